@@ -1,0 +1,56 @@
+# Kestrel: `make run` starts the product, `make test` runs every test.
+SHELL := /bin/bash
+GO_FILES := $(shell find . -name '*.go' -not -path './web/node_modules/*' -not -path './e2e/node_modules/*')
+# node_modules can hold stray Go files; they are not ours.
+GO_PKGS = $(shell go list ./... | grep -v /node_modules/)
+WEB_SRC := $(shell find web/src web/public web/index.html web/vite.config.ts web/package.json -type f 2>/dev/null)
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+BUILD_TIME ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildTime=$(BUILD_TIME)
+
+.PHONY: run build test test-go test-web test-e2e lint bench clean
+
+## run: install front-end packages, build the app and the binary, serve on 127.0.0.1:8080
+run: build
+	./bin/kestrel serve
+
+## build: the web app (web/dist) embedded into bin/kestrel
+build: bin/kestrel
+
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+
+e2e/node_modules/.package-lock.json: e2e/package-lock.json
+	cd e2e && npm ci --no-audit --no-fund
+
+web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SRC)
+	cd web && npm run build
+
+bin/kestrel: web/dist/index.html $(GO_FILES) go.mod go.sum
+	go build -trimpath -ldflags "$(LDFLAGS)" -o bin/kestrel ./cmd/kestrel
+
+## test: lint, Go tests (SQLite and PostgreSQL), front-end unit tests, end-to-end browser tests
+test: lint test-go test-web test-e2e
+
+test-go: web/dist/index.html
+	go test -count=1 $(GO_PKGS)
+
+test-web: web/node_modules/.package-lock.json
+	cd web && npm test
+
+test-e2e: bin/kestrel e2e/node_modules/.package-lock.json
+	cd e2e && npm test
+
+## lint: gofmt, go vet, TypeScript strict, ESLint
+lint: web/dist/index.html
+	@out=$$(gofmt -l $(GO_FILES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	go vet $(GO_PKGS)
+	cd web && npm run typecheck && npm run lint
+
+## bench: Go benchmarks (figures go into docs/PERFORMANCE.md)
+bench:
+	go test -run '^$$' -bench . -benchmem $(GO_PKGS)
+
+clean:
+	rm -rf bin web/dist

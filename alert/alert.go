@@ -1,0 +1,66 @@
+// Package alert raises, lists and resolves system alerts. Alerts come from real
+// conditions (emergency stop, risk refusals, exchange rejections, stale market
+// data, database and backup failures); repeats of an open alert are merged.
+package alert
+
+import (
+	"context"
+	"log/slog"
+
+	"kestrel/domain"
+	"kestrel/events"
+)
+
+// Service raises alerts into a store and onto the event bus.
+type Service struct {
+	store domain.AlertStore
+	bus   *events.Bus
+	clock domain.Clock
+}
+
+// New returns an alert service.
+func New(store domain.AlertStore, bus *events.Bus, clock domain.Clock) *Service {
+	return &Service{store: store, bus: bus, clock: clock}
+}
+
+// Raise records an alert under key (repeats of an unresolved key are merged)
+// and pushes it to realtime subscribers. Failures are logged, never returned:
+// raising an alert must not break the operation that noticed the problem.
+func (s *Service) Raise(ctx context.Context, key, severity, component, title, message string) {
+	now := s.clock.Now()
+	a, _, err := s.store.UpsertAlert(context.WithoutCancel(ctx), domain.Alert{
+		Key: key, Severity: severity, Title: title, Message: message, Component: component, CreatedAt: now, LastSeen: now,
+	})
+	if err != nil {
+		slog.Error("raise alert", "key", key, "title", title, "err", err)
+		return
+	}
+	slog.Log(ctx, level(severity), "alert: "+title, "severity", severity, "component", component, "message", message, "count", a.Count)
+	if s.bus != nil {
+		s.bus.Publish(events.TopicAlert, a, now)
+	}
+}
+
+// List returns alerts newest first.
+func (s *Service) List(ctx context.Context, f domain.AlertFilter) ([]domain.Alert, error) {
+	return s.store.ListAlerts(ctx, f)
+}
+
+// Resolve marks an alert resolved by a user and pushes the change.
+func (s *Service) Resolve(ctx context.Context, id int64, by string) (domain.Alert, error) {
+	a, err := s.store.ResolveAlert(ctx, id, by, s.clock.Now())
+	if err == nil && s.bus != nil {
+		s.bus.Publish(events.TopicAlert, a, s.clock.Now())
+	}
+	return a, err
+}
+
+func level(severity string) slog.Level {
+	switch severity {
+	case domain.SeverityCritical, domain.SeverityHigh:
+		return slog.LevelError
+	case domain.SeverityMedium:
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}

@@ -1,0 +1,153 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"kestrel/alert"
+	"kestrel/auth"
+	"kestrel/domain"
+	"kestrel/events"
+	"kestrel/httpapi"
+	"kestrel/metrics"
+	"kestrel/settings"
+	"kestrel/store/postgres"
+	"kestrel/store/sqlite"
+)
+
+// App is a running Kestrel: call New, then Run, then Close.
+type App struct {
+	cfg      Config
+	Store    domain.Store
+	Auth     *auth.Service
+	Bus      *events.Bus
+	Alerts   *alert.Service
+	Settings *settings.Service
+	Metrics  *metrics.Metrics
+	server   *http.Server
+	listener net.Listener
+	stop     context.CancelFunc
+	done     chan struct{}
+}
+
+// OpenStore opens the store the configuration selects.
+func OpenStore(ctx context.Context, cfg Config) (domain.Store, error) {
+	if cfg.IsPostgres() {
+		return postgres.Open(ctx, cfg.DatabaseURL)
+	}
+	path := cfg.SQLitePath()
+	if strings.HasPrefix(cfg.DatabaseURL, "sqlite:") {
+		path = strings.TrimPrefix(cfg.DatabaseURL, "sqlite:")
+	} else if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	return sqlite.Open(ctx, path)
+}
+
+// New builds the application and binds its listener (so Addr is known before Run).
+func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*App, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	store, err := OpenStore(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	clock := domain.SystemClock{}
+	a := &App{cfg: cfg, Store: store, Auth: auth.NewService(store, clock, cfg.SessionTTL), Bus: events.NewBus(), done: make(chan struct{})}
+	a.Metrics = metrics.New()
+	a.Alerts = alert.New(store, a.Bus, clock)
+	if err := a.openSettings(ctx, clock); err != nil {
+		store.Close()
+		return nil, err
+	}
+	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
+		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics})
+	a.server = &http.Server{
+		Handler:           api.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
+	}
+	a.listener, err = net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		store.Close()
+		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	return a, nil
+}
+
+// Addr is the bound listen address (useful with port 0).
+func (a *App) Addr() string { return a.listener.Addr().String() }
+
+// URL is the base URL of the server.
+func (a *App) URL() string { return "http://" + a.Addr() }
+
+// Run serves until ctx is cancelled or Close is called, then shuts down gracefully.
+func (a *App) Run(ctx context.Context) error {
+	defer close(a.done)
+	ctx, a.stop = context.WithCancel(ctx)
+	go a.housekeeping(ctx)
+	errc := make(chan error, 1)
+	go func() { errc <- a.server.Serve(a.listener) }()
+	slog.Info("kestrel serving", "url", a.URL(), "database", a.describeDB())
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := a.server.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	slog.Info("kestrel stopped")
+	return nil
+}
+
+// Close stops a running server (if Run was called) and releases the store.
+func (a *App) Close() error {
+	if a.stop != nil {
+		a.stop()
+		<-a.done
+	} else {
+		a.listener.Close()
+	}
+	return a.Store.Close()
+}
+
+// housekeeping prunes expired sessions periodically.
+func (a *App) housekeeping(ctx context.Context) {
+	t := time.NewTicker(10 * time.Minute)
+	defer t.Stop()
+	for {
+		if n, err := a.Auth.PruneSessions(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("prune sessions", "err", err)
+		} else if n > 0 {
+			slog.Debug("pruned expired sessions", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (a *App) describeDB() string {
+	if a.cfg.IsPostgres() {
+		return "postgresql " + redactURL(a.cfg.DatabaseURL)
+	}
+	return "sqlite " + a.cfg.SQLitePath()
+}

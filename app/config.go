@@ -1,0 +1,79 @@
+// Package app wires Kestrel together: store, services, HTTP server. Tests boot
+// the whole server through it on port 0 with a temporary data directory.
+package app
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Config is the process configuration (flags and KESTREL_* environment variables).
+type Config struct {
+	Addr        string        // listen address
+	DataDir     string        // where the SQLite file and keys live
+	DatabaseURL string        // empty: SQLite in DataDir; postgres://...: PostgreSQL
+	LogLevel    string        // DEBUG, INFO, WARNING, ERROR, CRITICAL
+	SessionTTL  time.Duration // bearer-token lifetime (sliding) until settings say otherwise
+	SecretKey   string        // base64 32-byte key sealing secrets; empty: key file in DataDir
+	// LogLevel is changed at run time by the settings when set.
+	LogLevelVar *slog.LevelVar
+}
+
+// Defaults returns the embedded defaults.
+func Defaults() Config {
+	return Config{Addr: "127.0.0.1:8080", DataDir: "./data", LogLevel: "INFO", SessionTTL: time.Hour}
+}
+
+// SQLitePath is the embedded database file used when DatabaseURL is empty.
+func (c Config) SQLitePath() string { return filepath.Join(c.DataDir, "kestrel.db") }
+
+// IsPostgres reports whether the database URL selects PostgreSQL.
+func (c Config) IsPostgres() bool {
+	return strings.HasPrefix(c.DatabaseURL, "postgres://") || strings.HasPrefix(c.DatabaseURL, "postgresql://")
+}
+
+// Validate reports configuration that cannot work.
+func (c Config) Validate() error {
+	if c.Addr == "" {
+		return fmt.Errorf("listen address is empty")
+	}
+	if c.DatabaseURL != "" && !c.IsPostgres() && !strings.HasPrefix(c.DatabaseURL, "sqlite:") {
+		return fmt.Errorf("database URL must start with postgres://, postgresql:// or sqlite: (got %q)", redactURL(c.DatabaseURL))
+	}
+	if _, err := ParseLogLevel(c.LogLevel); err != nil {
+		return err
+	}
+	if c.SessionTTL < time.Minute {
+		return fmt.Errorf("session timeout must be at least a minute")
+	}
+	return nil
+}
+
+// ParseLogLevel maps the spec's level names to slog levels.
+func ParseLogLevel(s string) (slog.Level, error) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "DEBUG":
+		return slog.LevelDebug, nil
+	case "INFO", "":
+		return slog.LevelInfo, nil
+	case "WARNING", "WARN":
+		return slog.LevelWarn, nil
+	case "ERROR":
+		return slog.LevelError, nil
+	case "CRITICAL":
+		return slog.LevelError + 4, nil
+	}
+	return 0, fmt.Errorf("log level must be DEBUG, INFO, WARNING, ERROR or CRITICAL (got %q)", s)
+}
+
+func redactURL(u string) string {
+	if i := strings.Index(u, "@"); i >= 0 {
+		if j := strings.Index(u, "://"); j >= 0 && j < i {
+			return u[:j+3] + "***" + u[i:]
+		}
+	}
+	return u
+}

@@ -1,0 +1,71 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"kestrel/domain"
+	"kestrel/settings"
+)
+
+// settingsEffects tells the Settings screen which keys the running system
+// applies ("applied") and which it stores without acting on yet ("stored").
+var settingsEffects = map[string]string{
+	"api.exchange.provider":                "applied",
+	"trading.riskManagement":               "applied",
+	"trading.automation.emergencyStop":     "applied",
+	"trading.automation.autoTrading":       "stored",
+	"trading.automation.confirmTrades":     "applied",
+	"trading.defaultParameters":            "applied",
+	"ui":                                   "applied",
+	"system.logging.level":                 "applied",
+	"system.security.sessionTimeout":       "applied",
+	"system.security.enableAuditLog":       "stored",
+	"system.security.enableTwoFactor":      "stored",
+	"system.security.enableApiKeyRotation": "stored",
+	"system.monitoring":                    "stored",
+	"system.logging.enableFileLogging":     "stored",
+	"system.logging.enableRemoteLogging":   "stored",
+	"system.logging.logRetention":          "stored",
+	"system.backup":                        "stored",
+	"system.performance":                   "stored",
+	"api.exchange.timeout":                 "stored",
+	"api.exchange.rateLimit":               "stored",
+	"api.ai":                               "stored",
+}
+
+// openSettings loads the settings and applies them to the running system.
+func (a *App) openSettings(ctx context.Context, clock domain.Clock) error {
+	key, err := settings.LoadOrCreateKey(a.cfg.SecretKey, a.cfg.DataDir)
+	if err != nil {
+		return fmt.Errorf("secret key: %w", err)
+	}
+	sealer, err := settings.NewSealer(key)
+	if err != nil {
+		return err
+	}
+	if a.Settings, err = settings.NewService(ctx, a.Store, sealer, clock); err != nil {
+		return err
+	}
+	if p := a.Settings.Platform(); p.LastUpdated != "" {
+		// Saved settings win over the process flags; never-saved defaults do not.
+		a.applySettings(p)
+	}
+	a.Settings.OnChange(func(ctx context.Context, old, next settings.Settings, by domain.User) {
+		a.applySettings(next)
+		slog.Info("settings changed", "by", by.Email)
+	})
+	return nil
+}
+
+// applySettings makes the platform settings take effect.
+func (a *App) applySettings(s settings.Settings) {
+	a.Auth.SetSessionTTL(time.Duration(s.System.Security.SessionTimeout) * time.Millisecond)
+	if a.cfg.LogLevelVar != nil {
+		if l, err := ParseLogLevel(s.System.Logging.Level); err == nil {
+			a.cfg.LogLevelVar.Set(l)
+		}
+	}
+}

@@ -1,0 +1,299 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"net/mail"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"kestrel/domain"
+)
+
+// kvAllowRegistration is the KV key of the operator's self-registration switch.
+const kvAllowRegistration = "auth.allow_registration"
+
+// Login failure limits: per account and per client address.
+const (
+	maxFailuresPerAccount = 5
+	maxFailuresPerAddress = 20
+	failureWindow         = 15 * time.Minute
+)
+
+// Service implements accounts and sessions on a store.
+type Service struct {
+	store      domain.Store
+	clock      domain.Clock
+	sessionTTL atomic.Int64 // nanoseconds; settings may change it while running
+	byAccount  *failureLimiter
+	byAddress  *failureLimiter
+}
+
+// NewService returns a Service whose tokens live for ttl (sliding).
+func NewService(store domain.Store, clock domain.Clock, ttl time.Duration) *Service {
+	s := &Service{
+		store:     store,
+		clock:     clock,
+		byAccount: newFailureLimiter(maxFailuresPerAccount, failureWindow),
+		byAddress: newFailureLimiter(maxFailuresPerAddress, failureWindow),
+	}
+	s.SetSessionTTL(ttl)
+	return s
+}
+
+// SetSessionTTL changes how long a token stays valid without use.
+func (s *Service) SetSessionTTL(d time.Duration) { s.sessionTTL.Store(int64(d)) }
+
+func (s *Service) ttl() time.Duration { return time.Duration(s.sessionTTL.Load()) }
+
+// NewUser is what registration and user creation accept.
+type NewUser struct {
+	Email    string `json:"email"`
+	Name     string `json:"name"`
+	Password string `json:"password"`
+	Role     string `json:"role,omitempty"`
+}
+
+// Validate checks the fields and normalises the email.
+func (n *NewUser) Validate() error {
+	n.Email = strings.ToLower(strings.TrimSpace(n.Email))
+	n.Name = strings.TrimSpace(n.Name)
+	f := map[string]string{}
+	if n.Email == "" {
+		f["email"] = "Email is required"
+	} else if a, err := mail.ParseAddress(n.Email); err != nil || a.Address != n.Email {
+		f["email"] = "Enter a valid email address"
+	}
+	if n.Name == "" {
+		f["name"] = "Name is required"
+	} else if utf8.RuneCountInString(n.Name) > 100 {
+		f["name"] = "Name must be at most 100 characters"
+	}
+	switch l := utf8.RuneCountInString(n.Password); {
+	case l < 8:
+		f["password"] = "Password must be at least 8 characters"
+	case len(n.Password) > 72: // bcrypt reads at most 72 bytes
+		f["password"] = "Password must be at most 72 bytes"
+	}
+	if n.Role != "" && !domain.Role(n.Role).Valid() {
+		f["role"] = "Role must be trader or operator"
+	}
+	if len(f) > 0 {
+		return domain.FieldErrors(f, "email", "name", "password", "role")
+	}
+	return nil
+}
+
+// Register creates an account by self-registration. The first account becomes
+// an operator; later ones are traders and need the operator's switch on.
+func (s *Service) Register(ctx context.Context, n NewUser) (domain.User, error) {
+	n.Role = ""
+	if err := n.Validate(); err != nil {
+		return domain.User{}, err
+	}
+	count, err := s.store.CountUsers(ctx)
+	if err != nil {
+		return domain.User{}, err
+	}
+	if count == 0 {
+		u, err := s.create(ctx, n, domain.RoleOperator, true)
+		if domain.ErrorMessage(err) != domain.ErrNotFirstUser {
+			return u, err
+		} // someone else was first: fall through to the normal rules
+	}
+	allowed, err := s.RegistrationOpen(ctx)
+	if err != nil {
+		return domain.User{}, err
+	}
+	if !allowed {
+		return domain.User{}, domain.Errorf(domain.EForbidden, "Self-registration is disabled; ask an operator for an account")
+	}
+	return s.create(ctx, n, domain.RoleTrader, false)
+}
+
+// CreateUser creates an account on an operator's behalf (or from the CLI).
+func (s *Service) CreateUser(ctx context.Context, n NewUser) (domain.User, error) {
+	if n.Role == "" {
+		n.Role = string(domain.RoleTrader)
+	}
+	if err := n.Validate(); err != nil {
+		return domain.User{}, err
+	}
+	return s.create(ctx, n, domain.Role(n.Role), false)
+}
+
+func (s *Service) create(ctx context.Context, n NewUser, role domain.Role, onlyIfFirst bool) (domain.User, error) {
+	hash, err := HashPassword(n.Password)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("hash password: %w", err)
+	}
+	u := domain.User{ID: uuid.NewString(), Email: n.Email, Name: n.Name, Role: role, CreatedAt: s.clock.Now().Truncate(time.Millisecond)}
+	if err := s.store.CreateUser(ctx, u, hash, onlyIfFirst); err != nil {
+		return domain.User{}, err
+	}
+	return u, nil
+}
+
+// RegistrationOpen reports whether self-registration is switched on.
+func (s *Service) RegistrationOpen(ctx context.Context) (bool, error) {
+	v, err := s.store.GetValue(ctx, kvAllowRegistration)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return false, nil
+	}
+	return v == "true", err
+}
+
+// SetRegistrationOpen switches self-registration on or off.
+func (s *Service) SetRegistrationOpen(ctx context.Context, open bool) error {
+	return s.store.PutValue(ctx, kvAllowRegistration, fmt.Sprint(open))
+}
+
+// Login checks credentials and opens a session, returning its bearer token.
+// addr is the client address used for rate limiting.
+func (s *Service) Login(ctx context.Context, email, password, addr string) (string, domain.User, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	f := map[string]string{}
+	if email == "" {
+		f["email"] = "Email is required"
+	}
+	if password == "" {
+		f["password"] = "Password is required"
+	}
+	if len(f) > 0 {
+		return "", domain.User{}, domain.FieldErrors(f, "email", "password")
+	}
+	now := s.clock.Now()
+	for _, c := range []struct {
+		l   *failureLimiter
+		key string
+	}{{s.byAccount, email}, {s.byAddress, addr}} {
+		if blocked, wait := c.l.blocked(c.key, now); blocked {
+			mins := int(math.Ceil(wait.Minutes()))
+			return "", domain.User{}, domain.Errorf(domain.ETooMany, "Too many failed login attempts; try again in %d minute(s)", mins)
+		}
+	}
+	u, hash, err := s.store.UserByEmail(ctx, email)
+	if err != nil && domain.ErrorCode(err) != domain.ENotFound {
+		return "", domain.User{}, err
+	}
+	if err != nil {
+		hash = string(dummyHash)
+	}
+	if !CheckPassword(hash, password) || err != nil {
+		s.byAccount.fail(email, now)
+		s.byAddress.fail(addr, now)
+		return "", domain.User{}, domain.Errorf(domain.EUnauthorized, "Invalid email or password")
+	}
+	s.byAccount.reset(email)
+	token, err := s.openSession(ctx, u.ID, now)
+	if err != nil {
+		return "", domain.User{}, err
+	}
+	if err := s.store.SetLastLogin(ctx, u.ID, now); err != nil {
+		return "", domain.User{}, err
+	}
+	t := now.Truncate(time.Millisecond)
+	u.LastLogin = &t
+	return token, u, nil
+}
+
+// OpenSession starts a session for an already authenticated user (after registration).
+func (s *Service) OpenSession(ctx context.Context, userID string) (string, error) {
+	return s.openSession(ctx, userID, s.clock.Now())
+}
+
+func (s *Service) openSession(ctx context.Context, userID string, now time.Time) (string, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	err := s.store.CreateSession(ctx, domain.Session{TokenHash: hashToken(token), UserID: userID, CreatedAt: now, ExpiresAt: now.Add(s.ttl())})
+	return token, err
+}
+
+// Authenticate returns the user a bearer token belongs to. Sessions slide: use
+// in the second half of the lifetime pushes the expiry out by a full lifetime.
+func (s *Service) Authenticate(ctx context.Context, token string) (domain.User, error) {
+	unauth := domain.Errorf(domain.EUnauthorized, "Authentication required")
+	if token == "" {
+		return domain.User{}, unauth
+	}
+	h := hashToken(token)
+	ss, err := s.store.SessionByHash(ctx, h)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return domain.User{}, unauth
+	} else if err != nil {
+		return domain.User{}, err
+	}
+	now := s.clock.Now()
+	if !now.Before(ss.ExpiresAt) {
+		s.store.DeleteSession(ctx, h)
+		return domain.User{}, domain.Errorf(domain.EUnauthorized, "Session expired; please sign in again")
+	}
+	if ss.ExpiresAt.Sub(now) < s.ttl()/2 {
+		if err := s.store.ExtendSession(ctx, h, now.Add(s.ttl())); err != nil {
+			return domain.User{}, err
+		}
+	}
+	u, err := s.store.UserByID(ctx, ss.UserID)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return domain.User{}, unauth
+	}
+	return u, err
+}
+
+// Logout revokes the session of token.
+func (s *Service) Logout(ctx context.Context, token string) error {
+	return s.store.DeleteSession(ctx, hashToken(token))
+}
+
+// SetRole changes a user's role. An operator cannot demote the last operator.
+func (s *Service) SetRole(ctx context.Context, id string, role domain.Role) (domain.User, error) {
+	if !role.Valid() {
+		return domain.User{}, domain.FieldErrors(map[string]string{"role": "Role must be trader or operator"}, "role")
+	}
+	u, err := s.store.UserByID(ctx, id)
+	if err != nil {
+		return domain.User{}, err
+	}
+	if u.Role == domain.RoleOperator && role != domain.RoleOperator {
+		users, err := s.store.ListUsers(ctx)
+		if err != nil {
+			return domain.User{}, err
+		}
+		ops := 0
+		for _, x := range users {
+			if x.Role == domain.RoleOperator {
+				ops++
+			}
+		}
+		if ops <= 1 {
+			return domain.User{}, domain.Errorf(domain.EConflict, "The last operator cannot be demoted")
+		}
+	}
+	if err := s.store.SetUserRole(ctx, id, role); err != nil {
+		return domain.User{}, err
+	}
+	u.Role = role
+	return u, nil
+}
+
+// PruneSessions deletes expired sessions.
+func (s *Service) PruneSessions(ctx context.Context) (int64, error) {
+	return s.store.DeleteExpiredSessions(ctx, s.clock.Now())
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"runtime"
+	"time"
+
+	"kestrel/app"
+	"kestrel/httpapi"
+	"kestrel/web"
+)
+
+// Set at build time with -ldflags "-X main.version=... -X main.commit=... -X main.buildTime=...".
+var (
+	version   = "dev"
+	commit    = "unknown"
+	buildTime = "unknown"
+)
+
+func buildInfo() httpapi.BuildInfo {
+	return httpapi.BuildInfo{Version: version, Commit: commit, BuildTime: buildTime, GoVersion: runtime.Version()}
+}
+
+// bindConfig registers the configuration flags; each defaults to its
+// KESTREL_* environment variable, then to the embedded default.
+func bindConfig(fs *flag.FlagSet) *app.Config {
+	d := app.Defaults()
+	c := &app.Config{}
+	fs.StringVar(&c.Addr, "addr", env("KESTREL_ADDR", d.Addr), "listen address [KESTREL_ADDR]")
+	fs.StringVar(&c.DataDir, "data-dir", env("KESTREL_DATA_DIR", d.DataDir), "data directory for the SQLite database and keys [KESTREL_DATA_DIR]")
+	fs.StringVar(&c.DatabaseURL, "database-url", env("KESTREL_DATABASE_URL", d.DatabaseURL),
+		"database: empty for the embedded SQLite file in the data directory, or a postgres:// URL [KESTREL_DATABASE_URL]")
+	fs.StringVar(&c.LogLevel, "log-level", env("KESTREL_LOG_LEVEL", d.LogLevel), "log level: DEBUG, INFO, WARNING, ERROR, CRITICAL [KESTREL_LOG_LEVEL]")
+	fs.StringVar(&c.SecretKey, "secret-key", env("KESTREL_SECRET_KEY", ""), "base64 32-byte key that encrypts stored secrets; default: a key file created in the data directory [KESTREL_SECRET_KEY]")
+	fs.DurationVar(&c.SessionTTL, "session-timeout", envDuration("KESTREL_SESSION_TIMEOUT", d.SessionTTL), "how long a sign-in lasts without use [KESTREL_SESSION_TIMEOUT]")
+	return c
+}
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	v, ok := os.LookupEnv(name)
+	if !ok {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "kestrel: ignoring %s=%q: %v\n", name, v, err)
+		return def
+	}
+	return d
+}
+
+// setupLogging installs the process logger; the returned LevelVar changes the level at run time.
+func setupLogging(level string, w io.Writer) (*slog.LevelVar, error) {
+	l, err := app.ParseLogLevel(level)
+	if err != nil {
+		return nil, err
+	}
+	lv := new(slog.LevelVar)
+	lv.Set(l)
+	slog.SetDefault(slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})))
+	return lv, nil
+}
+
+// webUI returns the embedded app, or nil when this build has none.
+func webUI() fs.FS {
+	sub, err := fs.Sub(web.Dist, "dist")
+	if err != nil {
+		return nil
+	}
+	if _, err := fs.Stat(sub, "index.html"); err != nil {
+		return nil
+	}
+	return sub
+}

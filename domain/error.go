@@ -1,0 +1,72 @@
+// Package domain holds Kestrel's entities, the interfaces adapters implement and
+// the one error type every layer speaks. It performs no I/O.
+package domain
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. Exactly one function (httpapi.statusFor) maps them to HTTP statuses.
+const (
+	EInvalid      = "invalid"      // the caller sent something wrong (400)
+	EUnauthorized = "unauthorized" // no or bad credentials (401)
+	EForbidden    = "forbidden"    // authenticated but not allowed (403)
+	ENotFound     = "not_found"    // no such thing (404)
+	EConflict     = "conflict"     // state does not allow it (409)
+	ETooLarge     = "too_large"    // request body too big (413)
+	ERejected     = "rejected"     // a risk or business rule refused it (422)
+	ETooMany      = "rate_limited" // slow down (429)
+	EInternal     = "internal"     // our fault (500); message is generic
+	EUnavailable  = "unavailable"  // a dependency is down (503)
+)
+
+// Error is an application error whose message is safe to show to the user.
+type Error struct {
+	Code    string
+	Message string
+	// Fields maps an input field name to its error message (validation errors).
+	Fields map[string]string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// Errorf builds an *Error with a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// FieldErrors builds a validation error carrying one message per field. The
+// top-level message is the first field's message so a client showing only the
+// message still says something precise.
+func FieldErrors(fields map[string]string, order ...string) *Error {
+	msg := "Invalid input"
+	for _, f := range order {
+		if m, ok := fields[f]; ok {
+			msg = m
+			break
+		}
+	}
+	return &Error{Code: EInvalid, Message: msg, Fields: fields}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, or EInternal.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	if err == nil {
+		return ""
+	}
+	return EInternal
+}
+
+// ErrorMessage returns the user-safe message of err, or a generic one.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "Internal error"
+}

@@ -1,0 +1,122 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// Role is what a user may do. Traders trade and see everything; operators also
+// change platform settings, resume after an emergency stop and manage users.
+type Role string
+
+const (
+	RoleTrader   Role = "trader"
+	RoleOperator Role = "operator"
+)
+
+// Valid reports whether r is a known role.
+func (r Role) Valid() bool { return r == RoleTrader || r == RoleOperator }
+
+// User is an account. The password hash never leaves the store and auth packages.
+type User struct {
+	ID        string     `json:"id"`
+	Email     string     `json:"email"`
+	Name      string     `json:"name"`
+	Role      Role       `json:"role"`
+	CreatedAt time.Time  `json:"created_at"`
+	LastLogin *time.Time `json:"last_login"`
+}
+
+// Session is a bearer token's server-side record; only the token's hash is kept.
+type Session struct {
+	TokenHash string
+	UserID    string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// AuditEntry records who did what.
+type AuditEntry struct {
+	ID        int64     `json:"id"`
+	At        time.Time `json:"at"`
+	UserID    string    `json:"user_id"`
+	Actor     string    `json:"actor"`
+	Action    string    `json:"action"`
+	Status    int       `json:"status"`
+	RequestID string    `json:"request_id"`
+	Remote    string    `json:"remote"`
+	Detail    string    `json:"detail"`
+}
+
+// UserStore persists accounts.
+type UserStore interface {
+	// CreateUser inserts u with the given password hash. It returns a conflict
+	// error when the email is taken and, when onlyIfFirst is set, a conflict
+	// error with ErrNotFirstUser's message when any user already exists (the
+	// check and the insert are one transaction).
+	CreateUser(ctx context.Context, u User, passwordHash string, onlyIfFirst bool) error
+	// UserByEmail returns the user and password hash, or a not_found error.
+	UserByEmail(ctx context.Context, email string) (User, string, error)
+	// UserByID returns the user or a not_found error.
+	UserByID(ctx context.Context, id string) (User, error)
+	// ListUsers returns every user, oldest first.
+	ListUsers(ctx context.Context) ([]User, error)
+	// SetUserRole changes a role; not_found when there is no such user.
+	SetUserRole(ctx context.Context, id string, role Role) error
+	// SetLastLogin records a successful login.
+	SetLastLogin(ctx context.Context, id string, at time.Time) error
+	// CountUsers returns how many accounts exist.
+	CountUsers(ctx context.Context) (int, error)
+}
+
+// ErrNotFirstUser is the message of the conflict CreateUser returns when
+// onlyIfFirst is set and a user exists.
+const ErrNotFirstUser = "an account already exists"
+
+// SessionStore persists bearer-token sessions.
+type SessionStore interface {
+	CreateSession(ctx context.Context, s Session) error
+	// SessionByHash returns the session or a not_found error.
+	SessionByHash(ctx context.Context, tokenHash string) (Session, error)
+	// ExtendSession moves a session's expiry.
+	ExtendSession(ctx context.Context, tokenHash string, expiresAt time.Time) error
+	DeleteSession(ctx context.Context, tokenHash string) error
+	// DeleteExpiredSessions removes sessions that expired before now.
+	DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error)
+}
+
+// AuditStore appends to and reads the audit log.
+type AuditStore interface {
+	AppendAudit(ctx context.Context, e AuditEntry) error
+	// ListAudit returns the newest entries first.
+	ListAudit(ctx context.Context, limit int) ([]AuditEntry, error)
+}
+
+// KVStore keeps small named platform values (flags, settings documents).
+type KVStore interface {
+	// GetValue returns the value or a not_found error.
+	GetValue(ctx context.Context, key string) (string, error)
+	PutValue(ctx context.Context, key, value string) error
+}
+
+// Store is everything the application persists.
+type Store interface {
+	UserStore
+	SessionStore
+	AuditStore
+	KVStore
+	PortfolioStore
+	AlertStore
+	LedgerStore
+	Ping(ctx context.Context) error
+	Close() error
+}
+
+// Clock tells the time; injected so tests and backtests control it.
+type Clock interface{ Now() time.Time }
+
+// SystemClock is the wall clock.
+type SystemClock struct{}
+
+// Now returns the current time in UTC.
+func (SystemClock) Now() time.Time { return time.Now().UTC() }

@@ -1,0 +1,74 @@
+// Package events is an in-process publish/subscribe bus by topic. Buffers are
+// bounded: a subscriber that falls behind loses events (counted), it never
+// slows the publisher or the other subscribers.
+package events
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Topics published by the application.
+const (
+	TopicTick        = "tick"         // data: domain.Tick
+	TopicTradeUpdate = "trade_update" // data: TradeUpdate
+	TopicAlert       = "alert"        // data: an alert value
+)
+
+// Event is one published message.
+type Event struct {
+	Topic string
+	Data  any
+	Time  time.Time
+}
+
+// Bus fans events out to subscribers.
+type Bus struct {
+	mu      sync.RWMutex
+	subs    map[string]map[*sub]struct{}
+	dropped atomic.Int64
+}
+
+type sub struct{ ch chan Event }
+
+// NewBus returns an empty bus.
+func NewBus() *Bus { return &Bus{subs: map[string]map[*sub]struct{}{}} }
+
+// Publish delivers e to every subscriber of its topic that has room.
+func (b *Bus) Publish(topic string, data any, at time.Time) {
+	e := Event{Topic: topic, Data: data, Time: at}
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	for s := range b.subs[topic] {
+		select {
+		case s.ch <- e:
+		default:
+			b.dropped.Add(1)
+		}
+	}
+}
+
+// Subscribe returns a channel of the topic's events with the given buffer,
+// closed when ctx ends.
+func (b *Bus) Subscribe(ctx context.Context, topic string, buffer int) <-chan Event {
+	s := &sub{ch: make(chan Event, buffer)}
+	b.mu.Lock()
+	if b.subs[topic] == nil {
+		b.subs[topic] = map[*sub]struct{}{}
+	}
+	b.subs[topic][s] = struct{}{}
+	b.mu.Unlock()
+	go func() {
+		<-ctx.Done()
+		b.mu.Lock()
+		delete(b.subs[topic], s)
+		close(s.ch)
+		b.mu.Unlock()
+	}()
+	return s.ch
+}
+
+// Dropped counts events lost to full subscriber buffers.
+func (b *Bus) Dropped() int64 { return b.dropped.Load() }

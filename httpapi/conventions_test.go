@@ -1,0 +1,88 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestJSONBodyRules(t *testing.T) {
+	a := newAPI(t)
+	tests := []struct {
+		name, body string
+		wantStatus int
+		wantMsg    string
+	}{
+		{"unknown field", `{"email":"a@b.co","password":"x","admin":true}`, 400, `unknown field "admin"`},
+		{"trailing garbage", `{"email":"a@b.co","password":"x"} {}`, 400, "single JSON object"},
+		{"not json", `email=a`, 400, "not valid JSON"},
+		{"empty", ``, 400, "empty"},
+		{"wrong type", `{"email":5,"password":"x"}`, 400, "wrong type"},
+		{"too large", `{"email":"` + strings.Repeat("a", 5000) + `","password":"x"}`, 413, "too large"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := a.do("POST", "/api/auth/login", "", tc.body)
+			if r.Status != tc.wantStatus || r.Success || !strings.Contains(r.Error.Message, tc.wantMsg) {
+				t.Fatalf("= %d %s, want %d containing %q", r.Status, r.Raw, tc.wantStatus, tc.wantMsg)
+			}
+		})
+	}
+}
+
+func TestPublicSystemEndpoints(t *testing.T) {
+	a := newAPI(t)
+	h := a.do("GET", "/api/system/health", "", "")
+	if h.Status != 200 || !h.Success || !strings.Contains(string(h.Data), `"status":"healthy"`) {
+		t.Fatalf("health = %d %s", h.Status, h.Raw)
+	}
+	v := a.do("GET", "/api/system/version", "", "")
+	for _, want := range []string{`"version":"test"`, `"commit":"abc"`, `"build_time":"now"`, `"go_version":"go"`} {
+		if !strings.Contains(string(v.Data), want) {
+			t.Errorf("version lacks %s: %s", want, v.Raw)
+		}
+	}
+}
+
+func TestUnknownAPIPathIs404Envelope(t *testing.T) {
+	a := newAPI(t)
+	r := a.do("GET", "/api/nope", "", "")
+	if r.Status != 404 || r.Success || r.Error.Code != "not_found" {
+		t.Fatalf("= %d %s", r.Status, r.Raw)
+	}
+}
+
+func TestSecurityHeadersAndRequestID(t *testing.T) {
+	a := newAPI(t)
+	r := a.do("GET", "/api/system/health", "", "")
+	for h, want := range map[string]string{
+		"X-Content-Type-Options": "nosniff",
+		"X-Frame-Options":        "DENY",
+	} {
+		if got := r.Header.Get(h); got != want {
+			t.Errorf("%s = %q, want %q", h, got, want)
+		}
+	}
+	if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("CSP = %q", csp)
+	}
+	if len(r.Header.Get("X-Request-ID")) != 16 {
+		t.Errorf("X-Request-ID = %q", r.Header.Get("X-Request-ID"))
+	}
+}
+
+func TestSPAFallback(t *testing.T) {
+	a := newAPI(t)
+	for _, path := range []string{"/", "/trading/orders", "/no/such/page"} {
+		r := a.do("GET", path, "", "")
+		if r.Status != 200 || !strings.Contains(r.Raw, "<title>Kestrel</title>") || r.Header.Get("Cache-Control") != "no-cache" {
+			t.Errorf("GET %s = %d %q", path, r.Status, r.Raw)
+		}
+	}
+	if r := a.do("GET", "/assets/app-1234.js", "", ""); r.Status != 200 || !strings.Contains(r.Header.Get("Cache-Control"), "immutable") {
+		t.Errorf("asset = %d %v", r.Status, r.Header)
+	}
+	if r := a.do("GET", "/assets/missing.js", "", ""); r.Status != http.StatusNotFound {
+		t.Errorf("missing asset = %d, want 404", r.Status)
+	}
+}

@@ -1,0 +1,175 @@
+package httpapi
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"kestrel/domain"
+)
+
+func (s *Server) marketRoutes() {
+	s.api("GET /api/market-data/ticker/{symbol}", signedIn, s.ticker)
+	s.api("GET /api/market-data/stats/{symbol}", signedIn, s.stats)
+	s.api("GET /api/market-data/candles/{symbol}", signedIn, s.candles)
+	s.api("GET /api/market-data/historical/{symbol}", signedIn, s.historical)
+	s.api("GET /api/market-data/products", signedIn, s.products)
+	s.api("GET /api/market-data/realtime/{symbol}", signedIn, s.realtime)
+	s.api("GET /api/market-data/websocket/status", signedIn, s.websocketStatus)
+	s.api("POST /api/market-data/websocket/subscribe", signedIn, s.feedSubscribe)
+	s.api("POST /api/market-data/websocket/unsubscribe", signedIn, s.feedUnsubscribe)
+}
+
+// symbolParam returns the path's symbol, upper-cased, or a not_found error.
+func (s *Server) symbolParam(r *http.Request) (string, error) {
+	sym := strings.ToUpper(strings.TrimSpace(r.PathValue("symbol")))
+	if !slices.Contains(s.d.Market.Symbols(), sym) {
+		return "", domain.Errorf(domain.ENotFound, "Unknown symbol: %s", r.PathValue("symbol"))
+	}
+	return sym, nil
+}
+
+func (s *Server) ticker(w http.ResponseWriter, r *http.Request) {
+	sym, err := s.symbolParam(r)
+	if err == nil {
+		var t domain.Ticker
+		if t, err = s.d.Market.Ticker(sym); err == nil {
+			ok(w, t)
+			return
+		}
+	}
+	fail(w, r, err)
+}
+
+func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
+	sym, err := s.symbolParam(r)
+	if err == nil {
+		var st domain.Stats24h
+		if st, err = s.d.Market.Stats(sym); err == nil {
+			ok(w, st)
+			return
+		}
+	}
+	fail(w, r, err)
+}
+
+func (s *Server) realtime(w http.ResponseWriter, r *http.Request) {
+	sym, err := s.symbolParam(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	t, err := s.d.Market.Ticker(sym)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	st, err := s.d.Market.Stats(sym)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"symbol": sym, "ticker": t, "stats": st, "source": s.d.MarketSource})
+}
+
+type candlesResponse struct {
+	Symbol      string             `json:"symbol"`
+	Granularity domain.Granularity `json:"granularity"`
+	Candles     []domain.Candle    `json:"candles"`
+}
+
+func (s *Server) candles(w http.ResponseWriter, r *http.Request) {
+	s.serveCandles(w, r, "start", "end", 100, 300)
+}
+
+func (s *Server) historical(w http.ResponseWriter, r *http.Request) {
+	s.serveCandles(w, r, "start_date", "end_date", 1000, 5000)
+}
+
+func (s *Server) serveCandles(w http.ResponseWriter, r *http.Request, startKey, endKey string, defLimit, maxLimit int) {
+	sym, err := s.symbolParam(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	g := domain.Granularity(strings.ToUpper(r.URL.Query().Get("granularity")))
+	if g == "" {
+		g = domain.OneHour
+	}
+	if g.Duration() == 0 {
+		fail(w, r, fieldErr("granularity", "Unsupported granularity: "+string(g)+" (use ONE_MINUTE, FIVE_MINUTE, FIFTEEN_MINUTE, THIRTY_MINUTE, ONE_HOUR, TWO_HOUR, SIX_HOUR or ONE_DAY)"))
+		return
+	}
+	limit, err := intQuery(r, "limit", defLimit, 1, maxLimit)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	start, err := timeQuery(r, startKey)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	end, err := timeQuery(r, endKey)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	if !start.IsZero() && !end.IsZero() && !start.Before(end) {
+		fail(w, r, fieldErr(startKey, startKey+" must be before "+endKey))
+		return
+	}
+	cs, err := s.d.Market.Candles(r.Context(), sym, g, start, end, limit)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, candlesResponse{Symbol: sym, Granularity: g, Candles: cs})
+}
+
+// timeQuery parses RFC 3339, a plain date (YYYY-MM-DD) or Unix seconds; absent is zero.
+func timeQuery(r *http.Request, key string) (time.Time, error) {
+	raw := strings.TrimSpace(r.URL.Query().Get(key))
+	if raw == "" {
+		return time.Time{}, nil
+	}
+	if secs, err := strconv.ParseInt(raw, 10, 64); err == nil {
+		return time.Unix(secs, 0).UTC(), nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, raw); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fieldErr(key, key+" must be an RFC 3339 time, a YYYY-MM-DD date or Unix seconds")
+}
+
+func fieldErr(field, msg string) error {
+	return &domain.Error{Code: domain.EInvalid, Message: msg, Fields: map[string]string{field: msg}}
+}
+
+type product struct {
+	ProductID      string `json:"product_id"`
+	BaseCurrency   string `json:"base_currency"`
+	QuoteCurrency  string `json:"quote_currency"`
+	Price          string `json:"price"`
+	PriceIncrement string `json:"quote_increment"`
+	BaseIncrement  string `json:"base_increment"`
+	Status         string `json:"status"`
+}
+
+func (s *Server) products(w http.ResponseWriter, r *http.Request) {
+	var out []product
+	for _, sym := range s.d.Market.Symbols() {
+		base, quote, _ := strings.Cut(sym, "-")
+		p := product{ProductID: sym, BaseCurrency: base, QuoteCurrency: quote, PriceIncrement: domain.PriceStep.String(),
+			BaseIncrement: domain.QuantityStep.String(), Status: "online"}
+		if t, err := s.d.Market.Ticker(sym); err == nil {
+			p.Price = t.Price.String()
+		}
+		out = append(out, p)
+	}
+	ok(w, map[string]any{"products": out})
+}

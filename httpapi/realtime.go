@@ -1,0 +1,75 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+
+	"kestrel/httpapi/ws"
+)
+
+// wsRoute mounts the WebSocket endpoint; it authenticates by itself because
+// browsers pass the token as a query parameter.
+func (s *Server) wsRoute() {
+	authenticate := func(ctx context.Context, token string) error {
+		_, err := s.d.Auth.Authenticate(ctx, token)
+		return err
+	}
+	valid := func(sym string) bool { return slices.Contains(s.d.Market.Symbols(), sym) }
+	s.mux.Handle("GET /api/ws", s.d.Hub.Handler(authenticate, valid))
+}
+
+func (s *Server) websocketStatus(w http.ResponseWriter, r *http.Request) {
+	st := s.d.Hub.Stats()
+	ok(w, map[string]any{
+		"status":               "running",
+		"endpoint":             "/api/ws",
+		"connected_clients":    st.Clients,
+		"frames_sent":          st.FramesSent,
+		"slow_clients_dropped": st.SlowDisconnect,
+		"feed":                 s.d.Hub.Feed(),
+		"source":               s.d.MarketSource,
+	})
+}
+
+type feedRequest struct {
+	Symbols  []string `json:"symbols"`
+	Channels []string `json:"channels"`
+}
+
+func (s *Server) feedSubscribe(w http.ResponseWriter, r *http.Request)   { s.changeFeed(w, r, true) }
+func (s *Server) feedUnsubscribe(w http.ResponseWriter, r *http.Request) { s.changeFeed(w, r, false) }
+
+// changeFeed turns server-side publishing of symbols' channels on or off
+// (default channels: ticker and matches, as the spec says).
+func (s *Server) changeFeed(w http.ResponseWriter, r *http.Request, on bool) {
+	var in feedRequest
+	if err := decode(r, &in); err != nil {
+		fail(w, r, err)
+		return
+	}
+	if len(in.Symbols) == 0 {
+		fail(w, r, fieldErr("symbols", "At least one symbol is required"))
+		return
+	}
+	if len(in.Channels) == 0 {
+		in.Channels = []string{"ticker", "matches"}
+	}
+	for i, sym := range in.Symbols {
+		in.Symbols[i] = strings.ToUpper(strings.TrimSpace(sym))
+		if !slices.Contains(s.d.Market.Symbols(), in.Symbols[i]) {
+			fail(w, r, fieldErr("symbols", "Unknown symbol: "+sym))
+			return
+		}
+	}
+	for _, c := range in.Channels {
+		if !ws.ValidChannel(c) || c == ws.ChannelAlerts {
+			fail(w, r, fieldErr("channels", "Unknown channel: "+c+" (use ticker or matches)"))
+			return
+		}
+	}
+	s.d.Hub.SetFeed(in.Symbols, in.Channels, on)
+	noteAudit(r.Context(), "", "", strings.Join(in.Symbols, ",")+" "+strings.Join(in.Channels, ","))
+	ok(w, map[string]any{"subscribed": on, "symbols": in.Symbols, "channels": in.Channels, "feed": s.d.Hub.Feed()})
+}

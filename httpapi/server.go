@@ -1,0 +1,195 @@
+package httpapi
+
+import (
+	"context"
+	"io/fs"
+	"net/http"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/alert"
+	"kestrel/auth"
+	"kestrel/domain"
+	"kestrel/httpapi/ws"
+	"kestrel/metrics"
+	"kestrel/settings"
+	"kestrel/trading"
+)
+
+// BuildInfo describes the running binary.
+type BuildInfo struct {
+	Version   string `json:"version"`
+	Commit    string `json:"commit"`
+	BuildTime string `json:"build_time"`
+	GoVersion string `json:"go_version"`
+}
+
+// Deps is what the API needs from the rest of the application.
+type Deps struct {
+	Store   domain.Store
+	Auth    *auth.Service
+	Clock   domain.Clock
+	Build   BuildInfo
+	Started time.Time
+	// UI is the built single-page app (index.html at its root); nil serves none.
+	UI fs.FS
+	// MaxBodyBytes caps request bodies; 0 means 1 MiB.
+	MaxBodyBytes int64
+
+	// Market data, realtime and trading; nil leaves their routes out.
+	Market       domain.MarketData
+	MarketSource string
+	Hub          *ws.Hub
+	Trading      *trading.Service
+	// RealizedPnL reports realized P&L per symbol, closed positions included.
+	RealizedPnL func(context.Context) (map[string]decimal.Decimal, error)
+	// Portfolio history store.
+	Portfolio domain.PortfolioStore
+	// Alerts lists and resolves system alerts.
+	Alerts *alert.Service
+	// MarketAge is the time since the last market tick (negative: none yet).
+	MarketAge func() time.Duration
+	// Settings stores the platform and per-user settings.
+	Settings *settings.Service
+	// SettingsEffects says, per settings key, whether the running system applies it.
+	SettingsEffects map[string]string
+	// Metrics records request counts and latency; nil records nothing.
+	Metrics *metrics.Metrics
+}
+
+// Server routes HTTP requests.
+type Server struct {
+	d   Deps
+	mux *http.ServeMux
+}
+
+// access is who may call a route.
+type access int
+
+const (
+	public access = iota
+	signedIn
+	operatorOnly
+)
+
+// New builds the router with every route.
+func New(d Deps) *Server {
+	if d.MaxBodyBytes == 0 {
+		d.MaxBodyBytes = 1 << 20
+	}
+	s := &Server{d: d, mux: http.NewServeMux()}
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	s.api("POST /api/auth/register", public, s.register)
+	s.api("POST /api/auth/login", public, s.login)
+	s.api("POST /api/auth/logout", signedIn, s.logout)
+	s.api("GET /api/auth/me", signedIn, s.me)
+
+	s.api("GET /api/users", operatorOnly, s.listUsers)
+	s.api("POST /api/users", operatorOnly, s.createUser)
+	s.api("PATCH /api/users/{id}", operatorOnly, s.updateUser)
+	s.api("GET /api/users/registration", operatorOnly, s.getRegistration)
+	s.api("PUT /api/users/registration", operatorOnly, s.putRegistration)
+	s.api("GET /api/audit", operatorOnly, s.listAudit)
+
+	s.api("GET /api/system/health", public, s.health)
+	s.api("GET /api/system/version", public, s.version)
+
+	if s.d.Market != nil {
+		s.marketRoutes()
+		s.wsRoute()
+	}
+	if s.d.Trading != nil {
+		s.tradingRoutes()
+	}
+	if s.d.Alerts != nil {
+		s.systemRoutes()
+	}
+	if s.d.Settings != nil {
+		s.settingsRoutes()
+	}
+
+	if s.d.Metrics != nil {
+		s.mux.Handle("GET /metrics", s.d.Metrics.Handler())
+	}
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		fail(w, r, domain.Errorf(domain.ENotFound, "No such API endpoint: %s %s", r.Method, r.URL.Path))
+	})
+	s.mux.Handle("/", spaHandler(s.d.UI))
+}
+
+// api registers an API route behind the audit log and the access check.
+func (s *Server) api(pattern string, a access, h http.HandlerFunc) {
+	var handler http.Handler = h
+	switch a {
+	case signedIn:
+		handler = s.requireAuth(handler)
+	case operatorOnly:
+		handler = s.requireAuth(requireRole(domain.RoleOperator, handler))
+	}
+	s.mux.Handle(pattern, s.withAudit(handler))
+}
+
+// Handler is the whole HTTP stack: middleware around the router.
+func (s *Server) Handler() http.Handler {
+	var h http.Handler = s.mux
+	if s.d.Metrics != nil {
+		h = withMetrics(s.d.Metrics, h)
+	}
+	h = withBodyLimit(s.d.MaxBodyBytes, h)
+	h = withRecovery(h)
+	h = withAccessLog(h)
+	h = withSecurityHeaders(h)
+	h = withRequestID(h)
+	return h
+}
+
+// requireAuth admits requests with a valid bearer token and puts the user in the context.
+func (s *Server) requireAuth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u, err := s.d.Auth.Authenticate(r.Context(), bearerToken(r))
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		noteAudit(r.Context(), u.ID, u.Email, "")
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyUser, u)))
+	})
+}
+
+func requireRole(role domain.Role, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if userFrom(r.Context()).Role != role {
+			fail(w, r, domain.Errorf(domain.EForbidden, "This action requires the %s role", role))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withAudit records every state-changing call: who, what, outcome.
+func (s *Server) withAudit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isStateChanging(r.Method) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		note := &auditNote{}
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), keyAudit, note)))
+		e := domain.AuditEntry{
+			At: s.d.Clock.Now(), UserID: note.userID, Actor: note.actor, Action: r.Method + " " + r.URL.Path,
+			Status: rec.status, RequestID: requestID(r.Context()), Remote: clientAddr(r), Detail: note.detail,
+		}
+		// The response is already written; use a context the client cannot cancel.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 5*time.Second)
+		defer cancel()
+		if err := s.d.Store.AppendAudit(ctx, e); err != nil {
+			logError(ctx, "audit log write failed", err)
+		}
+	})
+}

@@ -1,0 +1,155 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"kestrel/domain"
+	"kestrel/settings"
+)
+
+func (s *Server) settingsRoutes() {
+	s.api("GET /api/settings", signedIn, s.getSettings)
+	s.api("PUT /api/settings", signedIn, s.putSettings)
+	s.api("POST /api/settings/validate", signedIn, s.validateSettings)
+	s.api("POST /api/settings/reset", signedIn, s.resetSettings)
+	s.api("GET /api/settings/export", signedIn, s.exportSettings)
+	s.api("POST /api/settings/import", signedIn, s.importSettings)
+	s.api("GET /api/settings/options", signedIn, s.settingsOptions)
+}
+
+// settingsReply is what every settings call answers with.
+type settingsReply struct {
+	Settings   settings.Settings `json:"settings"`
+	Validation settings.Result   `json:"validation"`
+	Effects    map[string]string `json:"effects"`
+}
+
+func (s *Server) reply(w http.ResponseWriter, r *http.Request, st settings.Settings, res settings.Result, err error) {
+	if err != nil {
+		if domain.ErrorCode(err) == domain.EInvalid && !res.IsValid && res.Errors != nil {
+			// Keep the full validation result so the screen can list errors and warnings.
+			writeJSON(w, http.StatusBadRequest, map[string]any{
+				"success": false,
+				"data":    settingsReply{Settings: st, Validation: res, Effects: s.d.SettingsEffects},
+				"error":   errorBody{Code: domain.EInvalid, Message: domain.ErrorMessage(err), Fields: err.(*domain.Error).Fields},
+			})
+			return
+		}
+		fail(w, r, err)
+		return
+	}
+	ok(w, settingsReply{Settings: st, Validation: res, Effects: s.d.SettingsEffects})
+}
+
+func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) {
+	st, err := s.d.Settings.Get(r.Context(), userFrom(r.Context()).ID)
+	s.reply(w, r, st, settings.Validate(&st), err)
+}
+
+// decodeSettings reads a settings document over the user's current one, so
+// omitted keys keep their values.
+func (s *Server) decodeSettings(r *http.Request) (settings.Settings, error) {
+	cur, err := s.d.Settings.Get(r.Context(), userFrom(r.Context()).ID)
+	if err != nil {
+		return cur, err
+	}
+	if err := decode(r, &cur); err != nil {
+		return cur, err
+	}
+	return cur, nil
+}
+
+func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
+	next, err := s.decodeSettings(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	st, res, err := s.d.Settings.Save(r.Context(), userFrom(r.Context()), next)
+	if err == nil {
+		noteAudit(r.Context(), "", "", "saved settings")
+	}
+	s.reply(w, r, st, res, err)
+}
+
+func (s *Server) validateSettings(w http.ResponseWriter, r *http.Request) {
+	next, err := s.decodeSettings(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, settings.Validate(&next))
+}
+
+func (s *Server) resetSettings(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Section string `json:"section"`
+	}
+	if r.ContentLength != 0 {
+		if err := decode(r, &in); err != nil {
+			fail(w, r, err)
+			return
+		}
+	}
+	st, res, err := s.d.Settings.Reset(r.Context(), userFrom(r.Context()), in.Section)
+	if err == nil {
+		noteAudit(r.Context(), "", "", "reset settings "+in.Section)
+	}
+	s.reply(w, r, st, res, err)
+}
+
+func (s *Server) exportSettings(w http.ResponseWriter, r *http.Request) {
+	withSecrets, _ := strconv.ParseBool(r.URL.Query().Get("include_secrets"))
+	f, err := s.d.Settings.Export(r.Context(), userFrom(r.Context()), withSecrets)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, f)
+}
+
+// importSettings accepts the exported file ({settings, exportDate, version,
+// checksum}) and saves its settings section through the normal validation.
+func (s *Server) importSettings(w http.ResponseWriter, r *http.Request) {
+	var raw struct {
+		Settings   json.RawMessage `json:"settings"`
+		ExportDate string          `json:"exportDate"`
+		Version    string          `json:"version"`
+		Checksum   string          `json:"checksum"`
+	}
+	if err := decode(r, &raw); err != nil || len(raw.Settings) == 0 || raw.Settings[0] != '{' {
+		fail(w, r, domain.Errorf(domain.EInvalid, "Invalid settings file format"))
+		return
+	}
+	cur, err := s.d.Settings.Get(r.Context(), userFrom(r.Context()).ID)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw.Settings))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cur); err != nil {
+		fail(w, r, domain.Errorf(domain.EInvalid, "Invalid settings file format"))
+		return
+	}
+	st, res, err := s.d.Settings.Save(r.Context(), userFrom(r.Context()), cur)
+	if err == nil {
+		noteAudit(r.Context(), "", "", "imported settings exported "+raw.ExportDate)
+	}
+	s.reply(w, r, st, res, err)
+}
+
+func (s *Server) settingsOptions(w http.ResponseWriter, r *http.Request) {
+	ok(w, map[string]any{
+		"themeModes": settings.ThemeModes, "primaryColors": settings.PrimaryColors, "fontSizes": settings.FontSizes,
+		"layouts": settings.Layouts, "chartTypes": settings.ChartTypes, "timeframes": settings.Timeframes,
+		"currencies": settings.Currencies, "decimalPlaces": settings.DecimalChoices, "dateFormats": settings.DateFormats,
+		"timeFormats": settings.TimeFormats, "separators": settings.Separators, "timezones": settings.Timezones,
+		"logLevels": settings.LogLevels, "backupLocations": settings.BackupLocations, "aiModels": settings.AIModels,
+		"orderTypes": settings.OrderTypes, "timesInForce": settings.TimesInForce, "exchangeProviders": settings.ExchangeKinds,
+		"aiProviders": settings.AIKinds,
+	})
+}

@@ -1,0 +1,132 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"kestrel/domain"
+)
+
+func (s *Server) systemRoutes() {
+	s.api("GET /api/system/status", signedIn, s.systemStatus)
+	s.api("GET /api/system/alerts", signedIn, s.listAlerts)
+	s.api("POST /api/system/alerts/{id}/resolve", signedIn, s.resolveAlert)
+}
+
+// componentStatus is one entry of the system status.
+type componentStatus struct {
+	Status string `json:"status"`
+}
+
+func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	now := s.d.Clock.Now()
+	out := map[string]any{"timestamp": now}
+	overall := "healthy"
+	degrade := func(to string) {
+		if to == "unhealthy" || overall == "healthy" {
+			overall = to
+		}
+	}
+
+	db := "healthy"
+	if err := s.d.Store.Ping(ctx); err != nil {
+		logError(ctx, "status: database ping failed", err)
+		db = "unhealthy"
+		degrade("unhealthy")
+	}
+	out["database"] = componentStatus{db}
+
+	halted := false
+	if s.d.Trading != nil {
+		h := s.d.Trading.Halt()
+		halted = h.Active
+		out["risk_management"] = map[string]any{"emergency_stop": h.Active, "halted_by": h.By, "halted_at": nullTime(h.At), "reason": h.Reason}
+		name := strings.ToLower(s.d.Trading.ExchangeName())
+		out["exchange_api_key"] = name + "_api"
+		out[name+"_api"] = map[string]any{"status": "connected", "sandbox": s.d.Trading.IsSandbox(), "name": s.d.Trading.ExchangeName()}
+	}
+	out["trading_engine"] = map[string]any{"trading_halted": halted, "uptime_seconds": int64(now.Sub(s.d.Started).Seconds()), "status": engineStatus(halted)}
+
+	if s.d.Hub != nil {
+		st := s.d.Hub.Stats()
+		out["websocket"] = map[string]any{"status": "running", "clients": st.Clients}
+	}
+	if s.d.MarketAge != nil {
+		age := s.d.MarketAge()
+		md := "healthy"
+		if age < 0 || age > 30*time.Second {
+			md = "degraded"
+			degrade("degraded")
+		}
+		secs := -1.0
+		if age >= 0 {
+			secs = age.Seconds()
+		}
+		out["market_data"] = map[string]any{"status": md, "last_tick_age_seconds": secs, "source": s.d.MarketSource}
+	}
+	out["overall_status"] = overall
+	ok(w, out)
+}
+
+func engineStatus(halted bool) string {
+	if halted {
+		return "halted"
+	}
+	return "running"
+}
+
+func nullTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func (s *Server) listAlerts(w http.ResponseWriter, r *http.Request) {
+	limit, err := intQuery(r, "limit", 100, 1, 1000)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	f := domain.AlertFilter{Limit: limit, Severity: strings.ToLower(r.URL.Query().Get("severity"))}
+	switch f.Severity {
+	case "", domain.SeverityCritical, domain.SeverityHigh, domain.SeverityMedium, domain.SeverityLow:
+	default:
+		fail(w, r, fieldErr("severity", "severity must be critical, high, medium or low"))
+		return
+	}
+	if raw := r.URL.Query().Get("resolved"); raw != "" {
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			fail(w, r, fieldErr("resolved", "resolved must be true or false"))
+			return
+		}
+		f.Resolved = &b
+	}
+	alerts, err := s.d.Alerts.List(r.Context(), f)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"alerts": alerts, "count": len(alerts)})
+}
+
+func (s *Server) resolveAlert(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		fail(w, r, domain.Errorf(domain.ENotFound, "Alert not found"))
+		return
+	}
+	a, err := s.d.Alerts.Resolve(r.Context(), id, userFrom(r.Context()).Email)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	noteAudit(r.Context(), "", "", "resolved alert "+a.Title)
+	ok(w, a)
+}

@@ -1,0 +1,99 @@
+package sandbox
+
+import (
+	"container/heap"
+
+	"github.com/shopspring/decimal"
+)
+
+// entry is a resting order in a book, keyed by its trigger price.
+type entry struct {
+	id    string
+	key   decimal.Decimal
+	seq   uint64 // arrival order: time priority among equal prices
+	index int
+}
+
+// book is a heap of resting orders; high books pop the highest key first.
+// Each tick pops only the orders that cross, so matching costs O(log n) per
+// event in the number of resting orders.
+type book struct {
+	high    bool
+	entries []*entry
+	byID    map[string]*entry
+}
+
+func newBook(high bool) *book { return &book{high: high, byID: map[string]*entry{}} }
+
+func (b *book) Len() int { return len(b.entries) }
+func (b *book) Less(i, j int) bool {
+	c := b.entries[i].key.Cmp(b.entries[j].key)
+	if c == 0 {
+		return b.entries[i].seq < b.entries[j].seq
+	}
+	if b.high {
+		return c > 0
+	}
+	return c < 0
+}
+func (b *book) Swap(i, j int) {
+	b.entries[i], b.entries[j] = b.entries[j], b.entries[i]
+	b.entries[i].index, b.entries[j].index = i, j
+}
+func (b *book) Push(x any) {
+	e := x.(*entry)
+	e.index = len(b.entries)
+	b.entries = append(b.entries, e)
+}
+func (b *book) Pop() any {
+	n := len(b.entries)
+	e := b.entries[n-1]
+	b.entries = b.entries[:n-1]
+	return e
+}
+
+func (b *book) add(id string, key decimal.Decimal, seq uint64) {
+	e := &entry{id: id, key: key, seq: seq}
+	heap.Push(b, e)
+	b.byID[id] = e
+}
+
+func (b *book) remove(id string) {
+	if e, ok := b.byID[id]; ok {
+		heap.Remove(b, e.index)
+		delete(b.byID, id)
+	}
+}
+
+// top returns the best entry without removing it.
+func (b *book) top() (*entry, bool) {
+	if len(b.entries) == 0 {
+		return nil, false
+	}
+	return b.entries[0], true
+}
+
+// crosses reports whether the top entry triggers at price: a high book's
+// top triggers when price <= key, a low book's when price >= key.
+func (b *book) crosses(price decimal.Decimal) (*entry, bool) {
+	e, ok := b.top()
+	if !ok {
+		return nil, false
+	}
+	if b.high {
+		return e, price.LessThanOrEqual(e.key)
+	}
+	return e, price.GreaterThanOrEqual(e.key)
+}
+
+// books are one symbol's resting orders.
+type books struct {
+	buyLimits  *book // fill when price <= limit: highest limit first
+	sellLimits *book // fill when price >= limit: lowest limit first
+	sellStops  *book // trigger when price <= stop: highest stop first
+	buyStops   *book // trigger when price >= stop: lowest stop first
+}
+
+func newBooks() *books {
+	return &books{buyLimits: newBook(true), sellLimits: newBook(false), sellStops: newBook(true), buyStops: newBook(false)}
+}

@@ -1,0 +1,177 @@
+// Package settings is the platform settings document: its schema, the spec's
+// defaults and bounds, validation with the spec's messages, secret sealing,
+// and import/export. It does no I/O of its own beyond the store it is given.
+package settings
+
+// Settings is the whole document (spec section 3, plus the providers of
+// beyond-the-spec). api, trading and system are platform-wide; ui is per user.
+type Settings struct {
+	Version     string  `json:"version"`
+	LastUpdated string  `json:"lastUpdated"`
+	API         API     `json:"api"`
+	Trading     Trading `json:"trading"`
+	UI          UI      `json:"ui"`
+	System      System  `json:"system"`
+}
+
+// API holds the exchange and AI provider connections.
+type API struct {
+	Exchange Exchange   `json:"exchange"`
+	AI       AIProvider `json:"ai"`
+}
+
+// Exchange is the exchange connection; provider sandbox needs no keys.
+type Exchange struct {
+	Provider  string `json:"provider"` // sandbox | coinbase
+	APIKey    string `json:"apiKey"`
+	APISecret string `json:"apiSecret"`
+	Sandbox   bool   `json:"sandbox"`
+	Timeout   int    `json:"timeout"`   // ms
+	RateLimit int    `json:"rateLimit"` // requests/s
+}
+
+// AIProvider is the model provider; builtin is the offline rules analyst.
+type AIProvider struct {
+	Provider string `json:"provider"` // builtin | replicate | openai
+	APIToken string `json:"apiToken"`
+	Model    string `json:"model"`
+	BaseURL  string `json:"baseUrl"` // OpenAI-compatible endpoints
+	Timeout  int    `json:"timeout"` // ms
+}
+
+// Trading holds defaults, risk limits and automation switches.
+type Trading struct {
+	DefaultParameters DefaultParameters `json:"defaultParameters"`
+	RiskManagement    RiskManagement    `json:"riskManagement"`
+	Automation        Automation        `json:"automation"`
+}
+
+// DefaultParameters prefill the trading form.
+type DefaultParameters struct {
+	Quantity    float64 `json:"quantity"`
+	OrderType   string  `json:"orderType"`
+	TimeInForce string  `json:"timeInForce"`
+}
+
+// RiskManagement are the risk limits (fractions of portfolio value, USD amounts).
+type RiskManagement struct {
+	MaxPositionSize  float64 `json:"maxPositionSize"`
+	DailyLossLimit   float64 `json:"dailyLossLimit"`
+	MaxDrawdown      float64 `json:"maxDrawdown"`
+	StopLossPercent  float64 `json:"stopLossPercent"`
+	MaxOpenPositions int     `json:"maxOpenPositions"`
+	MaxDailyTrades   int     `json:"maxDailyTrades"`
+	MinTradeAmount   float64 `json:"minTradeAmount"`
+	MaxTradeAmount   float64 `json:"maxTradeAmount"`
+	MaxLeverage      float64 `json:"maxLeverage"`
+}
+
+// Automation switches; emergencyStop is the same switch as the Stop button.
+type Automation struct {
+	AutoTrading      bool `json:"autoTrading"`
+	EmergencyStop    bool `json:"emergencyStop"`
+	ConfirmTrades    bool `json:"confirmTrades"`
+	EnableStopLoss   bool `json:"enableStopLoss"`
+	EnableTakeProfit bool `json:"enableTakeProfit"`
+}
+
+// UI is the per-user section.
+type UI struct {
+	Theme         Theme         `json:"theme"`
+	Dashboard     Dashboard     `json:"dashboard"`
+	Charts        Charts        `json:"charts"`
+	Notifications Notifications `json:"notifications"`
+	Display       Display       `json:"display"`
+	Language      Language      `json:"language"`
+}
+
+type Theme struct {
+	Mode         string `json:"mode"`
+	PrimaryColor string `json:"primaryColor"`
+	AccentColor  string `json:"accentColor"`
+	FontSize     string `json:"fontSize"`
+}
+
+type Dashboard struct {
+	Layout           string `json:"layout"`
+	ShowMetrics      bool   `json:"showMetrics"`
+	ShowCharts       bool   `json:"showCharts"`
+	ShowRecentTrades bool   `json:"showRecentTrades"`
+	RefreshInterval  int    `json:"refreshInterval"` // ms
+}
+
+type Charts struct {
+	Type       string   `json:"type"`
+	Timeframe  string   `json:"timeframe"`
+	Indicators []string `json:"indicators"`
+	ShowVolume bool     `json:"showVolume"`
+	ShowGrid   bool     `json:"showGrid"`
+}
+
+type Notifications struct {
+	Trades bool `json:"trades"`
+	Alerts bool `json:"alerts"`
+	System bool `json:"system"`
+	Email  bool `json:"email"`
+	Push   bool `json:"push"`
+	Sound  bool `json:"sound"`
+}
+
+type Display struct {
+	Currency           string `json:"currency"`
+	DecimalPlaces      int    `json:"decimalPlaces"`
+	ThousandsSeparator string `json:"thousandsSeparator"`
+	DateFormat         string `json:"dateFormat"`
+	TimeFormat         string `json:"timeFormat"`
+}
+
+type Language struct {
+	Locale   string `json:"locale"`
+	Timezone string `json:"timezone"`
+}
+
+// System holds monitoring, logging, backup, security and performance settings.
+type System struct {
+	Monitoring  Monitoring  `json:"monitoring"`
+	Logging     Logging     `json:"logging"`
+	Backup      Backup      `json:"backup"`
+	Security    Security    `json:"security"`
+	Performance Performance `json:"performance"`
+}
+
+type Monitoring struct {
+	EnableHealthChecks       bool `json:"enableHealthChecks"`
+	HealthCheckInterval      int  `json:"healthCheckInterval"` // ms
+	EnablePerformanceMetrics bool `json:"enablePerformanceMetrics"`
+	MetricsRetention         int  `json:"metricsRetention"` // days
+}
+
+type Logging struct {
+	Level               string `json:"level"`
+	EnableFileLogging   bool   `json:"enableFileLogging"`
+	LogRetention        int    `json:"logRetention"` // days
+	EnableRemoteLogging bool   `json:"enableRemoteLogging"`
+}
+
+type Backup struct {
+	EnableAutoBackup bool   `json:"enableAutoBackup"`
+	BackupInterval   int    `json:"backupInterval"`  // ms
+	BackupRetention  int    `json:"backupRetention"` // count of backups kept
+	BackupLocation   string `json:"backupLocation"`
+}
+
+type Security struct {
+	EnableTwoFactor        bool `json:"enableTwoFactor"`
+	SessionTimeout         int  `json:"sessionTimeout"` // ms
+	EnableAPIKeyRotation   bool `json:"enableApiKeyRotation"`
+	APIKeyRotationInterval int  `json:"apiKeyRotationInterval"` // days
+	EnableAuditLog         bool `json:"enableAuditLog"`
+}
+
+type Performance struct {
+	EnableCaching         bool `json:"enableCaching"`
+	CacheTimeout          int  `json:"cacheTimeout"` // ms
+	EnableCompression     bool `json:"enableCompression"`
+	MaxConcurrentRequests int  `json:"maxConcurrentRequests"`
+	RequestTimeout        int  `json:"requestTimeout"` // ms
+}

@@ -1,0 +1,262 @@
+package settings
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+
+	"kestrel/domain"
+)
+
+const (
+	kvPlatform = "settings.platform"
+	kvUIPrefix = "settings.ui."
+)
+
+// ChangeFunc is told about every saved change of the platform sections.
+type ChangeFunc func(ctx context.Context, old, new Settings, by domain.User)
+
+// Service stores settings and tells the running system about changes.
+type Service struct {
+	kv     domain.KVStore
+	sealer *Sealer
+	clock  domain.Clock
+
+	mu        sync.RWMutex
+	platform  Settings // api, trading, system with plaintext secrets (memory only)
+	listeners []ChangeFunc
+	// EmergencyStop reports the live halt state, which the settings mirror.
+	EmergencyStop func() bool
+}
+
+// NewService loads the stored platform settings (or the defaults).
+func NewService(ctx context.Context, kv domain.KVStore, sealer *Sealer, clock domain.Clock) (*Service, error) {
+	s := &Service{kv: kv, sealer: sealer, clock: clock, platform: Defaults()}
+	raw, err := kv.GetValue(ctx, kvPlatform)
+	switch {
+	case domain.ErrorCode(err) == domain.ENotFound:
+		return s, nil
+	case err != nil:
+		return nil, err
+	}
+	p := Defaults()
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		return nil, fmt.Errorf("stored settings are corrupt: %w", err)
+	}
+	if err := s.openSecrets(&p); err != nil {
+		return nil, err
+	}
+	s.platform = p
+	return s, nil
+}
+
+// OnChange registers a listener for platform changes (called after saving).
+func (s *Service) OnChange(fn ChangeFunc) { s.listeners = append(s.listeners, fn) }
+
+// Platform returns the current platform settings with plaintext secrets, for
+// the server's own use (never for responses).
+func (s *Service) Platform() Settings {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.platform
+}
+
+// Get returns the settings a user sees: platform sections with secrets masked,
+// their own ui section, all merged over defaults.
+func (s *Service) Get(ctx context.Context, userID string) (Settings, error) {
+	out := s.Platform()
+	ui, err := s.userUI(ctx, userID)
+	if err != nil {
+		return out, err
+	}
+	out.UI = ui
+	if s.EmergencyStop != nil {
+		out.Trading.Automation.EmergencyStop = s.EmergencyStop()
+	}
+	maskSecrets(&out)
+	return out, nil
+}
+
+func (s *Service) userUI(ctx context.Context, userID string) (UI, error) {
+	ui := DefaultUI()
+	raw, err := s.kv.GetValue(ctx, kvUIPrefix+userID)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return ui, nil
+	}
+	if err != nil {
+		return ui, err
+	}
+	if err := json.Unmarshal([]byte(raw), &ui); err != nil {
+		return DefaultUI(), nil // a corrupt personal section falls back to defaults
+	}
+	return ui, nil
+}
+
+// Save validates next and stores it. Errors block the save (an invalid domain
+// error carrying the result); warnings are returned with the saved settings.
+// Traders may change only their ui section.
+func (s *Service) Save(ctx context.Context, by domain.User, next Settings) (Settings, Result, error) {
+	s.mu.Lock()
+	old := s.platform
+	s.restoreMaskedSecrets(&next, old)
+	next.Version = Version
+	if s.EmergencyStop != nil && by.Role != domain.RoleOperator {
+		// The halt is shown in the document; a trader echoing it back changes nothing.
+		next.Trading.Automation.EmergencyStop = old.Trading.Automation.EmergencyStop
+	}
+	res := Validate(&next)
+	if !res.IsValid {
+		s.mu.Unlock()
+		return next, res, &domain.Error{Code: domain.EInvalid, Message: "Settings have " + fmt.Sprint(len(res.Errors)) + " error(s)", Fields: issueFields(res.Errors)}
+	}
+	platformChanged := !samePlatform(old, next)
+	if platformChanged && by.Role != domain.RoleOperator {
+		s.mu.Unlock()
+		return next, res, domain.Errorf(domain.EForbidden, "Only operators can change platform settings (api, trading, system); your UI preferences can be saved on their own")
+	}
+	now := s.clock.Now().UTC().Format(time.RFC3339)
+	if platformChanged {
+		next.LastUpdated = now
+		if err := s.storePlatform(ctx, next); err != nil {
+			s.mu.Unlock()
+			return next, res, err
+		}
+		s.platform = withoutUI(next)
+	}
+	s.mu.Unlock()
+	uiJSON, _ := json.Marshal(next.UI)
+	if err := s.kv.PutValue(ctx, kvUIPrefix+by.ID, string(uiJSON)); err != nil {
+		return next, res, err
+	}
+	if platformChanged {
+		for _, fn := range s.listeners {
+			fn(ctx, old, s.Platform(), by)
+		}
+	}
+	out, err := s.Get(ctx, by.ID)
+	out.LastUpdated = now
+	return out, res, err
+}
+
+// Reset restores defaults: the whole document, or one section (api, trading,
+// ui, system). Secrets are cleared with the api section.
+func (s *Service) Reset(ctx context.Context, by domain.User, section string) (Settings, Result, error) {
+	cur := s.Platform()
+	cur.UI, _ = s.userUI(ctx, by.ID)
+	d := Defaults()
+	switch section {
+	case "", "all":
+		cur = d
+	case "api":
+		cur.API = d.API
+	case "trading":
+		cur.Trading = d.Trading
+	case "ui":
+		cur.UI = d.UI
+	case "system":
+		cur.System = d.System
+	default:
+		return cur, Result{}, &domain.Error{Code: domain.EInvalid, Message: "Unknown settings section: " + section, Fields: map[string]string{"section": "Use api, trading, ui, system or all"}}
+	}
+	return s.Save(ctx, by, cur)
+}
+
+// ExportFile is the spec's exported settings file.
+type ExportFile struct {
+	Settings   Settings `json:"settings"`
+	ExportDate string   `json:"exportDate"`
+	Version    string   `json:"version"`
+	Checksum   string   `json:"checksum"`
+}
+
+// Export returns the user's settings as a file; secrets are left out unless asked for.
+func (s *Service) Export(ctx context.Context, by domain.User, includeSecrets bool) (ExportFile, error) {
+	st, err := s.Get(ctx, by.ID)
+	if err != nil {
+		return ExportFile{}, err
+	}
+	if includeSecrets && by.Role == domain.RoleOperator {
+		p := s.Platform()
+		st.API.Exchange.APIKey, st.API.Exchange.APISecret, st.API.AI.APIToken = p.API.Exchange.APIKey, p.API.Exchange.APISecret, p.API.AI.APIToken
+	} else {
+		st.API.Exchange.APIKey, st.API.Exchange.APISecret, st.API.AI.APIToken = "", "", ""
+	}
+	return ExportFile{Settings: st, ExportDate: s.clock.Now().UTC().Format(time.RFC3339), Version: Version, Checksum: Checksum(st)}, nil
+}
+
+// Checksum is the first 16 characters of the base64 form of the settings' SHA-256.
+func Checksum(st Settings) string {
+	b, _ := json.Marshal(st)
+	sum := sha256.Sum256(b)
+	return base64.StdEncoding.EncodeToString(sum[:])[:16]
+}
+
+func (s *Service) storePlatform(ctx context.Context, p Settings) error {
+	sealed := withoutUI(p)
+	var err error
+	for _, f := range secretFields(&sealed) {
+		if *f, err = s.sealer.Seal(*f); err != nil {
+			return fmt.Errorf("seal secret: %w", err)
+		}
+	}
+	b, err := json.Marshal(sealed)
+	if err != nil {
+		return err
+	}
+	return s.kv.PutValue(ctx, kvPlatform, string(b))
+}
+
+func (s *Service) openSecrets(p *Settings) error {
+	for _, f := range secretFields(p) {
+		plain, err := s.sealer.Open(*f)
+		if err != nil {
+			return fmt.Errorf("stored settings: %w", err)
+		}
+		*f = plain
+	}
+	return nil
+}
+
+// restoreMaskedSecrets keeps stored secrets where the client sent the mask back.
+func (s *Service) restoreMaskedSecrets(next *Settings, old Settings) {
+	nf, of := secretFields(next), secretFields(&old)
+	for i := range nf {
+		if IsMask(*nf[i]) {
+			*nf[i] = *of[i]
+		}
+	}
+}
+
+func secretFields(p *Settings) []*string {
+	return []*string{&p.API.Exchange.APIKey, &p.API.Exchange.APISecret, &p.API.AI.APIToken}
+}
+
+func maskSecrets(p *Settings) {
+	for _, f := range secretFields(p) {
+		*f = Mask(*f)
+	}
+}
+
+func withoutUI(p Settings) Settings {
+	p.UI = UI{}
+	return p
+}
+
+func samePlatform(a, b Settings) bool {
+	return reflect.DeepEqual(a.API, b.API) && reflect.DeepEqual(a.Trading, b.Trading) && reflect.DeepEqual(a.System, b.System)
+}
+
+func issueFields(issues []Issue) map[string]string {
+	m := map[string]string{}
+	for _, i := range issues {
+		if _, dup := m[i.Field]; !dup {
+			m[i.Field] = i.Message
+		}
+	}
+	return m
+}

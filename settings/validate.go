@@ -1,0 +1,195 @@
+package settings
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Issue is one validation finding.
+type Issue struct {
+	Field    string `json:"field"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"` // error | warning
+}
+
+// Result is the spec's validation result.
+type Result struct {
+	IsValid  bool    `json:"isValid"`
+	Errors   []Issue `json:"errors"`
+	Warnings []Issue `json:"warnings"`
+}
+
+type checker struct{ r Result }
+
+func (c *checker) err(field, msg string) { c.r.Errors = append(c.r.Errors, Issue{field, msg, "error"}) }
+func (c *checker) warn(field, msg string) {
+	c.r.Warnings = append(c.r.Warnings, Issue{field, msg, "warning"})
+}
+
+func (c *checker) intRange(field, label string, v, lo, hi int, unit string) {
+	if v < lo || v > hi {
+		c.err(field, fmt.Sprintf("%s must be between %d and %d%s", label, lo, hi, unit))
+	}
+}
+
+func (c *checker) floatRange(field, label string, v, lo, hi float64) {
+	if v < lo || v > hi {
+		c.err(field, fmt.Sprintf("%s must be between %g and %g", label, lo, hi))
+	}
+}
+
+// step checks v is a multiple of step (with a tolerance for binary fractions).
+func (c *checker) step(field, label string, v, step float64) {
+	n := v / step
+	if d := n - float64(int64(n+0.5)); d > 1e-6 || d < -1e-6 {
+		c.err(field, fmt.Sprintf("%s must be a multiple of %g", label, step))
+	}
+}
+
+func oneOf[T comparable](c *checker, field, label string, v T, options []T) {
+	if !slices.Contains(options, v) {
+		c.err(field, fmt.Sprintf("%s must be one of %v", label, options))
+	}
+}
+
+var hexColor = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
+
+// Validate runs every rule of spec section 5 (bounds, required keys, warnings).
+// Errors block saving; warnings do not.
+func Validate(s *Settings) Result {
+	c := &checker{}
+	if s == nil {
+		c.err("settings", "Settings object is required")
+		return c.done()
+	}
+	validateAPI(c, s.API)
+	validateTrading(c, s.Trading)
+	validateUI(c, s.UI)
+	validateSystem(c, s.System)
+	return c.done()
+}
+
+func (c *checker) done() Result {
+	if c.r.Errors == nil {
+		c.r.Errors = []Issue{}
+	}
+	if c.r.Warnings == nil {
+		c.r.Warnings = []Issue{}
+	}
+	c.r.IsValid = len(c.r.Errors) == 0
+	return c.r
+}
+
+func validateAPI(c *checker, a API) {
+	e := a.Exchange
+	oneOf(c, "api.exchange.provider", "Exchange provider", e.Provider, ExchangeKinds)
+	if e.Provider == "coinbase" {
+		if strings.TrimSpace(e.APIKey) == "" {
+			c.err("api.exchange.apiKey", "Coinbase API key is required")
+		}
+		if strings.TrimSpace(e.APISecret) == "" {
+			c.err("api.exchange.apiSecret", "Coinbase API secret is required")
+		}
+	}
+	c.intRange("api.exchange.timeout", "Exchange timeout", e.Timeout, 1000, 120000, " ms")
+	c.intRange("api.exchange.rateLimit", "Rate limit", e.RateLimit, 1, 100, " requests/sec")
+
+	ai := a.AI
+	oneOf(c, "api.ai.provider", "AI provider", ai.Provider, AIKinds)
+	if ai.Provider == "replicate" && strings.TrimSpace(ai.APIToken) == "" {
+		c.warn("api.ai.apiToken", "Replicate API token is recommended for AI features")
+	}
+	if ai.Provider == "openai" {
+		if u, err := url.Parse(ai.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			c.err("api.ai.baseUrl", "AI endpoint base URL must be an http(s) URL")
+		}
+	}
+	if strings.TrimSpace(ai.Model) == "" {
+		c.err("api.ai.model", "AI model is required")
+	}
+	c.intRange("api.ai.timeout", "AI provider timeout", ai.Timeout, 10000, 300000, " ms")
+}
+
+func validateTrading(c *checker, t Trading) {
+	d := t.DefaultParameters
+	if d.Quantity < 0.001 {
+		c.err("trading.defaultParameters.quantity", "Default quantity must be at least 0.001")
+	} else {
+		c.step("trading.defaultParameters.quantity", "Default quantity", d.Quantity, 0.001)
+	}
+	oneOf(c, "trading.defaultParameters.orderType", "Order type", d.OrderType, OrderTypes)
+	oneOf(c, "trading.defaultParameters.timeInForce", "Time in force", d.TimeInForce, TimesInForce)
+
+	r := t.RiskManagement
+	p := "trading.riskManagement."
+	c.floatRange(p+"maxPositionSize", "Max position size", r.MaxPositionSize, 0.01, 1)
+	c.floatRange(p+"dailyLossLimit", "Daily loss limit", r.DailyLossLimit, 0.01, 0.5)
+	c.floatRange(p+"maxDrawdown", "Max drawdown", r.MaxDrawdown, 0.05, 0.5)
+	c.floatRange(p+"stopLossPercent", "Stop loss", r.StopLossPercent, 0.005, 0.1)
+	c.step(p+"stopLossPercent", "Stop loss", r.StopLossPercent, 0.005)
+	c.intRange(p+"maxOpenPositions", "Max open positions", r.MaxOpenPositions, 1, 100, "")
+	c.intRange(p+"maxDailyTrades", "Max daily trades", r.MaxDailyTrades, 1, 1000, "")
+	c.floatRange(p+"minTradeAmount", "Min trade amount", r.MinTradeAmount, 1, 1000)
+	c.floatRange(p+"maxTradeAmount", "Max trade amount", r.MaxTradeAmount, 100, 1000000)
+	if r.MinTradeAmount > r.MaxTradeAmount {
+		c.err(p+"minTradeAmount", "Min trade amount must not exceed max trade amount")
+	}
+	c.floatRange(p+"maxLeverage", "Max leverage", r.MaxLeverage, 1, 10)
+	c.step(p+"maxLeverage", "Max leverage", r.MaxLeverage, 0.1)
+	if r.MaxPositionSize > 0.5 {
+		c.warn(p+"maxPositionSize", "Position size above 50% is high risk")
+	}
+	if r.DailyLossLimit > 0.2 {
+		c.warn(p+"dailyLossLimit", "Daily loss limit above 20% is high risk")
+	}
+}
+
+func validateUI(c *checker, u UI) {
+	oneOf(c, "ui.theme.mode", "Theme", u.Theme.Mode, ThemeModes)
+	for field, v := range map[string]string{"ui.theme.primaryColor": u.Theme.PrimaryColor, "ui.theme.accentColor": u.Theme.AccentColor} {
+		if !hexColor.MatchString(v) {
+			c.err(field, "Colour must be a hex colour like #3b82f6")
+		}
+	}
+	oneOf(c, "ui.theme.fontSize", "Font size", u.Theme.FontSize, FontSizes)
+	oneOf(c, "ui.dashboard.layout", "Layout", u.Dashboard.Layout, Layouts)
+	c.intRange("ui.dashboard.refreshInterval", "Refresh interval", u.Dashboard.RefreshInterval, 1000, 30000, " ms")
+	oneOf(c, "ui.charts.type", "Chart type", u.Charts.Type, ChartTypes)
+	oneOf(c, "ui.charts.timeframe", "Timeframe", u.Charts.Timeframe, Timeframes)
+	oneOf(c, "ui.display.currency", "Currency", u.Display.Currency, Currencies)
+	oneOf(c, "ui.display.decimalPlaces", "Decimal places", u.Display.DecimalPlaces, DecimalChoices)
+	oneOf(c, "ui.display.thousandsSeparator", "Thousands separator", u.Display.ThousandsSeparator, Separators)
+	oneOf(c, "ui.display.dateFormat", "Date format", u.Display.DateFormat, DateFormats)
+	oneOf(c, "ui.display.timeFormat", "Time format", u.Display.TimeFormat, TimeFormats)
+	oneOf(c, "ui.language.timezone", "Timezone", u.Language.Timezone, Timezones)
+	if strings.TrimSpace(u.Language.Locale) == "" {
+		c.err("ui.language.locale", "Locale is required")
+	}
+}
+
+const (
+	minute = 60_000
+	hour   = 60 * minute
+	day    = 24 * hour
+)
+
+func validateSystem(c *checker, s System) {
+	c.intRange("system.monitoring.healthCheckInterval", "Health check interval", s.Monitoring.HealthCheckInterval, 10000, 300000, " ms")
+	c.intRange("system.monitoring.metricsRetention", "Metrics retention", s.Monitoring.MetricsRetention, 1, 90, " days")
+	oneOf(c, "system.logging.level", "Log level", s.Logging.Level, LogLevels)
+	c.intRange("system.logging.logRetention", "Log retention", s.Logging.LogRetention, 1, 365, " days")
+	c.intRange("system.backup.backupInterval", "Backup interval", s.Backup.BackupInterval, hour, 7*day, " ms (1 hour to 7 days)")
+	c.intRange("system.backup.backupRetention", "Backup retention", s.Backup.BackupRetention, 1, 365, "")
+	oneOf(c, "system.backup.backupLocation", "Backup location", s.Backup.BackupLocation, BackupLocations)
+	if s.Backup.BackupLocation != "local" && slices.Contains(BackupLocations, s.Backup.BackupLocation) {
+		c.err("system.backup.backupLocation", "Backup location "+s.Backup.BackupLocation+" is not supported yet; use local")
+	}
+	c.intRange("system.security.sessionTimeout", "Session timeout", s.Security.SessionTimeout, 5*minute, day, " ms (5 minutes to 24 hours)")
+	c.intRange("system.security.apiKeyRotationInterval", "Key rotation interval", s.Security.APIKeyRotationInterval, 1, 90, " days")
+	c.intRange("system.performance.cacheTimeout", "Cache timeout", s.Performance.CacheTimeout, minute, hour, " ms (1 minute to 1 hour)")
+	c.intRange("system.performance.maxConcurrentRequests", "Max concurrent requests", s.Performance.MaxConcurrentRequests, 1, 100, "")
+	c.intRange("system.performance.requestTimeout", "Request timeout", s.Performance.RequestTimeout, 5000, 120000, " ms")
+}

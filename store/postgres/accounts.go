@@ -1,0 +1,185 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"kestrel/domain"
+)
+
+const userCols = `id, email, name, role, created_at, last_login`
+
+func scanUser(row pgx.Row, extra ...any) (domain.User, error) {
+	var u domain.User
+	var role string
+	dest := append([]any{&u.ID, &u.Email, &u.Name, &role, &u.CreatedAt, &u.LastLogin}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return u, notFound(err, "User not found")
+	}
+	u.Role = domain.Role(role)
+	u.CreatedAt = u.CreatedAt.UTC()
+	if u.LastLogin != nil {
+		t := u.LastLogin.UTC()
+		u.LastLogin = &t
+	}
+	return u, nil
+}
+
+// CreateUser implements domain.UserStore.
+func (s *Store) CreateUser(ctx context.Context, u domain.User, hash string, onlyIfFirst bool) error {
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		if onlyIfFirst {
+			// Serialise first-user creation across connections and instances.
+			if _, err := tx.Exec(ctx, `LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+				return err
+			}
+			var n int
+			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM users`).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return domain.Errorf(domain.EConflict, domain.ErrNotFirstUser)
+			}
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO users (id, email, name, role, password_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+			u.ID, u.Email, u.Name, string(u.Role), hash, u.CreatedAt)
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+			return domain.Errorf(domain.EConflict, "An account with this email already exists")
+		}
+		return err
+	})
+}
+
+// UserByEmail implements domain.UserStore.
+func (s *Store) UserByEmail(ctx context.Context, email string) (domain.User, string, error) {
+	var hash string
+	u, err := scanUser(s.pool.QueryRow(ctx, `SELECT `+userCols+`, password_hash FROM users WHERE email = $1`, email), &hash)
+	return u, hash, err
+}
+
+// UserByID implements domain.UserStore.
+func (s *Store) UserByID(ctx context.Context, id string) (domain.User, error) {
+	return scanUser(s.pool.QueryRow(ctx, `SELECT `+userCols+` FROM users WHERE id = $1`, id))
+}
+
+// ListUsers implements domain.UserStore.
+func (s *Store) ListUsers(ctx context.Context) ([]domain.User, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+userCols+` FROM users ORDER BY created_at, id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.User{}
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// SetUserRole implements domain.UserStore.
+func (s *Store) SetUserRole(ctx context.Context, id string, role domain.Role) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE users SET role = $1 WHERE id = $2`, string(role), id)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return domain.Errorf(domain.ENotFound, "User not found")
+	}
+	return nil
+}
+
+// SetLastLogin implements domain.UserStore.
+func (s *Store) SetLastLogin(ctx context.Context, id string, at time.Time) error {
+	_, err := s.pool.Exec(ctx, `UPDATE users SET last_login = $1 WHERE id = $2`, at, id)
+	return err
+}
+
+// CountUsers implements domain.UserStore.
+func (s *Store) CountUsers(ctx context.Context) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM users`).Scan(&n)
+	return n, err
+}
+
+// CreateSession implements domain.SessionStore.
+func (s *Store) CreateSession(ctx context.Context, ss domain.Session) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+		ss.TokenHash, ss.UserID, ss.CreatedAt, ss.ExpiresAt)
+	return err
+}
+
+// SessionByHash implements domain.SessionStore.
+func (s *Store) SessionByHash(ctx context.Context, hash string) (domain.Session, error) {
+	var ss domain.Session
+	err := s.pool.QueryRow(ctx, `SELECT token_hash, user_id, created_at, expires_at FROM sessions WHERE token_hash = $1`, hash).
+		Scan(&ss.TokenHash, &ss.UserID, &ss.CreatedAt, &ss.ExpiresAt)
+	ss.CreatedAt, ss.ExpiresAt = ss.CreatedAt.UTC(), ss.ExpiresAt.UTC()
+	return ss, notFound(err, "Session not found")
+}
+
+// ExtendSession implements domain.SessionStore.
+func (s *Store) ExtendSession(ctx context.Context, hash string, expiresAt time.Time) error {
+	_, err := s.pool.Exec(ctx, `UPDATE sessions SET expires_at = $1 WHERE token_hash = $2`, expiresAt, hash)
+	return err
+}
+
+// DeleteSession implements domain.SessionStore.
+func (s *Store) DeleteSession(ctx context.Context, hash string) error {
+	_, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, hash)
+	return err
+}
+
+// DeleteExpiredSessions implements domain.SessionStore.
+func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE expires_at < $1`, now)
+	return tag.RowsAffected(), err
+}
+
+// AppendAudit implements domain.AuditStore.
+func (s *Store) AppendAudit(ctx context.Context, e domain.AuditEntry) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO audit_log (at, user_id, actor, action, status, request_id, remote, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		e.At, e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail)
+	return err
+}
+
+// ListAudit implements domain.AuditStore.
+func (s *Store) ListAudit(ctx context.Context, limit int) ([]domain.AuditEntry, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, at, user_id, actor, action, status, request_id, remote, detail FROM audit_log ORDER BY id DESC LIMIT $1`, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.AuditEntry{}
+	for rows.Next() {
+		var e domain.AuditEntry
+		if err := rows.Scan(&e.ID, &e.At, &e.UserID, &e.Actor, &e.Action, &e.Status, &e.RequestID, &e.Remote, &e.Detail); err != nil {
+			return nil, err
+		}
+		e.At = e.At.UTC()
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// GetValue implements domain.KVStore.
+func (s *Store) GetValue(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.pool.QueryRow(ctx, `SELECT value FROM kv WHERE key = $1`, key).Scan(&v)
+	return v, notFound(err, "No value for "+key)
+}
+
+// PutValue implements domain.KVStore.
+func (s *Store) PutValue(ctx context.Context, key, value string) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO kv (key, value, updated_at) VALUES ($1, $2, now())
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`, key, value)
+	return err
+}

@@ -1,0 +1,93 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"kestrel/domain"
+)
+
+var _ domain.AlertStore = (*Store)(nil)
+
+const alertCols = `id, key, severity, title, message, component, count, created_at, last_seen, resolved, resolved_at, resolved_by`
+
+func scanAlert(row pgx.Row) (domain.Alert, error) {
+	var a domain.Alert
+	err := row.Scan(&a.ID, &a.Key, &a.Severity, &a.Title, &a.Message, &a.Component, &a.Count, &a.CreatedAt, &a.LastSeen, &a.Resolved, &a.ResolvedAt, &a.ResolvedBy)
+	if err != nil {
+		return a, notFound(err, "Alert not found")
+	}
+	a.CreatedAt, a.LastSeen = a.CreatedAt.UTC(), a.LastSeen.UTC()
+	if a.ResolvedAt != nil {
+		t := a.ResolvedAt.UTC()
+		a.ResolvedAt = &t
+	}
+	return a, nil
+}
+
+// UpsertAlert implements domain.AlertStore.
+func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, bool, error) {
+	var out domain.Alert
+	var isNew bool
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE alerts SET severity = $1, title = $2, message = $3, count = count + 1, last_seen = $4
+			WHERE key = $5 AND NOT resolved`, a.Severity, a.Title, a.Message, a.LastSeen, a.Key)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			isNew = true
+			if _, err := tx.Exec(ctx, `INSERT INTO alerts (key, severity, title, message, component, count, created_at, last_seen)
+				VALUES ($1, $2, $3, $4, $5, 1, $6, $7)`, a.Key, a.Severity, a.Title, a.Message, a.Component, a.CreatedAt, a.LastSeen); err != nil {
+				return err
+			}
+		}
+		out, err = scanAlert(tx.QueryRow(ctx, `SELECT `+alertCols+` FROM alerts WHERE key = $1 AND NOT resolved`, a.Key))
+		return err
+	})
+	return out, isNew, err
+}
+
+// ListAlerts implements domain.AlertStore.
+func (s *Store) ListAlerts(ctx context.Context, f domain.AlertFilter) ([]domain.Alert, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+alertCols+` FROM alerts
+		WHERE ($1 = '' OR severity = $1) AND ($2::boolean IS NULL OR resolved = $2)
+		ORDER BY last_seen DESC, id DESC LIMIT $3`, f.Severity, f.Resolved, f.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Alert{}
+	for rows.Next() {
+		a, err := scanAlert(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// ResolveAlert implements domain.AlertStore.
+func (s *Store) ResolveAlert(ctx context.Context, id int64, by string, at time.Time) (domain.Alert, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE alerts SET resolved = true, resolved_at = $1, resolved_by = $2 WHERE id = $3 AND NOT resolved`, at, by, id)
+	if err != nil {
+		return domain.Alert{}, err
+	}
+	a, err := scanAlert(s.pool.QueryRow(ctx, `SELECT `+alertCols+` FROM alerts WHERE id = $1`, id))
+	if err != nil {
+		return a, err
+	}
+	if tag.RowsAffected() == 0 && !a.Resolved {
+		return a, domain.Errorf(domain.EConflict, "Alert could not be resolved")
+	}
+	return a, nil
+}
+
+// PruneAlerts implements domain.AlertStore.
+func (s *Store) PruneAlerts(ctx context.Context, before time.Time) (int64, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM alerts WHERE resolved AND last_seen < $1`, before)
+	return tag.RowsAffected(), err
+}

@@ -1,0 +1,230 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+)
+
+var _ domain.LedgerStore = (*Store)(nil)
+
+const orderCols = `id, client_order_id, symbol, side, type, quantity, price, stop_price, filled_quantity, avg_fill_price,
+	fee, status, reject_reason, strategy, user_id, created_at, updated_at`
+
+func optText(d *decimal.Decimal) *string {
+	if d == nil {
+		return nil
+	}
+	s := d.String()
+	return &s
+}
+
+func optDecimal(s *string) (*decimal.Decimal, error) {
+	if s == nil {
+		return nil, nil
+	}
+	d, err := decimal.NewFromString(*s)
+	return &d, err
+}
+
+func parseInto(dst *decimal.Decimal, s string) (err error) {
+	*dst, err = decimal.NewFromString(s)
+	return err
+}
+
+func optInto(dst **decimal.Decimal, s *string) (err error) {
+	*dst, err = optDecimal(s)
+	return err
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func scanOrder(row pgx.Row) (domain.Order, error) {
+	var o domain.Order
+	var qty, filled, fee string
+	var price, stop, avg *string
+	var side, typ, status string
+	err := row.Scan(&o.ID, &o.ClientOrderID, &o.Symbol, &side, &typ, &qty, &price, &stop, &filled, &avg,
+		&fee, &status, &o.RejectReason, &o.Strategy, &o.UserID, &o.CreatedAt, &o.UpdatedAt)
+	if err != nil {
+		return o, notFound(err, "Order not found")
+	}
+	o.Side, o.Type, o.Status = domain.Side(side), domain.OrderType(typ), domain.OrderStatus(status)
+	o.CreatedAt, o.UpdatedAt = o.CreatedAt.UTC(), o.UpdatedAt.UTC()
+	return o, firstErr(
+		parseInto(&o.Quantity, qty), parseInto(&o.FilledQuantity, filled), parseInto(&o.Fee, fee),
+		optInto(&o.Price, price), optInto(&o.StopPrice, stop), optInto(&o.AvgFillPrice, avg))
+}
+
+// ApplyLedger implements domain.LedgerStore.
+func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		for _, o := range c.Orders {
+			_, err := tx.Exec(ctx, `INSERT INTO sandbox_orders (`+orderCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+				ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price,
+				filled_quantity = excluded.filled_quantity, avg_fill_price = excluded.avg_fill_price, fee = excluded.fee,
+				status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`,
+				o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),
+				o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), string(o.Status), o.RejectReason, o.Strategy, o.UserID,
+				o.CreatedAt, o.UpdatedAt)
+			var pgErr *pgconn.PgError
+			if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+				return domain.Errorf(domain.EConflict, "Client order id %s is already used", o.ClientOrderID)
+			} else if err != nil {
+				return err
+			}
+		}
+		for _, f := range c.Fills {
+			if _, err := tx.Exec(ctx, `INSERT INTO sandbox_fills (id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, f.ID, f.OrderID, f.Symbol, string(f.Side), f.Quantity.String(), f.Price.String(),
+				f.Fee.String(), f.Liquidity, f.Strategy, f.Time); err != nil {
+				return err
+			}
+		}
+		for _, b := range c.Balances {
+			if _, err := tx.Exec(ctx, `INSERT INTO sandbox_balances (currency, available, hold) VALUES ($1, $2, $3)
+				ON CONFLICT (currency) DO UPDATE SET available = excluded.available, hold = excluded.hold`,
+				b.Currency, b.Available.String(), b.Hold.String()); err != nil {
+				return err
+			}
+		}
+		for _, p := range c.Positions {
+			if _, err := tx.Exec(ctx, `INSERT INTO sandbox_positions (symbol, quantity, cost, realized) VALUES ($1, $2, $3, $4)
+				ON CONFLICT (symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost, realized = excluded.realized`,
+				p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// LedgerOrder implements domain.LedgerStore.
+func (s *Store) LedgerOrder(ctx context.Context, id string) (domain.Order, error) {
+	return scanOrder(s.pool.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE id = $1`, id))
+}
+
+// LedgerOrderByClientID implements domain.LedgerStore.
+func (s *Store) LedgerOrderByClientID(ctx context.Context, cid string) (domain.Order, error) {
+	return scanOrder(s.pool.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE client_order_id = $1 AND client_order_id <> ''`, cid))
+}
+
+// LedgerOrders implements domain.LedgerStore.
+func (s *Store) LedgerOrders(ctx context.Context, f domain.OrderFilter) ([]domain.Order, error) {
+	if f.Limit <= 0 {
+		f.Limit = 100
+	}
+	return s.queryOrders(ctx, `SELECT `+orderCols+` FROM sandbox_orders
+		WHERE ($1 = '' OR status = $1) AND ($2 = '' OR symbol = $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
+		string(f.Status), f.Symbol, f.Limit)
+}
+
+// LedgerLiveOrders implements domain.LedgerStore.
+func (s *Store) LedgerLiveOrders(ctx context.Context) ([]domain.Order, error) {
+	return s.queryOrders(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE status IN ('pending', 'open') ORDER BY created_at, id`)
+}
+
+func (s *Store) queryOrders(ctx context.Context, q string, args ...any) ([]domain.Order, error) {
+	rows, err := s.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Order{}
+	for rows.Next() {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// LedgerFills implements domain.LedgerStore.
+func (s *Store) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.Fill, error) {
+	if f.Limit <= 0 {
+		f.Limit = 100
+	}
+	since := f.Since
+	if since.IsZero() {
+		since = time.Unix(0, 0)
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at FROM sandbox_fills
+		WHERE at >= $1 AND ($2 = '' OR symbol = $2) ORDER BY at DESC, id DESC LIMIT $3 OFFSET $4`, since, f.Symbol, f.Limit, f.Offset)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Fill{}
+	for rows.Next() {
+		var fl domain.Fill
+		var qty, price, fee, side string
+		if err := rows.Scan(&fl.ID, &fl.OrderID, &fl.Symbol, &side, &qty, &price, &fee, &fl.Liquidity, &fl.Strategy, &fl.Time); err != nil {
+			return nil, err
+		}
+		fl.Side, fl.Time = domain.Side(side), fl.Time.UTC()
+		if err := firstErr(parseInto(&fl.Quantity, qty), parseInto(&fl.Price, price), parseInto(&fl.Fee, fee)); err != nil {
+			return nil, err
+		}
+		out = append(out, fl)
+	}
+	return out, rows.Err()
+}
+
+// LedgerBalances implements domain.LedgerStore.
+func (s *Store) LedgerBalances(ctx context.Context) ([]domain.Balance, error) {
+	rows, err := s.pool.Query(ctx, `SELECT currency, available, hold FROM sandbox_balances ORDER BY currency`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Balance{}
+	for rows.Next() {
+		var b domain.Balance
+		var avail, hold string
+		if err := rows.Scan(&b.Currency, &avail, &hold); err != nil {
+			return nil, err
+		}
+		if err := firstErr(parseInto(&b.Available, avail), parseInto(&b.Hold, hold)); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// LedgerPositions implements domain.LedgerStore.
+func (s *Store) LedgerPositions(ctx context.Context) ([]domain.PositionBook, error) {
+	rows, err := s.pool.Query(ctx, `SELECT symbol, quantity, cost, realized FROM sandbox_positions ORDER BY symbol`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.PositionBook{}
+	for rows.Next() {
+		var p domain.PositionBook
+		var qty, cost, realized string
+		if err := rows.Scan(&p.Symbol, &qty, &cost, &realized); err != nil {
+			return nil, err
+		}
+		if err := firstErr(parseInto(&p.Quantity, qty), parseInto(&p.Cost, cost), parseInto(&p.Realized, realized)); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,71 @@
+// Package pgtest gives tests a private PostgreSQL schema when a server is
+// reachable, and skips them with a clear line when it is not.
+package pgtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// BaseURL is the server tests use: KESTREL_TEST_DATABASE_URL or the local default.
+func BaseURL() string {
+	if u := os.Getenv("KESTREL_TEST_DATABASE_URL"); u != "" {
+		return u
+	}
+	return "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+}
+
+// URL creates a fresh schema, drops it when the test ends, and returns a URL
+// whose connections use it. Without a reachable server the test is skipped,
+// or fails when KESTREL_REQUIRE_POSTGRES=1 (CI sets it).
+func URL(t testing.TB) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	base := BaseURL()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		if os.Getenv("KESTREL_REQUIRE_POSTGRES") == "1" {
+			t.Fatalf("PostgreSQL required but not reachable at %s: %v", redact(base), err)
+		}
+		t.Skipf("SKIP: PostgreSQL not reachable at %s (%v); PostgreSQL tests did not run", redact(base), err)
+	}
+	defer conn.Close(ctx)
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "kestrel_test_" + hex.EncodeToString(b)
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if c, err := pgx.Connect(ctx, base); err == nil {
+			c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE")
+			c.Close(ctx)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("parse %s: %v", redact(base), err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparseable URL)"
+	}
+	return u.Redacted()
+}

@@ -1,0 +1,87 @@
+// Package postgres implements Kestrel's store on PostgreSQL through pgx,
+// selected by a postgres:// database URL.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"kestrel/domain"
+	"kestrel/store/migrate"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store implements domain.Store on PostgreSQL.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+var _ domain.Store = (*Store)(nil)
+
+// Open connects to url and migrates the database.
+func Open(ctx context.Context, url string) (*Store, error) {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	s := &Store{pool: pool}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect postgres: %w", err)
+	}
+	ms, err := migrate.Load(migrations, "migrations")
+	if err == nil {
+		err = migrate.Up(ctx, s, ms)
+	}
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("migrate postgres: %w", err)
+	}
+	return s, nil
+}
+
+// Close closes the pool.
+func (s *Store) Close() error { s.pool.Close(); return nil }
+
+// Ping checks the database answers.
+func (s *Store) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
+
+// CurrentVersion implements migrate.Target.
+func (s *Store) CurrentVersion(ctx context.Context) (int, error) {
+	if _, err := s.pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
+		return 0, err
+	}
+	var v int
+	err := s.pool.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v)
+	return v, err
+}
+
+// Apply implements migrate.Target.
+func (s *Store) Apply(ctx context.Context, m migrate.Migration) error {
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, m.SQL); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version) VALUES ($1)`, m.Version)
+		return err
+	})
+}
+
+// tx runs fn in a transaction, committing when it returns nil.
+func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, s.pool, fn)
+}
+
+func notFound(err error, msg string) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.Errorf(domain.ENotFound, "%s", msg)
+	}
+	return err
+}

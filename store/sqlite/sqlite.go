@@ -1,0 +1,111 @@
+// Package sqlite is Kestrel's embedded default store: a pure-Go SQLite database
+// in WAL mode with one writer connection and a small pool of readers.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"kestrel/domain"
+	"kestrel/store/migrate"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store implements domain.Store on SQLite.
+type Store struct {
+	w *sql.DB // the one writer connection: SQLite allows a single writer anyway
+	r *sql.DB // readers; WAL lets them run beside the writer
+}
+
+var _ domain.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the database file at path and migrates it.
+func Open(ctx context.Context, path string) (*Store, error) {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	dsn := "file:" + path + "?" + q.Encode()
+	w, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	r.SetMaxOpenConns(4)
+	s := &Store{w: w, r: r}
+	ms, err := migrate.Load(migrations, "migrations")
+	if err == nil {
+		err = migrate.Up(ctx, s, ms)
+	}
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("migrate sqlite: %w", err)
+	}
+	return s, nil
+}
+
+// Close closes both pools.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// Ping checks the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	return s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+}
+
+// CurrentVersion implements migrate.Target.
+func (s *Store) CurrentVersion(ctx context.Context) (int, error) {
+	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		return 0, err
+	}
+	var v int
+	err := s.w.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v)
+	return v, err
+}
+
+// Apply implements migrate.Target.
+func (s *Store) Apply(ctx context.Context, m migrate.Migration) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, m.Version, ms(time.Now()))
+		return err
+	})
+}
+
+// tx runs fn in a write transaction, committing when it returns nil.
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// ms and fromMS convert times to the integer milliseconds stored in SQLite.
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }

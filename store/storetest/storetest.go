@@ -1,0 +1,184 @@
+// Package storetest is the contract every domain.Store must pass; each engine's
+// tests call Run with a constructor for a fresh, empty store.
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"kestrel/domain"
+)
+
+// Open returns a fresh, migrated, empty store; it is closed by the suite.
+type Open func(t *testing.T) domain.Store
+
+// Run runs the whole contract against stores made by open.
+func Run(t *testing.T, open Open) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, domain.Store)
+	}{
+		{"Users", testUsers},
+		{"FirstUserOnlyOnce", testFirstUser},
+		{"Sessions", testSessions},
+		{"Audit", testAudit},
+		{"KV", testKV},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := open(t)
+			t.Cleanup(func() { s.Close() })
+			tc.fn(t, s)
+		})
+	}
+}
+
+// at is a fixed, millisecond-precise instant both engines store exactly.
+var at = time.Date(2026, 5, 1, 12, 30, 15, 123_000_000, time.UTC)
+
+func user(id, email string, role domain.Role) domain.User {
+	return domain.User{ID: id, Email: email, Name: "Name " + id, Role: role, CreatedAt: at}
+}
+
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if got := domain.ErrorCode(err); got != code {
+		t.Fatalf("error code = %q (%v), want %q", got, err, code)
+	}
+}
+
+func testUsers(t *testing.T, s domain.Store) {
+	ctx := context.Background()
+	if err := s.CreateUser(ctx, user("u1", "a@example.com", domain.RoleOperator), "hash1", false); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, s.CreateUser(ctx, user("u2", "a@example.com", domain.RoleTrader), "h", false), domain.EConflict)
+
+	u, hash, err := s.UserByEmail(ctx, "a@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.ID != "u1" || hash != "hash1" || u.Role != domain.RoleOperator || !u.CreatedAt.Equal(at) || u.LastLogin != nil {
+		t.Fatalf("UserByEmail = %+v, %q", u, hash)
+	}
+	_, _, err = s.UserByEmail(ctx, "nobody@example.com")
+	wantCode(t, err, domain.ENotFound)
+	_, err = s.UserByID(ctx, "missing")
+	wantCode(t, err, domain.ENotFound)
+
+	login := at.Add(time.Hour)
+	if err := s.SetLastLogin(ctx, "u1", login); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetUserRole(ctx, "u1", domain.RoleTrader); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, s.SetUserRole(ctx, "missing", domain.RoleTrader), domain.ENotFound)
+	u, err = s.UserByID(ctx, "u1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Role != domain.RoleTrader || u.LastLogin == nil || !u.LastLogin.Equal(login) {
+		t.Fatalf("after updates: %+v", u)
+	}
+
+	if err := s.CreateUser(ctx, user("u3", "b@example.com", domain.RoleTrader), "h", false); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.ListUsers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 2 || all[0].ID != "u1" || all[1].ID != "u3" {
+		t.Fatalf("ListUsers = %+v", all)
+	}
+	if n, err := s.CountUsers(ctx); err != nil || n != 2 {
+		t.Fatalf("CountUsers = %d, %v", n, err)
+	}
+}
+
+func testFirstUser(t *testing.T, s domain.Store) {
+	ctx := context.Background()
+	if err := s.CreateUser(ctx, user("u1", "a@example.com", domain.RoleOperator), "h", true); err != nil {
+		t.Fatal(err)
+	}
+	err := s.CreateUser(ctx, user("u2", "b@example.com", domain.RoleOperator), "h", true)
+	wantCode(t, err, domain.EConflict)
+	if n, _ := s.CountUsers(ctx); n != 1 {
+		t.Fatalf("CountUsers = %d, want 1 (the refused insert must leave nothing)", n)
+	}
+}
+
+func testSessions(t *testing.T, s domain.Store) {
+	ctx := context.Background()
+	if err := s.CreateUser(ctx, user("u1", "a@example.com", domain.RoleTrader), "h", false); err != nil {
+		t.Fatal(err)
+	}
+	live := domain.Session{TokenHash: "live", UserID: "u1", CreatedAt: at, ExpiresAt: at.Add(time.Hour)}
+	old := domain.Session{TokenHash: "old", UserID: "u1", CreatedAt: at, ExpiresAt: at.Add(-time.Minute)}
+	for _, ss := range []domain.Session{live, old} {
+		if err := s.CreateSession(ctx, ss); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.SessionByHash(ctx, "live")
+	if err != nil || got.UserID != "u1" || !got.ExpiresAt.Equal(live.ExpiresAt) {
+		t.Fatalf("SessionByHash = %+v, %v", got, err)
+	}
+	later := at.Add(2 * time.Hour)
+	if err := s.ExtendSession(ctx, "live", later); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.SessionByHash(ctx, "live"); !got.ExpiresAt.Equal(later) {
+		t.Fatalf("extended expiry = %v, want %v", got.ExpiresAt, later)
+	}
+	n, err := s.DeleteExpiredSessions(ctx, at)
+	if err != nil || n != 1 {
+		t.Fatalf("DeleteExpiredSessions = %d, %v; want 1", n, err)
+	}
+	_, err = s.SessionByHash(ctx, "old")
+	wantCode(t, err, domain.ENotFound)
+	if err := s.DeleteSession(ctx, "live"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.SessionByHash(ctx, "live")
+	wantCode(t, err, domain.ENotFound)
+}
+
+func testAudit(t *testing.T, s domain.Store) {
+	ctx := context.Background()
+	for i, action := range []string{"POST /api/auth/login", "PUT /api/settings", "DELETE /api/trading/orders/1"} {
+		e := domain.AuditEntry{At: at.Add(time.Duration(i) * time.Second), UserID: "u1", Actor: "a@example.com", Action: action, Status: 200 + i, RequestID: "r", Remote: "127.0.0.1"}
+		if err := s.AppendAudit(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.ListAudit(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Action != "DELETE /api/trading/orders/1" || got[0].Status != 202 || got[1].Action != "PUT /api/settings" {
+		t.Fatalf("ListAudit = %+v", got)
+	}
+	if !got[0].At.Equal(at.Add(2 * time.Second)) {
+		t.Fatalf("At = %v", got[0].At)
+	}
+}
+
+func testKV(t *testing.T, s domain.Store) {
+	ctx := context.Background()
+	_, err := s.GetValue(ctx, "k")
+	wantCode(t, err, domain.ENotFound)
+	for _, v := range []string{"one", "two"} {
+		if err := s.PutValue(ctx, "k", v); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.GetValue(ctx, "k"); err != nil || got != v {
+			t.Fatalf("GetValue = %q, %v; want %q", got, err, v)
+		}
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,46 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { describe, expect, it, vi } from 'vitest';
+import { NavBar } from './NavBar';
+
+function renderAt(path: string) {
+  vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ success: true, data: { status: 'healthy' } }), { status: 200 })));
+  return render(
+    <QueryClientProvider client={new QueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <NavBar />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('NavBar', () => {
+  it('shows every top-level item and highlights Dashboard on /', async () => {
+    renderAt('/');
+    for (const label of ['Dashboard', 'Trading', 'Strategy', 'Analytics', 'Settings']) {
+      expect(screen.getByRole('link', { name: label })).toBeTruthy();
+    }
+    expect(screen.getByRole('link', { name: 'Dashboard' }).className).toContain('bg-blue-600');
+    expect(screen.getByRole('link', { name: 'Trading' }).className).not.toContain('bg-blue-600');
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
+    expect(await screen.findByText('System Online')).toBeTruthy();
+  });
+
+  it('highlights the parent of a sub-route and opens its dropdown', async () => {
+    renderAt('/trading/orders');
+    expect(screen.getByRole('link', { name: 'Trading' }).className).toContain('bg-blue-600');
+    await userEvent.click(screen.getByRole('button', { name: 'Trading menu' }));
+    for (const label of ['Trading Center', 'New Trade', 'Positions', 'Portfolio', 'Orders', 'Trade History']) {
+      expect(screen.getByRole('link', { name: label })).toBeTruthy();
+    }
+  });
+
+  it('toggles the mobile menu', async () => {
+    renderAt('/analytics');
+    expect(screen.queryByTestId('mobile-menu')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Toggle menu' }));
+    expect(screen.getByTestId('mobile-menu').textContent).toContain('Backtesting');
+  });
+});

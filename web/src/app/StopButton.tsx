@@ -1,0 +1,42 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, errorMessage } from '@/lib/api';
+
+export const STOP_CONFIRM = 'Stop all automated trading and cancel every open order?';
+
+/** The red emergency-stop button: confirm, then POST /trading/stop. */
+export function StopButton() {
+  const qc = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const stop = useMutation({
+    mutationFn: () => api.post<{ trading_halted: boolean; cancelled_orders: number }>('/trading/stop'),
+    retry: 0,
+    onSuccess: () => {
+      setError(null);
+      void qc.invalidateQueries();
+    },
+    onError: (err) => {
+      setError(errorMessage(err, 'Emergency stop failed'));
+      setTimeout(() => setError(null), 5000);
+    },
+  });
+  return (
+    <span className="relative">
+      <button
+        type="button"
+        onClick={() => {
+          if (window.confirm(STOP_CONFIRM)) stop.mutate();
+        }}
+        disabled={stop.isPending}
+        className="rounded bg-red-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-60"
+      >
+        {stop.isPending ? 'Stopping...' : 'Stop'}
+      </button>
+      {error && (
+        <span role="alert" className="absolute right-0 top-10 z-50 w-64 rounded border border-red-300 bg-red-50 p-2 text-xs text-red-700 shadow dark:border-red-800 dark:bg-red-950 dark:text-red-300">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}

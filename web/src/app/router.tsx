@@ -1,0 +1,64 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { Spinner } from '@/components/Spinner';
+import { RouteErrorScreen } from './ErrorScreen';
+import { Layout } from './Layout';
+
+// Each screen is its own chunk: the first load carries the shell and the current screen only.
+const screens: Record<string, LazyExoticComponent<ComponentType>> = {
+  dashboard: lazy(() => import('@/features/dashboard/routes/Dashboard')),
+  tradingCenter: lazy(() => import('@/features/trading/routes/TradingCenter')),
+  newTrade: lazy(() => import('@/features/trading/routes/NewTrade')),
+  history: lazy(() => import('@/features/trading/routes/TradeHistory')),
+  positions: lazy(() => import('@/features/trading/routes/Positions')),
+  portfolio: lazy(() => import('@/features/trading/routes/Portfolio')),
+  orders: lazy(() => import('@/features/trading/routes/Orders')),
+  strategy: lazy(() => import('@/features/strategy/routes/StrategyManagement')),
+  strategyAI: lazy(() => import('@/features/strategy/routes/AIStrategy')),
+  strategyTechnical: lazy(() => import('@/features/strategy/routes/TechnicalStrategy')),
+  strategyPerformance: lazy(() => import('@/features/strategy/routes/StrategyPerformance')),
+  strategyHistory: lazy(() => import('@/features/strategy/routes/StrategyHistory')),
+  backtest: lazy(() => import('@/features/strategy/routes/Backtest')),
+  analytics: lazy(() => import('@/features/analytics/routes/Analytics')),
+  settings: lazy(() => import('@/features/settings/routes/Settings')),
+  login: lazy(() => import('@/features/auth/routes/Login')),
+  register: lazy(() => import('@/features/auth/routes/Register')),
+  notFound: lazy(() => import('./NotFound')),
+};
+
+function el(name: keyof typeof screens) {
+  const Screen = screens[name]!;
+  return <Screen />;
+}
+
+export const routes: RouteObject[] = [
+  { path: '/login', element: <Suspense fallback={<Spinner />}>{el('login')}</Suspense>, errorElement: <RouteErrorScreen /> },
+  { path: '/register', element: <Suspense fallback={<Spinner />}>{el('register')}</Suspense>, errorElement: <RouteErrorScreen /> },
+  {
+    element: <Layout />,
+    errorElement: <RouteErrorScreen />,
+    children: [
+      { path: '/', element: el('dashboard') },
+      { path: '/dashboard', element: el('dashboard') },
+      { path: '/trading', element: el('tradingCenter') },
+      { path: '/trading/trade', element: el('newTrade') },
+      { path: '/trading/history', element: el('history') },
+      { path: '/trading/positions', element: el('positions') },
+      { path: '/trading/portfolio', element: el('portfolio') },
+      { path: '/trading/orders', element: el('orders') },
+      { path: '/strategy', element: el('strategy') },
+      { path: '/strategy/ai', element: el('strategyAI') },
+      { path: '/strategy/technical', element: el('strategyTechnical') },
+      { path: '/strategy/performance', element: el('strategyPerformance') },
+      { path: '/strategy/history', element: el('strategyHistory') },
+      { path: '/strategy/backtest', element: el('backtest') },
+      { path: '/analytics', element: el('analytics') },
+      { path: '/settings', element: el('settings') },
+      { path: '*', element: el('notFound') },
+    ],
+  },
+];
+
+export function makeRouter() {
+  return createBrowserRouter(routes);
+}

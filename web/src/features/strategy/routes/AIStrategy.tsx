@@ -1,0 +1,10 @@
+import { NotBuilt, ScreenHeader } from '@/components/Screen';
+
+export default function AIStrategy() {
+  return (
+    <>
+      <ScreenHeader title="AI Strategy Configuration" />
+      <NotBuilt />
+    </>
+  );
+}

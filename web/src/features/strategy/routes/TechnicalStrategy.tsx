@@ -1,0 +1,10 @@
+import { NotBuilt, ScreenHeader } from '@/components/Screen';
+
+export default function TechnicalStrategy() {
+  return (
+    <>
+      <ScreenHeader title="Technical Analysis" />
+      <NotBuilt />
+    </>
+  );
+}

@@ -1,0 +1,10 @@
+import { NotBuilt, ScreenHeader } from '@/components/Screen';
+
+export default function Portfolio() {
+  return (
+    <>
+      <ScreenHeader title="Portfolio" />
+      <NotBuilt />
+    </>
+  );
+}

@@ -1,0 +1,10 @@
+import { NotBuilt, ScreenHeader } from '@/components/Screen';
+
+export default function Positions() {
+  return (
+    <>
+      <ScreenHeader title="Positions" />
+      <NotBuilt />
+    </>
+  );
+}
