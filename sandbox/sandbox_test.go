@@ -1,0 +1,415 @@
+package sandbox_test
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+	"kestrel/sandbox"
+	"kestrel/store/sqlite"
+)
+
+// prices is a hand-set market: bid and ask one cent either side of price.
+type prices struct {
+	mu sync.Mutex
+	p  map[string]decimal.Decimal
+}
+
+func (m *prices) set(sym, p string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.p[sym] = d(p)
+}
+
+func (m *prices) Ticker(sym string) (domain.Ticker, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, ok := m.p[sym]
+	if !ok {
+		return domain.Ticker{}, domain.Errorf(domain.ENotFound, "no price")
+	}
+	c := decimal.New(1, -2)
+	return domain.Ticker{Symbol: sym, Price: p, Bid: p.Sub(c), Ask: p.Add(c)}, nil
+}
+
+type fixedClock struct{ t time.Time }
+
+func (c fixedClock) Now() time.Time { return c.t }
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+func dp(s string) *decimal.Decimal {
+	v := d(s)
+	return &v
+}
+
+type env struct {
+	t      *testing.T
+	ctx    context.Context
+	path   string
+	store  *sqlite.Store
+	prices *prices
+	sb     *sandbox.Sandbox
+	opt    sandbox.Options
+}
+
+func newEnv(t *testing.T, opt sandbox.Options) *env {
+	t.Helper()
+	e := &env{t: t, ctx: context.Background(), path: filepath.Join(t.TempDir(), "k.db"), prices: &prices{p: map[string]decimal.Decimal{}}}
+	e.prices.set("BTC-USD", "50000")
+	e.prices.set("ETH-USD", "3000")
+	opt.Clock = fixedClock{time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
+	e.opt = opt
+	e.open()
+	return e
+}
+
+func (e *env) open() {
+	e.t.Helper()
+	st, err := sqlite.Open(e.ctx, e.path)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { st.Close() })
+	e.store = st
+	sb, err := sandbox.New(e.ctx, st, e.prices, e.opt)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.sb = sb
+}
+
+func (e *env) balance(cur string) domain.Balance {
+	e.t.Helper()
+	bals, err := e.sb.Balances(e.ctx)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, b := range bals {
+		if b.Currency == cur {
+			return b
+		}
+	}
+	return domain.Balance{Currency: cur}
+}
+
+func (e *env) place(req domain.OrderRequest) domain.Order {
+	e.t.Helper()
+	o, err := e.sb.PlaceOrder(e.ctx, req)
+	if err != nil {
+		e.t.Fatalf("PlaceOrder(%+v): %v", req, err)
+	}
+	return o
+}
+
+func (e *env) tick(sym, p string) {
+	e.t.Helper()
+	e.prices.set(sym, p)
+	if err := e.sb.OnTick(e.ctx, domain.Tick{Symbol: sym, Price: d(p)}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func eq(t *testing.T, what string, got decimal.Decimal, want string) {
+	t.Helper()
+	if !got.Equal(d(want)) {
+		t.Errorf("%s = %s, want %s", what, got, want)
+	}
+}
+
+func wantErr(t *testing.T, err error, code, msg string) {
+	t.Helper()
+	if domain.ErrorCode(err) != code || (msg != "" && domain.ErrorMessage(err) != msg) {
+		t.Fatalf("error = %v, want %s %q", err, code, msg)
+	}
+}
+
+func TestMarketBuyAndSellReconcile(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	eq(t, "starting USD", e.balance("USD").Available, "100000")
+
+	buy := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("0.5")})
+	if buy.Status != domain.StatusFilled {
+		t.Fatalf("market buy status %s", buy.Status)
+	}
+	eq(t, "buy fill price (ask)", *buy.AvgFillPrice, "50000.01")
+	eq(t, "buy fee 0.6%", buy.Fee, "150.00003") // 25000.005 x 0.006
+	eq(t, "USD after buy", e.balance("USD").Available, "74849.99497")
+	eq(t, "BTC after buy", e.balance("BTC").Available, "0.5")
+
+	e.prices.set("BTC-USD", "52000")
+	sell := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Sell, Type: domain.Market, Quantity: d("0.2")})
+	eq(t, "sell fill price (bid)", *sell.AvgFillPrice, "51999.99")
+	eq(t, "sell fee", sell.Fee, "62.399988") // 10399.998 x 0.006
+	eq(t, "USD after sell", e.balance("USD").Available, "85187.592982")
+
+	pos, _ := e.sb.Positions(e.ctx)
+	if len(pos) != 1 {
+		t.Fatalf("positions %+v", pos)
+	}
+	p := pos[0]
+	eq(t, "position qty", p.Quantity, "0.3")
+	// Cost basis 25150.005030 (notional + fee); 2/5 of it sold for 10337.598012 net.
+	eq(t, "realized", p.RealizedPnL, "277.60")
+	eq(t, "avg price incl. fees", p.AvgPrice, "50300.01006")
+	eq(t, "current value", p.CurrentValue, "15600.00")
+
+	// Every dollar is accounted for: start - buys - fees + sells.
+	fills, _ := e.sb.Fills(e.ctx, domain.FillFilter{})
+	usd := d("100000")
+	for _, f := range fills {
+		n := f.Quantity.Mul(f.Price)
+		if f.Side == domain.Buy {
+			usd = usd.Sub(n).Sub(f.Fee)
+		} else {
+			usd = usd.Add(n).Sub(f.Fee)
+		}
+	}
+	eq(t, "USD reconciled from fills", e.balance("USD").Available, usd.String())
+}
+
+func TestInsufficientBalanceStoresNothing(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	_, err := e.sb.PlaceOrder(e.ctx, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("2")})
+	wantErr(t, err, domain.ERejected, "Insufficient balance for this trade")
+	_, err = e.sb.PlaceOrder(e.ctx, domain.OrderRequest{Symbol: "ETH-USD", Side: domain.Sell, Type: domain.Market, Quantity: d("0.1")})
+	wantErr(t, err, domain.ERejected, "Insufficient balance for this trade")
+	_, err = e.sb.PlaceOrder(e.ctx, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("3"), Price: dp("40000")})
+	wantErr(t, err, domain.ERejected, "Insufficient balance for this trade")
+	orders, _ := e.sb.Orders(e.ctx, domain.OrderFilter{})
+	if len(orders) != 0 {
+		t.Fatalf("refused orders were stored: %+v", orders)
+	}
+	eq(t, "USD untouched", e.balance("USD").Available, "100000")
+}
+
+func TestValidation(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	cases := []domain.OrderRequest{
+		{Symbol: "DOGE-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("1")},
+		{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("0.000000001")},
+		{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1"), Price: dp("100.001")},
+		{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1")},
+		{Symbol: "BTC-USD", Side: "HOLD", Type: domain.Market, Quantity: d("1")},
+	}
+	for _, c := range cases {
+		if _, err := e.sb.PlaceOrder(e.ctx, c); domain.ErrorCode(err) != domain.EInvalid {
+			t.Errorf("%+v: error %v, want invalid", c, err)
+		}
+	}
+}
+
+func TestLimitRestsHoldsAndFillsAsMaker(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1"), Price: dp("49000")})
+	if o.Status != domain.StatusOpen {
+		t.Fatalf("status %s, want open", o.Status)
+	}
+	eq(t, "USD hold (limit + maker fee)", e.balance("USD").Hold, "49196")
+	eq(t, "USD available", e.balance("USD").Available, "50804")
+
+	e.tick("BTC-USD", "49500") // above the limit: nothing
+	if got, _ := e.sb.Order(e.ctx, o.ID); got.Status != domain.StatusOpen {
+		t.Fatalf("filled above its limit: %+v", got)
+	}
+	e.tick("BTC-USD", "49000")
+	got, _ := e.sb.Order(e.ctx, o.ID)
+	if got.Status != domain.StatusFilled {
+		t.Fatalf("status %s, want filled", got.Status)
+	}
+	eq(t, "fill price", *got.AvgFillPrice, "49000")
+	eq(t, "maker fee 0.4%", got.Fee, "196")
+	eq(t, "hold released", e.balance("USD").Hold, "0")
+	eq(t, "USD", e.balance("USD").Available, "50804")
+	fills, _ := e.sb.Fills(e.ctx, domain.FillFilter{})
+	if len(fills) != 1 || fills[0].Liquidity != "maker" {
+		t.Fatalf("fills %+v", fills)
+	}
+}
+
+func TestMarketableLimitFillsAtTheBook(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("51000")})
+	if o.Status != domain.StatusFilled {
+		t.Fatalf("status %s", o.Status)
+	}
+	eq(t, "price improvement to the ask", *o.AvgFillPrice, "50000.01")
+}
+
+func TestLimitGapFillsAtBetterPrice(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("1")})
+	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Sell, Type: domain.Limit, Quantity: d("1"), Price: dp("51000")})
+	eq(t, "BTC held", e.balance("BTC").Hold, "1")
+	e.tick("BTC-USD", "51500")
+	got, _ := e.sb.Order(e.ctx, o.ID)
+	eq(t, "sell limit filled at the better market price", *got.AvgFillPrice, "51500")
+	eq(t, "BTC", e.balance("BTC").Available.Add(e.balance("BTC").Hold), "0")
+}
+
+func TestCancelReleasesHold(t *testing.T) {
+	var mu sync.Mutex
+	var updates []domain.OrderStatus
+	e := newEnv(t, sandbox.Options{OnUpdate: func(o domain.Order, _ *domain.Fill) {
+		mu.Lock()
+		updates = append(updates, o.Status)
+		mu.Unlock()
+	}})
+	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1"), Price: dp("40000")})
+	c, err := e.sb.CancelOrder(e.ctx, o.ID)
+	if err != nil || c.Status != domain.StatusCancelled {
+		t.Fatalf("cancel: %+v %v", c, err)
+	}
+	eq(t, "hold", e.balance("USD").Hold, "0")
+	eq(t, "USD", e.balance("USD").Available, "100000")
+	_, err = e.sb.CancelOrder(e.ctx, o.ID)
+	wantErr(t, err, domain.EConflict, "Order cannot be cancelled in status cancelled")
+	_, err = e.sb.CancelOrder(e.ctx, "nope")
+	wantErr(t, err, domain.ENotFound, "")
+	e.tick("BTC-USD", "39000") // a cancelled order is no longer armed
+	if got, _ := e.sb.Order(e.ctx, o.ID); got.Status != domain.StatusCancelled {
+		t.Fatalf("cancelled order changed: %+v", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(updates) != 2 || updates[0] != domain.StatusOpen || updates[1] != domain.StatusCancelled {
+		t.Fatalf("updates %v", updates)
+	}
+}
+
+func TestModify(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1"), Price: dp("40000")})
+	m, err := e.sb.ModifyOrder(e.ctx, o.ID, dp("2"), dp("45000"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "quantity", m.Quantity, "2")
+	eq(t, "hold follows the change", e.balance("USD").Hold, "90360")
+	e.tick("BTC-USD", "44000")
+	got, _ := e.sb.Order(e.ctx, o.ID)
+	if got.Status != domain.StatusFilled {
+		t.Fatalf("modified order did not fill at its new price: %+v", got)
+	}
+	_, err = e.sb.ModifyOrder(e.ctx, o.ID, dp("1"), nil)
+	wantErr(t, err, domain.EConflict, "Only pending or open limit orders can be modified")
+	_, err = e.sb.ModifyOrder(e.ctx, o.ID, nil, nil)
+	wantErr(t, err, domain.EInvalid, "Please provide at least one field to modify")
+
+	o2 := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("40000")})
+	_, err = e.sb.ModifyOrder(e.ctx, o2.ID, dp("100"), nil)
+	wantErr(t, err, domain.ERejected, "Insufficient balance for this trade")
+	if got, _ := e.sb.Order(e.ctx, o2.ID); !got.Quantity.Equal(d("0.1")) {
+		t.Fatalf("refused modification changed the order: %+v", got)
+	}
+}
+
+func TestStopLoss(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("1")})
+	_, err := e.sb.PlaceOrder(e.ctx, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Sell, Type: domain.StopLoss, Quantity: d("1"), StopPrice: dp("50500")})
+	wantErr(t, err, domain.EInvalid, "Stop price must be below the current price for a SELL stop-loss")
+
+	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Sell, Type: domain.StopLoss, Quantity: d("1"), StopPrice: dp("48000")})
+	if o.Status != domain.StatusOpen {
+		t.Fatalf("status %s", o.Status)
+	}
+	e.tick("BTC-USD", "48500")
+	e.tick("BTC-USD", "47900")
+	got, _ := e.sb.Order(e.ctx, o.ID)
+	if got.Status != domain.StatusFilled {
+		t.Fatalf("stop not triggered: %+v", got)
+	}
+	eq(t, "stop fills at the bid", *got.AvgFillPrice, "47899.99")
+	eq(t, "taker fee", got.Fee, "287.39994")
+	fills, _ := e.sb.Fills(e.ctx, domain.FillFilter{})
+	if fills[0].Liquidity != "taker" {
+		t.Fatalf("stop fill liquidity %s", fills[0].Liquidity)
+	}
+}
+
+func TestBuyStopWithoutFundsIsRejectedOnTrigger(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.StopLoss, Quantity: d("1.5"), StopPrice: dp("55000")})
+	e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("1")})
+	e.tick("BTC-USD", "55000")
+	got, _ := e.sb.Order(e.ctx, o.ID)
+	if got.Status != domain.StatusRejected || got.RejectReason != "Insufficient balance for this trade" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestClientOrderIDIsIdempotent(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	req := domain.OrderRequest{ClientOrderID: "abc-1", Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("0.1")}
+	a := e.place(req)
+	b := e.place(req)
+	if a.ID != b.ID {
+		t.Fatalf("second placement made a new order %s != %s", a.ID, b.ID)
+	}
+	eq(t, "BTC bought once", e.balance("BTC").Available, "0.1")
+}
+
+func TestPartialFills(t *testing.T) {
+	e := newEnv(t, sandbox.Options{MaxFillPerTick: d("0.4")})
+	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1"), Price: dp("49000")})
+	e.tick("BTC-USD", "48900")
+	got, _ := e.sb.Order(e.ctx, o.ID)
+	if got.Status != domain.StatusOpen || !got.FilledQuantity.Equal(d("0.4")) {
+		t.Fatalf("after one tick: %+v", got)
+	}
+	// Cancelling now releases only the unfilled part's hold.
+	e.tick("BTC-USD", "48900")
+	if _, err := e.sb.CancelOrder(e.ctx, o.ID); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "hold", e.balance("USD").Hold, "0")
+	eq(t, "BTC", e.balance("BTC").Available, "0.8")
+	// 0.8 x 48900 x 1.004 spent
+	eq(t, "USD", e.balance("USD").Available, "60723.52")
+}
+
+func TestRestartKeepsEverythingArmed(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.place(domain.OrderRequest{Symbol: "ETH-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("2")})
+	lim := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.5"), Price: dp("45000")})
+	stop := e.place(domain.OrderRequest{Symbol: "ETH-USD", Side: domain.Sell, Type: domain.StopLoss, Quantity: d("2"), StopPrice: dp("2500")})
+	before := []domain.Balance{e.balance("USD"), e.balance("ETH")}
+
+	e.store.Close()
+	e.open()
+	after := []domain.Balance{e.balance("USD"), e.balance("ETH")}
+	for i := range before {
+		if !before[i].Available.Equal(after[i].Available) || !before[i].Hold.Equal(after[i].Hold) {
+			t.Fatalf("balance changed across restart: %+v -> %+v", before[i], after[i])
+		}
+	}
+	e.tick("BTC-USD", "44000")
+	e.tick("ETH-USD", "2400")
+	for _, id := range []string{lim.ID, stop.ID} {
+		if got, _ := e.sb.Order(e.ctx, id); got.Status != domain.StatusFilled {
+			t.Errorf("order %s not armed after restart: %+v", id, got)
+		}
+	}
+}
+
+func TestManyOrdersCrossInPriceOrder(t *testing.T) {
+	e := newEnv(t, sandbox.Options{StartingUSD: d("10000000")})
+	for _, p := range []string{"49000", "48000", "49500", "47000"} {
+		e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1"), Price: dp(p)})
+	}
+	e.tick("BTC-USD", "48500") // crosses 49500 and 49000 only
+	open, _ := e.sb.Orders(e.ctx, domain.OrderFilter{Status: domain.StatusOpen})
+	if len(open) != 2 {
+		t.Fatalf("open orders %d, want 2", len(open))
+	}
+	for _, o := range open {
+		if o.Price.GreaterThan(d("48500")) {
+			t.Errorf("order at %s should have filled", o.Price)
+		}
+	}
+}
