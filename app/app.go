@@ -17,10 +17,14 @@ import (
 	"kestrel/domain"
 	"kestrel/events"
 	"kestrel/httpapi"
+	"kestrel/httpapi/ws"
 	"kestrel/metrics"
+	"kestrel/replay"
+	"kestrel/sandbox"
 	"kestrel/settings"
 	"kestrel/store/postgres"
 	"kestrel/store/sqlite"
+	"kestrel/trading"
 )
 
 // App is a running Kestrel: call New, then Run, then Close.
@@ -32,6 +36,10 @@ type App struct {
 	Alerts   *alert.Service
 	Settings *settings.Service
 	Metrics  *metrics.Metrics
+	Market   *replay.Replay
+	Exchange *sandbox.Sandbox
+	Trading  *trading.Service
+	Hub      *ws.Hub
 	server   *http.Server
 	listener net.Listener
 	stop     context.CancelFunc
@@ -69,7 +77,14 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		store.Close()
 		return nil, err
 	}
+	if err := a.openEngine(ctx, clock); err != nil {
+		store.Close()
+		return nil, err
+	}
+	a.registerGauges()
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
+		Market: a.Market, MarketSource: "sandbox replay of Coinbase candles", Hub: a.Hub, Trading: a.Trading,
+		RealizedPnL: a.Exchange.RealizedPnL, Portfolio: store, MarketAge: a.Market.LastTickAge,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics})
 	a.server = &http.Server{
 		Handler:           api.Handler(),
@@ -96,6 +111,7 @@ func (a *App) Run(ctx context.Context) error {
 	defer close(a.done)
 	ctx, a.stop = context.WithCancel(ctx)
 	go a.housekeeping(ctx)
+	go a.runEngine(ctx)
 	errc := make(chan error, 1)
 	go func() { errc <- a.server.Serve(a.listener) }()
 	slog.Info("kestrel serving", "url", a.URL(), "database", a.describeDB())
@@ -150,4 +166,18 @@ func (a *App) describeDB() string {
 		return "postgresql " + redactURL(a.cfg.DatabaseURL)
 	}
 	return "sqlite " + a.cfg.SQLitePath()
+}
+
+// registerGauges exposes live state to Prometheus.
+func (a *App) registerGauges() {
+	a.Metrics.Gauge("kestrel_websocket_clients", "Connected realtime clients.", func() float64 { return float64(a.Hub.Stats().Clients) })
+	a.Metrics.Gauge("kestrel_websocket_slow_clients_dropped_total", "Realtime clients disconnected for falling behind.",
+		func() float64 { return float64(a.Hub.Stats().SlowDisconnect) })
+	a.Metrics.Gauge("kestrel_market_tick_age_seconds", "Seconds since the last market tick (replay lag); -1 before the first.", func() float64 {
+		if age := a.Market.LastTickAge(); age >= 0 {
+			return age.Seconds()
+		}
+		return -1
+	})
+	a.Metrics.Gauge("kestrel_market_ticks_dropped_total", "Market ticks dropped for slow subscribers.", func() float64 { return float64(a.Market.Dropped()) })
 }

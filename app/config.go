@@ -4,6 +4,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/shopspring/decimal"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -20,11 +21,19 @@ type Config struct {
 	SecretKey   string        // base64 32-byte key sealing secrets; empty: key file in DataDir
 	// LogLevel is changed at run time by the settings when set.
 	LogLevelVar *slog.LevelVar
+
+	ReplaySeed  int64   // seed of the replayed market's path inside each candle
+	ReplaySpeed float64 // market seconds per wall second (demos); 1 is real time
+	StartingUSD string  // sandbox account's funding on first start
+	TakerFee    string  // sandbox taker fee rate
+	MakerFee    string  // sandbox maker fee rate
+	Spread      string  // extra fraction market orders pay beyond the bid/ask
 }
 
 // Defaults returns the embedded defaults.
 func Defaults() Config {
-	return Config{Addr: "127.0.0.1:8080", DataDir: "./data", LogLevel: "INFO", SessionTTL: time.Hour}
+	return Config{Addr: "127.0.0.1:8080", DataDir: "./data", LogLevel: "INFO", SessionTTL: time.Hour,
+		ReplaySeed: 1, ReplaySpeed: 1, StartingUSD: "100000", TakerFee: "0.006", MakerFee: "0.004", Spread: "0"}
 }
 
 // SQLitePath is the embedded database file used when DatabaseURL is empty.
@@ -48,6 +57,22 @@ func (c Config) Validate() error {
 	}
 	if c.SessionTTL < time.Minute {
 		return fmt.Errorf("session timeout must be at least a minute")
+	}
+	if c.ReplaySpeed < 0 {
+		return fmt.Errorf("replay speed must be positive")
+	}
+	for _, f := range []struct{ name, v, max string }{{"sandbox starting USD", c.StartingUSD, ""}, {"sandbox taker fee", c.TakerFee, "0.1"},
+		{"sandbox maker fee", c.MakerFee, "0.1"}, {"sandbox spread", c.Spread, "0.1"}} {
+		if f.v == "" {
+			continue
+		}
+		d, err := decimal.NewFromString(f.v)
+		if err != nil || d.IsNegative() || (f.max != "" && d.GreaterThan(decimal.RequireFromString(f.max))) {
+			if f.max == "" {
+				return fmt.Errorf("%s must be a non-negative number (got %q)", f.name, f.v)
+			}
+			return fmt.Errorf("%s must be a number from 0 to %s (got %q)", f.name, f.max, f.v)
+		}
 	}
 	return nil
 }

@@ -106,3 +106,9 @@ type MarketData interface {
 	// that falls behind loses ticks rather than slowing the feed.
 	Subscribe(ctx context.Context) <-chan Tick
 }
+
+// SymbolName lets the realtime hub route a tick by symbol.
+func (t Tick) SymbolName() string { return t.Symbol }
+
+// SymbolName lets the realtime hub route a ticker by symbol.
+func (t Ticker) SymbolName() string { return t.Symbol }

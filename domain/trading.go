@@ -154,3 +154,13 @@ func PriceStepFor(symbol string) decimal.Decimal {
 	}
 	return PriceStep
 }
+
+// TradeUpdate is one order state change, with its fill when it traded; the
+// realtime channel "trades" carries it.
+type TradeUpdate struct {
+	Order Order `json:"order"`
+	Fill  *Fill `json:"fill,omitempty"`
+}
+
+// SymbolName lets the realtime hub route an update by symbol.
+func (u TradeUpdate) SymbolName() string { return u.Order.Symbol }

@@ -17,6 +17,7 @@ func (s *Server) marketRoutes() {
 	s.api("GET /api/market-data/historical/{symbol}", signedIn, s.historical)
 	s.api("GET /api/market-data/products", signedIn, s.products)
 	s.api("GET /api/market-data/realtime/{symbol}", signedIn, s.realtime)
+	s.api("GET /api/market-data/indicators/{symbol}", signedIn, s.indicators)
 	s.api("GET /api/market-data/websocket/status", signedIn, s.websocketStatus)
 	s.api("POST /api/market-data/websocket/subscribe", signedIn, s.feedSubscribe)
 	s.api("POST /api/market-data/websocket/unsubscribe", signedIn, s.feedUnsubscribe)

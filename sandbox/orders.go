@@ -102,7 +102,7 @@ func (s *Sandbox) place(ctx context.Context, req domain.OrderRequest) (*change, 
 	c := s.begin()
 	o := domain.Order{ID: uuid.NewString(), ClientOrderID: req.ClientOrderID, Symbol: req.Symbol, Side: req.Side, Type: req.Type,
 		Quantity: req.Quantity, Price: req.Price, StopPrice: req.StopPrice, FilledQuantity: decimal.Zero, Fee: decimal.Zero,
-		Status: domain.StatusPending, Strategy: req.Strategy, UserID: req.UserID, CreatedAt: c.now}
+		Status: domain.StatusPending, Strategy: req.Strategy, UserID: req.UserID, CreatedAt: c.now, UpdatedAt: c.now}
 
 	rest := false
 	switch o.Type {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"strconv"
 	"time"
 
 	"kestrel/app"
@@ -38,7 +39,39 @@ func bindConfig(fs *flag.FlagSet) *app.Config {
 	fs.StringVar(&c.LogLevel, "log-level", env("KESTREL_LOG_LEVEL", d.LogLevel), "log level: DEBUG, INFO, WARNING, ERROR, CRITICAL [KESTREL_LOG_LEVEL]")
 	fs.StringVar(&c.SecretKey, "secret-key", env("KESTREL_SECRET_KEY", ""), "base64 32-byte key that encrypts stored secrets; default: a key file created in the data directory [KESTREL_SECRET_KEY]")
 	fs.DurationVar(&c.SessionTTL, "session-timeout", envDuration("KESTREL_SESSION_TIMEOUT", d.SessionTTL), "how long a sign-in lasts without use [KESTREL_SESSION_TIMEOUT]")
+	fs.Int64Var(&c.ReplaySeed, "replay-seed", envInt("KESTREL_REPLAY_SEED", d.ReplaySeed), "seed of the replayed market's price path [KESTREL_REPLAY_SEED]")
+	fs.Float64Var(&c.ReplaySpeed, "replay-speed", envFloat("KESTREL_REPLAY_SPEED", d.ReplaySpeed), "replayed market seconds per wall second, for demos [KESTREL_REPLAY_SPEED]")
+	fs.StringVar(&c.StartingUSD, "sandbox-starting-usd", env("KESTREL_SANDBOX_STARTING_USD", d.StartingUSD), "sandbox account funding on first start [KESTREL_SANDBOX_STARTING_USD]")
+	fs.StringVar(&c.TakerFee, "sandbox-taker-fee", env("KESTREL_SANDBOX_TAKER_FEE", d.TakerFee), "sandbox taker fee rate [KESTREL_SANDBOX_TAKER_FEE]")
+	fs.StringVar(&c.MakerFee, "sandbox-maker-fee", env("KESTREL_SANDBOX_MAKER_FEE", d.MakerFee), "sandbox maker fee rate [KESTREL_SANDBOX_MAKER_FEE]")
+	fs.StringVar(&c.Spread, "sandbox-spread", env("KESTREL_SANDBOX_SPREAD", d.Spread), "extra fraction sandbox market orders pay beyond the bid/ask [KESTREL_SANDBOX_SPREAD]")
 	return c
+}
+
+func envInt(name string, def int64) int64 {
+	v, ok := os.LookupEnv(name)
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "kestrel: ignoring %s=%q: %v\n", name, v, err)
+		return def
+	}
+	return n
+}
+
+func envFloat(name string, def float64) float64 {
+	v, ok := os.LookupEnv(name)
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "kestrel: ignoring %s=%q: %v\n", name, v, err)
+		return def
+	}
+	return n
 }
 
 func env(name, def string) string {

@@ -1,0 +1,331 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/shopspring/decimal"
+
+	"kestrel/app"
+	"kestrel/httpapi"
+)
+
+// server is a whole Kestrel (replayed market, sandbox, trading, realtime) on port 0.
+type server struct {
+	t   *testing.T
+	app *app.App
+	url string
+	dir string
+}
+
+func start(t *testing.T, dir string) *server {
+	t.Helper()
+	cfg := app.Defaults()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.DataDir = dir
+	a, err := app.New(context.Background(), cfg, httpapi.BuildInfo{Version: "test"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go a.Run(context.Background())
+	s := &server{t: t, app: a, url: a.URL(), dir: dir}
+	t.Cleanup(func() { a.Close() })
+	// Wait for the first market tick so prices exist.
+	for i := 0; i < 100 && a.Market.LastTickAge() < 0; i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	return s
+}
+
+type reply struct {
+	Status  int
+	Success bool            `json:"success"`
+	Data    json.RawMessage `json:"data"`
+	Error   struct {
+		Code    string            `json:"code"`
+		Message string            `json:"message"`
+		Fields  map[string]string `json:"fields"`
+	} `json:"error"`
+}
+
+func (s *server) do(method, path, token, body string) reply {
+	s.t.Helper()
+	req, _ := http.NewRequest(method, s.url+path, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	r := reply{Status: res.StatusCode}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		s.t.Fatalf("%s %s: %d %q", method, path, res.StatusCode, raw)
+	}
+	return r
+}
+
+func (s *server) into(r reply, v any) {
+	s.t.Helper()
+	if err := json.Unmarshal(r.Data, v); err != nil {
+		s.t.Fatalf("decode %s: %v", r.Data, err)
+	}
+}
+
+func (s *server) login(email, password string) string {
+	s.t.Helper()
+	r := s.do("POST", "/api/auth/login", "", `{"email":"`+email+`","password":"`+password+`"}`)
+	var out struct{ Token string }
+	s.into(r, &out)
+	if out.Token == "" {
+		s.t.Fatalf("login %s: %+v", email, r)
+	}
+	return out.Token
+}
+
+// accounts creates the first user (an operator) and a trader.
+func (s *server) accounts() (op, trader string) {
+	s.t.Helper()
+	if r := s.do("POST", "/api/auth/register", "", `{"email":"op@example.com","name":"Olga","password":"operator-pass"}`); r.Status != 201 && r.Status != 200 {
+		s.t.Fatalf("register: %+v", r)
+	}
+	op = s.login("op@example.com", "operator-pass")
+	if r := s.do("POST", "/api/users", op, `{"email":"t@example.com","name":"Tess","password":"trader-pass","role":"trader"}`); !r.Success {
+		s.t.Fatalf("create trader: %+v", r)
+	}
+	return op, s.login("t@example.com", "trader-pass")
+}
+
+type order struct {
+	ID       string          `json:"id"`
+	Status   string          `json:"status"`
+	Quantity decimal.Decimal `json:"quantity"`
+	Price    *decimal.Decimal
+}
+
+func TestTradingValidationMessages(t *testing.T) {
+	s := start(t, t.TempDir())
+	_, tok := s.accounts()
+	cases := []struct {
+		path, body string
+		fields     map[string]string
+	}{
+		{"/api/trading/execute", `{"action":"BUY"}`, map[string]string{"symbol": "Symbol is required", "quantity": "Valid quantity is required"}},
+		{"/api/trading/execute", `{"symbol":"BTC-USD","action":"BUY","quantity":-1}`, map[string]string{"quantity": "Valid quantity is required"}},
+		{"/api/trading/execute", `{"symbol":"BTC-USD","action":"BUY","quantity":"abc"}`, map[string]string{"quantity": "Valid quantity is required"}},
+		{"/api/trading/orders/limit", `{"symbol":"BTC-USD","side":"BUY","quantity":0.01}`, map[string]string{"price": "Valid price is required for limit orders"}},
+		{"/api/trading/orders/limit", `{"symbol":"BTC-USD","side":"BUY","quantity":0.01,"price":0}`, map[string]string{"price": "Valid price is required for limit orders"}},
+		{"/api/trading/orders/stop-loss", `{"symbol":"BTC-USD","side":"SELL","quantity":0.01}`, map[string]string{"stop_price": "Valid stop price is required for stop orders"}},
+	}
+	for _, c := range cases {
+		r := s.do("POST", c.path, tok, c.body)
+		if r.Status != 400 {
+			t.Errorf("%s %s: status %d, want 400", c.path, c.body, r.Status)
+		}
+		for f, msg := range c.fields {
+			if r.Error.Fields[f] != msg {
+				t.Errorf("%s %s: field %s = %q, want %q", c.path, c.body, f, r.Error.Fields[f], msg)
+			}
+		}
+	}
+	if r := s.do("GET", "/api/trading/orders", tok, ""); !strings.Contains(string(r.Data), `"orders":[]`) {
+		t.Errorf("invalid requests placed orders: %s", r.Data)
+	}
+	if r := s.do("POST", "/api/trading/execute", "", `{}`); r.Status != 401 {
+		t.Errorf("no token: %d", r.Status)
+	}
+}
+
+func TestTradeEndToEnd(t *testing.T) {
+	s := start(t, t.TempDir())
+	op, tok := s.accounts()
+
+	// The realtime socket sees the fill.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, strings.Replace(s.url, "http", "ws", 1)+"/api/ws?token="+tok, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{"action":"subscribe","channels":["trades"],"symbols":["BTC-USD"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+
+	// A risk refusal answers 422 with the reason and places nothing.
+	r := s.do("POST", "/api/trading/execute", tok, `{"symbol":"BTC-USD","action":"BUY","quantity":1}`)
+	if r.Status != 422 || !strings.Contains(r.Error.Message, "exceeds the maximum trade amount of $10000.00") {
+		t.Fatalf("oversized trade: %d %+v", r.Status, r.Error)
+	}
+
+	r = s.do("POST", "/api/trading/execute", tok, `{"symbol":"BTC-USD","action":"BUY","quantity":0.01}`)
+	var placed struct{ Order order }
+	s.into(r, &placed)
+	if placed.Order.Status != "filled" {
+		t.Fatalf("market buy: %+v", r)
+	}
+	for {
+		_, msg, err := c.Read(ctx)
+		if err != nil {
+			t.Fatalf("no trade_update on the socket: %v", err)
+		}
+		if strings.Contains(string(msg), `"type":"trade_update"`) && strings.Contains(string(msg), placed.Order.ID) {
+			break
+		}
+	}
+
+	var pos struct {
+		Positions []struct {
+			Symbol   string
+			Quantity decimal.Decimal
+		}
+	}
+	s.into(s.do("GET", "/api/trading/positions", tok, ""), &pos)
+	if len(pos.Positions) != 1 || !pos.Positions[0].Quantity.Equal(decimal.RequireFromString("0.01")) {
+		t.Fatalf("positions: %+v", pos)
+	}
+	var hist struct {
+		Trades []struct{ ID, Status string }
+		Total  int
+	}
+	s.into(s.do("GET", "/api/trading/history?symbol=BTC-USD", tok, ""), &hist)
+	if hist.Total != 1 || hist.Trades[0].Status != "executed" {
+		t.Fatalf("history: %+v", hist)
+	}
+	var perf struct {
+		TotalTrades int     `json:"total_trades"`
+		WinRate     float64 `json:"win_rate"`
+	}
+	s.into(s.do("GET", "/api/trading/performance", tok, ""), &perf)
+	if perf.TotalTrades != 1 || perf.WinRate != 100 {
+		t.Fatalf("performance: %+v", perf)
+	}
+
+	// A limit far below the market rests, can be modified and cancelled once.
+	r = s.do("POST", "/api/trading/orders/limit", tok, `{"symbol":"ETH-USD","side":"BUY","quantity":0.1,"price":100}`)
+	var lim struct{ Order order }
+	s.into(r, &lim)
+	if lim.Order.Status != "open" {
+		t.Fatalf("limit: %+v", r)
+	}
+	if r := s.do("PUT", "/api/trading/orders/"+lim.Order.ID, tok, `{}`); r.Status != 400 || r.Error.Message != "Please provide at least one field to modify" {
+		t.Fatalf("empty modify: %+v", r)
+	}
+	if r := s.do("PUT", "/api/trading/orders/"+lim.Order.ID, tok, `{"price":105.5}`); r.Status != 200 {
+		t.Fatalf("modify: %+v", r)
+	}
+	if r := s.do("PUT", "/api/trading/orders/"+placed.Order.ID, tok, `{"price":1}`); r.Status != 409 || r.Error.Message != "Only pending or open limit orders can be modified" {
+		t.Fatalf("modify filled: %+v", r)
+	}
+	if r := s.do("DELETE", "/api/trading/orders/"+lim.Order.ID, tok, ""); r.Status != 200 {
+		t.Fatalf("cancel: %+v", r)
+	}
+	if r := s.do("DELETE", "/api/trading/orders/"+lim.Order.ID, tok, ""); r.Status != 409 {
+		t.Fatalf("second cancel: %+v", r)
+	}
+
+	// Emergency stop: cancels open orders, refuses new ones, shows in status; only operators resume.
+	s.do("POST", "/api/trading/orders/limit", tok, `{"symbol":"ETH-USD","side":"BUY","quantity":0.1,"price":100}`)
+	r = s.do("POST", "/api/trading/stop", tok, "")
+	var stop struct {
+		Cancelled int `json:"cancelled_orders"`
+	}
+	s.into(r, &stop)
+	if stop.Cancelled != 1 {
+		t.Fatalf("stop: %+v", r)
+	}
+	var st struct {
+		Engine struct {
+			Halted bool `json:"trading_halted"`
+		} `json:"trading_engine"`
+		Risk struct {
+			EmergencyStop bool `json:"emergency_stop"`
+		} `json:"risk_management"`
+	}
+	s.into(s.do("GET", "/api/system/status", tok, ""), &st)
+	if !st.Engine.Halted || !st.Risk.EmergencyStop {
+		t.Fatalf("status after stop: %+v", st)
+	}
+	if r := s.do("POST", "/api/trading/execute", tok, `{"symbol":"BTC-USD","action":"BUY","quantity":0.001}`); r.Status != 422 || !strings.Contains(r.Error.Message, "emergency stop") {
+		t.Fatalf("trade while halted: %+v", r)
+	}
+	var alerts struct{ Alerts []struct{ Severity, Title string } }
+	s.into(s.do("GET", "/api/system/alerts?resolved=false", tok, ""), &alerts)
+	found := false
+	for _, a := range alerts.Alerts {
+		found = found || (a.Severity == "critical" && a.Title == "Emergency stop active")
+	}
+	if !found {
+		t.Fatalf("no critical alert: %+v", alerts)
+	}
+	if r := s.do("POST", "/api/trading/resume", tok, ""); r.Status != 403 {
+		t.Fatalf("trader resume: %d", r.Status)
+	}
+	if r := s.do("POST", "/api/trading/resume", op, ""); r.Status != 200 {
+		t.Fatalf("operator resume: %+v", r)
+	}
+}
+
+func TestRiskLimitFromSettings(t *testing.T) {
+	s := start(t, t.TempDir())
+	op, tok := s.accounts()
+	if r := s.do("POST", "/api/trading/execute", tok, `{"symbol":"ETH-USD","action":"BUY","quantity":0.2}`); !r.Success {
+		t.Fatalf("trade under default limits: %+v", r)
+	}
+	if r := s.do("PUT", "/api/settings", op, `{"trading":{"riskManagement":{"maxTradeAmount":100}}}`); r.Status != 200 {
+		t.Fatalf("save settings: %+v", r)
+	}
+	r := s.do("POST", "/api/trading/execute", tok, `{"symbol":"ETH-USD","action":"BUY","quantity":0.2}`)
+	if r.Status != 422 || !strings.Contains(r.Error.Message, "maximum trade amount of $100.00") {
+		t.Fatalf("trade after lowering the limit: %d %+v", r.Status, r.Error)
+	}
+	// The settings' emergency-stop switch is the Stop button.
+	if r := s.do("PUT", "/api/settings", op, `{"trading":{"automation":{"emergencyStop":true}}}`); r.Status != 200 {
+		t.Fatalf("switch on emergency stop: %+v", r)
+	}
+	if !s.app.Trading.Halt().Active {
+		t.Fatal("settings switch did not halt trading")
+	}
+}
+
+func TestRestartKeepsTheAccount(t *testing.T) {
+	dir := t.TempDir()
+	s := start(t, dir)
+	_, tok := s.accounts()
+	s.do("POST", "/api/trading/execute", tok, `{"symbol":"SOL-USD","action":"BUY","quantity":1}`)
+	r := s.do("POST", "/api/trading/orders/limit", tok, `{"symbol":"BTC-USD","side":"BUY","quantity":0.02,"price":1000}`)
+	var lim struct{ Order order }
+	s.into(r, &lim)
+	before := s.do("GET", "/api/trading/positions", tok, "")
+	s.app.Close()
+
+	s2 := start(t, dir)
+	tok = s2.login("t@example.com", "trader-pass")
+	after := s2.do("GET", "/api/trading/positions", tok, "")
+	var a, b struct {
+		Positions []struct {
+			Symbol   string
+			Quantity decimal.Decimal
+			AvgPrice decimal.Decimal `json:"avg_price"`
+		}
+	}
+	s2.into(before, &b)
+	s2.into(after, &a)
+	if len(a.Positions) != 1 || !a.Positions[0].Quantity.Equal(b.Positions[0].Quantity) || !a.Positions[0].AvgPrice.Equal(b.Positions[0].AvgPrice) {
+		t.Fatalf("positions changed across restart: %+v -> %+v", b, a)
+	}
+	var orders struct{ Orders []order }
+	s2.into(s2.do("GET", "/api/trading/orders?status_filter=open", tok, ""), &orders)
+	if len(orders.Orders) != 1 || orders.Orders[0].ID != lim.Order.ID {
+		t.Fatalf("open orders after restart: %+v", orders)
+	}
+}
