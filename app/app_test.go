@@ -258,7 +258,9 @@ func TestTradeEndToEnd(t *testing.T) {
 	if r := s.do("POST", "/api/trading/execute", tok, `{"symbol":"BTC-USD","action":"BUY","quantity":0.001}`); r.Status != 422 || !strings.Contains(r.Error.Message, "emergency stop") {
 		t.Fatalf("trade while halted: %+v", r)
 	}
-	var alerts struct{ Alerts []struct{ Severity, Title string } }
+	var alerts struct {
+		Alerts []struct{ Severity, Title string }
+	}
 	s.into(s.do("GET", "/api/system/alerts?resolved=false", tok, ""), &alerts)
 	found := false
 	for _, a := range alerts.Alerts {
