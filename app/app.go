@@ -85,7 +85,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
 		Market: a.Market, MarketSource: "sandbox replay of Coinbase candles", Hub: a.Hub, Trading: a.Trading,
 		RealizedPnL: a.Exchange.RealizedPnL, Portfolio: store, MarketAge: a.Market.LastTickAge,
-		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics})
+		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig()})
 	a.server = &http.Server{
 		Handler:           api.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -180,4 +180,12 @@ func (a *App) registerGauges() {
 		return -1
 	})
 	a.Metrics.Gauge("kestrel_market_ticks_dropped_total", "Market ticks dropped for slow subscribers.", func() float64 { return float64(a.Market.Dropped()) })
+}
+
+// effectiveConfig is the process configuration shown by /system/config (no secrets).
+func (a *App) effectiveConfig() map[string]any {
+	return map[string]any{"addr": a.cfg.Addr, "data_dir": a.cfg.DataDir, "database": a.describeDB(), "log_level": a.cfg.LogLevel,
+		"session_timeout": a.cfg.SessionTTL.String(), "secret_key": map[bool]string{true: "from configuration", false: "key file in the data directory"}[a.cfg.SecretKey != ""],
+		"market": map[string]any{"source": "replay", "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Market.Symbols()},
+		"sandbox": map[string]any{"starting_usd": a.cfg.StartingUSD, "taker_fee": a.cfg.TakerFee, "maker_fee": a.cfg.MakerFee, "spread": a.cfg.Spread}}
 }

@@ -54,6 +54,8 @@ type Deps struct {
 	Settings *settings.Service
 	// SettingsEffects says, per settings key, whether the running system applies it.
 	SettingsEffects map[string]string
+	// Config is the effective process configuration for /system/config (no secrets).
+	Config map[string]any
 	// Metrics records request counts and latency; nil records nothing.
 	Metrics *metrics.Metrics
 }

@@ -18,6 +18,7 @@ func (s *Server) settingsRoutes() {
 	s.api("GET /api/settings/export", signedIn, s.exportSettings)
 	s.api("POST /api/settings/import", signedIn, s.importSettings)
 	s.api("GET /api/settings/options", signedIn, s.settingsOptions)
+	s.api("POST /api/settings/test-connection", signedIn, s.testConnection)
 }
 
 // settingsReply is what every settings call answers with.
@@ -152,4 +153,52 @@ func (s *Server) settingsOptions(w http.ResponseWriter, r *http.Request) {
 		"orderTypes": settings.OrderTypes, "timesInForce": settings.TimesInForce, "exchangeProviders": settings.ExchangeKinds,
 		"aiProviders": settings.AIKinds,
 	})
+}
+
+// testConnection tries a provider with the entered settings (or, where the
+// entry is the mask, the stored secret). Only the sandbox exchange and the
+// built-in analyst exist in this build; other providers answer Failed rather
+// than pretending.
+func (s *Server) testConnection(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Provider string          `json:"provider"` // exchange | ai
+		Settings json.RawMessage `json:"settings"`
+	}
+	if err := decode(r, &in); err != nil {
+		fail(w, r, err)
+		return
+	}
+	cur, err := s.d.Settings.Get(r.Context(), userFrom(r.Context()).ID)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	api := cur.API
+	if len(in.Settings) > 0 && string(in.Settings) != "null" {
+		if err := json.Unmarshal(in.Settings, &api); err != nil {
+			fail(w, r, fieldErr("settings", "Settings must be the api section"))
+			return
+		}
+	}
+	type result struct {
+		Provider string `json:"provider"`
+		Status   string `json:"status"`
+		Message  string `json:"message"`
+	}
+	switch in.Provider {
+	case "exchange":
+		if api.Exchange.Provider == "sandbox" || api.Exchange.Provider == "" {
+			ok(w, result{"sandbox", "Connected", "The built-in sandbox exchange is running"})
+			return
+		}
+		ok(w, result{api.Exchange.Provider, "Failed", "The " + api.Exchange.Provider + " exchange adapter is not available in this build"})
+	case "ai":
+		if api.AI.Provider == "builtin" || api.AI.Provider == "" {
+			ok(w, result{"builtin", "Failed", "The built-in AI analyst is not available in this build"})
+			return
+		}
+		ok(w, result{api.AI.Provider, "Failed", "The " + api.AI.Provider + " AI provider adapter is not available in this build"})
+	default:
+		fail(w, r, fieldErr("provider", "Provider must be exchange or ai"))
+	}
 }

@@ -14,6 +14,8 @@ func (s *Server) systemRoutes() {
 	s.api("GET /api/system/status", signedIn, s.systemStatus)
 	s.api("GET /api/system/alerts", signedIn, s.listAlerts)
 	s.api("POST /api/system/alerts/{id}/resolve", signedIn, s.resolveAlert)
+	s.api("GET /api/system/metrics", signedIn, s.systemMetrics)
+	s.api("GET /api/system/config", operatorOnly, s.systemConfig)
 }
 
 // componentStatus is one entry of the system status.
@@ -129,4 +131,42 @@ func (s *Server) resolveAlert(w http.ResponseWriter, r *http.Request) {
 	}
 	noteAudit(r.Context(), "", "", "resolved alert "+a.Title)
 	ok(w, a)
+}
+
+// systemMetrics is the spec's System metrics: trading counters from real orders.
+func (s *Server) systemMetrics(w http.ResponseWriter, r *http.Request) {
+	out := map[string]any{"timestamp": s.d.Clock.Now()}
+	if s.d.Trading != nil {
+		p, err := s.d.Trading.Performance(r.Context())
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		out["trading"] = map[string]any{"total_trades": p.TotalTrades, "successful_trades": p.SuccessfulTrades, "failed_trades": p.FailedTrades,
+			"daily_pnl": p.DailyPnL, "active_positions": p.ActivePositions, "pending_orders": p.PendingOrders, "win_rate": p.WinRate}
+	}
+	if s.d.Hub != nil {
+		out["websocket"] = s.d.Hub.Stats()
+	}
+	if s.d.MarketAge != nil {
+		out["market_data"] = map[string]any{"last_tick_age_seconds": s.d.MarketAge().Seconds(), "source": s.d.MarketSource}
+	}
+	ok(w, out)
+}
+
+// systemConfig is the effective configuration; secrets are never included.
+func (s *Server) systemConfig(w http.ResponseWriter, r *http.Request) {
+	out := map[string]any{"version": s.d.Build.Version, "started_at": s.d.Started}
+	for k, v := range s.d.Config {
+		out[k] = v
+	}
+	if s.d.Settings != nil {
+		st, err := s.d.Settings.Get(r.Context(), userFrom(r.Context()).ID)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		out["settings"] = map[string]any{"api": st.API, "trading": st.Trading, "system": st.System} // secrets arrive masked
+	}
+	ok(w, out)
 }
