@@ -1,10 +1,13 @@
-import { NotBuilt, ScreenHeader } from '@/components/Screen';
+import { Card, ScreenHeader } from '@/components/Screen';
+import { TradingForm } from '../components/TradingForm';
 
 export default function NewTrade() {
   return (
     <>
-      <ScreenHeader title="New Trade" />
-      <NotBuilt />
+      <ScreenHeader title="New Trade" subtitle="Market, limit and stop-loss orders on the connected exchange" />
+      <Card className="max-w-2xl">
+        <TradingForm />
+      </Card>
     </>
   );
 }

@@ -1,10 +1,11 @@
-import { NotBuilt, ScreenHeader } from '@/components/Screen';
+import { ScreenHeader } from '@/components/Screen';
+import { OrderManagement } from '../components/OrderManagement';
 
 export default function Orders() {
   return (
     <>
-      <ScreenHeader title="Orders" />
-      <NotBuilt />
+      <ScreenHeader title="Orders" subtitle="Open, filled and cancelled orders" />
+      <OrderManagement />
     </>
   );
 }

@@ -1,10 +1,11 @@
-import { NotBuilt, ScreenHeader } from '@/components/Screen';
+import { ScreenHeader } from '@/components/Screen';
+import { PositionManager } from '../components/PositionManager';
 
 export default function Positions() {
   return (
     <>
-      <ScreenHeader title="Positions" />
-      <NotBuilt />
+      <ScreenHeader title="Positions" subtitle="Open holdings valued at the current price" />
+      <PositionManager />
     </>
   );
 }

@@ -1,0 +1,104 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { tradingKeys } from '@/lib/realtime';
+import type { Candle, Order, OrderStatus, Performance, PortfolioSummary, Position, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
+
+export const SYMBOLS = ['BTC-USD', 'ETH-USD', 'ADA-USD', 'SOL-USD'] as const;
+
+/** Polling intervals of spec section 7; realtime frames refresh sooner. */
+export const POLL = { ticker: 2000, positions: 5000, orders: 5000, portfolio: 5000, status: 5000, recent: 5000, history: 10_000, metrics: 10_000, performance: 10_000, candles: 60_000 };
+
+export function useTicker(symbol: string) {
+  return useQuery({ queryKey: ['ticker', symbol], queryFn: () => api.get<Ticker>(`/market-data/ticker/${symbol}`), refetchInterval: POLL.ticker, staleTime: 0 });
+}
+
+export function useCandles(symbol: string, limit = 100) {
+  return useQuery({
+    queryKey: ['candles', symbol, 'ONE_HOUR', limit],
+    queryFn: () => api.get<{ candles: Candle[] }>(`/market-data/candles/${symbol}?granularity=ONE_HOUR&limit=${limit}`).then((d) => d.candles),
+    refetchInterval: POLL.candles,
+    staleTime: 0,
+  });
+}
+
+export function usePositions() {
+  return useQuery({ queryKey: ['positions'], queryFn: () => api.get<{ positions: Position[] }>('/trading/positions').then((d) => d.positions), refetchInterval: POLL.positions, staleTime: 0 });
+}
+
+export function useOrders(status: OrderStatus | '' = '', limit = 100) {
+  return useQuery({
+    queryKey: ['orders', status, limit],
+    queryFn: () => api.get<{ orders: Order[] }>(`/trading/orders?limit=${limit}${status ? `&status_filter=${status}` : ''}`).then((d) => d.orders),
+    refetchInterval: POLL.orders,
+    staleTime: 0,
+  });
+}
+
+export function useHistory(limit: number, interval: number) {
+  return useQuery({
+    queryKey: ['history', limit],
+    queryFn: () => api.get<{ trades: Trade[]; total: number }>(`/trading/history?limit=${limit}&offset=0`),
+    refetchInterval: interval,
+    staleTime: 0,
+  });
+}
+
+export function usePerformance() {
+  return useQuery({ queryKey: ['performance'], queryFn: () => api.get<Performance>('/trading/performance'), refetchInterval: POLL.performance, staleTime: 0 });
+}
+
+export function usePortfolio() {
+  return useQuery({ queryKey: ['portfolio'], queryFn: () => api.get<PortfolioSummary>('/trading/portfolio'), refetchInterval: POLL.portfolio, staleTime: 0 });
+}
+
+export function useSystemStatus() {
+  return useQuery({ queryKey: ['system', 'status'], queryFn: () => api.get<SystemStatus>('/system/status'), refetchInterval: POLL.status, staleTime: 0 });
+}
+
+export function useSystemMetrics() {
+  return useQuery({ queryKey: ['system', 'metrics'], queryFn: () => api.get<SystemMetrics>('/system/metrics'), refetchInterval: POLL.metrics, staleTime: 0 });
+}
+
+/** Refreshes every trading view after a change. */
+export function useInvalidateTrading() {
+  const qc = useQueryClient();
+  return () => {
+    for (const k of tradingKeys) void qc.invalidateQueries({ queryKey: [k] });
+  };
+}
+
+export interface TradeInput {
+  symbol: string;
+  side: 'BUY' | 'SELL';
+  orderType: 'market' | 'limit' | 'stop_loss';
+  quantity: string;
+  price: string;
+  strategy: string;
+}
+
+/** Places an order through the endpoint its type uses. */
+export function submitOrder(t: TradeInput): Promise<{ order: Order }> {
+  const strategy = t.strategy.trim();
+  switch (t.orderType) {
+    case 'limit':
+      return api.post('/trading/orders/limit', { symbol: t.symbol, side: t.side, quantity: t.quantity, price: t.price, strategy });
+    case 'stop_loss':
+      return api.post('/trading/orders/stop-loss', { symbol: t.symbol, side: t.side, quantity: t.quantity, stop_price: t.price, strategy });
+    default:
+      return api.post('/trading/execute', { symbol: t.symbol, action: t.side, quantity: t.quantity, order_type: 'market', strategy });
+  }
+}
+
+export function useCancelOrder() {
+  const refresh = useInvalidateTrading();
+  return useMutation({ mutationFn: (id: string) => api.del<Order>(`/trading/orders/${id}`), retry: 0, onSettled: refresh });
+}
+
+export function useModifyOrder() {
+  const refresh = useInvalidateTrading();
+  return useMutation({
+    mutationFn: (v: { id: string; quantity?: string; price?: string }) => api.put<Order>(`/trading/orders/${v.id}`, { quantity: v.quantity, price: v.price }),
+    retry: 0,
+    onSettled: refresh,
+  });
+}

@@ -1,0 +1,190 @@
+import { useEffect, useState } from 'react';
+import { ErrorBox } from '@/components/Field';
+import { btn, inputClass, Modal, Row } from '@/components/Modal';
+import { Card } from '@/components/Screen';
+import { Spinner } from '@/components/Spinner';
+import { errorMessage } from '@/lib/api';
+import { formatDateTime, formatPrice, formatQty } from '@/lib/format';
+import type { Order, OrderStatus } from '@/lib/types';
+import { useCancelOrder, useModifyOrder, useOrders } from '../api';
+
+export const CANCEL_CONFIRM = 'Are you sure you want to cancel this order?';
+export const MODIFY_EMPTY = 'Please provide at least one field to modify';
+
+const FILTERS: { label: string; value: OrderStatus | '' }[] = [
+  { label: 'All', value: '' },
+  { label: 'Pending', value: 'pending' },
+  { label: 'Open', value: 'open' },
+  { label: 'Filled', value: 'filled' },
+  { label: 'Cancelled', value: 'cancelled' },
+];
+
+const STATUS_ICON: Record<OrderStatus, { icon: string; cls: string }> = {
+  pending: { icon: '⏳', cls: 'text-amber-600 dark:text-amber-400' },
+  open: { icon: '◔', cls: 'text-blue-600 dark:text-blue-400' },
+  filled: { icon: '✔', cls: 'text-emerald-600 dark:text-emerald-400' },
+  cancelled: { icon: '✖', cls: 'text-slate-500' },
+  rejected: { icon: '⚠', cls: 'text-red-600 dark:text-red-400' },
+};
+
+const TYPE_LABEL = { market: 'Market', limit: 'Limit', stop_loss: 'Stop-Loss' } as const;
+
+export function shortId(id: string): string {
+  return '#' + id.slice(-8);
+}
+
+/** Price column: the limit or stop price, or 'Market' when the order has none. */
+export function orderPrice(o: Order): string {
+  const p = o.price ?? o.stop_price;
+  return p ? formatPrice(p) : 'Market';
+}
+
+export function OrderManagement() {
+  const [status, setStatus] = useState<OrderStatus | ''>('');
+  const orders = useOrders(status);
+  const cancel = useCancelOrder();
+  const [modifying, setModifying] = useState<Order | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!error) return;
+    const id = setTimeout(() => setError(null), 5000);
+    return () => clearTimeout(id);
+  }, [error]);
+
+  return (
+    <Card
+      title={
+        <span className="flex items-center justify-between gap-4 normal-case">
+          <span className="uppercase">Orders</span>
+          <label className="flex items-center gap-2 text-sm font-normal tracking-normal">
+            Status
+            <select aria-label="Status filter" className="rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-800" value={status} onChange={(e) => setStatus(e.target.value as OrderStatus | '')}>
+              {FILTERS.map((f) => (
+                <option key={f.label} value={f.value}>
+                  {f.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </span>
+      }
+    >
+      <ErrorBox message={error ?? (orders.isError ? errorMessage(orders.error, 'Failed to fetch orders') : null)} />
+      {orders.isPending ? (
+        <Spinner />
+      ) : !orders.data || orders.data.length === 0 ? (
+        <p className="py-10 text-center text-slate-500 dark:text-slate-400">No orders found</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead className="text-left text-slate-500 dark:text-slate-400">
+              <tr>
+                {['Order ID', 'Symbol', 'Side', 'Type', 'Quantity', 'Price', 'Status', 'Created', 'Actions'].map((h) => (
+                  <th key={h} className="px-2 py-2 font-medium">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {orders.data.map((o) => {
+                const live = o.status === 'pending' || o.status === 'open';
+                const st = STATUS_ICON[o.status] ?? STATUS_ICON.pending;
+                return (
+                  <tr key={o.id} className="border-t border-slate-100 tabular-nums dark:border-slate-800" data-testid="order-row">
+                    <td className="px-2 py-2 font-mono" title={o.id}>
+                      {shortId(o.id)}
+                    </td>
+                    <td className="px-2 py-2">{o.symbol}</td>
+                    <td className={`px-2 py-2 font-semibold ${o.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{o.side}</td>
+                    <td className="px-2 py-2">{TYPE_LABEL[o.order_type] ?? o.order_type}</td>
+                    <td className="px-2 py-2">{formatQty(o.quantity)}</td>
+                    <td className="px-2 py-2">{orderPrice(o)}</td>
+                    <td className={`px-2 py-2 ${st.cls}`} title={o.reject_reason}>
+                      <span aria-hidden="true">{st.icon}</span> {o.status}
+                    </td>
+                    <td className="px-2 py-2">{formatDateTime(o.created_at)}</td>
+                    <td className="space-x-1 whitespace-nowrap px-2 py-2">
+                      {live && o.order_type === 'limit' && (
+                        <button type="button" className={btn.small} onClick={() => setModifying(o)}>
+                          Modify
+                        </button>
+                      )}
+                      {live && (
+                        <button
+                          type="button"
+                          className={btn.small}
+                          disabled={cancel.isPending}
+                          onClick={() => {
+                            if (!window.confirm(CANCEL_CONFIRM)) return;
+                            cancel.mutate(o.id, { onError: (err) => setError(errorMessage(err, 'Failed to cancel order')) });
+                          }}
+                        >
+                          Cancel
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {modifying && <ModifyOrderModal order={modifying} onClose={() => setModifying(null)} />}
+    </Card>
+  );
+}
+
+/** Changes quantity and/or limit price; empty fields keep their current values. */
+export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: () => void }) {
+  const [qty, setQty] = useState('');
+  const [price, setPrice] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const modify = useModifyOrder();
+  return (
+    <Modal title={`Modify Order ${shortId(order.id)}`} onClose={onClose}>
+      <form
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (qty.trim() === '' && price.trim() === '') {
+            window.alert(MODIFY_EMPTY);
+            return;
+          }
+          setError(null);
+          modify.mutate(
+            { id: order.id, quantity: qty.trim() || undefined, price: price.trim() || undefined },
+            { onSuccess: onClose, onError: (err) => setError(errorMessage(err, 'Failed to modify order')) },
+          );
+        }}
+      >
+        <Row label="Current">
+          {order.side} {formatQty(order.quantity)} {order.symbol} @ {orderPrice(order)}
+        </Row>
+        <div>
+          <label htmlFor="mod-qty" className="block text-sm font-medium">
+            New Quantity
+          </label>
+          <input id="mod-qty" type="number" step="0.00000001" min="0" placeholder={order.quantity} className={inputClass} value={qty} onChange={(e) => setQty(e.target.value)} />
+        </div>
+        <div>
+          <label htmlFor="mod-price" className="block text-sm font-medium">
+            New Price
+          </label>
+          <input id="mod-price" type="number" step="0.01" min="0" placeholder={order.price ?? ''} className={inputClass} value={price} onChange={(e) => setPrice(e.target.value)} />
+        </div>
+        <ErrorBox message={error} />
+        <div className="flex justify-end gap-2">
+          <button type="button" className={btn.secondary} onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className={btn.primary} disabled={modify.isPending}>
+            {modify.isPending ? 'Saving...' : 'Modify Order'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

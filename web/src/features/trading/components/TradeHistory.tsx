@@ -1,0 +1,128 @@
+import { useMemo, useState } from 'react';
+import { ErrorBox } from '@/components/Field';
+import { btn, Modal, Row } from '@/components/Modal';
+import { Card } from '@/components/Screen';
+import { Spinner } from '@/components/Spinner';
+import { errorMessage } from '@/lib/api';
+import { formatDateTime, formatPrice, formatQty, formatUSD } from '@/lib/format';
+import type { Trade } from '@/lib/types';
+import { useHistory } from '../api';
+import { csvFileName, filterTrades, strategyLabel, tradesToCSV, type HistoryFilters, type TimeFilter } from '../history';
+
+const STATUS_CLASS: Record<string, string> = {
+  executed: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200',
+  pending: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200',
+  failed: 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200',
+  cancelled: 'bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200',
+};
+
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+/** Trade history: limit 500 on the history screen, 50 in the Trading Center; refreshed every 10 s. */
+export function TradeHistory({ limit = 500 }: { limit?: number }) {
+  const history = useHistory(limit, 10_000);
+  const [f, setF] = useState<HistoryFilters>({ search: '', status: '', side: '', time: 'all' });
+  const [details, setDetails] = useState<Trade | null>(null);
+  const all = useMemo(() => history.data?.trades ?? [], [history.data]);
+  const shown = useMemo(() => filterTrades(all, f), [all, f]);
+  const sel = 'rounded border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-800';
+
+  return (
+    <Card>
+      <div className="mb-4 flex flex-wrap items-center gap-2">
+        <input aria-label="Search trades" placeholder="Search symbol or strategy" className={`${sel} w-56`} value={f.search} onChange={(e) => setF({ ...f, search: e.target.value })} />
+        <select aria-label="Status" className={sel} value={f.status} onChange={(e) => setF({ ...f, status: e.target.value })}>
+          <option value="">All Status</option>
+          <option value="executed">Executed</option>
+          <option value="pending">Pending</option>
+          <option value="failed">Failed</option>
+          <option value="cancelled">Cancelled</option>
+        </select>
+        <select aria-label="Side" className={sel} value={f.side} onChange={(e) => setF({ ...f, side: e.target.value })}>
+          <option value="">All Sides</option>
+          <option value="BUY">Buy</option>
+          <option value="SELL">Sell</option>
+        </select>
+        <select aria-label="Time" className={sel} value={f.time} onChange={(e) => setF({ ...f, time: e.target.value as TimeFilter })}>
+          <option value="all">All Time</option>
+          <option value="today">Today</option>
+          <option value="week">Last Week</option>
+          <option value="month">Last Month</option>
+        </select>
+        <span className="ml-auto text-sm text-slate-500 dark:text-slate-400" data-testid="trade-count">
+          {shown.length} of {all.length} trades
+        </span>
+        <button type="button" className={btn.secondary} disabled={shown.length === 0} onClick={() => download(csvFileName(), tradesToCSV(shown))}>
+          Export CSV
+        </button>
+      </div>
+      {history.isError && <ErrorBox message={errorMessage(history.error, 'Failed to fetch trades')} />}
+      {history.isPending ? (
+        <Spinner />
+      ) : shown.length === 0 ? (
+        <p className="py-10 text-center text-slate-500 dark:text-slate-400">No trades found matching your criteria</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead className="text-left text-slate-500 dark:text-slate-400">
+              <tr>
+                {['Date/Time', 'Symbol', 'Side', 'Quantity', 'Price', 'Total', 'Fee', 'Status', 'Strategy', 'Actions'].map((h) => (
+                  <th key={h} className="px-2 py-2 font-medium">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((t) => (
+                <tr key={t.id} className="border-t border-slate-100 tabular-nums dark:border-slate-800" data-testid="trade-row">
+                  <td className="whitespace-nowrap px-2 py-2">{formatDateTime(t.timestamp)}</td>
+                  <td className="px-2 py-2">{t.symbol}</td>
+                  <td className={`px-2 py-2 font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</td>
+                  <td className="px-2 py-2">{formatQty(t.quantity)}</td>
+                  <td className="px-2 py-2">{t.price ? formatPrice(t.price) : '—'}</td>
+                  <td className="px-2 py-2">{formatUSD(t.total_value)}</td>
+                  <td className="px-2 py-2">{formatUSD(t.fee)}</td>
+                  <td className="px-2 py-2">
+                    <span className={`rounded px-2 py-0.5 text-xs ${STATUS_CLASS[t.status] ?? ''}`}>{t.status}</span>
+                  </td>
+                  <td className="px-2 py-2">{strategyLabel(t.strategy)}</td>
+                  <td className="px-2 py-2">
+                    <button type="button" className={btn.small} onClick={() => setDetails(t)}>
+                      View
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {details && (
+        <Modal title="Trade Details" onClose={() => setDetails(null)}>
+          <Row label="Trade ID">
+            <span className="font-mono text-xs">{details.id}</span>
+          </Row>
+          <Row label="Date/Time">{formatDateTime(details.timestamp)}</Row>
+          <Row label="Symbol">{details.symbol}</Row>
+          <Row label="Side">{details.side}</Row>
+          <Row label="Type">{details.order_type ?? '—'}</Row>
+          <Row label="Quantity">{formatQty(details.quantity)}</Row>
+          <Row label="Price">{details.price ? formatPrice(details.price) : '—'}</Row>
+          <Row label="Total">{formatUSD(details.total_value)}</Row>
+          <Row label="Fee">{formatUSD(details.fee)}</Row>
+          <Row label="Status">{details.status}</Row>
+          <Row label="Strategy">{strategyLabel(details.strategy)}</Row>
+        </Modal>
+      )}
+    </Card>
+  );
+}
+

@@ -1,0 +1,204 @@
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { ErrorBox } from '@/components/Field';
+import { btn, inputClass, Row } from '@/components/Modal';
+import { ApiError, errorMessage } from '@/lib/api';
+import { formatPrice, formatQty, formatUSD, toNum } from '@/lib/format';
+import type { Order } from '@/lib/types';
+import { submitOrder, SYMBOLS, useInvalidateTrading, useTicker, type TradeInput } from '../api';
+import { validateTrade } from '../validate';
+
+const FALLBACK: Record<TradeInput['orderType'], string> = {
+  market: 'Failed to execute trade',
+  limit: 'Failed to create limit order',
+  stop_loss: 'Failed to create stop-loss order',
+};
+
+/** The trading form: used on New Trade, in the Trading Center and in the Quick Trade modal. */
+export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecuted?: (o: Order) => void; initialSymbol?: string }) {
+  const [t, setT] = useState<TradeInput>({ symbol: initialSymbol, side: 'BUY', orderType: 'market', quantity: '', price: '', strategy: '' });
+  const [advanced, setAdvanced] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const [done, setDone] = useState<Order | null>(null);
+  const ticker = useTicker(t.symbol);
+  const refresh = useInvalidateTrading();
+
+  useEffect(() => {
+    if (!submitError) return;
+    const id = setTimeout(() => setSubmitError(null), 5000);
+    return () => clearTimeout(id);
+  }, [submitError]);
+
+  const mutation = useMutation({
+    mutationFn: submitOrder,
+    retry: 0,
+    onSuccess: (res) => {
+      setDone(res.order);
+      setT((prev) => ({ ...prev, quantity: '', price: '' }));
+      refresh();
+      onExecuted?.(res.order);
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
+        const f = { ...err.fields };
+        if (f.stop_price) f.price = f.stop_price;
+        setErrors(f);
+      }
+      setSubmitError(errorMessage(err, FALLBACK[t.orderType]));
+    },
+  });
+
+  const set = <K extends keyof TradeInput>(k: K, v: TradeInput[K]) => {
+    setT((prev) => ({ ...prev, [k]: v }));
+    setErrors((prev) => {
+      const next = { ...prev };
+      delete next[k === 'price' ? 'price' : k];
+      return next;
+    });
+  };
+
+  const market = ticker.data ? (t.side === 'BUY' ? ticker.data.ask : ticker.data.bid) : undefined;
+  const price = t.orderType === 'market' ? toNum(market) : toNum(t.price);
+  const total = toNum(t.quantity) * price;
+  const needsPrice = t.orderType !== 'market';
+  const step = t.symbol === 'ADA-USD' ? '0.0001' : '0.01';
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    setDone(null);
+    const v = validateTrade(t);
+    setErrors(v);
+    if (Object.keys(v).length > 0) return;
+    mutation.mutate(t);
+  };
+
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate aria-label="Trading form">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <label htmlFor="tf-symbol" className="block text-sm font-medium">
+            Symbol
+          </label>
+          <select id="tf-symbol" className={inputClass} value={t.symbol} onChange={(e) => set('symbol', e.target.value)}>
+            {SYMBOLS.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+          {errors.symbol && <p className="mt-1 text-xs text-red-600">{errors.symbol}</p>}
+        </div>
+        <div>
+          <span className="block text-sm font-medium">Current Price</span>
+          <p className="mt-1 py-2 text-lg font-semibold tabular-nums" data-testid="tf-current-price">
+            {ticker.data ? formatPrice(ticker.data.price) : ticker.isError ? 'Unavailable' : 'Loading...'}
+          </p>
+        </div>
+      </div>
+
+      <div className="grid grid-cols-2 gap-2" role="group" aria-label="Side">
+        {(['BUY', 'SELL'] as const).map((s) => (
+          <button
+            key={s}
+            type="button"
+            aria-pressed={t.side === s}
+            onClick={() => set('side', s)}
+            className={`rounded py-2 text-sm font-semibold ${
+              t.side === s ? (s === 'BUY' ? 'bg-emerald-600 text-white' : 'bg-red-600 text-white') : 'border border-slate-300 dark:border-slate-700'
+            }`}
+          >
+            {s}
+          </button>
+        ))}
+      </div>
+
+      <button type="button" className="text-sm text-blue-600 hover:underline dark:text-blue-400" onClick={() => setAdvanced((a) => !a)}>
+        {advanced ? 'Hide Advanced' : 'Show Advanced'}
+      </button>
+      {advanced && (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <label htmlFor="tf-type" className="block text-sm font-medium">
+              Order Type
+            </label>
+            <select id="tf-type" className={inputClass} value={t.orderType} onChange={(e) => set('orderType', e.target.value as TradeInput['orderType'])}>
+              <option value="market">Market</option>
+              <option value="limit">Limit</option>
+              <option value="stop_loss">Stop-Loss</option>
+            </select>
+          </div>
+          <div>
+            <label htmlFor="tf-strategy" className="block text-sm font-medium">
+              Strategy
+            </label>
+            <input id="tf-strategy" className={inputClass} placeholder="manual" value={t.strategy} onChange={(e) => set('strategy', e.target.value)} />
+          </div>
+        </div>
+      )}
+
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <label htmlFor="tf-quantity" className="block text-sm font-medium">
+            Quantity
+          </label>
+          <input
+            id="tf-quantity"
+            type="number"
+            step="0.00000001"
+            min="0"
+            inputMode="decimal"
+            className={inputClass}
+            value={t.quantity}
+            onChange={(e) => set('quantity', e.target.value)}
+            aria-invalid={!!errors.quantity}
+          />
+          {errors.quantity && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.quantity}</p>}
+        </div>
+        {needsPrice && (
+          <div>
+            <label htmlFor="tf-price" className="block text-sm font-medium">
+              {t.orderType === 'limit' ? 'Limit Price' : 'Stop Price'}
+            </label>
+            <input
+              id="tf-price"
+              type="number"
+              step={step}
+              min="0"
+              inputMode="decimal"
+              className={inputClass}
+              value={t.price}
+              onChange={(e) => set('price', e.target.value)}
+              aria-invalid={!!errors.price}
+            />
+            {errors.price && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.price}</p>}
+          </div>
+        )}
+      </div>
+
+      <div className="rounded border border-slate-200 p-3 dark:border-slate-800" aria-label="Order summary">
+        <h3 className="mb-1 text-sm font-semibold">Order Summary</h3>
+        <Row label="Action">
+          {t.side} {t.symbol}
+        </Row>
+        <Row label="Quantity">{t.quantity ? formatQty(t.quantity) : '—'}</Row>
+        <Row label={t.orderType === 'market' ? 'Est. Price' : t.orderType === 'limit' ? 'Limit Price' : 'Stop Price'}>{price ? formatPrice(price) : '—'}</Row>
+        <Row label="Total">{total ? formatUSD(total) : '—'}</Row>
+      </div>
+
+      <ErrorBox message={submitError} />
+      {done && (
+        <p role="status" className="rounded border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
+          Order {done.status === 'filled' ? 'executed' : 'placed'}: {done.side} {formatQty(done.quantity)} {done.symbol}
+          {done.average_fill_price ? ` at ${formatPrice(done.average_fill_price)}` : ''} ({done.status})
+        </p>
+      )}
+
+      <button type="submit" className={`${btn.primary} w-full py-3`} disabled={t.quantity.trim() === '' || mutation.isPending}>
+        {mutation.isPending ? 'Processing...' : `${t.side} ${t.symbol}`}
+      </button>
+      <p className="text-xs text-slate-500 dark:text-slate-400">
+        Risk disclaimer: trading cryptocurrencies carries a high level of risk and may not be suitable for every investor. Prices move quickly and you may lose some or all of
+        your capital. Only trade with money you can afford to lose.
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,173 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { getToken } from './token';
+import type { Ticker, Order, Fill } from './types';
+
+/** One server frame (spec: Realtime message). */
+export interface RealtimeMessage {
+  type: 'market_data' | 'trade_update' | 'system_alert';
+  channel: 'ticker' | 'trades' | 'alerts';
+  data: unknown;
+  timestamp: string;
+}
+
+export type RealtimeState = 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
+
+export const RECONNECT_DELAY_MS = 5000;
+export const MAX_RECONNECT_ATTEMPTS = 10;
+export const MAX_ATTEMPTS_MESSAGE = 'Max reconnection attempts reached';
+
+type Listener = (m: RealtimeMessage) => void;
+
+interface Subscription {
+  channels: string[];
+  symbols: string[];
+}
+
+/**
+ * The browser side of /api/ws: connects with the session token, reconnects
+ * after 5 s up to 10 times, and re-sends every subscription after a reconnect.
+ */
+export class RealtimeClient {
+  private ws: WebSocket | null = null;
+  private attempts = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private subs: Subscription[] = [];
+  private listeners = new Set<Listener>();
+  private stateListeners = new Set<() => void>();
+  private stopped = false;
+  state: RealtimeState = 'closed';
+  error: string | null = null;
+
+  constructor(
+    private readonly url: () => string,
+    private readonly makeSocket: (url: string) => WebSocket = (u) => new WebSocket(u),
+  ) {}
+
+  connect(): void {
+    this.stopped = false;
+    this.open();
+  }
+
+  private open(): void {
+    this.setState(this.attempts === 0 ? 'connecting' : 'reconnecting');
+    const ws = this.makeSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempts = 0;
+      this.error = null;
+      this.setState('connected');
+      for (const s of this.subs) this.send({ action: 'subscribe', ...s });
+    };
+    ws.onmessage = (ev: MessageEvent) => {
+      let msg: RealtimeMessage;
+      try {
+        msg = JSON.parse(String(ev.data)) as RealtimeMessage;
+      } catch {
+        return;
+      }
+      for (const l of this.listeners) l(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) {
+        this.setState('closed');
+        return;
+      }
+      if (this.attempts >= MAX_RECONNECT_ATTEMPTS) {
+        this.error = MAX_ATTEMPTS_MESSAGE;
+        console.error(MAX_ATTEMPTS_MESSAGE);
+        this.setState('failed');
+        return;
+      }
+      this.attempts++;
+      this.setState('reconnecting');
+      this.timer = setTimeout(() => this.open(), RECONNECT_DELAY_MS);
+    };
+  }
+
+  disconnect(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.ws?.close();
+    this.ws = null;
+    this.attempts = 0;
+    this.setState('closed');
+  }
+
+  /** Subscribes now when connected (otherwise warns) and again after every reconnect. */
+  subscribe(channels: string[], symbols: string[] = []): void {
+    this.subs.push({ channels, symbols });
+    if (!this.connected()) {
+      console.warn('Realtime not connected: subscription will be sent when the connection opens');
+      return;
+    }
+    this.send({ action: 'subscribe', channels, symbols });
+  }
+
+  unsubscribe(channels: string[], symbols: string[] = []): void {
+    this.subs = this.subs.filter((s) => !(same(s.channels, channels) && same(s.symbols, symbols)));
+    if (!this.connected()) {
+      console.warn('Realtime not connected: unsubscribe skipped');
+      return;
+    }
+    this.send({ action: 'unsubscribe', channels, symbols });
+  }
+
+  onMessage(l: Listener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  onState(l: () => void): () => void {
+    this.stateListeners.add(l);
+    return () => this.stateListeners.delete(l);
+  }
+
+  private connected(): boolean {
+    return this.ws !== null && this.ws.readyState === 1;
+  }
+
+  private send(v: unknown): void {
+    this.ws?.send(JSON.stringify(v));
+  }
+
+  private setState(s: RealtimeState): void {
+    this.state = s;
+    for (const l of this.stateListeners) l();
+  }
+}
+
+function same(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+export function socketURL(): string {
+  const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${proto}://${window.location.host}/api/ws?token=${encodeURIComponent(getToken() ?? '')}`;
+}
+
+/** Query keys realtime updates touch. */
+export const tradingKeys = ['orders', 'positions', 'history', 'performance', 'portfolio', 'system'] as const;
+
+/** Routes frames into the query cache: tickers are written, trades and alerts refresh what they change. */
+export function applyToCache(qc: QueryClient, m: RealtimeMessage): void {
+  switch (m.type) {
+    case 'market_data': {
+      const t = m.data as Ticker;
+      if (t?.symbol) qc.setQueryData(['ticker', t.symbol], t);
+      break;
+    }
+    case 'trade_update': {
+      const u = m.data as { order: Order; fill?: Fill };
+      if (!u?.order) return;
+      for (const k of tradingKeys) void qc.invalidateQueries({ queryKey: [k] });
+      break;
+    }
+    case 'system_alert':
+      void qc.invalidateQueries({ queryKey: ['alerts'] });
+      void qc.invalidateQueries({ queryKey: ['system'] });
+      break;
+  }
+}

@@ -1,0 +1,33 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useSyncExternalStore } from 'react';
+import { applyToCache, RealtimeClient, socketURL } from './realtime';
+
+/** The one socket of the app. */
+export const realtime = new RealtimeClient(socketURL);
+
+/** Connects while mounted (inside the signed-in layout) and feeds the query cache. */
+export function useRealtimeConnection(symbols: string[]): void {
+  const qc = useQueryClient();
+  const key = symbols.join(',');
+  useEffect(() => {
+    const off = realtime.onMessage((m) => applyToCache(qc, m));
+    realtime.subscribe(['ticker', 'trades'], key.split(','));
+    realtime.subscribe(['alerts']);
+    realtime.connect();
+    return () => {
+      off();
+      realtime.disconnect();
+      realtime.unsubscribe(['ticker', 'trades'], key.split(','));
+      realtime.unsubscribe(['alerts']);
+    };
+  }, [qc, key]);
+}
+
+/** The socket's state and error for display. */
+export function useRealtimeState() {
+  const state = useSyncExternalStore(
+    (l) => realtime.onState(l),
+    () => realtime.state,
+  );
+  return { state, error: realtime.error };
+}
