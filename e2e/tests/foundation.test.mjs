@@ -23,7 +23,7 @@ const screens = [
   ['Trading', null, '/trading', 'Trading Center'],
   ['Trading', 'New Trade', '/trading/trade', 'New Trade'],
   ['Trading', 'Positions', '/trading/positions', 'Positions'],
-  ['Trading', 'Portfolio', '/trading/portfolio', 'Portfolio'],
+  ['Trading', 'Portfolio', '/trading/portfolio', 'Portfolio Overview'],
   ['Trading', 'Orders', '/trading/orders', 'Orders'],
   ['Trading', 'Trade History', '/trading/history', 'Trade History'],
   ['Strategy', null, '/strategy', 'Strategy Management'],

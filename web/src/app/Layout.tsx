@@ -1,14 +1,31 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Spinner } from '@/components/Spinner';
+import { SYMBOLS } from '@/features/trading/api';
+import { useRealtimeConnection, useRealtimeState } from '@/lib/useRealtime';
 import { NavBar } from './NavBar';
 import { RequireAuth } from './RequireAuth';
+
+const symbols = [...SYMBOLS];
+
+/** Keeps the realtime socket open while signed in and says when it gave up. */
+function Realtime() {
+  useRealtimeConnection(symbols);
+  const { state, error } = useRealtimeState();
+  if (state !== 'failed') return null;
+  return (
+    <div role="alert" className="bg-amber-100 px-4 py-2 text-center text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+      Live updates stopped: {error}. Figures still refresh by polling; reload the page to reconnect.
+    </div>
+  );
+}
 
 export function Layout() {
   return (
     <RequireAuth>
       <div className="min-h-screen">
         <NavBar />
+        <Realtime />
         <main className="mx-auto max-w-screen-2xl px-4 py-6">
           <Suspense fallback={<Spinner />}>
             <Outlet />

@@ -6,7 +6,7 @@ import { Layout } from './Layout';
 
 // Each screen is its own chunk: the first load carries the shell and the current screen only.
 const screens: Record<string, LazyExoticComponent<ComponentType>> = {
-  dashboard: lazy(() => import('@/features/dashboard/routes/Dashboard')),
+  dashboard: lazy(() => import('@/features/trading/routes/Dashboard')),
   tradingCenter: lazy(() => import('@/features/trading/routes/TradingCenter')),
   newTrade: lazy(() => import('@/features/trading/routes/NewTrade')),
   history: lazy(() => import('@/features/trading/routes/TradeHistory')),

@@ -1,0 +1,149 @@
+// A trader's day on the real binary: watch the market, buy from the Quick
+// Trade modal, see the position, history and cards change, rest a limit order,
+// modify and cancel it, close the position, export history, press Stop.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { launch, newPage, shot } from '../lib/browser.mjs';
+import { startServer } from '../lib/server.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signUp(page) {
+  await page.goto('/register');
+  await page.getByLabel('Name').fill('Tom Trader');
+  await page.getByLabel('Email').fill('tom@example.com');
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+const money = (s) => Number(s.replace(/[^0-9.-]/g, ''));
+
+test('trade end to end in the browser', async () => {
+  const { page, context, external, consoleErrors } = await newPage(browser, server.url);
+  page.on('dialog', (d) => d.accept());
+  await signUp(page);
+
+  // The market moves: the BTC price card and chart are live.
+  const price = page.getByTestId('price-card-price');
+  await price.waitFor();
+  assert.ok(money(await price.innerText()) > 1000, 'BTC price shown');
+  await page.getByTestId('price-chart').locator('canvas').first().waitFor();
+  assert.equal(await page.getByText('Failed to load chart data').count(), 0);
+  await page.getByTestId('health-badge').getByText('System Healthy').waitFor();
+  assert.equal(await page.getByTestId('card-total-trades').innerText().then((t) => t.includes('0')), true);
+  await shot(page, 'dashboard-before-trade');
+
+  // Buy 0.01 BTC-USD at market from the Quick Trade modal; it closes after the trade.
+  await page.getByRole('button', { name: 'New Trade' }).click();
+  const modal = page.getByRole('dialog', { name: 'Quick Trade' });
+  await modal.getByTestId('tf-current-price').filter({ hasText: '$' }).waitFor();
+  await modal.getByLabel('Quantity').fill('0.01');
+  await modal.getByText('Est. Price').waitFor();
+  await shot(page, 'quick-trade');
+  await modal.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await modal.waitFor({ state: 'detached' });
+
+  await page.getByTestId('recent-trades').getByText('0.01 BTC-USD').waitFor();
+  await page.getByTestId('card-active-positions').getByText('1', { exact: true }).waitFor();
+  await page.getByTestId('card-total-trades').getByText('1', { exact: true }).waitFor();
+  await shot(page, 'dashboard-after-trade');
+
+  // The position.
+  await page.goto('/trading/positions');
+  const row = page.getByRole('row', { name: /BTC-USD/ });
+  await row.getByText('+0.01').waitFor();
+  await shot(page, 'positions');
+
+  // Client-side validation mirrors the server's messages.
+  await page.goto('/trading/trade');
+  await page.getByRole('button', { name: 'Show Advanced' }).click();
+  await page.getByLabel('Order Type').selectOption('limit');
+  await page.getByLabel('Quantity').fill('0.01');
+  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await page.getByText('Valid price is required for limit orders').waitFor();
+
+  // A limit far below the market rests as an open order.
+  await page.getByLabel('Limit Price').fill('1000');
+  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await page.getByRole('status').getByText('(open)').waitFor();
+
+  // Risk refusals come back with the server's reason.
+  await page.getByLabel('Order Type').selectOption('market');
+  await page.getByLabel('Quantity').fill('5');
+  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await page.getByRole('alert').getByText(/maximum trade amount/).waitFor();
+  await shot(page, 'new-trade-refused');
+
+  // Orders: modify the open limit, then cancel it after confirming.
+  await page.goto('/trading/orders');
+  const open = page.getByTestId('order-row').filter({ hasText: 'open' });
+  await open.getByText('$1,000.00').waitFor();
+  await open.getByRole('button', { name: 'Modify' }).click();
+  const mod = page.getByRole('dialog');
+  await mod.getByLabel('New Price').fill('1100');
+  await mod.getByRole('button', { name: 'Modify Order' }).click();
+  await mod.waitFor({ state: 'detached' });
+  await open.getByText('$1,100.00').waitFor();
+  await shot(page, 'orders');
+  await open.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByTestId('order-row').filter({ hasText: 'cancelled' }).waitFor();
+  await page.getByLabel('Status filter').selectOption('pending');
+  await page.getByText('No orders found').waitFor();
+
+  // History shows every order; export it as CSV.
+  await page.goto('/trading/history');
+  await page.getByTestId('trade-count').getByText('2 of 2 trades').waitFor();
+  await page.getByTestId('trade-row').filter({ hasText: 'executed' }).getByText('Manual').waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  assert.match(download.suggestedFilename(), /^trade-history-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync(await download.path(), 'utf8');
+  assert.equal(csv.split('\n')[0], 'Date,Symbol,Side,Quantity,Price,Total,Fee,Status,Strategy');
+  assert.equal(csv.trim().split('\n').length, 3);
+  await page.getByLabel('Side').selectOption('SELL');
+  await page.getByText('No trades found matching your criteria').waitFor();
+  await page.getByLabel('Side').selectOption('');
+  await page.getByTestId('trade-row').first().getByRole('button', { name: 'View' }).click();
+  await page.getByRole('dialog', { name: 'Trade Details' }).waitFor();
+  await shot(page, 'trade-details');
+  await page.keyboard.press('Escape');
+
+  // Portfolio overview from real fills.
+  await page.goto('/trading/portfolio');
+  await page.getByText('P&L Breakdown').waitFor();
+  await page.getByTestId('risk-level').waitFor();
+  await shot(page, 'portfolio');
+
+  // Close the whole position with a market SELL.
+  await page.goto('/trading/positions');
+  await page.getByRole('row', { name: /BTC-USD/ }).getByRole('button', { name: 'Close' }).click();
+  const close = page.getByRole('dialog');
+  assert.equal(await close.getByLabel('Quantity to close').inputValue(), '0.01');
+  await close.getByRole('button', { name: 'Close Position' }).click();
+  await page.getByText('No active positions').waitFor();
+
+  // The red Stop button halts trading; an operator can resume from the dashboard.
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await page.getByText('Emergency Stop Active').waitFor();
+  await page.getByTestId('health-badge').waitFor();
+  await shot(page, 'dashboard-emergency-stop');
+  await page.getByRole('button', { name: 'Resume Trading' }).click();
+  await page.getByText('Emergency Stop Active').waitFor({ state: 'detached' });
+
+  assert.deepEqual(external, [], 'the app must not contact any other host');
+  assert.deepEqual(consoleErrors.filter((e) => !e.includes('status of 4')), [], 'no console errors');
+  await context.close();
+});

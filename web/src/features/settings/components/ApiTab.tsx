@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import { api, errorMessage } from '@/lib/api';
+import { canTestConnection, BOUNDS } from '../model';
+import type { ApiSettings, ConnectionProvider, ConnectionResult, PlatformSettings, SettingsOptions } from '../types';
+import { Group, NumberInput, secondaryButton, SelectInput, TextInput, Toggle, toChoices } from './controls';
+
+type TestStatus = 'untested' | 'testing' | 'Connected' | 'Failed';
+
+interface TestState {
+  status: TestStatus;
+  message: string;
+  /** The provider settings the result belongs to; an edit makes it untested again. */
+  snapshot: string;
+}
+
+const EXCHANGE_LABELS: Record<string, string> = { sandbox: 'Sandbox (built-in)', coinbase: 'Coinbase' };
+const AI_LABELS: Record<string, string> = { builtin: 'Built-in analyst', replicate: 'Replicate', openai: 'OpenAI-compatible' };
+
+export function ApiTab({ settings, options }: { settings: PlatformSettings; options: SettingsOptions }) {
+  const section = settings.api as ApiSettings;
+  const [tests, setTests] = useState<Partial<Record<ConnectionProvider, TestState>>>({});
+
+  const snapshotOf = (p: ConnectionProvider) => JSON.stringify(p === 'exchange' ? section.exchange : section.ai);
+  const stateOf = (p: ConnectionProvider): TestState => {
+    const t = tests[p];
+    return t && t.snapshot === snapshotOf(p) ? t : { status: 'untested', message: '', snapshot: '' };
+  };
+
+  async function test(p: ConnectionProvider) {
+    const snapshot = snapshotOf(p);
+    setTests((t) => ({ ...t, [p]: { status: 'testing', message: '', snapshot } }));
+    let next: TestState;
+    try {
+      const r = await api.post<ConnectionResult>('/settings/test-connection', { provider: p, settings: section });
+      next = { status: r.status === 'Connected' ? 'Connected' : 'Failed', message: r.message ?? '', snapshot };
+    } catch (err) {
+      next = { status: 'Failed', message: errorMessage(err, 'Connection test failed'), snapshot };
+    }
+    setTests((t) => ({ ...t, [p]: next }));
+  }
+
+  const exchangeIsSandbox = section.exchange.provider === 'sandbox';
+  return (
+    <div className="space-y-6">
+      <Group title="Exchange" effectKey="api.exchange">
+        <SelectInput path="api.exchange.provider" label="Exchange provider" choices={toChoices(options.exchangeProviders, EXCHANGE_LABELS)} />
+        <Toggle path="api.exchange.sandbox" label="Sandbox mode" />
+        <TextInput
+          path="api.exchange.apiKey"
+          label="API key"
+          type="password"
+          hint={exchangeIsSandbox ? 'Not needed for the built-in sandbox exchange' : undefined}
+        />
+        <TextInput path="api.exchange.apiSecret" label="API secret" type="password" />
+        <NumberInput path="api.exchange.timeout" label="Timeout" bound={BOUNDS.exchangeTimeout} />
+        <NumberInput path="api.exchange.rateLimit" label="Rate limit" bound={BOUNDS.exchangeRateLimit} />
+        <div className="sm:col-span-2">
+          <ConnectionTest
+            name="exchange"
+            state={stateOf('exchange')}
+            disabled={!canTestConnection('exchange', settings)}
+            disabledHint="Enter the API key and secret to test the connection"
+            onTest={() => void test('exchange')}
+          />
+        </div>
+      </Group>
+
+      <Group title="AI provider" effectKey="api.ai">
+        <SelectInput path="api.ai.provider" label="AI provider" choices={toChoices(options.aiProviders, AI_LABELS)} />
+        <TextInput path="api.ai.apiToken" label="API token" type="password" />
+        <SelectInput path="api.ai.model" label="Model" choices={toChoices(options.aiModels)} />
+        <NumberInput path="api.ai.timeout" label="Timeout" bound={BOUNDS.aiTimeout} />
+        {section.ai.provider === 'openai' && (
+          <TextInput path="api.ai.baseUrl" label="Base URL" placeholder="https://api.openai.com/v1" hint="For OpenAI-compatible endpoints" />
+        )}
+        <div className="sm:col-span-2">
+          <ConnectionTest
+            name="AI provider"
+            state={stateOf('ai')}
+            disabled={!canTestConnection('ai', settings)}
+            disabledHint="Enter the API token to test the connection"
+            onTest={() => void test('ai')}
+          />
+        </div>
+      </Group>
+    </div>
+  );
+}
+
+function ConnectionTest({ name, state, disabled, disabledHint, onTest }: { name: string; state: TestState; disabled: boolean; disabledHint: string; onTest: () => void }) {
+  const testing = state.status === 'testing';
+  const badge =
+    state.status === 'Connected'
+      ? 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-300'
+      : state.status === 'Failed'
+        ? 'bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-300'
+        : 'bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300';
+  const label = state.status === 'untested' ? 'Not tested' : state.status === 'testing' ? 'Testing...' : state.status;
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <button type="button" className={secondaryButton} disabled={disabled || testing} onClick={onTest} title={`Test the ${name} connection`}>
+        {testing ? 'Testing...' : 'Test Connection'}
+      </button>
+      <span role="status" className={`rounded px-2 py-0.5 text-xs font-medium ${badge}`}>
+        {label}
+      </span>
+      {state.message && <span className="text-xs text-slate-600 dark:text-slate-400">{state.message}</span>}
+      {disabled && !testing && <span className="text-xs text-slate-500 dark:text-slate-400">{disabledHint}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+import { BOUNDS } from '../model';
+import type { SettingsOptions } from '../types';
+import { ColorChoice, Group, MultiCheck, NumberInput, SelectInput, TextInput, Toggle, toChoices } from './controls';
+
+const ORDER_TYPE_LABELS: Record<string, string> = { market: 'Market', limit: 'Limit' };
+const TIF_LABELS: Record<string, string> = { GTC: 'Good till cancelled (GTC)', IOC: 'Immediate or cancel (IOC)', FOK: 'Fill or kill (FOK)' };
+const THEME_LABELS: Record<string, string> = { light: 'Light', dark: 'Dark', auto: 'Auto (applied as dark)' };
+const SEPARATOR_LABELS: Record<string, string> = { ',': 'Comma (1,000)', '.': 'Period (1.000)', ' ': 'Space (1 000)' };
+const TIME_LABELS: Record<string, string> = { '12h': '12-hour', '24h': '24-hour' };
+const INDICATORS = ['SMA', 'EMA', 'RSI', 'MACD', 'BB'];
+
+/** The trading section; its fields always render because the section falls back to defaults. */
+export function TradingTab({ options }: { options: SettingsOptions }) {
+  return (
+    <div className="space-y-6">
+      <Group title="Default parameters" effectKey="trading.defaultParameters">
+        <NumberInput path="trading.defaultParameters.quantity" label="Default quantity" bound={BOUNDS.quantity} />
+        <SelectInput path="trading.defaultParameters.orderType" label="Order type" choices={toChoices(options.orderTypes, ORDER_TYPE_LABELS)} />
+        <SelectInput path="trading.defaultParameters.timeInForce" label="Time in force" choices={toChoices(options.timesInForce, TIF_LABELS)} />
+      </Group>
+      <Group title="Risk management" effectKey="trading.riskManagement">
+        <NumberInput path="trading.riskManagement.maxPositionSize" label="Max position size" bound={BOUNDS.maxPositionSize} hint="Fraction of portfolio value, 0.01–1" />
+        <NumberInput path="trading.riskManagement.dailyLossLimit" label="Daily loss limit" bound={BOUNDS.dailyLossLimit} hint="Fraction of portfolio value, 0.01–0.5" />
+        <NumberInput path="trading.riskManagement.maxDrawdown" label="Max drawdown" bound={BOUNDS.maxDrawdown} hint="Fraction of portfolio value, 0.05–0.5" />
+        <NumberInput path="trading.riskManagement.stopLossPercent" label="Stop loss" bound={BOUNDS.stopLossPercent} hint="Fraction of entry price, 0.005–0.1" />
+        <NumberInput path="trading.riskManagement.maxOpenPositions" label="Max open positions" bound={BOUNDS.maxOpenPositions} />
+        <NumberInput path="trading.riskManagement.maxDailyTrades" label="Max daily trades" bound={BOUNDS.maxDailyTrades} />
+        <NumberInput path="trading.riskManagement.minTradeAmount" label="Min trade amount" bound={BOUNDS.minTradeAmount} />
+        <NumberInput path="trading.riskManagement.maxTradeAmount" label="Max trade amount" bound={BOUNDS.maxTradeAmount} />
+        <NumberInput path="trading.riskManagement.maxLeverage" label="Max leverage" bound={BOUNDS.maxLeverage} />
+      </Group>
+      <Group title="Automation" effectKey="trading.automation">
+        <Toggle path="trading.automation.autoTrading" label="Auto trading" />
+        <Toggle path="trading.automation.emergencyStop" label="Emergency stop" hint="The same switch as the Stop button" />
+        <Toggle path="trading.automation.confirmTrades" label="Confirm trades" />
+        <Toggle path="trading.automation.enableStopLoss" label="Enable stop loss" />
+        <Toggle path="trading.automation.enableTakeProfit" label="Enable take profit" />
+      </Group>
+    </div>
+  );
+}
+
+export function UiTab({ options }: { options: SettingsOptions }) {
+  return (
+    <div className="space-y-6">
+      <Group title="Theme" effectKey="ui.theme">
+        <SelectInput path="ui.theme.mode" label="Theme mode" choices={toChoices(options.themeModes, THEME_LABELS)} />
+        <SelectInput path="ui.theme.fontSize" label="Font size" choices={toChoices(options.fontSizes)} />
+        <ColorChoice path="ui.theme.primaryColor" label="Primary color" colors={options.primaryColors} />
+        <ColorChoice path="ui.theme.accentColor" label="Accent color" colors={options.primaryColors} />
+      </Group>
+      <Group title="Dashboard" effectKey="ui.dashboard">
+        <SelectInput path="ui.dashboard.layout" label="Layout" choices={toChoices(options.layouts)} />
+        <NumberInput path="ui.dashboard.refreshInterval" label="Refresh interval" bound={BOUNDS.refreshInterval} />
+        <Toggle path="ui.dashboard.showMetrics" label="Show metrics" />
+        <Toggle path="ui.dashboard.showCharts" label="Show charts" />
+        <Toggle path="ui.dashboard.showRecentTrades" label="Show recent trades" />
+      </Group>
+      <Group title="Charts" effectKey="ui.charts">
+        <SelectInput path="ui.charts.type" label="Chart type" choices={toChoices(options.chartTypes)} />
+        <SelectInput path="ui.charts.timeframe" label="Timeframe" choices={toChoices(options.timeframes)} />
+        <div className="sm:col-span-2">
+          <MultiCheck path="ui.charts.indicators" label="Indicators" options={INDICATORS} />
+        </div>
+        <Toggle path="ui.charts.showVolume" label="Show volume" />
+        <Toggle path="ui.charts.showGrid" label="Show grid" />
+      </Group>
+      <Group title="Notifications" effectKey="ui.notifications">
+        <Toggle path="ui.notifications.trades" label="Trades" />
+        <Toggle path="ui.notifications.alerts" label="Alerts" />
+        <Toggle path="ui.notifications.system" label="System" />
+        <Toggle path="ui.notifications.email" label="Email" />
+        <Toggle path="ui.notifications.push" label="Push" />
+        <Toggle path="ui.notifications.sound" label="Sound" />
+      </Group>
+      <Group title="Display" effectKey="ui.display">
+        <SelectInput path="ui.display.currency" label="Currency" choices={toChoices(options.currencies)} />
+        <SelectInput path="ui.display.decimalPlaces" label="Decimal places" numeric choices={toChoices(options.decimalPlaces)} />
+        <SelectInput path="ui.display.thousandsSeparator" label="Thousands separator" choices={toChoices(options.separators, SEPARATOR_LABELS)} />
+        <SelectInput path="ui.display.dateFormat" label="Date format" choices={toChoices(options.dateFormats)} />
+        <SelectInput path="ui.display.timeFormat" label="Time format" choices={toChoices(options.timeFormats, TIME_LABELS)} />
+      </Group>
+      <Group title="Language" effectKey="ui.language">
+        <TextInput path="ui.language.locale" label="Locale" placeholder="en-US" />
+        <SelectInput path="ui.language.timezone" label="Timezone" choices={toChoices(options.timezones)} />
+      </Group>
+    </div>
+  );
+}
+
+export function SystemTab({ options }: { options: SettingsOptions }) {
+  return (
+    <div className="space-y-6">
+      <Group title="Monitoring" effectKey="system.monitoring">
+        <Toggle path="system.monitoring.enableHealthChecks" label="Enable health checks" />
+        <NumberInput path="system.monitoring.healthCheckInterval" label="Health check interval" bound={BOUNDS.healthCheckInterval} />
+        <Toggle path="system.monitoring.enablePerformanceMetrics" label="Enable performance metrics" />
+        <NumberInput path="system.monitoring.metricsRetention" label="Metrics retention" bound={BOUNDS.metricsRetention} />
+      </Group>
+      <Group title="Logging" effectKey="system.logging">
+        <SelectInput path="system.logging.level" label="Log level" choices={toChoices(options.logLevels)} />
+        <NumberInput path="system.logging.logRetention" label="Log retention" bound={BOUNDS.logRetention} />
+        <Toggle path="system.logging.enableFileLogging" label="Enable file logging" />
+        <Toggle path="system.logging.enableRemoteLogging" label="Enable remote logging" />
+      </Group>
+      <Group title="Backup" effectKey="system.backup">
+        <Toggle path="system.backup.enableAutoBackup" label="Enable auto backup" />
+        <NumberInput path="system.backup.backupInterval" label="Backup interval" bound={BOUNDS.backupInterval} hint="1 hour to 7 days" />
+        <NumberInput path="system.backup.backupRetention" label="Backup retention" bound={BOUNDS.backupRetention} />
+        <SelectInput path="system.backup.backupLocation" label="Backup location" choices={toChoices(options.backupLocations)} />
+      </Group>
+      <Group title="Security" effectKey="system.security">
+        <Toggle path="system.security.enableTwoFactor" label="Enable two-factor authentication" />
+        <NumberInput path="system.security.sessionTimeout" label="Session timeout" bound={BOUNDS.sessionTimeout} hint="5 minutes to 24 hours" />
+        <Toggle path="system.security.enableApiKeyRotation" label="Enable API key rotation" />
+        <NumberInput path="system.security.apiKeyRotationInterval" label="Key rotation interval" bound={BOUNDS.apiKeyRotationInterval} />
+        <Toggle path="system.security.enableAuditLog" label="Enable audit log" />
+      </Group>
+      <Group title="Performance" effectKey="system.performance">
+        <Toggle path="system.performance.enableCaching" label="Enable caching" />
+        <NumberInput path="system.performance.cacheTimeout" label="Cache timeout" bound={BOUNDS.cacheTimeout} hint="1 minute to 1 hour" />
+        <Toggle path="system.performance.enableCompression" label="Enable compression" />
+        <NumberInput path="system.performance.maxConcurrentRequests" label="Max concurrent requests" bound={BOUNDS.maxConcurrentRequests} />
+        <NumberInput path="system.performance.requestTimeout" label="Request timeout" bound={BOUNDS.requestTimeout} hint="5 to 120 seconds" />
+      </Group>
+    </div>
+  );
+}

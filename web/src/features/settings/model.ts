@@ -1,0 +1,156 @@
+import type { Effect, PlatformSettings, SettingsOptions, TradingSettings } from './types';
+
+/** Default trading settings (spec section 9); the trading tab falls back to them. */
+export const DEFAULT_TRADING: TradingSettings = {
+  defaultParameters: { quantity: 0.01, orderType: 'market', timeInForce: 'GTC' },
+  riskManagement: {
+    maxPositionSize: 0.1,
+    dailyLossLimit: 0.05,
+    maxDrawdown: 0.15,
+    stopLossPercent: 0.02,
+    maxOpenPositions: 10,
+    maxDailyTrades: 50,
+    minTradeAmount: 10,
+    maxTradeAmount: 10000,
+    maxLeverage: 1,
+  },
+  automation: { autoTrading: false, emergencyStop: false, confirmTrades: true, enableStopLoss: true, enableTakeProfit: false },
+};
+
+/** Option lists used until GET /settings/options answers (spec section 9, Options). */
+export const FALLBACK_OPTIONS: SettingsOptions = {
+  themeModes: ['light', 'dark', 'auto'],
+  primaryColors: ['#3b82f6', '#10b981', '#8b5cf6', '#f59e0b', '#ef4444', '#06b6d4', '#ec4899', '#64748b'],
+  fontSizes: ['small', 'medium', 'large'],
+  layouts: ['compact', 'standard', 'expanded'],
+  chartTypes: ['candlestick', 'line', 'area'],
+  timeframes: ['1m', '5m', '15m', '1h', '4h', '1d'],
+  currencies: ['USD', 'EUR', 'GBP', 'BTC', 'ETH'],
+  decimalPlaces: [0, 2, 4, 6, 8],
+  dateFormats: ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD'],
+  timeFormats: ['12h', '24h'],
+  separators: [',', '.', ' '],
+  timezones: ['UTC'],
+  logLevels: ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'],
+  backupLocations: ['local', 's3', 'gcs', 'azure'],
+  aiModels: ['gpt-4.1-nano', 'gpt-4-turbo', 'claude-3-sonnet', 'llama-2-70b'],
+  orderTypes: ['market', 'limit'],
+  timesInForce: ['GTC', 'IOC', 'FOK'],
+  exchangeProviders: ['sandbox', 'coinbase'],
+  aiProviders: ['builtin', 'replicate', 'openai'],
+};
+
+/**
+ * Input bounds (spec section 5, Settings input bounds), in the unit the input
+ * shows; scale converts that unit to what is stored (milliseconds).
+ */
+export interface Bound {
+  min: number;
+  max?: number;
+  step: number;
+  scale?: number;
+  unit?: string;
+}
+
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+
+export const BOUNDS = {
+  exchangeTimeout: { min: 1000, max: 120000, step: 1000, unit: 'ms' },
+  exchangeRateLimit: { min: 1, max: 100, step: 1, unit: 'requests/sec' },
+  aiTimeout: { min: 10000, max: 300000, step: 1000, unit: 'ms' },
+  quantity: { min: 0.001, step: 0.001 },
+  maxPositionSize: { min: 0.01, max: 1, step: 0.01, unit: 'fraction' },
+  dailyLossLimit: { min: 0.01, max: 0.5, step: 0.01, unit: 'fraction' },
+  maxDrawdown: { min: 0.05, max: 0.5, step: 0.01, unit: 'fraction' },
+  stopLossPercent: { min: 0.005, max: 0.1, step: 0.005, unit: 'fraction' },
+  maxOpenPositions: { min: 1, max: 100, step: 1 },
+  maxDailyTrades: { min: 1, max: 1000, step: 1 },
+  minTradeAmount: { min: 1, max: 1000, step: 1, unit: 'USD' },
+  maxTradeAmount: { min: 100, max: 1000000, step: 1, unit: 'USD' },
+  maxLeverage: { min: 1, max: 10, step: 0.1, unit: 'x' },
+  refreshInterval: { min: 1000, max: 30000, step: 1000, unit: 'ms' },
+  healthCheckInterval: { min: 10000, max: 300000, step: 1000, unit: 'ms' },
+  metricsRetention: { min: 1, max: 90, step: 1, unit: 'days' },
+  logRetention: { min: 1, max: 365, step: 1, unit: 'days' },
+  backupInterval: { min: 1, max: 168, step: 1, scale: HOUR, unit: 'hours' },
+  backupRetention: { min: 1, max: 365, step: 1, unit: 'backups' },
+  sessionTimeout: { min: 5, max: 1440, step: 1, scale: MINUTE, unit: 'minutes' },
+  apiKeyRotationInterval: { min: 1, max: 90, step: 1, unit: 'days' },
+  cacheTimeout: { min: 1, max: 60, step: 1, scale: MINUTE, unit: 'minutes' },
+  maxConcurrentRequests: { min: 1, max: 100, step: 1 },
+  requestTimeout: { min: 5, max: 120, step: 1, scale: 1000, unit: 'seconds' },
+} satisfies Record<string, Bound>;
+
+/** Structural equality for plain JSON values. */
+export function sameJSON(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => sameJSON((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/**
+ * What the server does with a dotted key: the most specific entry of effects
+ * that is the key itself or one of its parents ("system.backup" covers
+ * "system.backup.backupInterval").
+ */
+export function effectOf(effects: Record<string, string> | null | undefined, key: string): Effect | undefined {
+  if (!effects) return undefined;
+  const parts = key.split('.');
+  for (let n = parts.length; n > 0; n--) {
+    const v = effects[parts.slice(0, n).join('.')];
+    if (v === 'applied' || v === 'stored') return v;
+  }
+  return undefined;
+}
+
+/** True when the key, or anything under it, is only stored. */
+export function anyStoredUnder(effects: Record<string, string> | null | undefined, key: string): boolean {
+  if (effectOf(effects, key) === 'stored') return true;
+  if (!effects) return false;
+  return Object.entries(effects).some(([k, v]) => v === 'stored' && k.startsWith(`${key}.`));
+}
+
+/** platform-settings-{YYYY-MM-DD}.json for the given local date. */
+export function exportFileName(d: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `platform-settings-${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}.json`;
+}
+
+/** Sets a value at a path inside a copy of obj (copies only along the path). */
+export function setIn<T>(obj: T, path: readonly string[], value: unknown): T {
+  if (path.length === 0) return value as T;
+  const [head, ...rest] = path as [string, ...string[]];
+  const src = (obj ?? {}) as Record<string, unknown>;
+  return { ...src, [head]: setIn(src[head], rest, value) } as T;
+}
+
+/** Reads a value at a path, undefined when any step is missing. */
+export function getIn(obj: unknown, path: readonly string[]): unknown {
+  let cur: unknown = obj;
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[p];
+  }
+  return cur;
+}
+
+/** Whether the provider's Test Connection button can be used. */
+export function canTestConnection(provider: 'exchange' | 'ai', s: PlatformSettings): boolean {
+  if (provider === 'exchange') {
+    const ex = s.api?.exchange;
+    if (!ex) return false;
+    if (ex.provider === 'sandbox') return true;
+    return ex.apiKey.trim() !== '' && ex.apiSecret.trim() !== '';
+  }
+  return (s.api?.ai?.apiToken ?? '').trim() !== '';
+}
+
+export function formatDateTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}

@@ -1,0 +1,160 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ErrorBox } from '@/components/Field';
+import { btn, Row } from '@/components/Modal';
+import { Card } from '@/components/Screen';
+import { Spinner } from '@/components/Spinner';
+import { api, errorMessage } from '@/lib/api';
+import { useMe } from '@/lib/auth';
+import { formatDateTime, formatPrice, formatQty, formatSignedUSD, formatUptime, formatUSD, pnlClass, toNum } from '@/lib/format';
+import { useHistory, useSystemMetrics, useSystemStatus, useTicker } from '../api';
+import { strategyLabel } from '../history';
+import { winRateClass } from '../risk';
+
+export function PriceCard({ symbol }: { symbol: string }) {
+  const t = useTicker(symbol);
+  return (
+    <Card title={symbol}>
+      {t.data ? (
+        <>
+          <p className="text-3xl font-semibold tabular-nums" data-testid="price-card-price">
+            {formatPrice(t.data.price)}
+          </p>
+          <Row label="24h Volume">
+            {formatQty(toNum(t.data.volume_24h).toFixed(2))} {symbol.split('-')[0]}
+          </Row>
+          <Row label="Bid / Ask">
+            {formatPrice(t.data.bid)} / {formatPrice(t.data.ask)}
+          </Row>
+          <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Updated {formatDateTime(t.data.timestamp)}</p>
+        </>
+      ) : t.isError ? (
+        <ErrorBox message={errorMessage(t.error, 'Failed to load price')} />
+      ) : (
+        <Spinner />
+      )}
+    </Card>
+  );
+}
+
+function statusColor(s: string | undefined): string {
+  if (s === 'healthy' || s === 'running' || s === 'connected') return 'text-emerald-600 dark:text-emerald-400';
+  if (s === 'degraded') return 'text-amber-600';
+  return 'text-red-600';
+}
+
+export function SystemStatusCard() {
+  const status = useSystemStatus();
+  const me = useMe();
+  const qc = useQueryClient();
+  const resume = useMutation({ mutationFn: () => api.post('/trading/resume'), retry: 0, onSettled: () => qc.invalidateQueries() });
+  const s = status.data;
+  const exchangeKey = (s?.exchange_api_key as string | undefined) ?? '';
+  const exchange = (s?.[exchangeKey] as { status: string; sandbox: boolean } | undefined) ?? undefined;
+  return (
+    <Card title="System Status">
+      {!s ? (
+        status.isError ? <ErrorBox message={errorMessage(status.error, 'Failed to load system status')} /> : <Spinner />
+      ) : (
+        <>
+          {s.risk_management?.emergency_stop && (
+            <div role="alert" className="mb-3 rounded border border-red-400 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+              <p className="font-semibold">Emergency Stop Active</p>
+              <p className="text-xs">
+                {s.risk_management.halted_by ? `By ${s.risk_management.halted_by}` : ''} {s.risk_management.halted_at ? `at ${formatDateTime(s.risk_management.halted_at)}` : ''}
+              </p>
+              {me.data?.role === 'operator' && (
+                <button type="button" className={`${btn.secondary} mt-2`} disabled={resume.isPending} onClick={() => resume.mutate()}>
+                  {resume.isPending ? 'Resuming...' : 'Resume Trading'}
+                </button>
+              )}
+              {resume.isError && <p className="mt-1 text-xs">{errorMessage(resume.error, 'Failed to resume trading')}</p>}
+            </div>
+          )}
+          <Row label="Overall">
+            <span className={statusColor(s.overall_status)}>{s.overall_status}</span>
+          </Row>
+          <Row label="Trading Engine">
+            <span className={s.trading_engine.trading_halted ? 'text-red-600' : 'text-emerald-600 dark:text-emerald-400'}>{s.trading_engine.trading_halted ? 'Halted' : 'Running'}</span>
+          </Row>
+          <Row label="Uptime">{formatUptime(s.trading_engine.uptime_seconds)}</Row>
+          <Row label="WebSocket">
+            <span className={statusColor(s.websocket?.status)}>{s.websocket?.status ?? 'unknown'}</span>
+          </Row>
+          <Row label="Database">
+            <span className={statusColor(s.database.status)}>{s.database.status}</span>
+          </Row>
+          <Row label="Exchange API">
+            <span className={statusColor(exchange?.status)}>
+              {exchange?.status ?? 'unknown'}
+              {exchange?.sandbox ? ' (sandbox)' : ''}
+            </span>
+          </Row>
+          {s.market_data && (
+            <Row label="Market Data">
+              <span className={statusColor(s.market_data.status)}>{s.market_data.status}</span>
+            </Row>
+          )}
+        </>
+      )}
+    </Card>
+  );
+}
+
+export function TradingMetricsCard() {
+  const m = useSystemMetrics();
+  const t = m.data?.trading;
+  return (
+    <Card title="Trading Metrics">
+      {!t ? (
+        m.isError ? <ErrorBox message={errorMessage(m.error, 'Failed to load metrics')} /> : <Spinner />
+      ) : (
+        <>
+          <Row label="Total Trades">{t.total_trades}</Row>
+          <Row label="Successful">{t.successful_trades}</Row>
+          <Row label="Failed">{t.failed_trades}</Row>
+          <Row label="Win Rate">
+            <span className={winRateClass(t.win_rate)}>{t.total_trades ? `${t.win_rate.toFixed(1)}%` : '—'}</span>
+          </Row>
+          <Row label="Daily P&L">
+            <span className={pnlClass(t.daily_pnl)}>{formatSignedUSD(t.daily_pnl)}</span>
+          </Row>
+          <Row label="Active Positions">{t.active_positions}</Row>
+          <Row label="Pending Orders">{t.pending_orders}</Row>
+        </>
+      )}
+    </Card>
+  );
+}
+
+export function RecentTrades() {
+  const h = useHistory(10, 5000);
+  const trades = h.data?.trades ?? [];
+  return (
+    <Card title="Recent Trades">
+      {h.isPending ? (
+        <Spinner />
+      ) : h.isError ? (
+        <ErrorBox message={errorMessage(h.error, 'Failed to fetch trades')} />
+      ) : trades.length === 0 ? (
+        <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">No trades yet</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="recent-trades">
+          {trades.map((t) => (
+            <li key={t.id} className="flex items-center justify-between gap-2 py-2 text-sm tabular-nums">
+              <span>
+                <span className={`font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</span> {formatQty(t.quantity)} {t.symbol}
+                <span className="block text-xs text-slate-500">
+                  {formatDateTime(t.timestamp)} · {strategyLabel(t.strategy)}
+                </span>
+              </span>
+              <span className="text-right">
+                {formatUSD(t.total_value)}
+                <span className="block text-xs text-slate-500">{t.status}</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

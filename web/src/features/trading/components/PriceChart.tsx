@@ -1,0 +1,52 @@
+import { CandlestickSeries, ColorType, createChart, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import { useEffect, useRef } from 'react';
+import { Card } from '@/components/Screen';
+import { Spinner } from '@/components/Spinner';
+import { toNum } from '@/lib/format';
+import { useCandles } from '../api';
+
+/** Candlesticks of the last 100 hourly candles, refreshed every 60 s. */
+export function PriceChart({ symbol }: { symbol: string }) {
+  const candles = useCandles(symbol, 100);
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<IChartApi | null>(null);
+  const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
+
+  useEffect(() => {
+    if (!box.current) return;
+    const dark = document.documentElement.classList.contains('dark');
+    const c = createChart(box.current, {
+      autoSize: true,
+      layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: dark ? '#cbd5e1' : '#334155', attributionLogo: false },
+      grid: { vertLines: { color: dark ? '#1e293b' : '#f1f5f9' }, horzLines: { color: dark ? '#1e293b' : '#f1f5f9' } },
+      timeScale: { timeVisible: true, secondsVisible: false },
+    });
+    chart.current = c;
+    series.current = c.addSeries(CandlestickSeries, { upColor: '#10b981', downColor: '#ef4444', borderVisible: false, wickUpColor: '#10b981', wickDownColor: '#ef4444' });
+    return () => {
+      c.remove();
+      chart.current = null;
+      series.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!series.current || !candles.data) return;
+    series.current.setData(
+      candles.data.map((k) => ({ time: Math.floor(new Date(k.timestamp).getTime() / 1000) as UTCTimestamp, open: toNum(k.open), high: toNum(k.high), low: toNum(k.low), close: toNum(k.close) })),
+    );
+    chart.current?.timeScale().fitContent();
+  }, [candles.data]);
+
+  return (
+    <Card title={`${symbol} Price Chart`}>
+      {candles.isError && (
+        <p role="alert" className="mb-2 text-sm text-red-600 dark:text-red-400">
+          Failed to load chart data: {candles.error instanceof Error && candles.error.message ? candles.error.message : 'Unknown error'}
+        </p>
+      )}
+      {candles.isPending && <Spinner />}
+      <div ref={box} className="h-80 w-full" data-testid="price-chart" />
+    </Card>
+  );
+}

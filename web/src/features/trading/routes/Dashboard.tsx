@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { btn, Modal, Stat } from '@/components/Modal';
+import { ScreenHeader } from '@/components/Screen';
+import { formatSignedUSD, formatUSD, pnlClass } from '@/lib/format';
+import { usePerformance, useSystemStatus } from '../api';
+import { TradingForm } from '../components/TradingForm';
+import { PriceCard, RecentTrades, SystemStatusCard, TradingMetricsCard } from '../components/DashboardCards';
+import { PriceChart } from '../components/PriceChart';
+
+export default function Dashboard() {
+  const [quick, setQuick] = useState(false);
+  const perf = usePerformance();
+  const status = useSystemStatus();
+  const healthy = status.data?.overall_status === 'healthy';
+  const p = perf.data;
+  return (
+    <>
+      <ScreenHeader title="Trading Dashboard" subtitle="Live market, account and system at a glance">
+        {status.data && (
+          <span
+            data-testid="health-badge"
+            className={`rounded-full px-3 py-1 text-xs font-semibold ${healthy ? 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200' : 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200'}`}
+          >
+            {healthy ? 'System Healthy' : 'System Issues'}
+          </span>
+        )}
+        <button type="button" className={btn.primary} onClick={() => setQuick(true)}>
+          New Trade
+        </button>
+      </ScreenHeader>
+
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Stat testId="card-portfolio-value" label="Portfolio Value" value={p ? formatUSD(p.portfolio_value) : '—'} sub={p ? `Exposure ${formatUSD(p.total_exposure)}` : undefined} />
+        <Stat testId="card-daily-pnl" label="Daily P&L" value={p ? formatSignedUSD(p.daily_pnl) : '—'} valueClass={pnlClass(p?.daily_pnl)} />
+        <Stat testId="card-active-positions" label="Active Positions" value={p ? p.active_positions : '—'} sub={p ? `${p.pending_orders} open order(s)` : undefined} />
+        <Stat testId="card-total-trades" label="Total Trades" value={p ? p.total_trades : '—'} sub={p && p.total_trades ? `Win rate ${p.win_rate.toFixed(1)}%` : undefined} />
+      </div>
+
+      <div className="mt-6 grid gap-4 lg:grid-cols-3">
+        <div className="space-y-4 lg:col-span-2">
+          <PriceChart symbol="BTC-USD" />
+          <RecentTrades />
+        </div>
+        <div className="space-y-4">
+          <PriceCard symbol="BTC-USD" />
+          <SystemStatusCard />
+          <TradingMetricsCard />
+        </div>
+      </div>
+
+      {quick && (
+        <Modal title="Quick Trade" onClose={() => setQuick(false)}>
+          <TradingForm onExecuted={() => setQuick(false)} />
+        </Modal>
+      )}
+    </>
+  );
+}
