@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { Position, Trade } from '@/lib/types';
+import { closeQuantityValid } from './components/PositionManager';
+import { csvFileName, filterTrades, strategyLabel, tradesToCSV } from './history';
+import { riskLevel, riskWarning } from './risk';
+import { MSG, validateTrade } from './validate';
+
+const base = { symbol: 'BTC-USD', side: 'BUY' as const, orderType: 'market' as const, quantity: '0.01', price: '', strategy: '' };
+
+describe('validateTrade', () => {
+  it('uses the spec messages', () => {
+    expect(validateTrade({ ...base, symbol: '' })).toEqual({ symbol: MSG.symbol });
+    expect(validateTrade({ ...base, quantity: '0' })).toEqual({ quantity: 'Valid quantity is required' });
+    expect(validateTrade({ ...base, quantity: 'abc' })).toEqual({ quantity: 'Valid quantity is required' });
+    expect(validateTrade({ ...base, orderType: 'limit' })).toEqual({ price: 'Valid price is required for limit orders' });
+    expect(validateTrade({ ...base, orderType: 'stop_loss', price: '-1' })).toEqual({ price: 'Valid stop price is required for stop orders' });
+    expect(validateTrade({ ...base, orderType: 'limit', price: '100' })).toEqual({});
+  });
+});
+
+const pos = { symbol: 'BTC-USD', quantity: '0.5' } as Position;
+
+describe('close position quantity', () => {
+  it('accepts (0, |qty|] only', () => {
+    expect(closeQuantityValid('0.5', pos)).toBe(true);
+    expect(closeQuantityValid('0.1', pos)).toBe(true);
+    expect(closeQuantityValid('0', pos)).toBe(false);
+    expect(closeQuantityValid('0.6', pos)).toBe(false);
+    expect(closeQuantityValid('', pos)).toBe(false);
+  });
+});
+
+const t = (over: Partial<Trade>): Trade => ({
+  id: 'id',
+  symbol: 'BTC-USD',
+  side: 'BUY',
+  quantity: '0.01',
+  price: '50000',
+  total_value: '500',
+  fee: '3',
+  status: 'executed',
+  strategy: '',
+  timestamp: '2026-05-10T12:00:00Z',
+  ...over,
+});
+
+describe('trade history', () => {
+  const now = new Date('2026-05-10T18:00:00Z');
+  const trades = [t({ id: 'a' }), t({ id: 'b', side: 'SELL', timestamp: '2026-05-05T00:00:00Z', strategy: 'rsi' }), t({ id: 'c', status: 'failed', timestamp: '2026-03-01T00:00:00Z' })];
+  it('filters by side, status, time and search', () => {
+    expect(filterTrades(trades, { search: '', status: '', side: 'SELL', time: 'all' }, now).map((x) => x.id)).toEqual(['b']);
+    expect(filterTrades(trades, { search: '', status: 'failed', side: '', time: 'all' }, now).map((x) => x.id)).toEqual(['c']);
+    expect(filterTrades(trades, { search: '', status: '', side: '', time: 'week' }, now).map((x) => x.id)).toEqual(['a', 'b']);
+    expect(filterTrades(trades, { search: '', status: '', side: '', time: 'month' }, now).map((x) => x.id)).toEqual(['a', 'b']);
+    expect(filterTrades(trades, { search: 'manual', status: '', side: '', time: 'all' }, now).map((x) => x.id)).toEqual(['a', 'c']);
+  });
+  it('exports the spec columns with exact amounts', () => {
+    const csv = tradesToCSV([t({ strategy: 'a,b' })]);
+    expect(csv).toBe('Date,Symbol,Side,Quantity,Price,Total,Fee,Status,Strategy\n2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,3,executed,"a,b"\n');
+    expect(csvFileName(now)).toBe('trade-history-2026-05-10.csv');
+    expect(strategyLabel('')).toBe('Manual');
+  });
+});
+
+describe('risk display rules', () => {
+  it('grades the largest position share', () => {
+    expect(riskLevel(51)).toBe('High');
+    expect(riskLevel(50)).toBe('Medium');
+    expect(riskLevel(30)).toBe('Low');
+    expect(riskWarning(10, 81, 100)).toBe(true);
+    expect(riskWarning(10, 80, 100)).toBe(false);
+  });
+});

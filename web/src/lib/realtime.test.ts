@@ -1,0 +1,102 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { applyToCache, MAX_ATTEMPTS_MESSAGE, MAX_RECONNECT_ATTEMPTS, RealtimeClient, RECONNECT_DELAY_MS } from './realtime';
+
+/** A scriptable stand-in for the browser's WebSocket. */
+class FakeSocket {
+  readyState = 0;
+  sent: string[] = [];
+  onopen: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  onmessage: ((e: { data: string }) => void) | null = null;
+  send(s: string) {
+    this.sent.push(s);
+  }
+  close() {
+    this.readyState = 3;
+    this.onclose?.();
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  drop() {
+    this.readyState = 3;
+    this.onclose?.();
+  }
+}
+
+describe('RealtimeClient', () => {
+  let sockets: FakeSocket[];
+  let client: RealtimeClient;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    sockets = [];
+    client = new RealtimeClient(
+      () => 'ws://x/api/ws',
+      () => {
+        const s = new FakeSocket();
+        sockets.push(s);
+        return s as unknown as WebSocket;
+      },
+    );
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('subscribes on open and again after a reconnect 5 s later', () => {
+    client.subscribe(['ticker'], ['BTC-USD']);
+    expect(console.warn).toHaveBeenCalled(); // not connected yet
+    client.connect();
+    sockets[0]!.open();
+    expect(sockets[0]!.sent).toEqual(['{"action":"subscribe","channels":["ticker"],"symbols":["BTC-USD"]}']);
+    sockets[0]!.drop();
+    expect(client.state).toBe('reconnecting');
+    vi.advanceTimersByTime(RECONNECT_DELAY_MS - 1);
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(2);
+    sockets[1]!.open();
+    expect(sockets[1]!.sent).toEqual(sockets[0]!.sent);
+    expect(client.state).toBe('connected');
+  });
+
+  it('gives up after 10 failed attempts with the spec message', () => {
+    client.connect();
+    for (let i = 0; i < MAX_RECONNECT_ATTEMPTS; i++) {
+      sockets[i]!.drop();
+      vi.advanceTimersByTime(RECONNECT_DELAY_MS);
+    }
+    expect(sockets).toHaveLength(MAX_RECONNECT_ATTEMPTS + 1);
+    sockets[MAX_RECONNECT_ATTEMPTS]!.drop();
+    expect(client.state).toBe('failed');
+    expect(client.error).toBe(MAX_ATTEMPTS_MESSAGE);
+    vi.advanceTimersByTime(RECONNECT_DELAY_MS * 3);
+    expect(sockets).toHaveLength(MAX_RECONNECT_ATTEMPTS + 1);
+  });
+
+  it('does not reconnect after disconnect', () => {
+    client.connect();
+    sockets[0]!.open();
+    client.disconnect();
+    vi.advanceTimersByTime(RECONNECT_DELAY_MS * 2);
+    expect(sockets).toHaveLength(1);
+    expect(client.state).toBe('closed');
+  });
+});
+
+describe('applyToCache', () => {
+  it('writes tickers and refreshes trading queries on a trade update', () => {
+    const qc = new QueryClient();
+    applyToCache(qc, { type: 'market_data', channel: 'ticker', data: { symbol: 'BTC-USD', price: '1' }, timestamp: '' });
+    expect(qc.getQueryData(['ticker', 'BTC-USD'])).toMatchObject({ price: '1' });
+    const spy = vi.spyOn(qc, 'invalidateQueries');
+    applyToCache(qc, { type: 'trade_update', channel: 'trades', data: { order: { id: 'o1' } }, timestamp: '' });
+    expect(spy).toHaveBeenCalledWith({ queryKey: ['positions'] });
+    expect(spy).toHaveBeenCalledWith({ queryKey: ['orders'] });
+  });
+});
