@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"kestrel/alert"
@@ -18,6 +19,7 @@ import (
 	"kestrel/events"
 	"kestrel/httpapi"
 	"kestrel/httpapi/ws"
+	"kestrel/logbook"
 	"kestrel/metrics"
 	"kestrel/replay"
 	"kestrel/sandbox"
@@ -40,10 +42,16 @@ type App struct {
 	Exchange *sandbox.Sandbox
 	Trading  *trading.Service
 	Hub      *ws.Hub
+	LogBook  *logbook.Book
 	server   *http.Server
 	listener net.Listener
 	stop     context.CancelFunc
 	done     chan struct{}
+
+	runCtx    context.Context
+	engMu     sync.Mutex
+	engCancel context.CancelFunc
+	engDone   chan struct{}
 }
 
 // OpenStore opens the store the configuration selects.
@@ -72,6 +80,9 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	clock := domain.SystemClock{}
 	a := &App{cfg: cfg, Store: store, Auth: auth.NewService(store, clock, cfg.SessionTTL), Bus: events.NewBus(), done: make(chan struct{})}
 	a.Metrics = metrics.New()
+	if a.LogBook = cfg.LogBook; a.LogBook == nil {
+		a.LogBook = logbook.New(2000)
+	}
 	a.Alerts = alert.New(store, a.Bus, clock)
 	if err := a.openSettings(ctx, clock); err != nil {
 		store.Close()
@@ -85,7 +96,11 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
 		Market: a.Market, MarketSource: "sandbox replay of Coinbase candles", Hub: a.Hub, Trading: a.Trading,
 		RealizedPnL: a.Exchange.RealizedPnL, Portfolio: store, MarketAge: a.Market.LastTickAge,
-		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig()})
+		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig(),
+		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
+			return a.LogBook.Query(ctx, a.Store, level, component, limit)
+		},
+		Restart: a.RestartEngine})
 	a.server = &http.Server{
 		Handler:           api.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -110,25 +125,72 @@ func (a *App) URL() string { return "http://" + a.Addr() }
 func (a *App) Run(ctx context.Context) error {
 	defer close(a.done)
 	ctx, a.stop = context.WithCancel(ctx)
-	go a.housekeeping(ctx)
-	go a.runEngine(ctx)
+	a.runCtx = ctx
+	var bg sync.WaitGroup
+	for _, loop := range []func(context.Context){a.housekeeping, a.healthChecks, a.retention, a.backups} {
+		bg.Add(1)
+		go func() { defer bg.Done(); loop(ctx) }()
+	}
+	// The log book outlives the other loops so their last records are stored.
+	logCtx, stopLogs := context.WithCancel(context.Background())
+	logsDone := make(chan struct{})
+	go func() { defer close(logsDone); a.LogBook.Persist(logCtx, a.Store) }()
+	defer func() { stopLogs(); <-logsDone }()
+	a.startEngine()
+
 	errc := make(chan error, 1)
 	go func() { errc <- a.server.Serve(a.listener) }()
 	slog.Info("kestrel serving", "url", a.URL(), "database", a.describeDB())
+	var err error
 	select {
-	case err := <-errc:
-		if !errors.Is(err, http.ErrServerClosed) {
-			return err
+	case err = <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
 		}
-		return nil
+		a.stop()
 	case <-ctx.Done():
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if e := a.server.Shutdown(shutdownCtx); e != nil {
+			err = fmt.Errorf("shutdown: %w", e)
+		}
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := a.server.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
+	a.stopEngine()
+	bg.Wait()
 	slog.Info("kestrel stopped")
+	return err
+}
+
+// startEngine runs the market, matching and realtime loops under their own context.
+func (a *App) startEngine() {
+	a.engMu.Lock()
+	defer a.engMu.Unlock()
+	ctx, cancel := context.WithCancel(a.runCtx)
+	done := make(chan struct{})
+	a.engCancel, a.engDone = cancel, done
+	go func() { defer close(done); a.runEngine(ctx) }()
+}
+
+// stopEngine stops the engine loops and waits for them.
+func (a *App) stopEngine() {
+	a.engMu.Lock()
+	cancel, done := a.engCancel, a.engDone
+	a.engMu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+}
+
+// RestartEngine restarts the trading engine and market feeds in-process
+// (POST /system/restart); accounts, orders and sessions are untouched.
+func (a *App) RestartEngine(ctx context.Context, by string) error {
+	if a.runCtx == nil || a.runCtx.Err() != nil {
+		return domain.Errorf(domain.EUnavailable, "The server is not running")
+	}
+	a.stopEngine()
+	a.startEngine()
+	slog.Warn("trading engine and market feeds restarted", "by", by, "component", "engine")
 	return nil
 }
 

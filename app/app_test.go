@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +17,8 @@ import (
 
 	"kestrel/app"
 	"kestrel/httpapi"
+	"kestrel/logbook"
+	"kestrel/store/sqlite"
 )
 
 // server is a whole Kestrel (replayed market, sandbox, trading, realtime) on port 0.
@@ -329,5 +334,71 @@ func TestRestartKeepsTheAccount(t *testing.T) {
 	s2.into(s2.do("GET", "/api/trading/orders?status_filter=open", tok, ""), &orders)
 	if len(orders.Orders) != 1 || orders.Orders[0].ID != lim.Order.ID {
 		t.Fatalf("open orders after restart: %+v", orders)
+	}
+}
+
+func TestLogsRestartAndBackup(t *testing.T) {
+	book := logbook.New(100)
+	prev := slog.Default()
+	slog.SetDefault(slog.New(book.Handler(slog.NewTextHandler(io.Discard, nil))))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	dir := t.TempDir()
+	cfg := app.Defaults()
+	cfg.Addr, cfg.DataDir, cfg.LogBook = "127.0.0.1:0", dir, book
+	a, err := app.New(context.Background(), cfg, httpapi.BuildInfo{Version: "test"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go a.Run(context.Background())
+	t.Cleanup(func() { a.Close() })
+	s := &server{t: t, app: a, url: a.URL(), dir: dir}
+	op, tok := s.accounts()
+
+	// A refused order logs a warning that /system/logs lists (operators only).
+	s.do("POST", "/api/trading/execute", tok, `{"symbol":"BTC-USD","action":"BUY","quantity":3}`)
+	if r := s.do("GET", "/api/system/logs", tok, ""); r.Status != 403 {
+		t.Fatalf("trader reading logs: %d", r.Status)
+	}
+	var logs struct {
+		Logs []struct{ Level, Message, Component string }
+	}
+	s.into(s.do("GET", "/api/system/logs?level=WARNING&component=trading", op, ""), &logs)
+	if len(logs.Logs) == 0 || logs.Logs[0].Level != "WARNING" || !strings.Contains(logs.Logs[0].Message, "Order refused by risk check") {
+		t.Fatalf("logs: %+v", logs)
+	}
+	if r := s.do("GET", "/api/system/logs?level=LOUD", op, ""); r.Status != 400 {
+		t.Fatalf("bad level: %d", r.Status)
+	}
+
+	// Restart: the engine comes back and keeps trading.
+	if r := s.do("POST", "/api/system/restart", tok, ""); r.Status != 403 {
+		t.Fatalf("trader restart: %d", r.Status)
+	}
+	if r := s.do("POST", "/api/system/restart", op, ""); r.Status != 200 {
+		t.Fatalf("restart: %+v", r)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if age := a.Market.LastTickAge(); age < 0 || age > time.Second+500*time.Millisecond {
+		t.Fatalf("market not ticking after restart: %s", age)
+	}
+	if r := s.do("POST", "/api/trading/execute", tok, `{"symbol":"ETH-USD","action":"BUY","quantity":0.01}`); !r.Success {
+		t.Fatalf("trade after restart: %+v", r)
+	}
+
+	// A backup is a consistent, openable copy of the database.
+	path, err := a.Backup(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cp.Close()
+	if n, err := cp.CountUsers(context.Background()); err != nil || n != 2 {
+		t.Fatalf("backup users = %d, %v", n, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "backups")); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -5,6 +5,7 @@ package app
 import (
 	"fmt"
 	"github.com/shopspring/decimal"
+	"kestrel/logbook"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -21,6 +22,8 @@ type Config struct {
 	SecretKey   string        // base64 32-byte key sealing secrets; empty: key file in DataDir
 	// LogLevel is changed at run time by the settings when set.
 	LogLevelVar *slog.LevelVar
+	// LogBook receives the process's log records (nil: /system/logs shows persisted ones only).
+	LogBook *logbook.Book
 
 	ReplaySeed  int64   // seed of the replayed market's path inside each candle
 	ReplaySpeed float64 // market seconds per wall second (demos); 1 is real time

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -108,10 +109,12 @@ func (a *App) onTradeUpdate(o domain.Order, f *domain.Fill) {
 // watches for a stale market, until ctx ends.
 func (a *App) runEngine(ctx context.Context) {
 	ticks := a.Market.Subscribe(ctx)
-	go a.Market.Start(ctx)
-	go a.Hub.Run(ctx, a.Bus)
-	go a.recordPortfolio(ctx)
-	go a.watchMarket(ctx)
+	var wg sync.WaitGroup
+	for _, loop := range []func(context.Context){a.Market.Start, func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) }, a.recordPortfolio, a.watchMarket} {
+		wg.Add(1)
+		go func() { defer wg.Done(); loop(ctx) }()
+	}
+	defer wg.Wait()
 	for {
 		select {
 		case <-ctx.Done():

@@ -108,6 +108,7 @@ type Store interface {
 	PortfolioStore
 	AlertStore
 	LedgerStore
+	LogStore
 	Ping(ctx context.Context) error
 	Close() error
 }

@@ -56,6 +56,10 @@ type Deps struct {
 	SettingsEffects map[string]string
 	// Config is the effective process configuration for /system/config (no secrets).
 	Config map[string]any
+	// Logs reads recent log records (level and above, component, limit).
+	Logs func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error)
+	// Restart restarts the trading engine and market feeds in-process.
+	Restart func(ctx context.Context, by string) error
 	// Metrics records request counts and latency; nil records nothing.
 	Metrics *metrics.Metrics
 }

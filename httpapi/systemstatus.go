@@ -16,6 +16,12 @@ func (s *Server) systemRoutes() {
 	s.api("POST /api/system/alerts/{id}/resolve", signedIn, s.resolveAlert)
 	s.api("GET /api/system/metrics", signedIn, s.systemMetrics)
 	s.api("GET /api/system/config", operatorOnly, s.systemConfig)
+	if s.d.Logs != nil {
+		s.api("GET /api/system/logs", operatorOnly, s.systemLogs)
+	}
+	if s.d.Restart != nil {
+		s.api("POST /api/system/restart", operatorOnly, s.systemRestart)
+	}
 }
 
 // componentStatus is one entry of the system status.
@@ -169,4 +175,47 @@ func (s *Server) systemConfig(w http.ResponseWriter, r *http.Request) {
 		out["settings"] = map[string]any{"api": st.API, "trading": st.Trading, "system": st.System} // secrets arrive masked
 	}
 	ok(w, out)
+}
+
+var logLevels = []string{"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
+
+// systemLogs lists recent log records at or above level (default INFO).
+func (s *Server) systemLogs(w http.ResponseWriter, r *http.Request) {
+	level := strings.ToUpper(strings.TrimSpace(r.URL.Query().Get("level")))
+	if level == "" {
+		level = "INFO"
+	}
+	if level == "WARN" {
+		level = "WARNING"
+	}
+	valid := false
+	for _, l := range logLevels {
+		valid = valid || l == level
+	}
+	if !valid {
+		fail(w, r, fieldErr("level", "Level must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"))
+		return
+	}
+	limit, err := intQuery(r, "limit", 100, 1, 1000)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	logs, err := s.d.Logs(r.Context(), level, strings.TrimSpace(r.URL.Query().Get("component")), limit)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"logs": logs, "count": len(logs), "level": level})
+}
+
+// systemRestart restarts the trading engine and market feeds in-process.
+func (s *Server) systemRestart(w http.ResponseWriter, r *http.Request) {
+	u := userFrom(r.Context())
+	if err := s.d.Restart(r.Context(), u.Email); err != nil {
+		fail(w, r, err)
+		return
+	}
+	noteAudit(r.Context(), "", "", "restarted the trading engine and market feeds")
+	ok(w, map[string]any{"restarted": true, "components": []string{"market_data", "trading_engine", "websocket_feed"}})
 }

@@ -13,6 +13,7 @@ import (
 
 	"kestrel/app"
 	"kestrel/httpapi"
+	"kestrel/logbook"
 	"kestrel/web"
 )
 
@@ -95,15 +96,17 @@ func envDuration(name string, def time.Duration) time.Duration {
 }
 
 // setupLogging installs the process logger; the returned LevelVar changes the level at run time.
-func setupLogging(level string, w io.Writer) (*slog.LevelVar, error) {
+// Records also go to a log book that /system/logs reads.
+func setupLogging(level string, w io.Writer) (*slog.LevelVar, *logbook.Book, error) {
 	l, err := app.ParseLogLevel(level)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lv := new(slog.LevelVar)
 	lv.Set(l)
-	slog.SetDefault(slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})))
-	return lv, nil
+	book := logbook.New(2000)
+	slog.SetDefault(slog.New(book.Handler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv}))))
+	return lv, book, nil
 }
 
 // webUI returns the embedded app, or nil when this build has none.

@@ -63,11 +63,11 @@ environment variable shown; a flag wins over its variable.
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logLevel, err := setupLogging(cfg.LogLevel, stderr)
+	logLevel, book, err := setupLogging(cfg.LogLevel, stderr)
 	if err != nil {
 		return err
 	}
-	cfg.LogLevelVar = logLevel
+	cfg.LogLevelVar, cfg.LogBook = logLevel, book
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	a, err := app.New(ctx, *cfg, buildInfo(), webUI())

@@ -48,3 +48,12 @@ func TestLedgerContract(t *testing.T) {
 	defer s.Close()
 	storetest.RunLedger(t, s)
 }
+
+func TestLogsContract(t *testing.T) {
+	s, err := postgres.Open(context.Background(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.RunLogs(t, s)
+}

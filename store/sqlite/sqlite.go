@@ -109,3 +109,10 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 func ms(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+// BackupTo writes a consistent copy of the live database to path (VACUUM
+// INTO reads one snapshot while writers go on).
+func (s *Store) BackupTo(ctx context.Context, path string) error {
+	_, err := s.w.ExecContext(ctx, `VACUUM INTO ?`, path)
+	return err
+}

@@ -69,3 +69,12 @@ func TestLedgerContract(t *testing.T) {
 	defer s.Close()
 	storetest.RunLedger(t, s)
 }
+
+func TestLogsContract(t *testing.T) {
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.RunLogs(t, s)
+}
