@@ -100,7 +100,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)
 		},
-		Restart: a.RestartEngine})
+		Restart: a.RestartEngine, Tuning: a.tuning})
 	a.server = &http.Server{
 		Handler:           api.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -250,4 +250,11 @@ func (a *App) effectiveConfig() map[string]any {
 		"session_timeout": a.cfg.SessionTTL.String(), "secret_key": map[bool]string{true: "from configuration", false: "key file in the data directory"}[a.cfg.SecretKey != ""],
 		"market":  map[string]any{"source": "replay", "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Market.Symbols()},
 		"sandbox": map[string]any{"starting_usd": a.cfg.StartingUSD, "taker_fee": a.cfg.TakerFee, "maker_fee": a.cfg.MakerFee, "spread": a.cfg.Spread}}
+}
+
+// tuning reads the HTTP settings from system.performance.
+func (a *App) tuning() httpapi.Tuning {
+	p := a.Settings.Platform().System.Performance
+	return httpapi.Tuning{Caching: p.EnableCaching, CacheTimeout: time.Duration(p.CacheTimeout) * time.Millisecond, Compression: p.EnableCompression,
+		MaxConcurrent: p.MaxConcurrentRequests, RequestTimeout: time.Duration(p.RequestTimeout) * time.Millisecond}
 }

@@ -56,6 +56,8 @@ type Deps struct {
 	SettingsEffects map[string]string
 	// Config is the effective process configuration for /system/config (no secrets).
 	Config map[string]any
+	// Tuning returns the HTTP settings (caching, compression, concurrency, timeout); nil: none.
+	Tuning func() Tuning
 	// Logs reads recent log records (level and above, component, limit).
 	Logs func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error)
 	// Restart restarts the trading engine and market feeds in-process.
@@ -125,7 +127,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, domain.Errorf(domain.ENotFound, "No such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
-	s.mux.Handle("/", spaHandler(s.d.UI))
+	s.mux.Handle("/", spaHandler(s.d.UI, s.d.Tuning))
 }
 
 // api registers an API route behind the audit log and the access check.
@@ -145,6 +147,9 @@ func (s *Server) Handler() http.Handler {
 	var h http.Handler = s.mux
 	if s.d.Metrics != nil {
 		h = withMetrics(s.d.Metrics, h)
+	}
+	if s.d.Tuning != nil {
+		h = withTuning(s.d.Tuning, h)
 	}
 	h = withBodyLimit(s.d.MaxBodyBytes, h)
 	h = withRecovery(h)

@@ -5,12 +5,14 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // spaHandler serves the built app and falls back to index.html for client
 // routes, so /trading/orders loads the app, which then routes itself.
-func spaHandler(ui fs.FS) http.Handler {
+func spaHandler(ui fs.FS, tuning func() Tuning) http.Handler {
 	if ui == nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "This build of Kestrel has no web UI (built with the noui tag); the API is at /api.", http.StatusNotFound)
@@ -36,9 +38,19 @@ func spaHandler(ui fs.FS) http.Handler {
 			serveIndex(w, r, ui)
 			return
 		}
-		if strings.HasPrefix(name, "assets/") {
+		caching, maxAge := true, 5*time.Minute
+		if tuning != nil {
+			t := tuning()
+			caching, maxAge = t.Caching, t.CacheTimeout
+		}
+		switch {
+		case !caching:
+			w.Header().Set("Cache-Control", "no-cache")
+		case strings.HasPrefix(name, "assets/"):
 			// Vite names assets by content hash: they never change.
 			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		default:
+			w.Header().Set("Cache-Control", "public, max-age="+strconv.Itoa(int(maxAge.Seconds())))
 		}
 		files.ServeHTTP(w, r)
 	})

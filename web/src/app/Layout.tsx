@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Spinner } from '@/components/Spinner';
+import { AlertOverlay } from '@/features/alerts/AlertOverlay';
 import { SYMBOLS } from '@/features/trading/api';
 import { useRealtimeConnection, useRealtimeState } from '@/lib/useRealtime';
 import { NavBar } from './NavBar';
@@ -26,6 +27,7 @@ export function Layout() {
       <div className="min-h-screen">
         <NavBar />
         <Realtime />
+        <AlertOverlay />
         <main className="mx-auto max-w-screen-2xl px-4 py-6">
           <Suspense fallback={<Spinner />}>
             <Outlet />

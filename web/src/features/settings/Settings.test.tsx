@@ -1,0 +1,250 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import Settings, { INVALID_FILE, RESET_CONFIRM } from './routes/Settings';
+import { anyStoredUnder, canTestConnection, effectOf, exportFileName } from './model';
+import type { PlatformSettings, SettingsReply } from './types';
+
+function sampleSettings(): PlatformSettings {
+  return {
+    version: '1.0.0',
+    lastUpdated: '2025-01-02T03:04:05Z',
+    api: {
+      exchange: { provider: 'sandbox', apiKey: '', apiSecret: '', sandbox: true, timeout: 30000, rateLimit: 10 },
+      ai: { provider: 'builtin', apiToken: '', model: 'gpt-4.1-nano', baseUrl: '', timeout: 60000 },
+    },
+    trading: {
+      defaultParameters: { quantity: 0.01, orderType: 'market', timeInForce: 'GTC' },
+      riskManagement: {
+        maxPositionSize: 0.1,
+        dailyLossLimit: 0.05,
+        maxDrawdown: 0.15,
+        stopLossPercent: 0.02,
+        maxOpenPositions: 10,
+        maxDailyTrades: 50,
+        minTradeAmount: 10,
+        maxTradeAmount: 10000,
+        maxLeverage: 1,
+      },
+      automation: { autoTrading: false, emergencyStop: false, confirmTrades: true, enableStopLoss: true, enableTakeProfit: false },
+    },
+    ui: {
+      theme: { mode: 'dark', primaryColor: '#3b82f6', accentColor: '#10b981', fontSize: 'medium' },
+      dashboard: { layout: 'standard', showMetrics: true, showCharts: true, showRecentTrades: true, refreshInterval: 5000 },
+      charts: { type: 'candlestick', timeframe: '1h', indicators: ['SMA', 'RSI'], showVolume: true, showGrid: true },
+      notifications: { trades: true, alerts: true, system: true, email: false, push: false, sound: true },
+      display: { currency: 'USD', decimalPlaces: 2, thousandsSeparator: ',', dateFormat: 'MM/DD/YYYY', timeFormat: '24h' },
+      language: { locale: 'en-US', timezone: 'UTC' },
+    },
+    system: {
+      monitoring: { enableHealthChecks: true, healthCheckInterval: 60000, enablePerformanceMetrics: true, metricsRetention: 30 },
+      logging: { level: 'INFO', enableFileLogging: true, logRetention: 7, enableRemoteLogging: false },
+      backup: { enableAutoBackup: true, backupInterval: 86400000, backupRetention: 7, backupLocation: 'local' },
+      security: { enableTwoFactor: false, sessionTimeout: 3600000, enableApiKeyRotation: false, apiKeyRotationInterval: 30, enableAuditLog: true },
+      performance: { enableCaching: true, cacheTimeout: 300000, enableCompression: true, maxConcurrentRequests: 10, requestTimeout: 30000 },
+    },
+  };
+}
+
+function reply(settings = sampleSettings()): SettingsReply {
+  return {
+    settings,
+    validation: { isValid: true, errors: [], warnings: [{ field: 'api.ai.apiToken', message: 'Replicate API token is recommended for AI features', severity: 'warning' }] },
+    effects: { 'api.exchange.provider': 'applied', 'api.exchange.timeout': 'stored', 'system.monitoring': 'stored' },
+  };
+}
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+type Handler = (method: string, url: string, body: unknown) => Response | undefined;
+
+/** A fetch mock answering the settings endpoints; extra handles what a test cares about. */
+function mockServer(extra: Handler = () => undefined) {
+  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    const method = init?.method ?? 'GET';
+    const body: unknown = init?.body ? JSON.parse(String(init.body)) : undefined;
+    const r = extra(method, url, body);
+    if (r) return r;
+    if (method === 'GET' && url === '/api/settings') return json(200, { success: true, data: reply() });
+    if (method === 'GET' && url === '/api/settings/options') return json(404, { success: false, error: { code: 'not_found', message: 'nope' } });
+    if (method === 'POST' && url === '/api/settings/validate') return json(200, { success: true, data: reply().validation });
+    if (method === 'POST' && url === '/api/settings/reset') return json(200, { success: true, data: reply() });
+    return json(500, { success: false, error: { code: 'internal', message: `unexpected ${method} ${url}` } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function renderSettings() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <Settings />
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('Settings screen', () => {
+  it('shows loading, then the tabs, the status strip and the warnings', async () => {
+    mockServer();
+    renderSettings();
+    expect(screen.getByText('Loading settings...')).toBeTruthy();
+    expect(await screen.findByRole('tab', { name: 'API Configuration' })).toBeTruthy();
+    for (const name of ['Trading', 'UI Preferences', 'System']) expect(screen.getByRole('tab', { name })).toBeTruthy();
+    expect(screen.getByText('Configure API keys and connections')).toBeTruthy();
+    expect(screen.getByText(/^Last saved: /)).toBeTruthy();
+    expect(screen.getByText('0 errors')).toBeTruthy();
+    expect(screen.getByText('1 warning')).toBeTruthy();
+    expect(screen.getByText('Configuration Warnings')).toBeTruthy();
+    expect(screen.getByText('Replicate API token is recommended for AI features')).toBeTruthy();
+    expect(screen.queryByText('Configuration Errors')).toBeNull();
+    // api.exchange.timeout is only stored by this build.
+    expect(screen.getAllByText('Saved; not yet applied by this build').length).toBeGreaterThan(0);
+  });
+
+  it('keeps Save disabled until something changes, then saves', async () => {
+    let saved: unknown;
+    mockServer((method, url, body) => {
+      if (method === 'PUT' && url === '/api/settings') {
+        saved = body;
+        return json(200, { success: true, data: reply(body as PlatformSettings) });
+      }
+      return undefined;
+    });
+    renderSettings();
+    const sandbox = await screen.findByLabelText('Sandbox mode');
+    const save = screen.getByRole('button', { name: 'Save Changes' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    expect(screen.queryByText('Unsaved changes')).toBeNull();
+
+    await userEvent.click(sandbox);
+    expect(save.disabled).toBe(false);
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+
+    await userEvent.click(save);
+    await waitFor(() => expect(save.disabled).toBe(true));
+    expect((saved as PlatformSettings).api?.exchange.sandbox).toBe(false);
+    expect(screen.queryByText('Unsaved changes')).toBeNull();
+  });
+
+  it('lists the server errors when a save is rejected', async () => {
+    mockServer((method, url) => {
+      if (method === 'PUT' && url === '/api/settings') {
+        const r = reply();
+        r.validation = { isValid: false, errors: [{ field: 'api.exchange.apiKey', message: 'Coinbase API key is required', severity: 'error' }], warnings: [] };
+        return json(400, { success: false, data: r, error: { code: 'invalid', message: 'Settings have 1 error(s)' } });
+      }
+      return undefined;
+    });
+    renderSettings();
+    await userEvent.selectOptions(await screen.findByLabelText('Exchange provider'), 'coinbase');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Configuration Errors')).toBeTruthy();
+    expect(screen.getAllByText('Coinbase API key is required').length).toBeGreaterThan(0);
+    expect(screen.getByRole('alert').textContent).toBe('Settings have 1 error(s)');
+  });
+
+  it('asks before Reset All and does nothing when declined', async () => {
+    const fetchMock = mockServer();
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    renderSettings();
+    await userEvent.click(await screen.findByRole('button', { name: 'Reset All' }));
+    expect(confirm).toHaveBeenCalledWith(RESET_CONFIRM);
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/settings/reset')).toBe(false);
+
+    confirm.mockReturnValue(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Reset All' }));
+    await waitFor(() => {
+      const call = fetchMock.mock.calls.find(([url]) => url === '/api/settings/reset');
+      expect(call && JSON.parse(String(call[1]?.body))).toEqual({ section: '' });
+    });
+  });
+
+  it('shows Invalid settings file format for an unparseable import', async () => {
+    mockServer();
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderSettings();
+    await screen.findByRole('button', { name: 'Import' });
+    const input = screen.getByTestId('settings-import-input') as HTMLInputElement;
+    const file = new File(['{not json'], 'settings.json', { type: 'application/json' });
+    await act(async () => {
+      fireEvent.change(input, { target: { files: [file] } });
+    });
+    expect(await screen.findByText(INVALID_FILE)).toBeTruthy();
+    expect(confirm).not.toHaveBeenCalled();
+  });
+
+  it('shows Invalid settings file format when the server rejects the file', async () => {
+    mockServer((method, url) => {
+      if (method === 'POST' && url === '/api/settings/import') return json(400, { success: false, error: { code: 'invalid', message: 'Invalid settings file format' } });
+      return undefined;
+    });
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderSettings();
+    await screen.findByRole('button', { name: 'Import' });
+    const input = screen.getByTestId('settings-import-input') as HTMLInputElement;
+    const file = new File([JSON.stringify({ settings: { bogus: 1 }, exportDate: 'x', version: '1.0.0', checksum: 'x' })], 'settings.json', { type: 'application/json' });
+    await act(async () => {
+      fireEvent.change(input, { target: { files: [file] } });
+    });
+    expect(await screen.findByText(INVALID_FILE)).toBeTruthy();
+  });
+
+  it('enables Test Connection for the sandbox exchange without keys and reports the result', async () => {
+    mockServer((method, url) => {
+      if (method === 'POST' && url === '/api/settings/test-connection') return json(200, { success: true, data: { provider: 'sandbox', status: 'Connected', message: 'The built-in sandbox exchange is running' } });
+      return undefined;
+    });
+    renderSettings();
+    const [exchangeTest, aiTest] = (await screen.findAllByRole('button', { name: 'Test Connection' })) as HTMLButtonElement[];
+    expect(exchangeTest!.disabled).toBe(false);
+    expect(aiTest!.disabled).toBe(true);
+    await userEvent.click(exchangeTest!);
+    expect(await screen.findByText('Connected')).toBeTruthy();
+  });
+
+  it('shows the unavailable message when a section is missing', async () => {
+    const s = sampleSettings();
+    delete s.system;
+    mockServer((method, url) => (method === 'GET' && url === '/api/settings' ? json(200, { success: true, data: reply(s) }) : undefined));
+    renderSettings();
+    await userEvent.click(await screen.findByRole('tab', { name: 'System' }));
+    expect(screen.getByText('System settings is loading or unavailable. Please refresh the page.')).toBeTruthy();
+  });
+});
+
+describe('settings helpers', () => {
+  it('resolves effects by the most specific key', () => {
+    const effects = { 'system.monitoring': 'stored', 'system.logging.level': 'applied', ui: 'applied' };
+    expect(effectOf(effects, 'system.monitoring.metricsRetention')).toBe('stored');
+    expect(effectOf(effects, 'system.logging.level')).toBe('applied');
+    expect(effectOf(effects, 'system.logging.logRetention')).toBeUndefined();
+    expect(effectOf(effects, 'ui.theme.mode')).toBe('applied');
+    expect(anyStoredUnder(effects, 'system')).toBe(true);
+  });
+
+  it('names the export file by date', () => {
+    expect(exportFileName(new Date(2025, 0, 9))).toBe('platform-settings-2025-01-09.json');
+  });
+
+  it('needs key and secret for a real exchange and a token for the AI provider', () => {
+    const s = sampleSettings();
+    expect(canTestConnection('exchange', s)).toBe(true);
+    s.api!.exchange.provider = 'coinbase';
+    expect(canTestConnection('exchange', s)).toBe(false);
+    s.api!.exchange.apiKey = 'k';
+    s.api!.exchange.apiSecret = 's';
+    expect(canTestConnection('exchange', s)).toBe(true);
+    expect(canTestConnection('ai', s)).toBe(false);
+    s.api!.ai.apiToken = 't';
+    expect(canTestConnection('ai', s)).toBe(true);
+  });
+});
