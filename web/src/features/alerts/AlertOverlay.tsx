@@ -111,7 +111,7 @@ export function AlertOverlay() {
   const dismiss = (a: SystemAlert) => setDismissed((d) => new Set(d).add(dismissKey(a)));
 
   return (
-    <div className="pointer-events-none fixed right-4 top-4 z-50 flex w-96 max-w-[calc(100vw-2rem)] flex-col gap-2" aria-live="polite" aria-label="System alerts">
+    <div className="pointer-events-none fixed right-4 top-16 z-30 flex w-96 max-w-[calc(100vw-2rem)] flex-col gap-2" aria-live="polite" aria-label="System alerts">
       {alerts.map((a) => {
         const s = styleOf(a.severity);
         const resolving = resolve.isPending && resolve.variables === a.id;

@@ -1,0 +1,95 @@
+// An operator tightens a risk limit in Settings and sees orders refused by it,
+// meets the alert overlay, exports and (fails to) import settings.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, newPage, shot } from '../lib/browser.mjs';
+import { startServer } from '../lib/server.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('settings drive the risk check; alerts; export and import', async () => {
+  const { page, context, external } = await newPage(browser, server.url);
+  page.on('dialog', (d) => d.accept());
+  await page.goto('/register');
+  await page.getByLabel('Name').fill('Olga Operator');
+  await page.getByLabel('Email').fill('olga@example.com');
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/dashboard');
+
+  await page.goto('/settings');
+  await page.getByText('Not saved yet (defaults)').waitFor();
+  const save = page.getByRole('button', { name: 'Save Changes' });
+  assert.equal(await save.isDisabled(), true, 'nothing to save yet');
+  await page.getByRole('tab', { name: 'Trading' }).click();
+
+  // An out-of-bounds value is listed under Configuration Errors and blocks the save.
+  const maxTrade = page.getByLabel('Max trade amount');
+  await maxTrade.fill('50');
+  await page.getByText('Configuration Errors').waitFor();
+  await page.getByText('Unsaved changes').waitFor();
+  await shot(page, 'settings-errors');
+
+  await maxTrade.fill('100');
+  await page.getByText('Configuration Errors').waitFor({ state: 'detached' });
+  await save.click();
+  await page.getByText(/Last saved:/).waitFor();
+  await shot(page, 'settings-saved');
+
+  // The new limit refuses a trade it allowed before.
+  await page.goto('/trading/trade');
+  await page.getByTestId('tf-current-price').filter({ hasText: '$' }).waitFor();
+  await page.getByLabel('Quantity').fill('0.01');
+  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await page.getByText(/exceeds the maximum trade amount of \$100\.00/).first().waitFor();
+
+  // The refusal raised a medium alert: Dismiss only.
+  const overlay = page.getByLabel('System alerts');
+  const refused = overlay.getByRole('alert').filter({ hasText: 'Order refused by risk check' });
+  await refused.waitFor({ timeout: 15_000 });
+  assert.equal(await refused.getByRole('button', { name: 'Resolve' }).count(), 0);
+  await refused.getByRole('button', { name: 'Dismiss' }).click();
+  await refused.waitFor({ state: 'detached' });
+
+  // The emergency stop raises a critical alert that can be resolved.
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  const critical = overlay.getByRole('alert').filter({ hasText: 'Emergency stop active' });
+  await critical.waitFor({ timeout: 15_000 });
+  await shot(page, 'alert-overlay');
+  await critical.getByRole('button', { name: 'Resolve' }).click();
+  await critical.waitFor({ state: 'detached' });
+
+  // Export: the spec's file with a 16-character checksum and no secrets.
+  await page.goto('/settings');
+  await page.getByText(/Last saved:/).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
+  assert.match(download.suggestedFilename(), /^platform-settings-\d{4}-\d{2}-\d{2}\.json$/);
+  const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.equal(file.checksum.length, 16);
+  assert.equal(file.settings.trading.riskManagement.maxTradeAmount, 100);
+  assert.ok(file.exportDate && file.version);
+
+  // A file that is not a settings export is refused.
+  const bad = join(tmpdir(), `kestrel-bad-${Date.now()}.json`);
+  writeFileSync(bad, '{"hello": "world"}');
+  await page.getByTestId('settings-import-input').setInputFiles(bad);
+  await page.getByText('Invalid settings file format').waitFor();
+  await shot(page, 'settings-import-invalid');
+
+  assert.deepEqual(external, [], 'the app must not contact any other host');
+  await context.close();
+});
