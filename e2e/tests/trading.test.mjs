@@ -84,8 +84,14 @@ test('trade end to end in the browser', async () => {
   await page.getByLabel('Order Type').selectOption('market');
   await page.getByLabel('Quantity').fill('5');
   await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
-  await page.getByRole('alert').getByText(/maximum trade amount/).waitFor();
+  await page.getByRole('form', { name: 'Trading form' }).getByRole('alert').getByText(/maximum trade amount/).waitFor();
+  // The refusal also raised a system alert; dismiss it so it does not cover the tables.
+  const overlay = page.getByLabel('System alerts');
+  await overlay.getByRole('alert').first().waitFor({ timeout: 15_000 });
   await shot(page, 'new-trade-refused');
+  while ((await overlay.getByRole('button', { name: 'Close alert' }).count()) > 0) {
+    await overlay.getByRole('button', { name: 'Close alert' }).first().click();
+  }
 
   // Orders: modify the open limit, then cancel it after confirming.
   await page.goto('/trading/orders');
@@ -137,11 +143,11 @@ test('trade end to end in the browser', async () => {
   // The red Stop button halts trading; an operator can resume from the dashboard.
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
-  await page.getByText('Emergency Stop Active').waitFor();
+  await page.getByText('Emergency Stop Active', { exact: true }).waitFor();
   await page.getByTestId('health-badge').waitFor();
   await shot(page, 'dashboard-emergency-stop');
   await page.getByRole('button', { name: 'Resume Trading' }).click();
-  await page.getByText('Emergency Stop Active').waitFor({ state: 'detached' });
+  await page.getByText('Emergency Stop Active', { exact: true }).waitFor({ state: 'detached' });
 
   assert.deepEqual(external, [], 'the app must not contact any other host');
   assert.deepEqual(consoleErrors.filter((e) => !e.includes('status of 4')), [], 'no console errors');

@@ -33,6 +33,7 @@ function alertBox(title: string): HTMLElement {
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+  sessionStorage.clear();
 });
 
 describe('AlertOverlay', () => {

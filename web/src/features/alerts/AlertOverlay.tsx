@@ -89,9 +89,29 @@ function SeverityIcon({ severity }: { severity: string }) {
   );
 }
 
+const DISMISSED_KEY = 'kestrel_dismissed_alerts';
+
+/** Dismissals last for the browser session, so a reload does not bring them back. */
+function loadDismissed(): ReadonlySet<string> {
+  try {
+    const raw = sessionStorage.getItem(DISMISSED_KEY);
+    return new Set(raw ? (JSON.parse(raw) as string[]) : []);
+  } catch {
+    return new Set();
+  }
+}
+
+function saveDismissed(d: ReadonlySet<string>): void {
+  try {
+    sessionStorage.setItem(DISMISSED_KEY, JSON.stringify([...d].slice(-200)));
+  } catch {
+    // storage full or disabled: dismissals last until the page reloads
+  }
+}
+
 /** The fixed top-right stack of open system alerts, polled every 10 seconds. */
 export function AlertOverlay() {
-  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(() => new Set());
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(loadDismissed);
   const query = useQuery({
     queryKey: ALERTS_KEY,
     queryFn: () => api.get<AlertList>(ALERTS_PATH),
@@ -108,7 +128,12 @@ export function AlertOverlay() {
   const alerts = visibleAlerts(query.data?.alerts, dismissed);
   if (alerts.length === 0) return null;
 
-  const dismiss = (a: SystemAlert) => setDismissed((d) => new Set(d).add(dismissKey(a)));
+  const dismiss = (a: SystemAlert) =>
+    setDismissed((d) => {
+      const next = new Set(d).add(dismissKey(a));
+      saveDismissed(next);
+      return next;
+    });
 
   return (
     <div className="pointer-events-none fixed right-4 top-16 z-30 flex w-96 max-w-[calc(100vw-2rem)] flex-col gap-2" aria-live="polite" aria-label="System alerts">
