@@ -82,7 +82,8 @@ func (g *gzipWriter) WriteHeader(code int) {
 			h.Del("Content-Length")
 			h.Set("Content-Encoding", "gzip")
 			h.Add("Vary", "Accept-Encoding")
-			g.gz = gzip.NewWriter(g.ResponseWriter)
+			g.gz = gzipPool.Get().(*gzip.Writer)
+			g.gz.Reset(g.ResponseWriter)
 		}
 	}
 	g.ResponseWriter.WriteHeader(code)
@@ -99,11 +100,17 @@ func (g *gzipWriter) Write(b []byte) (int, error) {
 }
 
 func (g *gzipWriter) Close() error {
-	if g.gz != nil {
-		return g.gz.Close()
+	if g.gz == nil {
+		return nil
 	}
-	return nil
+	err := g.gz.Close()
+	gzipPool.Put(g.gz)
+	g.gz = nil
+	return err
 }
+
+// gzipPool reuses compressors: each holds about a megabyte of tables.
+var gzipPool = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(io.Discard, gzip.DefaultCompression); return w }}
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (g *gzipWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
