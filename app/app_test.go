@@ -402,3 +402,96 @@ func TestLogsRestartAndBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestMarketDataAPI(t *testing.T) {
+	s := start(t, t.TempDir())
+	_, tok := s.accounts()
+	var tk struct {
+		Symbol    string
+		Price     decimal.Decimal
+		Bid, Ask  decimal.Decimal
+		Volume24h decimal.Decimal `json:"volume_24h"`
+	}
+	s.into(s.do("GET", "/api/market-data/ticker/btc-usd", tok, ""), &tk)
+	if tk.Symbol != "BTC-USD" || !tk.Price.IsPositive() || !tk.Bid.LessThan(tk.Ask) || !tk.Volume24h.IsPositive() {
+		t.Fatalf("ticker: %+v", tk)
+	}
+	if r := s.do("GET", "/api/market-data/ticker/DOGE-USD", tok, ""); r.Status != 404 || !strings.Contains(r.Error.Message, "Unknown symbol") {
+		t.Fatalf("unknown symbol: %+v", r)
+	}
+	var cs struct {
+		Candles []struct {
+			Timestamp time.Time
+			Low, High decimal.Decimal
+		}
+	}
+	s.into(s.do("GET", "/api/market-data/candles/ETH-USD", tok, ""), &cs)
+	if len(cs.Candles) != 100 || !cs.Candles[0].Timestamp.Before(cs.Candles[99].Timestamp) || cs.Candles[1].Timestamp.Sub(cs.Candles[0].Timestamp) != time.Hour {
+		t.Fatalf("candles: %d, ascending hourly expected", len(cs.Candles))
+	}
+	for _, c := range []string{
+		"/api/market-data/candles/ETH-USD?granularity=TEN_SECONDS",
+		"/api/market-data/candles/ETH-USD?start=2026-05-02&end=2026-05-01",
+		"/api/market-data/candles/ETH-USD?limit=0",
+		"/api/market-data/historical/ETH-USD?start_date=yesterday",
+		"/api/market-data/indicators/ETH-USD?indicator_type=VWAP",
+	} {
+		if r := s.do("GET", c, tok, ""); r.Status != 400 {
+			t.Errorf("%s: %d %+v", c, r.Status, r.Error)
+		}
+	}
+	var hist struct{ Candles []struct{ Timestamp time.Time } }
+	s.into(s.do("GET", "/api/market-data/historical/BTC-USD?granularity=ONE_DAY&start_date=2025-01-01&end_date=2025-02-01", tok, ""), &hist)
+	if len(hist.Candles) != 31 {
+		t.Fatalf("historical January 2025 daily candles: %d", len(hist.Candles))
+	}
+	var ind struct {
+		Readings []struct {
+			Value        float64
+			Upper, Lower *float64
+		}
+	}
+	s.into(s.do("GET", "/api/market-data/indicators/BTC-USD?indicator_type=RSI&limit=10", tok, ""), &ind)
+	if len(ind.Readings) != 10 || ind.Readings[9].Value <= 0 || ind.Readings[9].Value >= 100 {
+		t.Fatalf("RSI readings: %+v", ind)
+	}
+	s.into(s.do("GET", "/api/market-data/indicators/BTC-USD?indicator_type=BOLLINGER&limit=5", tok, ""), &ind)
+	if r := ind.Readings[4]; r.Upper == nil || !(*r.Upper > r.Value && r.Value > *r.Lower) {
+		t.Fatalf("Bollinger: %+v", ind)
+	}
+	if r := s.do("GET", "/api/market-data/products", tok, ""); !r.Success || !strings.Contains(string(r.Data), "ADA-USD") {
+		t.Fatalf("products: %+v", r)
+	}
+}
+
+func TestSecretsNeverInResponses(t *testing.T) {
+	s := start(t, t.TempDir())
+	op, _ := s.accounts()
+	const key, secret = "KEY-PLAINTEXT-AAAA1111", "SECRET-PLAINTEXT-BBBB2222"
+	if r := s.do("PUT", "/api/settings", op, `{"api":{"exchange":{"provider":"coinbase","apiKey":"`+key+`","apiSecret":"`+secret+`"}}}`); r.Status != 200 {
+		t.Fatalf("save: %+v", r)
+	}
+	for _, path := range []string{"/api/settings", "/api/settings/export", "/api/system/config", "/api/system/logs?level=DEBUG"} {
+		req, _ := http.NewRequest("GET", s.url+path, nil)
+		req.Header.Set("Authorization", "Bearer "+op)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || strings.Contains(string(raw), "PLAINTEXT") {
+			t.Errorf("%s: %d, leaks a secret: %v", path, res.StatusCode, strings.Contains(string(raw), "PLAINTEXT"))
+		}
+	}
+	// The connection test uses the stored secret and says plainly that Coinbase is not in this build.
+	var tc struct{ Status, Message string }
+	s.into(s.do("POST", "/api/settings/test-connection", op, `{"provider":"exchange"}`), &tc)
+	if tc.Status != "Failed" || !strings.Contains(tc.Message, "not available in this build") {
+		t.Fatalf("test connection: %+v", tc)
+	}
+	s.into(s.do("POST", "/api/settings/test-connection", op, `{"provider":"exchange","settings":{"exchange":{"provider":"sandbox"}}}`), &tc)
+	if tc.Status != "Connected" {
+		t.Fatalf("sandbox test connection: %+v", tc)
+	}
+}
