@@ -440,7 +440,9 @@ func TestMarketDataAPI(t *testing.T) {
 			t.Errorf("%s: %d %+v", c, r.Status, r.Error)
 		}
 	}
-	var hist struct{ Candles []struct{ Timestamp time.Time } }
+	var hist struct {
+		Candles []struct{ Timestamp time.Time }
+	}
 	s.into(s.do("GET", "/api/market-data/historical/BTC-USD?granularity=ONE_DAY&start_date=2025-01-01&end_date=2025-02-01", tok, ""), &hist)
 	if len(hist.Candles) != 31 {
 		t.Fatalf("historical January 2025 daily candles: %d", len(hist.Candles))
