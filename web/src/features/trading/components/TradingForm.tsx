@@ -4,6 +4,7 @@ import { ErrorBox } from '@/components/Field';
 import { btn, inputClass, Row } from '@/components/Modal';
 import { ApiError, errorMessage } from '@/lib/api';
 import { formatPrice, formatQty, formatUSD, toNum } from '@/lib/format';
+import { useTradingPrefs } from '@/lib/tradingPrefs';
 import type { Order } from '@/lib/types';
 import { submitOrder, SYMBOLS, useInvalidateTrading, useTicker, type TradeInput } from '../api';
 import { validateTrade } from '../validate';
@@ -23,6 +24,16 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   const [done, setDone] = useState<Order | null>(null);
   const ticker = useTicker(t.symbol);
   const refresh = useInvalidateTrading();
+  const prefs = useTradingPrefs();
+  const [prefilled, setPrefilled] = useState(false);
+
+  // The settings' default parameters prefill an untouched form once.
+  useEffect(() => {
+    if (!prefs || prefilled) return;
+    setPrefilled(true);
+    setT((prev) => (prev.quantity === '' && prev.orderType === 'market' ? { ...prev, quantity: prefs.defaultQuantity, orderType: prefs.defaultOrderType } : prev));
+    if (prefs.defaultOrderType !== 'market') setAdvanced(true);
+  }, [prefs, prefilled]);
 
   useEffect(() => {
     if (!submitError) return;
@@ -70,6 +81,10 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
     const v = validateTrade(t);
     setErrors(v);
     if (Object.keys(v).length > 0) return;
+    if (prefs?.confirmTrades !== false) {
+      const at = t.orderType === 'market' ? 'at market' : `${t.orderType === 'limit' ? 'limit' : 'stop'} ${formatPrice(t.price)}`;
+      if (!window.confirm(`Confirm ${t.side} ${formatQty(t.quantity)} ${t.symbol} ${at}?`)) return;
+    }
     mutation.mutate(t);
   };
 
