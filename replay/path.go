@@ -55,7 +55,7 @@ func newWalk(seed int64, symbol string, c domain.Candle, tick decimal.Decimal) *
 
 	w := &walk{}
 	for i, x := range f {
-		d := decimal.NewFromFloat(x).Div(tick).Round(0).Mul(tick)
+		d := decimal.NewFromFloat(reflect(x, low, high)).Div(tick).Round(0).Mul(tick)
 		if d.GreaterThan(c.High) {
 			d = c.High
 		} else if d.LessThan(c.Low) {
@@ -66,6 +66,23 @@ func newWalk(seed int64, symbol string, c domain.Candle, tick decimal.Decimal) *
 	// Waypoints are exact: the walk reaches the candle's real prices.
 	w.points[0], w.points[t1], w.points[t2], w.points[stepsPerCandle] = c.Open, firstD, secondD, c.Close
 	return w
+}
+
+// reflect folds x back into [lo, hi] like a ball off the walls. Clamping
+// instead would park the price at the high or low for long flat stretches.
+func reflect(x, lo, hi float64) float64 {
+	w := hi - lo
+	if w <= 0 {
+		return lo
+	}
+	y := math.Mod(x-lo, 2*w)
+	if y < 0 {
+		y += 2 * w
+	}
+	if y > w {
+		y = 2*w - y
+	}
+	return lo + y
 }
 
 // bridge fills f[a..b] with a random walk from x0 to x1 (a Brownian bridge).

@@ -11,6 +11,14 @@ import { startServer } from '../lib/server.mjs';
 let server;
 let browser;
 
+async function assertValue(page, label, want) {
+  for (let i = 0; i < 50; i++) {
+    if ((await page.getByLabel(label).inputValue()) === want) return;
+    await page.waitForTimeout(100);
+  }
+  assert.equal(await page.getByLabel(label).inputValue(), want, label);
+}
+
 before(async () => {
   server = await startServer();
   browser = await launch();
@@ -49,6 +57,10 @@ test('settings drive the risk check; alerts; export and import', async () => {
   await save.click();
   await page.getByText(/Last saved:/).waitFor();
   await shot(page, 'settings-saved');
+  // Saved on the server: a reload shows the value.
+  await page.reload();
+  await page.getByRole('tab', { name: 'Trading' }).click();
+  assert.equal(await page.getByLabel('Max trade amount').inputValue(), '100');
 
   // The new limit refuses a trade it allowed before.
   await page.goto('/trading/trade');
@@ -82,6 +94,15 @@ test('settings drive the risk check; alerts; export and import', async () => {
   assert.equal(file.checksum.length, 16);
   assert.equal(file.settings.trading.riskManagement.maxTradeAmount, 100);
   assert.ok(file.exportDate && file.version);
+
+  // Reset All brings the defaults back; importing the exported file restores the saved value.
+  await page.getByRole('button', { name: 'Reset All' }).click();
+  await page.getByRole('tab', { name: 'Trading' }).click();
+  await assertValue(page, 'Max trade amount', '10000');
+  const good = join(tmpdir(), `kestrel-export-${Date.now()}.json`);
+  writeFileSync(good, JSON.stringify(file));
+  await page.getByTestId('settings-import-input').setInputFiles(good);
+  await assertValue(page, 'Max trade amount', '100');
 
   // A file that is not a settings export is refused.
   const bad = join(tmpdir(), `kestrel-bad-${Date.now()}.json`);

@@ -20,6 +20,12 @@ after(async () => {
   await server?.stop();
 });
 
+// Clears the alert stack, as a person would before reaching for a button under it.
+async function dismissAlerts(page) {
+  const close = page.getByLabel('System alerts').getByRole('button', { name: 'Close alert' });
+  while ((await close.count()) > 0) await close.first().click();
+}
+
 async function signUp(page) {
   await page.goto('/register');
   await page.getByLabel('Name').fill('Tom Trader');
@@ -43,6 +49,9 @@ test('trade end to end in the browser', async () => {
   await page.getByTestId('price-chart').locator('canvas').first().waitFor();
   assert.equal(await page.getByText('Failed to load chart data').count(), 0);
   await page.getByTestId('health-badge').getByText('System Healthy').waitFor();
+  // The replayed market moves about once a second: the card follows within a few seconds.
+  const first = await price.innerText();
+  await page.waitForFunction((p) => document.querySelector('[data-testid="price-card-price"]')?.textContent !== p, first, { timeout: 10_000 });
   assert.equal(await page.getByTestId('card-total-trades').innerText().then((t) => t.includes('0')), true);
   await shot(page, 'dashboard-before-trade');
 
@@ -89,9 +98,7 @@ test('trade end to end in the browser', async () => {
   const overlay = page.getByLabel('System alerts');
   await overlay.getByRole('alert').first().waitFor({ timeout: 15_000 });
   await shot(page, 'new-trade-refused');
-  while ((await overlay.getByRole('button', { name: 'Close alert' }).count()) > 0) {
-    await overlay.getByRole('button', { name: 'Close alert' }).first().click();
-  }
+  await dismissAlerts(page);
 
   // Orders: modify the open limit, then cancel it after confirming.
   await page.goto('/trading/orders');
@@ -132,8 +139,39 @@ test('trade end to end in the browser', async () => {
   await page.getByTestId('risk-level').waitFor();
   await shot(page, 'portfolio');
 
+  // A stop-loss under the market protects the position; it rests as an open order.
+  await page.goto('/trading/trade');
+  await page.getByRole('button', { name: 'Show Advanced' }).click();
+  await page.getByLabel('Order Type').selectOption('stop_loss');
+  await page.getByRole('button', { name: 'SELL' }).click();
+  await page.getByLabel('Quantity').fill('0.005');
+  await page.getByLabel('Stop Price').fill('20000');
+  await page.getByRole('button', { name: 'SELL BTC-USD' }).click();
+  await page.getByRole('status').getByText('(open)').waitFor();
+  await page.goto('/trading/orders');
+  await page.getByTestId('order-row').filter({ hasText: 'Stop-Loss' }).filter({ hasText: 'open' }).waitFor();
+
+  // Close the whole position with a market SELL: the stop holds 0.005, so closing 0.01 is refused...
+  await page.goto('/trading/positions');
+  await page.getByRole('row', { name: /BTC-USD/ }).getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Close Position' }).click();
+  await page.getByRole('dialog').getByText('Insufficient balance for this trade').waitFor();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await dismissAlerts(page);
+
+  // ...until Stop cancels every open order (the stop-loss included).
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await page.getByText('Emergency Stop Active', { exact: true }).waitFor();
+  await page.getByRole('button', { name: 'Resume Trading' }).click();
+  await page.getByText('Emergency Stop Active', { exact: true }).waitFor({ state: 'detached' });
+  await page.goto('/trading/orders');
+  await page.getByTestId('order-row').filter({ hasText: 'Stop-Loss' }).filter({ hasText: 'cancelled' }).waitFor();
+  assert.equal(await page.getByTestId('order-row').filter({ hasText: /\bopen\b/ }).count(), 0, 'Stop cancelled every open order');
+
   // Close the whole position with a market SELL.
   await page.goto('/trading/positions');
+  await dismissAlerts(page);
   await page.getByRole('row', { name: /BTC-USD/ }).getByRole('button', { name: 'Close' }).click();
   const close = page.getByRole('dialog');
   assert.equal(await close.getByLabel('Quantity to close').inputValue(), '0.01');

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '@/lib/api';
 
 export type AlertSeverity = 'critical' | 'high' | 'medium' | 'low';
@@ -90,6 +90,7 @@ function SeverityIcon({ severity }: { severity: string }) {
 }
 
 const DISMISSED_KEY = 'kestrel_dismissed_alerts';
+export const AUTO_HIDE_MS = 15_000;
 
 /** Dismissals last for the browser session, so a reload does not bring them back. */
 function loadDismissed(): ReadonlySet<string> {
@@ -126,6 +127,22 @@ export function AlertOverlay() {
   });
 
   const alerts = visibleAlerts(query.data?.alerts, dismissed);
+  const autoHide = alerts.filter((a) => !canResolve(a.severity)).map(dismissKey).join(',');
+
+  // Medium and low alerts leave the stack on their own after a while so they do
+  // not sit over the page; they stay listed by the API until resolved.
+  useEffect(() => {
+    if (!autoHide) return;
+    const id = setTimeout(() => {
+      setDismissed((d) => {
+        const next = new Set(d);
+        for (const k of autoHide.split(',')) next.add(k);
+        saveDismissed(next);
+        return next;
+      });
+    }, AUTO_HIDE_MS);
+    return () => clearTimeout(id);
+  }, [autoHide]);
   if (alerts.length === 0) return null;
 
   const dismiss = (a: SystemAlert) =>
