@@ -16,6 +16,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/app"
+	"kestrel/domain"
 	"kestrel/httpapi"
 	"kestrel/logbook"
 	"kestrel/store/sqlite"
@@ -495,5 +496,94 @@ func TestSecretsNeverInResponses(t *testing.T) {
 	s.into(s.do("POST", "/api/settings/test-connection", op, `{"provider":"exchange","settings":{"exchange":{"provider":"sandbox"}}}`), &tc)
 	if tc.Status != "Connected" {
 		t.Fatalf("sandbox test connection: %+v", tc)
+	}
+}
+
+// Every risk refusal through the real API: 422 with the reason, nothing placed.
+func TestEveryRiskRefusal(t *testing.T) {
+	s := start(t, t.TempDir())
+	op, tok := s.accounts()
+	ctx := context.Background()
+	setRisk := func(body string) {
+		t.Helper()
+		if r := s.do("PUT", "/api/settings", op, `{"trading":{"riskManagement":`+body+`}}`); r.Status != 200 {
+			t.Fatalf("settings %s: %+v", body, r)
+		}
+	}
+	refused := func(body, want string) {
+		t.Helper()
+		before := s.do("GET", "/api/trading/orders", tok, "").Data
+		r := s.do("POST", "/api/trading/execute", tok, body)
+		if r.Status != 422 || !strings.Contains(r.Error.Message, want) {
+			t.Fatalf("%s: %d %q, want 422 containing %q", body, r.Status, r.Error.Message, want)
+		}
+		if after := s.do("GET", "/api/trading/orders", tok, "").Data; string(after) != string(before) {
+			t.Fatalf("%s: a refused order was placed", body)
+		}
+	}
+	placed := func(body string) {
+		t.Helper()
+		if r := s.do("POST", "/api/trading/execute", tok, body); !r.Success {
+			t.Fatalf("%s: %+v", body, r)
+		}
+	}
+
+	refused(`{"symbol":"BTC-USD","action":"BUY","quantity":0.0001}`, "below the minimum trade amount of $10.00")
+	refused(`{"symbol":"BTC-USD","action":"BUY","quantity":1}`, "exceeds the maximum trade amount of $10000.00")
+	refused(`{"symbol":"ETH-USD","action":"SELL","quantity":1}`, "Insufficient balance for this trade")
+
+	setRisk(`{"maxPositionSize":0.01}`) // 1% of 100,000
+	refused(`{"symbol":"ETH-USD","action":"BUY","quantity":1}`, "the maximum position size is 1.0%")
+	setRisk(`{"maxPositionSize":0.1,"maxOpenPositions":1}`)
+	placed(`{"symbol":"ETH-USD","action":"BUY","quantity":0.1}`)
+	refused(`{"symbol":"SOL-USD","action":"BUY","quantity":1}`, "Maximum open positions reached (1)")
+	placed(`{"symbol":"ETH-USD","action":"SELL","quantity":0.05}`) // reducing is always allowed
+
+	setRisk(`{"maxOpenPositions":10,"maxDailyTrades":2}`)
+	refused(`{"symbol":"ETH-USD","action":"BUY","quantity":0.01}`, "Daily trade limit reached (2 trades today)")
+	setRisk(`{"maxDailyTrades":50}`)
+
+	// A portfolio that was worth much more at midnight is past the daily loss limit;
+	// one worth much more at its peak is past the drawdown limit.
+	now := time.Now().UTC()
+	midnight := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	if err := s.app.Store.AppendPortfolioPoint(ctx, domain.PortfolioPoint{Time: midnight, Value: decimal.NewFromInt(106_000), Cash: decimal.NewFromInt(106_000)}); err != nil {
+		t.Fatal(err)
+	}
+	refused(`{"symbol":"ETH-USD","action":"BUY","quantity":0.01}`, "Daily loss limit reached")
+	setRisk(`{"dailyLossLimit":0.2}`)
+	if err := s.app.Store.AppendPortfolioPoint(ctx, domain.PortfolioPoint{Time: midnight.Add(-48 * time.Hour), Value: decimal.NewFromInt(150_000), Cash: decimal.NewFromInt(150_000)}); err != nil {
+		t.Fatal(err)
+	}
+	refused(`{"symbol":"ETH-USD","action":"BUY","quantity":0.01}`, "Maximum drawdown reached")
+	setRisk(`{"maxDrawdown":0.5}`)
+	placed(`{"symbol":"ETH-USD","action":"BUY","quantity":0.01}`)
+
+	s.do("POST", "/api/trading/stop", tok, "")
+	refused(`{"symbol":"ETH-USD","action":"BUY","quantity":0.01}`, "Trading is halted: emergency stop is active")
+}
+
+func TestLogLevelFromSettings(t *testing.T) {
+	lv := new(slog.LevelVar)
+	cfg := app.Defaults()
+	cfg.Addr, cfg.DataDir, cfg.LogLevelVar = "127.0.0.1:0", t.TempDir(), lv
+	a, err := app.New(context.Background(), cfg, httpapi.BuildInfo{Version: "test"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go a.Run(context.Background())
+	t.Cleanup(func() { a.Close() })
+	s := &server{t: t, app: a, url: a.URL()}
+	op, _ := s.accounts()
+	for _, c := range []struct {
+		level string
+		want  slog.Level
+	}{{"DEBUG", slog.LevelDebug}, {"ERROR", slog.LevelError}, {"CRITICAL", logbook.LevelCritical}, {"INFO", slog.LevelInfo}} {
+		if r := s.do("PUT", "/api/settings", op, `{"system":{"logging":{"level":"`+c.level+`"}}}`); r.Status != 200 {
+			t.Fatalf("save level %s: %+v", c.level, r)
+		}
+		if lv.Level() != c.want {
+			t.Fatalf("level %s: logger at %s", c.level, lv.Level())
+		}
 	}
 }
