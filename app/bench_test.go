@@ -5,8 +5,11 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"kestrel/app"
 	"kestrel/httpapi"
@@ -101,4 +104,34 @@ func BenchmarkAPIMarketOrder(b *testing.B) {
 		}
 		benchDo(b, c, "POST", url+"/api/trading/execute", token, `{"symbol":"ETH-USD","action":"`+side+`","quantity":0.01}`)
 	}
+}
+
+// BenchmarkAPILimitOrder: POST /api/trading/orders/limit through the real HTTP
+// stack with persistence; each order rests (far below the market), holding
+// funds. Reports orders/s and p50/p99 latency.
+func BenchmarkAPILimitOrder(b *testing.B) {
+	url, token := benchServer(b)
+	c := &http.Client{}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	start := time.Now()
+	paused := time.Duration(0)
+	for i := 0; i < b.N; i++ {
+		if i > 0 && i%900 == 0 { // the daily trade limit tops out at 1000: continue on a fresh server
+			b.StopTimer()
+			p := time.Now()
+			url, token = benchServer(b)
+			paused += time.Since(p)
+			b.StartTimer()
+		}
+		t0 := time.Now()
+		benchDo(b, c, "POST", url+"/api/trading/orders/limit", token, `{"symbol":"BTC-USD","side":"BUY","quantity":0.001,"price":`+strconv.Itoa(20000+i%1000)+`}`)
+		lat = append(lat, time.Since(t0))
+	}
+	elapsed := time.Since(start) - paused
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "orders/s")
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 }

@@ -19,7 +19,7 @@ type tick struct {
 
 func (t tick) SymbolName() string { return t.Symbol }
 
-func newServer(t *testing.T, h *Hub) string {
+func newServer(t testing.TB, h *Hub) string {
 	auth := func(_ context.Context, token string) error {
 		if token != "good" {
 			return errors.New("no")
@@ -31,7 +31,7 @@ func newServer(t *testing.T, h *Hub) string {
 	return "ws" + strings.TrimPrefix(srv.URL, "http")
 }
 
-func dial(t *testing.T, url string) *websocket.Conn {
+func dial(t testing.TB, url string) *websocket.Conn {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, url, nil)
@@ -42,7 +42,7 @@ func dial(t *testing.T, url string) *websocket.Conn {
 	return c
 }
 
-func send(t *testing.T, c *websocket.Conn, msg string) map[string]any {
+func send(t testing.TB, c *websocket.Conn, msg string) map[string]any {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -52,7 +52,7 @@ func send(t *testing.T, c *websocket.Conn, msg string) map[string]any {
 	return read(t, c)
 }
 
-func read(t *testing.T, c *websocket.Conn) map[string]any {
+func read(t testing.TB, c *websocket.Conn) map[string]any {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
