@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
+	"kestrel/exchange/exchangetest"
 	"kestrel/sandbox"
 	"kestrel/store/sqlite"
 )
@@ -412,4 +413,14 @@ func TestManyOrdersCrossInPriceOrder(t *testing.T) {
 			t.Errorf("order at %s should have filled", o.Price)
 		}
 	}
+}
+
+func TestExchangeContract(t *testing.T) {
+	exchangetest.Run(t, func(t *testing.T) exchangetest.Harness {
+		e := newEnv(t, sandbox.Options{})
+		return exchangetest.Harness{Exchange: e.sb, Move: func(t *testing.T, sym, p string) {
+			e.t = t
+			e.tick(sym, p)
+		}}
+	})
 }
