@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"kestrel/domain"
 	"kestrel/indicators"
 )
 
@@ -60,12 +59,9 @@ func (s *Server) indicators(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	g := domain.Granularity(strings.ToUpper(r.URL.Query().Get("granularity")))
-	if g == "" {
-		g = domain.OneHour
-	}
-	if g.Duration() == 0 {
-		fail(w, r, fieldErr("granularity", "Unsupported granularity: "+string(g)))
+	g, err := granularityQuery(r)
+	if err != nil {
+		fail(w, r, err)
 		return
 	}
 	cs, err := s.d.Market.Candles(r.Context(), sym, g, time.Time{}, time.Time{}, limit+warmup)

@@ -95,12 +95,9 @@ func (s *Server) serveCandles(w http.ResponseWriter, r *http.Request, startKey, 
 		fail(w, r, err)
 		return
 	}
-	g := domain.Granularity(strings.ToUpper(r.URL.Query().Get("granularity")))
-	if g == "" {
-		g = domain.OneHour
-	}
-	if g.Duration() == 0 {
-		fail(w, r, fieldErr("granularity", "Unsupported granularity: "+string(g)+" (use ONE_MINUTE, FIVE_MINUTE, FIFTEEN_MINUTE, THIRTY_MINUTE, ONE_HOUR, TWO_HOUR, SIX_HOUR or ONE_DAY)"))
+	g, err := granularityQuery(r)
+	if err != nil {
+		fail(w, r, err)
 		return
 	}
 	limit, err := intQuery(r, "limit", defLimit, 1, maxLimit)
@@ -173,4 +170,16 @@ func (s *Server) products(w http.ResponseWriter, r *http.Request) {
 		out = append(out, p)
 	}
 	ok(w, map[string]any{"products": out})
+}
+
+// granularityQuery reads ?granularity=, ONE_HOUR when absent.
+func granularityQuery(r *http.Request) (domain.Granularity, error) {
+	g := domain.Granularity(strings.ToUpper(r.URL.Query().Get("granularity")))
+	if g == "" {
+		g = domain.OneHour
+	}
+	if g.Duration() == 0 {
+		return g, fieldErr("granularity", "Unsupported granularity: "+string(g)+" (use ONE_MINUTE, FIVE_MINUTE, FIFTEEN_MINUTE, THIRTY_MINUTE, ONE_HOUR, TWO_HOUR, SIX_HOUR or ONE_DAY)")
+	}
+	return g, nil
 }
