@@ -14,16 +14,21 @@ export function PriceChart({ symbol }: { symbol: string }) {
 
   useEffect(() => {
     if (!box.current) return;
-    const dark = document.documentElement.classList.contains('dark');
-    const c = createChart(box.current, {
-      autoSize: true,
-      layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: dark ? '#cbd5e1' : '#334155', attributionLogo: false },
-      grid: { vertLines: { color: dark ? '#1e293b' : '#f1f5f9' }, horzLines: { color: dark ? '#1e293b' : '#f1f5f9' } },
-      timeScale: { timeVisible: true, secondsVisible: false },
-    });
+    const colors = () => {
+      const dark = document.documentElement.classList.contains('dark');
+      return {
+        layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: dark ? '#cbd5e1' : '#334155' },
+        grid: { vertLines: { color: dark ? '#1e293b' : '#f1f5f9' }, horzLines: { color: dark ? '#1e293b' : '#f1f5f9' } },
+      };
+    };
+    const c = createChart(box.current, { autoSize: true, ...colors(), timeScale: { timeVisible: true, secondsVisible: false } });
+    // Follow the light/dark toggle, which flips a class on <html>.
+    const themeWatch = new MutationObserver(() => c.applyOptions(colors()));
+    themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
     chart.current = c;
     series.current = c.addSeries(CandlestickSeries, { upColor: '#10b981', downColor: '#ef4444', borderVisible: false, wickUpColor: '#10b981', wickDownColor: '#ef4444' });
     return () => {
+      themeWatch.disconnect();
       c.remove();
       chart.current = null;
       series.current = null;
