@@ -124,8 +124,11 @@ func (a *App) runEngine(ctx context.Context) {
 				return
 			}
 			if err := a.Exchange.OnTick(ctx, t); err != nil && ctx.Err() == nil {
+				// Nothing was applied; the orders stay armed for the next tick.
 				a.Metrics.DatabaseErrors.Inc()
-				slog.Error("match orders", "symbol", t.Symbol, "err", err)
+				slog.Error("match orders", "symbol", t.Symbol, "err", err, "component", "exchange")
+				a.Alerts.Raise(ctx, "database:matching", domain.SeverityCritical, "database", "Order matching could not be stored",
+					fmt.Sprintf("Fills for %s were not saved and will be retried on the next tick: %v", t.Symbol, err))
 			}
 			if tk, err := a.Market.Ticker(t.Symbol); err == nil {
 				a.Bus.Publish(events.TopicTick, tk, time.Now())

@@ -13,7 +13,7 @@ import (
 // settingsEffects tells the Settings screen which keys the running system
 // applies ("applied") and which it stores without acting on yet ("stored").
 var settingsEffects = map[string]string{
-	"api.exchange.provider":                 "applied",
+	"api.exchange.provider":                 "stored",
 	"trading.riskManagement":                "applied",
 	"trading.automation.emergencyStop":      "applied",
 	"trading.automation.autoTrading":        "stored",
