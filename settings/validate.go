@@ -160,6 +160,9 @@ func validateUI(c *checker, u UI) {
 	oneOf(c, "ui.charts.type", "Chart type", u.Charts.Type, ChartTypes)
 	oneOf(c, "ui.charts.timeframe", "Timeframe", u.Charts.Timeframe, Timeframes)
 	oneOf(c, "ui.display.currency", "Currency", u.Display.Currency, Currencies)
+	if u.Display.Currency == "EUR" || u.Display.Currency == "GBP" {
+		c.warn("ui.display.currency", u.Display.Currency+" needs an exchange-rate source this build does not have; amounts are shown in USD")
+	}
 	oneOf(c, "ui.display.decimalPlaces", "Decimal places", u.Display.DecimalPlaces, DecimalChoices)
 	oneOf(c, "ui.display.thousandsSeparator", "Thousands separator", u.Display.ThousandsSeparator, Separators)
 	oneOf(c, "ui.display.dateFormat", "Date format", u.Display.DateFormat, DateFormats)

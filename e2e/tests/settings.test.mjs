@@ -111,6 +111,17 @@ test('settings drive the risk check; alerts; export and import', async () => {
   await page.getByText('Invalid settings file format').waitFor();
   await shot(page, 'settings-import-invalid');
 
+  // UI preferences apply across the app: date format and which dashboard cards show.
+  await page.getByRole('tab', { name: 'UI Preferences' }).click();
+  await page.getByLabel('Date format').selectOption('YYYY-MM-DD');
+  await page.getByLabel('Show charts').uncheck();
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await page.getByText('Unsaved changes').waitFor({ state: 'detached' });
+  await page.goto('/dashboard');
+  await page.getByText(/Updated \d{4}-\d{2}-\d{2}, \d{2}:\d{2}:\d{2}/).waitFor();
+  assert.equal(await page.getByTestId('price-chart').count(), 0, 'the chart is hidden');
+  await shot(page, 'dashboard-ui-preferences');
+
   assert.deepEqual(external, [], 'the app must not contact any other host');
   await context.close();
 });

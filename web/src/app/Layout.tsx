@@ -3,15 +3,17 @@ import { Outlet } from 'react-router-dom';
 import { Spinner } from '@/components/Spinner';
 import { AlertOverlay } from '@/features/alerts/AlertOverlay';
 import { SYMBOLS } from '@/features/trading/api';
+import { useDisplaySync } from '@/lib/prefs';
 import { useRealtimeConnection, useRealtimeState } from '@/lib/useRealtime';
 import { NavBar } from './NavBar';
 import { RequireAuth } from './RequireAuth';
 
 const symbols = [...SYMBOLS];
 
-/** Keeps the realtime socket open while signed in and says when it gave up. */
+/** Signed-in effects: the realtime socket (saying when it gave up) and the display settings. */
 function Realtime() {
   useRealtimeConnection(symbols);
+  useDisplaySync();
   const { state, error } = useRealtimeState();
   if (state !== 'failed') return null;
   return (

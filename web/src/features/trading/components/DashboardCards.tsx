@@ -5,7 +5,7 @@ import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { api, errorMessage } from '@/lib/api';
 import { useMe } from '@/lib/auth';
-import { formatDateTime, formatPrice, formatQty, formatSignedUSD, formatUptime, formatUSD, pnlClass, toNum } from '@/lib/format';
+import { formatDateTime, formatPrice, formatQty, formatSignedMoney, formatUptime, formatMoney, pnlClass, toNum } from '@/lib/format';
 import { useHistory, useSystemMetrics, useSystemStatus, useTicker } from '../api';
 import { strategyLabel } from '../history';
 import { winRateClass } from '../risk';
@@ -116,7 +116,7 @@ export function TradingMetricsCard() {
             <span className={winRateClass(t.win_rate)}>{t.total_trades ? `${t.win_rate.toFixed(1)}%` : '—'}</span>
           </Row>
           <Row label="Daily P&L">
-            <span className={pnlClass(t.daily_pnl)}>{formatSignedUSD(t.daily_pnl)}</span>
+            <span className={pnlClass(t.daily_pnl)}>{formatSignedMoney(t.daily_pnl)}</span>
           </Row>
           <Row label="Active Positions">{t.active_positions}</Row>
           <Row label="Pending Orders">{t.pending_orders}</Row>
@@ -126,8 +126,9 @@ export function TradingMetricsCard() {
   );
 }
 
-export function RecentTrades() {
-  const h = useHistory(10, 5000);
+/** The last 10 trades, refreshed at the dashboard's refresh interval (5 s by default). */
+export function RecentTrades({ refreshMs = 5000 }: { refreshMs?: number }) {
+  const h = useHistory(10, refreshMs);
   const trades = h.data?.trades ?? [];
   return (
     <Card title="Recent Trades">
@@ -148,7 +149,7 @@ export function RecentTrades() {
                 </span>
               </span>
               <span className="text-right">
-                {formatUSD(t.total_value)}
+                {formatMoney(t.total_value)}
                 <span className="block text-xs text-slate-500">{t.status}</span>
               </span>
             </li>

@@ -3,7 +3,7 @@ import { Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/api';
-import { formatDateTime, formatPercent, formatSignedUSD, formatUSD, pnlClass, toNum } from '@/lib/format';
+import { formatDateTime, formatPercent, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
 import { usePerformance, usePortfolio } from '../api';
 import { riskLevel, riskWarning, winRateClass } from '../risk';
 
@@ -26,9 +26,9 @@ export function PortfolioOverview() {
     <div className="space-y-6">
       <p className="text-sm text-slate-500 dark:text-slate-400">Last updated: {formatDateTime(p.last_updated)}</p>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Stat label="Portfolio Value" value={formatUSD(value)} sub={`Cash ${formatUSD(p.cash_balance)}`} />
-        <Stat label="Total P&L" value={formatSignedUSD(totalPnl)} valueClass={pnlClass(totalPnl)} sub={formatPercent(totalPct)} />
-        <Stat label="Daily P&L" value={formatSignedUSD(p.daily_pnl)} valueClass={pnlClass(p.daily_pnl)} />
+        <Stat label="Portfolio Value" value={formatMoney(value)} sub={`Cash ${formatMoney(p.cash_balance)}`} />
+        <Stat label="Total P&L" value={formatSignedMoney(totalPnl)} valueClass={pnlClass(totalPnl)} sub={formatPercent(totalPct)} />
+        <Stat label="Daily P&L" value={formatSignedMoney(p.daily_pnl)} valueClass={pnlClass(p.daily_pnl)} />
         <Stat label="Active Positions" value={p.positions_count} />
       </div>
 
@@ -42,16 +42,16 @@ export function PortfolioOverview() {
       <div className="grid gap-4 lg:grid-cols-3">
         <Card title="P&L Breakdown">
           <Row label="Unrealized P&L">
-            <span className={pnlClass(p.total_unrealized_pnl)}>{formatSignedUSD(p.total_unrealized_pnl)}</span>
+            <span className={pnlClass(p.total_unrealized_pnl)}>{formatSignedMoney(p.total_unrealized_pnl)}</span>
           </Row>
           <Row label="Realized P&L">
-            <span className={pnlClass(p.total_realized_pnl)}>{formatSignedUSD(p.total_realized_pnl)}</span>
+            <span className={pnlClass(p.total_realized_pnl)}>{formatSignedMoney(p.total_realized_pnl)}</span>
           </Row>
           <Row label="Daily P&L">
-            <span className={pnlClass(p.daily_pnl)}>{formatSignedUSD(p.daily_pnl)}</span>
+            <span className={pnlClass(p.daily_pnl)}>{formatSignedMoney(p.daily_pnl)}</span>
           </Row>
           <Row label="Weekly P&L">
-            <span className={pnlClass(p.weekly_pnl)}>{formatSignedUSD(p.weekly_pnl)}</span>
+            <span className={pnlClass(p.weekly_pnl)}>{formatSignedMoney(p.weekly_pnl)}</span>
           </Row>
         </Card>
         <Card title="Trading Performance">
@@ -76,7 +76,7 @@ export function PortfolioOverview() {
             </span>
           </Row>
           <Row label="Largest Position">{largest.toFixed(1)}%</Row>
-          <Row label="Total Exposure">{formatUSD(exposure)}</Row>
+          <Row label="Total Exposure">{formatMoney(exposure)}</Row>
           <Row label="Exposure / Value">{value > 0 ? ((exposure / value) * 100).toFixed(1) : '0.0'}%</Row>
           <Row label="Assets Held">{p.diversification?.symbols ?? 0}</Row>
         </Card>
@@ -94,7 +94,7 @@ export function PortfolioOverview() {
                   <div className="flex justify-between text-sm">
                     <span className="font-semibold">{x.symbol}</span>
                     <span className="tabular-nums">
-                      {formatUSD(x.current_value)} · {share.toFixed(1)}% · <span className={pnlClass(x.unrealized_pnl)}>{formatSignedUSD(x.unrealized_pnl)}</span>
+                      {formatMoney(x.current_value)} · {share.toFixed(1)}% · <span className={pnlClass(x.unrealized_pnl)}>{formatSignedMoney(x.unrealized_pnl)}</span>
                     </span>
                   </div>
                   <div className="mt-1 h-2 rounded bg-slate-100 dark:bg-slate-800">

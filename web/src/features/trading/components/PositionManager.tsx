@@ -6,7 +6,7 @@ import { btn, inputClass, Modal, Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { api, errorMessage } from '@/lib/api';
-import { formatPercent, formatPrice, formatQty, formatSignedUSD, formatUSD, pnlClass, toNum } from '@/lib/format';
+import { formatPercent, formatPrice, formatQty, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
 import type { Position } from '@/lib/types';
 import { useInvalidateTrading, usePortfolio, usePositions } from '../api';
 import { TradingForm } from './TradingForm';
@@ -37,10 +37,10 @@ export function PositionManager() {
   return (
     <div className="space-y-6">
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Stat label="Total Value" value={formatUSD(totals.value)} />
-        <Stat label="Unrealized P&L" value={formatSignedUSD(totals.unrealized)} valueClass={pnlClass(totals.unrealized)} />
+        <Stat label="Total Value" value={formatMoney(totals.value)} />
+        <Stat label="Unrealized P&L" value={formatSignedMoney(totals.unrealized)} valueClass={pnlClass(totals.unrealized)} />
         <Stat label="Active Positions" value={list.length} />
-        <Stat label="Realized P&L" value={formatSignedUSD(realized)} valueClass={pnlClass(realized)} />
+        <Stat label="Realized P&L" value={formatSignedMoney(realized)} valueClass={pnlClass(realized)} />
       </div>
 
       <Card title="Positions">
@@ -70,8 +70,8 @@ export function PositionManager() {
                     <td className="px-2 py-2">{(toNum(p.quantity) > 0 ? '+' : '') + formatQty(p.quantity)}</td>
                     <td className="px-2 py-2">{formatPrice(p.avg_price)}</td>
                     <td className="px-2 py-2">{toNum(p.current_price) ? formatPrice(p.current_price) : 'N/A'}</td>
-                    <td className="px-2 py-2">{formatUSD(p.current_value)}</td>
-                    <td className={`px-2 py-2 ${pnlClass(p.unrealized_pnl)}`}>{formatSignedUSD(p.unrealized_pnl)}</td>
+                    <td className="px-2 py-2">{formatMoney(p.current_value)}</td>
+                    <td className={`px-2 py-2 ${pnlClass(p.unrealized_pnl)}`}>{formatSignedMoney(p.unrealized_pnl)}</td>
                     <td className={`px-2 py-2 ${pnlClass(p.pnl_percentage)}`}>{formatPercent(p.pnl_percentage)}</td>
                     <td className="px-2 py-2">
                       <button type="button" className={btn.small} onClick={() => setClosing(p)}>
@@ -91,7 +91,7 @@ export function PositionManager() {
           <Row label="Assets held">{div.symbols}</Row>
           <Row label="Largest position">{toNum(div.largest_position_percentage).toFixed(1)}%</Row>
           <Row label="Weekly P&L">
-            <span className={pnlClass(portfolio.data?.weekly_pnl)}>{formatSignedUSD(portfolio.data?.weekly_pnl)}</span>
+            <span className={pnlClass(portfolio.data?.weekly_pnl)}>{formatSignedMoney(portfolio.data?.weekly_pnl)}</span>
           </Row>
         </Card>
       )}
@@ -143,7 +143,7 @@ export function ClosePositionModal({ position, onClose }: { position: Position; 
           </label>
           <input id="close-qty" type="number" step="0.00000001" min="0" className={inputClass} value={qty} onChange={(e) => setQty(e.target.value)} />
         </div>
-        <Row label="Est. Proceeds">{formatUSD(estimate)}</Row>
+        <Row label="Est. Proceeds">{formatMoney(estimate)}</Row>
         <ErrorBox message={error} />
         <div className="flex justify-end gap-2">
           <button type="button" className={btn.secondary} onClick={onClose}>

@@ -4,7 +4,7 @@ import { btn, Modal, Row } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/api';
-import { formatDateTime, formatPrice, formatQty, formatUSD } from '@/lib/format';
+import { formatDateTime, formatPrice, formatQty, formatMoney } from '@/lib/format';
 import type { Trade } from '@/lib/types';
 import { useHistory } from '../api';
 import { csvFileName, filterTrades, strategyLabel, tradesToCSV, type HistoryFilters, type TimeFilter } from '../history';
@@ -88,8 +88,8 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
                   <td className={`px-2 py-2 font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</td>
                   <td className="px-2 py-2">{formatQty(t.quantity)}</td>
                   <td className="px-2 py-2">{t.price ? formatPrice(t.price) : '—'}</td>
-                  <td className="px-2 py-2">{formatUSD(t.total_value)}</td>
-                  <td className="px-2 py-2">{formatUSD(t.fee)}</td>
+                  <td className="px-2 py-2">{formatMoney(t.total_value)}</td>
+                  <td className="px-2 py-2">{formatMoney(t.fee)}</td>
                   <td className="px-2 py-2">
                     <span className={`rounded px-2 py-0.5 text-xs ${STATUS_CLASS[t.status] ?? ''}`}>{t.status}</span>
                   </td>
@@ -116,8 +116,8 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
           <Row label="Type">{details.order_type ?? '—'}</Row>
           <Row label="Quantity">{formatQty(details.quantity)}</Row>
           <Row label="Price">{details.price ? formatPrice(details.price) : '—'}</Row>
-          <Row label="Total">{formatUSD(details.total_value)}</Row>
-          <Row label="Fee">{formatUSD(details.fee)}</Row>
+          <Row label="Total">{formatMoney(details.total_value)}</Row>
+          <Row label="Fee">{formatMoney(details.fee)}</Row>
           <Row label="Status">{details.status}</Row>
           <Row label="Strategy">{strategyLabel(details.strategy)}</Row>
         </Modal>

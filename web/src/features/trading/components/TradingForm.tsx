@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react';
 import { ErrorBox } from '@/components/Field';
 import { btn, inputClass, Row } from '@/components/Modal';
 import { ApiError, errorMessage } from '@/lib/api';
-import { formatPrice, formatQty, formatUSD, toNum } from '@/lib/format';
-import { useTradingPrefs } from '@/lib/tradingPrefs';
+import { formatPrice, formatQty, formatMoney, toNum } from '@/lib/format';
+import { useTradingPrefs } from '@/lib/prefs';
 import type { Order } from '@/lib/types';
 import { submitOrder, SYMBOLS, useInvalidateTrading, useTicker, type TradeInput } from '../api';
 import { validateTrade } from '../validate';
@@ -196,7 +196,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
         </Row>
         <Row label="Quantity">{t.quantity ? formatQty(t.quantity) : '—'}</Row>
         <Row label={t.orderType === 'market' ? 'Est. Price' : t.orderType === 'limit' ? 'Limit Price' : 'Stop Price'}>{price ? formatPrice(price) : '—'}</Row>
-        <Row label="Total">{total ? formatUSD(total) : '—'}</Row>
+        <Row label="Total">{total ? formatMoney(total) : '—'}</Row>
       </div>
 
       <ErrorBox message={submitError} />

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { btn, Modal, Stat } from '@/components/Modal';
 import { ScreenHeader } from '@/components/Screen';
-import { formatSignedUSD, formatUSD, pnlClass } from '@/lib/format';
+import { formatSignedMoney, formatMoney, pnlClass } from '@/lib/format';
+import { useDashboardPrefs } from '@/lib/prefs';
 import { usePerformance, useSystemStatus } from '../api';
 import { TradingForm } from '../components/TradingForm';
 import { PriceCard, RecentTrades, SystemStatusCard, TradingMetricsCard } from '../components/DashboardCards';
@@ -13,6 +14,7 @@ export default function Dashboard() {
   const status = useSystemStatus();
   const healthy = status.data?.overall_status === 'healthy';
   const p = perf.data;
+  const show = useDashboardPrefs();
   return (
     <>
       <ScreenHeader title="Trading Dashboard" subtitle="Live market, account and system at a glance">
@@ -29,17 +31,19 @@ export default function Dashboard() {
         </button>
       </ScreenHeader>
 
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Stat testId="card-portfolio-value" label="Portfolio Value" value={p ? formatUSD(p.portfolio_value) : '—'} sub={p ? `Exposure ${formatUSD(p.total_exposure)}` : undefined} />
-        <Stat testId="card-daily-pnl" label="Daily P&L" value={p ? formatSignedUSD(p.daily_pnl) : '—'} valueClass={pnlClass(p?.daily_pnl)} />
-        <Stat testId="card-active-positions" label="Active Positions" value={p ? p.active_positions : '—'} sub={p ? `${p.pending_orders} open order(s)` : undefined} />
-        <Stat testId="card-total-trades" label="Total Trades" value={p ? p.total_trades : '—'} sub={p && p.total_trades ? `Win rate ${p.win_rate.toFixed(1)}%` : undefined} />
-      </div>
+      {show.showMetrics && (
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <Stat testId="card-portfolio-value" label="Portfolio Value" value={p ? formatMoney(p.portfolio_value) : '—'} sub={p ? `Exposure ${formatMoney(p.total_exposure)}` : undefined} />
+          <Stat testId="card-daily-pnl" label="Daily P&L" value={p ? formatSignedMoney(p.daily_pnl) : '—'} valueClass={pnlClass(p?.daily_pnl)} />
+          <Stat testId="card-active-positions" label="Active Positions" value={p ? p.active_positions : '—'} sub={p ? `${p.pending_orders} open order(s)` : undefined} />
+          <Stat testId="card-total-trades" label="Total Trades" value={p ? p.total_trades : '—'} sub={p && p.total_trades ? `Win rate ${p.win_rate.toFixed(1)}%` : undefined} />
+        </div>
+      )}
 
       <div className="mt-6 grid gap-4 lg:grid-cols-3">
         <div className="space-y-4 lg:col-span-2">
-          <PriceChart symbol="BTC-USD" />
-          <RecentTrades />
+          {show.showCharts && <PriceChart symbol="BTC-USD" />}
+          {show.showRecentTrades && <RecentTrades refreshMs={show.refreshMs} />}
         </div>
         <div className="space-y-4">
           <PriceCard symbol="BTC-USD" />

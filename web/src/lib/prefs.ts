@@ -1,0 +1,89 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api } from './api';
+import { DEFAULT_PREFS, setDisplayPrefs } from './format';
+import type { Ticker } from './types';
+
+/** The parts of GET /settings the app follows outside the Settings screen (same query key). */
+interface SettingsDoc {
+  settings: {
+    trading?: {
+      defaultParameters?: { quantity?: number; orderType?: string };
+      automation?: { confirmTrades?: boolean };
+    };
+    ui?: {
+      theme?: { fontSize?: string };
+      dashboard?: { refreshInterval?: number; showMetrics?: boolean; showCharts?: boolean; showRecentTrades?: boolean };
+      display?: { currency?: string; decimalPlaces?: number; thousandsSeparator?: string; dateFormat?: string; timeFormat?: string };
+      language?: { timezone?: string };
+    };
+  };
+}
+
+function useSettingsDoc() {
+  return useQuery({ queryKey: ['settings'], queryFn: () => api.get<SettingsDoc>('/settings') });
+}
+
+export interface TradingPrefs {
+  defaultQuantity: string;
+  defaultOrderType: 'market' | 'limit';
+  confirmTrades: boolean;
+}
+
+/** Default quantity and order type prefill the trading form; confirmTrades asks before sending. */
+export function useTradingPrefs(): TradingPrefs | undefined {
+  const q = useSettingsDoc();
+  if (!q.data) return undefined;
+  const t = q.data.settings.trading;
+  return {
+    defaultQuantity: t?.defaultParameters?.quantity ? String(t.defaultParameters.quantity) : '',
+    defaultOrderType: t?.defaultParameters?.orderType === 'limit' ? 'limit' : 'market',
+    confirmTrades: t?.automation?.confirmTrades ?? true,
+  };
+}
+
+export interface DashboardPrefs {
+  refreshMs: number;
+  showMetrics: boolean;
+  showCharts: boolean;
+  showRecentTrades: boolean;
+}
+
+/** The dashboard's refresh interval and which of its cards to show. */
+export function useDashboardPrefs(): DashboardPrefs {
+  const d = useSettingsDoc().data?.settings.ui?.dashboard;
+  return {
+    refreshMs: d?.refreshInterval && d.refreshInterval >= 1000 ? d.refreshInterval : 5000,
+    showMetrics: d?.showMetrics ?? true,
+    showCharts: d?.showCharts ?? true,
+    showRecentTrades: d?.showRecentTrades ?? true,
+  };
+}
+
+const FONT_SIZE: Record<string, string> = { small: '14px', medium: '16px', large: '18px' };
+
+/**
+ * Applies the user's display settings app-wide: number, date and time
+ * formats, time zone, the display currency (BTC and ETH converted at the live
+ * price) and the font size. Called once by the signed-in layout.
+ */
+export function useDisplaySync(): void {
+  const ui = useSettingsDoc().data?.settings.ui;
+  const cur = ui?.display?.currency ?? 'USD';
+  const pair = cur === 'BTC' || cur === 'ETH' ? `${cur}-USD` : '';
+  const t = useQuery({ queryKey: ['ticker', pair], queryFn: () => api.get<Ticker>(`/market-data/ticker/${pair}`), enabled: pair !== '', refetchInterval: 10_000 });
+  const price = Number(t.data?.price ?? 0);
+  setDisplayPrefs({
+    currency: pair ? cur : 'USD',
+    decimals: ui?.display?.decimalPlaces ?? DEFAULT_PREFS.decimals,
+    separator: [',', '.', ' '].includes(ui?.display?.thousandsSeparator ?? '') ? ui!.display!.thousandsSeparator! : ',',
+    dateFormat: ui?.display?.dateFormat ?? DEFAULT_PREFS.dateFormat,
+    timeFormat: ui?.display?.timeFormat ?? DEFAULT_PREFS.timeFormat,
+    timezone: ui?.language?.timezone ?? DEFAULT_PREFS.timezone,
+    rate: pair ? (price > 0 ? 1 / price : 0) : 1,
+  });
+  const size = FONT_SIZE[ui?.theme?.fontSize ?? 'medium'] ?? '16px';
+  useEffect(() => {
+    document.documentElement.style.fontSize = size;
+  }, [size]);
+}
