@@ -587,3 +587,21 @@ func TestLogLevelFromSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestResetAndImportNeverLiftTheEmergencyStop(t *testing.T) {
+	s := start(t, t.TempDir())
+	op, _ := s.accounts()
+	r := s.do("GET", "/api/settings/export", op, "")
+	s.do("POST", "/api/trading/stop", op, "")
+	for _, c := range []struct{ path, body string }{{"/api/settings/reset", `{"section":""}`}, {"/api/settings/reset", `{"section":"trading"}`}, {"/api/settings/import", string(r.Data)}} {
+		if r := s.do("POST", c.path, op, c.body); r.Status != 200 {
+			t.Fatalf("%s: %+v", c.path, r)
+		}
+		if !s.app.Trading.Halt().Active {
+			t.Fatalf("%s %s lifted the emergency stop", c.path, c.body)
+		}
+	}
+	if r := s.do("PUT", "/api/settings", op, `{"trading":{"automation":{"emergencyStop":false}}}`); r.Status != 200 || s.app.Trading.Halt().Active {
+		t.Fatalf("switching it off explicitly: %+v, halted %v", r, s.app.Trading.Halt().Active)
+	}
+}

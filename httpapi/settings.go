@@ -136,6 +136,7 @@ func (s *Server) importSettings(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, domain.Errorf(domain.EInvalid, "Invalid settings file format"))
 		return
 	}
+	s.d.Settings.KeepHalt(&cur)
 	st, res, err := s.d.Settings.Save(r.Context(), userFrom(r.Context()), cur)
 	if err == nil {
 		noteAudit(r.Context(), "", "", "imported settings exported "+raw.ExportDate)

@@ -163,7 +163,16 @@ func (s *Service) Reset(ctx context.Context, by domain.User, section string) (Se
 	default:
 		return cur, Result{}, &domain.Error{Code: domain.EInvalid, Message: "Unknown settings section: " + section, Fields: map[string]string{"section": "Use api, trading, ui, system or all"}}
 	}
+	s.KeepHalt(&cur)
 	return s.Save(ctx, by, cur)
+}
+
+// KeepHalt keeps an active emergency stop on in next: resetting or importing
+// settings must never lift it; only switching it off (or Resume) does.
+func (s *Service) KeepHalt(next *Settings) {
+	if s.EmergencyStop != nil && s.EmergencyStop() {
+		next.Trading.Automation.EmergencyStop = true
+	}
 }
 
 // ExportFile is the spec's exported settings file.

@@ -113,7 +113,7 @@ export function TradingMetricsCard() {
           <Row label="Successful">{t.successful_trades}</Row>
           <Row label="Failed">{t.failed_trades}</Row>
           <Row label="Win Rate">
-            <span className={winRateClass(t.win_rate)}>{t.total_trades ? `${t.win_rate.toFixed(1)}%` : '—'}</span>
+            <span className={t.total_trades ? winRateClass(t.win_rate) : ''}>{t.total_trades ? `${t.win_rate.toFixed(1)}%` : '—'}</span>
           </Row>
           <Row label="Daily P&L">
             <span className={pnlClass(t.daily_pnl)}>{formatSignedMoney(t.daily_pnl)}</span>

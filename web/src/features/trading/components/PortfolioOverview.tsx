@@ -61,7 +61,7 @@ export function PortfolioOverview() {
               <Row label="Successful">{perf.data.successful_trades}</Row>
               <Row label="Failed">{perf.data.failed_trades}</Row>
               <Row label="Win Rate">
-                <span className={winRateClass(perf.data.win_rate)}>{perf.data.win_rate.toFixed(1)}%</span>
+                <span className={perf.data.total_trades ? winRateClass(perf.data.win_rate) : ''}>{perf.data.total_trades ? `${perf.data.win_rate.toFixed(1)}%` : '—'}</span>
               </Row>
               <Row label="Pending Orders">{perf.data.pending_orders}</Row>
             </>
