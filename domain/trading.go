@@ -115,6 +115,7 @@ type Position struct {
 type OrderFilter struct {
 	Status OrderStatus
 	Symbol string
+	Since  time.Time // created at or after (zero: any time)
 	Limit  int
 }
 

@@ -74,7 +74,7 @@ func (s *Service) snapshot(ctx context.Context) (risk.Snapshot, error) {
 
 // tradesSince counts orders placed since t that were not rejected.
 func (s *Service) tradesSince(ctx context.Context, t time.Time) (int, error) {
-	orders, err := s.d.Exchange.Orders(ctx, domain.OrderFilter{Limit: 100000})
+	orders, err := s.d.Exchange.Orders(ctx, domain.OrderFilter{Since: t, Limit: 100000})
 	if err != nil {
 		return 0, err
 	}

@@ -127,9 +127,14 @@ func (s *Store) LedgerOrders(ctx context.Context, f domain.OrderFilter) ([]domai
 	if f.Limit <= 0 {
 		f.Limit = 100
 	}
+	var since *time.Time
+	if !f.Since.IsZero() {
+		since = &f.Since
+	}
 	return s.queryOrders(ctx, `SELECT `+orderCols+` FROM sandbox_orders
-		WHERE ($1 = '' OR status = $1) AND ($2 = '' OR symbol = $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
-		string(f.Status), f.Symbol, f.Limit)
+		WHERE ($1 = '' OR status = $1) AND ($2 = '' OR symbol = $2) AND ($4::timestamptz IS NULL OR created_at >= $4)
+		ORDER BY created_at DESC, id DESC LIMIT $3`,
+		string(f.Status), f.Symbol, f.Limit, since)
 }
 
 // LedgerLiveOrders implements domain.LedgerStore.

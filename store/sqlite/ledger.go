@@ -130,6 +130,9 @@ func (s *Store) LedgerOrders(ctx context.Context, f domain.OrderFilter) ([]domai
 	if f.Symbol != "" {
 		q, args = q+` AND symbol = ?`, append(args, f.Symbol)
 	}
+	if !f.Since.IsZero() {
+		q, args = q+` AND created_at >= ?`, append(args, ms(f.Since))
+	}
 	if f.Limit <= 0 {
 		f.Limit = 100
 	}
@@ -163,6 +166,9 @@ func (s *Store) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.
 	q, args := `SELECT id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at FROM sandbox_fills WHERE at >= ?`, []any{ms(f.Since)}
 	if f.Symbol != "" {
 		q, args = q+` AND symbol = ?`, append(args, f.Symbol)
+	}
+	if !f.Since.IsZero() {
+		q, args = q+` AND created_at >= ?`, append(args, ms(f.Since))
 	}
 	if f.Limit <= 0 {
 		f.Limit = 100

@@ -75,4 +75,10 @@ func RunLedger(t *testing.T, s domain.LedgerStore) {
 	if none, _ := s.LedgerOrders(ctx, domain.OrderFilter{Symbol: "ETH-USD"}); len(none) != 0 {
 		t.Fatalf("ETH orders = %+v", none)
 	}
+	if since, _ := s.LedgerOrders(ctx, domain.OrderFilter{Since: at}); len(since) != 1 {
+		t.Fatalf("orders since their creation = %+v", since)
+	}
+	if none, _ := s.LedgerOrders(ctx, domain.OrderFilter{Since: at.Add(time.Millisecond)}); len(none) != 0 {
+		t.Fatalf("orders created after them = %+v", none)
+	}
 }
