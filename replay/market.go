@@ -117,8 +117,29 @@ func (r *Replay) Stats(symbol string) (domain.Stats24h, error) {
 	return r.stats(symbol, r.Now()), nil
 }
 
-// stats summarises the 24 hours of market time before m.
+// stats summarises the 24 hours of market time before m. The summary is
+// cached per market second: every ticker read in that second shares it.
 func (r *Replay) stats(symbol string, m time.Time) domain.Stats24h {
+	sec := m.Unix()
+	r.mu.Lock()
+	if c, ok := r.statsCache[symbol]; ok && c.sec == sec {
+		r.mu.Unlock()
+		return c.stats
+	}
+	r.mu.Unlock()
+	st := r.computeStats(symbol, m)
+	r.mu.Lock()
+	r.statsCache[symbol] = cachedStats{sec: sec, stats: st}
+	r.mu.Unlock()
+	return st
+}
+
+type cachedStats struct {
+	sec   int64
+	stats domain.Stats24h
+}
+
+func (r *Replay) computeStats(symbol string, m time.Time) domain.Stats24h {
 	cs := r.slots(symbol, m.Add(-24*time.Hour).Truncate(slot).Add(slot), m, m)
 	st := domain.Stats24h{Symbol: symbol}
 	for i, c := range cs {

@@ -38,8 +38,10 @@ type Replay struct {
 	live     map[string]*liveCandles
 	lastStep time.Time // wall time of the last Step
 	lastMkt  map[string]time.Time
-	subs     map[chan domain.Tick]struct{}
-	dropped  int64
+	// statsCache holds each symbol's 24-hour summary for the current market second.
+	statsCache map[string]cachedStats
+	subs       map[chan domain.Tick]struct{}
+	dropped    int64
 }
 
 type cachedWalk struct {
@@ -73,7 +75,7 @@ func New(opt Options) (*Replay, error) {
 		opt.SubBuffer = 256
 	}
 	r := &Replay{opt: opt, series: map[string]*candles.Series{}, walks: map[string]cachedWalk{}, live: map[string]*liveCandles{},
-		lastMkt: map[string]time.Time{}, subs: map[chan domain.Tick]struct{}{}, t0: opt.Clock.Now()}
+		lastMkt: map[string]time.Time{}, statsCache: map[string]cachedStats{}, subs: map[chan domain.Tick]struct{}{}, t0: opt.Clock.Now()}
 	if err := r.load(); err != nil {
 		return nil, err
 	}
