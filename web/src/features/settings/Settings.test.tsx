@@ -247,4 +247,21 @@ describe('settings helpers', () => {
     s.api!.ai.apiToken = 't';
     expect(canTestConnection('ai', s)).toBe(true);
   });
+
+  it('shows platform sections read-only to traders', async () => {
+    localStorage.setItem('kestrel_token', 'trader-token');
+    mockServer((method, url) =>
+      method === 'GET' && url === '/api/auth/me'
+        ? json(200, { success: true, data: { id: 't1', email: 't@example.com', name: 'Tess', role: 'trader', created_at: '', last_login: null } })
+        : undefined,
+    );
+    renderSettings();
+    await screen.findByText(/Only operators can change platform settings/);
+    await userEvent.click(screen.getByRole('tab', { name: 'Trading' }));
+    expect(screen.getByLabelText(/Max trade amount/).matches(':disabled')).toBe(true);
+    await userEvent.click(screen.getByRole('tab', { name: 'UI Preferences' }));
+    expect(screen.queryByText(/Only operators can change platform settings/)).toBeNull();
+    expect(screen.getByLabelText(/Refresh interval/).matches(':disabled')).toBe(false);
+    localStorage.removeItem('kestrel_token');
+  });
 });

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { ApiError, errorMessage } from '@/lib/api';
+import { useMe } from '@/lib/auth';
 import { applyTheme } from '@/lib/theme';
 import { Card, ScreenHeader } from '@/components/Screen';
 import { ErrorBox } from '@/components/Field';
@@ -79,6 +80,8 @@ type Notice = { kind: 'error' | 'success'; text: string } | null;
 export default function Settings() {
   const qc = useQueryClient();
   const query = useQuery({ queryKey: SETTINGS_KEY, queryFn: settingsApi.get });
+  const me = useMe();
+  const isOperator = me.data?.role === 'operator';
   const optionsQuery = useQuery({ queryKey: OPTIONS_KEY, queryFn: settingsApi.options, staleTime: Infinity });
   const options = optionsQuery.data ?? FALLBACK_OPTIONS;
 
@@ -267,6 +270,8 @@ export default function Settings() {
   }
 
   const active = TABS.find((t) => t.id === tab) ?? TABS[0]!;
+  // Traders read the platform sections (api, trading, system); only operators change them.
+  const readOnly = !!me.data && !isOperator && active.id !== 'ui';
   const sectionMissing = active.id !== 'trading' && !current[active.id];
 
   return (
@@ -314,15 +319,23 @@ export default function Settings() {
 
       <div role="tabpanel" id={`settings-panel-${active.id}`} aria-labelledby={`settings-tab-${active.id}`}>
         <Card>
-          <SectionHeader title={active.label} description={active.description} resetting={reset.isPending} onReset={() => resetSection(active.id, active.label)} />
+          <SectionHeader title={active.label} description={active.description} resetting={reset.isPending || readOnly} onReset={() => resetSection(active.id, active.label)} />
           {sectionMissing ? (
             <Unavailable message={active.unavailable ?? ''} />
           ) : (
             <SettingsFormContext.Provider value={form}>
-              {active.id === 'api' && <ApiTab settings={form.settings} options={options} />}
-              {active.id === 'trading' && <TradingTab options={options} />}
-              {active.id === 'ui' && <UiTab options={options} />}
-              {active.id === 'system' && <SystemTab options={options} />}
+              {readOnly && (
+                <p className="mb-4 rounded border border-slate-300 bg-slate-50 p-3 text-sm text-slate-600 dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
+                  Only operators can change platform settings. You can read them here; your UI preferences are yours to change.
+                </p>
+              )}
+              {/* A disabled fieldset makes every control inside read-only for traders. */}
+              <fieldset disabled={readOnly} className="min-w-0">
+                {active.id === 'api' && <ApiTab settings={form.settings} options={options} />}
+                {active.id === 'trading' && <TradingTab options={options} />}
+                {active.id === 'ui' && <UiTab options={options} />}
+                {active.id === 'system' && <SystemTab options={options} />}
+              </fieldset>
             </SettingsFormContext.Provider>
           )}
         </Card>
