@@ -28,3 +28,12 @@ describe('display settings', () => {
     expect(formatDateTime(null)).toBe('—');
   });
 });
+
+describe('percentages', () => {
+  it('signs gains and never shows a negative zero', async () => {
+    const { formatPercent } = await import('./format');
+    expect(formatPercent('1.5')).toBe('+1.50%');
+    expect(formatPercent(-0.004)).toBe('0.00%');
+    expect(formatPercent('-2.345', 1)).toBe('-2.3%');
+  });
+});

@@ -76,7 +76,9 @@ export function formatQty(v: string | number | null | undefined): string {
 
 export function formatPercent(v: string | number | null | undefined, places = 2): string {
   const n = toNum(v);
-  return `${n > 0 ? '+' : ''}${n.toFixed(places)}%`;
+  const s = n.toFixed(places);
+  if (Number(s) === 0) return `${(0).toFixed(places)}%`; // no "-0.00%"
+  return `${n > 0 ? '+' : ''}${s}%`;
 }
 
 /** A date and time in the chosen date format, 12h/24h clock and time zone. */

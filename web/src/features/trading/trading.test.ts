@@ -71,3 +71,19 @@ describe('risk display rules', () => {
     expect(riskWarning(10, 80, 100)).toBe(false);
   });
 });
+
+describe('portfolio value series', () => {
+  it('keeps the last value per second, ascending', async () => {
+    const { toSeries } = await import('./components/PortfolioValueChart');
+    expect(
+      toSeries([
+        { timestamp: '2026-05-01T00:01:00.500Z', value: '101', cash: '0' },
+        { timestamp: '2026-05-01T00:00:00Z', value: '100', cash: '0' },
+        { timestamp: '2026-05-01T00:01:00.900Z', value: '102', cash: '0' },
+      ]),
+    ).toEqual([
+      { time: 1777593600, value: 100 },
+      { time: 1777593660, value: 102 },
+    ]);
+  });
+});

@@ -5,6 +5,7 @@ import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/api';
 import { formatDateTime, formatPercent, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
 import { usePerformance, usePortfolio } from '../api';
+import { PortfolioValueChart } from './PortfolioValueChart';
 import { riskLevel, riskWarning, winRateClass } from '../risk';
 
 export function PortfolioOverview() {
@@ -38,6 +39,8 @@ export function PortfolioOverview() {
           {value > 0 && exposure / value > 0.8 ? `Exposure is ${((exposure / value) * 100).toFixed(1)}% of portfolio value.` : ''} Consider diversifying.
         </div>
       )}
+
+      <PortfolioValueChart />
 
       <div className="grid gap-4 lg:grid-cols-3">
         <Card title="P&L Breakdown">
