@@ -29,6 +29,7 @@ var settingsEffects = map[string]string{
 	"ui.dashboard.showRecentTrades":         "applied",
 	"ui.display":                            "applied",
 	"ui.language.timezone":                  "applied",
+	"ui.notifications.trades":               "applied",
 	"system.logging.level":                  "applied",
 	"system.security.sessionTimeout":        "applied",
 	"system.security.enableAuditLog":        "stored",

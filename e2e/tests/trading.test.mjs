@@ -64,6 +64,8 @@ test('trade end to end in the browser', async () => {
   await shot(page, 'quick-trade');
   await modal.getByRole('button', { name: 'BUY BTC-USD' }).click();
   await modal.waitFor({ state: 'detached' });
+  // The fill arrives over the realtime socket at once.
+  await page.getByLabel('Trade notifications').getByText('Filled: BUY 0.01 BTC-USD').waitFor();
 
   await page.getByTestId('recent-trades').getByText('0.01 BTC-USD').waitFor();
   await page.getByTestId('card-active-positions').getByText('1', { exact: true }).waitFor();

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Spinner } from '@/components/Spinner';
 import { AlertOverlay } from '@/features/alerts/AlertOverlay';
+import { FillToasts } from './FillToasts';
 import { SYMBOLS } from '@/features/trading/api';
 import { useDisplaySync } from '@/lib/prefs';
 import { useRealtimeConnection, useRealtimeState } from '@/lib/useRealtime';
@@ -30,6 +31,7 @@ export function Layout() {
         <NavBar />
         <Realtime />
         <AlertOverlay />
+        <FillToasts />
         <main className="mx-auto max-w-screen-2xl px-4 py-6">
           <Suspense fallback={<Spinner />}>
             <Outlet />

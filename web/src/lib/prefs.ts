@@ -16,6 +16,7 @@ interface SettingsDoc {
       dashboard?: { refreshInterval?: number; showMetrics?: boolean; showCharts?: boolean; showRecentTrades?: boolean };
       display?: { currency?: string; decimalPlaces?: number; thousandsSeparator?: string; dateFormat?: string; timeFormat?: string };
       language?: { timezone?: string };
+      notifications?: { trades?: boolean; sound?: boolean };
     };
   };
 }
@@ -86,4 +87,9 @@ export function useDisplaySync(): void {
   useEffect(() => {
     document.documentElement.style.fontSize = size;
   }, [size]);
+}
+
+/** Whether to show a notice when an order fills (ui.notifications.trades). */
+export function useTradeNotifications(): boolean {
+  return useSettingsDoc().data?.settings.ui?.notifications?.trades ?? true;
 }
