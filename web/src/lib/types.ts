@@ -100,6 +100,8 @@ export interface Trade {
   strategy: string;
   timestamp: string;
   order_type?: OrderType;
+  order_id?: string;
+  reason?: string;
 }
 
 export interface Performance {

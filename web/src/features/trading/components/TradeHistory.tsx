@@ -120,6 +120,7 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
           <Row label="Fee">{formatMoney(details.fee)}</Row>
           <Row label="Status">{details.status}</Row>
           <Row label="Strategy">{strategyLabel(details.strategy)}</Row>
+          {details.reason && <Row label="Reason">{details.reason}</Row>}
         </Modal>
       )}
     </Card>
