@@ -19,6 +19,7 @@ import (
 	"kestrel/domain"
 	"kestrel/httpapi"
 	"kestrel/logbook"
+	"kestrel/store/postgres/pgtest"
 	"kestrel/store/sqlite"
 )
 
@@ -603,5 +604,54 @@ func TestResetAndImportNeverLiftTheEmergencyStop(t *testing.T) {
 	}
 	if r := s.do("PUT", "/api/settings", op, `{"trading":{"automation":{"emergencyStop":false}}}`); r.Status != 200 || s.app.Trading.Halt().Active {
 		t.Fatalf("switching it off explicitly: %+v, halted %v", r, s.app.Trading.Halt().Active)
+	}
+}
+
+// The whole server on PostgreSQL: trade, restart, nothing lost.
+func TestTradingOnPostgres(t *testing.T) {
+	dbURL := pgtest.URL(t)
+	open := func(dir string) *server {
+		cfg := app.Defaults()
+		cfg.Addr, cfg.DataDir, cfg.DatabaseURL = "127.0.0.1:0", dir, dbURL
+		a, err := app.New(context.Background(), cfg, httpapi.BuildInfo{Version: "test"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go a.Run(context.Background())
+		for i := 0; i < 100 && a.Market.LastTickAge() < 0; i++ {
+			time.Sleep(20 * time.Millisecond)
+		}
+		return &server{t: t, app: a, url: a.URL(), dir: dir}
+	}
+	dir := t.TempDir()
+	s := open(dir)
+	_, tok := s.accounts()
+	if r := s.do("POST", "/api/trading/execute", tok, `{"symbol":"ETH-USD","action":"BUY","quantity":0.5}`); !r.Success {
+		t.Fatalf("market buy: %+v", r)
+	}
+	var lim struct{ Order order }
+	s.into(s.do("POST", "/api/trading/orders/limit", tok, `{"symbol":"BTC-USD","side":"BUY","quantity":0.01,"price":2000}`), &lim)
+	if lim.Order.Status != "open" {
+		t.Fatalf("limit: %+v", lim)
+	}
+	s.app.Close()
+
+	s2 := open(dir)
+	t.Cleanup(func() { s2.app.Close() })
+	tok = s2.login("t@example.com", "trader-pass")
+	var pos struct {
+		Positions []struct {
+			Symbol   string
+			Quantity decimal.Decimal
+		}
+	}
+	s2.into(s2.do("GET", "/api/trading/positions", tok, ""), &pos)
+	if len(pos.Positions) != 1 || !pos.Positions[0].Quantity.Equal(decimal.RequireFromString("0.5")) {
+		t.Fatalf("positions after restart: %+v", pos)
+	}
+	var orders struct{ Orders []order }
+	s2.into(s2.do("GET", "/api/trading/orders?status_filter=open", tok, ""), &orders)
+	if len(orders.Orders) != 1 || orders.Orders[0].ID != lim.Order.ID {
+		t.Fatalf("open orders after restart: %+v", orders)
 	}
 }
