@@ -48,7 +48,7 @@ func TestValidationMessagesAndBounds(t *testing.T) {
 		{"open positions", func(s *Settings) { s.Trading.RiskManagement.MaxOpenPositions = 0 }, "trading.riskManagement.maxOpenPositions", "Max open positions must be between 1 and 100", false},
 		{"daily trades", func(s *Settings) { s.Trading.RiskManagement.MaxDailyTrades = 1001 }, "trading.riskManagement.maxDailyTrades", "Max daily trades must be between 1 and 1000", false},
 		{"min trade", func(s *Settings) { s.Trading.RiskManagement.MinTradeAmount = 0.5 }, "trading.riskManagement.minTradeAmount", "Min trade amount must be between 1 and 1000", false},
-		{"max trade", func(s *Settings) { s.Trading.RiskManagement.MaxTradeAmount = 99 }, "trading.riskManagement.maxTradeAmount", "Max trade amount must be between 100 and 1e+06", false},
+		{"max trade", func(s *Settings) { s.Trading.RiskManagement.MaxTradeAmount = 99 }, "trading.riskManagement.maxTradeAmount", "Max trade amount must be between 100 and 1000000", false},
 		{"leverage", func(s *Settings) { s.Trading.RiskManagement.MaxLeverage = 10.5 }, "trading.riskManagement.maxLeverage", "Max leverage must be between 1 and 10", false},
 		{"refresh", func(s *Settings) { s.UI.Dashboard.RefreshInterval = 500 }, "ui.dashboard.refreshInterval", "Refresh interval must be between 1000 and 30000 ms", false},
 		{"health interval", func(s *Settings) { s.System.Monitoring.HealthCheckInterval = 5000 }, "system.monitoring.healthCheckInterval", "Health check interval must be between 10000 and 300000 ms", false},

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -37,15 +38,18 @@ func (c *checker) intRange(field, label string, v, lo, hi int, unit string) {
 
 func (c *checker) floatRange(field, label string, v, lo, hi float64) {
 	if v < lo || v > hi {
-		c.err(field, fmt.Sprintf("%s must be between %g and %g", label, lo, hi))
+		c.err(field, fmt.Sprintf("%s must be between %s and %s", label, plain(lo), plain(hi)))
 	}
 }
+
+// plain writes a bound as people read it: 1000000, not 1e+06.
+func plain(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // step checks v is a multiple of step (with a tolerance for binary fractions).
 func (c *checker) step(field, label string, v, step float64) {
 	n := v / step
 	if d := n - float64(int64(n+0.5)); d > 1e-6 || d < -1e-6 {
-		c.err(field, fmt.Sprintf("%s must be a multiple of %g", label, step))
+		c.err(field, fmt.Sprintf("%s must be a multiple of %s", label, plain(step)))
 	}
 }
 
