@@ -150,7 +150,3 @@ export function canTestConnection(provider: 'exchange' | 'ai', s: PlatformSettin
   return (s.api?.ai?.apiToken ?? '').trim() !== '';
 }
 
-export function formatDateTime(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
-}
