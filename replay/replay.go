@@ -180,7 +180,7 @@ func (r *Replay) PriceAt(symbol string, m time.Time) (decimal.Decimal, decimal.D
 	if prev, ok := s.Before(r.dataTime(open)); ok {
 		return prev.Close, decimal.Zero, nil // a gap: the price holds
 	}
-	return s.Candles[0].Open, decimal.Zero, nil
+	return s.Candle(0).Open, decimal.Zero, nil
 }
 
 // partial is the current slot's candle built from the walk up to m.

@@ -32,8 +32,8 @@ func newReplay(t testing.TB, at time.Time, seed int64) (*Replay, *clock) {
 func TestWalkRespectsCandle(t *testing.T) {
 	for _, sym := range candles.Symbols() {
 		s, _ := candles.Load(sym)
-		for i := 0; i < len(s.Candles); i += 397 {
-			c := s.Candles[i]
+		for i := 0; i < s.Len(); i += 397 {
+			c := s.Candle(i)
 			w := newWalk(7, sym, c, domain.PriceStepFor(sym))
 			if !w.points[0].Equal(c.Open) || !w.points[stepsPerCandle].Equal(c.Close) {
 				t.Fatalf("%s %v: walk starts %v ends %v, want %v %v", sym, c.Time, w.points[0], w.points[stepsPerCandle], c.Open, c.Close)
@@ -55,7 +55,7 @@ func TestWalkRespectsCandle(t *testing.T) {
 
 func TestSeedMakesPathRepeatable(t *testing.T) {
 	s, _ := candles.Load("BTC-USD")
-	c := s.Candles[1000]
+	c := s.Candle(1000)
 	a := newWalk(1, "BTC-USD", c, domain.PriceStep)
 	b := newWalk(1, "BTC-USD", c, domain.PriceStep)
 	d := newWalk(2, "BTC-USD", c, domain.PriceStep)
@@ -77,7 +77,7 @@ func TestSeedMakesPathRepeatable(t *testing.T) {
 
 func TestReplayMapsWallTimeToRealCandles(t *testing.T) {
 	s, _ := candles.Load("ETH-USD")
-	data := s.Candles[5000]
+	data := s.Candle(5000)
 	r, c := newReplay(t, time.Time{}, 1)
 	c.t = wallFor(r, data.Time).Add(15*time.Minute - time.Second)
 	if c.t.Hour() != data.Time.Hour() || c.t.Minute() != 44 {
@@ -87,7 +87,7 @@ func TestReplayMapsWallTimeToRealCandles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	next := s.Candles[5001]
+	next := s.Candle(5001)
 	if !price.Equal(next.Open) {
 		t.Fatalf("price at the next slot's open = %v, want %v", price, next.Open)
 	}
@@ -95,8 +95,8 @@ func TestReplayMapsWallTimeToRealCandles(t *testing.T) {
 	if err != nil || len(hist) != 3 {
 		t.Fatalf("candles = %v, %v", hist, err)
 	}
-	if h := hist[1]; !h.Open.Equal(s.Candles[4999].Open) || !h.Close.Equal(s.Candles[4999].Close) || !h.Volume.Equal(s.Candles[4999].Volume) {
-		t.Fatalf("history candle = %+v, want data %+v", h, s.Candles[4999])
+	if h := hist[1]; !h.Open.Equal(s.Candle(4999).Open) || !h.Close.Equal(s.Candle(4999).Close) || !h.Volume.Equal(s.Candle(4999).Volume) {
+		t.Fatalf("history candle = %+v, want data %+v", h, s.Candle(4999))
 	}
 	live := hist[2]
 	cur, _, _ := r.PriceAt("ETH-USD", c.t)
