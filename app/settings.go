@@ -30,6 +30,8 @@ var settingsEffects = map[string]string{
 	"ui.display":                            "applied",
 	"ui.language.timezone":                  "applied",
 	"ui.notifications.trades":               "applied",
+	"ui.charts.type":                        "applied",
+	"ui.charts.timeframe":                   "applied",
 	"system.logging.level":                  "applied",
 	"system.security.sessionTimeout":        "applied",
 	"system.security.enableAuditLog":        "stored",

@@ -114,13 +114,24 @@ test('settings drive the risk check; alerts; export and import', async () => {
   // UI preferences apply across the app: date format and which dashboard cards show.
   await page.getByRole('tab', { name: 'UI Preferences' }).click();
   await page.getByLabel('Date format').selectOption('YYYY-MM-DD');
-  await page.getByLabel('Show charts').uncheck();
+  await page.getByLabel('Chart type').selectOption('area');
+  await page.getByLabel('Timeframe').selectOption('4h');
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await page.getByText('Unsaved changes').waitFor({ state: 'detached' });
   await page.goto('/dashboard');
   await page.getByText(/Updated \d{4}-\d{2}-\d{2}, \d{2}:\d{2}:\d{2}/).waitFor();
-  assert.equal(await page.getByTestId('price-chart').count(), 0, 'the chart is hidden');
+  await page.getByText('BTC-USD Price Chart · 4h').waitFor();
+  await page.getByTestId('price-chart').locator('canvas').first().waitFor();
   await shot(page, 'dashboard-ui-preferences');
+
+  await page.goto('/settings');
+  await page.getByRole('tab', { name: 'UI Preferences' }).click();
+  await page.getByLabel('Show charts').uncheck();
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await page.getByText('Unsaved changes').waitFor({ state: 'detached' });
+  await page.goto('/dashboard');
+  await page.getByText(/Updated \d{4}-/).waitFor();
+  assert.equal(await page.getByTestId('price-chart').count(), 0, 'the chart is hidden');
 
   assert.deepEqual(external, [], 'the app must not contact any other host');
   await context.close();

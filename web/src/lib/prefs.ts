@@ -17,6 +17,7 @@ interface SettingsDoc {
       display?: { currency?: string; decimalPlaces?: number; thousandsSeparator?: string; dateFormat?: string; timeFormat?: string };
       language?: { timezone?: string };
       notifications?: { trades?: boolean; sound?: boolean };
+      charts?: { type?: string; timeframe?: string };
     };
   };
 }
@@ -92,4 +93,10 @@ export function useDisplaySync(): void {
 /** Whether to show a notice when an order fills (ui.notifications.trades). */
 export function useTradeNotifications(): boolean {
   return useSettingsDoc().data?.settings.ui?.notifications?.trades ?? true;
+}
+
+/** The dashboard chart's type (candlestick, line, area) and timeframe (1m ... 1d). */
+export function useChartPrefs(): { type: string; timeframe: string } {
+  const c = useSettingsDoc().data?.settings.ui?.charts;
+  return { type: c?.type ?? 'candlestick', timeframe: c?.timeframe ?? '1h' };
 }

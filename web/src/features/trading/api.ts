@@ -12,10 +12,45 @@ export function useTicker(symbol: string) {
   return useQuery({ queryKey: ['ticker', symbol], queryFn: () => api.get<Ticker>(`/market-data/ticker/${symbol}`), refetchInterval: POLL.ticker, staleTime: 0 });
 }
 
-export function useCandles(symbol: string, limit = 100) {
+/** Chart timeframes of the settings and the granularity each reads; 4h is built from 1h candles. */
+export const TIMEFRAMES: Record<string, { granularity: string; group: number }> = {
+  '1m': { granularity: 'ONE_MINUTE', group: 1 },
+  '5m': { granularity: 'FIVE_MINUTE', group: 1 },
+  '15m': { granularity: 'FIFTEEN_MINUTE', group: 1 },
+  '1h': { granularity: 'ONE_HOUR', group: 1 },
+  '4h': { granularity: 'ONE_HOUR', group: 4 },
+  '1d': { granularity: 'ONE_DAY', group: 1 },
+};
+
+/** Joins consecutive candles into groups of n aligned to n-candle boundaries of UTC time. */
+export function groupCandles(cs: Candle[], n: number, widthMs: number): Candle[] {
+  if (n <= 1) return cs;
+  const out: Candle[] = [];
+  for (const c of cs) {
+    const t = new Date(c.timestamp).getTime();
+    const start = t - (t % (widthMs * n));
+    const last = out[out.length - 1];
+    if (last && new Date(last.timestamp).getTime() === start) {
+      last.high = String(Math.max(Number(last.high), Number(c.high)));
+      last.low = String(Math.min(Number(last.low), Number(c.low)));
+      last.close = c.close;
+      last.volume = String(Number(last.volume) + Number(c.volume));
+    } else {
+      out.push({ ...c, timestamp: new Date(start).toISOString() });
+    }
+  }
+  return out;
+}
+
+/** The last `limit` candles of a timeframe (default the spec's 100 hourly), refreshed every 60 s. */
+export function useCandles(symbol: string, limit = 100, timeframe = '1h') {
+  const tf = TIMEFRAMES[timeframe] ?? TIMEFRAMES['1h']!;
   return useQuery({
-    queryKey: ['candles', symbol, 'ONE_HOUR', limit],
-    queryFn: () => api.get<{ candles: Candle[] }>(`/market-data/candles/${symbol}?granularity=ONE_HOUR&limit=${limit}`).then((d) => d.candles),
+    queryKey: ['candles', symbol, timeframe, limit],
+    queryFn: () =>
+      api
+        .get<{ candles: Candle[] }>(`/market-data/candles/${symbol}?granularity=${tf.granularity}&limit=${Math.min(300, limit * tf.group)}`)
+        .then((d) => groupCandles(d.candles, tf.group, 3_600_000).slice(-limit)),
     refetchInterval: POLL.candles,
     staleTime: 0,
   });

@@ -87,3 +87,16 @@ describe('portfolio value series', () => {
     ]);
   });
 });
+
+describe('4-hour candles from hourly ones', () => {
+  it('groups on UTC 4-hour boundaries', async () => {
+    const { groupCandles } = await import('./api');
+    const h = (hour: number, o: string, hi: string, lo: string, c: string) => ({ timestamp: `2026-05-01T${String(hour).padStart(2, '0')}:00:00Z`, open: o, high: hi, low: lo, close: c, volume: '1' });
+    const out = groupCandles([h(3, '9', '10', '8', '9'), h(4, '10', '12', '9', '11'), h(5, '11', '15', '10', '14'), h(7, '14', '14', '7', '8'), h(8, '8', '9', '8', '9')], 4, 3_600_000);
+    expect(out.map((c) => [c.timestamp, c.open, c.high, c.low, c.close, c.volume])).toEqual([
+      ['2026-05-01T00:00:00.000Z', '9', '10', '8', '9', '1'],
+      ['2026-05-01T04:00:00.000Z', '10', '15', '7', '8', '3'],
+      ['2026-05-01T08:00:00.000Z', '8', '9', '8', '9', '1'],
+    ]);
+  });
+});

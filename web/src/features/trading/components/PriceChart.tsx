@@ -1,16 +1,18 @@
-import { CandlestickSeries, ColorType, createChart, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import { AreaSeries, CandlestickSeries, ColorType, createChart, LineSeries, type IChartApi, type ISeriesApi, type SeriesType, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { toNum } from '@/lib/format';
+import { useChartPrefs } from '@/lib/prefs';
 import { useCandles } from '../api';
 
-/** Candlesticks of the last 100 hourly candles, refreshed every 60 s. */
+/** The last 100 candles (hourly candlesticks by default; type and timeframe follow the settings), refreshed every 60 s. */
 export function PriceChart({ symbol }: { symbol: string }) {
-  const candles = useCandles(symbol, 100);
+  const prefs = useChartPrefs();
+  const candles = useCandles(symbol, 100, prefs.timeframe);
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
-  const series = useRef<ISeriesApi<'Candlestick'> | null>(null);
+  const series = useRef<ISeriesApi<SeriesType> | null>(null);
 
   useEffect(() => {
     if (!box.current) return;
@@ -26,25 +28,33 @@ export function PriceChart({ symbol }: { symbol: string }) {
     const themeWatch = new MutationObserver(() => c.applyOptions(colors()));
     themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
     chart.current = c;
-    series.current = c.addSeries(CandlestickSeries, { upColor: '#10b981', downColor: '#ef4444', borderVisible: false, wickUpColor: '#10b981', wickDownColor: '#ef4444' });
+    series.current =
+      prefs.type === 'line'
+        ? c.addSeries(LineSeries, { color: '#3b82f6', lineWidth: 2 })
+        : prefs.type === 'area'
+          ? c.addSeries(AreaSeries, { lineColor: '#3b82f6', topColor: 'rgba(59,130,246,0.35)', bottomColor: 'rgba(59,130,246,0.02)', lineWidth: 2 })
+          : c.addSeries(CandlestickSeries, { upColor: '#10b981', downColor: '#ef4444', borderVisible: false, wickUpColor: '#10b981', wickDownColor: '#ef4444' });
     return () => {
       themeWatch.disconnect();
       c.remove();
       chart.current = null;
       series.current = null;
     };
-  }, []);
+  }, [prefs.type]);
 
   useEffect(() => {
     if (!series.current || !candles.data) return;
-    series.current.setData(
-      candles.data.map((k) => ({ time: Math.floor(new Date(k.timestamp).getTime() / 1000) as UTCTimestamp, open: toNum(k.open), high: toNum(k.high), low: toNum(k.low), close: toNum(k.close) })),
-    );
+    const time = (ts: string) => Math.floor(new Date(ts).getTime() / 1000) as UTCTimestamp;
+    if (prefs.type === 'line' || prefs.type === 'area') {
+      series.current.setData(candles.data.map((k) => ({ time: time(k.timestamp), value: toNum(k.close) })));
+    } else {
+      series.current.setData(candles.data.map((k) => ({ time: time(k.timestamp), open: toNum(k.open), high: toNum(k.high), low: toNum(k.low), close: toNum(k.close) })));
+    }
     chart.current?.timeScale().fitContent();
-  }, [candles.data]);
+  }, [candles.data, prefs.type]);
 
   return (
-    <Card title={`${symbol} Price Chart`}>
+    <Card title={`${symbol} Price Chart · ${prefs.timeframe}`}>
       {candles.isError && (
         <p role="alert" className="mb-2 text-sm text-red-600 dark:text-red-400">
           Failed to load chart data: {candles.error instanceof Error && candles.error.message ? candles.error.message : 'Unknown error'}
