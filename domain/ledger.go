@@ -6,14 +6,53 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// PositionBook is the sandbox's bookkeeping for one symbol: the base quantity
-// held, its cost basis (buy notional plus buy fees, reduced pro rata on sells)
-// and the P&L realized by sells so far.
+// PositionBook is Kestrel's accounting of one symbol from its fills: the base
+// quantity held, its cost basis (buy notional plus buy fees, reduced pro rata
+// on sells: average cost) and the P&L realized by sells so far.
 type PositionBook struct {
 	Symbol   string
 	Quantity decimal.Decimal
 	Cost     decimal.Decimal
 	Realized decimal.Decimal
+}
+
+// NewPositionBook is an empty book for symbol.
+func NewPositionBook(symbol string) PositionBook {
+	return PositionBook{Symbol: symbol, Quantity: decimal.Zero, Cost: decimal.Zero, Realized: decimal.Zero}
+}
+
+// Apply books one fill: a buy adds its notional and fee to the cost; a sell
+// takes out the average cost of what it sold and realizes proceeds less fee
+// less that cost. Selling more than is held realizes against what is held.
+func (p PositionBook) Apply(f Fill) PositionBook {
+	notional := f.Quantity.Mul(f.Price)
+	if f.Side == Buy {
+		p.Quantity = p.Quantity.Add(f.Quantity)
+		p.Cost = p.Cost.Add(notional).Add(f.Fee)
+		return p
+	}
+	costSold := p.Cost
+	if f.Quantity.LessThan(p.Quantity) {
+		costSold = p.Cost.Mul(f.Quantity).Div(p.Quantity).Round(8)
+	}
+	p.Realized = p.Realized.Add(notional.Sub(f.Fee).Sub(costSold))
+	p.Cost = p.Cost.Sub(costSold)
+	p.Quantity = p.Quantity.Sub(f.Quantity)
+	return p
+}
+
+// AvgPrice is the average cost per unit held (zero when flat).
+func (p PositionBook) AvgPrice() decimal.Decimal {
+	if !p.Quantity.IsPositive() {
+		return decimal.Zero
+	}
+	return p.Cost.Div(p.Quantity).Round(8)
+}
+
+// Account is one consistent snapshot of balances and position books.
+type Account struct {
+	Balances  []Balance
+	Positions []PositionBook
 }
 
 // LedgerChange is one state change of the sandbox exchange, stored atomically.
@@ -27,12 +66,14 @@ type LedgerChange struct {
 // LedgerStore persists the sandbox exchange's orders, fills, balances and positions.
 type LedgerStore interface {
 	// ApplyLedger stores a change in one transaction. An order whose
-	// ClientOrderID is already used by another order yields a conflict error.
+	// (UserID, ClientOrderID) is already used by another order yields a
+	// conflict error. Orders keep their Hold, GroupID and ParentID.
 	ApplyLedger(ctx context.Context, c LedgerChange) error
 	// LedgerOrder returns an order or not_found.
 	LedgerOrder(ctx context.Context, id string) (Order, error)
-	// LedgerOrderByClientID returns the order with that client id or not_found.
-	LedgerOrderByClientID(ctx context.Context, clientID string) (Order, error)
+	// LedgerOrderByClientID returns the user's order with that client id or
+	// not_found; client ids are unique per user, looked up by index.
+	LedgerOrderByClientID(ctx context.Context, userID, clientID string) (Order, error)
 	// LedgerOrders lists orders newest first.
 	LedgerOrders(ctx context.Context, f OrderFilter) ([]Order, error)
 	// LedgerLiveOrders lists pending and open orders, oldest first (time priority).

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -38,12 +39,6 @@ const (
 // Live reports whether an order can still fill (and be cancelled).
 func (s OrderStatus) Live() bool { return s == StatusPending || s == StatusOpen }
 
-// Increments every order respects.
-var (
-	QuantityStep = decimal.New(1, -8) // 0.00000001
-	PriceStep    = decimal.New(1, -2) // 0.01
-)
-
 // OrderRequest is what a trader or a strategy asks the exchange to do.
 type OrderRequest struct {
 	ClientOrderID string
@@ -55,6 +50,25 @@ type OrderRequest struct {
 	StopPrice     *decimal.Decimal // trigger (stop-loss orders)
 	Strategy      string           // "" for manual
 	UserID        string
+	// GroupID joins protective orders (a stop-loss and a take-profit) into one
+	// OCO group: they share one hold, and one filling cancels the others.
+	GroupID string
+	// ParentID is the BUY order whose fill this protective order guards.
+	ParentID string
+}
+
+// SameAs reports whether two requests ask for the same order, so a repeated
+// client order id can be told from a reused one.
+func (r OrderRequest) SameAs(o Order) bool {
+	return r.Symbol == o.Symbol && r.Side == o.Side && r.Type == o.Type && r.Quantity.Equal(o.Quantity) &&
+		eqPtr(r.Price, o.Price) && eqPtr(r.StopPrice, o.StopPrice)
+}
+
+func eqPtr(a, b *decimal.Decimal) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Equal(*b)
 }
 
 // Order is an order's current state.
@@ -70,13 +84,40 @@ type Order struct {
 	FilledQuantity decimal.Decimal  `json:"filled_quantity"`
 	AvgFillPrice   *decimal.Decimal `json:"average_fill_price"`
 	Fee            decimal.Decimal  `json:"fee"`
-	Status         OrderStatus      `json:"status"`
-	RejectReason   string           `json:"reject_reason,omitempty"`
-	Strategy       string           `json:"strategy"`
-	UserID         string           `json:"user_id,omitempty"`
-	CreatedAt      time.Time        `json:"created_at"`
-	UpdatedAt      time.Time        `json:"updated_at"`
+	// Hold is what the order still reserves, in HoldCurrency; it is fixed when
+	// the order rests and stored with it, so a later fee change cannot alter it.
+	Hold         decimal.Decimal `json:"hold"`
+	GroupID      string          `json:"group_id,omitempty"`
+	ParentID     string          `json:"parent_order_id,omitempty"`
+	Status       OrderStatus     `json:"status"`
+	RejectReason string          `json:"reject_reason,omitempty"`
+	Strategy     string          `json:"strategy"`
+	UserID       string          `json:"user_id,omitempty"`
+	CreatedAt    time.Time       `json:"created_at"`
+	UpdatedAt    time.Time       `json:"updated_at"`
 }
+
+// Base is the currency a symbol trades (BTC for BTC-USD).
+func Base(symbol string) string { b, _, _ := strings.Cut(symbol, "-"); return b }
+
+// Quote is the currency a symbol is priced in (USD for BTC-USD).
+func Quote(symbol string) string { _, q, _ := strings.Cut(symbol, "-"); return q }
+
+// HoldCurrency is what a resting order reserves: the base currency for sells,
+// the quote currency for buy limits, nothing for buy stops (funds are checked
+// when they trigger).
+func (o Order) HoldCurrency() string {
+	switch {
+	case o.Side == Sell:
+		return Base(o.Symbol)
+	case o.Type == Limit:
+		return Quote(o.Symbol)
+	}
+	return ""
+}
+
+// Remaining is the quantity still to fill.
+func (o Order) Remaining() decimal.Decimal { return o.Quantity.Sub(o.FilledQuantity) }
 
 // Fill is one execution of (part of) an order.
 type Fill struct {
@@ -98,6 +139,9 @@ type Balance struct {
 	Available decimal.Decimal `json:"available"`
 	Hold      decimal.Decimal `json:"hold"`
 }
+
+// Total is available plus hold.
+func (b Balance) Total() decimal.Decimal { return b.Available.Add(b.Hold) }
 
 // Position is a holding of a base currency, valued at the current price.
 type Position struct {
@@ -127,33 +171,45 @@ type FillFilter struct {
 	Offset int
 }
 
-// Exchange is the one trading interface: the sandbox, Coinbase and the
-// backtester implement it, so strategies cannot tell which they talk to.
+// Product is a symbol's trading rules, as the exchange publishes them.
+type Product struct {
+	Symbol         string          `json:"symbol"`
+	BaseCurrency   string          `json:"base_currency"`
+	QuoteCurrency  string          `json:"quote_currency"`
+	PriceIncrement decimal.Decimal `json:"price_increment"`
+	SizeIncrement  decimal.Decimal `json:"base_increment"`
+	MinSize        decimal.Decimal `json:"base_min_size"`
+}
+
+// Exchange is the one trading interface: the sandbox and Coinbase implement
+// it, so the gateway (and the strategies behind it) cannot tell which they
+// talk to. Positions are not part of it: cost basis and P&L are Kestrel's
+// own accounting of fills, not something a spot exchange reports.
 // Errors: invalid (bad request), not_found, conflict (order not in a state
-// that allows it), rejected (e.g. 'Insufficient balance for this trade').
+// that allows it), rejected (e.g. 'Insufficient balance for this trade'),
+// unavailable (no price yet, exchange unreachable).
 type Exchange interface {
 	Name() string
 	IsSandbox() bool
-	// PlaceOrder submits an order. The same ClientOrderID twice returns the first order.
+	// Products lists the tradable symbols with their increments and minimum sizes.
+	Products(ctx context.Context) ([]Product, error)
+	// PlaceOrder submits an order. The same (UserID, ClientOrderID) twice returns the first order.
 	PlaceOrder(ctx context.Context, req OrderRequest) (Order, error)
 	// CancelOrder cancels a pending or open order.
 	CancelOrder(ctx context.Context, id string) (Order, error)
-	// ModifyOrder changes quantity and/or price of a pending or open limit order.
+	// ModifyOrder changes quantity and/or price of a pending or open limit or
+	// stop order; a limit made marketable fills at once as a taker.
 	ModifyOrder(ctx context.Context, id string, quantity, price *decimal.Decimal) (Order, error)
 	Order(ctx context.Context, id string) (Order, error)
+	// OrderByClientID returns the user's order with that client id, or not_found.
+	OrderByClientID(ctx context.Context, userID, clientID string) (Order, error)
 	Orders(ctx context.Context, f OrderFilter) ([]Order, error)
 	Fills(ctx context.Context, f FillFilter) ([]Fill, error)
+	// Balances is one consistent snapshot of every currency's funds.
 	Balances(ctx context.Context) ([]Balance, error)
-	Positions(ctx context.Context) ([]Position, error)
-}
-
-// PriceStepFor is a symbol's price increment: cents, except ADA-USD which
-// trades below a dollar and moves in hundredths of a cent.
-func PriceStepFor(symbol string) decimal.Decimal {
-	if symbol == "ADA-USD" {
-		return decimal.New(1, -4)
-	}
-	return PriceStep
+	// Updates delivers every committed order change (with its fill) from now
+	// until ctx ends, in order. Receivers must keep up: the stream is not lossy.
+	Updates(ctx context.Context) <-chan TradeUpdate
 }
 
 // TradeUpdate is one order state change, with its fill when it traded; the
