@@ -221,3 +221,25 @@ type TradeUpdate struct {
 
 // SymbolName lets the realtime hub route an update by symbol.
 func (u TradeUpdate) SymbolName() string { return u.Order.Symbol }
+
+// CheckIncrements returns field errors for a request that breaks the
+// product's increments or minimum size (nil when it respects them). The
+// gateway and the exchanges share it, so the rule is written once.
+func (p Product) CheckIncrements(req OrderRequest) map[string]string {
+	f := map[string]string{}
+	switch {
+	case p.SizeIncrement.IsPositive() && !req.Quantity.Mod(p.SizeIncrement).IsZero():
+		f["quantity"] = "Quantity must be a multiple of " + p.SizeIncrement.String()
+	case req.Quantity.LessThan(p.MinSize):
+		f["quantity"] = "Quantity must be at least " + p.MinSize.String()
+	}
+	for field, v := range map[string]*decimal.Decimal{"price": req.Price, "stop_price": req.StopPrice} {
+		if v != nil && p.PriceIncrement.IsPositive() && !v.Mod(p.PriceIncrement).IsZero() {
+			f[field] = "Price must be a multiple of " + p.PriceIncrement.String()
+		}
+	}
+	if len(f) == 0 {
+		return nil
+	}
+	return f
+}

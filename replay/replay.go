@@ -140,7 +140,7 @@ func (r *Replay) dataTime(m time.Time) time.Time {
 	return r.first.Add(off)
 }
 
-func (r *Replay) tick(symbol string) decimal.Decimal { return domain.PriceStepFor(symbol) }
+func (r *Replay) tick(symbol string) decimal.Decimal { return candles.PriceIncrement(symbol) }
 
 // historic returns the real candle for the market slot opening at open, relabelled
 // to market time; false in a gap.

@@ -1,7 +1,8 @@
-package sandbox
+package paper
 
 import (
 	"container/heap"
+	"sort"
 
 	"github.com/shopspring/decimal"
 )
@@ -97,3 +98,35 @@ type books struct {
 func newBooks() *books {
 	return &books{buyLimits: newBook(true), sellLimits: newBook(false), sellStops: newBook(true), buyStops: newBook(false)}
 }
+
+// crossing returns every entry that triggers at price, best first, without
+// changing the book. The entries that trigger form a subtree at the heap's
+// root (a child never triggers before its parent), so this costs O(k log k)
+// for k hits, whatever the size of the book.
+func (b *book) crossing(price decimal.Decimal) []*entry {
+	var out []*entry
+	var walk func(i int)
+	walk = func(i int) {
+		if i >= len(b.entries) {
+			return
+		}
+		e := b.entries[i]
+		if b.high && price.GreaterThan(e.key) || !b.high && price.LessThan(e.key) {
+			return
+		}
+		out = append(out, e)
+		walk(2*i + 1)
+		walk(2*i + 2)
+	}
+	walk(0)
+	sort.Slice(out, func(i, j int) bool {
+		x, y := out[i], out[j]
+		if c := x.key.Cmp(y.key); c != 0 {
+			return c > 0 == b.high
+		}
+		return x.seq < y.seq
+	})
+	return out
+}
+
+func (b *books) all() []*book { return []*book{b.buyLimits, b.sellLimits, b.sellStops, b.buyStops} }

@@ -1,0 +1,95 @@
+package paper
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+)
+
+// OnQuote matches the symbol's resting orders against a quote at time now:
+// buy limits fill once the ask came down to them, sell limits once the bid
+// came up to them, stops trigger once the last price reached them. Only the
+// orders that trigger are touched. Orders that cannot be filled (a
+// triggered buy stop without the funds) are rejected with the reason.
+func (e *Engine) OnQuote(now time.Time, q Quote) Change {
+	if _, known := e.products[q.Symbol]; !known || !q.Last.IsPositive() {
+		return Change{}
+	}
+	if q.Low.IsZero() || q.Low.GreaterThan(q.Last) {
+		q.Low = q.Last
+	}
+	if q.High.IsZero() || q.High.LessThan(q.Last) {
+		q.High = q.Last
+	}
+	e.quotes[q.Symbol] = q
+	b := e.books[q.Symbol]
+	askLow := q.Low.Add(q.Ask.Sub(q.Last))  // the lowest the ask went
+	bidHigh := q.High.Sub(q.Last.Sub(q.Bid)) // the highest the bid went
+	type hit struct {
+		id   string
+		stop bool
+	}
+	var hits []hit
+	for _, x := range []struct {
+		bk    *book
+		price decimal.Decimal
+		stop  bool
+	}{{b.buyLimits, askLow, false}, {b.sellLimits, bidHigh, false}, {b.sellStops, q.Low, true}, {b.buyStops, q.High, true}} {
+		for _, en := range x.bk.crossing(x.price) {
+			hits = append(hits, hit{en.id, x.stop})
+		}
+	}
+	if len(hits) == 0 {
+		return Change{}
+	}
+	t := e.begin(now)
+	for _, h := range hits {
+		o, live := t.current(h.id)
+		if !live { // cancelled earlier in this quote by its group
+			continue
+		}
+		if h.stop {
+			t.trigger(&o)
+			continue
+		}
+		qty := o.Remaining()
+		if cap := e.cfg.MaxFillPerQuote; cap.IsPositive() && qty.GreaterThan(cap) {
+			qty = cap
+		}
+		px := *o.Price
+		if o.Side == domain.Buy && q.Ask.LessThan(px) || o.Side == domain.Sell && q.Bid.GreaterThan(px) {
+			px = e.onGrid(o.Symbol, map[domain.Side]decimal.Decimal{domain.Buy: q.Ask, domain.Sell: q.Bid}[o.Side], o.Side)
+		}
+		t.fill(&o, qty, px, "maker")
+	}
+	return t.apply()
+}
+
+// trigger turns a stop into a market order and fills it, or rejects it.
+func (t *tx) trigger(o *domain.Order) {
+	px, err := t.e.takerPrice(o.Symbol, o.Side)
+	if err != nil {
+		return
+	}
+	t.cancelSiblings(*o)
+	t.release(o) // a sell stop's hold is freed, then it fills as a market order
+	o.Status = domain.StatusPending
+	if !t.covers(*o, o.Remaining(), px, t.e.cfg.TakerFee) {
+		o.Status, o.RejectReason = domain.StatusRejected, MsgInsufficient
+		t.record(*o, nil)
+		return
+	}
+	t.fill(o, o.Remaining(), px, "taker")
+}
+
+// onGrid rounds a book price onto the symbol's price grid, never better
+// than the book (a limit is on the grid, so this never passes it).
+func (e *Engine) onGrid(symbol string, px decimal.Decimal, side domain.Side) decimal.Decimal {
+	step := e.products[symbol].PriceIncrement
+	if side == domain.Buy {
+		return px.Div(step).Ceil().Mul(step)
+	}
+	return px.Div(step).Floor().Mul(step)
+}

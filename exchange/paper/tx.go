@@ -1,0 +1,323 @@
+package paper
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+)
+
+// Change is what one command or quote changed, in the order it happened.
+type Change struct {
+	Orders    []domain.Order        // new states (each order once, its last state)
+	Fills     []domain.Fill         // new fills
+	Balances  []domain.Balance      // new full values of the currencies touched
+	Positions []domain.PositionBook // new full values of the books touched
+	Updates   []domain.TradeUpdate  // every order state change with its fill, in order
+}
+
+// Empty reports whether nothing changed.
+func (c Change) Empty() bool { return len(c.Orders) == 0 && len(c.Balances) == 0 && len(c.Positions) == 0 }
+
+// Ledger is the change as the store journals it.
+func (c Change) Ledger() domain.LedgerChange {
+	return domain.LedgerChange{Orders: c.Orders, Fills: c.Fills, Balances: c.Balances, Positions: c.Positions}
+}
+
+// tx collects one change on copies of the state; apply adopts it. Nothing
+// touches the engine until apply, so a refused command changes nothing.
+type tx struct {
+	e         *Engine
+	now       time.Time
+	balances  map[string]domain.Balance
+	positions map[string]domain.PositionBook
+	orders    map[string]domain.Order
+	order     []string // order ids in first-touched order
+	fills     []domain.Fill
+	updates   []domain.TradeUpdate
+	balOrder  []string
+	posOrder  []string
+}
+
+func (e *Engine) begin(now time.Time) *tx {
+	return &tx{e: e, now: now, balances: map[string]domain.Balance{}, positions: map[string]domain.PositionBook{}, orders: map[string]domain.Order{}}
+}
+
+func (t *tx) balance(cur string) domain.Balance {
+	if b, ok := t.balances[cur]; ok {
+		return b
+	}
+	if b, ok := t.e.balances[cur]; ok {
+		return b
+	}
+	return domain.Balance{Currency: cur, Available: decimal.Zero, Hold: decimal.Zero}
+}
+
+// adjust moves amounts on a balance: available += dAvail, hold += dHold.
+func (t *tx) adjust(cur string, dAvail, dHold decimal.Decimal) {
+	b := t.balance(cur)
+	if _, seen := t.balances[cur]; !seen {
+		t.balOrder = append(t.balOrder, cur)
+	}
+	b.Available = b.Available.Add(dAvail)
+	b.Hold = b.Hold.Add(dHold)
+	t.balances[cur] = b
+}
+
+func (t *tx) position(sym string) domain.PositionBook {
+	if p, ok := t.positions[sym]; ok {
+		return p
+	}
+	if p, ok := t.e.positions[sym]; ok {
+		return p
+	}
+	return domain.NewPositionBook(sym)
+}
+
+// current is an order's state in this change (or the engine's).
+func (t *tx) current(id string) (domain.Order, bool) {
+	if o, ok := t.orders[id]; ok {
+		return o, o.Status.Live()
+	}
+	o, ok := t.e.live[id]
+	return o, ok
+}
+
+// record notes an order's new state (with its fill) for storing and telling.
+func (t *tx) record(o domain.Order, f *domain.Fill) {
+	o.UpdatedAt = t.now
+	if _, seen := t.orders[o.ID]; !seen {
+		t.order = append(t.order, o.ID)
+	}
+	t.orders[o.ID] = o
+	t.updates = append(t.updates, domain.TradeUpdate{Order: o, Fill: f})
+}
+
+// apply adopts the change as the engine's state and returns it.
+func (t *tx) apply() Change {
+	e := t.e
+	var c Change
+	for _, cur := range t.balOrder {
+		b := t.balances[cur]
+		e.balances[cur] = b
+		c.Balances = append(c.Balances, b)
+	}
+	for _, sym := range t.posOrder {
+		p := t.positions[sym]
+		e.positions[sym] = p
+		c.Positions = append(c.Positions, p)
+	}
+	for _, id := range t.order {
+		o := t.orders[id]
+		prev, was := e.live[id]
+		switch {
+		case o.Status.Live() && (!was || !key(prev).Equal(key(o))):
+			if was {
+				e.unrest(prev)
+			}
+			e.live[id] = o
+			e.rest(o)
+		case o.Status.Live():
+			e.live[id] = o
+		case was:
+			e.unrest(prev)
+			delete(e.live, id)
+		}
+		c.Orders = append(c.Orders, o)
+	}
+	c.Fills, c.Updates = t.fills, t.updates
+	return c
+}
+
+// holdFor is what a resting order reserves for qty at the current fees.
+func (e *Engine) holdFor(o domain.Order, qty decimal.Decimal) decimal.Decimal {
+	switch o.HoldCurrency() {
+	case "":
+		return decimal.Zero
+	case domain.Base(o.Symbol):
+		return qty
+	}
+	return qty.Mul(*o.Price).Mul(one.Add(e.cfg.MakerFee))
+}
+
+// HoldFor is the hold an order written before holds were stored would have
+// taken at the current fees (used once, when loading such an order).
+func (e *Engine) HoldFor(o domain.Order) decimal.Decimal { return e.holdFor(o, o.Remaining()) }
+
+// hold reserves what a resting order needs and opens it; an order in a
+// group shares the group's hold (see regroup).
+func (t *tx) hold(o *domain.Order) error {
+	o.Status = domain.StatusOpen
+	if o.GroupID != "" {
+		t.record(*o, nil)
+		return t.regroup(o.GroupID)
+	}
+	amt := t.e.holdFor(*o, o.Remaining())
+	if cur := o.HoldCurrency(); cur != "" {
+		if t.balance(cur).Available.LessThan(amt) {
+			return rejected(MsgInsufficient)
+		}
+		t.adjust(cur, amt.Neg(), amt)
+	}
+	o.Hold = amt
+	t.record(*o, nil)
+	return nil
+}
+
+// release gives back all an order still holds.
+func (t *tx) release(o *domain.Order) {
+	if cur := o.HoldCurrency(); cur != "" && !o.Hold.IsZero() {
+		t.adjust(cur, o.Hold, o.Hold.Neg())
+	}
+	o.Hold = decimal.Zero
+}
+
+// groupMembers are the live orders of a group as of this change: the
+// engine's (oldest first) and then the ones this change added.
+func (t *tx) groupMembers(group string) []domain.Order {
+	var out []domain.Order
+	for _, o := range t.e.LiveOrders() {
+		if o.GroupID != group {
+			continue
+		}
+		if c, ok := t.orders[o.ID]; ok {
+			o = c
+		}
+		if o.Status.Live() {
+			out = append(out, o)
+		}
+	}
+	for _, id := range t.order {
+		if o := t.orders[id]; o.GroupID == group && o.Status.Live() {
+			if _, old := t.e.live[id]; !old {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// regroup makes a group hold the base quantity once: the largest remaining
+// quantity of its live members, held by its oldest member.
+func (t *tx) regroup(group string) error {
+	members := t.groupMembers(group)
+	need, have := decimal.Zero, decimal.Zero
+	for _, m := range members {
+		need = decimal.Max(need, m.Remaining())
+		have = have.Add(m.Hold)
+	}
+	if len(members) == 0 {
+		return nil
+	}
+	cur := members[0].HoldCurrency()
+	if d := need.Sub(have); d.IsPositive() && t.balance(cur).Available.LessThan(d) {
+		return rejected(MsgInsufficient)
+	}
+	t.adjust(cur, have.Sub(need), need.Sub(have))
+	for i, m := range members {
+		h := decimal.Zero
+		if i == 0 {
+			h = need
+		}
+		if !m.Hold.Equal(h) {
+			m.Hold, m.UpdatedAt = h, t.now
+			if !contains(t.order, m.ID) {
+				t.order = append(t.order, m.ID)
+			}
+			t.orders[m.ID] = m
+		}
+	}
+	return nil
+}
+
+func contains(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// cancelSiblings cancels the other live members of o's group (one filled)
+// and reports whether there were any.
+func (t *tx) cancelSiblings(o domain.Order) bool {
+	if o.GroupID == "" {
+		return false
+	}
+	any := false
+	for _, m := range t.groupMembers(o.GroupID) {
+		if m.ID == o.ID {
+			continue
+		}
+		t.release(&m)
+		m.Status = domain.StatusCancelled
+		m.RejectReason = "Cancelled: the other order of its group (" + o.ID + ") filled"
+		t.record(m, nil)
+		any = true
+	}
+	return any
+}
+
+// fill executes qty of o at price, moving balances, position and the order.
+func (t *tx) fill(o *domain.Order, qty, price decimal.Decimal, liquidity string) {
+	rate := t.e.cfg.TakerFee
+	if liquidity == "maker" {
+		rate = t.e.cfg.MakerFee
+	}
+	if t.cancelSiblings(*o) && o.Status == domain.StatusOpen {
+		// The group's hold went back with the siblings: this order now holds
+		// what its own remainder needs.
+		need := t.e.holdFor(*o, o.Remaining())
+		d := need.Sub(o.Hold)
+		t.adjust(o.HoldCurrency(), d.Neg(), d)
+		o.Hold = need
+	}
+	if cur := o.HoldCurrency(); cur != "" && o.Status == domain.StatusOpen && !o.Hold.IsZero() {
+		// Release this quantity's share of the stored hold; the last fill releases the rest.
+		part := o.Hold
+		if qty.LessThan(o.Remaining()) {
+			part = o.Hold.Mul(qty).Div(o.Remaining()).Round(8)
+		}
+		t.adjust(cur, part, part.Neg())
+		o.Hold = o.Hold.Sub(part)
+	}
+	notional := qty.Mul(price)
+	fee := notional.Mul(rate).Round(8)
+	base, quote := domain.Base(o.Symbol), domain.Quote(o.Symbol)
+	if o.Side == domain.Buy {
+		t.adjust(quote, notional.Add(fee).Neg(), decimal.Zero)
+		t.adjust(base, qty, decimal.Zero)
+	} else {
+		t.adjust(base, qty.Neg(), decimal.Zero)
+		t.adjust(quote, notional.Sub(fee), decimal.Zero)
+	}
+	f := domain.Fill{ID: t.e.newID("f"), OrderID: o.ID, Symbol: o.Symbol, Side: o.Side, Quantity: qty, Price: price, Fee: fee,
+		Liquidity: liquidity, Strategy: o.Strategy, Time: t.now}
+	if _, seen := t.positions[o.Symbol]; !seen {
+		t.posOrder = append(t.posOrder, o.Symbol)
+	}
+	t.positions[o.Symbol] = t.position(o.Symbol).Apply(f)
+
+	prevFilled := o.FilledQuantity
+	o.FilledQuantity = o.FilledQuantity.Add(qty)
+	avg := price
+	if o.AvgFillPrice != nil {
+		avg = o.AvgFillPrice.Mul(prevFilled).Add(notional).Div(o.FilledQuantity).Round(8)
+	}
+	o.AvgFillPrice = &avg
+	o.Fee = o.Fee.Add(fee)
+	if o.FilledQuantity.Equal(o.Quantity) {
+		o.Status = domain.StatusFilled
+		o.Hold = decimal.Zero
+	} else {
+		o.Status = domain.StatusOpen
+	}
+	t.fills = append(t.fills, f)
+	t.record(*o, &f)
+}
+
+var one = decimal.NewFromInt(1)
+
+func rejected(msg string) error { return &domain.Error{Code: domain.ERejected, Message: msg} }
