@@ -25,7 +25,7 @@ func (e *Engine) OnQuote(now time.Time, q Quote) Change {
 	}
 	e.quotes[q.Symbol] = q
 	b := e.books[q.Symbol]
-	askLow := q.Low.Add(q.Ask.Sub(q.Last))  // the lowest the ask went
+	askLow := q.Low.Add(q.Ask.Sub(q.Last))   // the lowest the ask went
 	bidHigh := q.High.Sub(q.Last.Sub(q.Bid)) // the highest the bid went
 	type hit struct {
 		id   string

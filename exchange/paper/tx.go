@@ -18,7 +18,9 @@ type Change struct {
 }
 
 // Empty reports whether nothing changed.
-func (c Change) Empty() bool { return len(c.Orders) == 0 && len(c.Balances) == 0 && len(c.Positions) == 0 }
+func (c Change) Empty() bool {
+	return len(c.Orders) == 0 && len(c.Balances) == 0 && len(c.Positions) == 0
+}
 
 // Ledger is the change as the store journals it.
 func (c Change) Ledger() domain.LedgerChange {
