@@ -15,7 +15,7 @@ import (
 var _ domain.LedgerStore = (*Store)(nil)
 
 const orderCols = `id, client_order_id, symbol, side, type, quantity, price, stop_price, filled_quantity, avg_fill_price,
-	fee, status, reject_reason, strategy, user_id, created_at, updated_at`
+	fee, hold, group_id, parent_id, status, reject_reason, strategy, user_id, created_at, updated_at`
 
 func optText(d *decimal.Decimal) *string {
 	if d == nil {
@@ -52,34 +52,46 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
+// scanOrder reads one row of orderCols. An order stored before holds were
+// kept (hold IS NULL) reads with a zero Hold.
 func scanOrder(row pgx.Row) (domain.Order, error) {
 	var o domain.Order
 	var qty, filled, fee string
-	var price, stop, avg *string
+	var price, stop, avg, hold *string
 	var side, typ, status string
 	err := row.Scan(&o.ID, &o.ClientOrderID, &o.Symbol, &side, &typ, &qty, &price, &stop, &filled, &avg,
-		&fee, &status, &o.RejectReason, &o.Strategy, &o.UserID, &o.CreatedAt, &o.UpdatedAt)
+		&fee, &hold, &o.GroupID, &o.ParentID, &status, &o.RejectReason, &o.Strategy, &o.UserID, &o.CreatedAt, &o.UpdatedAt)
 	if err != nil {
 		return o, notFound(err, "Order not found")
 	}
 	o.Side, o.Type, o.Status = domain.Side(side), domain.OrderType(typ), domain.OrderStatus(status)
 	o.CreatedAt, o.UpdatedAt = o.CreatedAt.UTC(), o.UpdatedAt.UTC()
 	return o, firstErr(
-		parseInto(&o.Quantity, qty), parseInto(&o.FilledQuantity, filled), parseInto(&o.Fee, fee),
+		parseInto(&o.Quantity, qty), parseInto(&o.FilledQuantity, filled), parseInto(&o.Fee, fee), holdInto(&o.Hold, hold),
 		optInto(&o.Price, price), optInto(&o.StopPrice, stop), optInto(&o.AvgFillPrice, avg))
+}
+
+// holdInto parses a stored hold; NULL (a legacy order) is zero.
+func holdInto(dst *decimal.Decimal, s *string) error {
+	if s == nil {
+		*dst = decimal.Zero
+		return nil
+	}
+	return parseInto(dst, *s)
 }
 
 // ApplyLedger implements domain.LedgerStore.
 func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 	return s.tx(ctx, func(tx pgx.Tx) error {
 		for _, o := range c.Orders {
-			_, err := tx.Exec(ctx, `INSERT INTO sandbox_orders (`+orderCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+			_, err := tx.Exec(ctx, `INSERT INTO sandbox_orders (`+orderCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
 				ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price,
 				filled_quantity = excluded.filled_quantity, avg_fill_price = excluded.avg_fill_price, fee = excluded.fee,
+				hold = excluded.hold, group_id = excluded.group_id, parent_id = excluded.parent_id,
 				status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`,
 				o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),
-				o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), string(o.Status), o.RejectReason, o.Strategy, o.UserID,
-				o.CreatedAt, o.UpdatedAt)
+				o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
+				string(o.Status), o.RejectReason, o.Strategy, o.UserID, o.CreatedAt, o.UpdatedAt)
 			var pgErr *pgconn.PgError
 			if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 				return domain.Errorf(domain.EConflict, "Client order id %s is already used", o.ClientOrderID)
@@ -117,9 +129,11 @@ func (s *Store) LedgerOrder(ctx context.Context, id string) (domain.Order, error
 	return scanOrder(s.pool.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE id = $1`, id))
 }
 
-// LedgerOrderByClientID implements domain.LedgerStore.
-func (s *Store) LedgerOrderByClientID(ctx context.Context, cid string) (domain.Order, error) {
-	return scanOrder(s.pool.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE client_order_id = $1 AND client_order_id <> ''`, cid))
+// LedgerOrderByClientID implements domain.LedgerStore. The condition matches
+// the partial unique index sandbox_orders_user_client.
+func (s *Store) LedgerOrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
+	return scanOrder(s.pool.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders
+		WHERE user_id = $1 AND client_order_id = $2 AND client_order_id <> ''`, userID, clientID))
 }
 
 // LedgerOrders implements domain.LedgerStore.

@@ -2,7 +2,13 @@ package postgres_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"kestrel/domain"
 	"kestrel/store/postgres"
@@ -56,4 +62,60 @@ func TestLogsContract(t *testing.T) {
 	}
 	defer s.Close()
 	storetest.RunLogs(t, s)
+}
+
+// TestUpgradeKeepsLegacyOrders builds a database as it was before migration
+// 0010, then opens it: the old order reads with a zero hold and no OCO links,
+// and client ids become unique per user only.
+func TestUpgradeKeepsLegacyOrders(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("migrations/*.sql")
+	for _, f := range files {
+		v, err := strconv.Atoi(strings.SplitN(filepath.Base(f), "_", 2)[0])
+		if err != nil || v >= 10 {
+			continue
+		}
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.Exec(ctx, string(body)); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if _, err := conn.Exec(ctx, `INSERT INTO schema_migrations (version) VALUES ($1)`, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := conn.Exec(ctx, `INSERT INTO sandbox_orders (id, client_order_id, symbol, side, type, quantity, price, filled_quantity, fee, status, user_id, created_at, updated_at)
+		VALUES ('old', 'c1', 'BTC-USD', 'buy', 'limit', '0.5', '50000', '0', '0', 'open', 'u1', now(), now())`); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close(ctx)
+
+	s, err := postgres.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	o, err := s.LedgerOrderByClientID(ctx, "u1", "c1")
+	if err != nil || o.ID != "old" || !o.Hold.IsZero() || o.GroupID != "" || o.ParentID != "" {
+		t.Fatalf("legacy order = %+v, %v", o, err)
+	}
+	other := o
+	other.ID, other.UserID = "new", "u2"
+	if err := s.ApplyLedger(ctx, domain.LedgerChange{Orders: []domain.Order{other}}); err != nil {
+		t.Fatalf("same client id for another user after the upgrade: %v", err)
+	}
+	other.ID, other.UserID = "dup", "u1"
+	if err := s.ApplyLedger(ctx, domain.LedgerChange{Orders: []domain.Order{other}}); domain.ErrorCode(err) != domain.EConflict {
+		t.Fatalf("same client id for the same user after the upgrade: %v, want conflict", err)
+	}
 }

@@ -14,7 +14,7 @@ import (
 var _ domain.LedgerStore = (*Store)(nil)
 
 const orderCols = `id, client_order_id, symbol, side, type, quantity, price, stop_price, filled_quantity, avg_fill_price,
-	fee, status, reject_reason, strategy, user_id, created_at, updated_at`
+	fee, hold, group_id, parent_id, status, reject_reason, strategy, user_id, created_at, updated_at`
 
 func optText(d *decimal.Decimal) sql.NullString {
 	if d == nil {
@@ -31,13 +31,15 @@ func optDecimal(s sql.NullString) (*decimal.Decimal, error) {
 	return &d, err
 }
 
+// scanOrder reads one row of orderCols. An order stored before holds were
+// kept (hold IS NULL) reads with a zero Hold.
 func scanOrder(row interface{ Scan(...any) error }) (domain.Order, error) {
 	var o domain.Order
 	var qty, filled, fee string
-	var price, stop, avg sql.NullString
+	var price, stop, avg, hold sql.NullString
 	var created, updated int64
 	err := row.Scan(&o.ID, &o.ClientOrderID, &o.Symbol, &o.Side, &o.Type, &qty, &price, &stop, &filled, &avg,
-		&fee, &o.Status, &o.RejectReason, &o.Strategy, &o.UserID, &created, &updated)
+		&fee, &hold, &o.GroupID, &o.ParentID, &o.Status, &o.RejectReason, &o.Strategy, &o.UserID, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, domain.Errorf(domain.ENotFound, "Order not found")
 	}
@@ -46,8 +48,17 @@ func scanOrder(row interface{ Scan(...any) error }) (domain.Order, error) {
 	}
 	o.CreatedAt, o.UpdatedAt = fromMS(created), fromMS(updated)
 	return o, firstErr(
-		parseInto(&o.Quantity, qty), parseInto(&o.FilledQuantity, filled), parseInto(&o.Fee, fee),
+		parseInto(&o.Quantity, qty), parseInto(&o.FilledQuantity, filled), parseInto(&o.Fee, fee), holdInto(&o.Hold, hold),
 		optInto(&o.Price, price), optInto(&o.StopPrice, stop), optInto(&o.AvgFillPrice, avg))
+}
+
+// holdInto parses a stored hold; NULL (a legacy order) is zero.
+func holdInto(dst *decimal.Decimal, s sql.NullString) error {
+	if !s.Valid {
+		*dst = decimal.Zero
+		return nil
+	}
+	return parseInto(dst, s.String)
 }
 
 func parseInto(dst *decimal.Decimal, s string) (err error) {
@@ -73,13 +84,14 @@ func firstErr(errs ...error) error {
 func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		for _, o := range c.Orders {
-			_, err := tx.ExecContext(ctx, `INSERT INTO sandbox_orders (`+orderCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			_, err := tx.ExecContext(ctx, `INSERT INTO sandbox_orders (`+orderCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price,
 				filled_quantity = excluded.filled_quantity, avg_fill_price = excluded.avg_fill_price, fee = excluded.fee,
+				hold = excluded.hold, group_id = excluded.group_id, parent_id = excluded.parent_id,
 				status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`,
 				o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),
-				o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), string(o.Status), o.RejectReason, o.Strategy, o.UserID,
-				ms(o.CreatedAt), ms(o.UpdatedAt))
+				o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
+				string(o.Status), o.RejectReason, o.Strategy, o.UserID, ms(o.CreatedAt), ms(o.UpdatedAt))
 			if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 				return domain.Errorf(domain.EConflict, "Client order id %s is already used", o.ClientOrderID)
 			} else if err != nil {
@@ -116,9 +128,11 @@ func (s *Store) LedgerOrder(ctx context.Context, id string) (domain.Order, error
 	return scanOrder(s.r.QueryRowContext(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE id = ?`, id))
 }
 
-// LedgerOrderByClientID implements domain.LedgerStore.
-func (s *Store) LedgerOrderByClientID(ctx context.Context, cid string) (domain.Order, error) {
-	return scanOrder(s.r.QueryRowContext(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE client_order_id = ? AND client_order_id <> ''`, cid))
+// LedgerOrderByClientID implements domain.LedgerStore. The condition matches
+// the partial unique index sandbox_orders_user_client.
+func (s *Store) LedgerOrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
+	return scanOrder(s.r.QueryRowContext(ctx, `SELECT `+orderCols+` FROM sandbox_orders
+		WHERE user_id = ? AND client_order_id = ? AND client_order_id <> ''`, userID, clientID))
 }
 
 // LedgerOrders implements domain.LedgerStore.
@@ -166,9 +180,6 @@ func (s *Store) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.
 	q, args := `SELECT id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at FROM sandbox_fills WHERE at >= ?`, []any{ms(f.Since)}
 	if f.Symbol != "" {
 		q, args = q+` AND symbol = ?`, append(args, f.Symbol)
-	}
-	if !f.Since.IsZero() {
-		q, args = q+` AND created_at >= ?`, append(args, ms(f.Since))
 	}
 	if f.Limit <= 0 {
 		f.Limit = 100

@@ -2,7 +2,11 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"kestrel/domain"
@@ -77,4 +81,60 @@ func TestLogsContract(t *testing.T) {
 	}
 	defer s.Close()
 	storetest.RunLogs(t, s)
+}
+
+// TestUpgradeKeepsLegacyOrders builds a database as it was before migration
+// 0010, then opens it: the old order reads with a zero hold and no OCO links,
+// and client ids become unique per user only.
+func TestUpgradeKeepsLegacyOrders(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "kestrel.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("migrations/*.sql")
+	for _, f := range files {
+		v, err := strconv.Atoi(strings.SplitN(filepath.Base(f), "_", 2)[0])
+		if err != nil || v >= 10 {
+			continue
+		}
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, string(body)); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, 0)`, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO sandbox_orders (id, client_order_id, symbol, side, type, quantity, price, filled_quantity, fee, status, user_id, created_at, updated_at)
+		VALUES ('old', 'c1', 'BTC-USD', 'buy', 'limit', '0.5', '50000', '0', '0', 'open', 'u1', 0, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	s, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	o, err := s.LedgerOrderByClientID(ctx, "u1", "c1")
+	if err != nil || o.ID != "old" || !o.Hold.IsZero() || o.GroupID != "" || o.ParentID != "" {
+		t.Fatalf("legacy order = %+v, %v", o, err)
+	}
+	other := o
+	other.ID, other.UserID = "new", "u2"
+	if err := s.ApplyLedger(ctx, domain.LedgerChange{Orders: []domain.Order{other}}); err != nil {
+		t.Fatalf("same client id for another user after the upgrade: %v", err)
+	}
+	other.ID, other.UserID = "dup", "u1"
+	if err := s.ApplyLedger(ctx, domain.LedgerChange{Orders: []domain.Order{other}}); domain.ErrorCode(err) != domain.EConflict {
+		t.Fatalf("same client id for the same user after the upgrade: %v, want conflict", err)
+	}
 }
