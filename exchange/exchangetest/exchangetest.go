@@ -7,6 +7,7 @@ package exchangetest
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -34,6 +35,9 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		{"ModifyOnlyLiveLimits", modify},
 		{"StopLossTriggers", stopLoss},
 		{"ClientOrderIDIsIdempotent", idempotent},
+		{"ClientOrderIDsArePerUser", perUser},
+		{"ProductsHaveIncrements", products},
+		{"UpdatesStreamEveryChange", updates},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
@@ -116,10 +120,6 @@ func marketRoundTrip(t *testing.T, h Harness) {
 	}
 	if got := balance(t, x, "BTC").Available; !got.Equal(d("0.06")) {
 		t.Fatalf("BTC %s, want 0.06", got)
-	}
-	pos, _ := x.Positions(ctx)
-	if len(pos) != 1 || !pos[0].Quantity.Equal(d("0.06")) || !pos[0].AvgPrice.IsPositive() {
-		t.Fatalf("positions %+v", pos)
 	}
 }
 
@@ -235,5 +235,60 @@ func idempotent(t *testing.T, h Harness) {
 	}
 	if os, _ := x.Orders(ctx, domain.OrderFilter{}); len(os) != 1 {
 		t.Fatalf("orders %d, want 1", len(os))
+	}
+}
+
+func perUser(t *testing.T, h Harness) {
+	x := h.Exchange
+	r := domain.OrderRequest{ClientOrderID: "same", Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("0.01"), UserID: "u1"}
+	a := place(t, x, r)
+	r.UserID = "u2"
+	b := place(t, x, r)
+	if a.ID == b.ID {
+		t.Fatal("two users' orders with the same client id were taken as one")
+	}
+	got, err := x.OrderByClientID(ctx, "u2", "same")
+	if err != nil || got.ID != b.ID {
+		t.Fatalf("lookup by client id: %+v %v", got, err)
+	}
+}
+
+func products(t *testing.T, h Harness) {
+	ps, err := h.Exchange.Products(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if p.Symbol == "BTC-USD" && p.PriceIncrement.IsPositive() && p.SizeIncrement.IsPositive() && !p.MinSize.IsNegative() {
+			return
+		}
+	}
+	t.Fatalf("no BTC-USD product with increments: %+v", ps)
+}
+
+func updates(t *testing.T, h Harness) {
+	x := h.Exchange
+	sub, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ups := x.Updates(sub)
+	o := place(t, x, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("49000")})
+	h.Move(t, "BTC-USD", "48990")
+	var seen []domain.OrderStatus
+	for len(seen) < 2 {
+		select {
+		case u := <-ups:
+			if u.Order.ID != o.ID {
+				continue
+			}
+			seen = append(seen, u.Order.Status)
+			if u.Order.Status == domain.StatusFilled && u.Fill == nil {
+				t.Fatal("a fill update without its fill")
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("updates seen %v, want open then filled", seen)
+		}
+	}
+	if seen[0] != domain.StatusOpen || seen[1] != domain.StatusFilled {
+		t.Fatalf("updates %v, want [open filled]", seen)
 	}
 }

@@ -7,8 +7,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"kestrel/candles"
 	"kestrel/domain"
-	"kestrel/sandbox"
+	"kestrel/exchange/sandbox"
 )
 
 // memLedger stores nothing, so the benchmark measures matching alone.
@@ -18,7 +19,7 @@ func (memLedger) ApplyLedger(context.Context, domain.LedgerChange) error { retur
 func (memLedger) LedgerOrder(context.Context, string) (domain.Order, error) {
 	return domain.Order{}, domain.Errorf(domain.ENotFound, "no")
 }
-func (memLedger) LedgerOrderByClientID(context.Context, string) (domain.Order, error) {
+func (memLedger) LedgerOrderByClientID(context.Context, string, string) (domain.Order, error) {
 	return domain.Order{}, domain.Errorf(domain.ENotFound, "no")
 }
 func (memLedger) LedgerOrders(context.Context, domain.OrderFilter) ([]domain.Order, error) {
@@ -41,7 +42,7 @@ func BenchmarkTickWithRestingOrders(b *testing.B) {
 			ctx := context.Background()
 			p := &prices{p: map[string]decimal.Decimal{}}
 			p.set("BTC-USD", "50000")
-			sb, err := sandbox.New(ctx, memLedger{}, p, sandbox.Options{StartingUSD: decimal.NewFromInt(1e12)})
+			sb, err := sandbox.New(ctx, memLedger{}, p, bigAccount())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -70,7 +71,7 @@ func BenchmarkTickFillingOneOrder(b *testing.B) {
 			ctx := context.Background()
 			p := &prices{p: map[string]decimal.Decimal{}}
 			p.set("BTC-USD", "50000")
-			sb, err := sandbox.New(ctx, memLedger{}, p, sandbox.Options{StartingUSD: decimal.NewFromInt(1e12)})
+			sb, err := sandbox.New(ctx, memLedger{}, p, bigAccount())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -95,4 +96,10 @@ func BenchmarkTickFillingOneOrder(b *testing.B) {
 			}
 		})
 	}
+}
+
+func bigAccount() sandbox.Options {
+	o := sandbox.DefaultOptions(candles.Products())
+	o.StartingUSD = decimal.NewFromInt(1e12)
+	return o
 }

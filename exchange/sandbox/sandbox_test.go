@@ -9,22 +9,35 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"kestrel/candles"
 	"kestrel/domain"
 	"kestrel/exchange/exchangetest"
-	"kestrel/sandbox"
+	"kestrel/exchange/sandbox"
 	"kestrel/store/sqlite"
 )
 
 // prices is a hand-set market: bid and ask one cent either side of price.
 type prices struct {
-	mu sync.Mutex
-	p  map[string]decimal.Decimal
+	mu  sync.Mutex
+	p   map[string]decimal.Decimal
+	at  time.Time                      // market time of the latest price
+	rng map[string][2]decimal.Decimal // optional: the range covered since the previous price
 }
 
+// set moves the market one second on.
 func (m *prices) set(sym, p string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.p[sym] = d(p)
+	m.at = m.at.Add(time.Second)
+}
+
+// Range implements sandbox.Ranger when a test sets rng.
+func (m *prices) Range(sym string, from, to time.Time) (decimal.Decimal, decimal.Decimal, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.rng[sym]
+	return r[0], r[1], ok
 }
 
 func (m *prices) Ticker(sym string) (domain.Ticker, error) {
@@ -35,7 +48,7 @@ func (m *prices) Ticker(sym string) (domain.Ticker, error) {
 		return domain.Ticker{}, domain.Errorf(domain.ENotFound, "no price")
 	}
 	c := decimal.New(1, -2)
-	return domain.Ticker{Symbol: sym, Price: p, Bid: p.Sub(c), Ask: p.Add(c)}, nil
+	return domain.Ticker{Symbol: sym, Price: p, Bid: p.Sub(c), Ask: p.Add(c), Time: m.at}, nil
 }
 
 type fixedClock struct{ t time.Time }
@@ -58,9 +71,13 @@ type env struct {
 	opt    sandbox.Options
 }
 
-func newEnv(t *testing.T, opt sandbox.Options) *env {
+func newEnv(t *testing.T, mods ...func(*sandbox.Options)) *env {
 	t.Helper()
-	e := &env{t: t, ctx: context.Background(), path: filepath.Join(t.TempDir(), "k.db"), prices: &prices{p: map[string]decimal.Decimal{}}}
+	opt := sandbox.DefaultOptions(candles.Products())
+	for _, m := range mods {
+		m(&opt)
+	}
+	e := &env{t: t, ctx: context.Background(), path: filepath.Join(t.TempDir(), "k.db"), prices: &prices{p: map[string]decimal.Decimal{}, at: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}}
 	e.prices.set("BTC-USD", "50000")
 	e.prices.set("ETH-USD", "3000")
 	opt.Clock = fixedClock{time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
@@ -130,7 +147,7 @@ func wantErr(t *testing.T, err error, code, msg string) {
 }
 
 func TestMarketBuyAndSellReconcile(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
+	e := newEnv(t)
 	eq(t, "starting USD", e.balance("USD").Available, "100000")
 
 	buy := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("0.5")})
@@ -148,16 +165,15 @@ func TestMarketBuyAndSellReconcile(t *testing.T) {
 	eq(t, "sell fee", sell.Fee, "62.399988") // 10399.998 x 0.006
 	eq(t, "USD after sell", e.balance("USD").Available, "85187.592982")
 
-	pos, _ := e.sb.Positions(e.ctx)
-	if len(pos) != 1 {
-		t.Fatalf("positions %+v", pos)
+	acct, _ := e.sb.Account(e.ctx)
+	if len(acct.Positions) != 1 {
+		t.Fatalf("positions %+v", acct.Positions)
 	}
-	p := pos[0]
+	p := acct.Positions[0]
 	eq(t, "position qty", p.Quantity, "0.3")
 	// Cost basis 25150.005030 (notional + fee); 2/5 of it sold for 10337.598012 net.
-	eq(t, "realized", p.RealizedPnL, "277.60")
-	eq(t, "avg price incl. fees", p.AvgPrice, "50300.01006")
-	eq(t, "current value", p.CurrentValue, "15600.00")
+	eq(t, "realized", p.Realized, "277.596")
+	eq(t, "avg price incl. fees", p.AvgPrice(), "50300.01006")
 
 	// Every dollar is accounted for: start - buys - fees + sells.
 	fills, _ := e.sb.Fills(e.ctx, domain.FillFilter{})
@@ -174,7 +190,7 @@ func TestMarketBuyAndSellReconcile(t *testing.T) {
 }
 
 func TestInsufficientBalanceStoresNothing(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
+	e := newEnv(t)
 	_, err := e.sb.PlaceOrder(e.ctx, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("2")})
 	wantErr(t, err, domain.ERejected, "Insufficient balance for this trade")
 	_, err = e.sb.PlaceOrder(e.ctx, domain.OrderRequest{Symbol: "ETH-USD", Side: domain.Sell, Type: domain.Market, Quantity: d("0.1")})
@@ -189,7 +205,7 @@ func TestInsufficientBalanceStoresNothing(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
+	e := newEnv(t)
 	cases := []domain.OrderRequest{
 		{Symbol: "DOGE-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("1")},
 		{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("0.000000001")},
@@ -205,7 +221,7 @@ func TestValidation(t *testing.T) {
 }
 
 func TestLimitRestsHoldsAndFillsAsMaker(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
+	e := newEnv(t)
 	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1"), Price: dp("49000")})
 	if o.Status != domain.StatusOpen {
 		t.Fatalf("status %s, want open", o.Status)
@@ -217,7 +233,11 @@ func TestLimitRestsHoldsAndFillsAsMaker(t *testing.T) {
 	if got, _ := e.sb.Order(e.ctx, o.ID); got.Status != domain.StatusOpen {
 		t.Fatalf("filled above its limit: %+v", got)
 	}
-	e.tick("BTC-USD", "49000")
+	e.tick("BTC-USD", "49000") // last at the limit, but the ask (a cent above) is not
+	if got, _ := e.sb.Order(e.ctx, o.ID); got.Status != domain.StatusOpen {
+		t.Fatalf("filled against last instead of the ask: %+v", got)
+	}
+	e.tick("BTC-USD", "48999.99") // the ask reaches the limit
 	got, _ := e.sb.Order(e.ctx, o.ID)
 	if got.Status != domain.StatusFilled {
 		t.Fatalf("status %s, want filled", got.Status)
@@ -233,7 +253,7 @@ func TestLimitRestsHoldsAndFillsAsMaker(t *testing.T) {
 }
 
 func TestMarketableLimitFillsAtTheBook(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
+	e := newEnv(t)
 	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("51000")})
 	if o.Status != domain.StatusFilled {
 		t.Fatalf("status %s", o.Status)
@@ -242,24 +262,21 @@ func TestMarketableLimitFillsAtTheBook(t *testing.T) {
 }
 
 func TestLimitGapFillsAtBetterPrice(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
+	e := newEnv(t)
 	e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("1")})
 	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Sell, Type: domain.Limit, Quantity: d("1"), Price: dp("51000")})
 	eq(t, "BTC held", e.balance("BTC").Hold, "1")
 	e.tick("BTC-USD", "51500")
 	got, _ := e.sb.Order(e.ctx, o.ID)
-	eq(t, "sell limit filled at the better market price", *got.AvgFillPrice, "51500")
+	eq(t, "sell limit filled at the better bid", *got.AvgFillPrice, "51499.99")
 	eq(t, "BTC", e.balance("BTC").Available.Add(e.balance("BTC").Hold), "0")
 }
 
 func TestCancelReleasesHold(t *testing.T) {
-	var mu sync.Mutex
-	var updates []domain.OrderStatus
-	e := newEnv(t, sandbox.Options{OnUpdate: func(o domain.Order, _ *domain.Fill) {
-		mu.Lock()
-		updates = append(updates, o.Status)
-		mu.Unlock()
-	}})
+	e := newEnv(t)
+	sub, stop := context.WithCancel(e.ctx)
+	defer stop()
+	ups := e.sb.Updates(sub)
 	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1"), Price: dp("40000")})
 	c, err := e.sb.CancelOrder(e.ctx, o.ID)
 	if err != nil || c.Status != domain.StatusCancelled {
@@ -275,15 +292,17 @@ func TestCancelReleasesHold(t *testing.T) {
 	if got, _ := e.sb.Order(e.ctx, o.ID); got.Status != domain.StatusCancelled {
 		t.Fatalf("cancelled order changed: %+v", got)
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	var updates []domain.OrderStatus
+	for len(ups) > 0 {
+		updates = append(updates, (<-ups).Order.Status)
+	}
 	if len(updates) != 2 || updates[0] != domain.StatusOpen || updates[1] != domain.StatusCancelled {
 		t.Fatalf("updates %v", updates)
 	}
 }
 
 func TestModify(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
+	e := newEnv(t)
 	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1"), Price: dp("40000")})
 	m, err := e.sb.ModifyOrder(e.ctx, o.ID, dp("2"), dp("45000"))
 	if err != nil {
@@ -297,7 +316,7 @@ func TestModify(t *testing.T) {
 		t.Fatalf("modified order did not fill at its new price: %+v", got)
 	}
 	_, err = e.sb.ModifyOrder(e.ctx, o.ID, dp("1"), nil)
-	wantErr(t, err, domain.EConflict, "Only pending or open limit orders can be modified")
+	wantErr(t, err, domain.EConflict, "Only pending or open limit and stop orders can be modified (this one is filled)")
 	_, err = e.sb.ModifyOrder(e.ctx, o.ID, nil, nil)
 	wantErr(t, err, domain.EInvalid, "Please provide at least one field to modify")
 
@@ -310,7 +329,7 @@ func TestModify(t *testing.T) {
 }
 
 func TestStopLoss(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
+	e := newEnv(t)
 	e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("1")})
 	_, err := e.sb.PlaceOrder(e.ctx, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Sell, Type: domain.StopLoss, Quantity: d("1"), StopPrice: dp("50500")})
 	wantErr(t, err, domain.EInvalid, "Stop price must be below the current price for a SELL stop-loss")
@@ -334,7 +353,7 @@ func TestStopLoss(t *testing.T) {
 }
 
 func TestBuyStopWithoutFundsIsRejectedOnTrigger(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
+	e := newEnv(t)
 	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.StopLoss, Quantity: d("1.5"), StopPrice: dp("55000")})
 	e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("1")})
 	e.tick("BTC-USD", "55000")
@@ -345,7 +364,7 @@ func TestBuyStopWithoutFundsIsRejectedOnTrigger(t *testing.T) {
 }
 
 func TestClientOrderIDIsIdempotent(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
+	e := newEnv(t)
 	req := domain.OrderRequest{ClientOrderID: "abc-1", Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("0.1")}
 	a := e.place(req)
 	b := e.place(req)
@@ -356,7 +375,7 @@ func TestClientOrderIDIsIdempotent(t *testing.T) {
 }
 
 func TestPartialFills(t *testing.T) {
-	e := newEnv(t, sandbox.Options{MaxFillPerTick: d("0.4")})
+	e := newEnv(t, func(o *sandbox.Options) { o.MaxFillPerTick = d("0.4") })
 	o := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1"), Price: dp("49000")})
 	e.tick("BTC-USD", "48900")
 	got, _ := e.sb.Order(e.ctx, o.ID)
@@ -370,12 +389,12 @@ func TestPartialFills(t *testing.T) {
 	}
 	eq(t, "hold", e.balance("USD").Hold, "0")
 	eq(t, "BTC", e.balance("BTC").Available, "0.8")
-	// 0.8 x 48900 x 1.004 spent
-	eq(t, "USD", e.balance("USD").Available, "60723.52")
+	// 0.8 at the ask (48,900.01) plus 0.4% maker fee spent
+	eq(t, "USD", e.balance("USD").Available, "60723.511968")
 }
 
 func TestRestartKeepsEverythingArmed(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
+	e := newEnv(t)
 	e.place(domain.OrderRequest{Symbol: "ETH-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("2")})
 	lim := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.5"), Price: dp("45000")})
 	stop := e.place(domain.OrderRequest{Symbol: "ETH-USD", Side: domain.Sell, Type: domain.StopLoss, Quantity: d("2"), StopPrice: dp("2500")})
@@ -399,7 +418,7 @@ func TestRestartKeepsEverythingArmed(t *testing.T) {
 }
 
 func TestManyOrdersCrossInPriceOrder(t *testing.T) {
-	e := newEnv(t, sandbox.Options{StartingUSD: d("10000000")})
+	e := newEnv(t, func(o *sandbox.Options) { o.StartingUSD = d("10000000") })
 	for _, p := range []string{"49000", "48000", "49500", "47000"} {
 		e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("1"), Price: dp(p)})
 	}
@@ -417,7 +436,7 @@ func TestManyOrdersCrossInPriceOrder(t *testing.T) {
 
 func TestExchangeContract(t *testing.T) {
 	exchangetest.Run(t, func(t *testing.T) exchangetest.Harness {
-		e := newEnv(t, sandbox.Options{})
+		e := newEnv(t)
 		return exchangetest.Harness{Exchange: e.sb, Move: func(t *testing.T, sym, p string) {
 			e.t = t
 			e.tick(sym, p)

@@ -1,0 +1,193 @@
+package sandbox
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+	"kestrel/exchange/paper"
+)
+
+// MsgInsufficient is the spec's refusal for a trade the account cannot cover.
+const MsgInsufficient = paper.MsgInsufficient
+
+func newID(string) string { return uuid.NewString() }
+
+// PlaceOrder implements domain.Exchange.
+func (s *Sandbox) PlaceOrder(ctx context.Context, req domain.OrderRequest) (domain.Order, error) {
+	req.Symbol = strings.ToUpper(strings.TrimSpace(req.Symbol))
+	s.mu.Lock()
+	o, ups, err := s.place(ctx, req)
+	s.mu.Unlock()
+	s.tell(ups)
+	return o, err
+}
+
+func (s *Sandbox) place(ctx context.Context, req domain.OrderRequest) (domain.Order, []domain.TradeUpdate, error) {
+	if err := s.ready(ctx); err != nil {
+		return domain.Order{}, nil, err
+	}
+	if req.ClientOrderID != "" {
+		prev, err := s.store.LedgerOrderByClientID(ctx, req.UserID, req.ClientOrderID)
+		if err == nil {
+			return prev, nil, nil
+		}
+		if domain.ErrorCode(err) != domain.ENotFound {
+			return domain.Order{}, nil, err
+		}
+	}
+	now := s.opt.Clock.Now()
+	caught := s.catchUp(now, req.Symbol)
+	o, c, err := s.eng.Place(now, req)
+	if err != nil {
+		ups, cerr := s.commit(ctx, caught) // the market moved: keep what it matched
+		if cerr != nil {
+			return domain.Order{}, nil, cerr
+		}
+		return domain.Order{}, ups, err
+	}
+	ups, err := s.commit(ctx, caught, c)
+	if err != nil {
+		return domain.Order{}, nil, err
+	}
+	return o, ups, nil
+}
+
+// CancelOrder implements domain.Exchange.
+func (s *Sandbox) CancelOrder(ctx context.Context, id string) (domain.Order, error) {
+	return s.change(ctx, id, "Order cannot be cancelled in status %s", func(now time.Time) (domain.Order, paper.Change, error) {
+		return s.eng.Cancel(now, id, "")
+	})
+}
+
+// ModifyOrder implements domain.Exchange: a new quantity and/or price for a
+// live limit or stop order (the stop price for stops). The order loses its
+// time priority; a limit made marketable fills at once as a taker.
+func (s *Sandbox) ModifyOrder(ctx context.Context, id string, quantity, price *decimal.Decimal) (domain.Order, error) {
+	if quantity == nil && price == nil {
+		return domain.Order{}, domain.Errorf(domain.EInvalid, "Please provide at least one field to modify")
+	}
+	return s.change(ctx, id, "Only pending or open limit and stop orders can be modified (this one is %s)", func(now time.Time) (domain.Order, paper.Change, error) {
+		return s.eng.Modify(now, id, quantity, price)
+	})
+}
+
+// change runs a command on a live order; notLive words the conflict for an
+// order that exists but is no longer live.
+func (s *Sandbox) change(ctx context.Context, id, notLive string, cmd func(time.Time) (domain.Order, paper.Change, error)) (domain.Order, error) {
+	s.mu.Lock()
+	o, ups, err := func() (domain.Order, []domain.TradeUpdate, error) {
+		if err := s.ready(ctx); err != nil {
+			return domain.Order{}, nil, err
+		}
+		cur, live := s.eng.LiveOrder(id)
+		if !live {
+			stored, err := s.store.LedgerOrder(ctx, id)
+			if err != nil {
+				return domain.Order{}, nil, err
+			}
+			return domain.Order{}, nil, domain.Errorf(domain.EConflict, notLive, stored.Status)
+		}
+		now := s.opt.Clock.Now()
+		caught := s.catchUp(now, cur.Symbol)
+		if _, still := s.eng.LiveOrder(id); !still { // the market filled it just now
+			ups, err := s.commit(ctx, caught)
+			if err != nil {
+				return domain.Order{}, nil, err
+			}
+			filled, _ := s.store.LedgerOrder(ctx, id)
+			return domain.Order{}, ups, domain.Errorf(domain.EConflict, notLive, filled.Status)
+		}
+		o, c, err := cmd(now)
+		if err != nil {
+			ups, cerr := s.commit(ctx, caught)
+			if cerr != nil {
+				return domain.Order{}, nil, cerr
+			}
+			return domain.Order{}, ups, err
+		}
+		ups, err := s.commit(ctx, caught, c)
+		return o, ups, err
+	}()
+	s.mu.Unlock()
+	s.tell(ups)
+	return o, err
+}
+
+// catchUp shows the engine the market since it last looked at symbol: the
+// current book and the range the price covered in between. Callers hold mu.
+func (s *Sandbox) catchUp(now time.Time, symbol string) paper.Change {
+	t, err := s.prices.Ticker(symbol)
+	if err != nil {
+		return paper.Change{}
+	}
+	if from, seen := s.seenAt[symbol]; seen && !t.Time.IsZero() && !t.Time.After(from) {
+		if _, quoted := s.eng.Quote(symbol); quoted {
+			return paper.Change{} // nothing new since the engine last looked
+		}
+	}
+	q := paper.Quote{Symbol: symbol, Last: t.Price, Bid: t.Bid, Ask: t.Ask}
+	if !q.Bid.IsPositive() || !q.Ask.IsPositive() {
+		q.Bid, q.Ask = t.Price, t.Price
+	}
+	if r, ok := s.prices.(Ranger); ok && !t.Time.IsZero() {
+		if from, seen := s.seenAt[symbol]; seen && t.Time.After(from) {
+			if lo, hi, ok := r.Range(symbol, from, t.Time); ok {
+				q.Low, q.High = lo, hi
+			}
+		}
+	}
+	if !t.Time.IsZero() {
+		s.seenAt[symbol] = t.Time
+	}
+	s.health.quote(now)
+	return s.eng.OnQuote(now, q)
+}
+
+// OnTick matches the symbol's resting orders against the market now (and
+// the range it covered since the last tick matched); all of it is stored in
+// one transaction. On a store error nothing is lost: the engine is rebuilt
+// from the journal and the next tick matches the orders again.
+func (s *Sandbox) OnTick(ctx context.Context, t domain.Tick) error {
+	s.mu.Lock()
+	ups, err := func() ([]domain.TradeUpdate, error) {
+		if err := s.ready(ctx); err != nil {
+			return nil, err
+		}
+		from, seen := s.seenAt[t.Symbol]
+		ups, err := s.commit(ctx, s.catchUp(s.opt.Clock.Now(), t.Symbol))
+		if err != nil { // match the same range again next time
+			if seen {
+				s.seenAt[t.Symbol] = from
+			} else {
+				delete(s.seenAt, t.Symbol)
+			}
+		}
+		return ups, err
+	}()
+	s.mu.Unlock()
+	s.tell(ups)
+	return err
+}
+
+// Run matches every tick from the feed until ctx ends; errors go to onErr.
+// A dropped tick loses nothing: the next one covers the range since.
+func (s *Sandbox) Run(ctx context.Context, ticks <-chan domain.Tick, onErr func(error)) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case t, ok := <-ticks:
+			if !ok {
+				return
+			}
+			if err := s.OnTick(ctx, t); err != nil && onErr != nil && ctx.Err() == nil {
+				onErr(err)
+			}
+		}
+	}
+}

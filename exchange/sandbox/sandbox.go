@@ -1,0 +1,217 @@
+// Package sandbox is Kestrel's built-in exchange: the paper matching engine
+// (exchange/paper) with a durable journal and the wall clock. Every change is
+// stored in one transaction before it is acknowledged, so a restart loses
+// nothing; when a store call fails (its outcome unknown) the engine is rebuilt
+// from the journal, so an order can never fill twice.
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+	"kestrel/exchange/paper"
+)
+
+// Prices gives the current bid/ask; domain.MarketData satisfies it.
+type Prices interface {
+	Ticker(symbol string) (domain.Ticker, error)
+}
+
+// Ranger is a feed that can tell the range the price covered between two
+// market times (the replay can); with it no touched price is ever missed,
+// even when ticks arrive late or are dropped.
+type Ranger interface {
+	Range(symbol string, from, to time.Time) (low, high decimal.Decimal, ok bool)
+}
+
+// Options configure the sandbox; start from DefaultOptions.
+type Options struct {
+	Products    []domain.Product
+	StartingUSD decimal.Decimal // funded once, on the first start
+	TakerFee    decimal.Decimal // zero is a valid fee
+	MakerFee    decimal.Decimal
+	// Spread is an extra fraction market orders pay beyond the bid/ask.
+	Spread decimal.Decimal
+	// MaxFillPerTick caps the quantity one tick fills per order (0: no cap).
+	MaxFillPerTick decimal.Decimal
+	Clock          domain.Clock
+}
+
+// DefaultOptions are Coinbase's entry-tier fees and 100,000 USD.
+func DefaultOptions(products []domain.Product) Options {
+	return Options{Products: products, StartingUSD: decimal.NewFromInt(100_000), TakerFee: decimal.RequireFromString("0.006"),
+		MakerFee: decimal.RequireFromString("0.004"), Spread: decimal.Zero, Clock: domain.SystemClock{}}
+}
+
+// Sandbox implements domain.Exchange.
+type Sandbox struct {
+	opt    Options
+	store  domain.LedgerStore
+	prices Prices
+
+	mu     sync.Mutex
+	eng    *paper.Engine
+	stale  bool                 // the engine must be rebuilt from the journal before use
+	seenAt map[string]time.Time // market time of the last price matched, per symbol
+	health health
+
+	subMu sync.Mutex
+	subs  map[chan domain.TradeUpdate]struct{}
+}
+
+var _ domain.Exchange = (*Sandbox)(nil)
+
+// New restores the sandbox from the store, funding it on the first start
+// and reconciling holds with the live orders.
+func New(ctx context.Context, store domain.LedgerStore, prices Prices, opt Options) (*Sandbox, error) {
+	if opt.Clock == nil {
+		opt.Clock = domain.SystemClock{}
+	}
+	s := &Sandbox{opt: opt, store: store, prices: prices, seenAt: map[string]time.Time{}, subs: map[chan domain.TradeUpdate]struct{}{}}
+	s.eng = paper.New(paper.Config{Products: opt.Products, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee, Spread: opt.Spread,
+		MaxFillPerQuote: opt.MaxFillPerTick, NewID: newID})
+	if err := s.restore(ctx, true); err != nil {
+		return nil, fmt.Errorf("restore sandbox: %w", err)
+	}
+	return s, nil
+}
+
+// restore rebuilds the engine from the journal. On start it also funds a
+// new account and makes holds agree with the live orders.
+func (s *Sandbox) restore(ctx context.Context, starting bool) error {
+	bals, err := s.store.LedgerBalances(ctx)
+	if err != nil {
+		return err
+	}
+	pos, err := s.store.LedgerPositions(ctx)
+	if err != nil {
+		return err
+	}
+	live, err := s.store.LedgerLiveOrders(ctx)
+	if err != nil {
+		return err
+	}
+	var legacy []domain.Order
+	for i, o := range live {
+		if o.Hold.IsZero() && o.GroupID == "" && o.HoldCurrency() != "" {
+			live[i].Hold = s.eng.HoldFor(o) // written before holds were stored
+			legacy = append(legacy, live[i])
+		}
+	}
+	s.eng.Load(bals, pos, live)
+	s.stale = false
+	if !starting {
+		return nil
+	}
+	now := s.opt.Clock.Now()
+	if len(bals) == 0 {
+		if err := s.store.ApplyLedger(ctx, s.eng.Deposit("USD", s.opt.StartingUSD).Ledger()); err != nil {
+			return err
+		}
+	}
+	var c paper.Change
+	if bad := s.eng.HoldsReconcile(); len(bad) > 0 {
+		slog.Warn("sandbox holds did not match the live orders; reconciled", "mismatch", strings.Join(bad, "; "), "component", "exchange")
+		c = s.eng.Reconcile(now)
+	}
+	c.Orders = legacy // their holds are stored from now on
+	if c.Empty() {
+		return nil
+	}
+	return s.store.ApplyLedger(ctx, c.Ledger())
+}
+
+// Name implements domain.Exchange.
+func (s *Sandbox) Name() string { return "sandbox" }
+
+// IsSandbox implements domain.Exchange.
+func (s *Sandbox) IsSandbox() bool { return true }
+
+// Products implements domain.Exchange.
+func (s *Sandbox) Products(ctx context.Context) ([]domain.Product, error) {
+	return s.eng.Products(), nil
+}
+
+// Fees returns the taker and maker fee rates.
+func (s *Sandbox) Fees() (taker, maker decimal.Decimal) { return s.opt.TakerFee, s.opt.MakerFee }
+
+// Balances implements domain.Exchange.
+func (s *Sandbox) Balances(ctx context.Context) ([]domain.Balance, error) {
+	a, err := s.Account(ctx)
+	return a.Balances, err
+}
+
+// Account is one consistent snapshot of balances and position books.
+func (s *Sandbox) Account(ctx context.Context) (domain.Account, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ready(ctx); err != nil {
+		return domain.Account{}, err
+	}
+	return domain.Account{Balances: s.eng.Balances(), Positions: s.eng.Positions()}, nil
+}
+
+// Order implements domain.Exchange.
+func (s *Sandbox) Order(ctx context.Context, id string) (domain.Order, error) {
+	return s.store.LedgerOrder(ctx, id)
+}
+
+// OrderByClientID implements domain.Exchange.
+func (s *Sandbox) OrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
+	return s.store.LedgerOrderByClientID(ctx, userID, clientID)
+}
+
+// Orders implements domain.Exchange.
+func (s *Sandbox) Orders(ctx context.Context, f domain.OrderFilter) ([]domain.Order, error) {
+	return s.store.LedgerOrders(ctx, f)
+}
+
+// Fills implements domain.Exchange.
+func (s *Sandbox) Fills(ctx context.Context, f domain.FillFilter) ([]domain.Fill, error) {
+	return s.store.LedgerFills(ctx, f)
+}
+
+// ready rebuilds a stale engine (after a failed commit); callers hold mu.
+func (s *Sandbox) ready(ctx context.Context) error {
+	if !s.stale {
+		return nil
+	}
+	if err := s.restore(ctx, false); err != nil {
+		return domain.Errorf(domain.EUnavailable, "The sandbox exchange cannot read its ledger: %v", err)
+	}
+	return nil
+}
+
+// commit journals changes in one transaction. When the store fails, the
+// outcome is unknown (it may have committed): the engine is rebuilt from
+// the journal, which is the truth either way. Callers hold mu.
+func (s *Sandbox) commit(ctx context.Context, changes ...paper.Change) ([]domain.TradeUpdate, error) {
+	var all paper.Change
+	for _, c := range changes {
+		all.Orders = append(all.Orders, c.Orders...)
+		all.Fills = append(all.Fills, c.Fills...)
+		all.Balances = append(all.Balances, c.Balances...)
+		all.Positions = append(all.Positions, c.Positions...)
+		all.Updates = append(all.Updates, c.Updates...)
+	}
+	if all.Empty() {
+		return nil, nil
+	}
+	if err := s.store.ApplyLedger(ctx, all.Ledger()); err != nil {
+		s.health.fail(s.opt.Clock.Now(), err)
+		s.stale = true
+		if rerr := s.restore(context.WithoutCancel(ctx), false); rerr != nil {
+			slog.Error("sandbox ledger reload failed; will retry", "err", rerr, "component", "exchange")
+		}
+		return nil, err
+	}
+	s.health.ok(s.opt.Clock.Now())
+	return all.Updates, nil
+}

@@ -1,0 +1,81 @@
+package sandbox
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"kestrel/domain"
+)
+
+// updateBuffer is how many updates a slow receiver may lag behind before
+// the exchange waits for it.
+const updateBuffer = 4096
+
+// Updates implements domain.Exchange. Every committed change reaches every
+// receiver in order; a receiver that stops reading holds the exchange up,
+// so receivers must keep reading until ctx ends.
+func (s *Sandbox) Updates(ctx context.Context) <-chan domain.TradeUpdate {
+	ch := make(chan domain.TradeUpdate, updateBuffer)
+	s.subMu.Lock()
+	s.subs[ch] = struct{}{}
+	s.subMu.Unlock()
+	go func() {
+		<-ctx.Done()
+		s.subMu.Lock()
+		delete(s.subs, ch)
+		close(ch)
+		s.subMu.Unlock()
+	}()
+	return ch
+}
+
+// tell delivers committed updates, in order, outside the engine's lock.
+func (s *Sandbox) tell(ups []domain.TradeUpdate) {
+	if len(ups) == 0 {
+		return
+	}
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	for ch := range s.subs {
+		for _, u := range ups {
+			ch <- u
+		}
+	}
+}
+
+// health is what the sandbox knows of its own state for the status screen.
+type health struct {
+	mu        sync.Mutex
+	lastOK    time.Time
+	lastErr   string
+	lastErrAt time.Time
+	lastQuote time.Time
+}
+
+func (h *health) ok(now time.Time) { h.mu.Lock(); h.lastOK = now; h.mu.Unlock() }
+func (h *health) fail(now time.Time, err error) {
+	h.mu.Lock()
+	h.lastErr, h.lastErrAt = err.Error(), now
+	h.mu.Unlock()
+}
+func (h *health) quote(now time.Time) { h.mu.Lock(); h.lastQuote = now; h.mu.Unlock() }
+
+// Health is the exchange's own account of itself.
+type Health struct {
+	LastCommit  time.Time // last successful journal write
+	LastError   string    // last failed journal write, if after LastCommit
+	LastErrorAt time.Time
+	LastQuote   time.Time // last time the engine saw a price
+}
+
+// Health reports the journal's and the feed's state.
+func (s *Sandbox) Health() Health {
+	s.health.mu.Lock()
+	defer s.health.mu.Unlock()
+	h := Health{LastCommit: s.health.lastOK, LastQuote: s.health.lastQuote}
+	if s.health.lastErrAt.After(s.health.lastOK) {
+		h.LastError, h.LastErrorAt = s.health.lastErr, s.health.lastErrAt
+	}
+	return h
+}
