@@ -63,7 +63,7 @@ type Sandbox struct {
 	health health
 
 	subMu sync.Mutex
-	subs  map[chan domain.TradeUpdate]struct{}
+	subs  map[chan domain.TradeUpdate]<-chan struct{}
 }
 
 var _ domain.Exchange = (*Sandbox)(nil)
@@ -74,7 +74,7 @@ func New(ctx context.Context, store domain.LedgerStore, prices Prices, opt Optio
 	if opt.Clock == nil {
 		opt.Clock = domain.SystemClock{}
 	}
-	s := &Sandbox{opt: opt, store: store, prices: prices, seenAt: map[string]time.Time{}, subs: map[chan domain.TradeUpdate]struct{}{}}
+	s := &Sandbox{opt: opt, store: store, prices: prices, seenAt: map[string]time.Time{}, subs: map[chan domain.TradeUpdate]<-chan struct{}{}}
 	s.eng = paper.New(paper.Config{Products: opt.Products, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee, Spread: opt.Spread,
 		MaxFillPerQuote: opt.MaxFillPerTick, NewID: newID})
 	if err := s.restore(ctx, true); err != nil {

@@ -18,7 +18,7 @@ const updateBuffer = 4096
 func (s *Sandbox) Updates(ctx context.Context) <-chan domain.TradeUpdate {
 	ch := make(chan domain.TradeUpdate, updateBuffer)
 	s.subMu.Lock()
-	s.subs[ch] = struct{}{}
+	s.subs[ch] = ctx.Done()
 	s.subMu.Unlock()
 	go func() {
 		<-ctx.Done()
@@ -37,9 +37,12 @@ func (s *Sandbox) tell(ups []domain.TradeUpdate) {
 	}
 	s.subMu.Lock()
 	defer s.subMu.Unlock()
-	for ch := range s.subs {
+	for ch, done := range s.subs {
 		for _, u := range ups {
-			ch <- u
+			select {
+			case ch <- u:
+			case <-done: // the receiver left; its channel closes once we let go
+			}
 		}
 	}
 }
