@@ -225,3 +225,31 @@ func (r *Replay) buckets(ctx context.Context, symbol string, width time.Duration
 	}
 	return out
 }
+
+// Range implements the sandbox's Ranger: the lowest and highest price of
+// symbol at the market seconds in (from, to]. At most a day is scanned;
+// a longer span reports only its last day.
+func (r *Replay) Range(symbol string, from, to time.Time) (decimal.Decimal, decimal.Decimal, bool) {
+	if !to.After(from) {
+		return decimal.Zero, decimal.Zero, false
+	}
+	if to.Sub(from) > 24*time.Hour {
+		from = to.Add(-24 * time.Hour)
+	}
+	var lo, hi decimal.Decimal
+	found := false
+	for m := from.Truncate(time.Second).Add(time.Second); !m.After(to); m = m.Add(time.Second) {
+		p, _, err := r.PriceAt(symbol, m)
+		if err != nil {
+			return decimal.Zero, decimal.Zero, false
+		}
+		if !found || p.LessThan(lo) {
+			lo = p
+		}
+		if !found || p.GreaterThan(hi) {
+			hi = p
+		}
+		found = true
+	}
+	return lo, hi, found
+}

@@ -19,6 +19,16 @@ type walk struct {
 	points [stepsPerCandle + 1]decimal.Decimal
 }
 
+// Path is the replay's candle-to-tick path, for backtests and anyone who
+// needs the market's second-by-second prices inside a historical candle: 901
+// prices, one per second from the open (index 0) to the close (index 900),
+// staying within the candle's low and high, touching both, on the price grid
+// of increment. The same (seed, symbol, candle) always gives the same path.
+func Path(seed int64, symbol string, c domain.Candle, increment decimal.Decimal) []decimal.Decimal {
+	w := newWalk(seed, symbol, c, increment)
+	return w.points[:]
+}
+
 // seedFor makes the walk depend only on (seed, symbol, candle time).
 func seedFor(seed int64, symbol string, unix int64) (uint64, uint64) {
 	h := fnv.New64a()

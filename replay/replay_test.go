@@ -34,7 +34,7 @@ func TestWalkRespectsCandle(t *testing.T) {
 		s, _ := candles.Load(sym)
 		for i := 0; i < s.Len(); i += 397 {
 			c := s.Candle(i)
-			w := newWalk(7, sym, c, domain.PriceStepFor(sym))
+			w := newWalk(7, sym, c, decimal.New(1, -2)For(sym))
 			if !w.points[0].Equal(c.Open) || !w.points[stepsPerCandle].Equal(c.Close) {
 				t.Fatalf("%s %v: walk starts %v ends %v, want %v %v", sym, c.Time, w.points[0], w.points[stepsPerCandle], c.Open, c.Close)
 			}
@@ -56,9 +56,9 @@ func TestWalkRespectsCandle(t *testing.T) {
 func TestSeedMakesPathRepeatable(t *testing.T) {
 	s, _ := candles.Load("BTC-USD")
 	c := s.Candle(1000)
-	a := newWalk(1, "BTC-USD", c, domain.PriceStep)
-	b := newWalk(1, "BTC-USD", c, domain.PriceStep)
-	d := newWalk(2, "BTC-USD", c, domain.PriceStep)
+	a := newWalk(1, "BTC-USD", c, decimal.New(1, -2))
+	b := newWalk(1, "BTC-USD", c, decimal.New(1, -2))
+	d := newWalk(2, "BTC-USD", c, decimal.New(1, -2))
 	same := func(x, y *walk) bool {
 		for i := range x.points {
 			if !x.points[i].Equal(y.points[i]) {
@@ -224,4 +224,40 @@ func BenchmarkStep(b *testing.B) {
 		r.Step(start.Add(time.Duration(i) * time.Second))
 	}
 	b.ReportMetric(float64(4*b.N)/b.Elapsed().Seconds(), "ticks/s")
+}
+
+func TestPathIsExportedAndRepeatable(t *testing.T) {
+	c := domain.Candle{Time: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), Open: decimal.RequireFromString("100"),
+		High: decimal.RequireFromString("110"), Low: decimal.RequireFromString("95"), Close: decimal.RequireFromString("105")}
+	a, b := Path(1, "BTC-USD", c, decimal.New(1, -2)), Path(1, "BTC-USD", c, decimal.New(1, -2))
+	if len(a) != 901 || !a[0].Equal(c.Open) || !a[900].Equal(c.Close) {
+		t.Fatalf("path: %d points, open %s, close %s", len(a), a[0], a[900])
+	}
+	lo, hi := a[0], a[0]
+	for i := range a {
+		if !a[i].Equal(b[i]) {
+			t.Fatalf("point %d differs between runs", i)
+		}
+		lo, hi = decimal.Min(lo, a[i]), decimal.Max(hi, a[i])
+	}
+	if !lo.Equal(c.Low) || !hi.Equal(c.High) {
+		t.Fatalf("path range %s-%s, candle %s-%s", lo, hi, c.Low, c.High)
+	}
+}
+
+func TestRangeCoversEverySecondBetweenTicks(t *testing.T) {
+	r, clk := newReplay(t, time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC), 1)
+	from := r.Now()
+	clk.t = clk.t.Add(2 * time.Minute)
+	to := r.Now()
+	lo, hi, ok := r.Range("BTC-USD", from, to)
+	if !ok {
+		t.Fatal("no range")
+	}
+	for m := from.Add(time.Second); !m.After(to); m = m.Add(time.Second) {
+		p, _, _ := r.PriceAt("BTC-USD", m)
+		if p.LessThan(lo) || p.GreaterThan(hi) {
+			t.Fatalf("price %s at %s outside the range %s-%s", p, m, lo, hi)
+		}
+	}
 }
