@@ -34,7 +34,7 @@ func TestWalkRespectsCandle(t *testing.T) {
 		s, _ := candles.Load(sym)
 		for i := 0; i < s.Len(); i += 397 {
 			c := s.Candle(i)
-			w := newWalk(7, sym, c, decimal.New(1, -2)For(sym))
+			w := newWalk(7, sym, c, candles.PriceIncrement(sym))
 			if !w.points[0].Equal(c.Open) || !w.points[stepsPerCandle].Equal(c.Close) {
 				t.Fatalf("%s %v: walk starts %v ends %v, want %v %v", sym, c.Time, w.points[0], w.points[stepsPerCandle], c.Open, c.Close)
 			}
