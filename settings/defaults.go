@@ -14,7 +14,8 @@ func Defaults() Settings {
 		Trading: Trading{
 			DefaultParameters: DefaultParameters{Quantity: 0.01, OrderType: "market", TimeInForce: "GTC"},
 			RiskManagement: RiskManagement{MaxPositionSize: 0.1, DailyLossLimit: 0.05, MaxDrawdown: 0.15, StopLossPercent: 0.02,
-				MaxOpenPositions: 10, MaxDailyTrades: 50, MinTradeAmount: 10, MaxTradeAmount: 10000, MaxLeverage: 1},
+				MaxOpenPositions: 10, MaxDailyTrades: 50, MinTradeAmount: 10, MaxTradeAmount: 10000, MaxLeverage: 1,
+				TakeProfitPercent: 0.04},
 			Automation: Automation{ConfirmTrades: true, EnableStopLoss: true},
 		},
 		UI: DefaultUI(),

@@ -64,6 +64,10 @@ type RiskManagement struct {
 	MinTradeAmount   float64 `json:"minTradeAmount"`
 	MaxTradeAmount   float64 `json:"maxTradeAmount"`
 	MaxLeverage      float64 `json:"maxLeverage"`
+	// TakeProfitPercent is beyond the spec: how far above a BUY's fill price
+	// the protective take-profit SELL is placed (with enableTakeProfit), as a
+	// fraction of the fill price. It shares an OCO group with the stop-loss.
+	TakeProfitPercent float64 `json:"takeProfitPercent"`
 }
 
 // Automation switches; emergencyStop is the same switch as the Stop button.

@@ -23,6 +23,20 @@ func TestDefaultsAreValid(t *testing.T) {
 	}
 }
 
+func TestTakeProfitDefaultAndBounds(t *testing.T) {
+	d := Defaults()
+	if got, want := d.Trading.RiskManagement.TakeProfitPercent, 0.04; got != want {
+		t.Errorf("default take profit = %v, want %v", got, want)
+	}
+	for _, v := range []float64{0.005, 0.04, 1} {
+		s := Defaults()
+		s.Trading.RiskManagement.TakeProfitPercent = v
+		if r := Validate(&s); !r.IsValid {
+			t.Errorf("take profit %v: %+v", v, r.Errors)
+		}
+	}
+}
+
 func TestValidationMessagesAndBounds(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -45,6 +59,8 @@ func TestValidationMessagesAndBounds(t *testing.T) {
 		{"daily loss", func(s *Settings) { s.Trading.RiskManagement.DailyLossLimit = 0.6 }, "trading.riskManagement.dailyLossLimit", "Daily loss limit must be between 0.01 and 0.5", false},
 		{"drawdown", func(s *Settings) { s.Trading.RiskManagement.MaxDrawdown = 0.04 }, "trading.riskManagement.maxDrawdown", "Max drawdown must be between 0.05 and 0.5", false},
 		{"stop loss step", func(s *Settings) { s.Trading.RiskManagement.StopLossPercent = 0.007 }, "trading.riskManagement.stopLossPercent", "Stop loss must be a multiple of 0.005", false},
+		{"take profit low", func(s *Settings) { s.Trading.RiskManagement.TakeProfitPercent = 0.004 }, "trading.riskManagement.takeProfitPercent", "Take profit must be between 0.005 and 1", false},
+		{"take profit high", func(s *Settings) { s.Trading.RiskManagement.TakeProfitPercent = 1.01 }, "trading.riskManagement.takeProfitPercent", "Take profit must be between 0.005 and 1", false},
 		{"open positions", func(s *Settings) { s.Trading.RiskManagement.MaxOpenPositions = 0 }, "trading.riskManagement.maxOpenPositions", "Max open positions must be between 1 and 100", false},
 		{"daily trades", func(s *Settings) { s.Trading.RiskManagement.MaxDailyTrades = 1001 }, "trading.riskManagement.maxDailyTrades", "Max daily trades must be between 1 and 1000", false},
 		{"min trade", func(s *Settings) { s.Trading.RiskManagement.MinTradeAmount = 0.5 }, "trading.riskManagement.minTradeAmount", "Min trade amount must be between 1 and 1000", false},
@@ -192,5 +208,25 @@ func TestInvalidSaveStoresNothing(t *testing.T) {
 	}
 	if svc.Platform().Trading.RiskManagement.MaxOpenPositions != 10 {
 		t.Fatal("an invalid save changed the settings")
+	}
+}
+
+func TestStoredBeforeTakeProfitLoadsItsDefault(t *testing.T) {
+	ctx := context.Background()
+	svc, st, _ := newService(t)
+	old := `{"version":"1.0.0","trading":{"riskManagement":{"maxPositionSize":0.2,"stopLossPercent":0.03}}}`
+	if err := st.PutValue(ctx, kvPlatform, old); err != nil {
+		t.Fatal(err)
+	}
+	svc2, err := NewService(ctx, st, svc.sealer, clock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := svc2.Platform().Trading.RiskManagement
+	if got, want := r.TakeProfitPercent, 0.04; got != want {
+		t.Errorf("take profit = %v, want the default %v", got, want)
+	}
+	if got, want := r.StopLossPercent, 0.03; got != want {
+		t.Errorf("stop loss = %v, want the stored %v", got, want)
 	}
 }

@@ -134,6 +134,7 @@ func validateTrading(c *checker, t Trading) {
 	c.floatRange(p+"maxDrawdown", "Max drawdown", r.MaxDrawdown, 0.05, 0.5)
 	c.floatRange(p+"stopLossPercent", "Stop loss", r.StopLossPercent, 0.005, 0.1)
 	c.step(p+"stopLossPercent", "Stop loss", r.StopLossPercent, 0.005)
+	c.floatRange(p+"takeProfitPercent", "Take profit", r.TakeProfitPercent, 0.005, 1)
 	c.intRange(p+"maxOpenPositions", "Max open positions", r.MaxOpenPositions, 1, 100, "")
 	c.intRange(p+"maxDailyTrades", "Max daily trades", r.MaxDailyTrades, 1, 1000, "")
 	c.floatRange(p+"minTradeAmount", "Min trade amount", r.MinTradeAmount, 1, 1000)

@@ -1,6 +1,7 @@
 // A trader's day on the real binary: watch the market, buy from the Quick
 // Trade modal, see the position, history and cards change, rest a limit order,
-// modify and cancel it, close the position, export history, press Stop.
+// modify and cancel it, export history, guard the position with a stop-loss, press Stop
+// (the stop-loss stays armed), sell while stopped, close the position.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -35,11 +36,19 @@ async function signUp(page) {
   await page.waitForURL('**/dashboard');
 }
 
+// The Stop button's confirmation (web/src/app/StopButton.tsx STOP_CONFIRM).
+const STOP_CONFIRM =
+  'Emergency stop: halt automated trading, refuse new orders that add exposure and cancel resting orders that add exposure. Protective stop-loss sells stay armed, and you can still sell to reduce a position. Continue?';
+
 const money = (s) => Number(s.replace(/[^0-9.-]/g, ''));
 
 test('trade end to end in the browser', async () => {
   const { page, context, external, consoleErrors } = await newPage(browser, server.url);
-  page.on('dialog', (d) => d.accept());
+  const dialogs = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.accept();
+  });
   await signUp(page);
 
   // The market moves: the BTC price card and chart are live.
@@ -161,22 +170,46 @@ test('trade end to end in the browser', async () => {
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   await dismissAlerts(page);
 
-  // ...until Stop cancels every open order (the stop-loss included).
+  // The emergency stop cancels resting orders that add exposure (a BUY limit) and leaves the
+  // protective stop-loss armed; selling to reduce the position still works while stopped.
+  await page.goto('/trading/trade');
+  await page.getByRole('button', { name: 'Show Advanced' }).click();
+  await page.getByLabel('Order Type').selectOption('limit');
+  await page.getByLabel('Quantity').fill('0.01');
+  await page.getByLabel('Limit Price').fill('1000');
+  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await page.getByRole('status').getByText('(open)').waitFor();
   await page.goto('/dashboard');
+  await dismissAlerts(page);
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  assert.ok(dialogs.includes(STOP_CONFIRM), 'Stop asks with the text of what the server does');
   await page.getByText('Emergency Stop Active', { exact: true }).waitFor();
+  await page.goto('/trading/orders');
+  await page.getByTestId('order-row').filter({ hasText: 'Limit' }).filter({ hasText: '$1,000.00' }).filter({ hasText: 'cancelled' }).waitFor();
+  await page.getByTestId('order-row').filter({ hasText: 'Stop-Loss' }).filter({ hasText: 'open' }).waitFor();
+  await page.goto('/trading/positions');
+  await dismissAlerts(page);
+  await page.getByRole('row', { name: /BTC-USD/ }).getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('dialog').getByLabel('Quantity to close').fill('0.005');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close Position' }).click();
+  await page.getByRole('row', { name: /BTC-USD/ }).getByText('+0.005').waitFor();
+
+  // Resume, then cancel the stop-loss so the rest of the position can be sold.
+  await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Resume Trading' }).click();
   await page.getByText('Emergency Stop Active', { exact: true }).waitFor({ state: 'detached' });
   await page.goto('/trading/orders');
+  await dismissAlerts(page);
+  await page.getByTestId('order-row').filter({ hasText: 'Stop-Loss' }).filter({ hasText: 'open' }).getByRole('button', { name: 'Cancel' }).click();
   await page.getByTestId('order-row').filter({ hasText: 'Stop-Loss' }).filter({ hasText: 'cancelled' }).waitFor();
-  assert.equal(await page.getByTestId('order-row').filter({ hasText: /\bopen\b/ }).count(), 0, 'Stop cancelled every open order');
+  assert.equal(await page.getByTestId('order-row').filter({ hasText: /\bopen\b/ }).count(), 0, 'no order left open');
 
-  // Close the whole position with a market SELL.
+  // Close the rest of the position with a market SELL.
   await page.goto('/trading/positions');
   await dismissAlerts(page);
   await page.getByRole('row', { name: /BTC-USD/ }).getByRole('button', { name: 'Close' }).click();
   const close = page.getByRole('dialog');
-  assert.equal(await close.getByLabel('Quantity to close').inputValue(), '0.01');
+  assert.equal(await close.getByLabel('Quantity to close').inputValue(), '0.005');
   await close.getByRole('button', { name: 'Close Position' }).click();
   await page.getByText('No active positions').waitFor();
 

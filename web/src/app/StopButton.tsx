@@ -2,7 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, errorMessage } from '@/lib/api';
 
-export const STOP_CONFIRM = 'Stop all automated trading and cancel every open order?';
+/** What the server's emergency stop does (POST /trading/stop), in the words the trader confirms. */
+export const STOP_CONFIRM =
+  'Emergency stop: halt automated trading, refuse new orders that add exposure and cancel resting orders that add exposure. Protective stop-loss sells stay armed, and you can still sell to reduce a position. Continue?';
 
 /** The red emergency-stop button: confirm, then POST /trading/stop. */
 export function StopButton() {

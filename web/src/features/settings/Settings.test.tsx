@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import Settings, { INVALID_FILE, RESET_CONFIRM } from './routes/Settings';
 import { anyStoredUnder, canTestConnection, effectOf, exportFileName } from './model';
+import { LEVERAGE_NOTE } from './components/SectionTabs';
 import type { PlatformSettings, SettingsReply } from './types';
 
 function sampleSettings(): PlatformSettings {
@@ -26,6 +27,7 @@ function sampleSettings(): PlatformSettings {
         minTradeAmount: 10,
         maxTradeAmount: 10000,
         maxLeverage: 1,
+        takeProfitPercent: 0.04,
       },
       automation: { autoTrading: false, emergencyStop: false, confirmTrades: true, enableStopLoss: true, enableTakeProfit: false },
     },
@@ -133,6 +135,43 @@ describe('Settings screen', () => {
     await waitFor(() => expect(save.disabled).toBe(true));
     expect((saved as PlatformSettings).api?.exchange.sandbox).toBe(false);
     expect(screen.queryByText('Unsaved changes')).toBeNull();
+  });
+
+  it('edits take profit next to stop loss, with its status from the effects table', async () => {
+    let saved: PlatformSettings | undefined;
+    mockServer((method, url, body) => {
+      if (method === 'GET' && url === '/api/settings') {
+        const r = reply();
+        r.effects = { 'trading.riskManagement': 'applied', 'trading.riskManagement.takeProfitPercent': 'stored' };
+        return json(200, { success: true, data: r });
+      }
+      if (method === 'PUT' && url === '/api/settings') {
+        saved = body as PlatformSettings;
+        return json(200, { success: true, data: reply(saved) });
+      }
+      return undefined;
+    });
+    renderSettings();
+    await userEvent.click(await screen.findByRole('tab', { name: 'Trading' }));
+    const tp = screen.getByLabelText(/^Take profit/) as HTMLInputElement;
+    expect(tp.value).toBe('0.04');
+    expect(tp.min).toBe('0.005');
+    expect(tp.max).toBe('1');
+    // The field right after stop loss, in the same group.
+    const stop = screen.getByLabelText(/^Stop loss/);
+    expect(stop.compareDocumentPosition(tp) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // Only take profit is "stored"; the rest of risk management is applied.
+    const notes = screen.getAllByText('Saved; not yet applied by this build');
+    expect(notes).toHaveLength(1);
+    expect(tp.parentElement!.contains(notes[0]!)).toBe(true);
+    expect(screen.getByLabelText('Enable take profit')).toBeTruthy();
+    expect(screen.getByText(LEVERAGE_NOTE)).toBeTruthy();
+    expect(LEVERAGE_NOTE).toBe('Spot account: values above 1 cannot be used (no borrowing); exposure is capped at 1x equity.');
+
+    await userEvent.clear(tp);
+    await userEvent.type(tp, '0.05');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(saved?.trading?.riskManagement.takeProfitPercent).toBe(0.05));
   });
 
   it('lists the server errors when a save is rejected', async () => {

@@ -13,6 +13,7 @@ export const DEFAULT_TRADING: TradingSettings = {
     minTradeAmount: 10,
     maxTradeAmount: 10000,
     maxLeverage: 1,
+    takeProfitPercent: 0.04,
   },
   automation: { autoTrading: false, emergencyStop: false, confirmTrades: true, enableStopLoss: true, enableTakeProfit: false },
 };
@@ -64,6 +65,7 @@ export const BOUNDS = {
   dailyLossLimit: { min: 0.01, max: 0.5, step: 0.01, unit: 'fraction' },
   maxDrawdown: { min: 0.05, max: 0.5, step: 0.01, unit: 'fraction' },
   stopLossPercent: { min: 0.005, max: 0.1, step: 0.005, unit: 'fraction' },
+  takeProfitPercent: { min: 0.005, max: 1, step: 0.005, unit: 'fraction' },
   maxOpenPositions: { min: 1, max: 100, step: 1 },
   maxDailyTrades: { min: 1, max: 1000, step: 1 },
   minTradeAmount: { min: 1, max: 1000, step: 1, unit: 'USD' },

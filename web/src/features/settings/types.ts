@@ -34,6 +34,8 @@ export interface TradingSettings {
     minTradeAmount: number;
     maxTradeAmount: number;
     maxLeverage: number;
+    /** Beyond the spec: take-profit distance above a BUY's fill price, as a fraction. */
+    takeProfitPercent: number;
   };
   automation: {
     autoTrading: boolean;

@@ -7,6 +7,7 @@ const TIF_LABELS: Record<string, string> = { GTC: 'Good till cancelled (GTC)', I
 const THEME_LABELS: Record<string, string> = { light: 'Light', dark: 'Dark', auto: 'Auto (applied as dark)' };
 const SEPARATOR_LABELS: Record<string, string> = { ',': 'Comma (1,000)', '.': 'Period (1.000)', ' ': 'Space (1 000)' };
 const TIME_LABELS: Record<string, string> = { '12h': '12-hour', '24h': '24-hour' };
+export const LEVERAGE_NOTE = 'Spot account: values above 1 cannot be used (no borrowing); exposure is capped at 1x equity.';
 const INDICATORS = ['SMA', 'EMA', 'RSI', 'MACD', 'BB'];
 
 /** The trading section; its fields always render because the section falls back to defaults. */
@@ -23,11 +24,17 @@ export function TradingTab({ options }: { options: SettingsOptions }) {
         <NumberInput path="trading.riskManagement.dailyLossLimit" label="Daily loss limit" bound={BOUNDS.dailyLossLimit} hint="Fraction of portfolio value, 0.01–0.5" />
         <NumberInput path="trading.riskManagement.maxDrawdown" label="Max drawdown" bound={BOUNDS.maxDrawdown} hint="Fraction of portfolio value, 0.05–0.5" />
         <NumberInput path="trading.riskManagement.stopLossPercent" label="Stop loss" bound={BOUNDS.stopLossPercent} hint="Fraction of entry price, 0.005–0.1" />
+        <NumberInput
+          path="trading.riskManagement.takeProfitPercent"
+          label="Take profit"
+          bound={BOUNDS.takeProfitPercent}
+          hint="Fraction above the entry price, 0.005–1; used when take profit is enabled (beyond the spec)"
+        />
         <NumberInput path="trading.riskManagement.maxOpenPositions" label="Max open positions" bound={BOUNDS.maxOpenPositions} />
         <NumberInput path="trading.riskManagement.maxDailyTrades" label="Max daily trades" bound={BOUNDS.maxDailyTrades} />
         <NumberInput path="trading.riskManagement.minTradeAmount" label="Min trade amount" bound={BOUNDS.minTradeAmount} />
         <NumberInput path="trading.riskManagement.maxTradeAmount" label="Max trade amount" bound={BOUNDS.maxTradeAmount} />
-        <NumberInput path="trading.riskManagement.maxLeverage" label="Max leverage" bound={BOUNDS.maxLeverage} />
+        <NumberInput path="trading.riskManagement.maxLeverage" label="Max leverage" bound={BOUNDS.maxLeverage} hint={LEVERAGE_NOTE} />
       </Group>
       <Group title="Automation" effectKey="trading.automation">
         <Toggle path="trading.automation.autoTrading" label="Auto trading" />
