@@ -17,12 +17,12 @@ import (
 	"kestrel/auth"
 	"kestrel/domain"
 	"kestrel/events"
+	"kestrel/exchange/sandbox"
 	"kestrel/httpapi"
 	"kestrel/httpapi/ws"
 	"kestrel/logbook"
 	"kestrel/metrics"
 	"kestrel/replay"
-	"kestrel/sandbox"
 	"kestrel/settings"
 	"kestrel/store/postgres"
 	"kestrel/store/sqlite"
@@ -95,7 +95,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	a.registerGauges()
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
 		Market: a.Market, MarketSource: "sandbox replay of Coinbase candles", Hub: a.Hub, Trading: a.Trading,
-		RealizedPnL: a.Exchange.RealizedPnL, Portfolio: store, MarketAge: a.Market.LastTickAge,
+		Portfolio: store, MarketAge: a.Market.LastTickAge,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)

@@ -9,12 +9,12 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"kestrel/candles"
 	"kestrel/domain"
 	"kestrel/events"
+	"kestrel/exchange/sandbox"
 	"kestrel/httpapi/ws"
 	"kestrel/replay"
-	"kestrel/risk"
-	"kestrel/sandbox"
 	"kestrel/settings"
 	"kestrel/trading"
 )
@@ -22,15 +22,16 @@ import (
 // staleAfter is how long without a market tick before an alert is raised.
 const staleAfter = 30 * time.Second
 
-// openEngine builds the market (replay), the sandbox exchange, the trading
-// desk and the realtime hub.
+// openEngine builds the market (replay), the sandbox exchange, the order
+// gateway and the realtime hub.
 func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	var err error
 	if a.Market, err = replay.New(replay.Options{Seed: a.cfg.ReplaySeed, Speed: a.cfg.ReplaySpeed, Clock: clock,
 		HalfSpread: decimal.RequireFromString("0.00005")}); err != nil {
 		return fmt.Errorf("market replay: %w", err)
 	}
-	opt := sandbox.Options{Symbols: a.Market.Symbols(), Clock: clock, OnUpdate: a.onTradeUpdate}
+	opt := sandbox.DefaultOptions(candles.Products())
+	opt.Clock = clock
 	opt.StartingUSD, _ = decimal.NewFromString(a.cfg.StartingUSD)
 	opt.TakerFee, _ = decimal.NewFromString(a.cfg.TakerFee)
 	opt.MakerFee, _ = decimal.NewFromString(a.cfg.MakerFee)
@@ -38,8 +39,9 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	if a.Exchange, err = sandbox.New(ctx, a.Store, a.Market, opt); err != nil {
 		return err
 	}
-	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Market: a.Market, Store: a.Store, Clock: clock, Bus: a.Bus,
-		Limits: a.riskLimits,
+	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Account: a.Exchange.Account, Market: a.Market, Store: a.Store,
+		Clock: clock, Bus: a.Bus,
+		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		Alert: func(ctx context.Context, severity, title, message string) {
 			a.Alerts.Raise(ctx, "trading:"+title, severity, "trading", title, message)
 		}})
@@ -50,20 +52,6 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }
 	a.Settings.OnChange(a.applyEmergencyStop)
 	return nil
-}
-
-// riskLimits reads the current limits from the platform settings.
-func (a *App) riskLimits() risk.Limits {
-	r := a.Settings.Platform().Trading.RiskManagement
-	return risk.Limits{
-		MaxPositionSize:  decimal.NewFromFloat(r.MaxPositionSize),
-		DailyLossLimit:   decimal.NewFromFloat(r.DailyLossLimit),
-		MaxDrawdown:      decimal.NewFromFloat(r.MaxDrawdown),
-		MaxOpenPositions: r.MaxOpenPositions,
-		MaxDailyTrades:   r.MaxDailyTrades,
-		MinTradeAmount:   decimal.NewFromFloat(r.MinTradeAmount),
-		MaxTradeAmount:   decimal.NewFromFloat(r.MaxTradeAmount),
-	}
 }
 
 // applyEmergencyStop makes the settings' emergency-stop switch the same
@@ -84,55 +72,49 @@ func (a *App) applyEmergencyStop(ctx context.Context, old, next settings.Setting
 	}
 }
 
-// onTradeUpdate runs after every committed order change of the exchange.
-func (a *App) onTradeUpdate(o domain.Order, f *domain.Fill) {
-	now := time.Now()
-	a.Bus.Publish(events.TopicTradeUpdate, domain.TradeUpdate{Order: o, Fill: f}, now)
-	a.Metrics.Orders.WithLabelValues(string(o.Type), string(o.Status)).Inc()
-	if f != nil {
-		a.Metrics.Fills.WithLabelValues(f.Symbol, string(f.Side)).Inc()
-		// Record the value on every fill, off the exchange's goroutine.
-		go func() {
-			if err := a.Trading.RecordPortfolio(context.Background()); err != nil {
-				slog.Warn("record portfolio value", "err", err)
-			}
-		}()
-	}
-	if o.Status == domain.StatusRejected {
-		a.Alerts.Raise(context.Background(), "exchange:rejected:"+o.ID, domain.SeverityMedium, "exchange",
-			"Order rejected by the exchange", fmt.Sprintf("%s %s %s %s: %s", o.Type, o.Side, o.Quantity, o.Symbol, o.RejectReason))
-	}
-}
-
-// runEngine runs the market, matches every tick on the exchange, publishes
-// tickers to the realtime hub, records the portfolio value every minute and
-// watches for a stale market, until ctx ends.
+// runEngine runs the market, the sandbox's matching, the gateway's update
+// loop, ticker publishing, portfolio recording and the stale-market watch,
+// until ctx ends.
 func (a *App) runEngine(ctx context.Context) {
-	ticks := a.Market.Subscribe(ctx)
+	matchTicks, pubTicks := a.Market.Subscribe(ctx), a.Market.Subscribe(ctx)
+	loops := []func(context.Context){a.Market.Start, func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) }, a.recordPortfolio,
+		a.watchMarket, a.Trading.Run, a.countOrders,
+		func(ctx context.Context) {
+			a.Exchange.Run(ctx, matchTicks, func(err error) { a.matchingFailed(ctx, err) })
+		},
+		func(ctx context.Context) { a.publishTickers(ctx, pubTicks) }}
 	var wg sync.WaitGroup
-	for _, loop := range []func(context.Context){a.Market.Start, func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) }, a.recordPortfolio, a.watchMarket} {
+	for _, loop := range loops {
 		wg.Add(1)
 		go func() { defer wg.Done(); loop(ctx) }()
 	}
-	defer wg.Wait()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case t, ok := <-ticks:
-			if !ok {
-				return
-			}
-			if err := a.Exchange.OnTick(ctx, t); err != nil && ctx.Err() == nil {
-				// Nothing was applied; the orders stay armed for the next tick.
-				a.Metrics.DatabaseErrors.Inc()
-				slog.Error("match orders", "symbol", t.Symbol, "err", err, "component", "exchange")
-				a.Alerts.Raise(ctx, "database:matching", domain.SeverityCritical, "database", "Order matching could not be stored",
-					fmt.Sprintf("Fills for %s were not saved and will be retried on the next tick: %v", t.Symbol, err))
-			}
-			if tk, err := a.Market.Ticker(t.Symbol); err == nil {
-				a.Bus.Publish(events.TopicTick, tk, time.Now())
-			}
+	wg.Wait()
+}
+
+// matchingFailed reports a matching change the journal could not store;
+// the exchange rebuilt itself from the journal and matches again next tick.
+func (a *App) matchingFailed(ctx context.Context, err error) {
+	a.Metrics.DatabaseErrors.Inc()
+	slog.Error("match orders", "err", err, "component", "exchange")
+	a.Alerts.Raise(ctx, "database:matching", domain.SeverityCritical, "database", "Order matching could not be stored",
+		fmt.Sprintf("Fills were not confirmed as saved; the exchange reloaded its ledger and matches again on the next tick: %v", err))
+}
+
+// publishTickers sends each symbol's ticker to the realtime bus on every tick.
+func (a *App) publishTickers(ctx context.Context, ticks <-chan domain.Tick) {
+	for t := range ticks {
+		if tk, err := a.Market.Ticker(t.Symbol); err == nil {
+			a.Bus.Publish(events.TopicTick, tk, time.Now())
+		}
+	}
+}
+
+// countOrders feeds the order and fill counters from the exchange's updates.
+func (a *App) countOrders(ctx context.Context) {
+	for u := range a.Exchange.Updates(ctx) {
+		a.Metrics.Orders.WithLabelValues(string(u.Order.Type), string(u.Order.Status)).Inc()
+		if u.Fill != nil {
+			a.Metrics.Fills.WithLabelValues(u.Fill.Symbol, string(u.Fill.Side)).Inc()
 		}
 	}
 }

@@ -153,21 +153,29 @@ type product struct {
 	BaseCurrency   string `json:"base_currency"`
 	QuoteCurrency  string `json:"quote_currency"`
 	Price          string `json:"price"`
-	PriceIncrement string `json:"quote_increment"`
+	PriceIncrement string `json:"price_increment"`
+	QuoteIncrement string `json:"quote_increment"` // Coinbase's name for the same step
 	BaseIncrement  string `json:"base_increment"`
+	BaseMinSize    string `json:"base_min_size"`
 	Status         string `json:"status"`
 }
 
+// products reports the exchange's products with their increments and
+// minimum sizes, and the current price.
 func (s *Server) products(w http.ResponseWriter, r *http.Request) {
-	var out []product
-	for _, sym := range s.d.Market.Symbols() {
-		base, quote, _ := strings.Cut(sym, "-")
-		p := product{ProductID: sym, BaseCurrency: base, QuoteCurrency: quote, PriceIncrement: domain.PriceStep.String(),
-			BaseIncrement: domain.QuantityStep.String(), Status: "online"}
-		if t, err := s.d.Market.Ticker(sym); err == nil {
-			p.Price = t.Price.String()
+	ps, err := s.d.Trading.Products(r.Context())
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	out := []product{}
+	for _, p := range ps {
+		pr := product{ProductID: p.Symbol, BaseCurrency: p.BaseCurrency, QuoteCurrency: p.QuoteCurrency, PriceIncrement: p.PriceIncrement.String(),
+			QuoteIncrement: p.PriceIncrement.String(), BaseIncrement: p.SizeIncrement.String(), BaseMinSize: p.MinSize.String(), Status: "online"}
+		if t, err := s.d.Market.Ticker(p.Symbol); err == nil {
+			pr.Price = t.Price.String()
 		}
-		out = append(out, p)
+		out = append(out, pr)
 	}
 	ok(w, map[string]any{"products": out})
 }

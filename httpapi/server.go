@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"kestrel/alert"
 	"kestrel/auth"
 	"kestrel/domain"
@@ -42,8 +40,6 @@ type Deps struct {
 	MarketSource string
 	Hub          *ws.Hub
 	Trading      *trading.Service
-	// RealizedPnL reports realized P&L per symbol, closed positions included.
-	RealizedPnL func(context.Context) (map[string]decimal.Decimal, error)
 	// Portfolio history store.
 	Portfolio domain.PortfolioStore
 	// Alerts lists and resolves system alerts.

@@ -1,12 +1,15 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"kestrel/domain"
-	"kestrel/trading"
 )
 
 func (s *Server) tradingRoutes() {
@@ -17,6 +20,7 @@ func (s *Server) tradingRoutes() {
 	s.api("DELETE /api/trading/orders/{id}", signedIn, s.cancelOrder)
 	s.api("GET /api/trading/orders", signedIn, s.listOrders)
 	s.api("GET /api/trading/positions", signedIn, s.listPositions)
+	s.api("GET /api/trading/balances", signedIn, s.balances)
 	s.api("GET /api/trading/history", signedIn, s.tradeHistory)
 	s.api("GET /api/trading/performance", signedIn, s.performance)
 	s.api("GET /api/trading/portfolio", signedIn, s.portfolio)
@@ -35,49 +39,125 @@ func orderReply(w http.ResponseWriter, r *http.Request, o domain.Order, err erro
 	writeJSON(w, status, envelope{Success: true, Data: map[string]any{"order": o, "order_id": o.ID, "status": o.Status}})
 }
 
+// placeReply writes a placed order: 201 when new, 200 when a repeated
+// client order id returned the first order.
+func placeReply(w http.ResponseWriter, r *http.Request, o domain.Order, created bool, err error) {
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	orderReply(w, r, o, err, status)
+}
+
 func (s *Server) execute(w http.ResponseWriter, r *http.Request) {
-	var in trading.ExecuteRequest
+	var in ExecuteRequest
 	if err := decode(r, &in); err != nil {
 		fail(w, r, err)
 		return
 	}
-	o, err := s.d.Trading.Execute(r.Context(), userFrom(r.Context()).ID, in)
-	orderReply(w, r, o, err, http.StatusCreated)
+	typ := domain.OrderType(strings.ToLower(strings.TrimSpace(in.OrderType)))
+	if typ == "" {
+		typ = domain.Market
+	}
+	if typ != domain.Market && typ != domain.Limit {
+		fail(w, r, fieldErr("order_type", "Order type must be market or limit here; use /trading/orders/stop-loss for stop-loss orders"))
+		return
+	}
+	req := orderRequest(userFrom(r.Context()).ID, in.ClientOrderID, in.Symbol, in.Action, typ, in.Quantity, in.Strategy)
+	if typ == domain.Limit {
+		req.Price = in.Price.ptr()
+	}
+	o, created, err := s.d.Trading.Place(r.Context(), req)
+	placeReply(w, r, o, created, renameField(err, "side", "action"))
 }
 
 func (s *Server) placeLimit(w http.ResponseWriter, r *http.Request) {
-	var in trading.LimitRequest
+	var in LimitRequest
 	if err := decode(r, &in); err != nil {
 		fail(w, r, err)
 		return
 	}
-	o, err := s.d.Trading.PlaceLimit(r.Context(), userFrom(r.Context()).ID, in)
-	orderReply(w, r, o, err, http.StatusCreated)
+	req := orderRequest(userFrom(r.Context()).ID, in.ClientOrderID, in.Symbol, in.Side, domain.Limit, in.Quantity, in.Strategy)
+	req.Price = in.Price.ptr()
+	o, created, err := s.d.Trading.Place(r.Context(), req)
+	placeReply(w, r, o, created, err)
 }
 
 func (s *Server) placeStopLoss(w http.ResponseWriter, r *http.Request) {
-	var in trading.StopLossRequest
+	var in StopLossRequest
 	if err := decode(r, &in); err != nil {
 		fail(w, r, err)
 		return
 	}
-	o, err := s.d.Trading.PlaceStopLoss(r.Context(), userFrom(r.Context()).ID, in)
-	orderReply(w, r, o, err, http.StatusCreated)
+	req := orderRequest(userFrom(r.Context()).ID, in.ClientOrderID, in.Symbol, in.Side, domain.StopLoss, in.Quantity, in.Strategy)
+	req.StopPrice = in.StopPrice.ptr()
+	o, created, err := s.d.Trading.Place(r.Context(), req)
+	placeReply(w, r, o, created, err)
 }
 
 func (s *Server) modifyOrder(w http.ResponseWriter, r *http.Request) {
-	var in trading.ModifyRequest
+	var in ModifyRequest
 	if err := decode(r, &in); err != nil {
 		fail(w, r, err)
 		return
 	}
-	o, err := s.d.Trading.Modify(r.Context(), r.PathValue("id"), in)
+	var f []string
+	if in.Quantity.Set && !in.Quantity.dec().IsPositive() {
+		f = append(f, "quantity", "Valid quantity is required")
+	}
+	if in.Price.Set && !in.Price.dec().IsPositive() {
+		f = append(f, "price", "Valid price is required for limit orders")
+	}
+	if len(f) > 0 {
+		fail(w, r, fieldErr(f[0], f[1]))
+		return
+	}
+	o, err := s.d.Trading.Modify(r.Context(), r.PathValue("id"), in.Quantity.ptr(), in.Price.ptr())
 	orderReply(w, r, o, err, http.StatusOK)
 }
 
 func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
 	o, err := s.d.Trading.Cancel(r.Context(), r.PathValue("id"))
 	orderReply(w, r, o, err, http.StatusOK)
+}
+
+// balance is one currency's funds as GET /trading/balances reports them.
+type balance struct {
+	Asset     string          `json:"asset"`
+	Available decimal.Decimal `json:"available"`
+	Hold      decimal.Decimal `json:"hold"`
+	Total     decimal.Decimal `json:"total"`
+}
+
+func (s *Server) balances(w http.ResponseWriter, r *http.Request) {
+	bals, err := s.d.Trading.Balances(r.Context())
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	out := make([]balance, 0, len(bals))
+	for _, b := range bals {
+		out = append(out, balance{Asset: b.Currency, Available: b.Available, Hold: b.Hold, Total: b.Total()})
+	}
+	ok(w, map[string]any{"balances": out})
+}
+
+// renameField reports a gateway field under the name the request used.
+func renameField(err error, from, to string) error {
+	var e *domain.Error
+	if !errors.As(err, &e) || e.Fields == nil {
+		return err
+	}
+	if m, ok := e.Fields[from]; ok {
+		fields := map[string]string{}
+		for k, v := range e.Fields {
+			fields[k] = v
+		}
+		delete(fields, from)
+		fields[to] = m
+		return &domain.Error{Code: e.Code, Message: e.Message, Fields: fields}
+	}
+	return err
 }
 
 func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
@@ -132,7 +212,7 @@ func (s *Server) performance(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) portfolio(w http.ResponseWriter, r *http.Request) {
-	p, err := s.d.Trading.Portfolio(r.Context(), s.d.RealizedPnL)
+	p, err := s.d.Trading.Portfolio(r.Context())
 	if err != nil {
 		fail(w, r, err)
 		return

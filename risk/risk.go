@@ -1,6 +1,10 @@
 // Package risk decides whether an order may be placed, from the platform's
 // risk limits and a snapshot of the account. It does no I/O: the trading
-// service gathers the snapshot, risk.Check judges it.
+// gateway gathers the snapshot, risk.Check judges it.
+//
+// Risk rules stop new risk; they never stop a trader from reducing it. An
+// order that only reduces a position (a SELL of at most the quantity held)
+// passes every limit and the emergency stop.
 package risk
 
 import (
@@ -13,14 +17,20 @@ import (
 
 // Limits are the trading.riskManagement settings (fractions are of portfolio value).
 type Limits struct {
-	MaxPositionSize  decimal.Decimal // largest single position after the trade, e.g. 0.1
+	MaxPositionSize  decimal.Decimal // largest single exposure after the trade, e.g. 0.1
 	DailyLossLimit   decimal.Decimal // stop opening trades after losing this share today, e.g. 0.05
 	MaxDrawdown      decimal.Decimal // stop opening trades this far below the peak, e.g. 0.15
 	MaxOpenPositions int
 	MaxDailyTrades   int
 	MinTradeAmount   decimal.Decimal // USD
 	MaxTradeAmount   decimal.Decimal // USD
+	// MaxLeverage caps total exposure at this multiple of equity. A spot
+	// account cannot borrow, so values above 1 act as 1 (SpotLeverageCap).
+	MaxLeverage decimal.Decimal
 }
+
+// SpotLeverageCap is the most leverage a spot account can take: none.
+var SpotLeverageCap = decimal.NewFromInt(1)
 
 // DefaultLimits are the spec's settings defaults (section 9).
 func DefaultLimits() Limits {
@@ -32,17 +42,20 @@ func DefaultLimits() Limits {
 		MaxDailyTrades:   50,
 		MinTradeAmount:   decimal.NewFromInt(10),
 		MaxTradeAmount:   decimal.NewFromInt(10000),
+		MaxLeverage:      decimal.NewFromInt(1),
 	}
 }
 
 // Snapshot is the account state an order is judged against.
 type Snapshot struct {
 	EmergencyStop   bool
-	PortfolioValue  decimal.Decimal            // cash + positions at current prices
-	StartOfDayValue decimal.Decimal            // portfolio value at 00:00 UTC (zero: unknown)
-	PeakValue       decimal.Decimal            // highest recorded portfolio value (zero: unknown)
-	PositionValues  map[string]decimal.Decimal // symbol -> current value of open positions
-	TradesToday     int                        // orders placed since 00:00 UTC
+	PortfolioValue  decimal.Decimal // equity: cash + holdings at current prices
+	StartOfDayValue decimal.Decimal // portfolio value at 00:00 UTC (zero: unknown)
+	PeakValue       decimal.Decimal // highest recorded portfolio value (zero: unknown)
+	// Exposure is, per symbol, the holding's value plus what resting BUY
+	// limits and BUY stops would add if they filled.
+	Exposure    map[string]decimal.Decimal
+	TradesToday int // orders placed since 00:00 UTC, not rejected
 }
 
 // Order is what is about to be placed, valued at its expected price.
@@ -50,14 +63,23 @@ type Order struct {
 	Symbol   string
 	Side     domain.Side
 	Notional decimal.Decimal // quantity x expected price, USD
+	// Reduces marks a SELL of at most the quantity held: it only cuts risk.
+	Reduces bool
+	// Replaces is the exposure of a resting order this one replaces (a
+	// modify), which no longer counts once the new one is in.
+	Replaces decimal.Decimal
 }
 
+// MsgHalted is the refusal while the emergency stop is active.
+const MsgHalted = "Trading is halted: emergency stop is active; only orders that reduce a position are accepted"
+
 // Check returns nil when the order may be placed, or a rejected error with the reason.
-// Sells that reduce a position are not blocked by the loss, drawdown, size or
-// count limits: cutting risk is always allowed.
 func Check(l Limits, s Snapshot, o Order) error {
+	if o.Reduces {
+		return nil // cutting risk is always allowed
+	}
 	if s.EmergencyStop {
-		return reject("Trading is halted: emergency stop is active")
+		return reject(MsgHalted)
 	}
 	if o.Notional.LessThan(l.MinTradeAmount) {
 		return reject(fmt.Sprintf("Trade amount $%s is below the minimum trade amount of $%s", usd(o.Notional), usd(l.MinTradeAmount)))
@@ -69,20 +91,41 @@ func Check(l Limits, s Snapshot, o Order) error {
 		return reject(fmt.Sprintf("Daily trade limit reached (%d trades today)", l.MaxDailyTrades))
 	}
 	if o.Side == domain.Sell {
-		return nil
+		return nil // more than is held: the exchange refuses it for want of funds
 	}
 	if err := checkLosses(l, s); err != nil {
 		return err
 	}
-	held, open := s.PositionValues[o.Symbol]
-	if !open && l.MaxOpenPositions > 0 && len(s.PositionValues) >= l.MaxOpenPositions {
+	return checkExposure(l, s, o)
+}
+
+func checkExposure(l Limits, s Snapshot, o Order) error {
+	held := s.Exposure[o.Symbol].Sub(o.Replaces)
+	open := 0
+	total := decimal.Zero
+	for _, v := range s.Exposure {
+		if v.IsPositive() {
+			open++
+		}
+		total = total.Add(v)
+	}
+	if !held.IsPositive() && l.MaxOpenPositions > 0 && open >= l.MaxOpenPositions {
 		return reject(fmt.Sprintf("Maximum open positions reached (%d)", l.MaxOpenPositions))
 	}
-	if s.PortfolioValue.IsPositive() {
-		share := held.Add(o.Notional).Div(s.PortfolioValue)
-		if share.GreaterThan(l.MaxPositionSize) {
-			return reject(fmt.Sprintf("Position in %s would be %s%% of portfolio value; the maximum position size is %s%%",
-				o.Symbol, pct(share), pct(l.MaxPositionSize)))
+	if !s.PortfolioValue.IsPositive() {
+		return nil
+	}
+	share := held.Add(o.Notional).Div(s.PortfolioValue)
+	if share.GreaterThan(l.MaxPositionSize) {
+		return reject(fmt.Sprintf("Position in %s would be %s%% of portfolio value; the maximum position size is %s%%",
+			o.Symbol, pct(share), pct(l.MaxPositionSize)))
+	}
+	lev := decimal.Min(l.MaxLeverage, SpotLeverageCap)
+	if lev.IsPositive() {
+		after := total.Sub(o.Replaces).Add(o.Notional).Div(s.PortfolioValue)
+		if after.GreaterThan(lev) {
+			return reject(fmt.Sprintf("Total exposure would be %sx equity; the maximum leverage is %sx (a spot account cannot borrow)",
+				after.StringFixed(2), lev.String()))
 		}
 	}
 	return nil

@@ -11,50 +11,81 @@ import (
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
+func buy(sym, n string) Order  { return Order{Symbol: sym, Side: domain.Buy, Notional: d(n)} }
+func sell(sym, n string) Order { return Order{Symbol: sym, Side: domain.Sell, Notional: d(n)} }
+func reduce(o Order) Order     { o.Reduces = true; return o }
+
 func TestCheck(t *testing.T) {
 	base := Snapshot{PortfolioValue: d("100000"), StartOfDayValue: d("100000"), PeakValue: d("100000"),
-		PositionValues: map[string]decimal.Decimal{}}
+		Exposure: map[string]decimal.Decimal{}}
 	with := func(f func(*Snapshot)) Snapshot {
 		s := base
-		s.PositionValues = map[string]decimal.Decimal{}
+		s.Exposure = map[string]decimal.Decimal{}
 		f(&s)
 		return s
 	}
 	tenPositions := func(s *Snapshot) {
 		for _, sym := range []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J"} {
-			s.PositionValues[sym+"-USD"] = d("100")
+			s.Exposure[sym+"-USD"] = d("100")
 		}
 	}
+	halted := with(func(s *Snapshot) { s.EmergencyStop = true })
+	allLimits := with(func(s *Snapshot) {
+		tenPositions(s)
+		s.TradesToday = 50
+		s.PortfolioValue = d("80000") // down 20%: daily loss and drawdown both hit
+		s.Exposure["BTC-USD"] = d("12000")
+		s.EmergencyStop = true
+	})
+	modify := buy("BTC-USD", "9000")
+	modify.Replaces = d("9000")
 	tests := []struct {
 		name    string
 		snap    Snapshot
 		order   Order
 		wantErr string // "" means allowed
 	}{
-		{"ordinary buy", base, Order{"BTC-USD", domain.Buy, d("600")}, ""},
-		{"emergency stop", with(func(s *Snapshot) { s.EmergencyStop = true }), Order{"BTC-USD", domain.Sell, d("600")}, "emergency stop is active"},
-		{"below minimum", base, Order{"BTC-USD", domain.Buy, d("9.99")}, "below the minimum trade amount of $10.00"},
-		{"above maximum", base, Order{"BTC-USD", domain.Buy, d("10000.01")}, "exceeds the maximum trade amount of $10000.00"},
-		{"daily trades", with(func(s *Snapshot) { s.TradesToday = 50 }), Order{"BTC-USD", domain.Buy, d("100")}, "Daily trade limit reached (50"},
-		{"position size", with(func(s *Snapshot) { s.PositionValues["BTC-USD"] = d("9500") }), Order{"BTC-USD", domain.Buy, d("600")}, "would be 10.1% of portfolio value; the maximum position size is 10.0%"},
-		{"position size exactly at limit", with(func(s *Snapshot) { s.PositionValues["BTC-USD"] = d("9400") }), Order{"BTC-USD", domain.Buy, d("600")}, ""},
-		{"open positions", with(tenPositions), Order{"BTC-USD", domain.Buy, d("100")}, "Maximum open positions reached (10)"},
+		{"ordinary buy", base, buy("BTC-USD", "600"), ""},
+		{"emergency stop refuses a buy", halted, buy("BTC-USD", "600"), "emergency stop is active"},
+		{"emergency stop refuses a sell that does not reduce", halted, sell("BTC-USD", "600"), "emergency stop is active"},
+		{"emergency stop accepts a reducing sell", halted, reduce(sell("BTC-USD", "600")), ""},
+		{"a reducing sell passes every limit at once", allLimits, reduce(sell("BTC-USD", "12000")), ""},
+		{"a reducing sell below the minimum trade amount", base, reduce(sell("BTC-USD", "1")), ""},
+		{"below minimum", base, buy("BTC-USD", "9.99"), "below the minimum trade amount of $10.00"},
+		{"above maximum", base, buy("BTC-USD", "10000.01"), "exceeds the maximum trade amount of $10000.00"},
+		{"daily trades", with(func(s *Snapshot) { s.TradesToday = 50 }), buy("BTC-USD", "100"), "Daily trade limit reached (50"},
+		{"position size", with(func(s *Snapshot) { s.Exposure["BTC-USD"] = d("9500") }), buy("BTC-USD", "600"), "would be 10.1% of portfolio value; the maximum position size is 10.0%"},
+		{"position size exactly at limit", with(func(s *Snapshot) { s.Exposure["BTC-USD"] = d("9400") }), buy("BTC-USD", "600"), ""},
+		{"a modify replaces its own exposure", with(func(s *Snapshot) { s.Exposure["BTC-USD"] = d("9000") }), modify, ""},
+		{"open positions", with(tenPositions), buy("BTC-USD", "100"), "Maximum open positions reached (10)"},
 		{"adding to a held symbol at max positions", with(func(s *Snapshot) {
 			tenPositions(s)
-			s.PositionValues["BTC-USD"] = d("1")
-			delete(s.PositionValues, "A-USD")
-		}), Order{"BTC-USD", domain.Buy, d("100")}, ""},
-		{"daily loss", with(func(s *Snapshot) { s.PortfolioValue = d("95000") }), Order{"BTC-USD", domain.Buy, d("100")}, "Daily loss limit reached: down 5.0% today"},
+			s.Exposure["BTC-USD"] = d("1")
+			delete(s.Exposure, "A-USD")
+		}), buy("BTC-USD", "100"), ""},
+		{"leverage: exposure above equity", with(func(s *Snapshot) {
+			for _, sym := range []string{"A", "B", "C", "D", "E", "F", "G", "H", "I"} {
+				s.Exposure[sym+"-USD"] = d("10000")
+			}
+			s.Exposure["J-USD"] = d("9500")
+		}), buy("J-USD", "600"), "Total exposure would be 1.00x equity"},
+		{"daily loss", with(func(s *Snapshot) { s.PortfolioValue = d("95000") }), buy("BTC-USD", "100"), "Daily loss limit reached: down 5.0% today"},
 		{"drawdown", with(func(s *Snapshot) {
 			s.PeakValue = d("120000")
 			s.StartOfDayValue = d("100000")
 			s.PortfolioValue = d("100000")
-		}), Order{"BTC-USD", domain.Buy, d("100")}, "Maximum drawdown reached: 16.7% below peak"},
-		{"sell allowed during daily loss", with(func(s *Snapshot) { s.PortfolioValue = d("90000") }), Order{"BTC-USD", domain.Sell, d("100")}, ""},
+		}), buy("BTC-USD", "100"), "Maximum drawdown reached: 16.7% below peak"},
+		{"sell allowed during daily loss", with(func(s *Snapshot) { s.PortfolioValue = d("90000") }), sell("BTC-USD", "100"), ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := Check(DefaultLimits(), tc.snap, tc.order)
+			l := DefaultLimits()
+			if strings.HasPrefix(tc.name, "leverage") {
+				l.MaxPositionSize = d("1")
+				l.MaxLeverage = d("3") // above 1 acts as 1 on spot
+				l.MaxOpenPositions = 20
+			}
+			err := Check(l, tc.snap, tc.order)
 			if tc.wantErr == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)

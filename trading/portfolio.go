@@ -9,67 +9,64 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
-	"kestrel/risk"
 )
 
 var hundred = decimal.NewFromInt(100)
 
-// valuation is the account valued at current prices.
+// valuation is the account valued at current prices, from one snapshot.
 type valuation struct {
 	cash      decimal.Decimal // USD available + on hold
-	positions []domain.Position
+	balances  []domain.Balance
+	positions []domain.Position // every book, closed ones included (for realized P&L)
+	prices    map[string]decimal.Decimal
 	total     decimal.Decimal
 }
 
+// value reads balances and position books in one snapshot and values them:
+// the total is cash plus every currency held at its price, so a fill
+// between two reads can never count twice.
 func (s *Service) value(ctx context.Context) (valuation, error) {
-	var v valuation
-	bals, err := s.d.Exchange.Balances(ctx)
+	v := valuation{prices: map[string]decimal.Decimal{}}
+	acct, err := s.d.Account(ctx)
 	if err != nil {
 		return v, err
 	}
-	for _, b := range bals {
+	v.balances = acct.Balances
+	for _, b := range acct.Balances {
 		if b.Currency == "USD" {
-			v.cash = b.Available.Add(b.Hold)
+			v.cash = b.Total()
+			continue
+		}
+		sym := b.Currency + "-USD"
+		if t, err := s.d.Market.Ticker(sym); err == nil {
+			v.prices[sym] = t.Price
+			v.total = v.total.Add(b.Total().Mul(t.Price))
 		}
 	}
-	if v.positions, err = s.d.Exchange.Positions(ctx); err != nil {
-		return v, err
-	}
-	v.total = v.cash
-	for _, p := range v.positions {
-		v.total = v.total.Add(p.CurrentValue)
+	v.total = v.total.Add(v.cash)
+	for _, p := range acct.Positions {
+		v.positions = append(v.positions, valued(p, v.prices))
 	}
 	return v, nil
+}
+
+// valued is a position book at the current price.
+func valued(p domain.PositionBook, prices map[string]decimal.Decimal) domain.Position {
+	pos := domain.Position{Symbol: p.Symbol, Quantity: p.Quantity, AvgPrice: p.AvgPrice(), RealizedPnL: p.Realized.Round(2)}
+	if px, ok := prices[p.Symbol]; ok {
+		pos.CurrentPrice = px
+		pos.CurrentValue = p.Quantity.Mul(px).Round(2)
+		pos.UnrealizedPnL = p.Quantity.Mul(px).Sub(p.Cost).Round(2)
+		if p.Cost.IsPositive() {
+			pos.PnLPercentage = p.Quantity.Mul(px).Sub(p.Cost).Div(p.Cost).Mul(hundred).Round(2)
+		}
+	}
+	return pos
 }
 
 func startOfDay(t time.Time) time.Time {
 	y, m, d := t.UTC().Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
-// snapshot gathers what the risk check judges.
-func (s *Service) snapshot(ctx context.Context) (risk.Snapshot, error) {
-	v, err := s.value(ctx)
-	if err != nil {
-		return risk.Snapshot{}, err
-	}
-	snap := risk.Snapshot{EmergencyStop: s.Halt().Active, PortfolioValue: v.total, PositionValues: map[string]decimal.Decimal{}}
-	for _, p := range v.positions {
-		if p.Quantity.IsPositive() {
-			snap.PositionValues[p.Symbol] = p.CurrentValue
-		}
-	}
-	now := s.d.Clock.Now()
-	if p, err := s.d.Store.PortfolioPointAt(ctx, startOfDay(now)); err == nil {
-		snap.StartOfDayValue = p.Value
-	}
-	if snap.PeakValue, err = s.d.Store.PeakPortfolioValue(ctx); err != nil {
-		return snap, err
-	}
-	if snap.TradesToday, err = s.tradesSince(ctx, startOfDay(now)); err != nil {
-		return snap, err
-	}
-	return snap, nil
 }
 
 // tradesSince counts orders placed since t that were not rejected.
@@ -184,7 +181,7 @@ type Diversification struct {
 }
 
 // Portfolio computes the summary; realized P&L covers closed positions too.
-func (s *Service) Portfolio(ctx context.Context, realized func(context.Context) (map[string]decimal.Decimal, error)) (Portfolio, error) {
+func (s *Service) Portfolio(ctx context.Context) (Portfolio, error) {
 	v, err := s.value(ctx)
 	if err != nil {
 		return Portfolio{}, err
@@ -204,18 +201,8 @@ func (s *Service) Portfolio(ctx context.Context, realized func(context.Context) 
 		}
 	}
 	sort.Slice(p.Positions, func(i, j int) bool { return p.Positions[i].CurrentValue.GreaterThan(p.Positions[j].CurrentValue) })
-	if realized != nil {
-		r, err := realized(ctx)
-		if err != nil {
-			return p, err
-		}
-		for _, x := range r {
-			p.TotalRealizedPnL = p.TotalRealizedPnL.Add(x)
-		}
-	} else {
-		for _, pos := range v.positions {
-			p.TotalRealizedPnL = p.TotalRealizedPnL.Add(pos.RealizedPnL)
-		}
+	for _, pos := range v.positions {
+		p.TotalRealizedPnL = p.TotalRealizedPnL.Add(pos.RealizedPnL)
 	}
 	p.PositionsCount = len(p.Positions)
 	p.Diversification.Symbols = len(p.Positions)
@@ -245,6 +232,10 @@ type Trade struct {
 	Strategy   string           `json:"strategy"`
 	Timestamp  time.Time        `json:"timestamp"`
 	Reason     string           `json:"reason,omitempty"`
+	// FilledQuantity is what traded; CancelledQuantity the remainder of an
+	// order that partly filled and was then cancelled.
+	FilledQuantity    decimal.Decimal  `json:"filled_quantity"`
+	CancelledQuantity *decimal.Decimal `json:"cancelled_quantity,omitempty"`
 }
 
 // tradeStatus maps order statuses to the history's: executed, pending, failed, cancelled.
@@ -255,6 +246,9 @@ func tradeStatus(o domain.Order) string {
 	case domain.StatusPending, domain.StatusOpen:
 		return "pending"
 	case domain.StatusCancelled:
+		if o.FilledQuantity.IsPositive() {
+			return "executed" // for the part that filled; the remainder is noted
+		}
 		return "cancelled"
 	}
 	return "failed"
@@ -276,6 +270,11 @@ func toTrade(o domain.Order) Trade {
 	}
 	if t.Price != nil {
 		t.TotalValue = t.Quantity.Mul(*t.Price).Round(2)
+	}
+	t.FilledQuantity = o.FilledQuantity
+	if o.Status == domain.StatusCancelled && o.FilledQuantity.IsPositive() {
+		rest := o.Quantity.Sub(o.FilledQuantity)
+		t.CancelledQuantity = &rest
 	}
 	if o.Status == domain.StatusFilled {
 		t.Timestamp = o.UpdatedAt
@@ -321,14 +320,14 @@ func (s *Service) Orders(ctx context.Context, status string, limit int) ([]domai
 	return orders, nil
 }
 
-// Positions lists open positions.
+// Positions lists open positions, valued now.
 func (s *Service) Positions(ctx context.Context) ([]domain.Position, error) {
-	all, err := s.d.Exchange.Positions(ctx)
+	v, err := s.value(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := []domain.Position{}
-	for _, p := range all {
+	for _, p := range v.positions {
 		if !p.Quantity.IsZero() {
 			out = append(out, p)
 		}

@@ -9,26 +9,26 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"kestrel/candles"
 	"kestrel/domain"
-	"kestrel/risk"
-	"kestrel/sandbox"
+	"kestrel/exchange/sandbox"
 	"kestrel/store/sqlite"
 	"kestrel/trading"
 )
 
 // market is a hand-set price per symbol with a one-cent spread.
-type market struct {
+type fakeMarket struct {
 	mu sync.Mutex
 	p  map[string]decimal.Decimal
 }
 
-func (m *market) set(sym, p string) {
+func (m *fakeMarket) set(sym, p string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.p[sym] = decimal.RequireFromString(p)
 }
-func (m *market) Symbols() []string { return []string{"BTC-USD", "ETH-USD"} }
-func (m *market) Ticker(sym string) (domain.Ticker, error) {
+func (m *fakeMarket) Symbols() []string { return []string{"BTC-USD", "ETH-USD"} }
+func (m *fakeMarket) Ticker(sym string) (domain.Ticker, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	p, ok := m.p[sym]
@@ -38,22 +38,23 @@ func (m *market) Ticker(sym string) (domain.Ticker, error) {
 	c := decimal.New(1, -2)
 	return domain.Ticker{Symbol: sym, Price: p, Bid: p.Sub(c), Ask: p.Add(c)}, nil
 }
-func (m *market) Stats(string) (domain.Stats24h, error) { return domain.Stats24h{}, nil }
-func (m *market) Candles(context.Context, string, domain.Granularity, time.Time, time.Time, int) ([]domain.Candle, error) {
+func (m *fakeMarket) Stats(string) (domain.Stats24h, error) { return domain.Stats24h{}, nil }
+func (m *fakeMarket) Candles(context.Context, string, domain.Granularity, time.Time, time.Time, int) ([]domain.Candle, error) {
 	return nil, nil
 }
-func (m *market) Subscribe(context.Context) <-chan domain.Tick { return make(chan domain.Tick) }
+func (m *fakeMarket) Subscribe(context.Context) <-chan domain.Tick { return make(chan domain.Tick) }
 
 type clock struct{ t time.Time }
 
 func (c *clock) Now() time.Time { return c.t }
 
 type desk struct {
-	svc   *trading.Service
-	sb    *sandbox.Sandbox
-	mkt   *market
-	clk   *clock
-	store *sqlite.Store
+	policy trading.Policy
+	svc    *trading.Service
+	sb     *sandbox.Sandbox
+	mkt    *fakeMarket
+	clk    *clock
+	store  *sqlite.Store
 }
 
 func newDesk(t *testing.T) *desk {
@@ -63,23 +64,57 @@ func newDesk(t *testing.T) *desk {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	d := &desk{mkt: &market{p: map[string]decimal.Decimal{}}, clk: &clock{time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)}, store: st}
+	d := &desk{mkt: &fakeMarket{p: map[string]decimal.Decimal{}}, clk: &clock{time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)}, store: st}
 	d.mkt.set("BTC-USD", "50000")
 	d.mkt.set("ETH-USD", "2500")
-	if d.sb, err = sandbox.New(ctx, st, d.mkt, sandbox.Options{Clock: d.clk}); err != nil {
+	opt := sandbox.DefaultOptions(candles.Products()[:2]) // BTC-USD, ETH-USD
+	opt.Clock = d.clk
+	if d.sb, err = sandbox.New(ctx, st, d.mkt, opt); err != nil {
 		t.Fatal(err)
 	}
-	limits := risk.DefaultLimits()
-	limits.MaxPositionSize = decimal.NewFromInt(1)
-	limits.MaxTradeAmount = decimal.NewFromInt(100_000)
-	if d.svc, err = trading.New(ctx, trading.Deps{Exchange: d.sb, Market: d.mkt, Store: st, Clock: d.clk, Limits: func() risk.Limits { return limits }}); err != nil {
-		t.Fatal(err)
-	}
+	d.policy = trading.DefaultPolicy()
+	d.policy.Limits.MaxPositionSize = decimal.NewFromInt(1)
+	d.policy.Limits.MaxTradeAmount = decimal.NewFromInt(100_000)
+	d.svc = d.gateway(t, nil)
 	return d
 }
 
-func amount(s string) trading.Amount {
-	return trading.Amount{Set: true, Valid: true, D: decimal.RequireFromString(s)}
+// gateway is a gateway on the desk's exchange (a restart makes a new one).
+func (d *desk) gateway(t *testing.T, alert trading.AlertFunc) *trading.Service {
+	t.Helper()
+	svc, err := trading.New(context.Background(), trading.Deps{Exchange: d.sb, Account: d.sb.Account, Market: d.mkt, Store: d.store,
+		Clock: d.clk, Policy: func() trading.Policy { return d.policy }, Alert: alert})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+func decp(s string) *decimal.Decimal {
+	v := dec(s)
+	return &v
+}
+
+func market(sym string, side domain.Side, qty string) domain.OrderRequest {
+	return domain.OrderRequest{Symbol: sym, Side: side, Type: domain.Market, Quantity: dec(qty), UserID: "u1"}
+}
+
+func limit(sym string, side domain.Side, qty, px string) domain.OrderRequest {
+	return domain.OrderRequest{Symbol: sym, Side: side, Type: domain.Limit, Quantity: dec(qty), Price: decp(px), UserID: "u1"}
+}
+
+func stop(sym string, side domain.Side, qty, px string) domain.OrderRequest {
+	return domain.OrderRequest{Symbol: sym, Side: side, Type: domain.StopLoss, Quantity: dec(qty), StopPrice: decp(px), UserID: "u1"}
+}
+
+func (d *desk) place(t *testing.T, req domain.OrderRequest) domain.Order {
+	t.Helper()
+	o, _, err := d.svc.Place(context.Background(), req)
+	if err != nil {
+		t.Fatalf("place %s %s %s: %v", req.Side, req.Quantity, req.Symbol, err)
+	}
+	return o
 }
 
 func TestPerformanceAndPortfolioFromFills(t *testing.T) {
@@ -95,24 +130,18 @@ func TestPerformanceAndPortfolioFromFills(t *testing.T) {
 	}
 	d.clk.t = time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
 
-	if _, err := d.svc.Execute(ctx, "u1", trading.ExecuteRequest{Symbol: "BTC-USD", Action: "BUY", Quantity: amount("1")}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.svc.Execute(ctx, "u1", trading.ExecuteRequest{Symbol: "eth-usd", Action: "buy", Quantity: amount("4")}); err != nil {
-		t.Fatal(err)
-	}
-	// A buy stop that cannot be paid when it triggers is rejected: a failed trade.
-	if _, err := d.svc.PlaceStopLoss(ctx, "u1", trading.StopLossRequest{Symbol: "ETH-USD", Side: "BUY", Quantity: amount("30"), StopPrice: amount("2600")}); err != nil {
-		t.Fatal(err)
-	}
-	d.mkt.set("ETH-USD", "2600")
-	if err := d.sb.OnTick(ctx, domain.Tick{Symbol: "ETH-USD", Price: decimal.RequireFromString("2600")}); err != nil {
+	d.place(t, market("BTC-USD", domain.Buy, "1"))
+	d.place(t, domain.OrderRequest{Symbol: "eth-usd", Side: "buy", Type: domain.Market, Quantity: dec("4"), UserID: "u1"})
+	// A buy stop within the leverage cap that the market gaps through is
+	// checked against the balance at trigger: it cannot be paid, so it is
+	// rejected, a failed trade.
+	d.place(t, stop("ETH-USD", domain.Buy, "15", "2600"))
+	d.mkt.set("ETH-USD", "2700")
+	if err := d.sb.OnTick(ctx, domain.Tick{Symbol: "ETH-USD", Price: decimal.RequireFromString("2700")}); err != nil {
 		t.Fatal(err)
 	}
 	// A resting limit is pending, not a trade.
-	if _, err := d.svc.PlaceLimit(ctx, "u1", trading.LimitRequest{Symbol: "BTC-USD", Side: "BUY", Quantity: amount("0.1"), Price: amount("40000")}); err != nil {
-		t.Fatal(err)
-	}
+	d.place(t, limit("BTC-USD", domain.Buy, "0.1", "40000"))
 	d.mkt.set("BTC-USD", "55000")
 
 	p, err := d.svc.Performance(ctx)
@@ -122,15 +151,15 @@ func TestPerformanceAndPortfolioFromFills(t *testing.T) {
 	if p.TotalTrades != 3 || p.SuccessfulTrades != 2 || p.FailedTrades != 1 || p.WinRate != 66.7 || p.PendingOrders != 1 || p.ActivePositions != 2 {
 		t.Fatalf("performance %+v", p)
 	}
-	// 1 BTC at 55,000 and 4 ETH at 2,600.
-	if !p.TotalExposure.Equal(decimal.RequireFromString("65400")) {
+	// 1 BTC at 55,000 and 4 ETH at 2,700.
+	if !p.TotalExposure.Equal(decimal.RequireFromString("65800")) {
 		t.Fatalf("exposure %s", p.TotalExposure)
 	}
-	// Cash: 100,000 - 50,000.01 x 1.006 - 2,500.01 x 4 x 1.006; holdings 65,400.
+	// Cash: 100,000 - 50,000.01 x 1.006 - 2,500.01 x 4 x 1.006; holdings 65,800.
 	wantValue := decimal.RequireFromString("100000").
 		Sub(decimal.RequireFromString("50000.01").Mul(decimal.RequireFromString("1.006"))).
 		Sub(decimal.RequireFromString("10000.04").Mul(decimal.RequireFromString("1.006"))).
-		Add(decimal.RequireFromString("65400"))
+		Add(decimal.RequireFromString("65800"))
 	if !p.PortfolioValue.Equal(wantValue.Round(2)) {
 		t.Fatalf("portfolio value %s, want %s", p.PortfolioValue, wantValue.Round(2))
 	}
@@ -138,7 +167,7 @@ func TestPerformanceAndPortfolioFromFills(t *testing.T) {
 		t.Fatalf("daily P&L %s", p.DailyPnL)
 	}
 
-	pf, err := d.svc.Portfolio(ctx, d.sb.RealizedPnL)
+	pf, err := d.svc.Portfolio(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,26 +198,20 @@ func TestStopCancelsAndPersistsAcrossRestart(t *testing.T) {
 	ctx := context.Background()
 	d := newDesk(t)
 	var alerts []string
-	svc, err := trading.New(ctx, trading.Deps{Exchange: d.sb, Market: d.mkt, Store: d.store, Clock: d.clk,
-		Alert: func(_ context.Context, severity, title, _ string) { alerts = append(alerts, severity+": "+title) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.PlaceLimit(ctx, "u1", trading.LimitRequest{Symbol: "BTC-USD", Side: "BUY", Quantity: amount("0.01"), Price: amount("40000")}); err != nil {
-		t.Fatal(err)
-	}
-	cancelled, err := svc.Stop(ctx, "ops@example.com", "")
+	d.svc = d.gateway(t, func(_ context.Context, severity, title, _ string) { alerts = append(alerts, severity+": "+title) })
+	d.place(t, limit("BTC-USD", domain.Buy, "0.01", "40000"))
+	cancelled, err := d.svc.Stop(ctx, "ops@example.com", "")
 	if err != nil || len(cancelled) != 1 || cancelled[0].Status != domain.StatusCancelled {
 		t.Fatalf("stop: %+v %v", cancelled, err)
 	}
 	if len(alerts) != 1 || alerts[0] != "critical: Emergency stop active" {
 		t.Fatalf("alerts %v", alerts)
 	}
-	again, err := trading.New(ctx, trading.Deps{Exchange: d.sb, Market: d.mkt, Store: d.store, Clock: d.clk})
-	if err != nil || !again.Halt().Active || again.Halt().By != "ops@example.com" {
-		t.Fatalf("halt after restart: %+v %v", again.Halt(), err)
+	again := d.gateway(t, nil)
+	if !again.Halt().Active || again.Halt().By != "ops@example.com" {
+		t.Fatalf("halt after restart: %+v", again.Halt())
 	}
-	_, err = again.Execute(ctx, "u1", trading.ExecuteRequest{Symbol: "BTC-USD", Action: "BUY", Quantity: amount("0.01")})
+	_, _, err = again.Place(ctx, market("BTC-USD", domain.Buy, "0.01"))
 	if domain.ErrorCode(err) != domain.ERejected {
 		t.Fatalf("trade while halted: %v", err)
 	}

@@ -1,4 +1,4 @@
-package trading
+package httpapi
 
 import (
 	"bytes"
@@ -41,17 +41,6 @@ func (a *Amount) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// positive reports a set, valid, strictly positive amount.
-func (a Amount) positive() bool { return a.Set && a.Valid && a.D.IsPositive() }
-
-// Spec messages (section 5, Trading form).
-const (
-	msgSymbol    = "Symbol is required"
-	msgQuantity  = "Valid quantity is required"
-	msgPrice     = "Valid price is required for limit orders"
-	msgStopPrice = "Valid stop price is required for stop orders"
-)
-
 // ExecuteRequest is POST /trading/execute: {symbol, action, quantity, order_type, strategy}.
 type ExecuteRequest struct {
 	Symbol        string `json:"symbol"`
@@ -89,74 +78,27 @@ type ModifyRequest struct {
 	Price    Amount `json:"price"`
 }
 
-// validator gathers field errors in the order fields appear on the form.
-type validator struct {
-	fields map[string]string
-	order  []string
-}
-
-func (v *validator) add(field, msg string) {
-	if v.fields == nil {
-		v.fields = map[string]string{}
-	}
-	if _, dup := v.fields[field]; !dup {
-		v.fields[field] = msg
-		v.order = append(v.order, field)
-	}
-}
-
-func (v *validator) err() error {
-	if len(v.fields) == 0 {
-		return nil
-	}
-	return domain.FieldErrors(v.fields, v.order...)
-}
-
-func (v *validator) symbol(raw string, known []string) string {
-	sym := strings.ToUpper(strings.TrimSpace(raw))
-	switch {
-	case sym == "":
-		v.add("symbol", msgSymbol)
-	case !contains(known, sym):
-		v.add("symbol", "Unknown symbol: "+raw)
-	}
-	return sym
-}
-
-func (v *validator) side(field, raw string) domain.Side {
-	s := domain.Side(strings.ToUpper(strings.TrimSpace(raw)))
-	if s != domain.Buy && s != domain.Sell {
-		v.add(field, "Side must be BUY or SELL")
-	}
-	return s
-}
-
-func (v *validator) quantity(a Amount) decimal.Decimal {
-	if !a.positive() {
-		v.add("quantity", msgQuantity)
-	} else if !a.D.Mod(domain.QuantityStep).IsZero() {
-		v.add("quantity", "Quantity must be a multiple of 0.00000001")
+// dec is an amount as the gateway takes it: nil when absent, zero when not a
+// number (so the gateway answers with the spec's message).
+func (a Amount) dec() decimal.Decimal {
+	if !a.Set || !a.Valid {
+		return decimal.Zero
 	}
 	return a.D
 }
 
-func (v *validator) price(field string, a Amount, msg string) *decimal.Decimal {
-	if !a.positive() {
-		v.add(field, msg)
+// ptr is an optional amount: nil when absent; a non-number reads as zero,
+// which the gateway refuses with the spec's message.
+func (a Amount) ptr() *decimal.Decimal {
+	if !a.Set {
 		return nil
 	}
-	if !a.D.Mod(domain.PriceStep).IsZero() {
-		v.add(field, "Price must be a multiple of 0.01")
-	}
-	d := a.D
+	d := a.dec()
 	return &d
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// orderRequest builds the gateway's request; the gateway validates it.
+func orderRequest(userID, clientID, symbol, side string, typ domain.OrderType, qty Amount, strategy string) domain.OrderRequest {
+	return domain.OrderRequest{ClientOrderID: strings.TrimSpace(clientID), Symbol: symbol, Side: domain.Side(side), Type: typ,
+		Quantity: qty.dec(), Strategy: strategy, UserID: userID}
 }

@@ -1,0 +1,189 @@
+package trading
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+	"kestrel/risk"
+)
+
+// Spec messages (section 5, Trading form) and the gateway's own.
+const (
+	MsgSymbol      = "Symbol is required"
+	MsgQuantity    = "Valid quantity is required"
+	MsgPrice       = "Valid price is required for limit orders"
+	MsgStopPrice   = "Valid stop price is required for stop orders"
+	MsgSide        = "Side must be BUY or SELL"
+	MsgOrderType   = "Order type must be market, limit or stop_loss"
+	MsgStrategyLen = "Strategy must be at most 64 characters"
+	maxStrategyLen = 64
+)
+
+// Place validates, checks idempotency and risk, and submits an order. It
+// returns the order and whether it is new: a repeated client order id with
+// the same parameters returns the first order (not new); with different
+// parameters it is a conflict.
+func (s *Service) Place(ctx context.Context, req domain.OrderRequest) (domain.Order, bool, error) {
+	if err := s.validate(ctx, &req); err != nil {
+		return domain.Order{}, false, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if req.ClientOrderID != "" {
+		prev, err := s.d.Exchange.OrderByClientID(ctx, req.UserID, req.ClientOrderID)
+		switch {
+		case err == nil && req.SameAs(prev):
+			return prev, false, nil
+		case err == nil:
+			return domain.Order{}, false, domain.Errorf(domain.EConflict,
+				"Client order id %s was already used for a different order (%s)", req.ClientOrderID, prev.ID)
+		case domain.ErrorCode(err) != domain.ENotFound:
+			return domain.Order{}, false, err
+		}
+	}
+	v, err := s.view(ctx)
+	if err != nil {
+		return domain.Order{}, false, err
+	}
+	ro, err := s.assess(v, req, nil)
+	if err != nil {
+		return domain.Order{}, false, err
+	}
+	if err := risk.Check(s.d.Policy().Limits, v.snap, ro); err != nil {
+		s.d.Alert(ctx, "medium", "Order refused by risk check", fmt.Sprintf("%s %s %s: %s", req.Side, req.Quantity, req.Symbol, domain.ErrorMessage(err)))
+		return domain.Order{}, false, err
+	}
+	if req.Side == domain.Sell {
+		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity, ""); err != nil {
+			return domain.Order{}, false, err
+		}
+	}
+	o, err := s.d.Exchange.PlaceOrder(ctx, req)
+	if err != nil {
+		if domain.ErrorCode(err) == domain.ERejected {
+			s.d.Alert(ctx, "low", "Order rejected by the exchange", fmt.Sprintf("%s %s %s: %s", req.Side, req.Quantity, req.Symbol, domain.ErrorMessage(err)))
+		}
+		return domain.Order{}, false, err
+	}
+	return o, true, nil
+}
+
+// Modify gives a live order a new quantity and/or price. To the risk check
+// it is a new order replacing the old one: the same limits apply to the new
+// quantity and price.
+func (s *Service) Modify(ctx context.Context, id string, quantity, price *decimal.Decimal) (domain.Order, error) {
+	if quantity == nil && price == nil {
+		return domain.Order{}, domain.FieldErrors(map[string]string{"quantity": "Please provide at least one field to modify"}, "quantity")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur, err := s.d.Exchange.Order(ctx, id)
+	if err != nil {
+		return domain.Order{}, err
+	}
+	if !cur.Status.Live() || cur.Type == domain.Market {
+		return domain.Order{}, domain.Errorf(domain.EConflict, "Only pending or open limit and stop orders can be modified (this one is %s)", cur.Status)
+	}
+	req := domain.OrderRequest{Symbol: cur.Symbol, Side: cur.Side, Type: cur.Type, Quantity: cur.Quantity, Price: cur.Price,
+		StopPrice: cur.StopPrice, Strategy: cur.Strategy, UserID: cur.UserID, GroupID: cur.GroupID, ParentID: cur.ParentID}
+	if quantity != nil {
+		req.Quantity = *quantity
+	}
+	if price != nil && cur.Type == domain.StopLoss {
+		req.StopPrice = price
+	} else if price != nil {
+		req.Price = price
+	}
+	if err := s.validate(ctx, &req); err != nil {
+		return domain.Order{}, err
+	}
+	v, err := s.view(ctx)
+	if err != nil {
+		return domain.Order{}, err
+	}
+	ro, err := s.assess(v, req, &cur)
+	if err != nil {
+		return domain.Order{}, err
+	}
+	if err := risk.Check(s.d.Policy().Limits, v.snap, ro); err != nil {
+		return domain.Order{}, err
+	}
+	if req.Side == domain.Sell && cur.ParentID == "" {
+		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity.Sub(cur.FilledQuantity).Sub(cur.Hold), cur.ID); err != nil {
+			return domain.Order{}, err
+		}
+	}
+	return s.d.Exchange.ModifyOrder(ctx, id, quantity, price)
+}
+
+// Cancel cancels a live order. Cancelling never adds risk: always allowed.
+func (s *Service) Cancel(ctx context.Context, id string) (domain.Order, error) {
+	return s.d.Exchange.CancelOrder(ctx, id)
+}
+
+// validate checks a request with the spec's messages and the exchange's
+// product rules; it normalises symbol, side, type and strategy.
+func (s *Service) validate(ctx context.Context, req *domain.OrderRequest) error {
+	f, order := map[string]string{}, []string{"symbol", "side", "quantity", "order_type", "price", "stop_price", "strategy"}
+	req.Symbol = strings.ToUpper(strings.TrimSpace(req.Symbol))
+	req.Side = domain.Side(strings.ToUpper(strings.TrimSpace(string(req.Side))))
+	req.Type = domain.OrderType(strings.ToLower(strings.TrimSpace(string(req.Type))))
+	req.Strategy = strings.TrimSpace(req.Strategy)
+	products, err := s.d.Exchange.Products(ctx)
+	if err != nil {
+		return err
+	}
+	var product *domain.Product
+	for i := range products {
+		if products[i].Symbol == req.Symbol {
+			product = &products[i]
+		}
+	}
+	switch {
+	case req.Symbol == "":
+		f["symbol"] = MsgSymbol
+	case product == nil:
+		f["symbol"] = "Unknown symbol: " + req.Symbol
+	}
+	if req.Side != domain.Buy && req.Side != domain.Sell {
+		f["side"] = MsgSide
+	}
+	if !req.Quantity.IsPositive() {
+		f["quantity"] = MsgQuantity
+	}
+	switch req.Type {
+	case domain.Market:
+		req.Price, req.StopPrice = nil, nil
+	case domain.Limit:
+		if req.Price == nil || !req.Price.IsPositive() {
+			f["price"] = MsgPrice
+		}
+		req.StopPrice = nil
+	case domain.StopLoss:
+		if req.StopPrice == nil || !req.StopPrice.IsPositive() {
+			f["stop_price"] = MsgStopPrice
+		}
+		req.Price = nil
+	default:
+		f["order_type"] = MsgOrderType
+	}
+	if utf8.RuneCountInString(req.Strategy) > maxStrategyLen {
+		f["strategy"] = MsgStrategyLen
+	}
+	if product != nil {
+		for k, m := range product.CheckIncrements(*req) {
+			if _, dup := f[k]; !dup {
+				f[k] = m
+			}
+		}
+	}
+	if len(f) > 0 {
+		return domain.FieldErrors(f, order...)
+	}
+	return nil
+}

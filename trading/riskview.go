@@ -1,0 +1,222 @@
+package trading
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+	"kestrel/risk"
+)
+
+// view is the account as the risk check sees it, read once per decision.
+type view struct {
+	snap   risk.Snapshot
+	free   map[string]decimal.Decimal // available (not on hold), per currency
+	total  map[string]decimal.Decimal // available + hold, per currency
+	prices map[string]decimal.Decimal
+	live   []domain.Order
+}
+
+func (s *Service) view(ctx context.Context) (view, error) {
+	v := view{free: map[string]decimal.Decimal{}, total: map[string]decimal.Decimal{}, prices: map[string]decimal.Decimal{}}
+	val, err := s.value(ctx)
+	if err != nil {
+		return v, err
+	}
+	for _, b := range val.balances {
+		v.free[b.Currency], v.total[b.Currency] = b.Available, b.Total()
+	}
+	v.prices = val.prices
+	if v.live, err = s.liveOrders(ctx); err != nil {
+		return v, err
+	}
+	v.snap = risk.Snapshot{EmergencyStop: s.Halt().Active, PortfolioValue: val.total, Exposure: map[string]decimal.Decimal{}}
+	for _, p := range val.positions {
+		if p.Quantity.IsPositive() {
+			v.snap.Exposure[p.Symbol] = p.CurrentValue
+		}
+	}
+	for _, o := range v.live {
+		if o.Side == domain.Buy {
+			v.snap.Exposure[o.Symbol] = v.snap.Exposure[o.Symbol].Add(exposureOf(o))
+		}
+	}
+	now := s.d.Clock.Now()
+	if p, err := s.d.Store.PortfolioPointAt(ctx, startOfDay(now)); err == nil {
+		v.snap.StartOfDayValue = p.Value
+	}
+	if v.snap.PeakValue, err = s.d.Store.PeakPortfolioValue(ctx); err != nil {
+		return v, err
+	}
+	if v.snap.TradesToday, err = s.tradesSince(ctx, startOfDay(now)); err != nil {
+		return v, err
+	}
+	return v, nil
+}
+
+// exposureOf is what a resting BUY adds if it fills: its remainder at its price.
+func exposureOf(o domain.Order) decimal.Decimal {
+	px := o.Price
+	if o.Type == domain.StopLoss {
+		px = o.StopPrice
+	}
+	if px == nil {
+		return decimal.Zero
+	}
+	return o.Remaining().Mul(*px)
+}
+
+func (s *Service) liveOrders(ctx context.Context) ([]domain.Order, error) {
+	var out []domain.Order
+	for _, st := range []domain.OrderStatus{domain.StatusPending, domain.StatusOpen} {
+		os, err := s.d.Exchange.Orders(ctx, domain.OrderFilter{Status: st, Limit: 100000})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, os...)
+	}
+	return out, nil
+}
+
+// expectedPrice values an order for the risk check: its limit or stop
+// price, or the side of the book a market order would take.
+func (s *Service) expectedPrice(req domain.OrderRequest) (decimal.Decimal, error) {
+	if req.Price != nil {
+		return *req.Price, nil
+	}
+	if req.StopPrice != nil {
+		return *req.StopPrice, nil
+	}
+	t, err := s.d.Market.Ticker(req.Symbol)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	if req.Side == domain.Buy && t.Ask.IsPositive() {
+		return t.Ask, nil
+	}
+	if req.Side == domain.Sell && t.Bid.IsPositive() {
+		return t.Bid, nil
+	}
+	return t.Price, nil
+}
+
+// assess turns a request into what the risk check judges. A SELL reduces a
+// position when it needs no more than is free plus what Kestrel's own
+// protective orders hold (they make room for it). replacing is the live
+// order a modify replaces.
+func (s *Service) assess(v view, req domain.OrderRequest, replacing *domain.Order) (risk.Order, error) {
+	px, err := s.expectedPrice(req)
+	if err != nil {
+		return risk.Order{}, err
+	}
+	qty := req.Quantity
+	if replacing != nil {
+		qty = qty.Sub(replacing.FilledQuantity)
+	}
+	o := risk.Order{Symbol: req.Symbol, Side: req.Side, Notional: qty.Mul(px)}
+	if replacing != nil && replacing.Side == domain.Buy {
+		o.Replaces = exposureOf(*replacing)
+	}
+	if req.Side != domain.Sell {
+		return o, nil
+	}
+	base := domain.Base(req.Symbol)
+	sellable := v.free[base]
+	for _, g := range protectiveGroups(v.live, req.Symbol) {
+		sellable = sellable.Add(g.held)
+	}
+	if replacing != nil && replacing.ParentID == "" {
+		sellable = sellable.Add(replacing.Hold)
+	}
+	if qty.LessThanOrEqual(sellable) {
+		o.Reduces = true
+		return o, nil
+	}
+	if v.total[base].GreaterThanOrEqual(qty) {
+		return o, heldBy(v.live, req.Symbol, replacing)
+	}
+	return o, nil // more than is held: the exchange refuses it for want of funds
+}
+
+// heldBy is the refusal of a SELL whose quantity is held by the trader's
+// own resting orders: it names the order that holds it.
+func heldBy(live []domain.Order, symbol string, except *domain.Order) error {
+	for _, o := range live {
+		if o.Symbol == symbol && o.Side == domain.Sell && o.ParentID == "" && (except == nil || o.ID != except.ID) && o.Hold.IsPositive() {
+			return domain.Errorf(domain.ERejected, "%s %s is on hold for your open %s SELL order %s; cancel or modify it first",
+				o.Hold, domain.Base(symbol), o.Type, o.ID)
+		}
+	}
+	return domain.Errorf(domain.ERejected, "Insufficient balance for this trade")
+}
+
+// group is one protective group Kestrel attached: its live members and the
+// base quantity it holds (the largest remainder among them).
+type group struct {
+	id      string
+	members []domain.Order
+	held    decimal.Decimal
+}
+
+// protectiveGroups lists symbol's protective groups, newest first.
+func protectiveGroups(live []domain.Order, symbol string) []group {
+	byID := map[string]*group{}
+	var out []*group
+	for _, o := range live {
+		if o.Symbol != symbol || o.ParentID == "" || o.Side != domain.Sell {
+			continue
+		}
+		id := o.GroupID
+		if id == "" {
+			id = o.ID
+		}
+		g := byID[id]
+		if g == nil {
+			g = &group{id: id}
+			byID[id] = g
+			out = append(out, g)
+		}
+		g.members = append(g.members, o)
+		g.held = decimal.Max(g.held, o.Remaining())
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].members[0].CreatedAt.After(out[j].members[0].CreatedAt) })
+	res := make([]group, len(out))
+	for i, g := range out {
+		res[i] = *g
+	}
+	return res
+}
+
+// makeRoom frees qty of symbol's base currency for a SELL, taking it from
+// the protective groups Kestrel attached (newest first), shrinking or
+// cancelling them, so a trader is never refused because of an order
+// Kestrel placed itself.
+func (s *Service) makeRoom(ctx context.Context, v view, symbol string, qty decimal.Decimal, except string) error {
+	need := qty.Sub(v.free[domain.Base(symbol)])
+	for _, g := range protectiveGroups(v.live, symbol) {
+		if !need.IsPositive() {
+			return nil
+		}
+		take := decimal.Min(need, g.held)
+		for _, m := range g.members {
+			if m.ID == except {
+				continue
+			}
+			var err error
+			if take.Equal(g.held) {
+				_, err = s.d.Exchange.CancelOrder(ctx, m.ID)
+			} else {
+				q := m.Quantity.Sub(take)
+				_, err = s.d.Exchange.ModifyOrder(ctx, m.ID, &q, nil)
+			}
+			if err != nil && domain.ErrorCode(err) != domain.EConflict { // conflict: it just filled or went
+				return fmt.Errorf("free %s from protective order %s: %w", symbol, m.ID, err)
+			}
+		}
+		need = need.Sub(take)
+	}
+	return nil
+}
