@@ -116,6 +116,23 @@ type order struct {
 	Status   string          `json:"status"`
 	Quantity decimal.Decimal `json:"quantity"`
 	Price    *decimal.Decimal
+	Type     string `json:"order_type"`
+	ParentID string `json:"parent_order_id"`
+}
+
+// ownOrders leaves out the protective orders Kestrel attached to BUY fills
+// (stop-loss is on by default), and checks each has its parent.
+func ownOrders(t *testing.T, os []order) []order {
+	t.Helper()
+	var out []order
+	for _, o := range os {
+		if o.ParentID == "" {
+			out = append(out, o)
+		} else if o.Type != "stop_loss" {
+			t.Errorf("protective order %s is a %s, want stop_loss", o.ID, o.Type)
+		}
+	}
+	return out
 }
 
 func TestTradingValidationMessages(t *testing.T) {
@@ -205,7 +222,8 @@ func TestTradeEndToEnd(t *testing.T) {
 		Total  int
 	}
 	s.into(s.do("GET", "/api/trading/history?symbol=BTC-USD", tok, ""), &hist)
-	if hist.Total != 1 || hist.Trades[0].Status != "executed" {
+	// The buy, and the protective stop-loss attached to its fill (pending).
+	if hist.Total != 2 || hist.Trades[1].Status != "executed" || hist.Trades[0].Status != "pending" {
 		t.Fatalf("history: %+v", hist)
 	}
 	var perf struct {
@@ -230,7 +248,7 @@ func TestTradeEndToEnd(t *testing.T) {
 	if r := s.do("PUT", "/api/trading/orders/"+lim.Order.ID, tok, `{"price":105.5}`); r.Status != 200 {
 		t.Fatalf("modify: %+v", r)
 	}
-	if r := s.do("PUT", "/api/trading/orders/"+placed.Order.ID, tok, `{"price":1}`); r.Status != 409 || r.Error.Message != "Only pending or open limit orders can be modified" {
+	if r := s.do("PUT", "/api/trading/orders/"+placed.Order.ID, tok, `{"price":1}`); r.Status != 409 || r.Error.Message != "Only pending or open limit and stop orders can be modified (this one is filled)" {
 		t.Fatalf("modify filled: %+v", r)
 	}
 	if r := s.do("DELETE", "/api/trading/orders/"+lim.Order.ID, tok, ""); r.Status != 200 {
@@ -334,8 +352,8 @@ func TestRestartKeepsTheAccount(t *testing.T) {
 	}
 	var orders struct{ Orders []order }
 	s2.into(s2.do("GET", "/api/trading/orders?status_filter=open", tok, ""), &orders)
-	if len(orders.Orders) != 1 || orders.Orders[0].ID != lim.Order.ID {
-		t.Fatalf("open orders after restart: %+v", orders)
+	if own := ownOrders(t, orders.Orders); len(own) != 1 || own[0].ID != lim.Order.ID || len(orders.Orders) != 2 {
+		t.Fatalf("open orders after restart: %+v (want the limit and the buy's protective stop)", orders)
 	}
 }
 
@@ -651,7 +669,7 @@ func TestTradingOnPostgres(t *testing.T) {
 	}
 	var orders struct{ Orders []order }
 	s2.into(s2.do("GET", "/api/trading/orders?status_filter=open", tok, ""), &orders)
-	if len(orders.Orders) != 1 || orders.Orders[0].ID != lim.Order.ID {
-		t.Fatalf("open orders after restart: %+v", orders)
+	if own := ownOrders(t, orders.Orders); len(own) != 1 || own[0].ID != lim.Order.ID || len(orders.Orders) != 2 {
+		t.Fatalf("open orders after restart: %+v (want the limit and the buy's protective stop)", orders)
 	}
 }
