@@ -6,7 +6,8 @@ import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/api';
 import { formatDateTime, formatPrice, formatQty } from '@/lib/format';
 import type { Order, OrderStatus } from '@/lib/types';
-import { useCancelOrder, useModifyOrder, useOrders } from '../api';
+import { useCancelOrder, useModifyOrder, useOrders, useProduct } from '../api';
+import { validateModify } from '../validate';
 
 export const CANCEL_CONFIRM = 'Are you sure you want to cancel this order?';
 export const MODIFY_EMPTY = 'Please provide at least one field to modify';
@@ -141,18 +142,25 @@ export function OrderManagement() {
 export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: () => void }) {
   const [qty, setQty] = useState('');
   const [price, setPrice] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const modify = useModifyOrder();
+  const product = useProduct(order.symbol);
+  const fieldError = (key: string) => errors[key] && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors[key]}</p>;
   return (
     <Modal title={`Modify Order ${shortId(order.id)}`} onClose={onClose}>
       <form
         className="space-y-4"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           if (qty.trim() === '' && price.trim() === '') {
             window.alert(MODIFY_EMPTY);
             return;
           }
+          const v = validateModify(qty, price, product);
+          setErrors(v);
+          if (Object.keys(v).length > 0) return;
           setError(null);
           modify.mutate(
             { id: order.id, quantity: qty.trim() || undefined, price: price.trim() || undefined },
@@ -167,13 +175,35 @@ export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: ()
           <label htmlFor="mod-qty" className="block text-sm font-medium">
             New Quantity
           </label>
-          <input id="mod-qty" type="number" step="0.00000001" min="0" placeholder={order.quantity} className={inputClass} value={qty} onChange={(e) => setQty(e.target.value)} />
+          <input
+            id="mod-qty"
+            type="number"
+            step={product?.base_increment ?? '0.00000001'}
+            min="0"
+            placeholder={order.quantity}
+            className={inputClass}
+            value={qty}
+            aria-invalid={!!errors.quantity}
+            onChange={(e) => setQty(e.target.value)}
+          />
+          {fieldError('quantity')}
         </div>
         <div>
           <label htmlFor="mod-price" className="block text-sm font-medium">
             New Price
           </label>
-          <input id="mod-price" type="number" step="0.01" min="0" placeholder={order.price ?? ''} className={inputClass} value={price} onChange={(e) => setPrice(e.target.value)} />
+          <input
+            id="mod-price"
+            type="number"
+            step={product?.price_increment ?? 'any'}
+            min="0"
+            placeholder={order.price ?? ''}
+            className={inputClass}
+            value={price}
+            aria-invalid={!!errors.price}
+            onChange={(e) => setPrice(e.target.value)}
+          />
+          {fieldError('price')}
         </div>
         <ErrorBox message={error} />
         <div className="flex justify-end gap-2">
