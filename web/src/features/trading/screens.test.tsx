@@ -1,8 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Order } from '@/lib/types';
+import { OrderManagement } from './components/OrderManagement';
 import { PortfolioOverview } from './components/PortfolioOverview';
+import { orderLinks } from './orders';
 
 // The chart library needs a canvas; the value chart is not what these tests look at.
 vi.mock('./components/PortfolioValueChart', () => ({ PortfolioValueChart: () => null }));
@@ -27,6 +31,24 @@ function renderWith(ui: ReactNode) {
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+});
+
+const order = (over: Partial<Order>): Order => ({
+  id: 'order-0000-aaaaaaaa',
+  symbol: 'BTC-USD',
+  side: 'SELL',
+  order_type: 'limit',
+  quantity: '0.01',
+  price: '62400',
+  filled_quantity: '0',
+  average_fill_price: null,
+  fee: '0',
+  hold: '0',
+  status: 'open',
+  strategy: '',
+  created_at: '2026-05-10T12:00:00Z',
+  updated_at: '2026-05-10T12:00:00Z',
+  ...over,
 });
 
 describe('Portfolio balances', () => {
@@ -60,5 +82,55 @@ describe('Portfolio balances', () => {
     expect(within(cash).getByText('Total').nextSibling?.textContent).toBe('$99,400.50');
     const rows = screen.getAllByTestId('holding-row');
     expect(rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent))).toEqual([['BTC', '0.004', '0.006', '0.01']]);
+  });
+});
+
+describe('Orders: protective orders and holds', () => {
+  const buy = order({ id: 'buy-order-11111111', side: 'BUY', order_type: 'market', price: null, status: 'filled' });
+  const stop = order({ id: 'stop-order-22222222', order_type: 'stop_loss', price: null, stop_price: '58800', hold: '0.01', group_id: 'g1', parent_order_id: buy.id });
+  const take = order({ id: 'take-order-33333333', price: '62400', hold: '0', group_id: 'g1', parent_order_id: buy.id });
+  const limitBuy = order({ id: 'limit-buy-44444444', side: 'BUY', price: '1000', hold: '10.06' });
+
+  it('links the stop-loss and take-profit of one fill and shows what each order holds', async () => {
+    serve({ '/trading/orders': { orders: [take, stop, limitBuy, buy] } });
+    renderWith(<OrderManagement />);
+    const rows = await screen.findAllByTestId('order-row');
+    const [takeRow, stopRow, limitRow, buyRow] = rows;
+    expect(within(stopRow!).getByText('Protective')).toBeTruthy();
+    expect(within(stopRow!).getByText('OCO')).toBeTruthy();
+    expect(within(stopRow!).getByText('OCO with #33333333')).toBeTruthy();
+    expect(within(stopRow!).getByText('Parent order #11111111')).toBeTruthy();
+    expect(within(takeRow!).getByText('OCO with #22222222')).toBeTruthy();
+    expect(within(buyRow!).getByText('Protected by #33333333, #22222222')).toBeTruthy();
+    expect(within(limitRow!).queryByTestId('order-links')).toBeNull();
+
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    const hold = headers.indexOf('Hold');
+    expect(hold).toBeGreaterThan(0);
+    const holdOf = (r: HTMLElement) => r.querySelectorAll('td')[hold]!.textContent;
+    expect(holdOf(stopRow!)).toBe('0.01 BTC');
+    expect(holdOf(limitRow!)).toBe('$10.06');
+    expect(holdOf(takeRow!)).toBe('—');
+  });
+
+  it('marks a lone protective order without claiming an OCO partner', () => {
+    const links = orderLinks([order({ id: 'solo', group_id: 'g2', parent_order_id: 'p' })]).get('solo');
+    expect(links).toEqual({ protective: true, parentId: 'p', siblings: [], children: [] });
+  });
+
+  it("checks a modified price against the symbol's increment", async () => {
+    serve({
+      '/trading/orders': { orders: [limitBuy] },
+      '/market-data/products': {
+        products: [{ product_id: 'BTC-USD', base_currency: 'BTC', quote_currency: 'USD', price_increment: '0.01', base_increment: '0.00000001', base_min_size: '0.00001', status: 'online', price: '60000' }],
+      },
+    });
+    renderWith(<OrderManagement />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Modify' }));
+    const dialog = screen.getByRole('dialog');
+    await vi.waitFor(() => expect(within(dialog).getByLabelText('New Price').getAttribute('step')).toBe('0.01'));
+    await userEvent.type(within(dialog).getByLabelText('New Price'), '1000.005');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Modify Order' }));
+    expect(within(dialog).getByText('Price must be a multiple of 0.01')).toBeTruthy();
   });
 });

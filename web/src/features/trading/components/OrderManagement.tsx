@@ -7,6 +7,7 @@ import { errorMessage } from '@/lib/api';
 import { formatDateTime, formatPrice, formatQty } from '@/lib/format';
 import type { Order, OrderStatus } from '@/lib/types';
 import { useCancelOrder, useModifyOrder, useOrders, useProduct } from '../api';
+import { formatHold, orderLinks, shortId, type OrderLinks } from '../orders';
 import { validateModify } from '../validate';
 
 export const CANCEL_CONFIRM = 'Are you sure you want to cancel this order?';
@@ -30,10 +31,6 @@ const STATUS_ICON: Record<OrderStatus, { icon: string; cls: string }> = {
 
 const TYPE_LABEL = { market: 'Market', limit: 'Limit', stop_loss: 'Stop-Loss' } as const;
 
-export function shortId(id: string): string {
-  return '#' + id.slice(-8);
-}
-
 /** Price column: the limit or stop price, or 'Market' when the order has none. */
 export function orderPrice(o: Order): string {
   const p = o.price ?? o.stop_price;
@@ -46,6 +43,7 @@ export function OrderManagement() {
   const cancel = useCancelOrder();
   const [modifying, setModifying] = useState<Order | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const links = orderLinks(orders.data ?? []);
 
   useEffect(() => {
     if (!error) return;
@@ -81,7 +79,7 @@ export function OrderManagement() {
           <table className="w-full text-sm">
             <thead className="text-left text-slate-500 dark:text-slate-400">
               <tr>
-                {['Order ID', 'Symbol', 'Side', 'Type', 'Quantity', 'Price', 'Status', 'Created', 'Actions'].map((h) => (
+                {['Order ID', 'Symbol', 'Side', 'Type', 'Quantity', 'Price', 'Hold', 'Status', 'Created', 'Actions'].map((h) => (
                   <th key={h} className="px-2 py-2 font-medium">
                     {h}
                   </th>
@@ -94,14 +92,18 @@ export function OrderManagement() {
                 const st = STATUS_ICON[o.status] ?? STATUS_ICON.pending;
                 return (
                   <tr key={o.id} className="border-t border-slate-100 tabular-nums dark:border-slate-800" data-testid="order-row">
-                    <td className="px-2 py-2 font-mono" title={o.id}>
-                      {shortId(o.id)}
+                    <td className="px-2 py-2">
+                      <span className="font-mono" title={o.id}>
+                        {shortId(o.id)}
+                      </span>
+                      <LinkNote links={links.get(o.id)} />
                     </td>
                     <td className="px-2 py-2">{o.symbol}</td>
                     <td className={`px-2 py-2 font-semibold ${o.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{o.side}</td>
                     <td className="px-2 py-2">{TYPE_LABEL[o.order_type] ?? o.order_type}</td>
                     <td className="px-2 py-2">{formatQty(o.quantity)}</td>
                     <td className="px-2 py-2">{orderPrice(o)}</td>
+                    <td className="whitespace-nowrap px-2 py-2">{formatHold(o)}</td>
                     <td className={`px-2 py-2 ${st.cls}`} title={o.reject_reason}>
                       <span aria-hidden="true">{st.icon}</span> {o.status}
                     </td>
@@ -135,6 +137,31 @@ export function OrderManagement() {
       )}
       {modifying && <ModifyOrderModal order={modifying} onClose={() => setModifying(null)} />}
     </Card>
+  );
+}
+
+const badge = 'rounded px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide';
+
+/** Marks protective orders: the BUY they guard and the orders they cancel (one-cancels-other). */
+function LinkNote({ links }: { links?: OrderLinks }) {
+  if (!links) return null;
+  if (!links.protective) {
+    if (links.children.length === 0) return null;
+    return (
+      <div className="mt-1 text-xs text-slate-500 dark:text-slate-400" data-testid="order-links">
+        Protected by {links.children.map(shortId).join(', ')}
+      </div>
+    );
+  }
+  return (
+    <div className="mt-1 space-y-0.5 text-xs text-slate-500 dark:text-slate-400" data-testid="order-links">
+      <div className="flex flex-wrap gap-1">
+        <span className={`${badge} bg-indigo-100 text-indigo-800 dark:bg-indigo-900 dark:text-indigo-200`}>Protective</span>
+        {links.siblings.length > 0 && <span className={`${badge} bg-violet-100 text-violet-800 dark:bg-violet-900 dark:text-violet-200`}>OCO</span>}
+      </div>
+      {links.siblings.length > 0 && <div>OCO with {links.siblings.map(shortId).join(', ')}</div>}
+      {links.parentId && <div title={links.parentId}>Parent order {shortId(links.parentId)}</div>}
+    </div>
   );
 }
 
