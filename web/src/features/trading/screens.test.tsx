@@ -3,9 +3,10 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Order } from '@/lib/types';
+import type { Order, Trade } from '@/lib/types';
 import { OrderManagement } from './components/OrderManagement';
 import { PortfolioOverview } from './components/PortfolioOverview';
+import { TradeHistory } from './components/TradeHistory';
 import { orderLinks } from './orders';
 
 // The chart library needs a canvas; the value chart is not what these tests look at.
@@ -132,5 +133,35 @@ describe('Orders: protective orders and holds', () => {
     await userEvent.type(within(dialog).getByLabelText('New Price'), '1000.005');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Modify Order' }));
     expect(within(dialog).getByText('Price must be a multiple of 0.01')).toBeTruthy();
+  });
+});
+
+describe('Trade history: partly filled, then cancelled', () => {
+  const trade = (over: Partial<Trade>): Trade => ({
+    id: 'trade-1',
+    symbol: 'BTC-USD',
+    side: 'BUY',
+    quantity: '0.006',
+    price: '1000',
+    total_value: '6',
+    fee: '0.02',
+    status: 'executed',
+    strategy: '',
+    timestamp: '2026-05-10T12:00:00Z',
+    filled_quantity: '0.006',
+    cancelled_quantity: '0.004',
+    ...over,
+  });
+
+  it('notes the cancelled remainder in the row and in the details', async () => {
+    serve({ '/trading/history': { trades: [trade({}), trade({ id: 'trade-2', quantity: '0.01', filled_quantity: '0.01', cancelled_quantity: '0' })], total: 2 } });
+    renderWith(<TradeHistory />);
+    const rows = await screen.findAllByTestId('trade-row');
+    expect(within(rows[0]!).getByText('cancelled remainder 0.004')).toBeTruthy();
+    expect(within(rows[0]!).getByText('executed')).toBeTruthy();
+    expect(within(rows[0]!).getByText('0.006')).toBeTruthy();
+    expect(within(rows[1]!).queryByText(/cancelled remainder/)).toBeNull();
+    await userEvent.click(within(rows[0]!).getByRole('button', { name: 'View' }));
+    expect(within(screen.getByRole('dialog', { name: 'Trade Details' })).getByText('cancelled remainder 0.004')).toBeTruthy();
   });
 });
