@@ -116,7 +116,8 @@ describe('TradingForm', () => {
     const calls = server(() => ok({}));
     renderForm();
     await waitFor(() => expect((screen.getByLabelText('Quantity') as HTMLInputElement).value).toBe('0.02'));
-    await waitFor(() => expect(screen.getByLabelText('Quantity').getAttribute('step')).toBe('0.00000001'));
+    expect(await screen.findByText('Min 0.00001')).toBeTruthy();
+    expect(screen.getByLabelText('Quantity').getAttribute('step')).toBe('0.00000001');
     await userEvent.clear(screen.getByLabelText('Quantity'));
     await userEvent.type(screen.getByLabelText('Quantity'), '0.000001');
     await userEvent.click(screen.getByRole('button', { name: 'BUY BTC-USD' }));

@@ -7,7 +7,7 @@ import { formatPrice, formatQty, formatMoney, toNum } from '@/lib/format';
 import { useTradingPrefs } from '@/lib/prefs';
 import type { Order } from '@/lib/types';
 import { submitOrder, SYMBOLS, useInvalidateTrading, useProduct, useTicker, type TradeInput } from '../api';
-import { validateTrade } from '../validate';
+import { plainDecimal, validateTrade } from '../validate';
 
 const FALLBACK: Record<TradeInput['orderType'], string> = {
   market: 'Failed to execute trade',
@@ -169,7 +169,11 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
             onChange={(e) => set('quantity', e.target.value)}
             aria-invalid={!!errors.quantity}
           />
-          {errors.quantity && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.quantity}</p>}
+          {errors.quantity ? (
+            <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.quantity}</p>
+          ) : (
+            product && <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Min {plainDecimal(product.base_min_size)}</p>
+          )}
         </div>
         {needsPrice && (
           <div>
