@@ -149,7 +149,7 @@ export function socketURL(): string {
 }
 
 /** Query keys realtime updates touch. */
-export const tradingKeys = ['orders', 'positions', 'history', 'performance', 'portfolio', 'system'] as const;
+export const tradingKeys = ['orders', 'positions', 'history', 'performance', 'portfolio', 'balances', 'system'] as const;
 
 /** Routes frames into the query cache: tickers are written, trades and alerts refresh what they change. */
 export function applyToCache(qc: QueryClient, m: RealtimeMessage): void {

@@ -58,6 +58,12 @@ export interface Order {
   filled_quantity: Decimal;
   average_fill_price: Decimal | null;
   fee: Decimal;
+  /** What the order still reserves (quote currency for buy limits, base for sells). */
+  hold?: Decimal;
+  /** Protective orders attached to one BUY fill share a group: one-cancels-other. */
+  group_id?: string;
+  /** The BUY order whose fill this protective order guards. */
+  parent_order_id?: string;
   status: OrderStatus;
   reject_reason?: string;
   strategy: string;
@@ -102,6 +108,29 @@ export interface Trade {
   order_type?: OrderType;
   order_id?: string;
   reason?: string;
+  filled_quantity?: Decimal;
+  /** Present and above zero when the order filled in part and the rest was cancelled. */
+  cancelled_quantity?: Decimal;
+}
+
+/** A symbol's trading rules (GET /market-data/products). */
+export interface Product {
+  product_id: string;
+  base_currency: string;
+  quote_currency: string;
+  price_increment: Decimal;
+  base_increment: Decimal;
+  base_min_size: Decimal;
+  status: string;
+  price: Decimal;
+}
+
+/** One currency's funds (GET /trading/balances); total = available + hold. */
+export interface Balance {
+  asset: string;
+  available: Decimal;
+  hold: Decimal;
+  total: Decimal;
 }
 
 export interface Performance {

@@ -10,13 +10,26 @@ const fail = (status: number, error: unknown) => new Response(JSON.stringify({ s
 const settings = { settings: { trading: { defaultParameters: { quantity: 0.02, orderType: 'market' }, automation: { confirmTrades: true } } } };
 const ticker = { symbol: 'BTC-USD', price: '50000', bid: '49999', ask: '50001', volume_24h: '10', timestamp: '2026-05-01T00:00:00Z' };
 
-/** Routes the form's calls; trade calls get `trade`. */
-function server(trade: () => Response) {
+const product = (product_id: string, price_increment: string) => ({
+  product_id,
+  base_currency: product_id.split('-')[0],
+  quote_currency: 'USD',
+  price_increment,
+  base_increment: '0.00000001',
+  base_min_size: '0.00001',
+  status: 'online',
+  price: '1',
+});
+const products = { products: [product('BTC-USD', '0.01'), product('ETH-USD', '0.01'), product('ADA-USD', '0.0001'), product('SOL-USD', '0.01')] };
+
+/** Routes the form's calls; trade calls get `trade`; products answer unless told otherwise. */
+function server(trade: () => Response, productsReply: () => Response = () => ok(products)) {
   const calls: { url: string; body: unknown }[] = [];
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
     if (url.startsWith('/api/settings')) return ok(settings);
     if (url.startsWith('/api/market-data/ticker/')) return ok(ticker);
+    if (url === '/api/market-data/products') return productsReply();
     return trade();
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -75,5 +88,60 @@ describe('TradingForm', () => {
     expect(screen.getByText('Valid price is required for limit orders')).toBeTruthy();
     expect(screen.getByText('Limit Price', { selector: 'span' })).toBeTruthy();
     expect(calls.some((c) => c.url.startsWith('/api/trading'))).toBe(false);
+  });
+
+  it("follows the symbol's price increment: 0.4512 is a price for ADA-USD, not for BTC-USD", async () => {
+    const calls = server(() => ok({ order: { id: 'o2', status: 'open', side: 'BUY', symbol: 'ADA-USD', quantity: '100', average_fill_price: null } }, 201));
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderForm();
+    await waitFor(() => expect((screen.getByLabelText('Quantity') as HTMLInputElement).value).toBe('0.02'));
+    await userEvent.click(screen.getByRole('button', { name: 'Show Advanced' }));
+    await userEvent.selectOptions(screen.getByLabelText('Order Type'), 'limit');
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/market-data/products')).toBe(true));
+    await waitFor(() => expect(screen.getByLabelText('Limit Price').getAttribute('step')).toBe('0.01'));
+    await userEvent.type(screen.getByLabelText('Limit Price'), '0.4512');
+    await userEvent.click(screen.getByRole('button', { name: 'BUY BTC-USD' }));
+    expect(screen.getByText('Price must be a multiple of 0.01')).toBeTruthy();
+    expect(calls.some((c) => c.url.startsWith('/api/trading'))).toBe(false);
+
+    await userEvent.selectOptions(screen.getByLabelText('Symbol'), 'ADA-USD');
+    expect(screen.getByLabelText('Limit Price').getAttribute('step')).toBe('0.0001');
+    await userEvent.clear(screen.getByLabelText('Quantity'));
+    await userEvent.type(screen.getByLabelText('Quantity'), '100');
+    await userEvent.click(screen.getByRole('button', { name: 'BUY ADA-USD' }));
+    await waitFor(() => expect(calls.find((c) => c.url === '/api/trading/orders/limit')?.body).toEqual({ symbol: 'ADA-USD', side: 'BUY', quantity: '100', price: '0.4512', strategy: '' }));
+  });
+
+  it('checks quantity against the size increment and minimum', async () => {
+    const calls = server(() => ok({}));
+    renderForm();
+    await waitFor(() => expect((screen.getByLabelText('Quantity') as HTMLInputElement).value).toBe('0.02'));
+    expect(await screen.findByText('Min 0.00001')).toBeTruthy();
+    expect(screen.getByLabelText('Quantity').getAttribute('step')).toBe('0.00000001');
+    await userEvent.clear(screen.getByLabelText('Quantity'));
+    await userEvent.type(screen.getByLabelText('Quantity'), '0.000001');
+    await userEvent.click(screen.getByRole('button', { name: 'BUY BTC-USD' }));
+    expect(screen.getByText('Quantity must be at least 0.00001')).toBeTruthy();
+    await userEvent.clear(screen.getByLabelText('Quantity'));
+    await userEvent.type(screen.getByLabelText('Quantity'), '0.010000005');
+    await userEvent.click(screen.getByRole('button', { name: 'BUY BTC-USD' }));
+    expect(screen.getByText('Quantity must be a multiple of 0.00000001')).toBeTruthy();
+    expect(calls.some((c) => c.url.startsWith('/api/trading'))).toBe(false);
+  });
+
+  it('does not block on increments while the products are unavailable', async () => {
+    const calls = server(
+      () => ok({ order: { id: 'o3', status: 'open', side: 'BUY', symbol: 'BTC-USD', quantity: '0.02', average_fill_price: null } }, 201),
+      () => fail(503, { code: 'unavailable', message: 'no products' }),
+    );
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderForm();
+    await waitFor(() => expect((screen.getByLabelText('Quantity') as HTMLInputElement).value).toBe('0.02'));
+    await userEvent.click(screen.getByRole('button', { name: 'Show Advanced' }));
+    await userEvent.selectOptions(screen.getByLabelText('Order Type'), 'limit');
+    expect(screen.getByLabelText('Limit Price').getAttribute('step')).toBe('any');
+    await userEvent.type(screen.getByLabelText('Limit Price'), '0.4512');
+    await userEvent.click(screen.getByRole('button', { name: 'BUY BTC-USD' }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/trading/orders/limit')).toBe(true));
   });
 });

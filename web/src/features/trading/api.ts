@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { tradingKeys } from '@/lib/realtime';
-import type { Candle, Order, OrderStatus, Performance, PortfolioSummary, Position, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
+import type { Balance, Candle, Order, OrderStatus, Performance, PortfolioSummary, Position, Product, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
 
 export const SYMBOLS = ['BTC-USD', 'ETH-USD', 'ADA-USD', 'SOL-USD'] as const;
 
@@ -10,6 +10,20 @@ export const POLL = { ticker: 2000, positions: 5000, orders: 5000, portfolio: 50
 
 export function useTicker(symbol: string) {
   return useQuery({ queryKey: ['ticker', symbol], queryFn: () => api.get<Ticker>(`/market-data/ticker/${symbol}`), refetchInterval: POLL.ticker, staleTime: 0 });
+}
+
+/** The symbols' trading rules (increments, minimum size); they rarely change, so fetched once. */
+export function useProducts() {
+  return useQuery({
+    queryKey: ['products'],
+    queryFn: () => api.get<{ products: Product[] }>('/market-data/products').then((d) => d.products),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** One symbol's rules, undefined until the products load (or when the symbol is not listed). */
+export function useProduct(symbol: string): Product | undefined {
+  return useProducts().data?.find((p) => p.product_id === symbol);
 }
 
 /** Chart timeframes of the settings and the granularity each reads; 4h is built from 1h candles. */
@@ -84,6 +98,16 @@ export function usePerformance() {
 
 export function usePortfolio() {
   return useQuery({ queryKey: ['portfolio'], queryFn: () => api.get<PortfolioSummary>('/trading/portfolio'), refetchInterval: POLL.portfolio, staleTime: 0 });
+}
+
+/** Every currency's funds: available, on hold for resting orders, and total. */
+export function useBalances() {
+  return useQuery({
+    queryKey: ['balances'],
+    queryFn: () => api.get<{ balances: Balance[] }>('/trading/balances').then((d) => d.balances),
+    refetchInterval: POLL.portfolio,
+    staleTime: 0,
+  });
 }
 
 export function useSystemStatus() {

@@ -8,6 +8,11 @@ export interface HistoryFilters {
   time: TimeFilter;
 }
 
+/** The part of an order cancelled after a partial fill, or null when none was. */
+export function cancelledRemainder(t: Trade): string | null {
+  return t.cancelled_quantity && Number(t.cancelled_quantity) > 0 ? t.cancelled_quantity : null;
+}
+
 export function strategyLabel(s: string | null | undefined): string {
   return s && s.trim() ? s : 'Manual';
 }

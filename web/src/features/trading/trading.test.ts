@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Position, Trade } from '@/lib/types';
+import type { Position, Product, Trade } from '@/lib/types';
 import { closeQuantityValid } from './components/PositionManager';
 import { csvFileName, filterTrades, strategyLabel, tradesToCSV } from './history';
 import { riskLevel, riskWarning } from './risk';
-import { MSG, validateTrade } from './validate';
+import { isMultipleOf, MSG, plainDecimal, validateModify, validateTrade } from './validate';
 
 const base = { symbol: 'BTC-USD', side: 'BUY' as const, orderType: 'market' as const, quantity: '0.01', price: '', strategy: '' };
 
@@ -15,6 +15,61 @@ describe('validateTrade', () => {
     expect(validateTrade({ ...base, orderType: 'limit' })).toEqual({ price: 'Valid price is required for limit orders' });
     expect(validateTrade({ ...base, orderType: 'stop_loss', price: '-1' })).toEqual({ price: 'Valid stop price is required for stop orders' });
     expect(validateTrade({ ...base, orderType: 'limit', price: '100' })).toEqual({});
+  });
+});
+
+const product = (id: string, price_increment: string, base_min_size = '0.00001'): Product => ({
+  product_id: id,
+  base_currency: id.split('-')[0]!,
+  quote_currency: 'USD',
+  price_increment,
+  base_increment: '0.00000001',
+  base_min_size,
+  status: 'online',
+  price: '1',
+});
+const BTC = product('BTC-USD', '0.01');
+const ADA = product('ADA-USD', '0.0001', '1');
+
+describe('increments', () => {
+  it('compares decimals exactly', () => {
+    expect(isMultipleOf('0.4512', '0.0001')).toBe(true);
+    expect(isMultipleOf('0.4512', '0.01')).toBe(false);
+    expect(isMultipleOf('0.3', '0.1')).toBe(true); // 0.3 / 0.1 is not 3 in binary floating point
+    expect(isMultipleOf('60000.10', '0.01')).toBe(true);
+    expect(isMultipleOf('60000.105', '0.01')).toBe(false);
+    expect(isMultipleOf('1e3', '0.01')).toBe(true);
+    expect(isMultipleOf('0.000000015', '0.00000001')).toBe(false);
+    expect(isMultipleOf('abc', '0.01')).toBe(false);
+    expect(plainDecimal('0.01000000')).toBe('0.01');
+    expect(plainDecimal('10')).toBe('10');
+  });
+
+  it('accepts an ADA price of 0.4512 and refuses it for BTC', () => {
+    const limit = { ...base, orderType: 'limit' as const, price: '0.4512' };
+    expect(validateTrade({ ...limit, symbol: 'ADA-USD', quantity: '10' }, ADA)).toEqual({});
+    expect(validateTrade(limit, BTC)).toEqual({ price: 'Price must be a multiple of 0.01' });
+    expect(validateTrade({ ...limit, orderType: 'stop_loss' }, BTC)).toEqual({ price: 'Price must be a multiple of 0.01' });
+    expect(validateTrade({ ...limit, symbol: 'ADA-USD', quantity: '10', price: '0.45125' }, ADA)).toEqual({ price: 'Price must be a multiple of 0.0001' });
+  });
+
+  it('checks quantity against the size increment and the minimum', () => {
+    expect(validateTrade({ ...base, quantity: '0.010000005' }, BTC)).toEqual({ quantity: 'Quantity must be a multiple of 0.00000001' });
+    expect(validateTrade({ ...base, quantity: '0.000001' }, BTC)).toEqual({ quantity: 'Quantity must be at least 0.00001' });
+    expect(validateTrade({ ...base, quantity: '0.00001' }, BTC)).toEqual({});
+    expect(validateTrade({ ...base, symbol: 'ADA-USD', quantity: '0.5' }, ADA)).toEqual({ quantity: 'Quantity must be at least 1' });
+  });
+
+  it('does not block on increments until the products load', () => {
+    expect(validateTrade({ ...base, orderType: 'limit', price: '0.4512', quantity: '0.000000015' })).toEqual({});
+  });
+
+  it('applies the same rules to a modified order, leaving empty fields alone', () => {
+    expect(validateModify('', '0.4512', ADA)).toEqual({});
+    expect(validateModify('', '0.4512', BTC)).toEqual({ price: 'Price must be a multiple of 0.01' });
+    expect(validateModify('0.5', '', ADA)).toEqual({ quantity: 'Quantity must be at least 1' });
+    expect(validateModify('-1', '0', BTC)).toEqual({ quantity: MSG.quantity, price: MSG.price });
+    expect(validateModify('', '0.4512')).toEqual({});
   });
 });
 

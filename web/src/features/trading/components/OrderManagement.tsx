@@ -6,7 +6,9 @@ import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/api';
 import { formatDateTime, formatPrice, formatQty } from '@/lib/format';
 import type { Order, OrderStatus } from '@/lib/types';
-import { useCancelOrder, useModifyOrder, useOrders } from '../api';
+import { useCancelOrder, useModifyOrder, useOrders, useProduct } from '../api';
+import { formatHold, orderLinks, shortId, type OrderLinks } from '../orders';
+import { validateModify } from '../validate';
 
 export const CANCEL_CONFIRM = 'Are you sure you want to cancel this order?';
 export const MODIFY_EMPTY = 'Please provide at least one field to modify';
@@ -29,10 +31,6 @@ const STATUS_ICON: Record<OrderStatus, { icon: string; cls: string }> = {
 
 const TYPE_LABEL = { market: 'Market', limit: 'Limit', stop_loss: 'Stop-Loss' } as const;
 
-export function shortId(id: string): string {
-  return '#' + id.slice(-8);
-}
-
 /** Price column: the limit or stop price, or 'Market' when the order has none. */
 export function orderPrice(o: Order): string {
   const p = o.price ?? o.stop_price;
@@ -45,6 +43,7 @@ export function OrderManagement() {
   const cancel = useCancelOrder();
   const [modifying, setModifying] = useState<Order | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const links = orderLinks(orders.data ?? []);
 
   useEffect(() => {
     if (!error) return;
@@ -80,7 +79,7 @@ export function OrderManagement() {
           <table className="w-full text-sm">
             <thead className="text-left text-slate-500 dark:text-slate-400">
               <tr>
-                {['Order ID', 'Symbol', 'Side', 'Type', 'Quantity', 'Price', 'Status', 'Created', 'Actions'].map((h) => (
+                {['Order ID', 'Symbol', 'Side', 'Type', 'Quantity', 'Price', 'Hold', 'Status', 'Created', 'Actions'].map((h) => (
                   <th key={h} className="px-2 py-2 font-medium">
                     {h}
                   </th>
@@ -93,14 +92,18 @@ export function OrderManagement() {
                 const st = STATUS_ICON[o.status] ?? STATUS_ICON.pending;
                 return (
                   <tr key={o.id} className="border-t border-slate-100 tabular-nums dark:border-slate-800" data-testid="order-row">
-                    <td className="px-2 py-2 font-mono" title={o.id}>
-                      {shortId(o.id)}
+                    <td className="px-2 py-2">
+                      <span className="font-mono" title={o.id}>
+                        {shortId(o.id)}
+                      </span>
+                      <LinkNote links={links.get(o.id)} />
                     </td>
                     <td className="px-2 py-2">{o.symbol}</td>
                     <td className={`px-2 py-2 font-semibold ${o.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{o.side}</td>
                     <td className="px-2 py-2">{TYPE_LABEL[o.order_type] ?? o.order_type}</td>
                     <td className="px-2 py-2">{formatQty(o.quantity)}</td>
                     <td className="px-2 py-2">{orderPrice(o)}</td>
+                    <td className="whitespace-nowrap px-2 py-2">{formatHold(o)}</td>
                     <td className={`px-2 py-2 ${st.cls}`} title={o.reject_reason}>
                       <span aria-hidden="true">{st.icon}</span> {o.status}
                     </td>
@@ -137,22 +140,54 @@ export function OrderManagement() {
   );
 }
 
+const badge = 'rounded px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide';
+
+/** Marks protective orders: the BUY they guard and the orders they cancel (one-cancels-other). */
+function LinkNote({ links }: { links?: OrderLinks }) {
+  if (!links) return null;
+  if (!links.protective) {
+    if (links.children.length === 0) return null;
+    return (
+      <div className="mt-1 text-xs text-slate-500 dark:text-slate-400" data-testid="order-links">
+        Protected by {links.children.map(shortId).join(', ')}
+      </div>
+    );
+  }
+  return (
+    <div className="mt-1 space-y-0.5 text-xs text-slate-500 dark:text-slate-400" data-testid="order-links">
+      <div className="flex flex-wrap gap-1">
+        <span className={`${badge} bg-indigo-100 text-indigo-800 dark:bg-indigo-900 dark:text-indigo-200`}>Protective</span>
+        {links.siblings.length > 0 && <span className={`${badge} bg-violet-100 text-violet-800 dark:bg-violet-900 dark:text-violet-200`}>OCO</span>}
+      </div>
+      {links.siblings.length > 0 && <div>OCO with {links.siblings.map(shortId).join(', ')}</div>}
+      {links.parentId && <div title={links.parentId}>Parent order {shortId(links.parentId)}</div>}
+    </div>
+  );
+}
+
 /** Changes quantity and/or limit price; empty fields keep their current values. */
 export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: () => void }) {
   const [qty, setQty] = useState('');
   const [price, setPrice] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const modify = useModifyOrder();
+  const product = useProduct(order.symbol);
+  const fieldError = (key: string) => errors[key] && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors[key]}</p>;
   return (
     <Modal title={`Modify Order ${shortId(order.id)}`} onClose={onClose}>
       <form
         className="space-y-4"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           if (qty.trim() === '' && price.trim() === '') {
             window.alert(MODIFY_EMPTY);
             return;
           }
+          const v = validateModify(qty, price, product);
+          setErrors(v);
+          if (Object.keys(v).length > 0) return;
           setError(null);
           modify.mutate(
             { id: order.id, quantity: qty.trim() || undefined, price: price.trim() || undefined },
@@ -167,13 +202,35 @@ export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: ()
           <label htmlFor="mod-qty" className="block text-sm font-medium">
             New Quantity
           </label>
-          <input id="mod-qty" type="number" step="0.00000001" min="0" placeholder={order.quantity} className={inputClass} value={qty} onChange={(e) => setQty(e.target.value)} />
+          <input
+            id="mod-qty"
+            type="number"
+            step={product?.base_increment ?? '0.00000001'}
+            min="0"
+            placeholder={order.quantity}
+            className={inputClass}
+            value={qty}
+            aria-invalid={!!errors.quantity}
+            onChange={(e) => setQty(e.target.value)}
+          />
+          {fieldError('quantity')}
         </div>
         <div>
           <label htmlFor="mod-price" className="block text-sm font-medium">
             New Price
           </label>
-          <input id="mod-price" type="number" step="0.01" min="0" placeholder={order.price ?? ''} className={inputClass} value={price} onChange={(e) => setPrice(e.target.value)} />
+          <input
+            id="mod-price"
+            type="number"
+            step={product?.price_increment ?? 'any'}
+            min="0"
+            placeholder={order.price ?? ''}
+            className={inputClass}
+            value={price}
+            aria-invalid={!!errors.price}
+            onChange={(e) => setPrice(e.target.value)}
+          />
+          {fieldError('price')}
         </div>
         <ErrorBox message={error} />
         <div className="flex justify-end gap-2">

@@ -5,6 +5,7 @@ import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/api';
 import { formatDateTime, formatPercent, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
 import { usePerformance, usePortfolio } from '../api';
+import { BalancesCard } from './BalancesCard';
 import { PortfolioValueChart } from './PortfolioValueChart';
 import { riskLevel, riskWarning, winRateClass } from '../risk';
 
@@ -84,6 +85,8 @@ export function PortfolioOverview() {
           <Row label="Assets Held">{p.diversification?.symbols ?? 0}</Row>
         </Card>
       </div>
+
+      <BalancesCard />
 
       <Card title="Position Breakdown">
         {positions.length === 0 ? (

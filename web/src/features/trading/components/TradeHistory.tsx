@@ -7,7 +7,7 @@ import { errorMessage } from '@/lib/api';
 import { formatDateTime, formatPrice, formatQty, formatMoney } from '@/lib/format';
 import type { Trade } from '@/lib/types';
 import { useHistory } from '../api';
-import { csvFileName, filterTrades, strategyLabel, tradesToCSV, type HistoryFilters, type TimeFilter } from '../history';
+import { cancelledRemainder, csvFileName, filterTrades, strategyLabel, tradesToCSV, type HistoryFilters, type TimeFilter } from '../history';
 
 const STATUS_CLASS: Record<string, string> = {
   executed: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200',
@@ -15,6 +15,13 @@ const STATUS_CLASS: Record<string, string> = {
   failed: 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200',
   cancelled: 'bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200',
 };
+
+/** Partly filled, then cancelled: the row shows the filled quantity, this note the rest. */
+function RemainderNote({ trade }: { trade: Trade }) {
+  const rest = cancelledRemainder(trade);
+  if (!rest) return null;
+  return <span className="block whitespace-nowrap pt-1 text-xs text-slate-500 dark:text-slate-400">cancelled remainder {formatQty(rest)}</span>;
+}
 
 function download(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
@@ -92,6 +99,7 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
                   <td className="px-2 py-2">{formatMoney(t.fee)}</td>
                   <td className="px-2 py-2">
                     <span className={`rounded px-2 py-0.5 text-xs ${STATUS_CLASS[t.status] ?? ''}`}>{t.status}</span>
+                    <RemainderNote trade={t} />
                   </td>
                   <td className="px-2 py-2">{strategyLabel(t.strategy)}</td>
                   <td className="px-2 py-2">
@@ -119,6 +127,11 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
           <Row label="Total">{formatMoney(details.total_value)}</Row>
           <Row label="Fee">{formatMoney(details.fee)}</Row>
           <Row label="Status">{details.status}</Row>
+          {cancelledRemainder(details) && (
+            <Row label="Note">
+              <RemainderNote trade={details} />
+            </Row>
+          )}
           <Row label="Strategy">{strategyLabel(details.strategy)}</Row>
           {details.reason && <Row label="Reason">{details.reason}</Row>}
         </Modal>

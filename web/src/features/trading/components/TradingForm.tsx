@@ -6,8 +6,8 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { formatPrice, formatQty, formatMoney, toNum } from '@/lib/format';
 import { useTradingPrefs } from '@/lib/prefs';
 import type { Order } from '@/lib/types';
-import { submitOrder, SYMBOLS, useInvalidateTrading, useTicker, type TradeInput } from '../api';
-import { validateTrade } from '../validate';
+import { submitOrder, SYMBOLS, useInvalidateTrading, useProduct, useTicker, type TradeInput } from '../api';
+import { plainDecimal, validateTrade } from '../validate';
 
 const FALLBACK: Record<TradeInput['orderType'], string> = {
   market: 'Failed to execute trade',
@@ -23,6 +23,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [done, setDone] = useState<Order | null>(null);
   const ticker = useTicker(t.symbol);
+  const product = useProduct(t.symbol);
   const refresh = useInvalidateTrading();
   const prefs = useTradingPrefs();
   const [prefilled, setPrefilled] = useState(false);
@@ -73,12 +74,14 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   const price = t.orderType === 'market' ? toNum(market) : toNum(t.price);
   const total = toNum(t.quantity) * price;
   const needsPrice = t.orderType !== 'market';
-  const step = t.symbol === 'ADA-USD' ? '0.0001' : '0.01';
+  // Steps follow the symbol's increments; until the products load, any value may be typed.
+  const priceStep = product?.price_increment ?? 'any';
+  const qtyStep = product?.base_increment ?? '0.00000001';
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     setDone(null);
-    const v = validateTrade(t);
+    const v = validateTrade(t, product);
     setErrors(v);
     if (Object.keys(v).length > 0) return;
     if (prefs?.confirmTrades !== false) {
@@ -158,7 +161,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
           <input
             id="tf-quantity"
             type="number"
-            step="0.00000001"
+            step={qtyStep}
             min="0"
             inputMode="decimal"
             className={inputClass}
@@ -166,7 +169,11 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
             onChange={(e) => set('quantity', e.target.value)}
             aria-invalid={!!errors.quantity}
           />
-          {errors.quantity && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.quantity}</p>}
+          {errors.quantity ? (
+            <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.quantity}</p>
+          ) : (
+            product && <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Min {plainDecimal(product.base_min_size)}</p>
+          )}
         </div>
         {needsPrice && (
           <div>
@@ -176,7 +183,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
             <input
               id="tf-price"
               type="number"
-              step={step}
+              step={priceStep}
               min="0"
               inputMode="decimal"
               className={inputClass}

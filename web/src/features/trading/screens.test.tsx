@@ -1,0 +1,167 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Order, Trade } from '@/lib/types';
+import { OrderManagement } from './components/OrderManagement';
+import { PortfolioOverview } from './components/PortfolioOverview';
+import { TradeHistory } from './components/TradeHistory';
+import { orderLinks } from './orders';
+
+// The chart library needs a canvas; the value chart is not what these tests look at.
+vi.mock('./components/PortfolioValueChart', () => ({ PortfolioValueChart: () => null }));
+
+const ok = (data: unknown) => new Response(JSON.stringify({ success: true, data }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+
+/** Answers GETs by path prefix, as the server would. */
+function serve(routes: Record<string, unknown>) {
+  const fetchMock = vi.fn(async (url: string) => {
+    const path = url.replace(/^\/api/, '').split('?')[0]!;
+    if (path in routes) return ok(routes[path]);
+    return new Response(JSON.stringify({ success: false, error: { code: 'not_found', message: `no ${path}` } }), { status: 404 });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function renderWith(ui: ReactNode) {
+  render(<QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>{ui}</QueryClientProvider>);
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const order = (over: Partial<Order>): Order => ({
+  id: 'order-0000-aaaaaaaa',
+  symbol: 'BTC-USD',
+  side: 'SELL',
+  order_type: 'limit',
+  quantity: '0.01',
+  price: '62400',
+  filled_quantity: '0',
+  average_fill_price: null,
+  fee: '0',
+  hold: '0',
+  status: 'open',
+  strategy: '',
+  created_at: '2026-05-10T12:00:00Z',
+  updated_at: '2026-05-10T12:00:00Z',
+  ...over,
+});
+
+describe('Portfolio balances', () => {
+  it('shows cash available and on hold, and each holding available and on hold', async () => {
+    serve({
+      '/trading/portfolio': {
+        total_value: '100600',
+        cash_balance: '99400',
+        total_unrealized_pnl: '0',
+        total_realized_pnl: '0',
+        weekly_pnl: '0',
+        daily_pnl: '0',
+        positions_count: 1,
+        positions: [],
+        total_exposure: '600',
+        last_updated: '2026-05-10T12:00:00Z',
+      },
+      '/trading/performance': { total_trades: 1, successful_trades: 1, failed_trades: 0, win_rate: 100, pending_orders: 2 },
+      '/trading/balances': {
+        balances: [
+          { asset: 'USD', available: '98400.5', hold: '1000', total: '99400.5' },
+          { asset: 'BTC', available: '0.004', hold: '0.006', total: '0.01' },
+          { asset: 'ETH', available: '0', hold: '0', total: '0' },
+        ],
+      },
+    });
+    renderWith(<PortfolioOverview />);
+    const cash = await screen.findByTestId('cash-balance');
+    expect(within(cash).getByText('Available').nextSibling?.textContent).toBe('$98,400.50');
+    expect(within(cash).getByText('On hold').nextSibling?.textContent).toBe('$1,000.00');
+    expect(within(cash).getByText('Total').nextSibling?.textContent).toBe('$99,400.50');
+    const rows = screen.getAllByTestId('holding-row');
+    expect(rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent))).toEqual([['BTC', '0.004', '0.006', '0.01']]);
+  });
+});
+
+describe('Orders: protective orders and holds', () => {
+  const buy = order({ id: 'buy-order-11111111', side: 'BUY', order_type: 'market', price: null, status: 'filled' });
+  const stop = order({ id: 'stop-order-22222222', order_type: 'stop_loss', price: null, stop_price: '58800', hold: '0.01', group_id: 'g1', parent_order_id: buy.id });
+  const take = order({ id: 'take-order-33333333', price: '62400', hold: '0', group_id: 'g1', parent_order_id: buy.id });
+  const limitBuy = order({ id: 'limit-buy-44444444', side: 'BUY', price: '1000', hold: '10.06' });
+
+  it('links the stop-loss and take-profit of one fill and shows what each order holds', async () => {
+    serve({ '/trading/orders': { orders: [take, stop, limitBuy, buy] } });
+    renderWith(<OrderManagement />);
+    const rows = await screen.findAllByTestId('order-row');
+    const [takeRow, stopRow, limitRow, buyRow] = rows;
+    expect(within(stopRow!).getByText('Protective')).toBeTruthy();
+    expect(within(stopRow!).getByText('OCO')).toBeTruthy();
+    expect(within(stopRow!).getByText('OCO with #33333333')).toBeTruthy();
+    expect(within(stopRow!).getByText('Parent order #11111111')).toBeTruthy();
+    expect(within(takeRow!).getByText('OCO with #22222222')).toBeTruthy();
+    expect(within(buyRow!).getByText('Protected by #33333333, #22222222')).toBeTruthy();
+    expect(within(limitRow!).queryByTestId('order-links')).toBeNull();
+
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    const hold = headers.indexOf('Hold');
+    expect(hold).toBeGreaterThan(0);
+    const holdOf = (r: HTMLElement) => r.querySelectorAll('td')[hold]!.textContent;
+    expect(holdOf(stopRow!)).toBe('0.01 BTC');
+    expect(holdOf(limitRow!)).toBe('$10.06');
+    expect(holdOf(takeRow!)).toBe('—');
+  });
+
+  it('marks a lone protective order without claiming an OCO partner', () => {
+    const links = orderLinks([order({ id: 'solo', group_id: 'g2', parent_order_id: 'p' })]).get('solo');
+    expect(links).toEqual({ protective: true, parentId: 'p', siblings: [], children: [] });
+  });
+
+  it("checks a modified price against the symbol's increment", async () => {
+    serve({
+      '/trading/orders': { orders: [limitBuy] },
+      '/market-data/products': {
+        products: [{ product_id: 'BTC-USD', base_currency: 'BTC', quote_currency: 'USD', price_increment: '0.01', base_increment: '0.00000001', base_min_size: '0.00001', status: 'online', price: '60000' }],
+      },
+    });
+    renderWith(<OrderManagement />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Modify' }));
+    const dialog = screen.getByRole('dialog');
+    await vi.waitFor(() => expect(within(dialog).getByLabelText('New Price').getAttribute('step')).toBe('0.01'));
+    await userEvent.type(within(dialog).getByLabelText('New Price'), '1000.005');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Modify Order' }));
+    expect(within(dialog).getByText('Price must be a multiple of 0.01')).toBeTruthy();
+  });
+});
+
+describe('Trade history: partly filled, then cancelled', () => {
+  const trade = (over: Partial<Trade>): Trade => ({
+    id: 'trade-1',
+    symbol: 'BTC-USD',
+    side: 'BUY',
+    quantity: '0.006',
+    price: '1000',
+    total_value: '6',
+    fee: '0.02',
+    status: 'executed',
+    strategy: '',
+    timestamp: '2026-05-10T12:00:00Z',
+    filled_quantity: '0.006',
+    cancelled_quantity: '0.004',
+    ...over,
+  });
+
+  it('notes the cancelled remainder in the row and in the details', async () => {
+    serve({ '/trading/history': { trades: [trade({}), trade({ id: 'trade-2', quantity: '0.01', filled_quantity: '0.01', cancelled_quantity: '0' })], total: 2 } });
+    renderWith(<TradeHistory />);
+    const rows = await screen.findAllByTestId('trade-row');
+    expect(within(rows[0]!).getByText('cancelled remainder 0.004')).toBeTruthy();
+    expect(within(rows[0]!).getByText('executed')).toBeTruthy();
+    expect(within(rows[0]!).getByText('0.006')).toBeTruthy();
+    expect(within(rows[1]!).queryByText(/cancelled remainder/)).toBeNull();
+    await userEvent.click(within(rows[0]!).getByRole('button', { name: 'View' }));
+    expect(within(screen.getByRole('dialog', { name: 'Trade Details' })).getByText('cancelled remainder 0.004')).toBeTruthy();
+  });
+});
