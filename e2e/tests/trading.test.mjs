@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { launch, newPage, shot } from '../lib/browser.mjs';
-import { startServer } from '../lib/server.mjs';
+import { api, startServer } from '../lib/server.mjs';
 
 let server;
 let browser;
@@ -50,6 +50,11 @@ test('trade end to end in the browser', async () => {
     void d.accept();
   });
   await signUp(page);
+  // This day guards the position with a stop-loss placed by hand, so the
+  // automatic protective stop is off here (protective.test.mjs covers it).
+  const token = await page.evaluate(() => localStorage.getItem('kestrel_token'));
+  const off = await api(server.url, 'PUT', '/api/settings', { token, body: { trading: { automation: { enableStopLoss: false } } } });
+  assert.equal(off.success, true, JSON.stringify(off.error));
 
   // The market moves: the BTC price card and chart are live.
   const price = page.getByTestId('price-card-price');
@@ -162,11 +167,12 @@ test('trade end to end in the browser', async () => {
   await page.goto('/trading/orders');
   await page.getByTestId('order-row').filter({ hasText: 'Stop-Loss' }).filter({ hasText: 'open' }).waitFor();
 
-  // Close the whole position with a market SELL: the stop holds 0.005, so closing 0.01 is refused...
+  // Close the whole position with a market SELL: the hand-placed stop holds 0.005, so closing 0.01
+  // is refused, and the refusal names the order that holds it...
   await page.goto('/trading/positions');
   await page.getByRole('row', { name: /BTC-USD/ }).getByRole('button', { name: 'Close' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Close Position' }).click();
-  await page.getByRole('dialog').getByText('Insufficient balance for this trade').waitFor();
+  await page.getByRole('dialog').getByText(/0.005 BTC is on hold for your open stop_loss SELL order/).waitFor();
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   await dismissAlerts(page);
 

@@ -1,0 +1,74 @@
+// Risk rules that never trap a trader, in the browser: a BUY gets its
+// protective stop-loss at once; the emergency stop leaves it armed; the
+// position can still be sold while trading is halted.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, shot } from '../lib/browser.mjs';
+import { startServer } from '../lib/server.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function dismissAlerts(page) {
+  const close = page.getByLabel('System alerts').getByRole('button', { name: 'Close alert' });
+  while ((await close.count()) > 0) await close.first().click();
+}
+
+test('buy, see the protective stop, press Stop, sell while halted', async () => {
+  const { page, consoleErrors } = await newPage(browser, server.url);
+  page.on('dialog', (d) => void d.accept());
+  await page.goto('/register');
+  await page.getByLabel('Name').fill('Pat Protected');
+  await page.getByLabel('Email').fill('pat@example.com');
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/dashboard');
+
+  // Buy 0.01 BTC at market.
+  await page.getByRole('button', { name: 'New Trade' }).click();
+  const modal = page.getByRole('dialog', { name: 'Quick Trade' });
+  await modal.getByTestId('tf-current-price').filter({ hasText: '$' }).waitFor();
+  await modal.getByLabel('Quantity').fill('0.01');
+  await modal.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await modal.waitFor({ state: 'detached' });
+  await page.getByLabel('Trade notifications').getByText('Filled: BUY 0.01 BTC-USD').waitFor();
+
+  // The protective stop-loss (stop loss is on by default, 2% under the fill) appears, linked to the buy.
+  await page.goto('/trading/orders');
+  const protective = page.getByTestId('order-row').filter({ hasText: 'Protective' }).filter({ hasText: 'Stop-Loss' });
+  await protective.filter({ hasText: 'open' }).waitFor();
+  await protective.getByText(/Parent order/).waitFor();
+  await shot(page, 'orders-protective-stop');
+
+  // Emergency stop: the protective stop stays armed.
+  await page.goto('/dashboard');
+  await dismissAlerts(page);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await page.getByText('Emergency Stop Active', { exact: true }).waitFor();
+  await page.goto('/trading/orders');
+  await protective.filter({ hasText: 'open' }).waitFor();
+
+  // Selling the whole position while halted is accepted; the protective stop goes with it.
+  await page.goto('/trading/positions');
+  await dismissAlerts(page);
+  await page.getByRole('row', { name: /BTC-USD/ }).getByRole('button', { name: 'Close' }).click();
+  const close = page.getByRole('dialog');
+  assert.equal(await close.getByLabel('Quantity to close').inputValue(), '0.01');
+  await close.getByRole('button', { name: 'Close Position' }).click();
+  await page.getByText('No active positions').waitFor();
+  await shot(page, 'positions-sold-while-halted');
+  await page.goto('/trading/orders');
+  await protective.filter({ hasText: 'cancelled' }).waitFor();
+  assert.equal(await page.getByTestId('order-row').filter({ hasText: /\bopen\b/ }).count(), 0, 'no order left open');
+  assert.deepEqual(consoleErrors, []);
+});
