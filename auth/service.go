@@ -22,7 +22,10 @@ import (
 // kvAllowRegistration is the KV key of the operator's self-registration switch.
 const kvAllowRegistration = "auth.allow_registration"
 
-// Login failure limits: per account and per client address.
+// Login failure limits: per (account, client address) and per client address.
+// There is deliberately no limit per account alone: it would let anyone lock
+// an operator out by guessing from their own address. Guessing one account
+// from many addresses is slowed by each address's own limit and by bcrypt.
 const (
 	maxFailuresPerAccount = 5
 	maxFailuresPerAddress = 20
@@ -34,7 +37,7 @@ type Service struct {
 	store      domain.Store
 	clock      domain.Clock
 	sessionTTL atomic.Int64 // nanoseconds; settings may change it while running
-	byAccount  *failureLimiter
+	byAccount  *failureLimiter // keyed by account and address
 	byAddress  *failureLimiter
 }
 
@@ -175,7 +178,7 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 	for _, c := range []struct {
 		l   *failureLimiter
 		key string
-	}{{s.byAccount, email}, {s.byAddress, addr}} {
+	}{{s.byAccount, accountKey(email, addr)}, {s.byAddress, addr}} {
 		if blocked, wait := c.l.blocked(c.key, now); blocked {
 			mins := int(math.Ceil(wait.Minutes()))
 			return "", domain.User{}, domain.Errorf(domain.ETooMany, "Too many failed login attempts; try again in %d minute(s)", mins)
@@ -189,11 +192,11 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 		hash = string(dummyHash)
 	}
 	if !CheckPassword(hash, password) || err != nil {
-		s.byAccount.fail(email, now)
+		s.byAccount.fail(accountKey(email, addr), now)
 		s.byAddress.fail(addr, now)
 		return "", domain.User{}, domain.Errorf(domain.EUnauthorized, "Invalid email or password")
 	}
-	s.byAccount.reset(email)
+	s.byAccount.reset(accountKey(email, addr))
 	token, err := s.openSession(ctx, u.ID, now)
 	if err != nil {
 		return "", domain.User{}, err
@@ -292,6 +295,9 @@ func (s *Service) SetRole(ctx context.Context, id string, role domain.Role) (dom
 func (s *Service) PruneSessions(ctx context.Context) (int64, error) {
 	return s.store.DeleteExpiredSessions(ctx, s.clock.Now())
 }
+
+// accountKey is the rate-limit key of one account tried from one address.
+func accountKey(email, addr string) string { return email + "\x00" + addr }
 
 func hashToken(token string) string {
 	sum := sha256.Sum256([]byte(token))
