@@ -17,6 +17,14 @@ type Ended struct {
 	KeepSessionID string
 }
 
+// Matches reports whether the session sessionID of userID is among the ended ones.
+func (e Ended) Matches(userID, sessionID string) bool {
+	if e.SessionID != "" {
+		return sessionID == e.SessionID
+	}
+	return userID == e.UserID && sessionID != e.KeepSessionID
+}
+
 // OnSessionsEnded registers f to be told of every logout, disabling and
 // password change. f must not block.
 func (s *Service) OnSessionsEnded(f func(Ended)) { s.onEnd.Store(&f) }
