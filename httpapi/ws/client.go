@@ -97,7 +97,11 @@ func (h *Hub) serve(parent context.Context, conn *websocket.Conn, who Identity, 
 		cancel()
 		conn.CloseNow()
 	}()
-	go h.readLoop(ctx, conn, c, validSymbol)
+	// The reader has its own context: cancelling a read aborts the connection
+	// at once, and the close below must be able to send its reason first.
+	rctx, rcancel := context.WithCancel(context.WithoutCancel(parent))
+	defer rcancel()
+	go h.readLoop(rctx, conn, c, validSymbol)
 	ping := time.NewTicker(30 * time.Second)
 	defer ping.Stop()
 	recheck := time.NewTicker(h.recheck)
