@@ -79,6 +79,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	}
 	clock := domain.SystemClock{}
 	a := &App{cfg: cfg, Store: store, Auth: auth.NewService(store, clock, cfg.SessionTTL), Bus: events.NewBus(), done: make(chan struct{})}
+	a.Auth.SetSessionMaxAge(cfg.SessionMaxAge)
 	a.Metrics = metrics.New()
 	if a.LogBook = cfg.LogBook; a.LogBook == nil {
 		a.LogBook = logbook.New(2000)
@@ -247,7 +248,7 @@ func (a *App) registerGauges() {
 // effectiveConfig is the process configuration shown by /system/config (no secrets).
 func (a *App) effectiveConfig() map[string]any {
 	return map[string]any{"addr": a.cfg.Addr, "data_dir": a.cfg.DataDir, "database": a.describeDB(), "log_level": a.cfg.LogLevel,
-		"session_timeout": a.cfg.SessionTTL.String(), "secret_key": map[bool]string{true: "from configuration", false: "key file in the data directory"}[a.cfg.SecretKey != ""],
+		"session_timeout": a.cfg.SessionTTL.String(), "session_max_age": a.cfg.SessionMaxAge.String(), "secret_key": map[bool]string{true: "from configuration", false: "key file in the data directory"}[a.cfg.SecretKey != ""],
 		"market":  map[string]any{"source": "replay", "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Market.Symbols()},
 		"sandbox": map[string]any{"starting_usd": a.cfg.StartingUSD, "taker_fee": a.cfg.TakerFee, "maker_fee": a.cfg.MakerFee, "spread": a.cfg.Spread}}
 }

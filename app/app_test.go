@@ -673,3 +673,17 @@ func TestTradingOnPostgres(t *testing.T) {
 		t.Fatalf("open orders after restart: %+v (want the limit and the buy's protective stop)", orders)
 	}
 }
+
+func TestFeedSwitchIsOperatorOnly(t *testing.T) {
+	s := start(t, t.TempDir())
+	op, trader := s.accounts()
+	for _, path := range []string{"/api/market-data/websocket/subscribe", "/api/market-data/websocket/unsubscribe"} {
+		body := `{"symbols":["BTC-USD"],"channels":["ticker"]}`
+		if r := s.do("POST", path, trader, body); r.Status != http.StatusForbidden {
+			t.Errorf("trader %s = %d %+v, want 403", path, r.Status, r.Error)
+		}
+		if r := s.do("POST", path, op, body); r.Status != http.StatusOK {
+			t.Errorf("operator %s = %d %+v, want 200", path, r.Status, r.Error)
+		}
+	}
+}

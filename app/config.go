@@ -24,6 +24,8 @@ type Config struct {
 	LogLevelVar *slog.LevelVar
 	// LogBook receives the process's log records (nil: /system/logs shows persisted ones only).
 	LogBook *logbook.Book
+	// SessionMaxAge is a sign-in's absolute lifetime, however much it is used.
+	SessionMaxAge time.Duration
 
 	ReplaySeed  int64   // seed of the replayed market's path inside each candle
 	ReplaySpeed float64 // market seconds per wall second (demos); 1 is real time
@@ -35,7 +37,7 @@ type Config struct {
 
 // Defaults returns the embedded defaults.
 func Defaults() Config {
-	return Config{Addr: "127.0.0.1:8080", DataDir: "./data", LogLevel: "INFO", SessionTTL: time.Hour,
+	return Config{Addr: "127.0.0.1:8080", DataDir: "./data", LogLevel: "INFO", SessionTTL: time.Hour, SessionMaxAge: 12 * time.Hour,
 		ReplaySeed: 1, ReplaySpeed: 1, StartingUSD: "100000", TakerFee: "0.006", MakerFee: "0.004", Spread: "0"}
 }
 
@@ -60,6 +62,9 @@ func (c Config) Validate() error {
 	}
 	if c.SessionTTL < time.Minute {
 		return fmt.Errorf("session timeout must be at least a minute")
+	}
+	if c.SessionMaxAge < time.Minute {
+		return fmt.Errorf("session max age must be at least a minute")
 	}
 	if c.ReplaySpeed < 0 {
 		return fmt.Errorf("replay speed must be positive")

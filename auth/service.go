@@ -22,7 +22,10 @@ import (
 // kvAllowRegistration is the KV key of the operator's self-registration switch.
 const kvAllowRegistration = "auth.allow_registration"
 
-// Login failure limits: per account and per client address.
+// Login failure limits: per (account, client address) and per client address.
+// There is deliberately no limit per account alone: it would let anyone lock
+// an operator out by guessing from their own address. Guessing one account
+// from many addresses is slowed by each address's own limit and by bcrypt.
 const (
 	maxFailuresPerAccount = 5
 	maxFailuresPerAddress = 20
@@ -34,7 +37,9 @@ type Service struct {
 	store      domain.Store
 	clock      domain.Clock
 	sessionTTL atomic.Int64 // nanoseconds; settings may change it while running
-	byAccount  *failureLimiter
+	maxAge     atomic.Int64 // nanoseconds; a session's absolute lifetime, however much it is used
+	onEnd      atomic.Pointer[func(Ended)]
+	byAccount  *failureLimiter // keyed by account and address
 	byAddress  *failureLimiter
 }
 
@@ -47,13 +52,35 @@ func NewService(store domain.Store, clock domain.Clock, ttl time.Duration) *Serv
 		byAddress: newFailureLimiter(maxFailuresPerAddress, failureWindow),
 	}
 	s.SetSessionTTL(ttl)
+	s.SetSessionMaxAge(DefaultSessionMaxAge)
 	return s
 }
+
+// DefaultSessionMaxAge is a session's absolute lifetime unless configured.
+const DefaultSessionMaxAge = 12 * time.Hour
 
 // SetSessionTTL changes how long a token stays valid without use.
 func (s *Service) SetSessionTTL(d time.Duration) { s.sessionTTL.Store(int64(d)) }
 
+// SetSessionMaxAge changes how long a token stays valid at most after sign-in,
+// however much it is used.
+func (s *Service) SetSessionMaxAge(d time.Duration) { s.maxAge.Store(int64(d)) }
+
 func (s *Service) ttl() time.Duration { return time.Duration(s.sessionTTL.Load()) }
+
+func (s *Service) maxAgeOf(ss domain.Session) time.Time {
+	return ss.CreatedAt.Add(time.Duration(s.maxAge.Load()))
+}
+
+// expiryFrom is when a session used at now expires: a full sliding lifetime
+// later, but never after its absolute end.
+func (s *Service) expiryFrom(ss domain.Session, now time.Time) time.Time {
+	exp := now.Add(s.ttl())
+	if end := s.maxAgeOf(ss); exp.After(end) {
+		return end
+	}
+	return exp
+}
 
 // NewUser is what registration and user creation accept.
 type NewUser struct {
@@ -78,11 +105,8 @@ func (n *NewUser) Validate() error {
 	} else if utf8.RuneCountInString(n.Name) > 100 {
 		f["name"] = "Name must be at most 100 characters"
 	}
-	switch l := utf8.RuneCountInString(n.Password); {
-	case l < 8:
-		f["password"] = "Password must be at least 8 characters"
-	case len(n.Password) > 72: // bcrypt reads at most 72 bytes
-		f["password"] = "Password must be at most 72 bytes"
+	if m := passwordProblem(n.Password); m != "" {
+		f["password"] = m
 	}
 	if n.Role != "" && !domain.Role(n.Role).Valid() {
 		f["role"] = "Role must be trader or operator"
@@ -91,6 +115,17 @@ func (n *NewUser) Validate() error {
 		return domain.FieldErrors(f, "email", "name", "password", "role")
 	}
 	return nil
+}
+
+// passwordProblem is the rule every new password follows, or "" when it does.
+func passwordProblem(pw string) string {
+	switch {
+	case utf8.RuneCountInString(pw) < 8:
+		return "Password must be at least 8 characters"
+	case len(pw) > 72: // bcrypt reads at most 72 bytes
+		return "Password must be at most 72 bytes"
+	}
+	return ""
 }
 
 // Register creates an account by self-registration. The first account becomes
@@ -175,7 +210,7 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 	for _, c := range []struct {
 		l   *failureLimiter
 		key string
-	}{{s.byAccount, email}, {s.byAddress, addr}} {
+	}{{s.byAccount, accountKey(email, addr)}, {s.byAddress, addr}} {
 		if blocked, wait := c.l.blocked(c.key, now); blocked {
 			mins := int(math.Ceil(wait.Minutes()))
 			return "", domain.User{}, domain.Errorf(domain.ETooMany, "Too many failed login attempts; try again in %d minute(s)", mins)
@@ -189,11 +224,14 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 		hash = string(dummyHash)
 	}
 	if !CheckPassword(hash, password) || err != nil {
-		s.byAccount.fail(email, now)
+		s.byAccount.fail(accountKey(email, addr), now)
 		s.byAddress.fail(addr, now)
 		return "", domain.User{}, domain.Errorf(domain.EUnauthorized, "Invalid email or password")
 	}
-	s.byAccount.reset(email)
+	s.byAccount.reset(accountKey(email, addr))
+	if u.Disabled {
+		return "", domain.User{}, domain.Errorf(domain.EForbidden, "This account is disabled; ask an operator to enable it")
+	}
 	token, err := s.openSession(ctx, u.ID, now)
 	if err != nil {
 		return "", domain.User{}, err
@@ -217,81 +255,87 @@ func (s *Service) openSession(ctx context.Context, userID string, now time.Time)
 		return "", err
 	}
 	token := base64.RawURLEncoding.EncodeToString(raw)
-	err := s.store.CreateSession(ctx, domain.Session{TokenHash: hashToken(token), UserID: userID, CreatedAt: now, ExpiresAt: now.Add(s.ttl())})
-	return token, err
+	ss := domain.Session{TokenHash: hashToken(token), UserID: userID, CreatedAt: now}
+	ss.ExpiresAt = s.expiryFrom(ss, now)
+	return token, s.store.CreateSession(ctx, ss)
 }
 
 // Authenticate returns the user a bearer token belongs to. Sessions slide: use
-// in the second half of the lifetime pushes the expiry out by a full lifetime.
+// in the second half of the lifetime pushes the expiry out by a full lifetime,
+// up to the session's absolute end (SetSessionMaxAge).
 func (s *Service) Authenticate(ctx context.Context, token string) (domain.User, error) {
-	unauth := domain.Errorf(domain.EUnauthorized, "Authentication required")
-	if token == "" {
-		return domain.User{}, unauth
-	}
-	h := hashToken(token)
-	ss, err := s.store.SessionByHash(ctx, h)
-	if domain.ErrorCode(err) == domain.ENotFound {
-		return domain.User{}, unauth
-	} else if err != nil {
+	u, ss, err := s.session(ctx, token)
+	if err != nil {
 		return domain.User{}, err
 	}
 	now := s.clock.Now()
-	if !now.Before(ss.ExpiresAt) {
-		s.store.DeleteSession(ctx, h)
-		return domain.User{}, domain.Errorf(domain.EUnauthorized, "Session expired; please sign in again")
-	}
 	if ss.ExpiresAt.Sub(now) < s.ttl()/2 {
-		if err := s.store.ExtendSession(ctx, h, now.Add(s.ttl())); err != nil {
-			return domain.User{}, err
+		if next := s.expiryFrom(ss, now); next.After(ss.ExpiresAt) {
+			if err := s.store.ExtendSession(ctx, ss.TokenHash, next); err != nil {
+				return domain.User{}, err
+			}
 		}
+	}
+	return u, nil
+}
+
+// Check reports whether token still belongs to a live session of an enabled
+// user, without extending it (the realtime connections' periodic check).
+func (s *Service) Check(ctx context.Context, token string) error {
+	_, _, err := s.session(ctx, token)
+	return err
+}
+
+// session looks token up and refuses it when it has expired (by idleness or
+// age) or its user is disabled or gone; such a session is deleted.
+func (s *Service) session(ctx context.Context, token string) (domain.User, domain.Session, error) {
+	unauth := domain.Errorf(domain.EUnauthorized, "Authentication required")
+	if token == "" {
+		return domain.User{}, domain.Session{}, unauth
+	}
+	ss, err := s.store.SessionByHash(ctx, hashToken(token))
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return domain.User{}, ss, unauth
+	} else if err != nil {
+		return domain.User{}, ss, err
+	}
+	now := s.clock.Now()
+	if !now.Before(ss.ExpiresAt) || !now.Before(s.maxAgeOf(ss)) {
+		s.store.DeleteSession(ctx, ss.TokenHash)
+		return domain.User{}, ss, domain.Errorf(domain.EUnauthorized, "Session expired; please sign in again")
 	}
 	u, err := s.store.UserByID(ctx, ss.UserID)
 	if domain.ErrorCode(err) == domain.ENotFound {
-		return domain.User{}, unauth
+		return domain.User{}, ss, unauth
+	} else if err != nil {
+		return domain.User{}, ss, err
 	}
-	return u, err
+	if u.Disabled {
+		s.store.DeleteSession(ctx, ss.TokenHash)
+		return domain.User{}, ss, domain.Errorf(domain.EUnauthorized, "This account is disabled")
+	}
+	return u, ss, nil
 }
 
 // Logout revokes the session of token.
 func (s *Service) Logout(ctx context.Context, token string) error {
-	return s.store.DeleteSession(ctx, hashToken(token))
-}
-
-// SetRole changes a user's role. An operator cannot demote the last operator.
-func (s *Service) SetRole(ctx context.Context, id string, role domain.Role) (domain.User, error) {
-	if !role.Valid() {
-		return domain.User{}, domain.FieldErrors(map[string]string{"role": "Role must be trader or operator"}, "role")
+	if err := s.store.DeleteSession(ctx, hashToken(token)); err != nil {
+		return err
 	}
-	u, err := s.store.UserByID(ctx, id)
-	if err != nil {
-		return domain.User{}, err
-	}
-	if u.Role == domain.RoleOperator && role != domain.RoleOperator {
-		users, err := s.store.ListUsers(ctx)
-		if err != nil {
-			return domain.User{}, err
-		}
-		ops := 0
-		for _, x := range users {
-			if x.Role == domain.RoleOperator {
-				ops++
-			}
-		}
-		if ops <= 1 {
-			return domain.User{}, domain.Errorf(domain.EConflict, "The last operator cannot be demoted")
-		}
-	}
-	if err := s.store.SetUserRole(ctx, id, role); err != nil {
-		return domain.User{}, err
-	}
-	u.Role = role
-	return u, nil
+	s.ended(Ended{SessionID: hashToken(token)})
+	return nil
 }
 
 // PruneSessions deletes expired sessions.
 func (s *Service) PruneSessions(ctx context.Context) (int64, error) {
 	return s.store.DeleteExpiredSessions(ctx, s.clock.Now())
 }
+
+// accountKey is the rate-limit key of one account tried from one address.
+func accountKey(email, addr string) string { return email + "\x00" + addr }
+
+// SessionID names token's session without revealing the token (its hash).
+func SessionID(token string) string { return hashToken(token) }
 
 func hashToken(token string) string {
 	sum := sha256.Sum256([]byte(token))

@@ -73,12 +73,27 @@ func TestRateLimitWindowResets(t *testing.T) {
 	for i := 0; i < maxFailuresPerAccount; i++ {
 		s.Login(ctx, "a@example.com", "nope-nope", "10.0.0.1")
 	}
-	if _, _, err := s.Login(ctx, "a@example.com", "password1", "10.0.0.2"); domain.ErrorCode(err) != domain.ETooMany {
-		t.Fatalf("locked account: err = %v, want rate_limited", err)
+	if _, _, err := s.Login(ctx, "a@example.com", "password1", "10.0.0.1"); domain.ErrorCode(err) != domain.ETooMany {
+		t.Fatalf("locked account from the guessing address: err = %v, want rate_limited", err)
 	}
 	clock.t = clock.t.Add(failureWindow)
-	if _, _, err := s.Login(ctx, "a@example.com", "password1", "10.0.0.2"); err != nil {
+	if _, _, err := s.Login(ctx, "a@example.com", "password1", "10.0.0.1"); err != nil {
 		t.Fatalf("after the window: %v", err)
+	}
+}
+
+func TestFailuresFromOneAddressDoNotLockTheAccountElsewhere(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	s.Register(ctx, NewUser{Email: "ops@example.com", Name: "Ops", Password: "password1"})
+	for i := 0; i < 3*maxFailuresPerAccount; i++ {
+		s.Login(ctx, "ops@example.com", "nope-nope", "10.6.6.6")
+	}
+	if _, _, err := s.Login(ctx, "ops@example.com", "password1", "10.6.6.6"); domain.ErrorCode(err) != domain.ETooMany {
+		t.Fatalf("the attacker's address: err = %v, want rate_limited", err)
+	}
+	if _, _, err := s.Login(ctx, "ops@example.com", "password1", "10.0.0.2"); err != nil {
+		t.Fatalf("the operator from another address: %v, want a session", err)
 	}
 }
 

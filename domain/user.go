@@ -25,6 +25,8 @@ type User struct {
 	Role      Role       `json:"role"`
 	CreatedAt time.Time  `json:"created_at"`
 	LastLogin *time.Time `json:"last_login"`
+	// Disabled accounts cannot sign in and have no sessions.
+	Disabled bool `json:"disabled"`
 }
 
 // Session is a bearer token's server-side record; only the token's hash is kept.
@@ -63,6 +65,10 @@ type UserStore interface {
 	ListUsers(ctx context.Context) ([]User, error)
 	// SetUserRole changes a role; not_found when there is no such user.
 	SetUserRole(ctx context.Context, id string, role Role) error
+	// SetUserDisabled disables or enables an account; not_found when there is no such user.
+	SetUserDisabled(ctx context.Context, id string, disabled bool) error
+	// SetPasswordHash replaces an account's password hash; not_found when there is no such user.
+	SetPasswordHash(ctx context.Context, id string, hash string) error
 	// SetLastLogin records a successful login.
 	SetLastLogin(ctx context.Context, id string, at time.Time) error
 	// CountUsers returns how many accounts exist.
@@ -81,6 +87,9 @@ type SessionStore interface {
 	// ExtendSession moves a session's expiry.
 	ExtendSession(ctx context.Context, tokenHash string, expiresAt time.Time) error
 	DeleteSession(ctx context.Context, tokenHash string) error
+	// DeleteUserSessions removes every session of userID except the one whose
+	// hash is keep (empty: none kept) and returns how many it removed.
+	DeleteUserSessions(ctx context.Context, userID, keep string) (int64, error)
 	// DeleteExpiredSessions removes sessions that expired before now.
 	DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error)
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"kestrel/auth"
 	"kestrel/domain"
@@ -92,20 +93,61 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) updateUser(w http.ResponseWriter, r *http.Request) {
+	var in auth.UserChange
+	if err := decode(r, &in); err != nil {
+		fail(w, r, err)
+		return
+	}
+	u, err := s.d.Auth.UpdateUser(r.Context(), userFrom(r.Context()), r.PathValue("id"), in)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	noteAudit(r.Context(), "", "", userChangeNote(u, in))
+	ok(w, u)
+}
+
+// userChangeNote describes an operator's change for the audit log.
+func userChangeNote(u domain.User, in auth.UserChange) string {
+	var parts []string
+	if in.Role != nil {
+		parts = append(parts, "set role of "+u.Email+" to "+string(u.Role))
+	}
+	if in.Disabled != nil {
+		parts = append(parts, map[bool]string{true: "disabled ", false: "enabled "}[u.Disabled]+u.Email)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) {
 	var in struct {
-		Role domain.Role `json:"role"`
+		NewPassword string `json:"new_password"`
 	}
 	if err := decode(r, &in); err != nil {
 		fail(w, r, err)
 		return
 	}
-	u, err := s.d.Auth.SetRole(r.Context(), r.PathValue("id"), in.Role)
+	u, err := s.d.Auth.ResetPassword(r.Context(), userFrom(r.Context()), r.PathValue("id"), in.NewPassword)
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
-	noteAudit(r.Context(), "", "", "set role of "+u.Email+" to "+string(u.Role))
-	ok(w, u)
+	noteAudit(r.Context(), "", "", "reset password of "+u.Email)
+	ok(w, map[string]bool{"password_reset": true})
+}
+
+func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
+	var in auth.PasswordChange
+	if err := decode(r, &in); err != nil {
+		fail(w, r, err)
+		return
+	}
+	if err := s.d.Auth.ChangePassword(r.Context(), userFrom(r.Context()), bearerToken(r), clientAddr(r), in); err != nil {
+		fail(w, r, err)
+		return
+	}
+	noteAudit(r.Context(), "", "", "changed own password")
+	ok(w, map[string]bool{"password_changed": true})
 }
 
 type registrationSwitch struct {

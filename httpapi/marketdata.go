@@ -19,8 +19,9 @@ func (s *Server) marketRoutes() {
 	s.api("GET /api/market-data/realtime/{symbol}", signedIn, s.realtime)
 	s.api("GET /api/market-data/indicators/{symbol}", signedIn, s.indicators)
 	s.api("GET /api/market-data/websocket/status", signedIn, s.websocketStatus)
-	s.api("POST /api/market-data/websocket/subscribe", signedIn, s.feedSubscribe)
-	s.api("POST /api/market-data/websocket/unsubscribe", signedIn, s.feedUnsubscribe)
+	// The feed switch is shared by every client, so only operators turn it.
+	s.api("POST /api/market-data/websocket/subscribe", operatorOnly, s.feedSubscribe)
+	s.api("POST /api/market-data/websocket/unsubscribe", operatorOnly, s.feedUnsubscribe)
 }
 
 // symbolParam returns the path's symbol, upper-cased, or a not_found error.

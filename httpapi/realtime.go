@@ -6,18 +6,25 @@ import (
 	"slices"
 	"strings"
 
+	"kestrel/auth"
 	"kestrel/httpapi/ws"
 )
 
 // wsRoute mounts the WebSocket endpoint; it authenticates by itself because
-// browsers pass the token as a query parameter.
+// browsers pass the token as a query parameter. Connections are closed when
+// their session ends (logout, disabling, password change) and, through the
+// hub's periodic check, when it expires.
 func (s *Server) wsRoute() {
-	authenticate := func(ctx context.Context, token string) error {
-		_, err := s.d.Auth.Authenticate(ctx, token)
-		return err
+	authenticate := func(ctx context.Context, token string) (ws.Identity, error) {
+		u, err := s.d.Auth.Authenticate(ctx, token)
+		check := func(ctx context.Context) error { return s.d.Auth.Check(ctx, token) }
+		return ws.Identity{UserID: u.ID, SessionID: auth.SessionID(token), Check: check}, err
 	}
 	valid := func(sym string) bool { return slices.Contains(s.d.Market.Symbols(), sym) }
 	s.mux.Handle("GET /api/ws", s.d.Hub.Handler(authenticate, valid))
+	s.d.Auth.OnSessionsEnded(func(e auth.Ended) {
+		s.d.Hub.CloseSessions(func(who ws.Identity) bool { return e.Matches(who.UserID, who.SessionID) })
+	})
 }
 
 func (s *Server) websocketStatus(w http.ResponseWriter, r *http.Request) {

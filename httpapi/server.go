@@ -92,10 +92,12 @@ func (s *Server) routes() {
 	s.api("POST /api/auth/login", public, s.login)
 	s.api("POST /api/auth/logout", signedIn, s.logout)
 	s.api("GET /api/auth/me", signedIn, s.me)
+	s.api("POST /api/auth/password", signedIn, s.changePassword)
 
 	s.api("GET /api/users", operatorOnly, s.listUsers)
 	s.api("POST /api/users", operatorOnly, s.createUser)
 	s.api("PATCH /api/users/{id}", operatorOnly, s.updateUser)
+	s.api("POST /api/users/{id}/password", operatorOnly, s.resetPassword)
 	s.api("GET /api/users/registration", operatorOnly, s.getRegistration)
 	s.api("PUT /api/users/registration", operatorOnly, s.putRegistration)
 	s.api("GET /api/audit", operatorOnly, s.listAudit)

@@ -40,6 +40,7 @@ func bindConfig(fs *flag.FlagSet) *app.Config {
 	fs.StringVar(&c.LogLevel, "log-level", env("KESTREL_LOG_LEVEL", d.LogLevel), "log level: DEBUG, INFO, WARNING, ERROR, CRITICAL [KESTREL_LOG_LEVEL]")
 	fs.StringVar(&c.SecretKey, "secret-key", env("KESTREL_SECRET_KEY", ""), "base64 32-byte key that encrypts stored secrets; default: a key file created in the data directory [KESTREL_SECRET_KEY]")
 	fs.DurationVar(&c.SessionTTL, "session-timeout", envDuration("KESTREL_SESSION_TIMEOUT", d.SessionTTL), "how long a sign-in lasts without use [KESTREL_SESSION_TIMEOUT]")
+	fs.DurationVar(&c.SessionMaxAge, "session-max-age", envDuration("KESTREL_SESSION_MAX_AGE", d.SessionMaxAge), "how long a sign-in lasts at most, however much it is used [KESTREL_SESSION_MAX_AGE]")
 	fs.Int64Var(&c.ReplaySeed, "replay-seed", envInt("KESTREL_REPLAY_SEED", d.ReplaySeed), "seed of the replayed market's price path [KESTREL_REPLAY_SEED]")
 	fs.Float64Var(&c.ReplaySpeed, "replay-speed", envFloat("KESTREL_REPLAY_SPEED", d.ReplaySpeed), "replayed market seconds per wall second, for demos [KESTREL_REPLAY_SPEED]")
 	fs.StringVar(&c.StartingUSD, "sandbox-starting-usd", env("KESTREL_SANDBOX_STARTING_USD", d.StartingUSD), "sandbox account funding on first start [KESTREL_SANDBOX_STARTING_USD]")

@@ -18,6 +18,8 @@ type client struct {
 	symbols  map[string]bool // empty: every symbol
 	cancel   context.CancelFunc
 	kickOnce sync.Once
+	reason   string // why the server closed it; written once, before cancel
+	who      Identity
 }
 
 func (c *client) wants(channel, symbol string) bool {
@@ -29,8 +31,16 @@ func (c *client) wants(channel, symbol string) bool {
 	return symbol == "" || len(c.symbols) == 0 || c.symbols[symbol]
 }
 
-// kick disconnects a client that cannot keep up.
-func (c *client) kick() { c.kickOnce.Do(c.cancel) }
+// kick disconnects a client that cannot keep up or has gone.
+func (c *client) kick() { c.end("closed: slow consumer or gone") }
+
+// end disconnects the client, telling it why (the first reason wins).
+func (c *client) end(reason string) {
+	c.kickOnce.Do(func() {
+		c.reason = reason
+		c.cancel()
+	})
+}
 
 // request is a client-to-server frame.
 type request struct {
@@ -39,9 +49,22 @@ type request struct {
 	Symbols  []string `json:"symbols"`
 }
 
+// Identity is whose connection it is: the hub closes connections by session
+// or user when sessions end (logout, disabling, password change).
+type Identity struct {
+	UserID    string
+	SessionID string
+	// Check reports whether the session is still valid; the hub calls it
+	// periodically and closes the connection when it is not (expiry). Nil: never.
+	Check func(ctx context.Context) error
+}
+
 // Authenticator checks the token a browser passes as ?token= (browsers cannot
 // set headers on a WebSocket) or in an Authorization header.
-type Authenticator func(ctx context.Context, token string) error
+type Authenticator func(ctx context.Context, token string) (Identity, error)
+
+// reasonSessionEnded is the close reason when the client's sign-in ends.
+const reasonSessionEnded = "session ended"
 
 // Handler upgrades authenticated requests and serves them until they close.
 func (h *Hub) Handler(authenticate Authenticator, validSymbol func(string) bool) http.Handler {
@@ -50,7 +73,8 @@ func (h *Hub) Handler(authenticate Authenticator, validSymbol func(string) bool)
 		if a := r.Header.Get("Authorization"); token == "" && len(a) > 7 {
 			token = a[7:]
 		}
-		if err := authenticate(r.Context(), token); err != nil {
+		who, err := authenticate(r.Context(), token)
+		if err != nil {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusUnauthorized)
 			w.Write([]byte(`{"success":false,"error":{"code":"unauthorized","message":"Authentication required"}}`))
@@ -60,27 +84,37 @@ func (h *Hub) Handler(authenticate Authenticator, validSymbol func(string) bool)
 		if err != nil {
 			return
 		}
-		h.serve(r.Context(), conn, validSymbol)
+		h.serve(r.Context(), conn, who, validSymbol)
 	})
 }
 
-func (h *Hub) serve(parent context.Context, conn *websocket.Conn, validSymbol func(string) bool) {
+func (h *Hub) serve(parent context.Context, conn *websocket.Conn, who Identity, validSymbol func(string) bool) {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
-	c := &client{send: make(chan []byte, h.sendQueue), channels: map[string]bool{}, symbols: map[string]bool{}, cancel: cancel}
+	c := &client{send: make(chan []byte, h.sendQueue), channels: map[string]bool{}, symbols: map[string]bool{}, cancel: cancel, who: who}
 	h.add(c)
 	defer func() {
 		h.remove(c)
 		cancel()
 		conn.CloseNow()
 	}()
-	go h.readLoop(ctx, conn, c, validSymbol)
+	// The reader has its own context: cancelling a read aborts the connection
+	// at once, and the close below must be able to send its reason first.
+	rctx, rcancel := context.WithCancel(context.WithoutCancel(parent))
+	defer rcancel()
+	go h.readLoop(rctx, conn, c, validSymbol)
 	ping := time.NewTicker(30 * time.Second)
 	defer ping.Stop()
+	recheck := time.NewTicker(h.recheck)
+	defer recheck.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			conn.Close(websocket.StatusPolicyViolation, "closed: slow consumer or gone")
+			conn.Close(websocket.StatusPolicyViolation, c.reason)
 			return
+		case <-recheck.C:
+			if who.Check != nil && who.Check(ctx) != nil {
+				c.end(reasonSessionEnded)
+			}
 		case frame := <-c.send:
 			wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
 			err := conn.Write(wctx, websocket.MessageText, frame)

@@ -42,7 +42,8 @@ type Hub struct {
 	clients   map[*client]struct{}
 	feed      map[string]map[string]bool // symbol -> channels published
 	sendQueue int
-	dropped   atomic.Int64 // clients disconnected for being slow
+	recheck   time.Duration // how often each client's session is checked
+	dropped   atomic.Int64  // clients disconnected for being slow
 	sent      atomic.Int64
 }
 
@@ -52,7 +53,7 @@ func NewHub(sendQueue int, symbols []string) *Hub {
 	if sendQueue <= 0 {
 		sendQueue = 256
 	}
-	h := &Hub{clients: map[*client]struct{}{}, sendQueue: sendQueue}
+	h := &Hub{clients: map[*client]struct{}{}, sendQueue: sendQueue, recheck: 30 * time.Second}
 	h.SetFeed(symbols, []string{ChannelTicker, ChannelTrades}, true)
 	return h
 }
@@ -139,6 +140,23 @@ func (h *Hub) Broadcast(channel, typ, symbol string, data any, at time.Time) {
 		h.dropped.Add(1)
 		c.kick()
 	}
+}
+
+// CloseSessions closes every connection whose identity matches (its session
+// or user has ended) and returns how many it closed.
+func (h *Hub) CloseSessions(match func(Identity) bool) int {
+	h.mu.RLock()
+	var gone []*client
+	for c := range h.clients {
+		if match(c.who) {
+			gone = append(gone, c)
+		}
+	}
+	h.mu.RUnlock()
+	for _, c := range gone {
+		c.end(reasonSessionEnded)
+	}
+	return len(gone)
 }
 
 func (h *Hub) add(c *client) {

@@ -20,11 +20,11 @@ type tick struct {
 func (t tick) SymbolName() string { return t.Symbol }
 
 func newServer(t testing.TB, h *Hub) string {
-	auth := func(_ context.Context, token string) error {
+	auth := func(_ context.Context, token string) (Identity, error) {
 		if token != "good" {
-			return errors.New("no")
+			return Identity{}, errors.New("no")
 		}
-		return nil
+		return Identity{UserID: "u1", SessionID: "s1"}, nil
 	}
 	srv := httptest.NewServer(h.Handler(auth, func(s string) bool { return s == "BTC-USD" || s == "ETH-USD" }))
 	t.Cleanup(srv.Close)

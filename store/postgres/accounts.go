@@ -11,12 +11,12 @@ import (
 	"kestrel/domain"
 )
 
-const userCols = `id, email, name, role, created_at, last_login`
+const userCols = `id, email, name, role, created_at, last_login, disabled`
 
 func scanUser(row pgx.Row, extra ...any) (domain.User, error) {
 	var u domain.User
 	var role string
-	dest := append([]any{&u.ID, &u.Email, &u.Name, &role, &u.CreatedAt, &u.LastLogin}, extra...)
+	dest := append([]any{&u.ID, &u.Email, &u.Name, &role, &u.CreatedAt, &u.LastLogin, &u.Disabled}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return u, notFound(err, "User not found")
 	}
@@ -87,7 +87,22 @@ func (s *Store) ListUsers(ctx context.Context) ([]domain.User, error) {
 
 // SetUserRole implements domain.UserStore.
 func (s *Store) SetUserRole(ctx context.Context, id string, role domain.Role) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE users SET role = $1 WHERE id = $2`, string(role), id)
+	return s.updateUser(ctx, `UPDATE users SET role = $1 WHERE id = $2`, string(role), id)
+}
+
+// SetUserDisabled implements domain.UserStore.
+func (s *Store) SetUserDisabled(ctx context.Context, id string, disabled bool) error {
+	return s.updateUser(ctx, `UPDATE users SET disabled = $1 WHERE id = $2`, disabled, id)
+}
+
+// SetPasswordHash implements domain.UserStore.
+func (s *Store) SetPasswordHash(ctx context.Context, id string, hash string) error {
+	return s.updateUser(ctx, `UPDATE users SET password_hash = $1 WHERE id = $2`, hash, id)
+}
+
+// updateUser runs an UPDATE of one user, not_found when it matched none.
+func (s *Store) updateUser(ctx context.Context, sql string, args ...any) error {
+	tag, err := s.pool.Exec(ctx, sql, args...)
 	if err != nil {
 		return err
 	}
@@ -136,6 +151,12 @@ func (s *Store) ExtendSession(ctx context.Context, hash string, expiresAt time.T
 func (s *Store) DeleteSession(ctx context.Context, hash string) error {
 	_, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, hash)
 	return err
+}
+
+// DeleteUserSessions implements domain.SessionStore.
+func (s *Store) DeleteUserSessions(ctx context.Context, userID, keep string) (int64, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2`, userID, keep)
+	return tag.RowsAffected(), err
 }
 
 // DeleteExpiredSessions implements domain.SessionStore.

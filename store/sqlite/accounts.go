@@ -10,13 +10,13 @@ import (
 	"kestrel/domain"
 )
 
-const userCols = `id, email, name, role, created_at, last_login`
+const userCols = `id, email, name, role, created_at, last_login, disabled`
 
 func scanUser(row interface{ Scan(...any) error }, extra ...any) (domain.User, error) {
 	var u domain.User
 	var created int64
 	var last sql.NullInt64
-	dest := append([]any{&u.ID, &u.Email, &u.Name, &u.Role, &created, &last}, extra...)
+	dest := append([]any{&u.ID, &u.Email, &u.Name, &u.Role, &created, &last, &u.Disabled}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return u, domain.Errorf(domain.ENotFound, "User not found")
@@ -88,6 +88,18 @@ func (s *Store) SetUserRole(ctx context.Context, id string, role domain.Role) er
 	return affectedOne(res, err, "User not found")
 }
 
+// SetUserDisabled implements domain.UserStore.
+func (s *Store) SetUserDisabled(ctx context.Context, id string, disabled bool) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE users SET disabled = ? WHERE id = ?`, disabled, id)
+	return affectedOne(res, err, "User not found")
+}
+
+// SetPasswordHash implements domain.UserStore.
+func (s *Store) SetPasswordHash(ctx context.Context, id string, hash string) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE id = ?`, hash, id)
+	return affectedOne(res, err, "User not found")
+}
+
 // SetLastLogin implements domain.UserStore.
 func (s *Store) SetLastLogin(ctx context.Context, id string, at time.Time) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE users SET last_login = ? WHERE id = ?`, ms(at), id)
@@ -131,6 +143,15 @@ func (s *Store) ExtendSession(ctx context.Context, hash string, expiresAt time.T
 func (s *Store) DeleteSession(ctx context.Context, hash string) error {
 	_, err := s.w.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, hash)
 	return err
+}
+
+// DeleteUserSessions implements domain.SessionStore.
+func (s *Store) DeleteUserSessions(ctx context.Context, userID, keep string) (int64, error) {
+	res, err := s.w.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?`, userID, keep)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // DeleteExpiredSessions implements domain.SessionStore.

@@ -22,6 +22,8 @@ func Run(t *testing.T, open Open) {
 		{"Users", testUsers},
 		{"FirstUserOnlyOnce", testFirstUser},
 		{"Sessions", testSessions},
+		{"DisableAndPassword", testDisableAndPassword},
+		{"SessionsByUser", testSessionsByUser},
 		{"Audit", testAudit},
 		{"KV", testKV},
 	}
@@ -95,6 +97,69 @@ func testUsers(t *testing.T, s domain.Store) {
 	}
 	if n, err := s.CountUsers(ctx); err != nil || n != 2 {
 		t.Fatalf("CountUsers = %d, %v", n, err)
+	}
+}
+
+func testDisableAndPassword(t *testing.T, s domain.Store) {
+	ctx := context.Background()
+	if err := s.CreateUser(ctx, user("u1", "a@example.com", domain.RoleTrader), "old-hash", false); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := s.UserByID(ctx, "u1"); u.Disabled {
+		t.Fatal("a new user must start enabled")
+	}
+	if err := s.SetUserDisabled(ctx, "u1", true); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, s.SetUserDisabled(ctx, "missing", true), domain.ENotFound)
+	if u, _, _ := s.UserByEmail(ctx, "a@example.com"); !u.Disabled {
+		t.Fatalf("UserByEmail after disabling = %+v", u)
+	}
+	if all, _ := s.ListUsers(ctx); len(all) != 1 || !all[0].Disabled {
+		t.Fatalf("ListUsers after disabling = %+v", all)
+	}
+	if err := s.SetUserDisabled(ctx, "u1", false); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := s.UserByID(ctx, "u1"); u.Disabled {
+		t.Fatal("enabling did not stick")
+	}
+	if err := s.SetPasswordHash(ctx, "u1", "new-hash"); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, s.SetPasswordHash(ctx, "missing", "h"), domain.ENotFound)
+	if _, hash, _ := s.UserByEmail(ctx, "a@example.com"); hash != "new-hash" {
+		t.Fatalf("hash = %q, want new-hash", hash)
+	}
+}
+
+func testSessionsByUser(t *testing.T, s domain.Store) {
+	ctx := context.Background()
+	for _, u := range []domain.User{user("u1", "a@example.com", domain.RoleTrader), user("u2", "b@example.com", domain.RoleTrader)} {
+		if err := s.CreateUser(ctx, u, "h", false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, hash := range []string{"a1", "a2", "a3", "b1"} {
+		ss := domain.Session{TokenHash: hash, UserID: "u" + map[byte]string{'a': "1", 'b': "2"}[hash[0]], CreatedAt: at, ExpiresAt: at.Add(time.Hour)}
+		if err := s.CreateSession(ctx, ss); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.DeleteUserSessions(ctx, "u1", "a2"); err != nil || n != 2 {
+		t.Fatalf("DeleteUserSessions keeping a2 = %d, %v; want 2", n, err)
+	}
+	for hash, want := range map[string]bool{"a1": false, "a2": true, "a3": false, "b1": true} {
+		_, err := s.SessionByHash(ctx, hash)
+		if got := err == nil; got != want {
+			t.Errorf("session %s exists = %v, want %v", hash, got, want)
+		}
+	}
+	if n, err := s.DeleteUserSessions(ctx, "u1", ""); err != nil || n != 1 {
+		t.Fatalf("DeleteUserSessions keeping none = %d, %v; want 1", n, err)
+	}
+	if _, err := s.SessionByHash(ctx, "b1"); err != nil {
+		t.Fatalf("another user's session went too: %v", err)
 	}
 }
 

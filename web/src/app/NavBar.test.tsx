@@ -3,6 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
+import { setToken } from '@/lib/token';
 import { NavBar } from './NavBar';
 
 function renderAt(path: string) {
@@ -42,5 +43,26 @@ describe('NavBar', () => {
     expect(screen.queryByTestId('mobile-menu')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Toggle menu' }));
     expect(screen.getByTestId('mobile-menu').textContent).toContain('Backtesting');
+  });
+
+  it.each([
+    ['operator', true],
+    ['trader', false],
+  ])('shows Users to an %s: %s', async (role, shown) => {
+    setToken('t');
+    const me = { id: 'u', email: 'u@example.com', name: 'Uma', role, created_at: '2026-05-01T00:00:00Z', last_login: null };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => new Response(JSON.stringify({ success: true, data: url.endsWith('/auth/me') ? me : { status: 'healthy' } }), { status: 200 })),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/dashboard']}>
+          <NavBar />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect((await screen.findByTestId('current-user')).getAttribute('href')).toBe('/account');
+    expect(screen.queryByRole('link', { name: 'Users' }) !== null).toBe(shown);
   });
 });

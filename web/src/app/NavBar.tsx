@@ -5,7 +5,7 @@ import { api } from '@/lib/api';
 import { useMe } from '@/lib/auth';
 import { applyTheme, storedTheme, type ThemeMode } from '@/lib/theme';
 import { clearToken } from '@/lib/token';
-import { isActive, navItems, type NavItem } from './nav';
+import { isActive, navItemsFor, type NavItem } from './nav';
 import { StopButton } from './StopButton';
 import { SystemIndicator } from './SystemIndicator';
 
@@ -98,9 +98,9 @@ function UserMenu() {
   return (
     <span className="flex items-center gap-2 text-sm">
       {me && (
-        <span className="text-slate-600 dark:text-slate-300" data-testid="current-user">
+        <Link to="/account" title="Account and password" className="text-slate-600 hover:underline dark:text-slate-300" data-testid="current-user">
           {me.name} <span className="rounded bg-slate-200 px-1.5 py-0.5 text-xs dark:bg-slate-800">{me.role}</span>
-        </span>
+        </Link>
       )}
       <button type="button" onClick={() => logout.mutate()} className="rounded px-2 py-1.5 text-slate-600 hover:bg-slate-200 dark:text-slate-300 dark:hover:bg-slate-800">
         Logout
@@ -111,6 +111,7 @@ function UserMenu() {
 
 export function NavBar() {
   const { pathname } = useLocation();
+  const navItems = navItemsFor(useMe().data?.role);
   const [mobileOpen, setMobileOpen] = useState(false);
   return (
     <nav className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900" aria-label="Main">

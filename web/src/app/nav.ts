@@ -1,7 +1,11 @@
+import type { Role } from '@/lib/types';
+
 export interface NavItem {
   label: string;
   to: string;
   children?: { label: string; to: string }[];
+  /** Shown to operators only (the server refuses everyone else anyway). */
+  operatorOnly?: boolean;
 }
 
 /** The navigation of spec section 2, in order. */
@@ -33,7 +37,13 @@ export const navItems: NavItem[] = [
   },
   { label: 'Analytics', to: '/analytics' },
   { label: 'Settings', to: '/settings' },
+  { label: 'Users', to: '/users', operatorOnly: true },
 ];
+
+/** The items a user with role sees. */
+export function navItemsFor(role: Role | undefined): NavItem[] {
+  return navItems.filter((i) => !i.operatorOnly || role === 'operator');
+}
 
 /** Whether a top-level item is highlighted for pathname ('/' counts as Dashboard). */
 export function isActive(item: NavItem, pathname: string): boolean {

@@ -7,6 +7,7 @@ export interface User {
   role: Role;
   created_at: string;
   last_login: string | null;
+  disabled?: boolean;
 }
 
 export interface LoginResult {

@@ -1,3 +1,4 @@
+import { toCSV } from '@/lib/csv';
 import type { Trade } from '@/lib/types';
 
 export type TimeFilter = 'all' | 'today' | 'week' | 'month';
@@ -35,14 +36,10 @@ export function filterTrades(trades: Trade[], f: HistoryFilters, now: Date = new
 
 export const CSV_COLUMNS = ['Date', 'Symbol', 'Side', 'Quantity', 'Price', 'Total', 'Fee', 'Status', 'Strategy'];
 
-function cell(v: string): string {
-  return /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
-
-/** The CSV export: exact decimal strings as the server sent them. */
+/** The CSV export: exact decimal strings as the server sent them, neutralised against formula injection. */
 export function tradesToCSV(trades: Trade[]): string {
-  const rows = trades.map((t) => [t.timestamp, t.symbol, t.side, t.quantity, t.price ?? '', t.total_value, t.fee, t.status, strategyLabel(t.strategy)].map(cell).join(','));
-  return [CSV_COLUMNS.join(','), ...rows].join('\n') + '\n';
+  const rows = trades.map((t) => [t.timestamp, t.symbol, t.side, t.quantity, t.price ?? '', t.total_value, t.fee, t.status, strategyLabel(t.strategy)]);
+  return toCSV(CSV_COLUMNS, rows);
 }
 
 export function csvFileName(now: Date = new Date()): string {

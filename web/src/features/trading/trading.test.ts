@@ -115,6 +115,10 @@ describe('trade history', () => {
     expect(csvFileName(now)).toBe('trade-history-2026-05-10.csv');
     expect(strategyLabel('')).toBe('Manual');
   });
+  it('neutralises formula cells in the export but keeps negative amounts as numbers', () => {
+    const csv = tradesToCSV([t({ strategy: '=cmd|calc', fee: '-0.25' })]);
+    expect(csv.split('\n')[1]).toBe("2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,-0.25,executed,'=cmd|calc");
+  });
 });
 
 describe('risk display rules', () => {

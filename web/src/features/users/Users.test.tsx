@@ -1,0 +1,152 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setToken } from '@/lib/token';
+import type { User } from '@/lib/types';
+import Account from './routes/Account';
+import Users from './routes/Users';
+
+const op: User = { id: 'op', email: 'op@example.com', name: 'Olga', role: 'operator', created_at: '2026-05-01T09:00:00Z', last_login: null, disabled: false };
+const tess: User = { id: 't1', email: 't@example.com', name: 'Tess', role: 'trader', created_at: '2026-05-02T09:00:00Z', last_login: null, disabled: false };
+
+type Reply = { status?: number; body: unknown };
+type Handler = (method: string, path: string, body: unknown) => Reply | undefined;
+
+const ok = (data: unknown): Reply => ({ body: { success: true, data } });
+const fail = (status: number, code: string, message: string, fields?: Record<string, string>): Reply => ({ status, body: { success: false, error: { code, message, fields } } });
+
+/** Stubs fetch: handle answers a call or leaves it to the defaults (me and the user list). */
+function serve(handle: Handler = () => undefined, me: User = op) {
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  const fetchMock = vi.fn(async (url: string, init: RequestInit) => {
+    const path = url.replace(/^\/api/, '');
+    const method = init.method ?? 'GET';
+    const body = init.body ? JSON.parse(init.body as string) : undefined;
+    calls.push({ method, path, body });
+    const r = handle(method, path, body) ?? (path === '/auth/me' ? ok(me) : path === '/users' && method === 'GET' ? ok({ users: [op, tess] }) : fail(404, 'not_found', 'No such API endpoint'));
+    return new Response(JSON.stringify(r.body), { status: r.status ?? 200, headers: { 'Content-Type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+function renderScreen(ui: React.ReactElement) {
+  return render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MemoryRouter>{ui}</MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => setToken('test-token'));
+afterEach(() => vi.unstubAllGlobals());
+
+describe('Users screen', () => {
+  it('lists accounts with email, name, role, status and created date', async () => {
+    serve();
+    renderScreen(<Users />);
+    const row = (await screen.findByText('t@example.com')).closest('tr')!;
+    expect(within(row).getByText('Tess')).toBeTruthy();
+    expect((within(row).getByRole('combobox', { name: 'Role of t@example.com' }) as HTMLSelectElement).value).toBe('trader');
+    expect(within(row).getByText('Active')).toBeTruthy();
+    expect(within(row).getByRole('button', { name: 'Disable t@example.com' })).toBeTruthy();
+    expect(screen.getAllByRole('row')).toHaveLength(3);
+  });
+
+  it('disables a user and shows the server refusal for the operator themself', async () => {
+    const calls = serve((method, path) => {
+      if (method === 'PATCH' && path === '/users/t1') return ok({ ...tess, disabled: true });
+      if (method === 'PATCH' && path === '/users/op') return fail(409, 'conflict', 'You cannot disable your own account');
+      return undefined;
+    });
+    renderScreen(<Users />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Disable t@example.com' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Disabled t@example.com');
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ disabled: true });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Disable op@example.com' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('You cannot disable your own account');
+  });
+
+  it('changes a role', async () => {
+    const calls = serve((method, path) => (method === 'PATCH' && path === '/users/t1' ? ok({ ...tess, role: 'operator' }) : undefined));
+    renderScreen(<Users />);
+    await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Role of t@example.com' }), 'operator');
+    expect((await screen.findByRole('status')).textContent).toBe('t@example.com is now operator');
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ role: 'operator' });
+  });
+
+  it('resets a password, showing the rule the server applies', async () => {
+    serve((method, path, body) => {
+      if (method !== 'POST' || path !== '/users/t1/password') return undefined;
+      const pw = (body as { new_password: string }).new_password;
+      return pw.length < 8 ? fail(400, 'invalid', 'Password must be at least 8 characters', { new_password: 'Password must be at least 8 characters' }) : ok({ password_reset: true });
+    });
+    renderScreen(<Users />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Reset password of t@example.com' }));
+    const input = screen.getByLabelText('New password for t@example.com');
+    await userEvent.type(input, 'short');
+    await userEvent.click(screen.getByRole('button', { name: 'Set password' }));
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeTruthy();
+    await userEvent.type(input, '-but-longer');
+    await userEvent.click(screen.getByRole('button', { name: 'Set password' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Password of t@example.com reset; their sessions have ended');
+  });
+
+  it('creates a user and shows field errors from the server', async () => {
+    const calls = serve((method, path, body) => {
+      if (method !== 'POST' || path !== '/users') return undefined;
+      const u = body as { email: string };
+      return u.email === 'taken@example.com' ? fail(409, 'conflict', 'An account with this email already exists') : fail(400, 'invalid', 'Enter a valid email address', { email: 'Enter a valid email address' });
+    });
+    renderScreen(<Users />);
+    await screen.findByText('t@example.com');
+    await userEvent.type(screen.getByLabelText('Email'), 'nope');
+    await userEvent.click(screen.getByRole('button', { name: 'Create user' }));
+    expect(await screen.findByText('Enter a valid email address')).toBeTruthy();
+    await userEvent.clear(screen.getByLabelText('Email'));
+    await userEvent.type(screen.getByLabelText('Email'), 'taken@example.com');
+    await userEvent.type(screen.getByLabelText('Name'), 'Tom');
+    await userEvent.type(screen.getByLabelText('Password'), 'password1');
+    await userEvent.selectOptions(screen.getByLabelText('Role'), 'operator');
+    await userEvent.click(screen.getByRole('button', { name: 'Create user' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('An account with this email already exists');
+    expect(calls.filter((c) => c.path === '/users' && c.method === 'POST').pop()?.body).toEqual({ email: 'taken@example.com', name: 'Tom', password: 'password1', role: 'operator' });
+  });
+
+  it('tells a trader the screen is for operators', async () => {
+    serve(undefined, tess);
+    renderScreen(<Users />);
+    expect((await screen.findByRole('alert')).textContent).toBe('This screen is for operators.');
+  });
+});
+
+describe('Account screen', () => {
+  it('changes the password and shows the server messages', async () => {
+    const calls = serve((method, path, body) => {
+      if (method !== 'POST' || path !== '/auth/password') return undefined;
+      const b = body as { current_password: string };
+      return b.current_password === 'right-one' ? ok({ password_changed: true }) : fail(400, 'invalid', 'Current password is incorrect', { current_password: 'Current password is incorrect' });
+    });
+    renderScreen(<Account />);
+    await userEvent.type(screen.getByLabelText('Current password'), 'wrong-one');
+    await userEvent.type(screen.getByLabelText('New password'), 'new-password');
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'new-passw0rd');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(screen.getByText('Passwords do not match')).toBeTruthy();
+    expect(calls.some((c) => c.path === '/auth/password')).toBe(false);
+
+    await userEvent.clear(screen.getByLabelText('Confirm new password'));
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'new-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Current password is incorrect')).toBeTruthy();
+
+    await userEvent.clear(screen.getByLabelText('Current password'));
+    await userEvent.type(screen.getByLabelText('Current password'), 'right-one');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Password changed. Your other sessions have been signed out.');
+    expect(calls.filter((c) => c.path === '/auth/password').pop()?.body).toEqual({ current_password: 'right-one', new_password: 'new-password' });
+  });
+});
