@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"kestrel/candles"
 	"kestrel/domain"
+	"kestrel/exchange/sandbox"
 )
 
 func balanceOf(t *testing.T, d *desk, cur string) domain.Balance {
@@ -221,4 +223,37 @@ func fieldsOf(err error) map[string]string {
 		return de.Fields
 	}
 	return nil
+}
+
+// An order that partly filled and was then cancelled is, in the history,
+// executed for what filled, with the cancelled remainder noted.
+func TestPartlyFilledThenCancelledInHistory(t *testing.T) {
+	ctx := context.Background()
+	d := newDesk(t)
+	opt := sandbox.DefaultOptions(candles.Products()[:2])
+	opt.Clock, opt.MaxFillPerTick = d.clk, dec("0.04")
+	sb, err := sandbox.New(ctx, d.store, d.mkt, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.sb = sb
+	d.svc = d.gateway(t, nil)
+	o := d.place(t, limit("BTC-USD", domain.Buy, "0.1", "49000"))
+	d.mkt.set("BTC-USD", "48900")
+	if err := sb.OnTick(ctx, domain.Tick{Symbol: "BTC-USD"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.svc.Cancel(ctx, o.ID); err != nil {
+		t.Fatal(err)
+	}
+	trades, _, err := d.svc.History(ctx, "BTC-USD", 10, 0)
+	if err != nil || len(trades) != 1 {
+		t.Fatalf("history %+v %v", trades, err)
+	}
+	tr := trades[0]
+	// The tick filled 0.04; the cancel first showed the exchange the market
+	// (still through the limit), which filled another 0.04.
+	if tr.Status != "executed" || !tr.Quantity.Equal(dec("0.08")) || tr.CancelledQuantity == nil || !tr.CancelledQuantity.Equal(dec("0.02")) {
+		t.Fatalf("trade %+v, want executed 0.08 with 0.02 cancelled", tr)
+	}
 }
