@@ -20,7 +20,7 @@ import (
 type prices struct {
 	mu  sync.Mutex
 	p   map[string]decimal.Decimal
-	at  time.Time                      // market time of the latest price
+	at  time.Time                     // market time of the latest price
 	rng map[string][2]decimal.Decimal // optional: the range covered since the previous price
 }
 
