@@ -35,7 +35,7 @@ func TestEverySettingHasAnExplicitEffect(t *testing.T) {
 	leaves("", v, &keys)
 	sort.Strings(keys)
 	for _, k := range keys {
-		if k == "lastUpdated" {
+		if k == "lastUpdated" || k == "version" { // metadata, not settings
 			continue
 		}
 		switch settingsEffects[k] {
