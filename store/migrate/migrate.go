@@ -51,20 +51,22 @@ func Load(fsys fs.FS, dir string) ([]Migration, error) {
 
 // Target is what an engine offers to the runner.
 type Target interface {
-	// CurrentVersion returns the highest applied version (0 for a new database).
-	CurrentVersion(ctx context.Context) (int, error)
+	// AppliedVersions returns every version already applied (none for a new database).
+	AppliedVersions(ctx context.Context) (map[int]bool, error)
 	// Apply runs one migration and records its version in one transaction.
 	Apply(ctx context.Context, m Migration) error
 }
 
-// Up applies every migration newer than the target's current version.
+// Up applies, in order, every migration the target has not applied yet,
+// including one numbered below the newest applied (work from two branches
+// landing in either order).
 func Up(ctx context.Context, t Target, ms []Migration) error {
-	cur, err := t.CurrentVersion(ctx)
+	done, err := t.AppliedVersions(ctx)
 	if err != nil {
-		return fmt.Errorf("migration version: %w", err)
+		return fmt.Errorf("applied migrations: %w", err)
 	}
 	for _, m := range ms {
-		if m.Version <= cur {
+		if done[m.Version] {
 			continue
 		}
 		if err := t.Apply(ctx, m); err != nil {

@@ -53,14 +53,25 @@ func (s *Store) Close() error { s.pool.Close(); return nil }
 // Ping checks the database answers.
 func (s *Store) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
 
-// CurrentVersion implements migrate.Target.
-func (s *Store) CurrentVersion(ctx context.Context) (int, error) {
+// AppliedVersions implements migrate.Target.
+func (s *Store) AppliedVersions(ctx context.Context) (map[int]bool, error) {
 	if _, err := s.pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
-		return 0, err
+		return nil, err
 	}
-	var v int
-	err := s.pool.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v)
-	return v, err
+	rows, err := s.pool.Query(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	done := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		done[v] = true
+	}
+	return done, rows.Err()
 }
 
 // Apply implements migrate.Target.

@@ -71,14 +71,25 @@ func (s *Store) Ping(ctx context.Context) error {
 	return s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one)
 }
 
-// CurrentVersion implements migrate.Target.
-func (s *Store) CurrentVersion(ctx context.Context) (int, error) {
+// AppliedVersions implements migrate.Target.
+func (s *Store) AppliedVersions(ctx context.Context) (map[int]bool, error) {
 	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
-		return 0, err
+		return nil, err
 	}
-	var v int
-	err := s.w.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v)
-	return v, err
+	rows, err := s.w.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	done := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		done[v] = true
+	}
+	return done, rows.Err()
 }
 
 // Apply implements migrate.Target.
