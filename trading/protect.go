@@ -20,6 +20,7 @@ import (
 // exchange never waits on this loop's own orders.
 func (s *Service) Run(ctx context.Context) {
 	in := s.d.Exchange.Updates(ctx)
+	s.ProtectMissed(ctx)
 	var mu sync.Mutex
 	var queue []domain.TradeUpdate
 	wake := make(chan struct{}, 1)
@@ -66,6 +67,52 @@ func (s *Service) handle(ctx context.Context, u domain.TradeUpdate) {
 	}
 	if u.Fill != nil && u.Fill.Side == domain.Buy && u.Order.ParentID == "" {
 		s.Protect(ctx, u.Order, *u.Fill)
+		s.markProtected(ctx, u.Fill.Time)
+	}
+}
+
+// kvProtected is the time of the last BUY fill whose protection was handled,
+// so fills made while the process was down are protected when it is back.
+const kvProtected = "trading.protected_through"
+
+func (s *Service) markProtected(ctx context.Context, t time.Time) {
+	if err := s.d.Store.PutValue(ctx, kvProtected, t.UTC().Format(time.RFC3339Nano)); err != nil {
+		slog.Warn("record protected fills", "err", err)
+	}
+}
+
+// ProtectMissed attaches protective orders to BUY fills made after the
+// last one handled (the process stopped between a fill and its protection).
+// Client order ids derived from each fill make this safe to repeat. A new
+// account starts its mark now: fills from before protection existed are not
+// protected after the fact.
+func (s *Service) ProtectMissed(ctx context.Context) {
+	raw, err := s.d.Store.GetValue(ctx, kvProtected)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		s.markProtected(ctx, s.d.Clock.Now())
+		return
+	}
+	since, perr := time.Parse(time.RFC3339Nano, raw)
+	if err != nil || perr != nil {
+		slog.Warn("read protected-fills mark", "err", err, "parse", perr)
+		return
+	}
+	fills, err := s.d.Exchange.Fills(ctx, domain.FillFilter{Since: since, Limit: 10000})
+	if err != nil {
+		slog.Warn("list fills to protect", "err", err)
+		return
+	}
+	for i := len(fills) - 1; i >= 0; i-- { // oldest first
+		f := fills[i]
+		if f.Side != domain.Buy {
+			continue
+		}
+		parent, err := s.d.Exchange.Order(ctx, f.OrderID)
+		if err != nil || parent.ParentID != "" {
+			continue
+		}
+		s.Protect(ctx, parent, f)
+		s.markProtected(ctx, f.Time)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"kestrel/candles"
 	"kestrel/domain"
@@ -255,5 +256,24 @@ func TestPartlyFilledThenCancelledInHistory(t *testing.T) {
 	// (still through the limit), which filled another 0.04.
 	if tr.Status != "executed" || !tr.Quantity.Equal(dec("0.08")) || tr.CancelledQuantity == nil || !tr.CancelledQuantity.Equal(dec("0.02")) {
 		t.Fatalf("trade %+v, want executed 0.08 with 0.02 cancelled", tr)
+	}
+}
+
+// A BUY that filled while the update loop was not running gets its
+// protection when the loop starts, once.
+func TestFillsMissedWhileDownAreProtectedOnStart(t *testing.T) {
+	ctx := context.Background()
+	d := newDesk(t)
+	d.policy.StopLoss, d.policy.StopLossPercent = true, dec("0.02")
+	start := func() { d.svc.ProtectMissed(ctx) } // what Run does first
+	start()                                      // a first start sets the mark: nothing before it is protected
+	d.clk.t = d.clk.t.Add(time.Minute)
+	buy := d.place(t, market("BTC-USD", domain.Buy, "0.1")) // no loop running: no protection yet
+	for i := 0; i < 2; i++ {
+		start()
+	}
+	open, _ := d.sb.Orders(ctx, domain.OrderFilter{Status: domain.StatusOpen})
+	if len(open) != 1 || open[0].ParentID != buy.ID || open[0].Type != domain.StopLoss {
+		t.Fatalf("open orders after two starts: %+v, want one protective stop for %s", open, buy.ID)
 	}
 }
