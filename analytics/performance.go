@@ -37,7 +37,7 @@ func PerformanceOf(orders []domain.Order, v Valuation, dailyPnL decimal.Decimal)
 	}
 	p.TotalTrades = p.SuccessfulTrades + p.FailedTrades
 	p.WinRate = WinRate(p.SuccessfulTrades, p.TotalTrades)
-	p.ActivePositions = len(Open(v.Positions))
+	p.ActivePositions = len(OpenPositions(v.Positions))
 	p.TotalExposure = Exposure(v.Positions)
 	p.PortfolioValue = v.Total.Round(2)
 	p.DailyPnL = dailyPnL.Round(2)

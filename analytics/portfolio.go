@@ -34,7 +34,7 @@ type Diversification struct {
 // first, unrealized P&L over them, realized P&L over every book (closed
 // ones too), exposure and diversification. Money is rounded to the cent.
 func PortfolioOf(v Valuation, dailyPnL, weeklyPnL decimal.Decimal, at time.Time) Portfolio {
-	open := Open(v.Positions)
+	open := OpenPositions(v.Positions)
 	sort.SliceStable(open, func(i, j int) bool { return open[i].CurrentValue.GreaterThan(open[j].CurrentValue) })
 	p := Portfolio{TotalValue: v.Total.Round(2), CashBalance: v.Cash.Round(2), Positions: open, PositionsCount: len(open),
 		Diversification: DiversificationOf(open, v.Total), TotalExposure: Exposure(open),
@@ -53,7 +53,7 @@ func PortfolioOf(v Valuation, dailyPnL, weeklyPnL decimal.Decimal, at time.Time)
 // DiversificationOf counts the open positions and gives the largest one's
 // current value as a percentage of total (zero when total is not positive).
 func DiversificationOf(positions []domain.Position, total decimal.Decimal) Diversification {
-	open := Open(positions)
+	open := OpenPositions(positions)
 	largest := decimal.Zero
 	for _, p := range open {
 		largest = decimal.Max(largest, p.CurrentValue)

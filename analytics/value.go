@@ -62,8 +62,8 @@ func Position(book domain.PositionBook, prices Prices) domain.Position {
 	return pos
 }
 
-// Open keeps the positions with a positive quantity, in order.
-func Open(positions []domain.Position) []domain.Position {
+// OpenPositions keeps the positions with a positive quantity, in order.
+func OpenPositions(positions []domain.Position) []domain.Position {
 	out := []domain.Position{}
 	for _, p := range positions {
 		if p.Quantity.IsPositive() {
@@ -76,7 +76,7 @@ func Open(positions []domain.Position) []domain.Position {
 // Exposure is the current value of the open positions, to the cent.
 func Exposure(positions []domain.Position) decimal.Decimal {
 	sum := decimal.Zero
-	for _, p := range Open(positions) {
+	for _, p := range OpenPositions(positions) {
 		sum = sum.Add(p.CurrentValue)
 	}
 	return sum.Round(2)
