@@ -33,8 +33,8 @@ func (s *Service) view(ctx context.Context) (view, error) {
 	if v.live, err = s.liveOrders(ctx); err != nil {
 		return v, err
 	}
-	v.snap = risk.Snapshot{EmergencyStop: s.Halt().Active, PortfolioValue: val.total, Exposure: map[string]decimal.Decimal{}}
-	for _, p := range val.positions {
+	v.snap = risk.Snapshot{EmergencyStop: s.Halt().Active, PortfolioValue: val.Total, Exposure: map[string]decimal.Decimal{}}
+	for _, p := range val.Positions {
 		if p.Quantity.IsPositive() {
 			v.snap.Exposure[p.Symbol] = p.CurrentValue
 		}

@@ -2,7 +2,8 @@
 // strategy's, a protective one) goes through Place, Modify or Cancel, which
 // validate it, make client order ids idempotent and run the risk check,
 // exactly once. It also holds the emergency stop, attaches protective
-// stop-loss and take-profit orders to BUY fills, and summarises the account.
+// stop-loss and take-profit orders to BUY fills, and reads the account for
+// the summaries package analytics computes.
 package trading
 
 import (

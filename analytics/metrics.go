@@ -1,0 +1,83 @@
+package analytics
+
+import (
+	"math"
+
+	"github.com/shopspring/decimal"
+)
+
+// MaxDrawdown is the largest fall of a value series below its running peak,
+// as a fraction of that peak (0.25 is 25%):
+//
+//	MaxDrawdown = max over t of (P_t - V_t) / P_t,  P_t = max(V_0 .. V_t)
+//
+// computed in decimal (quotients to decimal.DivisionPrecision places).
+// It is zero for an empty, one-point, flat or rising series; points while
+// the running peak is not positive are skipped (no fraction of nothing).
+func MaxDrawdown(values []decimal.Decimal) decimal.Decimal {
+	worst, peak := decimal.Zero, decimal.Zero
+	for i, v := range values {
+		if i == 0 || v.GreaterThan(peak) {
+			peak = v
+		}
+		if peak.IsPositive() {
+			worst = decimal.Max(worst, peak.Sub(v).Div(peak))
+		}
+	}
+	return worst
+}
+
+// Returns are the simple period returns of a value series,
+//
+//	R_i = (V_i - V_{i-1}) / V_{i-1},  i = 1 .. n-1
+//
+// computed in decimal and converted to float64 for statistics. A series of
+// fewer than two points has none; a period that starts at a value that is
+// not positive has no return and is skipped.
+func Returns(values []decimal.Decimal) []float64 {
+	out := make([]float64, 0, max(len(values)-1, 0))
+	for i := 1; i < len(values); i++ {
+		if prev := values[i-1]; prev.IsPositive() {
+			out = append(out, values[i].Sub(prev).Div(prev).InexactFloat64())
+		}
+	}
+	return out
+}
+
+// Sharpe is the annualised Sharpe ratio of period returns with a zero
+// risk-free rate (pass excess returns to use one):
+//
+//	Sharpe = mean(R) / s(R) * sqrt(periodsPerYear)
+//	s(R)   = sqrt( sum (R_i - mean(R))^2 / (n - 1) )   (sample standard deviation)
+//
+// periodsPerYear is how many return periods make a year (252 trading days,
+// 365 calendar days, 8760 hours). It is zero when undefined: fewer than two
+// returns, returns that do not vary (a flat series), or periodsPerYear not
+// positive.
+func Sharpe(returns []float64, periodsPerYear float64) float64 {
+	n := len(returns)
+	if n < 2 || periodsPerYear <= 0 || constant(returns) {
+		return 0
+	}
+	mean := 0.0
+	for _, r := range returns {
+		mean += r
+	}
+	mean /= float64(n)
+	ss := 0.0
+	for _, r := range returns {
+		ss += (r - mean) * (r - mean)
+	}
+	return mean / math.Sqrt(ss/float64(n-1)) * math.Sqrt(periodsPerYear)
+}
+
+// constant reports whether every value is the same: its deviation is zero,
+// though a float mean may miss the value by a rounding error.
+func constant(xs []float64) bool {
+	for _, x := range xs[1:] {
+		if x != xs[0] {
+			return false
+		}
+	}
+	return true
+}
