@@ -1,0 +1,74 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Strategy kinds (the spec's Strategy.type).
+const (
+	StrategyTechnical = "technical"
+	StrategyAI        = "ai_driven"
+	StrategyHybrid    = "hybrid"
+)
+
+// StrategyRecord is one strategy instance as stored: its kind, whether it
+// runs, and its configuration (a JSON document the strategy package owns).
+type StrategyRecord struct {
+	Name      string          `json:"name"`
+	Type      string          `json:"type"`
+	Enabled   bool            `json:"enabled"`
+	Config    json.RawMessage `json:"config"`
+	CreatedAt time.Time       `json:"created_at"`
+	UpdatedAt time.Time       `json:"updated_at"`
+}
+
+// Evaluation is one decision of a strategy on one closed candle, stored
+// whether it traded or not (HOLD too), with what it saw and why it did or
+// did not trade.
+type Evaluation struct {
+	ID         string             `json:"id"`
+	Time       time.Time          `json:"timestamp"`
+	Strategy   string             `json:"strategy_name"`
+	Symbol     string             `json:"symbol"`
+	CandleTime time.Time          `json:"candle_time"` // open time of the closed candle evaluated
+	Decision   string             `json:"decision"`    // BUY, SELL or HOLD
+	Confidence float64            `json:"confidence"`  // 0-1
+	Reasoning  string             `json:"reasoning"`
+	Indicators map[string]float64 `json:"indicators"`
+	Executed   bool               `json:"executed"`
+	// Reason says why a signal was not executed (automation off, disabled,
+	// halted, below confidence, refused by risk: ...), or is empty.
+	Reason  string `json:"reason,omitempty"`
+	OrderID string `json:"order_id,omitempty"`
+	// AI provenance (empty for technical strategies).
+	Provider   string `json:"provider,omitempty"`
+	Model      string `json:"model,omitempty"`
+	LatencyMS  int64  `json:"latency_ms,omitempty"`
+	PromptHash string `json:"prompt_hash,omitempty"`
+	Prompt     string `json:"prompt,omitempty"`
+	Raw        string `json:"raw,omitempty"`
+	Error      string `json:"error,omitempty"` // a failed decision (provider error, bad answer)
+}
+
+// EvaluationFilter narrows a listing; zero values mean "any". Newest first.
+type EvaluationFilter struct {
+	Strategy string
+	Symbol   string
+	Executed *bool
+	Since    time.Time
+	Limit    int
+}
+
+// StrategyStore persists strategy instances and their evaluations.
+type StrategyStore interface {
+	// SaveStrategy inserts or replaces a strategy by name.
+	SaveStrategy(ctx context.Context, s StrategyRecord) error
+	// Strategies lists every strategy, by name.
+	Strategies(ctx context.Context) ([]StrategyRecord, error)
+	// AppendEvaluation stores one evaluation.
+	AppendEvaluation(ctx context.Context, e Evaluation) error
+	// Evaluations lists evaluations newest first.
+	Evaluations(ctx context.Context, f EvaluationFilter) ([]Evaluation, error)
+}
