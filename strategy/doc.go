@@ -1,0 +1,38 @@
+// Package strategy runs automated strategies live: each instance sees the
+// closed candles of its timeframe for each of its symbols, its own position
+// and the clock, and returns a signal {decision BUY|SELL|HOLD, confidence
+// 0-1, reasoning}. Strategies never see the exchange: the Engine turns an
+// accepted signal into a market order through the order gateway (so the risk
+// check applies), with the order's strategy set to the instance's name.
+//
+// A signal is executed only when automation is on
+// (trading.automation.autoTrading), the strategy is enabled, there is no
+// emergency stop, its confidence is at least the strategy's min_confidence,
+// and the risk check accepts the order. Every evaluation is stored, HOLD
+// too, with what the strategy saw and, when it did not trade, why not.
+//
+// Sizing: a BUY aims for a position worth
+//
+//	portfolio value x max_position_size x risk_multiplier
+//
+// in the symbol, capped by the risk limits (maximum position size share of
+// the portfolio, maximum trade amount), and buys what is missing; below the
+// minimum trade amount it does not trade. A SELL closes the strategy's own
+// position in the symbol (what its fills bought less what they sold): a
+// long-only spot account never goes short.
+//
+// Kinds: technical (rules below), ai_driven (a model through package ai) and
+// hybrid (acts only when the technical and AI decisions agree; its
+// confidence is the lower of the two).
+//
+// Technical rules, each voting BUY, SELL or nothing on the latest closed candle:
+//   - RSI (Wilder) below rsi_oversold votes BUY, above rsi_overbought SELL;
+//   - the short SMA crossing above the long SMA votes BUY, below SELL;
+//   - the MACD line crossing above its signal line votes BUY, below SELL;
+//   - a close at or below the lower Bollinger band votes BUY, at or above
+//     the upper band SELL.
+//
+// The side with more votes wins (a tie or no vote is HOLD). Confidence is
+// 0.4 + 0.2 x (votes for) - 0.2 x (votes against), within 0-1: one rule
+// alone gives 0.6, two 0.8, three or more 1.0. HOLD carries 0.5.
+package strategy

@@ -1,0 +1,212 @@
+package strategy
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"kestrel/analytics"
+	"kestrel/domain"
+)
+
+// maxFailures is how many failed evaluations in a row pause an instance.
+const maxFailures = 3
+
+// evaluate asks the strategy, decides whether to trade (trade=false for a
+// test analysis), stores the evaluation and publishes it.
+func (e *Engine) evaluate(ctx context.Context, j job, symbol string, candles []domain.Candle, trade bool) domain.Evaluation {
+	now := e.d.Clock.Now()
+	last := candles[len(candles)-1]
+	ev := domain.Evaluation{ID: uuid.NewString(), Time: now, Strategy: j.cfg.Name, Symbol: symbol, CandleTime: last.Time, Decision: Hold}
+	pos := e.position(ctx, j.cfg.Name, symbol)
+	sig, err := e.signal(ctx, j, Input{Symbol: symbol, Candles: candles, Position: pos, Now: now})
+	if sig.AI != nil {
+		ev.Provider, ev.Model, ev.PromptHash, ev.Prompt, ev.Raw = sig.AI.Provider, sig.AI.Model, sig.AI.PromptHash, sig.AI.Prompt, sig.AI.Raw
+		ev.LatencyMS = sig.AI.Latency.Milliseconds()
+	}
+	if err != nil {
+		ev.Error, ev.Reason = err.Error(), "Evaluation failed: "+err.Error()
+		e.failed(ctx, j)
+	} else {
+		e.mu.Lock()
+		j.in.failures = 0
+		e.mu.Unlock()
+		ev.Decision, ev.Confidence, ev.Reasoning, ev.Indicators = sig.Decision, sig.Confidence, sig.Reasoning, sig.Indicators
+		if trade {
+			ev.Executed, ev.OrderID, ev.Reason = e.execute(ctx, j.cfg, symbol, sig, pos, last.Time)
+		} else {
+			ev.Reason = "Test analysis: not executed"
+		}
+	}
+	if err := e.d.Store.AppendEvaluation(ctx, ev); err != nil {
+		slog.Error("store strategy evaluation", "strategy", ev.Strategy, "err", err)
+	}
+	if e.d.Bus != nil {
+		e.d.Bus.Publish(TopicSignal, ev, time.Now())
+	}
+	return ev
+}
+
+func (e *Engine) signal(ctx context.Context, j job, in Input) (Signal, error) {
+	if j.buildErr != nil {
+		return Signal{}, j.buildErr
+	}
+	return j.strat.Evaluate(ctx, in)
+}
+
+// failed counts a failed evaluation; after maxFailures in a row the
+// instance pauses itself and raises a high alert.
+func (e *Engine) failed(ctx context.Context, j job) {
+	e.mu.Lock()
+	j.in.failures++
+	pause := j.in.failures >= maxFailures && j.in.cfg.Enabled
+	e.mu.Unlock()
+	if !pause {
+		return
+	}
+	if _, err := e.SetEnabled(ctx, j.cfg.Name, false); err != nil {
+		slog.Error("pause failing strategy", "strategy", j.cfg.Name, "err", err)
+	}
+	e.d.Alert(ctx, "high", "Strategy paused", fmt.Sprintf("%s failed %d evaluations in a row and was disabled; fix the cause and enable it again", j.cfg.Name, maxFailures))
+}
+
+// execute turns an accepted signal into an order through the gateway, or
+// says why not.
+func (e *Engine) execute(ctx context.Context, c Config, symbol string, sig Signal, pos domain.PositionBook, candle time.Time) (bool, string, string) {
+	switch {
+	case sig.Decision == Hold:
+		return false, "", "Hold: nothing to trade"
+	case !e.d.AutoTrading():
+		return false, "", "Automation is off (trading.automation.autoTrading)"
+	case e.d.Gateway.Halt().Active:
+		return false, "", "Trading is halted (emergency stop)"
+	case sig.Confidence < c.MinConfidence:
+		return false, "", fmt.Sprintf("Confidence %.2f is below the minimum %.2f", sig.Confidence, c.MinConfidence)
+	}
+	qty, why := e.size(ctx, c, symbol, sig.Decision, pos)
+	if why != "" {
+		return false, "", why
+	}
+	req := domain.OrderRequest{ClientOrderID: fmt.Sprintf("%.40s:%s:%d", c.Name, symbol, candle.Unix()), Symbol: symbol,
+		Side: domain.Side(sig.Decision), Type: domain.Market, Quantity: qty, Strategy: c.Name, UserID: "strategy:" + c.Name}
+	o, _, err := e.d.Gateway.Place(ctx, req)
+	if err != nil {
+		if domain.ErrorCode(err) == domain.ERejected {
+			return false, "", "Refused by risk: " + domain.ErrorMessage(err)
+		}
+		return false, "", "Order failed: " + domain.ErrorMessage(err)
+	}
+	return true, o.ID, ""
+}
+
+// size is the order quantity for a decision (see the package doc).
+func (e *Engine) size(ctx context.Context, c Config, symbol, decision string, pos domain.PositionBook) (decimal.Decimal, string) {
+	t, err := e.d.Market.Ticker(symbol)
+	if err != nil || !t.Price.IsPositive() {
+		return decimal.Zero, "No price for " + symbol
+	}
+	step := e.sizeStep(ctx, symbol)
+	if decision == Sell {
+		if !pos.Quantity.IsPositive() {
+			return decimal.Zero, "No position to sell (a spot account never goes short)"
+		}
+		return pos.Quantity.Div(step).Floor().Mul(step), ""
+	}
+	acct, err := e.d.Account(ctx)
+	if err != nil {
+		return decimal.Zero, "Account unavailable: " + err.Error()
+	}
+	value := analytics.Value(acct, e.prices(acct)).Total
+	l := e.d.Policy().Limits
+	target := value.Mul(decimal.NewFromFloat(c.MaxPositionSize)).Mul(decimal.NewFromFloat(c.RiskMultiplier))
+	target = decimal.Min(target, value.Mul(l.MaxPositionSize))
+	notional := decimal.Min(target.Sub(pos.Quantity.Mul(t.Price)), l.MaxTradeAmount)
+	if notional.LessThan(l.MinTradeAmount) {
+		return decimal.Zero, fmt.Sprintf("Position already at its target size ($%s of $%s)", pos.Quantity.Mul(t.Price).StringFixed(2), target.StringFixed(2))
+	}
+	ask := t.Ask
+	if !ask.IsPositive() {
+		ask = t.Price
+	}
+	qty := notional.Div(ask).Div(step).Floor().Mul(step)
+	if !qty.IsPositive() {
+		return decimal.Zero, "Order size rounds to zero"
+	}
+	return qty, ""
+}
+
+func (e *Engine) sizeStep(ctx context.Context, symbol string) decimal.Decimal {
+	if ps, err := e.d.Exchange.Products(ctx); err == nil {
+		for _, p := range ps {
+			if p.Symbol == symbol && p.SizeIncrement.IsPositive() {
+				return p.SizeIncrement
+			}
+		}
+	}
+	return decimal.New(1, -8)
+}
+
+func (e *Engine) prices(acct domain.Account) analytics.Prices {
+	out := analytics.Prices{}
+	for _, b := range acct.Balances {
+		if t, err := e.d.Market.Ticker(analytics.Pair(b.Currency)); err == nil {
+			out[analytics.Pair(b.Currency)] = t.Price
+		}
+	}
+	return out
+}
+
+// position is the strategy's own position in symbol, booked from the fills
+// of its orders (protective orders attached to them carry its name too).
+func (e *Engine) position(ctx context.Context, name, symbol string) domain.PositionBook {
+	book := domain.NewPositionBook(symbol)
+	fills, err := e.d.Exchange.Fills(ctx, domain.FillFilter{Symbol: symbol, Limit: 1_000_000})
+	if err != nil {
+		return book
+	}
+	for i := len(fills) - 1; i >= 0; i-- { // oldest first
+		if fills[i].Strategy == name {
+			book = book.Apply(fills[i])
+		}
+	}
+	return book
+}
+
+// Analyze evaluates an instance on symbol's latest closed candle now and
+// records it without trading (the Test AI action).
+func (e *Engine) Analyze(ctx context.Context, name, symbol string) (domain.Evaluation, error) {
+	e.mu.Lock()
+	in, ok := e.inst[name]
+	var j job
+	if ok {
+		j = job{in: in, cfg: in.cfg, strat: in.strat, buildErr: in.buildErr}
+	}
+	e.mu.Unlock()
+	if !ok {
+		return domain.Evaluation{}, domain.Errorf(domain.ENotFound, "Strategy not found: %s", name)
+	}
+	g := domain.Granularity(j.cfg.Timeframe)
+	width := g.Duration()
+	t, err := e.d.Market.Ticker(symbol)
+	if err != nil {
+		return domain.Evaluation{}, err
+	}
+	closed := t.Time.Truncate(width).Add(-width)
+	n := e.window(j.cfg)
+	candles, err := e.d.Market.Candles(ctx, symbol, g, closed.Add(-time.Duration(n-1)*width), closed.Add(width), n)
+	if err != nil {
+		return domain.Evaluation{}, err
+	}
+	if len(candles) == 0 {
+		return domain.Evaluation{}, domain.Errorf(domain.EUnavailable, "No closed candles for %s yet", symbol)
+	}
+	ev := e.evaluate(ctx, j, symbol, candles, false)
+	if ev.Error != "" {
+		return ev, domain.Errorf(domain.EUnavailable, "%s", ev.Error)
+	}
+	return ev, nil
+}

@@ -1,0 +1,231 @@
+package strategy
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"kestrel/domain"
+	"kestrel/indicators"
+)
+
+// Input is what a strategy sees on one evaluation.
+type Input struct {
+	Symbol   string
+	Candles  []domain.Candle // closed candles of its timeframe, oldest first; the last is the one evaluated
+	Position domain.PositionBook
+	Now      time.Time
+}
+
+// Signal is a strategy's decision with what it saw.
+type Signal struct {
+	Decision   string // BUY, SELL or HOLD
+	Confidence float64
+	Reasoning  string
+	Indicators map[string]float64
+	AI         *AIProvenance // set by AI-driven decisions
+}
+
+// AIProvenance records where an AI decision came from.
+type AIProvenance struct {
+	Provider, Model, PromptHash, Prompt, Raw string
+	Latency                                  time.Duration
+}
+
+// Strategy decides on the latest closed candle. It never sees the exchange.
+type Strategy interface {
+	Evaluate(ctx context.Context, in Input) (Signal, error)
+}
+
+// Decisions.
+const (
+	Buy  = "BUY"
+	Sell = "SELL"
+	Hold = "HOLD"
+)
+
+// technical applies the rules of the package doc. It keeps streaming
+// indicator state per symbol, so each new candle costs O(1); candles it has
+// already seen are skipped, and a gap (or a first call) warms it up again
+// from the window it is given.
+type technical struct {
+	in      Indicators
+	symbols map[string]*stream
+}
+
+// NewTechnical returns the technical strategy for these indicator settings.
+func NewTechnical(in Indicators) Strategy {
+	return &technical{in: in, symbols: map[string]*stream{}}
+}
+
+// stream is one symbol's indicator state after its last candle.
+type stream struct {
+	last               time.Time
+	width              time.Duration
+	rsi                *indicators.RSI
+	short, long        *indicators.SMA
+	macd               *indicators.MACD
+	bb                 *indicators.Bollinger
+	close              float64
+	rsiV               float64
+	shortV, longV      float64
+	macdV, sigV, histV float64
+	mid, upper, lower  float64
+	prevShort, prevLng float64
+	prevMACD, prevSig  float64
+}
+
+func (t *technical) newStream() *stream {
+	in := t.in
+	return &stream{rsi: indicators.NewRSI(in.RSIPeriod), short: indicators.NewSMA(in.SMAShort), long: indicators.NewSMA(in.SMALong),
+		macd: indicators.NewMACD(in.MACDFast, in.MACDSlow, in.MACDSignal), bb: indicators.NewBollinger(in.BollingerPeriod, in.BollingerStd),
+		prevShort: math.NaN(), prevLng: math.NaN(), prevMACD: math.NaN(), prevSig: math.NaN()}
+}
+
+func (s *stream) update(c domain.Candle) {
+	x := c.Close.InexactFloat64()
+	s.prevShort, s.prevLng, s.prevMACD, s.prevSig = s.shortV, s.longV, s.macdV, s.sigV
+	s.close = x
+	s.rsiV = s.rsi.Update(x)
+	s.shortV, s.longV = s.short.Update(x), s.long.Update(x)
+	s.macdV, s.sigV, s.histV = s.macd.Update(x)
+	s.mid, s.upper, s.lower = s.bb.Update(x)
+	s.last = c.Time
+}
+
+// Warmup is how many candles before the evaluated one settle the indicators.
+func (in Indicators) Warmup() int {
+	return max(in.RSIPeriod*4, in.SMALong, in.MACDSlow+in.MACDSignal*3, in.BollingerPeriod) + 1
+}
+
+func (t *technical) feed(symbol string, cs []domain.Candle) *stream {
+	s := t.symbols[symbol]
+	if s != nil && len(cs) > 0 {
+		// Continue only if the stream's last candle is in the window (no gap).
+		found := false
+		for _, c := range cs {
+			if c.Time.Equal(s.last) {
+				found = true
+			}
+		}
+		if !found {
+			s = nil
+		}
+	}
+	if s == nil {
+		s = t.newStream()
+		s.prevShort, s.prevLng = math.NaN(), math.NaN()
+		t.symbols[symbol] = s
+	}
+	for _, c := range cs {
+		if !c.Time.After(s.last) && !s.last.IsZero() {
+			continue
+		}
+		s.update(c)
+	}
+	return s
+}
+
+// Evaluate implements Strategy.
+func (t *technical) Evaluate(ctx context.Context, in Input) (Signal, error) {
+	if len(in.Candles) == 0 {
+		return Signal{}, fmt.Errorf("no closed candles for %s", in.Symbol)
+	}
+	s := t.feed(in.Symbol, in.Candles)
+	return t.judge(s), nil
+}
+
+// judge applies the four rules to the stream's latest values.
+func (t *technical) judge(s *stream) Signal {
+	vals := map[string]float64{"close": s.close, "rsi": s.rsiV, "sma_short": s.shortV, "sma_long": s.longV,
+		"macd": s.macdV, "macd_signal": s.sigV, "macd_hist": s.histV, "bb_upper": s.upper, "bb_middle": s.mid, "bb_lower": s.lower}
+	for k, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			delete(vals, k) // not enough data yet: not reported
+		}
+	}
+	var buy, sell []string
+	vote := func(side string, why string) {
+		if side == Buy {
+			buy = append(buy, why)
+		} else {
+			sell = append(sell, why)
+		}
+	}
+	in := t.in
+	if v, ok := vals["rsi"]; ok {
+		switch {
+		case v < in.RSIOversold:
+			vote(Buy, fmt.Sprintf("RSI %.1f below %g (oversold)", v, in.RSIOversold))
+		case v > in.RSIOverbought:
+			vote(Sell, fmt.Sprintf("RSI %.1f above %g (overbought)", v, in.RSIOverbought))
+		}
+	}
+	if crossed(s.prevShort, s.prevLng, s.shortV, s.longV) > 0 {
+		vote(Buy, fmt.Sprintf("SMA%d %.2f crossed above SMA%d %.2f", in.SMAShort, s.shortV, in.SMALong, s.longV))
+	} else if crossed(s.prevShort, s.prevLng, s.shortV, s.longV) < 0 {
+		vote(Sell, fmt.Sprintf("SMA%d %.2f crossed below SMA%d %.2f", in.SMAShort, s.shortV, in.SMALong, s.longV))
+	}
+	if c := crossed(s.prevMACD, s.prevSig, s.macdV, s.sigV); c > 0 {
+		vote(Buy, fmt.Sprintf("MACD %.4f crossed above its signal %.4f", s.macdV, s.sigV))
+	} else if c < 0 {
+		vote(Sell, fmt.Sprintf("MACD %.4f crossed below its signal %.4f", s.macdV, s.sigV))
+	}
+	if _, ok := vals["bb_lower"]; ok {
+		if s.close <= s.lower {
+			vote(Buy, fmt.Sprintf("close %.2f at or below the lower Bollinger band %.2f", s.close, s.lower))
+		} else if s.close >= s.upper {
+			vote(Sell, fmt.Sprintf("close %.2f at or above the upper Bollinger band %.2f", s.close, s.upper))
+		}
+	}
+	return decide(buy, sell, vals)
+}
+
+// crossed is +1 when a rose above b between the previous and current values,
+// -1 when it fell below, 0 otherwise (or without both readings).
+func crossed(prevA, prevB, a, b float64) int {
+	for _, x := range []float64{prevA, prevB, a, b} {
+		if math.IsNaN(x) {
+			return 0
+		}
+	}
+	switch {
+	case prevA <= prevB && a > b:
+		return 1
+	case prevA >= prevB && a < b:
+		return -1
+	}
+	return 0
+}
+
+func decide(buy, sell []string, vals map[string]float64) Signal {
+	conf := func(for_, against int) float64 {
+		return math.Max(0, math.Min(1, 0.4+0.2*float64(for_)-0.2*float64(against)))
+	}
+	switch {
+	case len(buy) > len(sell):
+		return Signal{Decision: Buy, Confidence: round2(conf(len(buy), len(sell))), Reasoning: reason(buy, sell), Indicators: vals}
+	case len(sell) > len(buy):
+		return Signal{Decision: Sell, Confidence: round2(conf(len(sell), len(buy))), Reasoning: reason(sell, buy), Indicators: vals}
+	}
+	why := "No rule triggered"
+	if len(buy) > 0 {
+		why = "Rules disagree: " + reason(buy, sell)
+	}
+	if r, ok := vals["rsi"]; ok && len(buy) == 0 {
+		why += fmt.Sprintf(" (RSI %.1f)", r)
+	}
+	return Signal{Decision: Hold, Confidence: 0.5, Reasoning: why, Indicators: vals}
+}
+
+func reason(for_, against []string) string {
+	s := strings.Join(for_, "; ")
+	if len(against) > 0 {
+		s += "; against: " + strings.Join(against, "; ")
+	}
+	return s
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
