@@ -63,12 +63,17 @@ type EvaluationFilter struct {
 
 // StrategyStore persists strategy instances and their evaluations.
 type StrategyStore interface {
-	// SaveStrategy inserts or replaces a strategy by name.
+	// SaveStrategy inserts or replaces a strategy by name; replacing keeps
+	// the stored CreatedAt. An empty Config is stored as {}.
 	SaveStrategy(ctx context.Context, s StrategyRecord) error
 	// Strategies lists every strategy, by name.
 	Strategies(ctx context.Context) ([]StrategyRecord, error)
-	// AppendEvaluation stores one evaluation.
+	// AppendEvaluation stores one evaluation; its ID must be new. A nil
+	// Indicators map reads back nil, an empty one empty.
 	AppendEvaluation(ctx context.Context, e Evaluation) error
-	// Evaluations lists evaluations newest first.
+	// Evaluations lists evaluations newest first (ties by ID, descending);
+	// a Limit of zero or less means 100.
 	Evaluations(ctx context.Context, f EvaluationFilter) ([]Evaluation, error)
+	// PruneEvaluations deletes evaluations older than before.
+	PruneEvaluations(ctx context.Context, before time.Time) (int64, error)
 }

@@ -118,6 +118,7 @@ type Store interface {
 	AlertStore
 	LedgerStore
 	LogStore
+	StrategyStore
 	Ping(ctx context.Context) error
 	Close() error
 }

@@ -64,6 +64,17 @@ func TestLogsContract(t *testing.T) {
 	storetest.RunLogs(t, s)
 }
 
+func TestStrategiesContract(t *testing.T) {
+	storetest.RunStrategies(t, func(t *testing.T) domain.StrategyStore {
+		s, err := postgres.Open(context.Background(), pgtest.URL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
 // TestUpgradeKeepsLegacyOrders builds a database as it was before migration
 // 0010, then opens it: the old order reads with a zero hold and no OCO links,
 // and client ids become unique per user only.

@@ -1,0 +1,155 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"kestrel/domain"
+)
+
+var _ domain.StrategyStore = (*Store)(nil)
+
+const evaluationCols = `id, at, strategy, symbol, candle_time, decision, confidence, reasoning, indicators, executed,
+	reason, order_id, provider, model, latency_ms, prompt_hash, prompt, raw, error`
+
+// configText is the stored form of a strategy's configuration: {} when
+// empty, the document itself when it is valid JSON.
+func configText(cfg json.RawMessage) (string, error) {
+	if len(cfg) == 0 {
+		return "{}", nil
+	}
+	if !json.Valid(cfg) {
+		return "", domain.Errorf(domain.EInvalid, "Strategy configuration is not valid JSON")
+	}
+	return string(cfg), nil
+}
+
+// indicatorsText is the stored form of an indicator map: NULL for a nil map
+// so it reads back nil, JSON otherwise.
+func indicatorsText(m map[string]float64) (sql.NullString, error) {
+	if m == nil {
+		return sql.NullString{}, nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil { // NaN or ±Inf: JSON has no number for them
+		return sql.NullString{}, domain.Errorf(domain.EInvalid, "Indicators cannot be stored: %v", err)
+	}
+	return sql.NullString{String: string(b), Valid: true}, nil
+}
+
+func indicatorsInto(dst *map[string]float64, s sql.NullString) error {
+	if !s.Valid {
+		*dst = nil
+		return nil
+	}
+	*dst = map[string]float64{}
+	return json.Unmarshal([]byte(s.String), dst)
+}
+
+// SaveStrategy implements domain.StrategyStore.
+func (s *Store) SaveStrategy(ctx context.Context, st domain.StrategyRecord) error {
+	if st.Name == "" {
+		return domain.Errorf(domain.EInvalid, "Strategy name is required")
+	}
+	cfg, err := configText(st.Config)
+	if err != nil {
+		return err
+	}
+	_, err = s.w.ExecContext(ctx, `INSERT INTO strategies (name, type, enabled, config, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET type = excluded.type, enabled = excluded.enabled, config = excluded.config, updated_at = excluded.updated_at`,
+		st.Name, st.Type, st.Enabled, cfg, ms(st.CreatedAt), ms(st.UpdatedAt))
+	return err
+}
+
+// Strategies implements domain.StrategyStore.
+func (s *Store) Strategies(ctx context.Context) ([]domain.StrategyRecord, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT name, type, enabled, config, created_at, updated_at FROM strategies ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.StrategyRecord{}
+	for rows.Next() {
+		var st domain.StrategyRecord
+		var cfg string
+		var created, updated int64
+		if err := rows.Scan(&st.Name, &st.Type, &st.Enabled, &cfg, &created, &updated); err != nil {
+			return nil, err
+		}
+		st.Config, st.CreatedAt, st.UpdatedAt = json.RawMessage(cfg), fromMS(created), fromMS(updated)
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// AppendEvaluation implements domain.StrategyStore.
+func (s *Store) AppendEvaluation(ctx context.Context, e domain.Evaluation) error {
+	if e.ID == "" {
+		return domain.Errorf(domain.EInvalid, "Evaluation id is required")
+	}
+	ind, err := indicatorsText(e.Indicators)
+	if err != nil {
+		return err
+	}
+	_, err = s.w.ExecContext(ctx, `INSERT INTO strategy_evaluations (`+evaluationCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.ID, ms(e.Time), e.Strategy, e.Symbol, ms(e.CandleTime), e.Decision, e.Confidence, e.Reasoning, ind, e.Executed,
+		e.Reason, e.OrderID, e.Provider, e.Model, e.LatencyMS, e.PromptHash, e.Prompt, e.Raw, e.Error)
+	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
+		return domain.Errorf(domain.EConflict, "Evaluation %s is already stored", e.ID)
+	}
+	return err
+}
+
+// Evaluations implements domain.StrategyStore.
+func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]domain.Evaluation, error) {
+	q, args := `SELECT `+evaluationCols+` FROM strategy_evaluations WHERE 1 = 1`, []any{}
+	if f.Strategy != "" {
+		q, args = q+` AND strategy = ?`, append(args, f.Strategy)
+	}
+	if f.Symbol != "" {
+		q, args = q+` AND symbol = ?`, append(args, f.Symbol)
+	}
+	if f.Executed != nil {
+		q, args = q+` AND executed = ?`, append(args, *f.Executed)
+	}
+	if !f.Since.IsZero() {
+		q, args = q+` AND at >= ?`, append(args, ms(f.Since))
+	}
+	if f.Limit <= 0 {
+		f.Limit = 100
+	}
+	rows, err := s.r.QueryContext(ctx, q+` ORDER BY at DESC, id DESC LIMIT ?`, append(args, f.Limit)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Evaluation{}
+	for rows.Next() {
+		var e domain.Evaluation
+		var at, candle int64
+		var ind sql.NullString
+		if err := rows.Scan(&e.ID, &at, &e.Strategy, &e.Symbol, &candle, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
+			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error); err != nil {
+			return nil, err
+		}
+		e.Time, e.CandleTime = fromMS(at), fromMS(candle)
+		if err := indicatorsInto(&e.Indicators, ind); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// PruneEvaluations implements domain.StrategyStore.
+func (s *Store) PruneEvaluations(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.w.ExecContext(ctx, `DELETE FROM strategy_evaluations WHERE at < ?`, ms(before))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
