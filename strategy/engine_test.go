@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -19,51 +18,6 @@ import (
 	"kestrel/strategy"
 	"kestrel/trading"
 )
-
-// memStore keeps strategies and evaluations in memory.
-type memStore struct {
-	mu    sync.Mutex
-	strat map[string]domain.StrategyRecord
-	evals []domain.Evaluation
-}
-
-func (m *memStore) SaveStrategy(_ context.Context, s domain.StrategyRecord) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.strat[s.Name] = s
-	return nil
-}
-func (m *memStore) Strategies(context.Context) ([]domain.StrategyRecord, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []domain.StrategyRecord
-	for _, s := range m.strat {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
-}
-func (m *memStore) AppendEvaluation(_ context.Context, e domain.Evaluation) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.evals = append(m.evals, e)
-	return nil
-}
-func (m *memStore) Evaluations(_ context.Context, f domain.EvaluationFilter) ([]domain.Evaluation, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []domain.Evaluation
-	for i := len(m.evals) - 1; i >= 0; i-- {
-		e := m.evals[i]
-		if (f.Strategy == "" || e.Strategy == f.Strategy) && (f.Symbol == "" || e.Symbol == f.Symbol) {
-			out = append(out, e)
-		}
-	}
-	if f.Limit > 0 && len(out) > f.Limit {
-		out = out[:f.Limit]
-	}
-	return out, nil
-}
 
 // market is a hand-made hourly market: a series of closes per symbol; the
 // ticker is at the last close, one minute into the next hour.
@@ -120,7 +74,7 @@ func (c *clock) Now() time.Time { return c.t }
 
 type rig struct {
 	eng   *strategy.Engine
-	store *memStore
+	store *sqlite.Store
 	mkt   *market
 	sb    *sandbox.Sandbox
 	gw    *trading.Service
@@ -148,7 +102,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	r := &rig{store: &memStore{strat: map[string]domain.StrategyRecord{}}, auto: true,
+	r := &rig{store: st, auto: true,
 		mkt: &market{closes: map[string][]float64{}, start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}}
 	r.mkt.push("BTC-USD", falling()...)
 	r.mkt.push("ETH-USD", 3000)
