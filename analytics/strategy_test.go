@@ -1,0 +1,39 @@
+package analytics
+
+import (
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+)
+
+func TestStrategyOf(t *testing.T) {
+	at := func(m int) time.Time { return time.Date(2026, 1, 1, 0, m, 0, 0, time.UTC) }
+	f := func(m int, side domain.Side, qty, px, fee, strat string) domain.Fill {
+		return domain.Fill{Symbol: "BTC-USD", Side: side, Quantity: decimal.RequireFromString(qty), Price: decimal.RequireFromString(px),
+			Fee: decimal.RequireFromString(fee), Strategy: strat, Time: at(m)}
+	}
+	fills := []domain.Fill{
+		f(3, domain.Sell, "1", "90", "0", "s"),  // loses 10 against the average cost of 100
+		f(0, domain.Buy, "2", "100", "0", "s"),  // cost 200
+		f(1, domain.Sell, "1", "110", "0", "s"), // wins 10
+		f(2, domain.Buy, "1", "100", "0", "s"),  // cost now 200 for 2
+		f(2, domain.Buy, "5", "1", "0", "other"),
+	}
+	p := StrategyOf("s", fills, Prices{"BTC-USD": decimal.NewFromInt(120)})
+	if p.TotalTrades != 2 || p.WinningTrades != 1 || p.WinRate != 50 {
+		t.Fatalf("trades %+v", p)
+	}
+	// Realized: +10 then 90 - 100 = -10: total 0. Held 1 at cost 100, worth 120: +20.
+	if !p.RealizedPnL.Equal(decimal.Zero) || !p.UnrealizedPnL.Equal(decimal.NewFromInt(20)) || !p.TotalPnL.Equal(decimal.NewFromInt(20)) {
+		t.Fatalf("pnl %+v", p)
+	}
+	if !p.MaxDrawdown.Equal(decimal.NewFromInt(10)) {
+		t.Fatalf("max drawdown %s, want 10 (cumulative 10 -> 0)", p.MaxDrawdown)
+	}
+	if none := StrategyOf("none", fills, nil); none.TotalTrades != 0 || !none.TotalPnL.IsZero() || none.SharpeRatio != 0 {
+		t.Fatalf("no fills: %+v", none)
+	}
+}

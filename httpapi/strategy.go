@@ -1,0 +1,347 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"kestrel/analytics"
+	"kestrel/domain"
+	"kestrel/strategy"
+)
+
+func (s *Server) strategyRoutes() {
+	s.api("GET /api/strategy/list", signedIn, s.listStrategies(false))
+	s.api("GET /api/strategy/active", signedIn, s.listStrategies(true))
+	s.api("GET /api/strategy/types", signedIn, s.strategyTypes)
+	s.api("POST /api/strategy", operatorOnly, s.createStrategy)
+	s.api("POST /api/strategy/{name}/enable", operatorOnly, s.toggleStrategy(true))
+	s.api("POST /api/strategy/{name}/disable", operatorOnly, s.toggleStrategy(false))
+	s.api("GET /api/strategy/config/{name}", signedIn, s.strategyConfig)
+	s.api("PUT /api/strategy/config/{name}", operatorOnly, s.putStrategyConfig)
+	s.api("GET /api/strategy/signals/{name}", signedIn, s.strategySignals)
+	s.api("GET /api/strategy/ai-decisions", signedIn, s.aiDecisions)
+	s.api("GET /api/strategy/ai-history/{symbol}", signedIn, s.aiHistory)
+	s.api("GET /api/strategy/performance", signedIn, s.strategyPerformance)
+	s.api("GET /api/strategy/performance/{name}", signedIn, s.strategyPerformance)
+	s.api("GET /api/strategy/ai-performance", signedIn, s.aiPerformance)
+	s.api("GET /api/strategy/ai-performance/{name}", signedIn, s.aiPerformance)
+	s.api("POST /api/strategy/ai-analyze/{symbol}", operatorOnly, s.aiAnalyze)
+}
+
+// strategySummary is the spec's Strategy with its configuration.
+type strategySummary struct {
+	Name           string          `json:"name"`
+	Type           string          `json:"type"`
+	IsActive       bool            `json:"is_active"`
+	TotalSignals   int             `json:"total_signals"`
+	AvgConfidence  float64         `json:"avg_confidence"`
+	LastSignalTime *string         `json:"last_signal_time"`
+	Config         strategy.Config `json:"config"`
+}
+
+func (s *Server) listStrategies(activeOnly bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		out := []strategySummary{}
+		for _, c := range s.d.Strategies.List() {
+			if activeOnly && !c.Enabled {
+				continue
+			}
+			evs, err := s.d.Store.Evaluations(r.Context(), domain.EvaluationFilter{Strategy: c.Name, Limit: 10000})
+			if err != nil {
+				fail(w, r, err)
+				return
+			}
+			sum := strategySummary{Name: c.Name, Type: c.Type, IsActive: c.Enabled, TotalSignals: len(evs), Config: c}
+			total := 0.0
+			for _, e := range evs {
+				total += e.Confidence
+			}
+			if len(evs) > 0 {
+				sum.AvgConfidence = round4(total / float64(len(evs)))
+				t := evs[0].Time.UTC().Format("2006-01-02T15:04:05Z")
+				sum.LastSignalTime = &t
+			}
+			out = append(out, sum)
+		}
+		ok(w, map[string]any{"strategies": out, "count": len(out)})
+	}
+}
+
+func (s *Server) strategyTypes(w http.ResponseWriter, r *http.Request) {
+	ok(w, map[string]any{"types": []map[string]string{
+		{"type": domain.StrategyTechnical, "description": "Rules on RSI, SMA and MACD crosses and Bollinger band touches; confidence from how many agree"},
+		{"type": domain.StrategyAI, "description": "A model (the built-in analyst, Replicate or an OpenAI-compatible server) decides from candles, indicators and the position"},
+		{"type": domain.StrategyHybrid, "description": "Acts only when the technical rules and the AI agree; confidence is the lower of the two"},
+	}})
+}
+
+func (s *Server) createStrategy(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Name   string          `json:"name"`
+		Type   string          `json:"type"`
+		Config json.RawMessage `json:"config"`
+	}
+	if err := decode(r, &in); err != nil {
+		fail(w, r, err)
+		return
+	}
+	c, err := s.d.Strategies.Create(r.Context(), strings.TrimSpace(in.Name), strings.TrimSpace(in.Type), in.Config)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	noteAudit(r.Context(), "", "", "created strategy "+c.Name+" ("+c.Type+")")
+	writeJSON(w, http.StatusCreated, envelope{Success: true, Data: map[string]any{"strategy": c}})
+}
+
+func (s *Server) toggleStrategy(on bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c, err := s.d.Strategies.SetEnabled(r.Context(), r.PathValue("name"), on)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		noteAudit(r.Context(), "", "", map[bool]string{true: "enabled", false: "disabled"}[on]+" strategy "+c.Name)
+		ok(w, map[string]any{"name": c.Name, "enabled": c.Enabled, "strategy": c})
+	}
+}
+
+func (s *Server) strategyConfig(w http.ResponseWriter, r *http.Request) {
+	c, err := s.d.Strategies.Get(r.PathValue("name"))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, c)
+}
+
+func (s *Server) putStrategyConfig(w http.ResponseWriter, r *http.Request) {
+	cur, err := s.d.Strategies.Get(r.PathValue("name"))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	// Omitted keys keep their values.
+	if err := decode(r, &cur); err != nil {
+		fail(w, r, err)
+		return
+	}
+	c, err := s.d.Strategies.Configure(r.Context(), r.PathValue("name"), cur)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	noteAudit(r.Context(), "", "", "configured strategy "+c.Name)
+	ok(w, c)
+}
+
+// evalQuery reads symbol, executed and limit for evaluation listings.
+func evalQuery(r *http.Request) (domain.EvaluationFilter, error) {
+	f := domain.EvaluationFilter{Symbol: strings.ToUpper(strings.TrimSpace(r.URL.Query().Get("symbol")))}
+	limit, err := intQuery(r, "limit", 100, 1, 1000)
+	if err != nil {
+		return f, err
+	}
+	f.Limit = limit
+	if raw := r.URL.Query().Get("executed"); raw != "" {
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			return f, fieldErr("executed", "executed must be true or false")
+		}
+		f.Executed = &b
+	}
+	return f, nil
+}
+
+func (s *Server) strategySignals(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if _, err := s.d.Strategies.Get(name); err != nil {
+		fail(w, r, err)
+		return
+	}
+	f, err := evalQuery(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	f.Strategy = name
+	evs, err := s.d.Store.Evaluations(r.Context(), f)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"signals": evs, "count": len(evs)})
+}
+
+// aiNames lists the instances that ask a model (AI-driven and hybrid).
+func (s *Server) aiNames() []string {
+	var out []string
+	for _, c := range s.d.Strategies.List() {
+		if c.Type == domain.StrategyAI || c.Type == domain.StrategyHybrid {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// aiEvaluations lists AI decisions (of one strategy, or of every AI one).
+func (s *Server) aiEvaluations(r *http.Request, f domain.EvaluationFilter, name string) ([]domain.Evaluation, error) {
+	names := s.aiNames()
+	if name != "" {
+		if _, err := s.d.Strategies.Get(name); err != nil {
+			return nil, err
+		}
+		names = []string{name}
+	}
+	out := []domain.Evaluation{}
+	for _, n := range names {
+		f.Strategy = n
+		evs, err := s.d.Store.Evaluations(r.Context(), f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, evs...)
+	}
+	sortNewest(out)
+	if f.Limit > 0 && len(out) > f.Limit {
+		out = out[:f.Limit]
+	}
+	return out, nil
+}
+
+func (s *Server) aiDecisions(w http.ResponseWriter, r *http.Request) {
+	f, err := evalQuery(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	evs, err := s.aiEvaluations(r, f, strings.TrimSpace(r.URL.Query().Get("strategy_name")))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"decisions": evs, "count": len(evs)})
+}
+
+func (s *Server) aiHistory(w http.ResponseWriter, r *http.Request) {
+	f, err := evalQuery(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	f.Symbol = strings.ToUpper(r.PathValue("symbol"))
+	evs, err := s.aiEvaluations(r, f, "")
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"decisions": evs, "count": len(evs)})
+}
+
+func (s *Server) strategyPerformance(w http.ResponseWriter, r *http.Request) {
+	names := []string{}
+	if n := r.PathValue("name"); n != "" {
+		if _, err := s.d.Strategies.Get(n); err != nil {
+			fail(w, r, err)
+			return
+		}
+		names = append(names, n)
+	} else {
+		for _, c := range s.d.Strategies.List() {
+			names = append(names, c.Name)
+		}
+	}
+	fills, err := s.d.Trading.StrategyFills(r.Context())
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	prices := analytics.Prices{}
+	for _, sym := range s.d.Market.Symbols() {
+		if t, err := s.d.Market.Ticker(sym); err == nil {
+			prices[sym] = t.Price
+		}
+	}
+	out := []analytics.StrategyPerformance{}
+	for _, n := range names {
+		out = append(out, analytics.StrategyOf(n, fills, prices))
+	}
+	if r.PathValue("name") != "" {
+		ok(w, map[string]any{"performance": out[0]})
+		return
+	}
+	ok(w, map[string]any{"performance": out})
+}
+
+// aiPerformance is the spec's AI performance over recorded decisions.
+func (s *Server) aiPerformance(w http.ResponseWriter, r *http.Request) {
+	evs, err := s.aiEvaluations(r, domain.EvaluationFilter{Limit: 100000}, r.PathValue("name"))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	p := struct {
+		TotalDecisions       int            `json:"total_decisions"`
+		ExecutedDecisions    int            `json:"executed_decisions"`
+		ExecutionRate        float64        `json:"execution_rate"`
+		AvgConfidence        float64        `json:"avg_confidence"`
+		DecisionDistribution map[string]int `json:"decision_distribution"`
+		FailedDecisions      int            `json:"failed_decisions"`
+	}{DecisionDistribution: map[string]int{}}
+	total := 0.0
+	for _, e := range evs {
+		if e.Error != "" {
+			p.FailedDecisions++
+			continue
+		}
+		p.TotalDecisions++
+		total += e.Confidence
+		p.DecisionDistribution[e.Decision]++
+		if e.Executed {
+			p.ExecutedDecisions++
+		}
+	}
+	if p.TotalDecisions > 0 {
+		p.ExecutionRate = round4(float64(p.ExecutedDecisions) / float64(p.TotalDecisions))
+		p.AvgConfidence = round4(total / float64(p.TotalDecisions))
+	}
+	ok(w, map[string]any{"performance": p})
+}
+
+// aiAnalyze is the Test AI action: the AI strategy (or ?strategy=) decides
+// on symbol now; the decision is recorded, not executed. A provider failure
+// or a malformed answer is recorded too and answers 502 with the reason.
+func (s *Server) aiAnalyze(w http.ResponseWriter, r *http.Request) {
+	sym, err := s.symbolParam(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	name := r.URL.Query().Get("strategy")
+	if name == "" {
+		name = strategy.AIName
+	}
+	ev, err := s.d.Strategies.Analyze(r.Context(), name, sym)
+	if err != nil && ev.ID != "" {
+		writeJSON(w, http.StatusBadGateway, map[string]any{"success": false, "data": ev,
+			"error": errorBody{Code: domain.EUnavailable, Message: "AI analysis failed: " + ev.Error}})
+		return
+	}
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, ev)
+}
+
+func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
+
+func sortNewest(evs []domain.Evaluation) {
+	for i := 1; i < len(evs); i++ {
+		for j := i; j > 0 && evs[j].Time.After(evs[j-1].Time); j-- {
+			evs[j], evs[j-1] = evs[j-1], evs[j]
+		}
+	}
+}
