@@ -103,7 +103,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	a.registerGauges()
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
 		Market: a.Market, MarketSource: "sandbox replay of Coinbase candles", Hub: a.Hub, Trading: a.Trading,
-		Portfolio: store, MarketAge: a.Market.LastTickAge,
+		Portfolio: store, MarketAge: a.Market.LastTickAge, ExchangeHealth: a.Exchange.Health, EngineBeat: a.Exchange.LastBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)
