@@ -22,7 +22,7 @@ type clock struct {
 	t  time.Time
 }
 
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *clock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 // sources are the health signals the status reads, set by each case.
@@ -33,7 +33,7 @@ type sources struct {
 }
 
 func (s *sources) health() domain.ExchangeHealth { s.mu.Lock(); defer s.mu.Unlock(); return s.exchange }
-func (s *sources) lastBeat() time.Time            { s.mu.Lock(); defer s.mu.Unlock(); return s.beat }
+func (s *sources) lastBeat() time.Time           { s.mu.Lock(); defer s.mu.Unlock(); return s.beat }
 
 type status struct {
 	Overall  string `json:"overall_status"`
