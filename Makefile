@@ -33,8 +33,8 @@ bin/kestrel: web/dist/index.html $(GO_FILES) go.mod go.sum
 ## test: lint, Go tests (SQLite and PostgreSQL), front-end unit tests, end-to-end browser tests
 test: lint test-go test-web test-e2e
 
-# Packages with concurrency (engine loop, sandbox, hub, gateway) also run under the race detector.
-RACE_PKGS := ./exchange/... ./trading/... ./httpapi/ws/... ./events/...
+# Packages with concurrency (engine loop, sandbox, hub, gateway, ops loops) also run under the race detector.
+RACE_PKGS := ./exchange/... ./trading/... ./httpapi/ws/... ./events/... ./ops/...
 
 test-go: web/dist/index.html
 	go test -count=1 $(GO_PKGS)

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -22,6 +23,9 @@ import (
 	"kestrel/httpapi/ws"
 	"kestrel/logbook"
 	"kestrel/metrics"
+	"kestrel/ops/backup"
+	"kestrel/ops/healthcheck"
+	"kestrel/ops/retention"
 	"kestrel/replay"
 	"kestrel/settings"
 	"kestrel/store/postgres"
@@ -43,6 +47,7 @@ type App struct {
 	Trading  *trading.Service
 	Hub      *ws.Hub
 	LogBook  *logbook.Book
+	Backups  *backup.Backups
 	server   *http.Server
 	listener net.Listener
 	stop     context.CancelFunc
@@ -93,10 +98,12 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		store.Close()
 		return nil, err
 	}
+	copier, _ := store.(backup.Copier) // nil on PostgreSQL: backups then raise an alert
+	a.Backups = backup.New(copier, filepath.Join(cfg.DataDir, "backups"), a.Settings.Platform, a.Alerts, clock)
 	a.registerGauges()
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
 		Market: a.Market, MarketSource: "sandbox replay of Coinbase candles", Hub: a.Hub, Trading: a.Trading,
-		Portfolio: store, MarketAge: a.Market.LastTickAge,
+		Portfolio: store, MarketAge: a.Market.LastTickAge, ExchangeHealth: a.Exchange.Health, EngineBeat: a.Exchange.LastBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)
@@ -128,7 +135,7 @@ func (a *App) Run(ctx context.Context) error {
 	ctx, a.stop = context.WithCancel(ctx)
 	a.runCtx = ctx
 	var bg sync.WaitGroup
-	for _, loop := range []func(context.Context){a.housekeeping, a.healthChecks, a.retention, a.backups} {
+	for _, loop := range a.opsLoops() {
 		bg.Add(1)
 		go func() { defer bg.Done(); loop(ctx) }()
 	}
@@ -206,21 +213,16 @@ func (a *App) Close() error {
 	return a.Store.Close()
 }
 
-// housekeeping prunes expired sessions periodically.
-func (a *App) housekeeping(ctx context.Context) {
-	t := time.NewTicker(10 * time.Minute)
-	defer t.Stop()
-	for {
-		if n, err := a.Auth.PruneSessions(ctx); err != nil && ctx.Err() == nil {
-			slog.Warn("prune sessions", "err", err)
-		} else if n > 0 {
-			slog.Debug("pruned expired sessions", "count", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+// opsLoops are the maintenance jobs that run for the server's lifetime.
+func (a *App) opsLoops() []func(context.Context) {
+	clock := domain.SystemClock{}
+	return []func(context.Context){
+		func(ctx context.Context) { a.Auth.PruneEvery(ctx, 10*time.Minute) },
+		func(ctx context.Context) {
+			healthcheck.Run(ctx, a.Store, a.Settings.Platform, a.Alerts, a.Metrics.DatabaseErrors)
+		},
+		func(ctx context.Context) { retention.Run(ctx, a.Store, a.Settings.Platform, clock) },
+		a.Backups.Run,
 	}
 }
 

@@ -406,7 +406,7 @@ func TestLogsRestartAndBackup(t *testing.T) {
 	}
 
 	// A backup is a consistent, openable copy of the database.
-	path, err := a.Backup(context.Background())
+	path, err := a.Backups.Take(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,16 +11,13 @@ import (
 
 	"kestrel/candles"
 	"kestrel/domain"
-	"kestrel/events"
 	"kestrel/exchange/sandbox"
 	"kestrel/httpapi/ws"
+	"kestrel/ops/marketwatch"
 	"kestrel/replay"
 	"kestrel/settings"
 	"kestrel/trading"
 )
-
-// staleAfter is how long without a market tick before an alert is raised.
-const staleAfter = 30 * time.Second
 
 // openEngine builds the market (replay), the sandbox exchange, the order
 // gateway and the realtime hub.
@@ -73,16 +70,21 @@ func (a *App) applyEmergencyStop(ctx context.Context, old, next settings.Setting
 }
 
 // runEngine runs the market, the sandbox's matching, the gateway's update
-// loop, ticker publishing, portfolio recording and the stale-market watch,
+// loop, the realtime hub and the engine's recording and watching jobs,
 // until ctx ends.
 func (a *App) runEngine(ctx context.Context) {
+	// Subscribed before the market starts, so no tick is missed.
 	matchTicks, pubTicks := a.Market.Subscribe(ctx), a.Market.Subscribe(ctx)
-	loops := []func(context.Context){a.Market.Start, func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) }, a.recordPortfolio,
-		a.watchMarket, a.Trading.Run, a.countOrders,
+	loops := []func(context.Context){a.Market.Start, a.Trading.Run,
+		func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) },
+		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
+		func(ctx context.Context) { marketwatch.Run(ctx, a.Market.LastTickAge, a.Alerts) },
+		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
+		func(ctx context.Context) { a.Market.PublishTickers(pubTicks, a.Bus) },
 		func(ctx context.Context) {
 			a.Exchange.Run(ctx, matchTicks, func(err error) { a.matchingFailed(ctx, err) })
 		},
-		func(ctx context.Context) { a.publishTickers(ctx, pubTicks) }}
+	}
 	var wg sync.WaitGroup
 	for _, loop := range loops {
 		wg.Add(1)
@@ -98,55 +100,4 @@ func (a *App) matchingFailed(ctx context.Context, err error) {
 	slog.Error("match orders", "err", err, "component", "exchange")
 	a.Alerts.Raise(ctx, "database:matching", domain.SeverityCritical, "database", "Order matching could not be stored",
 		fmt.Sprintf("Fills were not confirmed as saved; the exchange reloaded its ledger and matches again on the next tick: %v", err))
-}
-
-// publishTickers sends each symbol's ticker to the realtime bus on every tick.
-func (a *App) publishTickers(ctx context.Context, ticks <-chan domain.Tick) {
-	for t := range ticks {
-		if tk, err := a.Market.Ticker(t.Symbol); err == nil {
-			a.Bus.Publish(events.TopicTick, tk, time.Now())
-		}
-	}
-}
-
-// countOrders feeds the order and fill counters from the exchange's updates.
-func (a *App) countOrders(ctx context.Context) {
-	for u := range a.Exchange.Updates(ctx) {
-		a.Metrics.Orders.WithLabelValues(string(u.Order.Type), string(u.Order.Status)).Inc()
-		if u.Fill != nil {
-			a.Metrics.Fills.WithLabelValues(u.Fill.Symbol, string(u.Fill.Side)).Inc()
-		}
-	}
-}
-
-func (a *App) recordPortfolio(ctx context.Context) {
-	t := time.NewTicker(time.Minute)
-	defer t.Stop()
-	for {
-		if err := a.Trading.RecordPortfolio(ctx); err != nil && ctx.Err() == nil {
-			slog.Warn("record portfolio value", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-// watchMarket raises a high alert when no tick arrived for staleAfter.
-func (a *App) watchMarket(ctx context.Context) {
-	t := time.NewTicker(5 * time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if age := a.Market.LastTickAge(); age > staleAfter {
-			a.Alerts.Raise(ctx, "market:stale", domain.SeverityHigh, "market_data", "Market data stale",
-				fmt.Sprintf("No price update for %s", age.Round(time.Second)))
-		}
-	}
 }

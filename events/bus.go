@@ -12,7 +12,7 @@ import (
 
 // Topics published by the application.
 const (
-	TopicTick        = "tick"         // data: domain.Tick
+	TopicTick        = "tick"         // data: domain.Ticker
 	TopicTradeUpdate = "trade_update" // data: TradeUpdate
 	TopicAlert       = "alert"        // data: an alert value
 )

@@ -46,6 +46,12 @@ type Deps struct {
 	Alerts *alert.Service
 	// MarketAge is the time since the last market tick (negative: none yet).
 	MarketAge func() time.Duration
+	// ExchangeHealth is the exchange adapter's account of its writes and
+	// feed for /system/status; nil reports the exchange's status as unknown.
+	ExchangeHealth func() domain.ExchangeHealth
+	// EngineBeat is when the trading engine's loop last went round (zero:
+	// not yet); nil leaves the heartbeat out of /system/status.
+	EngineBeat func() time.Time
 	// Settings stores the platform and per-user settings.
 	Settings *settings.Service
 	// SettingsEffects says, per settings key, whether the running system applies it.

@@ -54,15 +54,34 @@ func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
 		h := s.d.Trading.Halt()
 		halted = h.Active
 		out["risk_management"] = map[string]any{"emergency_stop": h.Active, "halted_by": h.By, "halted_at": nullTime(h.At), "reason": h.Reason}
-		name := strings.ToLower(s.d.Trading.ExchangeName())
-		out["exchange_api_key"] = name + "_api"
-		out[name+"_api"] = map[string]any{"status": "connected", "sandbox": s.d.Trading.IsSandbox(), "name": s.d.Trading.ExchangeName()}
 	}
-	out["trading_engine"] = map[string]any{"trading_halted": halted, "uptime_seconds": int64(now.Sub(s.d.Started).Seconds()), "status": engineStatus(halted)}
+	if key, entry, st := s.exchangeStatus(now); entry != nil {
+		out["exchange_api_key"], out[key] = key, entry
+		if st != "healthy" {
+			degrade(st)
+		}
+	}
+	engine := map[string]any{"trading_halted": halted, "uptime_seconds": int64(now.Sub(s.d.Started).Seconds())}
+	stale := false
+	if s.d.EngineBeat != nil {
+		beat := s.d.EngineBeat()
+		stale = sinceOr(beat, s.d.Started, now) > beatStaleAfter
+		engine["last_heartbeat"], engine["heartbeat_age_seconds"] = nullTime(beat), ageSeconds(beat, now)
+		if stale {
+			degrade("unhealthy") // orders are accepted but nothing matches
+		}
+	}
+	engine["status"] = engineStatus(halted, stale)
+	out["trading_engine"] = engine
 
 	if s.d.Hub != nil {
 		st := s.d.Hub.Stats()
-		out["websocket"] = map[string]any{"status": "running", "clients": st.Clients}
+		ws := "running"
+		if !st.Running {
+			ws = "stopped" // clients stay connected but receive nothing
+			degrade("degraded")
+		}
+		out["websocket"] = map[string]any{"status": ws, "clients": st.Clients, "running": st.Running}
 	}
 	if s.d.MarketAge != nil {
 		age := s.d.MarketAge()
@@ -81,11 +100,23 @@ func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
 	ok(w, out)
 }
 
-func engineStatus(halted bool) string {
-	if halted {
-		return "halted"
+// exchangeStatus is the exchange's entry under "<name>_api", from the
+// adapter's own health when it has one; nil without an exchange.
+func (s *Server) exchangeStatus(now time.Time) (key string, entry map[string]any, status string) {
+	if s.d.Trading == nil && s.d.ExchangeHealth == nil {
+		return "", nil, ""
 	}
-	return "running"
+	name, sandbox := "exchange", false
+	if s.d.Trading != nil {
+		name, sandbox = s.d.Trading.ExchangeName(), s.d.Trading.IsSandbox()
+	}
+	if s.d.ExchangeHealth != nil {
+		entry, status = exchangeEntry(s.d.ExchangeHealth(), s.d.Started, now)
+	} else {
+		entry, status = map[string]any{"status": "unknown"}, "healthy" // no health source: claim nothing, blame nothing
+	}
+	entry["name"], entry["sandbox"] = name, sandbox
+	return strings.ToLower(name) + "_api", entry, status
 }
 
 func nullTime(t time.Time) *time.Time {

@@ -177,10 +177,14 @@ func (s *Sandbox) OnTick(ctx context.Context, t domain.Tick) error {
 // Run matches every tick from the feed until ctx ends; errors go to onErr.
 // A dropped tick loses nothing: the next one covers the range since.
 func (s *Sandbox) Run(ctx context.Context, ticks <-chan domain.Tick, onErr func(error)) {
+	beat := time.NewTicker(beatEvery)
+	defer beat.Stop()
 	for {
+		s.health.beat(s.opt.Clock.Now())
 		select {
 		case <-ctx.Done():
 			return
+		case <-beat.C:
 		case t, ok := <-ticks:
 			if !ok {
 				return
@@ -191,3 +195,6 @@ func (s *Sandbox) Run(ctx context.Context, ticks <-chan domain.Tick, onErr func(
 		}
 	}
 }
+
+// beatEvery is how often an idle matching loop still records a heartbeat.
+const beatEvery = time.Second

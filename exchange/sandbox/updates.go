@@ -54,6 +54,7 @@ type health struct {
 	lastErr   string
 	lastErrAt time.Time
 	lastQuote time.Time
+	lastBeat  time.Time
 }
 
 func (h *health) ok(now time.Time) { h.mu.Lock(); h.lastOK = now; h.mu.Unlock() }
@@ -63,14 +64,11 @@ func (h *health) fail(now time.Time, err error) {
 	h.mu.Unlock()
 }
 func (h *health) quote(now time.Time) { h.mu.Lock(); h.lastQuote = now; h.mu.Unlock() }
+func (h *health) beat(now time.Time)  { h.mu.Lock(); h.lastBeat = now; h.mu.Unlock() }
 
-// Health is the exchange's own account of itself.
-type Health struct {
-	LastCommit  time.Time // last successful journal write
-	LastError   string    // last failed journal write, if after LastCommit
-	LastErrorAt time.Time
-	LastQuote   time.Time // last time the engine saw a price
-}
+// Health is the exchange's own account of itself: LastCommit is the last
+// successful journal write, LastError the last failed one if after it.
+type Health = domain.ExchangeHealth
 
 // Health reports the journal's and the feed's state.
 func (s *Sandbox) Health() Health {
@@ -81,4 +79,13 @@ func (s *Sandbox) Health() Health {
 		h.LastError, h.LastErrorAt = s.health.lastErr, s.health.lastErrAt
 	}
 	return h
+}
+
+// LastBeat is when the matching loop (Run) last went round; zero before it
+// starts. It beats at least every beatEvery while the loop is alive, ticks
+// or not, so an old beat means the loop is stuck or stopped.
+func (s *Sandbox) LastBeat() time.Time {
+	s.health.mu.Lock()
+	defer s.health.mu.Unlock()
+	return s.health.lastBeat
 }

@@ -45,6 +45,7 @@ type Hub struct {
 	recheck   time.Duration // how often each client's session is checked
 	dropped   atomic.Int64  // clients disconnected for being slow
 	sent      atomic.Int64
+	runs      atomic.Int32 // Run loops alive (a restart may overlap two briefly)
 }
 
 // NewHub returns a hub whose clients buffer up to sendQueue frames, publishing
@@ -63,6 +64,9 @@ type Stats struct {
 	Clients        int   `json:"clients"`
 	FramesSent     int64 `json:"frames_sent"`
 	SlowDisconnect int64 `json:"slow_clients_dropped"`
+	// Running is whether Run is forwarding bus events; without it clients
+	// stay connected but receive nothing.
+	Running bool `json:"running"`
 }
 
 // Stats reports the hub's counters.
@@ -70,11 +74,13 @@ func (h *Hub) Stats() Stats {
 	h.mu.RLock()
 	n := len(h.clients)
 	h.mu.RUnlock()
-	return Stats{Clients: n, FramesSent: h.sent.Load(), SlowDisconnect: h.dropped.Load()}
+	return Stats{Clients: n, FramesSent: h.sent.Load(), SlowDisconnect: h.dropped.Load(), Running: h.runs.Load() > 0}
 }
 
 // Run forwards bus events to clients until ctx ends.
 func (h *Hub) Run(ctx context.Context, bus *events.Bus) {
+	h.runs.Add(1)
+	defer h.runs.Add(-1)
 	ticks := bus.Subscribe(ctx, events.TopicTick, 1024)
 	trades := bus.Subscribe(ctx, events.TopicTradeUpdate, 1024)
 	alerts := bus.Subscribe(ctx, events.TopicAlert, 256)

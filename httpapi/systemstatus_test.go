@@ -1,0 +1,151 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"kestrel/alert"
+	"kestrel/auth"
+	"kestrel/domain"
+	"kestrel/httpapi"
+	"kestrel/store/sqlite"
+)
+
+// clock is a settable clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
+
+// sources are the health signals the status reads, set by each case.
+type sources struct {
+	mu       sync.Mutex
+	exchange domain.ExchangeHealth
+	beat     time.Time
+}
+
+func (s *sources) health() domain.ExchangeHealth { s.mu.Lock(); defer s.mu.Unlock(); return s.exchange }
+func (s *sources) lastBeat() time.Time           { s.mu.Lock(); defer s.mu.Unlock(); return s.beat }
+
+type status struct {
+	Overall  string `json:"overall_status"`
+	Key      string `json:"exchange_api_key"`
+	Exchange struct {
+		Status      string     `json:"status"`
+		LastSuccess *time.Time `json:"last_success"`
+		LastError   *string    `json:"last_error"`
+		FeedAge     float64    `json:"feed_age_seconds"`
+	} `json:"exchange_api"`
+	Engine struct {
+		Status   string  `json:"status"`
+		BeatAge  float64 `json:"heartbeat_age_seconds"`
+		Uptime   int64   `json:"uptime_seconds"`
+		Halted   bool    `json:"trading_halted"`
+		LastBeat *string `json:"last_heartbeat"`
+	} `json:"trading_engine"`
+}
+
+func TestSystemStatusFromHealthSources(t *testing.T) {
+	started := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
+	now := started.Add(time.Hour)
+	ok := domain.ExchangeHealth{LastCommit: now.Add(-5 * time.Minute), LastQuote: now.Add(-time.Second)}
+	failed := ok
+	failed.LastError, failed.LastErrorAt = "disk I/O error", now.Add(-time.Minute)
+	for _, tc := range []struct {
+		name                          string
+		exchange                      domain.ExchangeHealth
+		beat                          time.Time
+		wantExchange, wantEngine, all string
+	}{
+		{"all well", ok, now.Add(-time.Second), "healthy", "running", "healthy"},
+		{"last journal write failed", failed, now.Add(-time.Second), "degraded", "running", "degraded"},
+		{"no quote for 45 s", domain.ExchangeHealth{LastQuote: now.Add(-45 * time.Second)}, now.Add(-time.Second), "degraded", "running", "degraded"},
+		{"no quote for 3 min", domain.ExchangeHealth{LastQuote: now.Add(-3 * time.Minute)}, now.Add(-time.Second), "unhealthy", "running", "unhealthy"},
+		{"never a quote an hour in", domain.ExchangeHealth{}, now.Add(-time.Second), "unhealthy", "running", "unhealthy"},
+		{"engine stopped beating", ok, now.Add(-15 * time.Second), "healthy", "stale", "unhealthy"},
+		{"engine never beat", ok, time.Time{}, "healthy", "stale", "unhealthy"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := &clock{t: now}
+			src := &sources{exchange: tc.exchange, beat: tc.beat}
+			get := statusAPI(t, clk, started, src)
+			st := get()
+			if st.Key != "exchange_api" || st.Exchange.Status != tc.wantExchange || st.Engine.Status != tc.wantEngine || st.Overall != tc.all {
+				t.Fatalf("exchange %q, engine %q, overall %q; want %q, %q, %q (%+v)",
+					st.Exchange.Status, st.Engine.Status, st.Overall, tc.wantExchange, tc.wantEngine, tc.all, st)
+			}
+		})
+	}
+}
+
+// The entries follow their sources over time: a feed going quiet degrades
+// then fails the exchange; the engine goes stale without heartbeats and
+// recovers with the next one.
+func TestSystemStatusFollowsTheSources(t *testing.T) {
+	started := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
+	clk := &clock{t: started.Add(time.Second)}
+	src := &sources{exchange: domain.ExchangeHealth{LastQuote: started}, beat: started}
+	get := statusAPI(t, clk, started, src)
+	st := get()
+	if st.Exchange.Status != "healthy" || st.Engine.Status != "running" || st.Exchange.FeedAge != 1 || st.Engine.BeatAge != 1 {
+		t.Fatalf("at start: %+v", st)
+	}
+	if st.Exchange.LastSuccess != nil || st.Exchange.LastError != nil {
+		t.Fatalf("no write yet, yet last_success %v, last_error %v", st.Exchange.LastSuccess, st.Exchange.LastError)
+	}
+	clk.set(started.Add(20 * time.Second)) // neither quotes nor beats since start
+	if st = get(); st.Exchange.Status != "healthy" || st.Engine.Status != "stale" || st.Engine.BeatAge != 20 {
+		t.Fatalf("20 s without heartbeats: %+v", st)
+	}
+	src.mu.Lock()
+	src.beat = started.Add(19 * time.Second)
+	src.mu.Unlock()
+	clk.set(started.Add(40 * time.Second))
+	if st = get(); st.Exchange.Status != "degraded" || st.Exchange.FeedAge != 40 || st.Engine.Status != "stale" {
+		t.Fatalf("40 s without a quote: %+v", st)
+	}
+	src.mu.Lock()
+	src.beat = started.Add(39 * time.Second)
+	src.exchange.LastError, src.exchange.LastErrorAt = "database is locked", started.Add(39*time.Second)
+	src.mu.Unlock()
+	if st = get(); st.Engine.Status != "running" || st.Exchange.LastError == nil || *st.Exchange.LastError != "database is locked" {
+		t.Fatalf("beating again, write failed: %+v", st)
+	}
+	clk.set(started.Add(3 * time.Minute))
+	if st = get(); st.Exchange.Status != "unhealthy" || st.Overall != "unhealthy" {
+		t.Fatalf("3 min without a quote: %+v", st)
+	}
+}
+
+// statusAPI serves the router on clk with the given sources and returns a
+// signed-in reader of /api/system/status.
+func statusAPI(t *testing.T, clk *clock, started time.Time, src *sources) func() status {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := auth.NewService(store, clk, 24*time.Hour)
+	s := httpapi.New(httpapi.Deps{Store: store, Auth: a, Clock: clk, Started: started, Alerts: alert.New(store, nil, clk), ExchangeHealth: src.health, EngineBeat: src.lastBeat})
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(func() { srv.Close(); store.Close() })
+	api := &testAPI{t: t, srv: srv, store: store, auth: a}
+	token, _ := api.register("op@example.com", "Olga", "operator-pass")
+	return func() status {
+		t.Helper()
+		r := api.do("GET", "/api/system/status", token, "")
+		var st status
+		if r.Status != 200 || json.Unmarshal(r.Data, &st) != nil {
+			t.Fatalf("status: %d %s", r.Status, r.Raw)
+		}
+		return st
+	}
+}

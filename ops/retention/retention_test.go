@@ -1,0 +1,54 @@
+package retention_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"kestrel/ops/retention"
+	"kestrel/settings"
+)
+
+// store records the cutoff of each prune.
+type store struct{ cut map[string]time.Time }
+
+func (s *store) PruneLogs(_ context.Context, before time.Time) (int64, error) {
+	s.cut["logs"] = before
+	return 0, nil
+}
+func (s *store) PruneAlerts(_ context.Context, before time.Time) (int64, error) {
+	s.cut["alerts"] = before
+	return 0, nil
+}
+func (s *store) PrunePortfolioPoints(_ context.Context, before time.Time) (int64, error) {
+	s.cut["portfolio"] = before
+	return 0, nil
+}
+
+func TestPruneCutoffs(t *testing.T) {
+	now := time.Date(2026, 5, 4, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name                string
+		logDays, metricDays int
+		want                map[string]string
+	}{
+		{"both retentions", 30, 90, map[string]string{"logs": "2026-04-04", "alerts": "2026-04-04", "portfolio": "2026-02-03"}},
+		{"zero keeps everything", 0, 0, map[string]string{}},
+		{"logs only", 7, 0, map[string]string{"logs": "2026-04-27", "alerts": "2026-04-27"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &store{cut: map[string]time.Time{}}
+			var sys settings.System
+			sys.Logging.LogRetention, sys.Monitoring.MetricsRetention = tc.logDays, tc.metricDays
+			retention.Prune(context.Background(), s, sys, now)
+			if len(s.cut) != len(tc.want) {
+				t.Fatalf("pruned %v, want %v", s.cut, tc.want)
+			}
+			for what, day := range tc.want {
+				if got := s.cut[what].Format(time.DateOnly); got != day {
+					t.Errorf("%s cut at %s, want %s", what, got, day)
+				}
+			}
+		})
+	}
+}
