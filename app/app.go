@@ -30,6 +30,7 @@ import (
 	"kestrel/settings"
 	"kestrel/store/postgres"
 	"kestrel/store/sqlite"
+	"kestrel/strategy"
 	"kestrel/trading"
 )
 
@@ -45,13 +46,15 @@ type App struct {
 	Market   *replay.Replay
 	Exchange *sandbox.Sandbox
 	Trading  *trading.Service
-	Hub      *ws.Hub
-	LogBook  *logbook.Book
-	Backups  *backup.Backups
-	server   *http.Server
-	listener net.Listener
-	stop     context.CancelFunc
-	done     chan struct{}
+	// Strategies runs the automated strategies through the gateway.
+	Strategies *strategy.Engine
+	Hub        *ws.Hub
+	LogBook    *logbook.Book
+	Backups    *backup.Backups
+	server     *http.Server
+	listener   net.Listener
+	stop       context.CancelFunc
+	done       chan struct{}
 
 	runCtx    context.Context
 	engMu     sync.Mutex
@@ -102,7 +105,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	a.Backups = backup.New(copier, filepath.Join(cfg.DataDir, "backups"), a.Settings.Platform, a.Alerts, clock)
 	a.registerGauges()
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
-		Market: a.Market, MarketSource: "sandbox replay of Coinbase candles", Hub: a.Hub, Trading: a.Trading,
+		Market: a.Market, MarketSource: "sandbox replay of Coinbase candles", Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies,
 		Portfolio: store, MarketAge: a.Market.LastTickAge, ExchangeHealth: a.Exchange.Health, EngineBeat: a.Exchange.LastBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {

@@ -16,6 +16,7 @@ import (
 	"kestrel/ops/marketwatch"
 	"kestrel/replay"
 	"kestrel/settings"
+	"kestrel/strategy"
 	"kestrel/trading"
 )
 
@@ -41,6 +42,16 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		Alert: func(ctx context.Context, severity, title, message string) {
 			a.Alerts.Raise(ctx, "trading:"+title, severity, "trading", title, message)
+		}})
+	if err != nil {
+		return err
+	}
+	a.Strategies, err = strategy.New(ctx, strategy.Deps{Store: a.Store, Market: a.Market, Exchange: a.Exchange, Gateway: a.Trading,
+		Account: a.Exchange.Account, Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
+		AutoTrading: func() bool { return a.Settings.Platform().Trading.Automation.AutoTrading },
+		Clock:       clock, Bus: a.Bus,
+		Alert: func(ctx context.Context, severity, title, message string) {
+			a.Alerts.Raise(ctx, "strategy:"+title, severity, "strategy", title, message)
 		}})
 	if err != nil {
 		return err
@@ -75,7 +86,7 @@ func (a *App) applyEmergencyStop(ctx context.Context, old, next settings.Setting
 func (a *App) runEngine(ctx context.Context) {
 	// Subscribed before the market starts, so no tick is missed.
 	matchTicks, pubTicks := a.Market.Subscribe(ctx), a.Market.Subscribe(ctx)
-	loops := []func(context.Context){a.Market.Start, a.Trading.Run,
+	loops := []func(context.Context){a.Market.Start, a.Trading.Run, a.Strategies.Run,
 		func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) },
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
 		func(ctx context.Context) { marketwatch.Run(ctx, a.Market.LastTickAge, a.Alerts) },

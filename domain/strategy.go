@@ -77,3 +77,6 @@ type StrategyStore interface {
 	// PruneEvaluations deletes evaluations older than before.
 	PruneEvaluations(ctx context.Context, before time.Time) (int64, error)
 }
+
+// SymbolName lets the realtime hub route an evaluation by symbol.
+func (e Evaluation) SymbolName() string { return e.Symbol }

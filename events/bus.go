@@ -15,6 +15,7 @@ const (
 	TopicTick        = "tick"         // data: domain.Ticker
 	TopicTradeUpdate = "trade_update" // data: TradeUpdate
 	TopicAlert       = "alert"        // data: an alert value
+	TopicSignal      = "signal"       // data: domain.Evaluation (a strategy's decision)
 )
 
 // Event is one published message.

@@ -12,6 +12,7 @@ import (
 	"kestrel/httpapi/ws"
 	"kestrel/metrics"
 	"kestrel/settings"
+	"kestrel/strategy"
 	"kestrel/trading"
 )
 
@@ -40,6 +41,7 @@ type Deps struct {
 	MarketSource string
 	Hub          *ws.Hub
 	Trading      *trading.Service
+	Strategies   *strategy.Engine
 	// Portfolio history store.
 	Portfolio domain.PortfolioStore
 	// Alerts lists and resolves system alerts.
@@ -117,6 +119,9 @@ func (s *Server) routes() {
 	}
 	if s.d.Trading != nil {
 		s.tradingRoutes()
+	}
+	if s.d.Strategies != nil {
+		s.strategyRoutes()
 	}
 	if s.d.Alerts != nil {
 		s.systemRoutes()

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,8 +17,9 @@ func (s *Server) strategyRoutes() {
 	s.api("GET /api/strategy/active", signedIn, s.listStrategies(true))
 	s.api("GET /api/strategy/types", signedIn, s.strategyTypes)
 	s.api("POST /api/strategy", operatorOnly, s.createStrategy)
-	s.api("POST /api/strategy/{name}/enable", operatorOnly, s.toggleStrategy(true))
-	s.api("POST /api/strategy/{name}/disable", operatorOnly, s.toggleStrategy(false))
+	// POST /strategy/{name}/enable|disable and POST /strategy/ai-analyze/{symbol}
+	// share a shape the router cannot tell apart, so one handler routes them.
+	s.api("POST /api/strategy/{name}/{action}", operatorOnly, s.strategyAction)
 	s.api("GET /api/strategy/config/{name}", signedIn, s.strategyConfig)
 	s.api("PUT /api/strategy/config/{name}", operatorOnly, s.putStrategyConfig)
 	s.api("GET /api/strategy/signals/{name}", signedIn, s.strategySignals)
@@ -27,7 +29,6 @@ func (s *Server) strategyRoutes() {
 	s.api("GET /api/strategy/performance/{name}", signedIn, s.strategyPerformance)
 	s.api("GET /api/strategy/ai-performance", signedIn, s.aiPerformance)
 	s.api("GET /api/strategy/ai-performance/{name}", signedIn, s.aiPerformance)
-	s.api("POST /api/strategy/ai-analyze/{symbol}", operatorOnly, s.aiAnalyze)
 }
 
 // strategySummary is the spec's Strategy with its configuration.
@@ -94,6 +95,17 @@ func (s *Server) createStrategy(w http.ResponseWriter, r *http.Request) {
 	}
 	noteAudit(r.Context(), "", "", "created strategy "+c.Name+" ("+c.Type+")")
 	writeJSON(w, http.StatusCreated, envelope{Success: true, Data: map[string]any{"strategy": c}})
+}
+
+func (s *Server) strategyAction(w http.ResponseWriter, r *http.Request) {
+	switch name, action := r.PathValue("name"), r.PathValue("action"); {
+	case name == "ai-analyze":
+		s.aiAnalyze(w, r, action)
+	case action == "enable" || action == "disable":
+		s.toggleStrategy(action == "enable")(w, r)
+	default:
+		fail(w, r, domain.Errorf(domain.ENotFound, "No such action: %s", action))
+	}
 }
 
 func (s *Server) toggleStrategy(on bool) http.HandlerFunc {
@@ -313,10 +325,10 @@ func (s *Server) aiPerformance(w http.ResponseWriter, r *http.Request) {
 // aiAnalyze is the Test AI action: the AI strategy (or ?strategy=) decides
 // on symbol now; the decision is recorded, not executed. A provider failure
 // or a malformed answer is recorded too and answers 502 with the reason.
-func (s *Server) aiAnalyze(w http.ResponseWriter, r *http.Request) {
-	sym, err := s.symbolParam(r)
-	if err != nil {
-		fail(w, r, err)
+func (s *Server) aiAnalyze(w http.ResponseWriter, r *http.Request, symbol string) {
+	sym := strings.ToUpper(strings.TrimSpace(symbol))
+	if !slices.Contains(s.d.Market.Symbols(), sym) {
+		fail(w, r, domain.Errorf(domain.ENotFound, "Unknown symbol: %s", symbol))
 		return
 	}
 	name := r.URL.Query().Get("strategy")

@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -218,4 +219,20 @@ func (f *fields) err() error {
 
 func num(x float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", x), "0"), ".")
+}
+
+// Clone is a deep copy: callers may decode into it without touching the
+// running configuration.
+func (c Config) Clone() Config {
+	c.Symbols = slices.Clone(c.Symbols)
+	if c.Indicators != nil {
+		in := *c.Indicators
+		c.Indicators = &in
+	}
+	if c.AIParams != nil {
+		a := *c.AIParams
+		a.Parameters = maps.Clone(a.Parameters)
+		c.AIParams = &a
+	}
+	return c
 }

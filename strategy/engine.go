@@ -15,9 +15,6 @@ import (
 	"kestrel/trading"
 )
 
-// TopicSignal carries every stored evaluation (data: domain.Evaluation).
-const TopicSignal = "strategy_signal"
-
 // Gateway is the order gateway as the engine uses it.
 type Gateway interface {
 	Place(ctx context.Context, req domain.OrderRequest) (domain.Order, bool, error)
@@ -131,7 +128,7 @@ func (e *Engine) List() []Config {
 	defer e.mu.Unlock()
 	out := make([]Config, 0, len(e.inst))
 	for _, in := range e.inst {
-		out = append(out, in.cfg)
+		out = append(out, in.cfg.Clone())
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -145,7 +142,7 @@ func (e *Engine) Get(name string) (Config, error) {
 	if !ok {
 		return Config{}, domain.Errorf(domain.ENotFound, "Strategy not found: %s", name)
 	}
-	return in.cfg, nil
+	return in.cfg.Clone(), nil
 }
 
 // SetEnabled turns an instance on or off at once.
@@ -156,7 +153,7 @@ func (e *Engine) SetEnabled(ctx context.Context, name string, on bool) (Config, 
 	if !ok {
 		return Config{}, domain.Errorf(domain.ENotFound, "Strategy not found: %s", name)
 	}
-	c := in.cfg
+	c := in.cfg.Clone()
 	c.Enabled = on
 	if err := e.save(ctx, c, false); err != nil {
 		return Config{}, err

@@ -11,6 +11,7 @@ import (
 
 	"kestrel/analytics"
 	"kestrel/domain"
+	"kestrel/events"
 )
 
 // maxFailures is how many failed evaluations in a row pause an instance.
@@ -46,7 +47,7 @@ func (e *Engine) evaluate(ctx context.Context, j job, symbol string, candles []d
 		slog.Error("store strategy evaluation", "strategy", ev.Strategy, "err", err)
 	}
 	if e.d.Bus != nil {
-		e.d.Bus.Publish(TopicSignal, ev, time.Now())
+		e.d.Bus.Publish(events.TopicSignal, ev, time.Now())
 	}
 	return ev
 }

@@ -109,3 +109,19 @@ func (s *Service) Products(ctx context.Context) ([]domain.Product, error) {
 func (s *Service) Balances(ctx context.Context) ([]domain.Balance, error) {
 	return s.d.Exchange.Balances(ctx)
 }
+
+// StrategyFills lists every fill of an order a strategy placed (or of a
+// protective order attached to one), newest first.
+func (s *Service) StrategyFills(ctx context.Context) ([]domain.Fill, error) {
+	all, err := s.d.Exchange.Fills(ctx, domain.FillFilter{Limit: 1_000_000})
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0]
+	for _, f := range all {
+		if f.Strategy != "" && f.Strategy != "position_close" {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}

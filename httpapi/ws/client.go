@@ -169,7 +169,7 @@ func (c *client) apply(req request, validSymbol func(string) bool) string {
 	for _, name := range req.Channels {
 		ch, ok := channelAliases[name]
 		if !ok {
-			return "Unknown channel: " + name + " (use ticker, trades or alerts)"
+			return "Unknown channel: " + name + " (use ticker, trades, alerts or signals)"
 		}
 		chans = append(chans, ch)
 	}

@@ -16,16 +16,18 @@ import (
 
 // Channels a client can subscribe to, and the message type each carries.
 const (
-	ChannelTicker = "ticker" // market_data
-	ChannelTrades = "trades" // trade_update
-	ChannelAlerts = "alerts" // system_alert
+	ChannelTicker  = "ticker"  // market_data
+	ChannelTrades  = "trades"  // trade_update
+	ChannelAlerts  = "alerts"  // system_alert
+	ChannelSignals = "signals" // strategy_signal
 )
 
 var channelAliases = map[string]string{
-	ChannelTicker: ChannelTicker,
-	ChannelTrades: ChannelTrades,
-	ChannelAlerts: ChannelAlerts,
-	"matches":     ChannelTrades, // the spec's default pair is "ticker and matches"
+	ChannelTicker:  ChannelTicker,
+	ChannelTrades:  ChannelTrades,
+	ChannelAlerts:  ChannelAlerts,
+	ChannelSignals: ChannelSignals,
+	"matches":      ChannelTrades, // the spec's default pair is "ticker and matches"
 }
 
 // Message is one server-to-client frame.
@@ -84,6 +86,7 @@ func (h *Hub) Run(ctx context.Context, bus *events.Bus) {
 	ticks := bus.Subscribe(ctx, events.TopicTick, 1024)
 	trades := bus.Subscribe(ctx, events.TopicTradeUpdate, 1024)
 	alerts := bus.Subscribe(ctx, events.TopicAlert, 256)
+	signals := bus.Subscribe(ctx, events.TopicSignal, 256)
 	for {
 		select {
 		case <-ctx.Done():
@@ -103,6 +106,11 @@ func (h *Hub) Run(ctx context.Context, bus *events.Bus) {
 				return
 			}
 			h.Broadcast(ChannelAlerts, "system_alert", "", e.Data, e.Time)
+		case e, ok := <-signals:
+			if !ok {
+				return
+			}
+			h.Broadcast(ChannelSignals, "strategy_signal", symbolOf(e.Data), e.Data, e.Time)
 		}
 	}
 }
