@@ -74,7 +74,7 @@ func (p *replicate) Decide(ctx context.Context, r Request) (Decision, error) {
 
 // predict creates a prediction, waiting up to 60 s for it, then polls until
 // it finishes or the timeout passes.
-func (p *replicate) predict(ctx context.Context, m replicateModel, q query) (completion, error) {
+func (p *replicate) predict(ctx context.Context, m ReplicateModel, q query) (completion, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.http.timeout)
 	defer cancel()
 	wait := min(maxPreferWait, max(1, int(p.http.timeout/time.Second)))

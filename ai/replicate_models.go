@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// replicateModel is how one of the spec's model options runs on Replicate:
+// ReplicateModel is how one of the spec's model options runs on Replicate:
 // the real model and the names its input schema uses.
-type replicateModel struct {
+type ReplicateModel struct {
 	Ref            string // owner/name
 	TokensInput    string // max_completion_tokens | max_tokens | max_new_tokens
 	MinTokens      int    // the schema's minimum, if any (requests are raised to it)
@@ -27,14 +27,14 @@ type replicateModel struct {
 // All four take prompt and system_prompt. gpt-4-turbo and claude-3-sonnet are
 // not served on Replicate any more; their successors answer, and the UI shows
 // the model that really answered.
-var ReplicateModels = map[string]replicateModel{
+var ReplicateModels = map[string]ReplicateModel{
 	"gpt-4.1-nano":    {Ref: "openai/gpt-4.1-nano", TokensInput: "max_completion_tokens", HasTemperature: true},
 	"gpt-4-turbo":     {Ref: "openai/gpt-4.1", TokensInput: "max_completion_tokens", HasTemperature: true},
 	"claude-3-sonnet": {Ref: "anthropic/claude-4-sonnet", TokensInput: "max_tokens", MinTokens: 1024},
 	"llama-2-70b":     {Ref: "meta/llama-2-70b-chat", TokensInput: "max_new_tokens", HasTemperature: true, MinTemperature: 0.01},
 }
 
-func replicateModelFor(option string) (replicateModel, error) {
+func replicateModelFor(option string) (ReplicateModel, error) {
 	m, ok := ReplicateModels[option]
 	if !ok {
 		names := make([]string, 0, len(ReplicateModels))
@@ -48,7 +48,7 @@ func replicateModelFor(option string) (replicateModel, error) {
 }
 
 // input builds the prediction input for q.
-func (m replicateModel) input(q query) map[string]any {
+func (m ReplicateModel) input(q query) map[string]any {
 	in := map[string]any{"prompt": q.Prompt, "system_prompt": q.System}
 	if q.MaxTokens > 0 {
 		in[m.TokensInput] = max(q.MaxTokens, m.MinTokens)
