@@ -157,9 +157,9 @@ func (s *Server) settingsOptions(w http.ResponseWriter, r *http.Request) {
 }
 
 // testConnection tries a provider with the entered settings (or, where the
-// entry is the mask, the stored secret). Only the sandbox exchange and the
-// built-in analyst exist in this build; other providers answer Failed rather
-// than pretending.
+// entry is the mask, the stored secret). Only the sandbox exchange exists in
+// this build; another exchange answers Failed rather than pretending. The AI
+// provider is asked a real question (aiConnection).
 func (s *Server) testConnection(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Provider string          `json:"provider"` // exchange | ai
@@ -181,25 +181,23 @@ func (s *Server) testConnection(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	type result struct {
-		Provider string `json:"provider"`
-		Status   string `json:"status"`
-		Message  string `json:"message"`
-	}
 	switch in.Provider {
 	case "exchange":
 		if api.Exchange.Provider == "sandbox" || api.Exchange.Provider == "" {
-			ok(w, result{"sandbox", "Connected", "The built-in sandbox exchange is running"})
+			ok(w, connection{"sandbox", "Connected", "The built-in sandbox exchange is running"})
 			return
 		}
-		ok(w, result{api.Exchange.Provider, "Failed", "The " + api.Exchange.Provider + " exchange adapter is not available in this build"})
+		ok(w, connection{api.Exchange.Provider, "Failed", "The " + api.Exchange.Provider + " exchange adapter is not available in this build"})
 	case "ai":
-		if api.AI.Provider == "builtin" || api.AI.Provider == "" {
-			ok(w, result{"builtin", "Failed", "The built-in AI analyst is not available in this build"})
-			return
-		}
-		ok(w, result{api.AI.Provider, "Failed", "The " + api.AI.Provider + " AI provider adapter is not available in this build"})
+		ok(w, s.aiConnection(r.Context(), api.AI))
 	default:
 		fail(w, r, fieldErr("provider", "Provider must be exchange or ai"))
 	}
+}
+
+// connection is a connection test's answer.
+type connection struct {
+	Provider string `json:"provider"`
+	Status   string `json:"status"` // Connected | Failed
+	Message  string `json:"message"`
 }

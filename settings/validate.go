@@ -111,8 +111,12 @@ func validateAPI(c *checker, a API) {
 			c.err("api.ai.baseUrl", "AI endpoint base URL must be an http(s) URL")
 		}
 	}
+	// The model is free text for an OpenAI-compatible endpoint; Replicate runs
+	// the spec's options (ai.ReplicateModels maps them to real models).
 	if strings.TrimSpace(ai.Model) == "" {
 		c.err("api.ai.model", "AI model is required")
+	} else if ai.Provider == "replicate" {
+		oneOf(c, "api.ai.model", "AI model", ai.Model, AIModels)
 	}
 	c.intRange("api.ai.timeout", "AI provider timeout", ai.Timeout, 10000, 300000, " ms")
 }

@@ -237,7 +237,7 @@ describe('Settings screen', () => {
     expect(await screen.findByText(INVALID_FILE)).toBeTruthy();
   });
 
-  it('enables Test Connection for the sandbox exchange without keys and reports the result', async () => {
+  it('enables Test Connection for the sandbox exchange and the built-in analyst without keys and reports the result', async () => {
     mockServer((method, url) => {
       if (method === 'POST' && url === '/api/settings/test-connection') return json(200, { success: true, data: { provider: 'sandbox', status: 'Connected', message: 'The built-in sandbox exchange is running' } });
       return undefined;
@@ -245,7 +245,7 @@ describe('Settings screen', () => {
     renderSettings();
     const [exchangeTest, aiTest] = (await screen.findAllByRole('button', { name: 'Test Connection' })) as HTMLButtonElement[];
     expect(exchangeTest!.disabled).toBe(false);
-    expect(aiTest!.disabled).toBe(true);
+    expect(aiTest!.disabled).toBe(false);
     await userEvent.click(exchangeTest!);
     expect(await screen.findByText('Connected')).toBeTruthy();
   });
@@ -274,7 +274,7 @@ describe('settings helpers', () => {
     expect(exportFileName(new Date(2025, 0, 9))).toBe('platform-settings-2025-01-09.json');
   });
 
-  it('needs key and secret for a real exchange and a token for the AI provider', () => {
+  it('needs key and secret for a real exchange, a token for Replicate and a base URL for an OpenAI-compatible endpoint', () => {
     const s = sampleSettings();
     expect(canTestConnection('exchange', s)).toBe(true);
     s.api!.exchange.provider = 'coinbase';
@@ -282,8 +282,14 @@ describe('settings helpers', () => {
     s.api!.exchange.apiKey = 'k';
     s.api!.exchange.apiSecret = 's';
     expect(canTestConnection('exchange', s)).toBe(true);
+    expect(canTestConnection('ai', s)).toBe(true); // the built-in analyst needs nothing
+    s.api!.ai.provider = 'replicate';
     expect(canTestConnection('ai', s)).toBe(false);
     s.api!.ai.apiToken = 't';
+    expect(canTestConnection('ai', s)).toBe(true);
+    s.api!.ai = { ...s.api!.ai, provider: 'openai', apiToken: '', baseUrl: '' };
+    expect(canTestConnection('ai', s)).toBe(false);
+    s.api!.ai.baseUrl = 'http://localhost:11434/v1';
     expect(canTestConnection('ai', s)).toBe(true);
   });
 

@@ -149,6 +149,11 @@ export function canTestConnection(provider: 'exchange' | 'ai', s: PlatformSettin
     if (ex.provider === 'sandbox') return true;
     return ex.apiKey.trim() !== '' && ex.apiSecret.trim() !== '';
   }
-  return (s.api?.ai?.apiToken ?? '').trim() !== '';
+  const ai = s.api?.ai;
+  if (!ai) return false;
+  if (ai.provider === 'builtin') return true;
+  // An OpenAI-compatible endpoint (e.g. a local Ollama) may need no token.
+  if (ai.provider === 'openai') return ai.baseUrl.trim() !== '' && ai.model.trim() !== '';
+  return ai.apiToken.trim() !== '';
 }
 

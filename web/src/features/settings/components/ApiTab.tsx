@@ -68,7 +68,11 @@ export function ApiTab({ settings, options }: { settings: PlatformSettings; opti
       <Group title="AI provider" effectKey="api.ai">
         <SelectInput path="api.ai.provider" label="AI provider" choices={toChoices(options.aiProviders, AI_LABELS)} />
         <TextInput path="api.ai.apiToken" label="API token" type="password" />
-        <SelectInput path="api.ai.model" label="Model" choices={toChoices(options.aiModels)} />
+        {section.ai.provider === 'openai' ? (
+          <TextInput path="api.ai.model" label="Model" placeholder="llama3.2" hint="The model name the endpoint serves" />
+        ) : (
+          <SelectInput path="api.ai.model" label="Model" choices={toChoices(options.aiModels)} />
+        )}
         <NumberInput path="api.ai.timeout" label="Timeout" bound={BOUNDS.aiTimeout} />
         {section.ai.provider === 'openai' && (
           <TextInput path="api.ai.baseUrl" label="Base URL" placeholder="https://api.openai.com/v1" hint="For OpenAI-compatible endpoints" />
@@ -78,7 +82,7 @@ export function ApiTab({ settings, options }: { settings: PlatformSettings; opti
             name="AI provider"
             state={stateOf('ai')}
             disabled={!canTestConnection('ai', settings)}
-            disabledHint="Enter the API token to test the connection"
+            disabledHint={section.ai.provider === 'openai' ? 'Enter the base URL and model to test the connection' : 'Enter the API token to test the connection'}
             onTest={() => void test('ai')}
           />
         </div>

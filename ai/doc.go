@@ -1,0 +1,14 @@
+// Package ai asks a model provider for a trading decision about one symbol.
+//
+// Three providers sit behind one interface: the built-in rules analyst
+// (offline, deterministic, the default), Replicate (the spec's model host) and
+// any OpenAI-compatible chat-completions endpoint (Ollama, llama.cpp server,
+// vLLM, OpenAI). The hosted providers render the versioned prompt template in
+// prompts/, send it, and parse the answer as
+// {"decision":"BUY|SELL|HOLD","confidence":0..1,"reasoning":"..."}; a bad
+// answer gets one repair retry and is then an *AnswerError. Every Decision
+// carries its provenance (provider, model, latency, tokens, prompt, raw answer
+// and the prompt's hash) so it can be recorded, and replayed by a backtest.
+//
+// The package knows nothing of strategies, orders or the exchange.
+package ai
