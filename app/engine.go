@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"kestrel/ai"
 	"kestrel/candles"
 	"kestrel/domain"
 	"kestrel/exchange/sandbox"
@@ -49,7 +50,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	a.Strategies, err = strategy.New(ctx, strategy.Deps{Store: a.Store, Market: a.Market, Exchange: a.Exchange, Gateway: a.Trading,
 		Account: a.Exchange.Account, Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		AutoTrading: func() bool { return a.Settings.Platform().Trading.Automation.AutoTrading },
-		Clock:       clock, Bus: a.Bus,
+		Clock:       clock, Bus: a.Bus, Build: strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary}),
 		Alert: func(ctx context.Context, severity, title, message string) {
 			a.Alerts.Raise(ctx, "strategy:"+title, severity, "strategy", title, message)
 		}})
@@ -111,4 +112,24 @@ func (a *App) matchingFailed(ctx context.Context, err error) {
 	slog.Error("match orders", "err", err, "component", "exchange")
 	a.Alerts.Raise(ctx, "database:matching", domain.SeverityCritical, "database", "Order matching could not be stored",
 		fmt.Sprintf("Fills were not confirmed as saved; the exchange reloaded its ledger and matches again on the next tick: %v", err))
+}
+
+// aiProvider is the AI provider the settings select (api.ai.*), made anew
+// for each decision so a change applies at once.
+func (a *App) aiProvider() (ai.Provider, error) {
+	c := a.Settings.Platform().API.AI
+	return ai.New(ai.Config{Provider: c.Provider, APIToken: c.APIToken, BaseURL: c.BaseURL, Model: c.Model,
+		Timeout: time.Duration(c.Timeout) * time.Millisecond})
+}
+
+func (a *App) lastPrice(symbol string) (decimal.Decimal, error) {
+	t, err := a.Market.Ticker(symbol)
+	return t.Price, err
+}
+
+// limitsSummary is the risk limits in one line, for AI prompts.
+func (a *App) limitsSummary() string {
+	l := trading.PolicyFrom(a.Settings.Platform()).Limits
+	return fmt.Sprintf("max position %s%% of portfolio, trades $%s-$%s, max %d open positions, daily loss limit %s%%, max drawdown %s%%; long only (spot)",
+		l.MaxPositionSize.Shift(2), l.MinTradeAmount, l.MaxTradeAmount, l.MaxOpenPositions, l.DailyLossLimit.Shift(2), l.MaxDrawdown.Shift(2))
 }

@@ -1,6 +1,8 @@
 package app_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -72,5 +74,50 @@ func TestStrategyAPI(t *testing.T) {
 	}
 	if r := s.do("GET", "/api/strategy/config/nope", tok, ""); r.Status != 404 {
 		t.Fatalf("unknown strategy: %+v", r)
+	}
+}
+
+// Test AI asks the configured provider now and records the decision; a
+// provider that answers prose is recorded as failed and answers 502.
+func TestTestAI(t *testing.T) {
+	s := start(t, t.TempDir())
+	op, tok := s.accounts()
+	r := s.do("POST", "/api/strategy/ai-analyze/BTC-USD", op, "")
+	var ev struct {
+		Decision   string  `json:"decision"`
+		Confidence float64 `json:"confidence"`
+		Reasoning  string  `json:"reasoning"`
+		Model      string  `json:"model"`
+		Executed   bool    `json:"executed"`
+	}
+	if r.Status != 200 {
+		t.Fatalf("builtin analysis: %+v", r)
+	}
+	s.into(r, &ev)
+	if ev.Decision == "" || ev.Reasoning == "" || ev.Model != "Built-in analyst (offline)" || ev.Executed {
+		t.Fatalf("builtin decision %+v", ev)
+	}
+
+	prose := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"choices":[{"message":{"role":"assistant","content":"I think the market looks fine today."}}],"usage":{"prompt_tokens":10,"completion_tokens":8}}`))
+	}))
+	defer prose.Close()
+	if r := s.do("PUT", "/api/settings", op, `{"api":{"ai":{"provider":"openai","baseUrl":"`+prose.URL+`","model":"local-model","timeout":10000}}}`); r.Status != 200 {
+		t.Fatalf("settings: %+v", r)
+	}
+	r = s.do("POST", "/api/strategy/ai-analyze/BTC-USD", op, "")
+	if r.Status != 502 || !strings.Contains(r.Error.Message, "AI analysis failed") {
+		t.Fatalf("prose answer: %+v", r)
+	}
+	var dec struct {
+		Decisions []struct {
+			Error string `json:"error"`
+			Raw   string `json:"raw"`
+		}
+	}
+	s.into(s.do("GET", "/api/strategy/ai-decisions?limit=10", tok, ""), &dec)
+	if len(dec.Decisions) != 2 || dec.Decisions[0].Error == "" || !strings.Contains(dec.Decisions[0].Raw, "market looks fine") {
+		t.Fatalf("recorded decisions %+v", dec)
 	}
 }

@@ -94,7 +94,7 @@ func falling() []float64 {
 	return xs
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t *testing.T, build ...func(strategy.Config) (strategy.Strategy, error)) *rig {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
@@ -104,6 +104,9 @@ func newRig(t *testing.T) *rig {
 	t.Cleanup(func() { st.Close() })
 	r := &rig{store: st, auto: true,
 		mkt: &market{closes: map[string][]float64{}, start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}}
+	if len(build) > 0 {
+		r.build = build[0]
+	}
 	r.mkt.push("BTC-USD", falling()...)
 	r.mkt.push("ETH-USD", 3000)
 	clk := &clock{time.Date(2026, 1, 4, 3, 1, 0, 0, time.UTC)}

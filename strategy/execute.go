@@ -81,6 +81,8 @@ func (e *Engine) execute(ctx context.Context, c Config, symbol string, sig Signa
 	switch {
 	case sig.Decision == Hold:
 		return false, "", "Hold: nothing to trade"
+	case sig.Stale != "":
+		return false, "", sig.Stale
 	case !e.d.AutoTrading():
 		return false, "", "Automation is off (trading.automation.autoTrading)"
 	case e.d.Gateway.Halt().Active:

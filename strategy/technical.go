@@ -26,6 +26,9 @@ type Signal struct {
 	Reasoning  string
 	Indicators map[string]float64
 	AI         *AIProvenance // set by AI-driven decisions
+	// Stale says why an answer is too old to act on (the price moved while
+	// the model answered); the signal is recorded, not executed.
+	Stale string
 }
 
 // AIProvenance records where an AI decision came from.

@@ -1,0 +1,146 @@
+package strategy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/ai"
+	"kestrel/domain"
+)
+
+// StaleMove is how far the price may move (a fraction) between building a
+// prompt and the model's answer; beyond it the answer is recorded as stale
+// and not executed: it judged a market that is gone.
+var StaleMove = decimal.RequireFromString("0.01")
+
+// AIDeps is what AI-driven and hybrid strategies need besides their config.
+type AIDeps struct {
+	// Provider returns the configured provider (api.ai.*), read on every
+	// decision so a settings change applies at once.
+	Provider func() (ai.Provider, error)
+	// Price is the symbol's last price now.
+	Price func(symbol string) (decimal.Decimal, error)
+	// Limits summarises the risk limits in one line for the prompt.
+	Limits func() string
+}
+
+// Builder makes the strategy of any kind.
+func Builder(d AIDeps) func(Config) (Strategy, error) {
+	return func(c Config) (Strategy, error) {
+		switch c.Type {
+		case domain.StrategyTechnical:
+			return BuildTechnical(c)
+		case domain.StrategyAI:
+			if c.AIParams == nil {
+				return nil, fmt.Errorf("%s has no model settings", c.Name)
+			}
+			return &aiStrategy{d: d, params: *c.AIParams, ind: NewTechnical(indicatorsOr(c)).(*technical)}, nil
+		case domain.StrategyHybrid:
+			if c.AIParams == nil || c.Indicators == nil {
+				return nil, fmt.Errorf("%s needs both indicators and model settings", c.Name)
+			}
+			return &hybrid{tech: NewTechnical(*c.Indicators),
+				ai: &aiStrategy{d: d, params: *c.AIParams, ind: NewTechnical(*c.Indicators).(*technical)}}, nil
+		}
+		return nil, fmt.Errorf("unknown strategy type %q", c.Type)
+	}
+}
+
+func indicatorsOr(c Config) Indicators {
+	if c.Indicators != nil {
+		return *c.Indicators
+	}
+	return *DefaultIndicators()
+}
+
+// aiStrategy asks a model. The indicators it shows the model are the
+// technical strategy's, computed the same streaming way.
+type aiStrategy struct {
+	d      AIDeps
+	params AIParams
+	ind    *technical
+}
+
+// Evaluate implements Strategy. A provider failure or an answer that does
+// not parse is an error (recorded as a failed decision); the provenance is
+// kept either way.
+func (s *aiStrategy) Evaluate(ctx context.Context, in Input) (Signal, error) {
+	if len(in.Candles) == 0 {
+		return Signal{}, fmt.Errorf("no closed candles for %s", in.Symbol)
+	}
+	vals := s.ind.judge(s.ind.feed(in.Symbol, in.Candles)).Indicators
+	p, err := s.d.Provider()
+	if err != nil {
+		return Signal{Indicators: vals}, fmt.Errorf("AI provider: %w", err)
+	}
+	price := in.Candles[len(in.Candles)-1].Close
+	if s.d.Price != nil {
+		if px, err := s.d.Price(in.Symbol); err == nil {
+			price = px
+		}
+	}
+	cs := in.Candles
+	if n := s.params.ContextLength; n > 0 && len(cs) > n {
+		cs = cs[len(cs)-n:]
+	}
+	limits := ""
+	if s.d.Limits != nil {
+		limits = s.d.Limits()
+	}
+	req := ai.Request{Symbol: in.Symbol, Candles: cs, Indicators: vals, Position: in.Position.Quantity, AvgPrice: in.Position.AvgPrice(),
+		Price: price, Limits: limits, Model: s.params.Model, Temperature: s.params.Temperature, MaxTokens: s.params.MaxTokens}
+	d, err := p.Decide(ctx, req)
+	prov := &AIProvenance{Provider: d.Provider, Model: d.Model, PromptHash: d.PromptHash, Prompt: d.Prompt, Raw: d.Raw, Latency: d.Latency}
+	if prov.Provider == "" {
+		prov.Provider = p.Name()
+	}
+	if err != nil {
+		var ae *ai.AnswerError
+		if errors.As(err, &ae) {
+			return Signal{Indicators: vals, AI: prov}, fmt.Errorf("malformed answer: %w", err)
+		}
+		return Signal{Indicators: vals, AI: prov}, err
+	}
+	sig := Signal{Decision: d.Decision, Confidence: d.Confidence, Reasoning: d.Reasoning, Indicators: vals, AI: prov}
+	if s.d.Price != nil && price.IsPositive() {
+		if now, err := s.d.Price(in.Symbol); err == nil {
+			if move := now.Sub(price).Abs().Div(price); move.GreaterThan(StaleMove) {
+				sig.Stale = fmt.Sprintf("Stale answer: the price moved %s%% while the model answered (limit %s%%)",
+					move.Mul(decimal.NewFromInt(100)).StringFixed(2), StaleMove.Mul(decimal.NewFromInt(100)).String())
+			}
+		}
+	}
+	return sig, nil
+}
+
+// hybrid acts only when the technical rules and the AI agree; its
+// confidence is the lower of the two.
+type hybrid struct {
+	tech Strategy
+	ai   *aiStrategy
+}
+
+// Evaluate implements Strategy.
+func (h *hybrid) Evaluate(ctx context.Context, in Input) (Signal, error) {
+	t, err := h.tech.Evaluate(ctx, in)
+	if err != nil {
+		return Signal{}, err
+	}
+	a, err := h.ai.Evaluate(ctx, in)
+	if err != nil {
+		a.Indicators = t.Indicators
+		return a, err
+	}
+	out := Signal{Indicators: t.Indicators, AI: a.AI, Stale: a.Stale}
+	if t.Decision == a.Decision && t.Decision != Hold {
+		out.Decision, out.Confidence = t.Decision, min(t.Confidence, a.Confidence)
+		out.Reasoning = fmt.Sprintf("Technical and AI agree on %s. Technical: %s. AI: %s", t.Decision, t.Reasoning, a.Reasoning)
+		return out, nil
+	}
+	out.Decision, out.Confidence = Hold, 0.5
+	out.Reasoning = fmt.Sprintf("No agreement (technical %s, AI %s). Technical: %s. AI: %s", t.Decision, a.Decision, t.Reasoning, a.Reasoning)
+	return out, nil
+}
