@@ -101,7 +101,8 @@ func (s *Server) indicators(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, rd)
 	}
-	ok(w, map[string]any{"symbol": sym, "indicator_type": typ, "granularity": g, "readings": out})
+	// "indicators" is the spec's key; "readings" stays for existing clients.
+	ok(w, map[string]any{"symbol": sym, "indicator_type": typ, "granularity": g, "indicators": out, "readings": out})
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
