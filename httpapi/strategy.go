@@ -184,7 +184,12 @@ func (s *Server) strategySignals(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	ok(w, map[string]any{"signals": evs, "count": len(evs)})
+	out, err := s.withOutcomes(r, evs)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"signals": out, "count": len(out)})
 }
 
 // aiNames lists the instances that ask a model (AI-driven and hybrid).
@@ -223,6 +228,27 @@ func (s *Server) aiEvaluations(r *http.Request, f domain.EvaluationFilter, name 
 	return out, nil
 }
 
+// decision is an evaluation with its outcome: pending until the position
+// it opened is closed, then profit or loss with the P&L attributed to it.
+type decision struct {
+	domain.Evaluation
+	analytics.Outcome
+}
+
+// withOutcomes resolves evaluations against the strategies' fills.
+func (s *Server) withOutcomes(r *http.Request, evs []domain.Evaluation) ([]decision, error) {
+	fills, err := s.d.Trading.StrategyFills(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	outs := analytics.DecisionOutcomes(evs, fills)
+	res := make([]decision, 0, len(evs))
+	for _, e := range evs {
+		res = append(res, decision{Evaluation: e, Outcome: outs[e.ID]})
+	}
+	return res, nil
+}
+
 func (s *Server) aiDecisions(w http.ResponseWriter, r *http.Request) {
 	f, err := evalQuery(r)
 	if err != nil {
@@ -234,7 +260,12 @@ func (s *Server) aiDecisions(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	ok(w, map[string]any{"decisions": evs, "count": len(evs)})
+	out, err := s.withOutcomes(r, evs)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"decisions": out, "count": len(out)})
 }
 
 func (s *Server) aiHistory(w http.ResponseWriter, r *http.Request) {
@@ -249,7 +280,12 @@ func (s *Server) aiHistory(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	ok(w, map[string]any{"decisions": evs, "count": len(evs)})
+	out, err := s.withOutcomes(r, evs)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"decisions": out, "count": len(out)})
 }
 
 func (s *Server) strategyPerformance(w http.ResponseWriter, r *http.Request) {
