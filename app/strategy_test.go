@@ -121,3 +121,20 @@ func TestTestAI(t *testing.T) {
 		t.Fatalf("recorded decisions %+v", dec)
 	}
 }
+
+func TestPromptPreview(t *testing.T) {
+	s := start(t, t.TempDir())
+	_, tok := s.accounts()
+	var p struct {
+		Prompt          string `json:"prompt"`
+		TemplateVersion string `json:"template_version"`
+		Symbol          string `json:"symbol"`
+	}
+	s.into(s.do("GET", "/api/strategy/prompt/ai_strategy?symbol=ETH-USD", tok, ""), &p)
+	if p.TemplateVersion != "v1" || p.Symbol != "ETH-USD" || !strings.Contains(p.Prompt, "ETH-USD") {
+		t.Fatalf("preview %+v", p)
+	}
+	if r := s.do("GET", "/api/strategy/prompt/technical_strategy", tok, ""); r.Status != 409 {
+		t.Fatalf("technical has no prompt: %+v", r)
+	}
+}

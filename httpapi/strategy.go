@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kestrel/ai"
 	"kestrel/analytics"
 	"kestrel/domain"
 	"kestrel/strategy"
@@ -23,6 +24,7 @@ func (s *Server) strategyRoutes() {
 	s.api("GET /api/strategy/config/{name}", signedIn, s.strategyConfig)
 	s.api("PUT /api/strategy/config/{name}", operatorOnly, s.putStrategyConfig)
 	s.api("GET /api/strategy/signals/{name}", signedIn, s.strategySignals)
+	s.api("GET /api/strategy/prompt/{name}", signedIn, s.strategyPrompt)
 	s.api("GET /api/strategy/ai-decisions", signedIn, s.aiDecisions)
 	s.api("GET /api/strategy/ai-history/{symbol}", signedIn, s.aiHistory)
 	s.api("GET /api/strategy/performance", signedIn, s.strategyPerformance)
@@ -392,4 +394,28 @@ func sortNewest(evs []domain.Evaluation) {
 			evs[j], evs[j-1] = evs[j-1], evs[j]
 		}
 	}
+}
+
+// strategyPrompt previews the prompt an AI instance would send for ?symbol=
+// (default its first symbol) now.
+func (s *Server) strategyPrompt(w http.ResponseWriter, r *http.Request) {
+	c, err := s.d.Strategies.Get(r.PathValue("name"))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	sym := strings.ToUpper(strings.TrimSpace(r.URL.Query().Get("symbol")))
+	if sym == "" && len(c.Symbols) > 0 {
+		sym = c.Symbols[0]
+	}
+	if !slices.Contains(s.d.Market.Symbols(), sym) {
+		fail(w, r, fieldErr("symbol", "Unknown symbol: "+sym))
+		return
+	}
+	p, err := s.d.Strategies.Prompt(r.Context(), c.Name, sym)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"strategy": c.Name, "symbol": sym, "template_version": ai.TemplateVersion, "prompt": p})
 }

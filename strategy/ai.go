@@ -71,27 +71,12 @@ func (s *aiStrategy) Evaluate(ctx context.Context, in Input) (Signal, error) {
 	if len(in.Candles) == 0 {
 		return Signal{}, fmt.Errorf("no closed candles for %s", in.Symbol)
 	}
-	vals := s.ind.judge(s.ind.feed(in.Symbol, in.Candles)).Indicators
+	req := s.request(in)
+	vals, price := req.Indicators, req.Price
 	p, err := s.d.Provider()
 	if err != nil {
 		return Signal{Indicators: vals}, fmt.Errorf("AI provider: %w", err)
 	}
-	price := in.Candles[len(in.Candles)-1].Close
-	if s.d.Price != nil {
-		if px, err := s.d.Price(in.Symbol); err == nil {
-			price = px
-		}
-	}
-	cs := in.Candles
-	if n := s.params.ContextLength; n > 0 && len(cs) > n {
-		cs = cs[len(cs)-n:]
-	}
-	limits := ""
-	if s.d.Limits != nil {
-		limits = s.d.Limits()
-	}
-	req := ai.Request{Symbol: in.Symbol, Candles: cs, Indicators: vals, Position: in.Position.Quantity, AvgPrice: in.Position.AvgPrice(),
-		Price: price, Limits: limits, Model: s.params.Model, Temperature: s.params.Temperature, MaxTokens: s.params.MaxTokens}
 	d, err := p.Decide(ctx, req)
 	prov := &AIProvenance{Provider: d.Provider, Model: d.Model, PromptHash: d.PromptHash, Prompt: d.Prompt, Raw: d.Raw, Latency: d.Latency}
 	if prov.Provider == "" {
@@ -114,6 +99,39 @@ func (s *aiStrategy) Evaluate(ctx context.Context, in Input) (Signal, error) {
 		}
 	}
 	return sig, nil
+}
+
+// request is what the model is asked: the last context_length candles, the
+// indicators, the position, the price now and the risk limits.
+func (s *aiStrategy) request(in Input) ai.Request {
+	vals := s.ind.judge(s.ind.feed(in.Symbol, in.Candles)).Indicators
+	price := in.Candles[len(in.Candles)-1].Close
+	if s.d.Price != nil {
+		if px, err := s.d.Price(in.Symbol); err == nil {
+			price = px
+		}
+	}
+	cs := in.Candles
+	if n := s.params.ContextLength; n > 0 && len(cs) > n {
+		cs = cs[len(cs)-n:]
+	}
+	limits := ""
+	if s.d.Limits != nil {
+		limits = s.d.Limits()
+	}
+	return ai.Request{Symbol: in.Symbol, Candles: cs, Indicators: vals, Position: in.Position.Quantity, AvgPrice: in.Position.AvgPrice(),
+		Price: price, Limits: limits, Model: s.params.Model, Temperature: s.params.Temperature, MaxTokens: s.params.MaxTokens}
+}
+
+// Prompt renders the prompt the model would be sent now (the AI screen's preview).
+func (s *aiStrategy) Prompt(in Input) (string, error) { return ai.RenderPrompt(s.request(in)) }
+
+// Prompt implements Prompter for the hybrid's AI half.
+func (h *hybrid) Prompt(in Input) (string, error) { return h.ai.Prompt(in) }
+
+// Prompter is a strategy that asks a model and can show its prompt.
+type Prompter interface {
+	Prompt(in Input) (string, error)
 }
 
 // hybrid acts only when the technical rules and the AI agree; its

@@ -192,24 +192,57 @@ func (e *Engine) Analyze(ctx context.Context, name, symbol string) (domain.Evalu
 	if !ok {
 		return domain.Evaluation{}, domain.Errorf(domain.ENotFound, "Strategy not found: %s", name)
 	}
-	g := domain.Granularity(j.cfg.Timeframe)
-	width := g.Duration()
-	t, err := e.d.Market.Ticker(symbol)
+	candles, err := e.closedCandles(ctx, j.cfg, symbol)
 	if err != nil {
 		return domain.Evaluation{}, err
-	}
-	closed := t.Time.Truncate(width).Add(-width)
-	n := e.window(j.cfg)
-	candles, err := e.d.Market.Candles(ctx, symbol, g, closed.Add(-time.Duration(n-1)*width), closed.Add(width), n)
-	if err != nil {
-		return domain.Evaluation{}, err
-	}
-	if len(candles) == 0 {
-		return domain.Evaluation{}, domain.Errorf(domain.EUnavailable, "No closed candles for %s yet", symbol)
 	}
 	ev := e.evaluate(ctx, j, symbol, candles, false)
 	if ev.Error != "" {
 		return ev, domain.Errorf(domain.EUnavailable, "%s", ev.Error)
 	}
 	return ev, nil
+}
+
+// Prompt renders the prompt an AI-driven or hybrid instance would send for
+// symbol now, without asking the model.
+func (e *Engine) Prompt(ctx context.Context, name, symbol string) (string, error) {
+	e.mu.Lock()
+	in, ok := e.inst[name]
+	var j job
+	if ok {
+		j = job{in: in, cfg: in.cfg, strat: in.strat, buildErr: in.buildErr}
+	}
+	e.mu.Unlock()
+	if !ok {
+		return "", domain.Errorf(domain.ENotFound, "Strategy not found: %s", name)
+	}
+	p, isAI := j.strat.(Prompter)
+	if !isAI {
+		return "", domain.Errorf(domain.EConflict, "%s does not ask a model", name)
+	}
+	candles, err := e.closedCandles(ctx, j.cfg, symbol)
+	if err != nil {
+		return "", err
+	}
+	return p.Prompt(Input{Symbol: symbol, Candles: candles, Position: e.position(ctx, name, symbol), Now: e.d.Clock.Now()})
+}
+
+// closedCandles is the window of closed candles an instance sees for symbol now.
+func (e *Engine) closedCandles(ctx context.Context, c Config, symbol string) ([]domain.Candle, error) {
+	g := domain.Granularity(c.Timeframe)
+	width := g.Duration()
+	t, err := e.d.Market.Ticker(symbol)
+	if err != nil {
+		return nil, err
+	}
+	closed := t.Time.Truncate(width).Add(-width)
+	n := e.window(c)
+	candles, err := e.d.Market.Candles(ctx, symbol, g, closed.Add(-time.Duration(n-1)*width), closed.Add(width), n)
+	if err != nil {
+		return nil, err
+	}
+	if len(candles) == 0 {
+		return nil, domain.Errorf(domain.EUnavailable, "No closed candles for %s yet", symbol)
+	}
+	return candles, nil
 }
