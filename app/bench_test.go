@@ -67,10 +67,10 @@ func benchDo(b *testing.B, c *http.Client, method, url, token, body string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	io.Copy(io.Discard, res.Body)
+	raw, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	if res.StatusCode >= 300 {
-		b.Fatalf("%s %s: %s", method, url, res.Status)
+		b.Fatalf("%s %s: %s %s", method, url, res.Status, raw)
 	}
 }
 

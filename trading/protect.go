@@ -135,8 +135,27 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 			}
 		}
 	}
+	// Serialised with Place and Modify: a SELL racing this protection either
+	// sees the protective orders (and takes its quantity from them) or has
+	// already sold, and then only what is still held is protected.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	qty := f.Quantity
+	if bals, err := s.d.Exchange.Balances(ctx); err == nil {
+		free := decimal.Zero
+		for _, b := range bals {
+			if b.Currency == domain.Base(f.Symbol) {
+				free = b.Available
+			}
+		}
+		qty = decimal.Min(qty, free)
+	}
+	if !qty.IsPositive() {
+		slog.Info("nothing left to protect: the position was sold first", "order", parent.ID, "fill", f.ID)
+		return nil
+	}
 	group := "protect-" + f.ID
-	base := domain.OrderRequest{Symbol: f.Symbol, Side: domain.Sell, Quantity: f.Quantity, Strategy: parent.Strategy,
+	base := domain.OrderRequest{Symbol: f.Symbol, Side: domain.Sell, Quantity: qty, Strategy: parent.Strategy,
 		UserID: parent.UserID, GroupID: group, ParentID: parent.ID}
 	var reqs []domain.OrderRequest
 	if p.StopLoss && p.StopLossPercent.IsPositive() {

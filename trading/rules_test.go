@@ -277,3 +277,25 @@ func TestFillsMissedWhileDownAreProtectedOnStart(t *testing.T) {
 		t.Fatalf("open orders after two starts: %+v, want one protective stop for %s", open, buy.ID)
 	}
 }
+
+// A SELL that gets in before the protection of its BUY leaves nothing to
+// protect: no protective order and no alert.
+func TestSoldBeforeProtectionNeedsNone(t *testing.T) {
+	ctx := context.Background()
+	d := newDesk(t)
+	d.policy.StopLoss, d.policy.StopLossPercent = true, dec("0.02")
+	var alerts []string
+	d.svc = d.gateway(t, func(_ context.Context, sev, title, _ string) { alerts = append(alerts, sev+": "+title) })
+	buy := d.place(t, market("BTC-USD", domain.Buy, "0.1"))
+	d.place(t, market("BTC-USD", domain.Sell, "0.1"))
+	fills, _ := d.sb.Fills(ctx, domain.FillFilter{Symbol: "BTC-USD"})
+	var bf domain.Fill
+	for _, f := range fills {
+		if f.OrderID == buy.ID {
+			bf = f
+		}
+	}
+	if got := d.svc.Protect(ctx, buy, bf); len(got) != 0 || len(alerts) != 0 {
+		t.Fatalf("protected a sold position: %+v, alerts %v", got, alerts)
+	}
+}
