@@ -134,6 +134,15 @@ func TestPromptPreview(t *testing.T) {
 	if p.TemplateVersion != "v1" || p.Symbol != "ETH-USD" || !strings.Contains(p.Prompt, "ETH-USD") {
 		t.Fatalf("preview %+v", p)
 	}
+	var c struct {
+		Model      string `json:"model"`
+		ModelLabel string `json:"model_label"`
+		MaxTokens  int    `json:"max_tokens"`
+	}
+	s.into(s.do("GET", "/api/strategy/config/ai_strategy", tok, ""), &c)
+	if c.Model != "gpt-4.1-nano" || c.ModelLabel != "Built-in analyst (offline)" || c.MaxTokens != 500 {
+		t.Fatalf("AI config %+v", c)
+	}
 	if r := s.do("GET", "/api/strategy/prompt/technical_strategy", tok, ""); r.Status != 409 {
 		t.Fatalf("technical has no prompt: %+v", r)
 	}

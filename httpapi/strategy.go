@@ -128,7 +128,27 @@ func (s *Server) strategyConfig(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	ok(w, c)
+	ok(w, s.withModelLabel(c))
+}
+
+// configView is a configuration with, for AI instances, the model that
+// really answers (the provider's label for the configured option).
+type configView struct {
+	strategy.Config
+	ModelLabel string `json:"model_label,omitempty"`
+	Provider   string `json:"provider,omitempty"`
+}
+
+func (s *Server) withModelLabel(c strategy.Config) configView {
+	v := configView{Config: c}
+	if c.AIParams == nil || s.d.Settings == nil {
+		return v
+	}
+	a := s.d.Settings.Platform().API.AI
+	if p, err := ai.New(ai.Config{Provider: a.Provider, BaseURL: a.BaseURL, Model: a.Model}); err == nil {
+		v.Provider, v.ModelLabel = p.Name(), p.ModelLabel(c.Model)
+	}
+	return v
 }
 
 func (s *Server) putStrategyConfig(w http.ResponseWriter, r *http.Request) {
