@@ -27,7 +27,7 @@ export function EvaluationTable({ rows, empty, showModel = false }: { rows: Eval
               <td className="py-2 pr-3">{e.strategy_name}</td>
               <td className="py-2 pr-3">{e.symbol}</td>
               <td className="py-2 pr-3">
-                <Badge className={DECISION_CLASS[e.decision] ?? DECISION_CLASS.HOLD!}>{e.error ? 'FAILED' : e.decision}</Badge>
+                <Badge className={e.error ? DECISION_CLASS.SELL! : (DECISION_CLASS[e.decision] ?? DECISION_CLASS.HOLD!)}>{e.error ? 'FAILED' : e.decision}</Badge>
               </td>
               <td className={`py-2 pr-3 font-semibold tabular-nums ${confidenceClass(e.confidence)}`}>{(e.confidence * 100).toFixed(0)}%</td>
               <td className="max-w-md py-2 pr-3">
