@@ -28,7 +28,7 @@ const screens = [
   ['Trading', 'Trade History', '/trading/history', 'Trade History'],
   ['Strategy', null, '/strategy', 'Strategy Management'],
   ['Strategy', 'AI Configuration', '/strategy/ai', 'AI Strategy Configuration'],
-  ['Strategy', 'Technical Analysis', '/strategy/technical', 'Technical Analysis'],
+  ['Strategy', 'Technical Analysis', '/strategy/technical', 'Technical Analysis Strategy'],
   ['Strategy', 'Performance', '/strategy/performance', 'Strategy Performance'],
   ['Strategy', 'History & Analytics', '/strategy/history', 'Strategy History and Analytics'],
   ['Strategy', 'Backtesting', '/strategy/backtest', 'Strategy Backtesting'],

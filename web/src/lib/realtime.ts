@@ -4,8 +4,8 @@ import type { Ticker, Order, Fill } from './types';
 
 /** One server frame (spec: Realtime message). */
 export interface RealtimeMessage {
-  type: 'market_data' | 'trade_update' | 'system_alert';
-  channel: 'ticker' | 'trades' | 'alerts';
+  type: 'market_data' | 'trade_update' | 'system_alert' | 'strategy_signal';
+  channel: 'ticker' | 'trades' | 'alerts' | 'signals';
   data: unknown;
   timestamp: string;
 }

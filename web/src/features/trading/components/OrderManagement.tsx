@@ -7,6 +7,7 @@ import { errorMessage } from '@/lib/api';
 import { formatDateTime, formatPrice, formatQty } from '@/lib/format';
 import type { Order, OrderStatus } from '@/lib/types';
 import { useCancelOrder, useModifyOrder, useOrders, useProduct } from '../api';
+import { strategyLabel } from '../history';
 import { formatHold, orderLinks, shortId, type OrderLinks } from '../orders';
 import { validateModify } from '../validate';
 
@@ -79,7 +80,7 @@ export function OrderManagement() {
           <table className="w-full text-sm">
             <thead className="text-left text-slate-500 dark:text-slate-400">
               <tr>
-                {['Order ID', 'Symbol', 'Side', 'Type', 'Quantity', 'Price', 'Hold', 'Status', 'Created', 'Actions'].map((h) => (
+                {['Order ID', 'Symbol', 'Side', 'Type', 'Quantity', 'Price', 'Hold', 'Status', 'Strategy', 'Created', 'Actions'].map((h) => (
                   <th key={h} className="px-2 py-2 font-medium">
                     {h}
                   </th>
@@ -107,6 +108,7 @@ export function OrderManagement() {
                     <td className={`px-2 py-2 ${st.cls}`} title={o.reject_reason}>
                       <span aria-hidden="true">{st.icon}</span> {o.status}
                     </td>
+                    <td className="px-2 py-2" data-testid="order-strategy">{strategyLabel(o.strategy)}</td>
                     <td className="px-2 py-2">{formatDateTime(o.created_at)}</td>
                     <td className="space-x-1 whitespace-nowrap px-2 py-2">
                       {live && o.order_type === 'limit' && (

@@ -1,0 +1,189 @@
+import { useState } from 'react';
+import { btn, inputClass } from '@/components/Modal';
+import { Card } from '@/components/Screen';
+import { Spinner } from '@/components/Spinner';
+import { ApiError } from '@/lib/api';
+import { strategyApi, useAIDecisions, useIsOperator, useSignalStream, useStrategyConfig } from '../api';
+import { AI_FIELDS, confidenceClass, DECISION_CLASS, modelLabel, MSG, parseSymbols, TRADING_FIELDS } from '../model';
+import type { Evaluation, StrategyConfig } from '../types';
+import { AIPerformanceView } from './AIPerformanceView';
+import { EnableControl, StrategyPicker, TimeframeField, useConfigForm } from './configForm';
+import { Badge, NumberField, OperatorNote, SymbolsField } from './controls';
+import { EvaluationTable } from './EvaluationTable';
+import { FlashBanner, useFlash } from './Flash';
+
+/** The spec's model choices; the provider in Settings decides which real model each maps to. */
+const MODELS = ['gpt-4.1-nano', 'gpt-4', 'gpt-3.5-turbo', 'gpt-4-turbo', 'claude-3-sonnet', 'llama-2-70b'];
+
+/** The AI strategy configuration: enable/disable, the form, Test AI, performance and recent decisions. */
+export function AIConfig({ name, onPick }: { name: string; onPick?: (name: string) => void }) {
+  useSignalStream();
+  const cfg = useStrategyConfig(name);
+  const flash = useFlash();
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        {onPick ? <StrategyPicker types={['ai_driven', 'hybrid']} value={name} onChange={onPick} /> : <span />}
+        {cfg.data && (
+          <EnableControl
+            config={cfg.data}
+            flash={flash}
+            msgs={{ enabled: MSG.aiEnabled, disabled: MSG.aiDisabled, enableFailed: MSG.aiEnableFailed, disableFailed: MSG.aiDisableFailed }}
+          />
+        )}
+      </div>
+      <FlashBanner flash={flash.flash} />
+      {cfg.isLoading && <Spinner />}
+      {cfg.error && <p role="alert" className="text-sm text-red-600">{String((cfg.error as Error).message)}</p>}
+      {cfg.data && <AIForm key={cfg.data.name} config={cfg.data} flash={flash} />}
+    </div>
+  );
+}
+
+function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<typeof useFlash> }) {
+  const operator = useIsOperator();
+  const f = useConfigForm(config, [...TRADING_FIELDS, ...AI_FIELDS], flash, { saved: MSG.aiSaved, failed: MSG.saveFailed });
+  const decisions = useAIDecisions({ strategy: config.name, symbol: '', executed: '' });
+  return (
+    <div className="grid gap-4 lg:grid-cols-3">
+      <Card title="Configuration" className="lg:col-span-2">
+        <form
+          className="space-y-5"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            f.submit();
+          }}
+        >
+          <div className="grid gap-4 md:grid-cols-2">
+            <div>
+              <label htmlFor="f-model" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+                Model
+              </label>
+              <input id="f-model" list="ai-models" value={f.model} disabled={!operator} onChange={(e) => f.setModel(e.target.value)} className={inputClass} aria-invalid={!!f.errors.model} />
+              <datalist id="ai-models">
+                {MODELS.map((m) => (
+                  <option key={m} value={m} />
+                ))}
+              </datalist>
+              {f.errors.model ? (
+                <p className="mt-1 text-xs text-red-600 dark:text-red-400">{f.errors.model}</p>
+              ) : (
+                <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">The AI provider (Settings, API) maps this to the model it calls; Test AI shows the model used.</p>
+              )}
+            </div>
+            <TimeframeField value={f.timeframe} onChange={f.setTimeframe} disabled={!operator} />
+          </div>
+          <SymbolsField value={f.symbols} onChange={f.setSymbols} error={f.errors.symbols} disabled={!operator} />
+          <fieldset className="grid gap-4 md:grid-cols-2">
+            <legend className="mb-2 text-sm font-semibold">Model Parameters</legend>
+            {AI_FIELDS.map((s) => (
+              <NumberField key={s.key} spec={s} draft={f.draft} errors={f.errors} onChange={f.set} disabled={!operator} />
+            ))}
+          </fieldset>
+          <fieldset className="grid gap-4 md:grid-cols-2">
+            <legend className="mb-2 text-sm font-semibold">Trading Parameters</legend>
+            {TRADING_FIELDS.map((s) => (
+              <NumberField key={s.key} spec={s} draft={f.draft} errors={f.errors} onChange={f.set} disabled={!operator} />
+            ))}
+          </fieldset>
+          <div className="flex items-center gap-3">
+            <button type="submit" className={btn.primary} disabled={!operator || f.saving}>
+              {f.saving ? 'Saving...' : 'Save Configuration'}
+            </button>
+            {!operator && <OperatorNote>Only operators can save strategy configurations.</OperatorNote>}
+          </div>
+        </form>
+      </Card>
+      <div className="space-y-4">
+        <TestAI name={config.name} symbolsText={f.symbols} flash={flash} />
+        <AIPerformanceView name={config.name} />
+      </div>
+      <Card title="Recent AI Decisions" className="lg:col-span-3">
+        {decisions.error ? (
+          <p role="alert" className="text-sm text-red-600">{MSG.loadDecisions}</p>
+        ) : (
+          <EvaluationTable rows={(decisions.data ?? []).slice(0, 10)} empty={MSG.noDecisions} showModel />
+        )}
+      </Card>
+    </div>
+  );
+}
+
+interface TestResult {
+  symbol: string;
+  ev?: Evaluation;
+  error?: string;
+}
+
+/** Test AI: asks the strategy's model about each listed symbol now; recorded, never traded. */
+function TestAI({ name, symbolsText, flash }: { name: string; symbolsText: string; flash: ReturnType<typeof useFlash> }) {
+  const operator = useIsOperator();
+  const [running, setRunning] = useState(false);
+  const [results, setResults] = useState<TestResult[]>([]);
+  const run = async () => {
+    const symbols = parseSymbols(symbolsText);
+    if (symbols.length === 0) {
+      flash.fail(MSG.testSymbols);
+      return;
+    }
+    setRunning(true);
+    const out: TestResult[] = [];
+    let failed: unknown = null;
+    let callFailed: unknown = null;
+    for (const symbol of symbols) {
+      try {
+        out.push({ symbol, ev: await strategyApi.analyze(symbol, name) });
+      } catch (err) {
+        const ev = err instanceof ApiError && err.status === 502 && err.data && typeof err.data === 'object' ? (err.data as Evaluation) : undefined;
+        out.push({ symbol, ev, error: err instanceof Error ? err.message : String(err) });
+        if (ev) failed ??= err;
+        else callFailed ??= err;
+      }
+      setResults([...out]);
+    }
+    setRunning(false);
+    if (callFailed) flash.fail(MSG.testFailedCall, callFailed);
+    else if (failed) flash.fail(MSG.testFailed, failed);
+    else flash.ok(MSG.testOk);
+  };
+  return (
+    <Card title="Test AI">
+      <p className="mb-3 text-sm text-slate-500 dark:text-slate-400">Asks the model now about each symbol in the list. The decisions are recorded, not traded.</p>
+      <button type="button" className={btn.secondary} disabled={!operator || running} onClick={() => void run()}>
+        {running ? 'Testing...' : 'Test AI'}
+      </button>
+      {!operator && <OperatorNote>Only operators can run Test AI.</OperatorNote>}
+      <ul className="mt-3 space-y-3" aria-label="Test AI results">
+        {results.map((r) => (
+          <li key={r.symbol} data-testid="test-ai-result" className="rounded border border-slate-200 p-3 text-sm dark:border-slate-800">
+            <div className="flex items-center justify-between gap-2">
+              <span className="font-semibold">{r.symbol}</span>
+              {r.ev && !r.ev.error ? (
+                <span className="flex items-center gap-2">
+                  <Badge className={DECISION_CLASS[r.ev.decision] ?? ''}>{r.ev.decision}</Badge>
+                  <span className={`font-semibold tabular-nums ${confidenceClass(r.ev.confidence)}`}>{(r.ev.confidence * 100).toFixed(0)}%</span>
+                </span>
+              ) : (
+                <Badge className="bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200">Failed</Badge>
+              )}
+            </div>
+            <p className={`mt-1 ${r.ev && !r.ev.error ? '' : 'text-red-600 dark:text-red-400'}`}>{r.ev?.error || r.ev?.reasoning || r.error}</p>
+            {r.ev && modelLabel(r.ev) && (
+              <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                {modelLabel(r.ev)}
+                {r.ev.latency_ms ? ` · ${r.ev.latency_ms} ms` : ''}
+              </p>
+            )}
+            {r.ev?.prompt && (
+              <details className="mt-1 text-xs">
+                <summary className="cursor-pointer text-slate-500">Prompt sent</summary>
+                <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 dark:bg-slate-950">{r.ev.prompt}</pre>
+              </details>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
