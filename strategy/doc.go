@@ -16,8 +16,9 @@
 //	portfolio value x max_position_size x risk_multiplier
 //
 // in the symbol, capped by the risk limits (maximum position size share of
-// the portfolio, maximum trade amount), and buys what is missing; below the
-// minimum trade amount it does not trade. A SELL closes the strategy's own
+// the portfolio, maximum trade amount, each less a 0.5% margin so a price
+// tick before the risk check cannot push the order over), and buys what is
+// missing; below the minimum trade amount it does not trade. A SELL closes the strategy's own
 // position in the symbol (what its fills bought less what they sold): a
 // long-only spot account never goes short.
 //

@@ -185,8 +185,8 @@ func (e *Engine) Configure(ctx context.Context, name string, c Config) (Config, 
 func (e *Engine) Create(ctx context.Context, name, kind string, overlay json.RawMessage) (Config, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if name == "" || len(name) > 64 {
-		return Config{}, domain.FieldErrors(map[string]string{"name": "Name is required (at most 64 characters)"}, "name")
+	if !validName(name) {
+		return Config{}, domain.FieldErrors(map[string]string{"name": "Name must be 1 to 64 letters, digits, _ or - (and not ai-analyze)"}, "name")
 	}
 	if _, dup := e.inst[name]; dup {
 		return Config{}, domain.Errorf(domain.EConflict, "A strategy named %s already exists", name)
@@ -298,4 +298,18 @@ func (e *Engine) window(c Config) int {
 		n = max(n, c.ContextLength)
 	}
 	return n
+}
+
+// validName keeps names usable in URLs (/strategy/{name}/enable) and clear
+// of the routes that share that shape.
+func validName(name string) bool {
+	if name == "" || len(name) > 64 || name == "ai-analyze" {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
 }

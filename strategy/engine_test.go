@@ -186,8 +186,8 @@ func TestTechnicalBuysThroughTheGatewayWithItsName(t *testing.T) {
 	// Sized at 100,000 x 0.15 x 1.2 = 18,000, capped by the 10% position limit
 	// (10,000) and the maximum trade amount (10,000).
 	notional := o.FilledQuantity.Mul(*o.AvgFillPrice)
-	if notional.GreaterThan(decimal.NewFromInt(10000)) || notional.LessThan(decimal.NewFromInt(9900)) {
-		t.Fatalf("order notional %s, want just under 10,000", notional)
+	if notional.GreaterThan(decimal.NewFromInt(10000)) || notional.LessThan(decimal.NewFromInt(9900)) || notional.GreaterThan(decimal.NewFromInt(9950)) {
+		t.Fatalf("order notional %s, want 99.5%% of the 10,000 cap or a little under", notional)
 	}
 	// The same candle is not evaluated twice.
 	if again := r.eng.Step(context.Background()); len(again) != 0 {
@@ -307,4 +307,16 @@ type broken struct{}
 
 func (broken) Evaluate(context.Context, strategy.Input) (strategy.Signal, error) {
 	return strategy.Signal{}, errors.New("provider answered 503")
+}
+
+func TestStrategyNamesStayURLSafe(t *testing.T) {
+	r := newRig(t)
+	for _, name := range []string{"", "a/b", "ai-analyze", "has space", strings.Repeat("x", 65)} {
+		if _, err := r.eng.Create(context.Background(), name, "technical", nil); domain.ErrorCode(err) != domain.EInvalid {
+			t.Errorf("%q: %v, want invalid", name, err)
+		}
+	}
+	if _, err := r.eng.Create(context.Background(), "fast-rsi_2", "technical", nil); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -17,6 +17,9 @@ import (
 // maxFailures is how many failed evaluations in a row pause an instance.
 const maxFailures = 3
 
+// capMargin keeps strategy orders 0.5% inside the risk caps.
+var capMargin = decimal.RequireFromString("0.995")
+
 // evaluate asks the strategy, decides whether to trade (trade=false for a
 // test analysis), stores the evaluation and publishes it.
 func (e *Engine) evaluate(ctx context.Context, j job, symbol string, candles []domain.Candle, trade bool) domain.Evaluation {
@@ -126,8 +129,10 @@ func (e *Engine) size(ctx context.Context, c Config, symbol, decision string, po
 	value := analytics.Value(acct, e.prices(acct)).Total
 	l := e.d.Policy().Limits
 	target := value.Mul(decimal.NewFromFloat(c.MaxPositionSize)).Mul(decimal.NewFromFloat(c.RiskMultiplier))
-	target = decimal.Min(target, value.Mul(l.MaxPositionSize))
-	notional := decimal.Min(target.Sub(pos.Quantity.Mul(t.Price)), l.MaxTradeAmount)
+	// The caps are met with a margin: the price may tick between sizing and
+	// the risk check, and an order sized exactly at a cap would then be refused.
+	target = decimal.Min(target, value.Mul(l.MaxPositionSize).Mul(capMargin))
+	notional := decimal.Min(target.Sub(pos.Quantity.Mul(t.Price)), l.MaxTradeAmount.Mul(capMargin))
 	if notional.LessThan(l.MinTradeAmount) {
 		return decimal.Zero, fmt.Sprintf("Position already at its target size ($%s of $%s)", pos.Quantity.Mul(t.Price).StringFixed(2), target.StringFixed(2))
 	}
