@@ -204,6 +204,10 @@ type Exchange interface {
 	// OrderByClientID returns the user's order with that client id, or not_found.
 	OrderByClientID(ctx context.Context, userID, clientID string) (Order, error)
 	Orders(ctx context.Context, f OrderFilter) ([]Order, error)
+	// LiveOrders lists the pending and open orders, oldest first (the risk
+	// check reads them on every order, so an adapter should answer from
+	// memory where it can).
+	LiveOrders(ctx context.Context) ([]Order, error)
 	Fills(ctx context.Context, f FillFilter) ([]Fill, error)
 	// Balances is one consistent snapshot of every currency's funds.
 	Balances(ctx context.Context) ([]Balance, error)

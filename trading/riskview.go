@@ -70,15 +70,7 @@ func exposureOf(o domain.Order) decimal.Decimal {
 }
 
 func (s *Service) liveOrders(ctx context.Context) ([]domain.Order, error) {
-	var out []domain.Order
-	for _, st := range []domain.OrderStatus{domain.StatusPending, domain.StatusOpen} {
-		os, err := s.d.Exchange.Orders(ctx, domain.OrderFilter{Status: st, Limit: 100000})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, os...)
-	}
-	return out, nil
+	return s.d.Exchange.LiveOrders(ctx)
 }
 
 // expectedPrice values an order for the risk check: its limit or stop

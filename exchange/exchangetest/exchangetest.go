@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		{"ClientOrderIDsArePerUser", perUser},
 		{"ProductsHaveIncrements", products},
 		{"UpdatesStreamEveryChange", updates},
+		{"LiveOrdersOnlyTheLiveOnes", liveOrders},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
@@ -290,5 +291,19 @@ func updates(t *testing.T, h Harness) {
 	}
 	if seen[0] != domain.StatusOpen || seen[1] != domain.StatusFilled {
 		t.Fatalf("updates %v, want [open filled]", seen)
+	}
+}
+
+func liveOrders(t *testing.T, h Harness) {
+	x := h.Exchange
+	a := place(t, x, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("40000")})
+	b := place(t, x, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("41000")})
+	place(t, x, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("0.01")})
+	if _, err := x.CancelOrder(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	live, err := x.LiveOrders(ctx)
+	if err != nil || len(live) != 1 || live[0].ID != b.ID {
+		t.Fatalf("live orders %+v %v, want only %s", live, err, b.ID)
 	}
 }

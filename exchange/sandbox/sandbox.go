@@ -173,6 +173,16 @@ func (s *Sandbox) Orders(ctx context.Context, f domain.OrderFilter) ([]domain.Or
 	return s.store.LedgerOrders(ctx, f)
 }
 
+// LiveOrders implements domain.Exchange, from the engine's memory.
+func (s *Sandbox) LiveOrders(ctx context.Context) ([]domain.Order, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ready(ctx); err != nil {
+		return nil, err
+	}
+	return s.eng.LiveOrders(), nil
+}
+
 // Fills implements domain.Exchange.
 func (s *Sandbox) Fills(ctx context.Context, f domain.FillFilter) ([]domain.Fill, error) {
 	return s.store.LedgerFills(ctx, f)
