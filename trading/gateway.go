@@ -70,6 +70,7 @@ func (s *Service) Place(ctx context.Context, req domain.OrderRequest) (domain.Or
 		}
 		return domain.Order{}, false, err
 	}
+	s.placed(o)
 	return o, true, nil
 }
 

@@ -178,6 +178,7 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 				r.Type, r.Quantity, r.Symbol, parent.ID, domain.ErrorMessage(err)))
 			continue
 		}
+		s.placed(o)
 		out = append(out, o)
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -51,10 +52,40 @@ func (s *Service) view(ctx context.Context) (view, error) {
 	if v.snap.PeakValue, err = s.d.Store.PeakPortfolioValue(ctx); err != nil {
 		return v, err
 	}
-	if v.snap.TradesToday, err = s.tradesSince(ctx, startOfDay(now)); err != nil {
+	if v.snap.TradesToday, err = s.tradesToday(ctx, now); err != nil {
 		return v, err
 	}
 	return v, nil
+}
+
+// today counts the orders placed since 00:00 UTC. It is read from the
+// store once a day (and after a restart), then kept in memory as the
+// gateway places orders, so the risk check does not re-read the day's
+// orders on every order. Callers hold s.mu.
+type today struct {
+	day   time.Time
+	count int
+	known bool
+}
+
+func (s *Service) tradesToday(ctx context.Context, now time.Time) (int, error) {
+	day := startOfDay(now)
+	if s.today.known && s.today.day.Equal(day) {
+		return s.today.count, nil
+	}
+	n, err := s.tradesSince(ctx, day)
+	if err != nil {
+		return 0, err
+	}
+	s.today = today{day: day, count: n, known: true}
+	return n, nil
+}
+
+// placed counts an order the gateway placed today. Callers hold s.mu.
+func (s *Service) placed(o domain.Order) {
+	if s.today.known && s.today.day.Equal(startOfDay(o.CreatedAt)) && o.Status != domain.StatusRejected {
+		s.today.count++
+	}
 }
 
 // exposureOf is what a resting BUY adds if it fills: its remainder at its price.

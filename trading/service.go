@@ -49,10 +49,11 @@ type Deps struct {
 
 // Service is the order gateway.
 type Service struct {
-	d    Deps
-	mu   sync.Mutex // serialises risk check + placement so limits cannot be raced past
-	halt HaltState
-	hmu  sync.RWMutex
+	d     Deps
+	mu    sync.Mutex // serialises risk check + placement so limits cannot be raced past
+	halt  HaltState
+	hmu   sync.RWMutex
+	today today // orders placed today, kept under mu
 }
 
 // HaltState is the emergency stop.
