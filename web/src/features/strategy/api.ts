@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { api } from '@/lib/api';
 import { useMe } from '@/lib/auth';
 import { realtime } from '@/lib/useRealtime';
-import type { AIPerformance, EvalFilters, Evaluation, IndicatorReading, Strategy, StrategyConfig, StrategyPerformance, StrategyTypeInfo } from './types';
+import type { AIPerformance, EvalFilters, Evaluation, IndicatorReading, PromptPreview, Strategy, StrategyConfig, StrategyPerformance, StrategyTypeInfo } from './types';
 
 export const SYMBOLS = ['BTC-USD', 'ETH-USD', 'ADA-USD', 'SOL-USD'] as const;
 export const TECHNICAL_NAME = 'technical_strategy';
@@ -48,6 +48,8 @@ export const strategyApi = {
   performance: () => api.get<{ performance: StrategyPerformance[] }>('/strategy/performance').then((d) => d.performance),
   aiPerformance: (name: string) =>
     api.get<{ performance: AIPerformance }>(name ? `/strategy/ai-performance/${encodeURIComponent(name)}` : '/strategy/ai-performance').then((d) => d.performance),
+  prompt: (name: string, symbol: string) =>
+    api.get<PromptPreview>(`/strategy/prompt/${encodeURIComponent(name)}?symbol=${encodeURIComponent(symbol)}`),
   analyze: (symbol: string, strategy: string) => api.post<Evaluation>(`/strategy/ai-analyze/${encodeURIComponent(symbol)}?strategy=${encodeURIComponent(strategy)}`),
   indicators: (symbol: string, type: string, granularity: string) =>
     api

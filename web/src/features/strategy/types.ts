@@ -33,6 +33,17 @@ export interface StrategyConfig {
   temperature?: number;
   context_length?: number;
   parameters?: Record<string, unknown>;
+  /** The model that really answers (the provider's label for `model`), AI instances only. */
+  model_label?: string;
+  provider?: string;
+}
+
+/** GET /strategy/prompt/{name}: the prompt an AI instance would send now. */
+export interface PromptPreview {
+  strategy: string;
+  symbol: string;
+  template_version: string;
+  prompt: string;
 }
 
 export interface Strategy {

@@ -69,7 +69,16 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
               {f.errors.model ? (
                 <p className="mt-1 text-xs text-red-600 dark:text-red-400">{f.errors.model}</p>
               ) : (
-                <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">The AI provider (Settings, API) maps this to the model it calls; Test AI shows the model used.</p>
+                <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                  The AI provider (Settings, API) maps this to the model it calls
+                  {config.model_label ? (
+                    <>
+                      : answered by <span data-testid="model-label" className="font-medium">{config.model_label}</span>.
+                    </>
+                  ) : (
+                    '; Test AI shows the model used.'
+                  )}
+                </p>
               )}
             </div>
             <TimeframeField value={f.timeframe} onChange={f.setTimeframe} disabled={!operator} />
@@ -97,6 +106,7 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
       </Card>
       <div className="space-y-4">
         <TestAI name={config.name} symbolsText={f.symbols} flash={flash} />
+        <PromptPreviewCard name={config.name} symbols={config.symbols} />
         <AIPerformanceView name={config.name} />
       </div>
       <Card title="Recent AI Decisions" className="lg:col-span-3">
@@ -107,6 +117,54 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
         )}
       </Card>
     </div>
+  );
+}
+
+/** The rendered prompt the strategy would send now (its saved configuration), for one symbol. */
+function PromptPreviewCard({ name, symbols }: { name: string; symbols: string[] }) {
+  const [symbol, setSymbol] = useState(symbols[0] ?? 'BTC-USD');
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const show = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const p = await strategyApi.prompt(name, symbol);
+      setText(`Template ${p.template_version}\n\n${p.prompt}`);
+    } catch (e) {
+      setText(null);
+      setError(e instanceof ApiError ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title="Prompt Preview">
+      <div className="mb-3 flex items-center gap-2">
+        <label htmlFor="prompt-symbol" className="text-sm text-slate-600 dark:text-slate-300">
+          Symbol
+        </label>
+        <select id="prompt-symbol" value={symbol} onChange={(e) => setSymbol(e.target.value)} className={inputClass}>
+          {(symbols.length ? symbols : ['BTC-USD']).map((s) => (
+            <option key={s}>{s}</option>
+          ))}
+        </select>
+        <button type="button" className={btn.secondary} disabled={busy} onClick={() => void show()}>
+          {busy ? 'Rendering...' : 'Preview prompt'}
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      )}
+      {text && (
+        <pre data-testid="prompt-preview" className="max-h-72 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 text-xs dark:bg-slate-900">
+          {text}
+        </pre>
+      )}
+    </Card>
   );
 }
 
