@@ -13,9 +13,16 @@ import (
 
 // Service raises alerts into a store and onto the event bus.
 type Service struct {
-	store domain.AlertStore
-	bus   *events.Bus
-	clock domain.Clock
+	store    domain.AlertStore
+	bus      *events.Bus
+	clock    domain.Clock
+	resolved []func(context.Context, domain.Alert)
+}
+
+// OnResolve registers fn to run after an alert is resolved (for example, to
+// resume what the alert paused). Register before serving.
+func (s *Service) OnResolve(fn func(context.Context, domain.Alert)) {
+	s.resolved = append(s.resolved, fn)
 }
 
 // New returns an alert service.
@@ -49,10 +56,16 @@ func (s *Service) List(ctx context.Context, f domain.AlertFilter) ([]domain.Aler
 // Resolve marks an alert resolved by a user and pushes the change.
 func (s *Service) Resolve(ctx context.Context, id int64, by string) (domain.Alert, error) {
 	a, err := s.store.ResolveAlert(ctx, id, by, s.clock.Now())
-	if err == nil && s.bus != nil {
+	if err != nil {
+		return a, err
+	}
+	if s.bus != nil {
 		s.bus.Publish(events.TopicAlert, a, s.clock.Now())
 	}
-	return a, err
+	for _, fn := range s.resolved {
+		fn(ctx, a)
+	}
+	return a, nil
 }
 
 func level(severity string) slog.Level {

@@ -57,6 +57,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	if err != nil {
 		return err
 	}
+	a.Alerts.OnResolve(func(ctx context.Context, al domain.Alert) { a.Strategies.ResumePaused(ctx, al.Title) })
 	a.Hub = ws.NewHub(256, a.Market.Symbols())
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }
 	a.Settings.OnChange(a.applyEmergencyStop)

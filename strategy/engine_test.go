@@ -273,6 +273,16 @@ func TestThreeFailuresPauseTheStrategy(t *testing.T) {
 	if c, _ := r.eng.Get(strategy.TechnicalName); c.Enabled {
 		t.Fatal("still enabled after three failures")
 	}
+	// Resolving the alert it raised resumes it; other alerts do not.
+	if r.eng.ResumePaused(context.Background(), "Order refused by risk check") {
+		t.Fatal("resumed on an unrelated alert")
+	}
+	if !r.eng.ResumePaused(context.Background(), "Strategy paused: "+strategy.TechnicalName) {
+		t.Fatal("not resumed")
+	}
+	if c, _ := r.eng.Get(strategy.TechnicalName); !c.Enabled {
+		t.Fatal("still paused after its alert was resolved")
+	}
 }
 
 func TestConfigValidationUsesTheSpecMessages(t *testing.T) {

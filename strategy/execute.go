@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -75,7 +76,24 @@ func (e *Engine) failed(ctx context.Context, j job) {
 	if _, err := e.SetEnabled(ctx, j.cfg.Name, false); err != nil {
 		slog.Error("pause failing strategy", "strategy", j.cfg.Name, "err", err)
 	}
-	e.d.Alert(ctx, "high", "Strategy paused", fmt.Sprintf("%s failed %d evaluations in a row and was disabled; fix the cause and enable it again", j.cfg.Name, maxFailures))
+	e.d.Alert(ctx, "high", pausedTitle+j.cfg.Name, fmt.Sprintf("%s failed %d evaluations in a row and was disabled; fix the cause, then resolve this alert or enable it again", j.cfg.Name, maxFailures))
+}
+
+// pausedTitle begins the title of the alert raised when an instance pauses itself.
+const pausedTitle = "Strategy paused: "
+
+// ResumePaused re-enables the instance a resolved "Strategy paused" alert
+// names; other alerts are ignored. It reports whether it resumed one.
+func (e *Engine) ResumePaused(ctx context.Context, alertTitle string) bool {
+	name, ok := strings.CutPrefix(alertTitle, pausedTitle)
+	if !ok {
+		return false
+	}
+	if _, err := e.SetEnabled(ctx, name, true); err != nil {
+		slog.Warn("resume paused strategy", "strategy", name, "err", err)
+		return false
+	}
+	return true
 }
 
 // execute turns an accepted signal into an order through the gateway, or
