@@ -25,6 +25,8 @@
 //
 // Candles. FIFTEEN_MINUTE and wider candles come from the data (aggregated
 // from 15-minute candles, aligned to UTC), the current one built from the walk
-// so far. ONE_MINUTE and FIVE_MINUTE candles are rolled up from the ticks this
-// process published (the last 24 hours); before the process started there are none.
+// so far. ONE_MINUTE and FIVE_MINUTE candles are cut from the walk itself
+// (open at the bucket's first second, close at its end, high and low over
+// every second), so they exist for any past time and at any replay speed and
+// agree exactly with the 15-minute candle they divide.
 package replay

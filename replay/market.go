@@ -45,9 +45,6 @@ func (r *Replay) Step(now time.Time) []domain.Tick {
 	}
 	r.mu.Lock()
 	r.lastStep = now
-	for _, t := range ticks {
-		r.live[t.Symbol].add(t)
-	}
 	for ch := range r.subs {
 		for _, t := range ticks {
 			select {
@@ -203,9 +200,7 @@ func (r *Replay) Candles(ctx context.Context, symbol string, g domain.Granularit
 	}
 	var out []domain.Candle
 	if width < slot {
-		r.mu.Lock()
-		out = r.live[symbol].window(width, start, end)
-		r.mu.Unlock()
+		out = r.fine(ctx, symbol, width, start, end, now)
 	} else {
 		out = r.buckets(ctx, symbol, width, start, end, now)
 	}
@@ -213,6 +208,38 @@ func (r *Replay) Candles(ctx context.Context, symbol string, g domain.Granularit
 		out = out[len(out)-limit:]
 	}
 	return out, ctx.Err()
+}
+
+// fine builds candles narrower than the 15-minute data (1 and 5 minutes)
+// from the replay's own second-by-second path, so they exist for any past
+// time, at any replay speed, and agree with the ticks the market sent: open
+// is the price at the bucket's start, close the price at its end (the next
+// bucket's open, as a 15-minute candle's close is its last point), high and
+// low over every second in between. Volume is the slot's, pro rata.
+func (r *Replay) fine(ctx context.Context, symbol string, width time.Duration, start, end, now time.Time) []domain.Candle {
+	var out []domain.Candle
+	for b := start.Truncate(width); b.Before(end) && !b.After(now) && ctx.Err() == nil; b = b.Add(width) {
+		open := b.Truncate(slot)
+		c, ok := r.historic(symbol, open)
+		if !ok {
+			continue // a gap in the data: no trades, no candle
+		}
+		w := r.walkFor(symbol, c)
+		i0 := int(b.Sub(open) / time.Second)
+		i1 := i0 + int(width/time.Second)
+		if live := int(now.Sub(open) / time.Second); b.Add(width).After(now) && live < i1 {
+			i1 = live // the bucket still open: up to now
+		}
+		k := decimal.NewFromInt(int64(i1 - i0)).Div(decimal.NewFromInt(stepsPerCandle))
+		fc := domain.Candle{Time: b, Open: w.points[i0], High: w.points[i0], Low: w.points[i0], Close: w.points[i1],
+			Volume: c.Volume.Mul(k).Round(8)}
+		for _, p := range w.points[i0 : i1+1] {
+			fc.High = decimal.Max(fc.High, p)
+			fc.Low = decimal.Min(fc.Low, p)
+		}
+		out = append(out, fc)
+	}
+	return out
 }
 
 // buckets aggregates 15-minute slots into candles of width (aligned to UTC).

@@ -34,15 +34,17 @@ type Replay struct {
 	t0     time.Time     // wall time the market clock starts running at Speed
 
 	mu       sync.Mutex
-	walks    map[string]cachedWalk
-	live     map[string]*liveCandles
-	lastStep time.Time // wall time of the last Step
+	walks    map[string][]cachedWalk // per symbol, the most recently used first
+	lastStep time.Time               // wall time of the last Step
 	lastMkt  map[string]time.Time
 	// statsCache holds each symbol's 24-hour summary for the current market second.
 	statsCache map[string]cachedStats
 	subs       map[chan domain.Tick]struct{}
 	dropped    int64
 }
+
+// walkCache is how many walks are kept per symbol.
+const walkCache = 8
 
 type cachedWalk struct {
 	open time.Time
@@ -74,7 +76,7 @@ func New(opt Options) (*Replay, error) {
 	if opt.SubBuffer <= 0 {
 		opt.SubBuffer = 256
 	}
-	r := &Replay{opt: opt, series: map[string]*candles.Series{}, walks: map[string]cachedWalk{}, live: map[string]*liveCandles{},
+	r := &Replay{opt: opt, series: map[string]*candles.Series{}, walks: map[string][]cachedWalk{},
 		lastMkt: map[string]time.Time{}, statsCache: map[string]cachedStats{}, subs: map[chan domain.Tick]struct{}{}, t0: opt.Clock.Now()}
 	if err := r.load(); err != nil {
 		return nil, err
@@ -111,7 +113,6 @@ func (r *Replay) load() error {
 		if end.IsZero() || s.End().Before(end) {
 			end = s.End()
 		}
-		r.live[sym] = newLiveCandles(24 * 60)
 	}
 	r.period = end.Sub(r.first).Truncate(24 * time.Hour)
 	return nil
@@ -157,11 +158,18 @@ func (r *Replay) historic(symbol string, open time.Time) (domain.Candle, bool) {
 func (r *Replay) walkFor(symbol string, c domain.Candle) *walk {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if cw, ok := r.walks[symbol]; ok && cw.open.Equal(c.Time) {
-		return cw.w
+	ws := r.walks[symbol]
+	for i, cw := range ws {
+		if cw.open.Equal(c.Time) {
+			copy(ws[1:i+1], ws[:i]) // move to the front
+			ws[0] = cw
+			return cw.w
+		}
 	}
 	w := newWalk(r.opt.Seed, symbol, c, r.tick(symbol))
-	r.walks[symbol] = cachedWalk{c.Time, w}
+	// A few walks per symbol: the live candle's, and the recent ones that
+	// 1- and 5-minute candles and ranges read.
+	r.walks[symbol] = append([]cachedWalk{{c.Time, w}}, ws[:min(len(ws), walkCache-1)]...)
 	return w
 }
 

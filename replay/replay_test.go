@@ -167,19 +167,40 @@ func TestHourlyCandlesAggregate(t *testing.T) {
 	}
 }
 
-func TestTicksRollIntoMinuteCandles(t *testing.T) {
+func TestMinuteCandlesComeFromThePath(t *testing.T) {
 	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	r, c := newReplay(t, start, 1)
 	for i := 0; i < 130; i++ {
 		c.t = start.Add(time.Duration(i) * time.Second)
 		r.Step(c.t)
 	}
-	one, _ := r.Candles(context.Background(), "SOL-USD", domain.OneMinute, time.Time{}, time.Time{}, 10)
-	if len(one) != 3 || !one[0].Time.Equal(start) {
-		t.Fatalf("1m candles = %d starting %v", len(one), one[0].Time)
+	ctx := context.Background()
+	// History before the process ran exists too: a whole 15-minute slot in minutes.
+	slotStart := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+	one, _ := r.Candles(ctx, "SOL-USD", domain.OneMinute, slotStart, slotStart.Add(15*time.Minute), 100)
+	fifteen, _ := r.Candles(ctx, "SOL-USD", domain.FifteenMinute, slotStart, slotStart.Add(15*time.Minute), 1)
+	if len(one) != 15 || len(fifteen) != 1 {
+		t.Fatalf("1m candles %d, 15m %d", len(one), len(fifteen))
 	}
-	five, _ := r.Candles(context.Background(), "SOL-USD", domain.FiveMinute, time.Time{}, time.Time{}, 10)
-	if len(five) != 1 || !five[0].Close.Equal(one[2].Close) {
+	q := fifteen[0]
+	hi, lo := one[0].High, one[0].Low
+	for i, m := range one {
+		hi, lo = decimal.Max(hi, m.High), decimal.Min(lo, m.Low)
+		if i > 0 && !m.Open.Equal(one[i-1].Close) {
+			t.Fatalf("minute %d opens at %s, the previous closed at %s", i, m.Open, one[i-1].Close)
+		}
+	}
+	if !one[0].Open.Equal(q.Open) || !one[14].Close.Equal(q.Close) || !hi.Equal(q.High) || !lo.Equal(q.Low) {
+		t.Fatalf("minutes %s-%s %s/%s do not make the slot %+v", one[0].Open, one[14].Close, hi, lo, q)
+	}
+	// The live minute ends at the current price; 5-minute candles agree with the minutes.
+	live, _ := r.Candles(ctx, "SOL-USD", domain.OneMinute, time.Time{}, time.Time{}, 3)
+	price, _, _ := r.PriceAt("SOL-USD", r.Now())
+	if len(live) != 3 || !live[2].Time.Equal(start.Add(2*time.Minute)) || !live[2].Close.Equal(price) {
+		t.Fatalf("live minutes %+v, price %s", live, price)
+	}
+	five, _ := r.Candles(ctx, "SOL-USD", domain.FiveMinute, time.Time{}, time.Time{}, 1)
+	if len(five) != 1 || !five[0].Close.Equal(live[2].Close) || !five[0].Time.Equal(start) {
 		t.Fatalf("5m candles = %+v", five)
 	}
 	tk, err := r.Ticker("SOL-USD")
