@@ -81,3 +81,54 @@ func constant(xs []float64) bool {
 	}
 	return true
 }
+
+// Sortino is the annualised Sortino ratio with a zero target (risk-free 0):
+//
+//	Sortino = mean(R) / DD * sqrt(periodsPerYear)
+//	DD      = sqrt( sum min(R_i, 0)^2 / n )   (downside deviation over all periods)
+//
+// It is zero with fewer than two returns, no losing period, or
+// periodsPerYear not positive.
+func Sortino(returns []float64, periodsPerYear float64) float64 {
+	n := len(returns)
+	if n < 2 || periodsPerYear <= 0 {
+		return 0
+	}
+	mean, down := 0.0, 0.0
+	for _, r := range returns {
+		mean += r
+		if r < 0 {
+			down += r * r
+		}
+	}
+	if down == 0 {
+		return 0
+	}
+	mean /= float64(n)
+	return mean / math.Sqrt(down/float64(n)) * math.Sqrt(periodsPerYear)
+}
+
+// CAGR is the compound annual growth rate from start to end over years:
+//
+//	CAGR = (end / start)^(1 / years) - 1
+//
+// zero when start is not positive or years is not positive; -1 when
+// everything was lost.
+func CAGR(start, end decimal.Decimal, years float64) float64 {
+	if !start.IsPositive() || years <= 0 {
+		return 0
+	}
+	ratio := end.Div(start).InexactFloat64()
+	if ratio <= 0 {
+		return -1
+	}
+	return math.Pow(ratio, 1/years) - 1
+}
+
+// Calmar is CAGR over the maximum drawdown (a fraction); zero without a drawdown.
+func Calmar(cagr, maxDrawdown float64) float64 {
+	if maxDrawdown <= 0 {
+		return 0
+	}
+	return cagr / maxDrawdown
+}

@@ -98,3 +98,24 @@ func TestSharpeOfASeries(t *testing.T) {
 		t.Errorf("Sharpe = %v, want %v", got, want)
 	}
 }
+
+func TestSortinoCAGRCalmar(t *testing.T) {
+	// Returns +10%, -5%, +10%, -5%: mean 0.025, downside sqrt((0.0025+0.0025)/4) = 0.035355...
+	got := Sortino([]float64{0.1, -0.05, 0.1, -0.05}, 1)
+	if math.Abs(got-0.025/math.Sqrt(0.005/4)) > 1e-12 {
+		t.Fatalf("Sortino %v", got)
+	}
+	if Sortino([]float64{0.1, 0.2}, 365) != 0 || Sortino(nil, 365) != 0 {
+		t.Fatal("Sortino without a losing period must be 0")
+	}
+	// Doubling in two years: sqrt(2) - 1 a year.
+	if c := CAGR(decimal.NewFromInt(100), decimal.NewFromInt(200), 2); math.Abs(c-(math.Sqrt2-1)) > 1e-12 {
+		t.Fatalf("CAGR %v", c)
+	}
+	if CAGR(decimal.NewFromInt(100), decimal.Zero, 1) != -1 || CAGR(decimal.Zero, decimal.NewFromInt(1), 1) != 0 {
+		t.Fatal("CAGR edges")
+	}
+	if Calmar(0.2, 0.1) != 2 || Calmar(0.2, 0) != 0 {
+		t.Fatal("Calmar")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -105,27 +106,26 @@ func (in Indicators) Warmup() int {
 
 func (t *technical) feed(symbol string, cs []domain.Candle) *stream {
 	s := t.symbols[symbol]
-	if s != nil && len(cs) > 0 {
-		// Continue only if the stream's last candle is in the window (no gap).
-		found := false
-		for _, c := range cs {
-			if c.Time.Equal(s.last) {
-				found = true
-			}
+	// The candles after the stream's last one are new. Looking from the end
+	// costs O(new candles); if the last one is not in the window (a gap, or
+	// a first call), the stream warms up again from the whole window.
+	from := 0
+	if s != nil {
+		i := len(cs) - 1
+		for i >= 0 && cs[i].Time.After(s.last) {
+			i--
 		}
-		if !found {
+		if i >= 0 && cs[i].Time.Equal(s.last) {
+			from = i + 1
+		} else {
 			s = nil
 		}
 	}
 	if s == nil {
 		s = t.newStream()
-		s.prevShort, s.prevLng = math.NaN(), math.NaN()
 		t.symbols[symbol] = s
 	}
-	for _, c := range cs {
-		if !c.Time.After(s.last) && !s.last.IsZero() {
-			continue
-		}
+	for _, c := range cs[from:] {
 		s.update(c)
 	}
 	return s
@@ -218,7 +218,7 @@ func decide(buy, sell []string, vals map[string]float64) Signal {
 		why = "Rules disagree: " + reason(buy, sell)
 	}
 	if r, ok := vals["rsi"]; ok && len(buy) == 0 {
-		why += fmt.Sprintf(" (RSI %.1f)", r)
+		why += " (RSI " + strconv.FormatFloat(r, 'f', 1, 64) + ")"
 	}
 	return Signal{Decision: Hold, Confidence: 0.5, Reasoning: why, Indicators: vals}
 }

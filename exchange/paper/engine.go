@@ -263,3 +263,22 @@ func (e *Engine) Reconcile(now time.Time) Change {
 	}
 	return t.apply()
 }
+
+// Balance returns one currency's funds (zero when never funded).
+func (e *Engine) Balance(currency string) domain.Balance {
+	if b, ok := e.balances[currency]; ok {
+		return b
+	}
+	return domain.Balance{Currency: currency, Available: decimal.Zero, Hold: decimal.Zero}
+}
+
+// Position returns one symbol's position book.
+func (e *Engine) Position(symbol string) domain.PositionBook {
+	if p, ok := e.positions[symbol]; ok {
+		return p
+	}
+	return domain.NewPositionBook(symbol)
+}
+
+// LiveCount is how many orders are pending or open.
+func (e *Engine) LiveCount() int { return len(e.live) }

@@ -1,0 +1,33 @@
+// Package backtest runs a strategy over history through the same pure
+// matching engine (exchange/paper), fees, sizing, protective orders and risk
+// check as live trading, on a simulated clock, with no database and no
+// goroutines.
+//
+// Timeline, for each closed candle t of the strategy's timeframe:
+//
+//  1. the strategy sees candles up to and including t (never later: the
+//     window it is given ends at t);
+//  2. an accepted signal becomes a market order at the OPEN of candle t+1,
+//     paying the taker fee and the slippage (basis points beyond the open);
+//  3. during candle t+1 the resting orders (protective stop-losses and
+//     take-profits) meet the price as it moves open -> low -> high -> close,
+//     stopping at each resting order's price on the way, so a stop fills at
+//     its stop price and a take-profit at its limit. Going to the low first
+//     is the pessimistic order: when a stop and a take-profit could both
+//     trigger inside one candle, the stop wins;
+//  4. equity is marked at the close of t+1.
+//
+// A BUY sizes as live trading does (portfolio value x max_position_size x
+// risk_multiplier, within the risk limits, see package strategy) and passes
+// the same risk check (risk.Check) with the backtest's own account state; a
+// SELL closes the position, first cancelling its protective orders. A
+// position still open after the last candle is sold at the last close.
+//
+// Worked example: capital 10,000, taker fee 0.6%, no slippage. The strategy
+// says BUY at the close of candle 5; candle 6 opens at 100.00. Target
+// 10,000 x 0.15 x 1.2 = 1,800, capped at 10% of value less a 0.5% margin
+// (995): quantity floor(995 / 100 to 0.00000001) = 9.95, fee 5.97, cash
+// 10,000 - 995 - 5.97 = 8,999.03. With a 2% stop-loss the stop rests at 98.00;
+// if candle 7 trades down to 97.50, the stop fills at 98.00: proceeds 975.10
+// less fee 5.8506, and the trade's P&L is 969.2494 - 1,000.97 = -31.7206.
+package backtest

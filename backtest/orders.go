@@ -1,0 +1,99 @@
+package backtest
+
+import (
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+	"kestrel/exchange/paper"
+)
+
+var capMargin = decimal.RequireFromString("0.995") // as live strategies: 0.5% inside the caps
+
+// size is a BUY's quantity at price px, as the live engine sizes it.
+func (r *run) size(px decimal.Decimal) (decimal.Decimal, string) {
+	value := r.equity(px)
+	c, l := r.req.Config, r.req.Policy.Limits
+	target := value.Mul(decimal.NewFromFloat(c.MaxPositionSize)).Mul(decimal.NewFromFloat(c.RiskMultiplier))
+	target = decimal.Min(target, value.Mul(l.MaxPositionSize).Mul(capMargin))
+	held := r.balance(r.base).Total().Mul(px)
+	notional := decimal.Min(target.Sub(held), l.MaxTradeAmount.Mul(capMargin))
+	if notional.LessThan(l.MinTradeAmount) {
+		return decimal.Zero, "Position already at its target size"
+	}
+	step := r.req.Product.SizeIncrement
+	if !step.IsPositive() {
+		step = decimal.New(1, -8)
+	}
+	paid := px.Mul(decimal.NewFromInt(1).Add(r.req.SlippageBps.Div(decimal.NewFromInt(10000))))
+	qty := notional.Div(paid).Div(step).Floor().Mul(step)
+	if !qty.IsPositive() {
+		return decimal.Zero, "Order size rounds to zero"
+	}
+	return qty, ""
+}
+
+// protect attaches the policy's stop-loss and take-profit to a BUY fill,
+// one group, as the live gateway does.
+func (r *run) protect(o domain.Order, ch paper.Change) {
+	p := r.req.Policy
+	if !p.StopLoss && !p.TakeProfit || !o.FilledQuantity.IsPositive() || o.AvgFillPrice == nil {
+		return
+	}
+	step := r.req.Product.PriceIncrement
+	fill := *o.AvgFillPrice
+	group := fmt.Sprintf("protect-%s", o.ID)
+	base := domain.OrderRequest{Symbol: o.Symbol, Side: domain.Sell, Quantity: o.FilledQuantity, Strategy: o.Strategy, GroupID: group, ParentID: o.ID}
+	if p.StopLoss && p.StopLossPercent.IsPositive() {
+		stop := fill.Mul(decimal.NewFromInt(1).Sub(p.StopLossPercent)).Div(step).Floor().Mul(step)
+		req := base
+		req.Type, req.StopPrice = domain.StopLoss, &stop
+		if _, c, err := r.eng.Place(r.now, req); err == nil {
+			r.book(c, "")
+		}
+	}
+	if p.TakeProfit && p.TakeProfitPercent.IsPositive() {
+		limit := fill.Mul(decimal.NewFromInt(1).Add(p.TakeProfitPercent)).Div(step).Ceil().Mul(step)
+		req := base
+		req.Type, req.Price = domain.Limit, &limit
+		if _, c, err := r.eng.Place(r.now, req); err == nil {
+			r.book(c, "")
+		}
+	}
+}
+
+// sellAll cancels the protective orders and sells the whole position at
+// market (the current quote).
+func (r *run) sellAll(reason string) {
+	for _, o := range r.eng.LiveOrders() {
+		if o.Side == domain.Sell {
+			r.eng.Cancel(r.now, o.ID, "closing the position")
+		}
+	}
+	qty := r.balance(r.base).Available
+	if !qty.IsPositive() {
+		r.refused["No position to sell (a spot account never goes short)"]++
+		return
+	}
+	_, ch, err := r.eng.Place(r.now, domain.OrderRequest{Symbol: r.req.Symbol, Side: domain.Sell, Type: domain.Market, Quantity: qty, Strategy: r.req.Config.Name})
+	if err != nil {
+		r.refused[domain.ErrorMessage(err)]++
+		return
+	}
+	r.trades++
+	r.book(ch, reason)
+}
+
+// closeOut sells what is still held at the last close (end of data).
+func (r *run) closeOut(last domain.Candle) {
+	r.now = last.Time
+	r.quote(last.Close)
+	if r.balance(r.base).Total().IsPositive() {
+		r.sellAll("end_of_data")
+	}
+	if n := len(r.curve); n > 0 {
+		eq := r.equity(last.Close)
+		r.curve[n-1].Equity = eq.Round(2)
+	}
+}

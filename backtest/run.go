@@ -1,0 +1,245 @@
+package backtest
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+	"kestrel/exchange/paper"
+	"kestrel/risk"
+	"kestrel/strategy"
+	"kestrel/trading"
+)
+
+// Request is one backtest.
+type Request struct {
+	Strategy strategy.Strategy
+	Config   strategy.Config // sizing and min_confidence; Name labels the fills
+	Symbol   string
+	Product  domain.Product
+	// Candles are the strategy timeframe's candles, ascending. The first
+	// Warmup of them only warm the strategy up; trading starts after them.
+	Candles     []domain.Candle
+	Warmup      int
+	Capital     decimal.Decimal
+	TakerFee    decimal.Decimal
+	MakerFee    decimal.Decimal
+	SlippageBps decimal.Decimal
+	Policy      trading.Policy // risk limits and protective orders
+}
+
+// Fill is one execution in the run.
+type Fill struct {
+	Side     domain.Side     `json:"side"`
+	Time     time.Time       `json:"time"`
+	Price    decimal.Decimal `json:"price"`
+	Quantity decimal.Decimal `json:"quantity"`
+	Fee      decimal.Decimal `json:"fee"`
+	Reason   string          `json:"reason"` // signal, stop_loss, take_profit, end_of_data
+}
+
+// Point is equity (and drawdown below its peak, a fraction) at a candle's close.
+type Point struct {
+	Time     time.Time       `json:"time"`
+	Equity   decimal.Decimal `json:"equity"`
+	Drawdown float64         `json:"drawdown"`
+}
+
+// run holds one backtest's state.
+type run struct {
+	req      Request
+	eng      *paper.Engine
+	base     string
+	fills    []Fill
+	curve    []Point
+	signals  int
+	refused  map[string]int
+	dayStart decimal.Decimal
+	day      time.Time
+	peak     decimal.Decimal
+	trades   int // orders placed on the current day
+	inPos    int // candles closed holding a position
+	now      time.Time
+	seq      int
+}
+
+// Run replays the candles through the strategy (see the package doc).
+func Run(ctx context.Context, req Request) (Result, error) {
+	if len(req.Candles) <= req.Warmup+1 {
+		return Result{}, domain.Errorf(domain.EInvalid, "Not enough candles for this period (%d, and %d to warm up)", len(req.Candles), req.Warmup)
+	}
+	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}}
+	spread := req.SlippageBps.Div(decimal.NewFromInt(10000))
+	r.eng = paper.New(paper.Config{Products: []domain.Product{req.Product}, TakerFee: req.TakerFee, MakerFee: req.MakerFee, Spread: spread,
+		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }})
+	r.eng.Deposit(domain.Quote(req.Symbol), req.Capital)
+	cs := req.Candles
+	var pending *strategy.Signal
+	for t := req.Warmup; t < len(cs); t++ {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		c := cs[t]
+		r.now = c.Time
+		r.quote(c.Open)
+		if pending != nil {
+			r.act(*pending, c)
+			pending = nil
+		}
+		r.walk(c)
+		r.mark(c)
+		if t == len(cs)-1 {
+			break // no candle left to act on a signal at its close
+		}
+		window := cs[max(0, t-req.Warmup):t+1]
+		sig, err := req.Strategy.Evaluate(ctx, strategy.Input{Symbol: req.Symbol, Candles: window, Position: r.position(), Now: c.Time.Add(width(cs))})
+		if err != nil {
+			return Result{}, fmt.Errorf("strategy at %s: %w", c.Time.Format(time.RFC3339), err)
+		}
+		if sig.Decision != strategy.Hold {
+			r.signals++
+			if sig.Confidence >= req.Config.MinConfidence && sig.Stale == "" {
+				pending = &sig
+			}
+		}
+	}
+	last := cs[len(cs)-1]
+	r.closeOut(last)
+	return r.result(), nil
+}
+
+func width(cs []domain.Candle) time.Duration {
+	if len(cs) < 2 {
+		return time.Hour
+	}
+	return cs[1].Time.Sub(cs[0].Time)
+}
+
+// quote shows the engine the price px now (no spread: slippage is charged
+// on market fills) and books what it filled.
+func (r *run) quote(px decimal.Decimal) {
+	c := r.eng.OnQuote(r.now, paper.Quote{Symbol: r.req.Symbol, Last: px, Bid: px, Ask: px})
+	r.book(c, "")
+}
+
+// walk moves the price through candle c: open -> low -> high -> close,
+// stopping at every resting order's trigger on the way.
+func (r *run) walk(c domain.Candle) {
+	if r.eng.LiveCount() == 0 {
+		r.quote(c.Close) // nothing rests: only the close matters
+		return
+	}
+	for _, leg := range [][2]decimal.Decimal{{c.Open, c.Low}, {c.Low, c.High}, {c.High, c.Close}} {
+		for _, px := range r.triggers(leg[0], leg[1]) {
+			r.quote(px)
+		}
+		r.quote(leg[1])
+	}
+}
+
+// triggers are the resting orders' prices strictly between a and b, in
+// the order the price meets them going from a to b.
+func (r *run) triggers(a, b decimal.Decimal) []decimal.Decimal {
+	var out []decimal.Decimal
+	for _, o := range r.eng.LiveOrders() {
+		px := o.Price
+		if o.Type == domain.StopLoss {
+			px = o.StopPrice
+		}
+		if px == nil {
+			continue
+		}
+		if (a.LessThan(b) && px.GreaterThan(a) && px.LessThan(b)) || (a.GreaterThan(b) && px.LessThan(a) && px.GreaterThan(b)) {
+			out = append(out, *px)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if a.LessThan(b) {
+			return out[i].LessThan(out[j])
+		}
+		return out[i].GreaterThan(out[j])
+	})
+	return out
+}
+
+// book records the fills of a change; reason names them (empty: taken from
+// the order: a protective stop or take-profit).
+func (r *run) book(c paper.Change, reason string) {
+	orders := map[string]domain.Order{}
+	for _, o := range c.Orders {
+		orders[o.ID] = o
+	}
+	for _, f := range c.Fills {
+		why := reason
+		if why == "" {
+			why = "take_profit"
+			if o := orders[f.OrderID]; o.Type == domain.StopLoss {
+				why = "stop_loss"
+			}
+		}
+		r.fills = append(r.fills, Fill{Side: f.Side, Time: r.now, Price: f.Price, Quantity: f.Quantity, Fee: f.Fee, Reason: why})
+	}
+}
+
+func (r *run) position() domain.PositionBook { return r.eng.Position(r.req.Symbol) }
+
+func (r *run) balance(cur string) domain.Balance { return r.eng.Balance(cur) }
+
+// equity is cash plus the base held at px.
+func (r *run) equity(px decimal.Decimal) decimal.Decimal {
+	return r.balance(domain.Quote(r.req.Symbol)).Total().Add(r.balance(r.base).Total().Mul(px))
+}
+
+// mark records equity at the close and rolls the day for the risk check.
+func (r *run) mark(c domain.Candle) {
+	eq := r.equity(c.Close)
+	r.peak = decimal.Max(r.peak, eq)
+	dd := 0.0
+	if r.peak.IsPositive() {
+		dd = r.peak.Sub(eq).Div(r.peak).InexactFloat64()
+	}
+	r.curve = append(r.curve, Point{Time: c.Time, Equity: eq.Round(2), Drawdown: dd})
+	if r.balance(r.base).Total().IsPositive() {
+		r.inPos++
+	}
+}
+
+// act turns a signal into a market order at candle c's open.
+func (r *run) act(sig strategy.Signal, c domain.Candle) {
+	day := c.Time.UTC().Truncate(24 * time.Hour)
+	if !day.Equal(r.day) {
+		r.day, r.dayStart, r.trades = day, r.equity(c.Open), 0
+	}
+	if sig.Decision == strategy.Sell {
+		r.sellAll("signal")
+		return
+	}
+	qty, why := r.size(c.Open)
+	if why != "" {
+		r.refused[why]++
+		return
+	}
+	snap := risk.Snapshot{PortfolioValue: r.equity(c.Open), StartOfDayValue: r.dayStart, PeakValue: r.peak,
+		Exposure: map[string]decimal.Decimal{}, TradesToday: r.trades}
+	if held := r.balance(r.base).Total(); held.IsPositive() {
+		snap.Exposure[r.req.Symbol] = held.Mul(c.Open)
+	}
+	notional := qty.Mul(c.Open)
+	if err := risk.Check(r.req.Policy.Limits, snap, risk.Order{Symbol: r.req.Symbol, Side: domain.Buy, Notional: notional}); err != nil {
+		r.refused[domain.ErrorMessage(err)]++
+		return
+	}
+	o, ch, err := r.eng.Place(r.now, domain.OrderRequest{Symbol: r.req.Symbol, Side: domain.Buy, Type: domain.Market, Quantity: qty, Strategy: r.req.Config.Name})
+	if err != nil {
+		r.refused[domain.ErrorMessage(err)]++
+		return
+	}
+	r.trades++
+	r.book(ch, "signal")
+	r.protect(o, ch)
+}
