@@ -25,37 +25,37 @@ type Trade struct {
 // Result is the report of one run (the spec's fields and more; see
 // docs/ANALYTICS.md for the definitions).
 type Result struct {
-	StrategyName   string          `json:"strategy_name"`
-	Symbol         string          `json:"symbol"`
-	StartDate      time.Time       `json:"start_date"`
-	EndDate        time.Time       `json:"end_date"`
-	TotalTrades    int             `json:"total_trades"`
-	WinningTrades  int             `json:"winning_trades"`
-	LosingTrades   int             `json:"losing_trades"`
-	TotalReturn    float64         `json:"total_return"` // fraction
-	WinRate        float64         `json:"win_rate"`     // fraction of closed trades with net P&L > 0
-	MaxDrawdown    float64         `json:"max_drawdown"` // fraction of the equity peak
-	SharpeRatio    float64         `json:"sharpe_ratio"`
-	SortinoRatio   float64         `json:"sortino_ratio"`
-	CalmarRatio    float64         `json:"calmar_ratio"`
-	CAGR           float64         `json:"cagr"`
-	ProfitFactor   float64         `json:"profit_factor"`  // gross profit / gross loss (0 without a loss)
-	WinLossRatio   float64         `json:"win_loss_ratio"` // winning trades / losing trades
-	Expectancy     decimal.Decimal `json:"expectancy"`     // mean net P&L per trade
-	AverageWin     decimal.Decimal `json:"average_win"`
-	AverageLoss    decimal.Decimal `json:"average_loss"`
-	ExposureTime   float64         `json:"exposure_time"` // fraction of candles closed holding a position
-	FeesPaid       decimal.Decimal `json:"fees_paid"`
-	BuyAndHold     float64         `json:"buy_and_hold_return"` // close of the last candle / open of the first - 1
-	InitialEquity  decimal.Decimal `json:"initial_equity"`
-	FinalEquity    decimal.Decimal `json:"final_equity"`
-	Signals        int             `json:"signals"`
-	NotExecuted    map[string]int  `json:"not_executed"` // why signals did not trade, with counts
-	Candles        int             `json:"candles"`
-	Status         string          `json:"status"`
-	EquityCurve    []Point         `json:"equity_curve"`
-	Trades         []Trade         `json:"trades"`
-	Fills          []Fill          `json:"fills"`
+	StrategyName  string          `json:"strategy_name"`
+	Symbol        string          `json:"symbol"`
+	StartDate     time.Time       `json:"start_date"`
+	EndDate       time.Time       `json:"end_date"`
+	TotalTrades   int             `json:"total_trades"`
+	WinningTrades int             `json:"winning_trades"`
+	LosingTrades  int             `json:"losing_trades"`
+	TotalReturn   float64         `json:"total_return"` // fraction
+	WinRate       float64         `json:"win_rate"`     // fraction of closed trades with net P&L > 0
+	MaxDrawdown   float64         `json:"max_drawdown"` // fraction of the equity peak
+	SharpeRatio   float64         `json:"sharpe_ratio"`
+	SortinoRatio  float64         `json:"sortino_ratio"`
+	CalmarRatio   float64         `json:"calmar_ratio"`
+	CAGR          float64         `json:"cagr"`
+	ProfitFactor  float64         `json:"profit_factor"`  // gross profit / gross loss (0 without a loss)
+	WinLossRatio  float64         `json:"win_loss_ratio"` // winning trades / losing trades
+	Expectancy    decimal.Decimal `json:"expectancy"`     // mean net P&L per trade
+	AverageWin    decimal.Decimal `json:"average_win"`
+	AverageLoss   decimal.Decimal `json:"average_loss"`
+	ExposureTime  float64         `json:"exposure_time"` // fraction of candles closed holding a position
+	FeesPaid      decimal.Decimal `json:"fees_paid"`
+	BuyAndHold    float64         `json:"buy_and_hold_return"` // close of the last candle / open of the first - 1
+	InitialEquity decimal.Decimal `json:"initial_equity"`
+	FinalEquity   decimal.Decimal `json:"final_equity"`
+	Signals       int             `json:"signals"`
+	NotExecuted   map[string]int  `json:"not_executed"` // why signals did not trade, with counts
+	Candles       int             `json:"candles"`
+	Status        string          `json:"status"`
+	EquityCurve   []Point         `json:"equity_curve"`
+	Trades        []Trade         `json:"trades"`
+	Fills         []Fill          `json:"fills"`
 }
 
 func (r *run) result() Result {

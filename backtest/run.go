@@ -96,7 +96,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		if t == len(cs)-1 {
 			break // no candle left to act on a signal at its close
 		}
-		window := cs[max(0, t-req.Warmup):t+1]
+		window := cs[max(0, t-req.Warmup) : t+1]
 		sig, err := req.Strategy.Evaluate(ctx, strategy.Input{Symbol: req.Symbol, Candles: window, Position: r.position(), Now: c.Time.Add(width(cs))})
 		if err != nil {
 			return Result{}, fmt.Errorf("strategy at %s: %w", c.Time.Format(time.RFC3339), err)
