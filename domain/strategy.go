@@ -80,3 +80,25 @@ type StrategyStore interface {
 
 // SymbolName lets the realtime hub route an evaluation by symbol.
 func (e Evaluation) SymbolName() string { return e.Symbol }
+
+// BacktestRecord is one stored backtest run: what was asked and the report,
+// both as JSON documents the backtest package owns. A record is immutable.
+type BacktestRecord struct {
+	ID        string          `json:"id"`
+	CreatedAt time.Time       `json:"created_at"`
+	Strategy  string          `json:"strategy_name"`
+	Symbol    string          `json:"symbol"`
+	Status    string          `json:"status"`
+	Request   json.RawMessage `json:"request"`
+	Result    json.RawMessage `json:"result,omitempty"` // left out of listings
+}
+
+// BacktestStore keeps backtest runs.
+type BacktestStore interface {
+	// SaveBacktest inserts a run; an existing id is a conflict.
+	SaveBacktest(ctx context.Context, b BacktestRecord) error
+	// Backtests lists runs newest first, without their results.
+	Backtests(ctx context.Context, limit int) ([]BacktestRecord, error)
+	// Backtest returns one run with its result, or not_found.
+	Backtest(ctx context.Context, id string) (BacktestRecord, error)
+}

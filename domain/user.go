@@ -119,6 +119,7 @@ type Store interface {
 	LedgerStore
 	LogStore
 	StrategyStore
+	BacktestStore
 	Ping(ctx context.Context) error
 	Close() error
 }

@@ -149,3 +149,12 @@ func TestUpgradeKeepsLegacyOrders(t *testing.T) {
 		t.Fatalf("same client id for the same user after the upgrade: %v, want conflict", err)
 	}
 }
+
+func TestBacktestsContract(t *testing.T) {
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.RunBacktests(t, s)
+}
