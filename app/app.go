@@ -16,6 +16,7 @@ import (
 
 	"kestrel/alert"
 	"kestrel/auth"
+	"kestrel/backtest"
 	"kestrel/domain"
 	"kestrel/events"
 	"kestrel/exchange/sandbox"
@@ -37,6 +38,7 @@ import (
 // App is a running Kestrel: call New, then Run, then Close.
 type App struct {
 	cfg      Config
+	build    httpapi.BuildInfo
 	Store    domain.Store
 	Auth     *auth.Service
 	Bus      *events.Bus
@@ -48,13 +50,15 @@ type App struct {
 	Trading  *trading.Service
 	// Strategies runs the automated strategies through the gateway.
 	Strategies *strategy.Engine
-	Hub        *ws.Hub
-	LogBook    *logbook.Book
-	Backups    *backup.Backups
-	server     *http.Server
-	listener   net.Listener
-	stop       context.CancelFunc
-	done       chan struct{}
+	// Backtests runs strategies over history.
+	Backtests *backtest.Service
+	Hub       *ws.Hub
+	LogBook   *logbook.Book
+	Backups   *backup.Backups
+	server    *http.Server
+	listener  net.Listener
+	stop      context.CancelFunc
+	done      chan struct{}
 
 	runCtx    context.Context
 	engMu     sync.Mutex
@@ -86,7 +90,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		return nil, err
 	}
 	clock := domain.SystemClock{}
-	a := &App{cfg: cfg, Store: store, Auth: auth.NewService(store, clock, cfg.SessionTTL), Bus: events.NewBus(), done: make(chan struct{})}
+	a := &App{cfg: cfg, build: build, Store: store, Auth: auth.NewService(store, clock, cfg.SessionTTL), Bus: events.NewBus(), done: make(chan struct{})}
 	a.Auth.SetSessionMaxAge(cfg.SessionMaxAge)
 	a.Metrics = metrics.New()
 	if a.LogBook = cfg.LogBook; a.LogBook == nil {
@@ -105,7 +109,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	a.Backups = backup.New(copier, filepath.Join(cfg.DataDir, "backups"), a.Settings.Platform, a.Alerts, clock)
 	a.registerGauges()
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
-		Market: a.Market, MarketSource: "sandbox replay of Coinbase candles", Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies,
+		Market: a.Market, MarketSource: "sandbox replay of Coinbase candles", Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests,
 		Portfolio: store, MarketAge: a.Market.LastTickAge, ExchangeHealth: a.Exchange.Health, EngineBeat: a.Exchange.LastBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/ai"
+	"kestrel/backtest"
 	"kestrel/candles"
 	"kestrel/domain"
 	"kestrel/exchange/sandbox"
@@ -57,6 +58,9 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	if err != nil {
 		return err
 	}
+	a.Backtests = backtest.NewService(backtest.Deps{Strategies: a.Strategies, Market: a.Market, Exchange: a.Exchange, Store: a.Store,
+		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
+		Clock: clock, Build: a.build.Version + " " + a.build.Commit})
 	a.Alerts.OnResolve(func(ctx context.Context, al domain.Alert) { a.Strategies.ResumePaused(ctx, al.Title) })
 	a.Hub = ws.NewHub(256, a.Market.Symbols())
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }

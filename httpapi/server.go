@@ -8,6 +8,7 @@ import (
 
 	"kestrel/alert"
 	"kestrel/auth"
+	"kestrel/backtest"
 	"kestrel/domain"
 	"kestrel/httpapi/ws"
 	"kestrel/metrics"
@@ -42,6 +43,7 @@ type Deps struct {
 	Hub          *ws.Hub
 	Trading      *trading.Service
 	Strategies   *strategy.Engine
+	Backtests    *backtest.Service
 	// Portfolio history store.
 	Portfolio domain.PortfolioStore
 	// Alerts lists and resolves system alerts.
@@ -122,6 +124,9 @@ func (s *Server) routes() {
 	}
 	if s.d.Strategies != nil {
 		s.strategyRoutes()
+	}
+	if s.d.Backtests != nil {
+		s.backtestRoutes()
 	}
 	if s.d.Alerts != nil {
 		s.systemRoutes()

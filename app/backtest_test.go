@@ -1,0 +1,78 @@
+package app_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// Backtests over HTTP: the spec's messages, a run stored and listed.
+func TestBacktestAPI(t *testing.T) {
+	s := start(t, t.TempDir())
+	_, tok := s.accounts()
+
+	cases := []struct{ body, field, msg string }{
+		{`{"symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000}`, "strategy_name", "Please select a strategy"},
+		{`{"strategy_name":"technical_strategy","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000}`, "symbol", "Please enter a trading symbol"},
+		{`{"strategy_name":"technical_strategy","symbol":"BTC-USD","initial_capital":10000}`, "start_date", "Please select start and end dates"},
+		{`{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-02-01","end_date":"2026-01-01","initial_capital":10000}`, "start_date", "Start date must be before end date"},
+		{`{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-01-05","initial_capital":10000}`, "end_date", "Backtest period must be at least 7 days"},
+		{`{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2025-01-01","end_date":"2026-02-01","initial_capital":10000}`, "end_date", "Backtest period cannot exceed 365 days"},
+		{`{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":0}`, "initial_capital", "Initial capital must be greater than 0"},
+	}
+	for _, c := range cases {
+		r := s.do("POST", "/api/backtests", tok, c.body)
+		if r.Status != 400 || r.Error.Fields[c.field] != c.msg {
+			t.Errorf("%s: %+v, want %s: %q", c.body, r, c.field, c.msg)
+		}
+	}
+
+	r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"ETH-USD","start_date":"2026-01-01","end_date":"2026-03-01","initial_capital":10000}`)
+	var rep struct {
+		ID          string `json:"id"`
+		Status      string `json:"status"`
+		Candles     int    `json:"candles"`
+		EquityCurve []any  `json:"equity_curve"`
+		Assumptions struct {
+			CandlesHash string `json:"candles_hash"`
+		} `json:"assumptions"`
+	}
+	if r.Status != 201 {
+		t.Fatalf("run: %+v", r)
+	}
+	s.into(r, &rep)
+	if rep.Status != "completed" || rep.Candles != 59*24 || len(rep.EquityCurve) != rep.Candles || len(rep.Assumptions.CandlesHash) != 64 {
+		t.Fatalf("report: id %s status %s candles %d curve %d", rep.ID, rep.Status, rep.Candles, len(rep.EquityCurve))
+	}
+	var list struct {
+		Backtests []struct {
+			ID string `json:"id"`
+		}
+	}
+	s.into(s.do("GET", "/api/backtests", tok, ""), &list)
+	if len(list.Backtests) != 1 || list.Backtests[0].ID != rep.ID {
+		t.Fatalf("history %+v", list)
+	}
+	if got := s.do("GET", "/api/backtests/"+rep.ID, tok, ""); !got.Success || !strings.Contains(string(got.Data), rep.ID) {
+		t.Fatalf("get: %+v", got)
+	}
+	// The spec's GET form with its defaults (the last three months).
+	if g := s.do("GET", "/api/strategy/backtest/technical_strategy", tok, ""); !g.Success || !strings.Contains(string(g.Data), `"status":"completed"`) {
+		t.Fatalf("GET backtest: %+v", g.Error)
+	}
+	// Re-running the same request gives the same result.
+	again := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"ETH-USD","start_date":"2026-01-01","end_date":"2026-03-01","initial_capital":10000}`)
+	var rep2 struct {
+		FinalEquity string `json:"final_equity"`
+		Assumptions struct {
+			CandlesHash string `json:"candles_hash"`
+		} `json:"assumptions"`
+	}
+	var rep1 struct {
+		FinalEquity string `json:"final_equity"`
+	}
+	s.into(again, &rep2)
+	s.into(r, &rep1)
+	if rep2.FinalEquity != rep1.FinalEquity || rep2.Assumptions.CandlesHash != rep.Assumptions.CandlesHash {
+		t.Fatalf("a re-run differs: %s vs %s", rep2.FinalEquity, rep1.FinalEquity)
+	}
+}

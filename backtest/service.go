@@ -1,0 +1,289 @@
+package backtest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"kestrel/ai"
+	"kestrel/domain"
+	"kestrel/strategy"
+	"kestrel/trading"
+)
+
+// EngineVersion changes whenever the fill rules change, so a stored run says
+// which rules produced it.
+const EngineVersion = "1"
+
+// Spec messages (section 5, Backtest).
+const (
+	MsgStrategy = "Please select a strategy"
+	MsgSymbol   = "Please enter a trading symbol"
+	MsgDates    = "Please select start and end dates"
+	MsgOrder    = "Start date must be before end date"
+	MsgCapital  = "Initial capital must be greater than 0"
+	MsgShort    = "Backtest period must be at least 7 days"
+	MsgLong     = "Backtest period cannot exceed 365 days"
+)
+
+// Ask is a backtest as the API and the screen ask for it.
+type Ask struct {
+	StrategyName   string          `json:"strategy_name"`
+	Symbol         string          `json:"symbol"`
+	StartDate      string          `json:"start_date"` // YYYY-MM-DD or RFC 3339
+	EndDate        string          `json:"end_date"`
+	InitialCapital decimal.Decimal `json:"initial_capital"`
+	// Params overrides the strategy's configuration for this run only.
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// Assumptions are the run's fill model, shown in every report.
+type Assumptions struct {
+	TakerFee      decimal.Decimal `json:"taker_fee"`
+	MakerFee      decimal.Decimal `json:"maker_fee"`
+	SlippageBps   decimal.Decimal `json:"slippage_bps"`
+	VolumeCap     string          `json:"volume_cap"`
+	Fills         string          `json:"fills"`
+	Timeframe     string          `json:"timeframe"`
+	AIProvider    string          `json:"ai_provider,omitempty"`
+	EngineVersion string          `json:"engine_version"`
+	Build         string          `json:"build"`
+	CandlesHash   string          `json:"candles_hash"` // sha256 of the candles used, warm-up included
+	Candles       int             `json:"candles"`
+}
+
+// Report is a stored run: its id, what was asked, the assumptions and the result.
+type Report struct {
+	ID          string      `json:"id"`
+	CreatedAt   time.Time   `json:"created_at"`
+	Ask         Ask         `json:"request"`
+	Config      any         `json:"config"` // the strategy configuration used, overrides applied
+	Assumptions Assumptions `json:"assumptions"`
+	Result
+}
+
+// Deps wire the service.
+type Deps struct {
+	Strategies interface {
+		Get(name string) (strategy.Config, error)
+	}
+	Market   domain.MarketData
+	Exchange domain.Exchange // products
+	Store    domain.BacktestStore
+	Policy   func() trading.Policy
+	TakerFee decimal.Decimal
+	MakerFee decimal.Decimal
+	Clock    domain.Clock
+	Build    string // the binary's version
+}
+
+// Service validates, runs and stores backtests.
+type Service struct{ d Deps }
+
+// NewService returns a backtest service.
+func NewService(d Deps) *Service { return &Service{d: d} }
+
+// Defaults fill what an ask leaves out: BTC-USD, the last three months
+// (the spec's default period) up to the last closed day, capital 10,000.
+func (s *Service) Defaults(a Ask) Ask {
+	if a.Symbol == "" {
+		a.Symbol = "BTC-USD"
+	}
+	if a.EndDate == "" && a.StartDate == "" {
+		end := s.d.Clock.Now().UTC().Truncate(24 * time.Hour)
+		a.EndDate, a.StartDate = end.Format(time.DateOnly), end.AddDate(0, -3, 0).Format(time.DateOnly)
+	}
+	if a.InitialCapital.IsZero() {
+		a.InitialCapital = decimal.NewFromInt(10000)
+	}
+	return a
+}
+
+// Run validates the ask, runs it and stores the report.
+func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
+	a.StrategyName, a.Symbol = strings.TrimSpace(a.StrategyName), strings.ToUpper(strings.TrimSpace(a.Symbol))
+	start, end, err := s.validate(a)
+	if err != nil {
+		return Report{}, err
+	}
+	cfg, err := s.d.Strategies.Get(a.StrategyName)
+	if err != nil {
+		return Report{}, domain.FieldErrors(map[string]string{"strategy_name": "Unknown strategy: " + a.StrategyName}, "strategy_name")
+	}
+	if len(a.Params) > 0 && string(a.Params) != "null" {
+		if err := json.Unmarshal(a.Params, &cfg); err != nil {
+			return Report{}, domain.FieldErrors(map[string]string{"params": "Invalid parameters: " + err.Error()}, "params")
+		}
+		cfg.Normalize()
+		if err := cfg.Validate(s.d.Market.Symbols()); err != nil {
+			return Report{}, err
+		}
+	}
+	// AI-driven and hybrid runs ask the built-in analyst: deterministic and
+	// free. A paid model per candle is never called from here.
+	build := strategy.Builder(strategy.AIDeps{Provider: func() (ai.Provider, error) { return ai.Builtin{}, nil }})
+	strat, err := build(cfg)
+	if err != nil {
+		return Report{}, domain.Errorf(domain.EInvalid, "%v", err)
+	}
+	product, err := s.product(ctx, a.Symbol)
+	if err != nil {
+		return Report{}, err
+	}
+	g := domain.Granularity(cfg.Timeframe)
+	warm := 2
+	if cfg.Indicators != nil {
+		warm = cfg.Indicators.Warmup()
+	}
+	if cfg.AIParams != nil {
+		warm = max(warm, cfg.ContextLength)
+	}
+	w := g.Duration()
+	n := int(end.Sub(start)/w) + warm
+	cs, err := s.d.Market.Candles(ctx, a.Symbol, g, start.Add(-time.Duration(warm)*w), end, n)
+	if err != nil {
+		return Report{}, err
+	}
+	cs = closedOnly(cs, w, s.now())
+	warmup := 0
+	for warmup < len(cs) && cs[warmup].Time.Before(start) {
+		warmup++
+	}
+	if len(cs)-warmup < 2 {
+		return Report{}, domain.Errorf(domain.EInvalid, "No candles for %s in this period", a.Symbol)
+	}
+	res, err := Run(ctx, Request{Strategy: strat, Config: cfg, Symbol: a.Symbol, Product: product, Candles: cs, Warmup: warmup,
+		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: decimal.Zero, Policy: s.d.Policy()})
+	if err != nil {
+		return Report{}, err
+	}
+	rep := Report{ID: uuid.NewString(), CreatedAt: s.now(), Ask: a, Config: cfg, Result: res,
+		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: decimal.Zero, VolumeCap: "none",
+			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
+			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs)}}
+	if cfg.AIParams != nil {
+		rep.Assumptions.AIProvider = ai.BuiltinLabel
+	}
+	if err := s.save(ctx, rep); err != nil {
+		return Report{}, err
+	}
+	return rep, nil
+}
+
+func (s *Service) now() time.Time { return s.d.Clock.Now().UTC() }
+
+// validate checks an ask with the spec's messages and returns its period.
+func (s *Service) validate(a Ask) (time.Time, time.Time, error) {
+	f := map[string]string{}
+	if a.StrategyName == "" {
+		f["strategy_name"] = MsgStrategy
+	}
+	if a.Symbol == "" {
+		f["symbol"] = MsgSymbol
+	} else if !contains(s.d.Market.Symbols(), a.Symbol) {
+		f["symbol"] = "Unknown symbol: " + a.Symbol
+	}
+	start, e1 := parseDate(a.StartDate)
+	end, e2 := parseDate(a.EndDate)
+	switch {
+	case a.StartDate == "" || a.EndDate == "":
+		f["start_date"] = MsgDates
+	case e1 != nil:
+		f["start_date"] = "Start date must be a date (YYYY-MM-DD)"
+	case e2 != nil:
+		f["end_date"] = "End date must be a date (YYYY-MM-DD)"
+	case !start.Before(end):
+		f["start_date"] = MsgOrder
+	case end.Sub(start) < 7*24*time.Hour:
+		f["end_date"] = MsgShort
+	case end.Sub(start) > 365*24*time.Hour:
+		f["end_date"] = MsgLong
+	}
+	if !a.InitialCapital.IsPositive() {
+		f["initial_capital"] = MsgCapital
+	}
+	if len(f) > 0 {
+		return start, end, domain.FieldErrors(f, "strategy_name", "symbol", "start_date", "end_date", "initial_capital")
+	}
+	return start, end, nil
+}
+
+func parseDate(s string) (time.Time, error) {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t.UTC(), nil
+	}
+	return time.Parse(time.RFC3339, s)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Service) product(ctx context.Context, symbol string) (domain.Product, error) {
+	ps, err := s.d.Exchange.Products(ctx)
+	if err != nil {
+		return domain.Product{}, err
+	}
+	for _, p := range ps {
+		if p.Symbol == symbol {
+			return p, nil
+		}
+	}
+	return domain.Product{}, domain.Errorf(domain.ENotFound, "Unknown symbol: %s", symbol)
+}
+
+// closedOnly drops a candle still open at now (the live one).
+func closedOnly(cs []domain.Candle, w time.Duration, now time.Time) []domain.Candle {
+	for len(cs) > 0 && cs[len(cs)-1].Time.Add(w).After(now) {
+		cs = cs[:len(cs)-1]
+	}
+	return cs
+}
+
+// hashCandles identifies the data a run used.
+func hashCandles(cs []domain.Candle) string {
+	h := sha256.New()
+	for _, c := range cs {
+		fmt.Fprintf(h, "%d,%s,%s,%s,%s,%s\n", c.Time.Unix(), c.Open, c.High, c.Low, c.Close, c.Volume)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (s *Service) save(ctx context.Context, r Report) error {
+	req, err := json.Marshal(r.Ask)
+	if err != nil {
+		return err
+	}
+	full, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return s.d.Store.SaveBacktest(ctx, domain.BacktestRecord{ID: r.ID, CreatedAt: r.CreatedAt, Strategy: r.StrategyName, Symbol: r.Symbol,
+		Status: r.Status, Request: req, Result: full})
+}
+
+// List returns stored runs, newest first (without their results).
+func (s *Service) List(ctx context.Context, limit int) ([]domain.BacktestRecord, error) {
+	return s.d.Store.Backtests(ctx, limit)
+}
+
+// Get returns one stored report.
+func (s *Service) Get(ctx context.Context, id string) (json.RawMessage, error) {
+	b, err := s.d.Store.Backtest(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return b.Result, nil
+}

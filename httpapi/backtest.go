@@ -1,0 +1,65 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"kestrel/backtest"
+)
+
+func (s *Server) backtestRoutes() {
+	s.api("GET /api/strategy/backtest/{name}", signedIn, s.strategyBacktest)
+	s.api("POST /api/backtests", signedIn, s.runBacktest)
+	s.api("GET /api/backtests", signedIn, s.listBacktests)
+	s.api("GET /api/backtests/{id}", signedIn, s.getBacktest)
+}
+
+// strategyBacktest is the spec's GET form: symbol, start_date and end_date
+// from the query (defaults: BTC-USD, the last three months, 10,000).
+func (s *Server) strategyBacktest(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	a := s.d.Backtests.Defaults(backtest.Ask{StrategyName: r.PathValue("name"), Symbol: q.Get("symbol"), StartDate: q.Get("start_date"), EndDate: q.Get("end_date")})
+	rep, err := s.d.Backtests.Run(r.Context(), a)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, rep)
+}
+
+func (s *Server) runBacktest(w http.ResponseWriter, r *http.Request) {
+	var a backtest.Ask
+	if err := decode(r, &a); err != nil {
+		fail(w, r, err)
+		return
+	}
+	rep, err := s.d.Backtests.Run(r.Context(), a)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, envelope{Success: true, Data: rep})
+}
+
+func (s *Server) listBacktests(w http.ResponseWriter, r *http.Request) {
+	limit, err := intQuery(r, "limit", 50, 1, 500)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	runs, err := s.d.Backtests.List(r.Context(), limit)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"backtests": runs, "count": len(runs)})
+}
+
+func (s *Server) getBacktest(w http.ResponseWriter, r *http.Request) {
+	raw, err := s.d.Backtests.Get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, json.RawMessage(raw))
+}
