@@ -1,10 +1,10 @@
 package candles
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -38,38 +38,57 @@ func ParseOHLCV(r io.Reader) ([]domain.Candle, error) {
 // rounded half-up. Fields may be quoted but may not contain commas. Rows must
 // be sorted ascending by time without duplicates; blank lines are skipped.
 // Every error names the line it was found on.
+//
+// The input is read whole (it is smaller than the bars it becomes), so the
+// bars are allocated once, and a large input is parsed in parallel chunks.
 func ReadOHLCV(r io.Reader) ([]Bar, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	if !sc.Scan() {
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("line 1: %w", err)
-		}
+	data, err := readAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read: %w", err)
+	}
+	header, data := nextLine(data)
+	if len(bytes.TrimSpace(header)) == 0 && len(data) == 0 {
 		return nil, fmt.Errorf("line 1: empty input, want a header row")
 	}
-	cols, err := headerColumns(sc.Bytes())
+	cols, err := headerColumns(header)
 	if err != nil {
 		return nil, fmt.Errorf("line 1: %w", err)
 	}
-	out := make([]Bar, 0, 1024)
-	fields := make([][]byte, 0, 16)
-	for line := 2; sc.Scan(); line++ {
-		b, err := cols.row(sc.Bytes(), fields)
-		if err == errBlank {
-			continue
+	return cols.rows(data)
+}
+
+// readAll reads r whole, sized from the file when r is one.
+func readAll(r io.Reader) ([]byte, error) {
+	f, ok := r.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return io.ReadAll(r)
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return io.ReadAll(r)
+	}
+	data := make([]byte, 0, st.Size()+512) // room to see the end without growing
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			return nil, err
 		}
-		if n := len(out); n > 0 && b.Time <= out[n-1].Time {
-			return nil, fmt.Errorf("line %d: %w", line, orderError(b.Time, out[n-1].Time))
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // the file grew: let append make room
 		}
-		out = append(out, b)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("after line %d: %w", len(out)+1, err)
+}
+
+// nextLine splits data after its first line (the newline dropped).
+func nextLine(data []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return data[:i], data[i+1:]
 	}
-	return out, nil
+	return data, nil
 }
 
 func orderError(t, prev int64) error {
@@ -79,81 +98,128 @@ func orderError(t, prev int64) error {
 	return fmt.Errorf("time %s is before the previous row's %s (rows must be sorted ascending by time)", formatNanos(t), formatNanos(prev))
 }
 
-// columns holds the index of each column ReadOHLCV needs.
+// The role a column plays in a row.
+const (
+	ignored = iota
+	timeCol
+	openCol
+	highCol
+	lowCol
+	closeCol
+	volumeCol
+)
+
+var roleNames = [...]string{timeCol: "time", openCol: "open", highCol: "high", lowCol: "low", closeCol: "close", volumeCol: "volume"}
+
+// columns maps each column of the header to its role.
 type columns struct {
-	time, open, high, low, close, volume int
-	names                                [6]string
-	need                                 int // fields a row must have
+	roles    []int8
+	timeName string // as the header spells it (time, timestamp, date or unix)
+	need     int    // fields a row must have
 }
 
 var errBlank = fmt.Errorf("blank line")
 
 func headerColumns(line []byte) (*columns, error) {
 	line = bytes.TrimPrefix(line, []byte("\ufeff"))
-	c := &columns{time: -1, open: -1, high: -1, low: -1, close: -1, volume: -1}
-	dst := map[string]*int{"open": &c.open, "high": &c.high, "low": &c.low, "close": &c.close, "volume": &c.volume}
+	c := &columns{}
+	seen := map[int8]bool{}
 	for i, f := range bytes.Split(line, []byte{','}) {
 		name := strings.ToLower(string(trimField(f)))
-		switch name {
-		case "time", "timestamp", "date", "unix":
-			if c.time < 0 {
-				c.time, c.names[0] = i, name
-			}
-		case "open", "high", "low", "close", "volume":
-			if *dst[name] >= 0 {
-				return nil, fmt.Errorf("column %q appears twice in the header", name)
-			}
-			*dst[name] = i
+		role := roleOf(name)
+		if role == timeCol && seen[timeCol] {
+			role = ignored // the first time column wins
 		}
+		if role != ignored && seen[role] {
+			return nil, fmt.Errorf("column %q appears twice in the header", name)
+		}
+		if role == timeCol {
+			c.timeName = name
+		}
+		if role != ignored {
+			seen[role], c.need = true, i+1
+		}
+		c.roles = append(c.roles, role)
 	}
-	if c.time < 0 {
+	if !seen[timeCol] {
 		return nil, fmt.Errorf("missing time column: want one named time, timestamp, date or unix (header %q)", line)
 	}
-	for _, name := range []string{"open", "high", "low", "close", "volume"} {
-		if *dst[name] < 0 {
-			return nil, fmt.Errorf("missing column %q (header %q)", name, line)
+	for role := int8(openCol); role <= volumeCol; role++ {
+		if !seen[role] {
+			return nil, fmt.Errorf("missing column %q (header %q)", roleNames[role], line)
 		}
 	}
-	c.names = [6]string{c.names[0], "open", "high", "low", "close", "volume"}
-	c.need = max(c.time, c.open, c.high, c.low, c.close, c.volume) + 1
+	c.roles = c.roles[:c.need]
 	return c, nil
 }
 
-// row parses one data line; fields is scratch space reused between rows.
-func (c *columns) row(line []byte, fields [][]byte) (Bar, error) {
+func roleOf(name string) int8 {
+	switch name {
+	case "time", "timestamp", "date", "unix":
+		return timeCol
+	}
+	for role := int8(openCol); role <= volumeCol; role++ {
+		if roleNames[role] == name {
+			return role
+		}
+	}
+	return ignored
+}
+
+// row parses one data line.
+func (c *columns) row(line []byte) (Bar, error) {
+	if b, ok := c.fastRow(line); ok {
+		return b, nil
+	}
+	return c.carefulRow(line)
+}
+
+// carefulRow parses any row fastRow does not, and words the errors.
+func (c *columns) carefulRow(line []byte) (Bar, error) {
 	var b Bar
 	if len(bytes.TrimSpace(line)) == 0 {
 		return b, errBlank
 	}
-	fields = splitFields(line, fields[:0])
-	if len(fields) < c.need {
-		return b, fmt.Errorf("want at least %d fields, got %d", c.need, len(fields))
+	if n := bytes.Count(line, []byte{','}) + 1; n < c.need {
+		return b, fmt.Errorf("want at least %d fields, got %d", c.need, n)
 	}
-	t, err := parseTime(trimField(fields[c.time]))
-	if err != nil {
-		return b, fmt.Errorf("column %q: %w", c.names[0], err)
-	}
-	b.Time = t
-	for i, v := range [5]struct {
-		col int
-		dst *int64
-	}{{c.open, &b.Open}, {c.high, &b.High}, {c.low, &b.Low}, {c.close, &b.Close}, {c.volume, &b.Volume}} {
-		if *v.dst, err = parseValue(trimField(fields[v.col])); err != nil {
-			return b, fmt.Errorf("column %q: %w", c.names[i+1], err)
+	for _, role := range c.roles {
+		field := line
+		if i := bytes.IndexByte(line, ','); i >= 0 {
+			field, line = line[:i], line[i+1:]
+		}
+		if role != ignored {
+			if err := b.set(role, trimField(field)); err != nil {
+				return b, fmt.Errorf("column %q: %w", c.name(role), err)
+			}
 		}
 	}
 	return b, nil
 }
 
-func splitFields(line []byte, fields [][]byte) [][]byte {
-	for {
-		i := bytes.IndexByte(line, ',')
-		if i < 0 {
-			return append(fields, line)
-		}
-		fields = append(fields, line[:i])
-		line = line[i+1:]
+func (c *columns) name(role int8) string {
+	if role == timeCol {
+		return c.timeName
 	}
+	return roleNames[role]
+}
+
+func (b *Bar) set(role int8, field []byte) (err error) {
+	switch role {
+	case timeCol:
+		b.Time, err = parseTime(field)
+	case openCol:
+		b.Open, err = parseValue(field)
+	case highCol:
+		b.High, err = parseValue(field)
+	case lowCol:
+		b.Low, err = parseValue(field)
+	case closeCol:
+		b.Close, err = parseValue(field)
+	case volumeCol:
+		b.Volume, err = parseValue(field)
+	}
+	return err
 }
 
 // trimField drops surrounding blanks, a carriage return and double quotes.
@@ -165,10 +231,13 @@ func trimField(f []byte) []byte {
 	return f
 }
 
-// parseValue reads a non-negative decimal as value x 10^8. The common case
-// (plain digits, at most 8 decimals) takes the fast path; exponents and
-// longer fractions go through package decimal.
+// parseValue reads a non-negative decimal as value x 10^8. Plain digits
+// with at most 8 decimals take the fast paths; exponents and longer
+// fractions go through package decimal.
 func parseValue(b []byte) (int64, error) {
+	if n, ok := parseShortFixed(b); ok {
+		return n, nil
+	}
 	if n, err := parseFixed(b); err == nil {
 		return n, nil
 	}
@@ -191,4 +260,31 @@ func parseValue(b []byte) (int64, error) {
 		return 0, fmt.Errorf("%q is too large", b)
 	}
 	return shifted.IntPart(), nil
+}
+
+var pow10 = [...]int64{1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000}
+
+// parseShortFixed is parseFixed for values below 10^10 (at most 10 digits
+// before the point, 8 after), where no digit can overflow: one loop, no
+// checks inside it. It refuses everything else.
+func parseShortFixed(b []byte) (int64, bool) {
+	var n int64
+	i := 0
+	for ; i < len(b) && b[i]-'0' <= 9; i++ {
+		n = n*10 + int64(b[i]-'0')
+	}
+	whole, frac := i, 0
+	if i < len(b) {
+		if b[i] != '.' {
+			return 0, false
+		}
+		for i++; i < len(b) && b[i]-'0' <= 9; i++ {
+			n = n*10 + int64(b[i]-'0')
+			frac++
+		}
+	}
+	if i != len(b) || whole > 10 || frac > scale || whole+frac == 0 {
+		return 0, false
+	}
+	return n * pow10[scale-frac], true
 }

@@ -3,6 +3,8 @@ package candles
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -132,5 +134,29 @@ func TestBarsSelectsTheRange(t *testing.T) {
 	c, _ := s.At(from)
 	if got := bars[0].Candle(); !got.Open.Equal(c.Open) || !got.Close.Equal(c.Close) || !got.Time.Equal(c.Time) {
 		t.Errorf("bar %+v, candle %+v", got, c)
+	}
+}
+
+// The fast path for the common ISO forms agrees with time.Parse on every
+// input it takes, and leaves the ones it refuses to it.
+func TestFastISOAgreesWithTimeParse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200_000 {
+		s := fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02dZ", 1600+rng.IntN(800), rng.IntN(14), rng.IntN(33), rng.IntN(25), rng.IntN(61), rng.IntN(61))
+		if rng.IntN(4) == 0 {
+			s = s[:10]
+		}
+		layout := time.RFC3339
+		if len(s) == 10 {
+			layout = time.DateOnly
+		}
+		want, err := time.Parse(layout, s)
+		got, ok := fastISO([]byte(s))
+		if ok && (err != nil || got != want.UnixNano()) {
+			t.Fatalf("fastISO(%s) = %d, time.Parse = %v, %v", s, got, want, err)
+		}
+		if !ok && err == nil && want.Year() >= 1678 && want.Year() <= 2261 {
+			t.Fatalf("fastISO(%s) refused what time.Parse reads", s)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package smacross
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -73,19 +74,21 @@ func ratioMinusOne(a, b decimal.Decimal) string {
 
 // FormatFixed writes a value x 10^8 as an exact decimal without trailing zeros.
 func FormatFixed(v int64) string {
-	neg := v < 0
 	u := uint64(v)
-	if neg {
+	if v < 0 {
 		u = -u
 	}
-	s := strconv.FormatUint(u/unit, 10)
-	if frac := strings.TrimRight(fmt.Sprintf("%08d", u%unit), "0"); frac != "" {
-		s += "." + frac
+	var buf [40]byte
+	b := buf[:0]
+	if v < 0 {
+		b = append(b, '-')
 	}
-	if neg {
-		s = "-" + s
+	b = strconv.AppendUint(b, u/unit, 10)
+	if frac := u % unit; frac != 0 {
+		digits := strconv.AppendUint(buf[28:28], frac+unit, 10)[1:] // 8 digits, leading zeros kept
+		b = append(append(b, '.'), bytes.TrimRight(digits, "0")...)
 	}
-	return s
+	return string(b)
 }
 
 // FormatTime writes Unix nanoseconds as RFC 3339 UTC.

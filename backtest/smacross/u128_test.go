@@ -32,3 +32,12 @@ func TestU128(t *testing.T) {
 		t.Error("int64 of a 128-bit value reported ok")
 	}
 }
+
+func TestFormatFixed(t *testing.T) {
+	for v, want := range map[int64]string{0: "0", 1: "0.00000001", 100_000_000: "1", 1_250_000_000: "12.5", -5: "-0.00000005",
+		-1_234_567_890_123: "-12345.67890123", math.MaxInt64: "92233720368.54775807", math.MinInt64: "-92233720368.54775808"} {
+		if got := FormatFixed(v); got != want {
+			t.Errorf("FormatFixed(%d) = %s, want %s", v, got, want)
+		}
+	}
+}
