@@ -26,7 +26,7 @@ func repeatedBTC(b *testing.B, times int) []candles.Bar {
 }
 
 // BenchmarkSMACross runs sma-cross 10/20 with the sandbox taker fee over
-// about 730,000 candles and reports candles per second on one core.
+// about 720,000 candles and reports candles per second on one core.
 func BenchmarkSMACross(b *testing.B) {
 	bars := repeatedBTC(b, 10)
 	p := Params{Fast: 10, Slow: 20, Capital: 10_000 * unit, FeeRate: 600_000}
