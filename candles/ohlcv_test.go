@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -157,6 +158,54 @@ func TestFastISOAgreesWithTimeParse(t *testing.T) {
 		}
 		if !ok && err == nil && want.Year() >= 1678 && want.Year() <= 2261 {
 			t.Fatalf("fastISO(%s) refused what time.Parse reads", s)
+		}
+	}
+}
+
+// Large inputs are parsed in chunks: errors still name their line, the
+// earliest one wins, and order is checked across the joins.
+func TestParseOHLCVInChunks(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	const rows = 40_000 // about 1.3 MB: four chunks
+	csv := func(edit func(i int, row string) string) string {
+		var b strings.Builder
+		b.WriteString("time,open,high,low,close,volume\n")
+		for i := range rows {
+			b.WriteString(edit(i, fmt.Sprintf("%d,100.5,101,99.25,100.75,12.5", 1714000000+60*i)) + "\n")
+		}
+		return b.String()
+	}
+	bars, err := ReadOHLCV(strings.NewReader(csv(func(i int, row string) string {
+		if i%1000 == 7 {
+			return row + "\n" // blank lines move the rows down
+		}
+		return row
+	})))
+	if err != nil || len(bars) != rows || bars[rows-1].Time != int64(1714000000+60*(rows-1))*1e9 {
+		t.Fatalf("%d bars, err %v", len(bars), err)
+	}
+	for _, at := range []int{0, 9_999, 10_001, 20_001, 30_001, 39_999} { // 10_001, 20_001 and 30_001 start chunks
+		line := at + 2
+		_, err := ReadOHLCV(strings.NewReader(csv(func(i int, row string) string {
+			if i == at || i == at+5 { // the first of two bad rows is reported
+				return strings.Replace(row, "99.25", "x", 1)
+			}
+			return row
+		})))
+		if want := fmt.Sprintf("line %d: column \"low\"", line); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("bad value on line %d: %v", line, err)
+		}
+		if at == 0 {
+			continue
+		}
+		_, err = ReadOHLCV(strings.NewReader(csv(func(i int, row string) string {
+			if i == at {
+				return fmt.Sprintf("%d,1,1,1,1,1", 1714000000+60*(i-1))
+			}
+			return row
+		})))
+		if want := fmt.Sprintf("line %d: duplicate time", line); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("duplicate on line %d: %v", line, err)
 		}
 	}
 }

@@ -176,7 +176,7 @@ func (o *backtestOptions) period(s *candles.Series) (time.Time, time.Time, error
 		to = to.AddDate(0, 0, 1)
 	}
 	if !from.Before(to) {
-		return from, to, fmt.Errorf("--from %s is after --to %s", o.from, o.to)
+		return from, to, fmt.Errorf("empty period: --from %s is after --to %s", from.Format(time.DateOnly), to.Add(-time.Nanosecond).Format(time.DateOnly))
 	}
 	return from, to, nil
 }
