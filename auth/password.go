@@ -3,6 +3,8 @@
 package auth
 
 import (
+	"sync"
+
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -24,4 +26,9 @@ func CheckPassword(hash, pw string) bool {
 
 // dummyHash is compared against when the email is unknown, so that a login
 // for a missing account costs the same time as one for an existing account.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("kestrel-timing-equaliser"), bcryptCost)
+// It is made on first use, not at start: a quarter second every process
+// (kestrel version, kestrel backtest) would otherwise pay.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("kestrel-timing-equaliser"), bcryptCost)
+	return h
+})

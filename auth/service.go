@@ -221,7 +221,7 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 		return "", domain.User{}, err
 	}
 	if err != nil {
-		hash = string(dummyHash)
+		hash = string(dummyHash())
 	}
 	if !CheckPassword(hash, password) || err != nil {
 		s.byAccount.fail(accountKey(email, addr), now)

@@ -21,7 +21,7 @@ func main() {
 			return
 		}
 		fmt.Fprintln(os.Stderr, "kestrel:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -35,6 +35,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return serve(ctx, args, stderr)
 	case "user":
 		return userCmd(ctx, args, stdin, stdout, stderr)
+	case "backtest":
+		return backtestCmd(args, stdin, stdout, stderr)
 	case "version":
 		b := buildInfo()
 		fmt.Fprintf(stdout, "kestrel %s (commit %s, built %s, %s)\n", b.Version, b.Commit, b.BuildTime, b.GoVersion)
@@ -42,7 +44,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "help":
 		return serve(ctx, []string{"-help"}, stderr)
 	}
-	return fmt.Errorf("unknown command %q (commands: serve, user, version)", cmd)
+	return fmt.Errorf("unknown command %q (commands: serve, user, backtest, version)", cmd)
 }
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
@@ -52,6 +54,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: kestrel [serve] [flags]
        kestrel user add --email E --name N [--role trader|operator] [--password P]
+       kestrel backtest [--symbol S --from YYYY-MM-DD --to YYYY-MM-DD | --csv FILE] [flags] (kestrel backtest -h)
        kestrel version
 
 Serves the Kestrel API and web app. Every flag can also be set by the
