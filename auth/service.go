@@ -45,6 +45,7 @@ type Service struct {
 
 // NewService returns a Service whose tokens live for ttl (sliding).
 func NewService(store domain.Store, clock domain.Clock, ttl time.Duration) *Service {
+	go dummyHash() // ready before the first login, so even that one takes the usual time
 	s := &Service{
 		store:     store,
 		clock:     clock,
