@@ -16,12 +16,14 @@ import (
 	"kestrel/domain"
 )
 
-const backtestUsage = `Usage: kestrel backtest [--strategy sma-cross] [--symbol BTC-USD] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+const backtestUsage = `Usage: kestrel backtest [--strategy sma-cross|technical|ai|hybrid] [--symbol BTC-USD] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                         [--granularity FIFTEEN_MINUTE] [--csv FILE] [--capital 10000] [--fee 0.006]
                         [--slippage-bps 0] [--fast 10] [--slow 20] [--json]
 
 Backtests the sma-cross reference strategy (backtest/smacross documents its
-exact rules) over the shipped candles of a symbol, from --from to --to
+exact rules), or the technical, AI (built-in analyst) or hybrid strategy with
+their default settings through the server's backtest engine, over the shipped
+candles of a symbol, from --from to --to
 inclusive (whole UTC days; default all of the history), or over any OHLCV CSV
 with a header row (--csv FILE, "-" for standard input). Prints a text report,
 or the full result with every fill as JSON (--json). Bad flags or input exit
@@ -48,6 +50,9 @@ func backtestCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	if err != nil {
 		return badInput(err)
 	}
+	if o.strategy != "sma-cross" {
+		return runStrategyBacktest(o, bars, name, stdout)
+	}
 	r, err := smacross.Run(bars, o.params)
 	if err != nil {
 		return badInput(err)
@@ -73,7 +78,7 @@ func parseBacktestFlags(args []string, stderr io.Writer) (*backtestOptions, erro
 	o := &backtestOptions{}
 	var granularity, capital, fee string
 	var slippage int64
-	fs.StringVar(&o.strategy, "strategy", "sma-cross", "strategy to run (this command runs sma-cross)")
+	fs.StringVar(&o.strategy, "strategy", "sma-cross", "sma-cross (the reference), or technical, ai or hybrid with their default settings")
 	fs.StringVar(&o.symbol, "symbol", "BTC-USD", "symbol of the shipped candles: BTC-USD, ETH-USD, SOL-USD, ADA-USD")
 	fs.StringVar(&o.from, "from", "", "first day, YYYY-MM-DD (default: the start of the shipped data)")
 	fs.StringVar(&o.to, "to", "", "last day, included, YYYY-MM-DD (default: the end of the shipped data)")
@@ -106,8 +111,8 @@ func parseBacktestFlags(args []string, stderr io.Writer) (*backtestOptions, erro
 
 // check validates the flags together and reads the amounts.
 func (o *backtestOptions) check(set map[string]bool, capital, fee string) error {
-	if o.strategy != "sma-cross" {
-		return fmt.Errorf("strategy %s is run by the server's backtester (POST /api/backtests); the CLI runs sma-cross", o.strategy)
+	if _, product := strategyKinds[o.strategy]; o.strategy != "sma-cross" && !product {
+		return fmt.Errorf("strategy %s: use sma-cross, technical, ai or hybrid here (a named instance with its own settings is backtested by the server: POST /api/backtests)", o.strategy)
 	}
 	if o.csv != "" {
 		for _, name := range []string{"symbol", "from", "to", "granularity"} {

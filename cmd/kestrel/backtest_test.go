@@ -99,7 +99,7 @@ func TestBacktestRefuses(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"another strategy", []string{"--strategy", "technical"}, "strategy technical is run by the server's backtester (POST /api/backtests); the CLI runs sma-cross"},
+		{"an unknown strategy", []string{"--strategy", "my_rsi"}, "strategy my_rsi: use sma-cross, technical, ai or hybrid here (a named instance with its own settings is backtested by the server: POST /api/backtests)"},
 		{"unknown flag", []string{"--bogus"}, "flag provided but not defined"},
 		{"stray argument", []string{"BTC-USD"}, `unexpected argument "BTC-USD"`},
 		{"csv and symbol", []string{"--csv", bad, "--symbol", "ETH-USD"}, "--symbol applies to the shipped candles"},
@@ -135,5 +135,25 @@ func TestBacktestHelp(t *testing.T) {
 	_, stderr, err := runCLI(t, "", "-h")
 	if !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr, "Usage: kestrel backtest") {
 		t.Errorf("err %v, stderr %q", err, stderr)
+	}
+}
+
+// The product's strategies run through the server's backtest engine.
+func TestBacktestRunsTheProductStrategies(t *testing.T) {
+	for _, s := range []string{"technical", "hybrid"} {
+		var out, errOut bytes.Buffer
+		err := backtestCmd([]string{"--strategy", s, "--symbol", "ETH-USD", "--from", "2025-02-01", "--to", "2025-03-15", "--granularity", "ONE_HOUR", "--json"},
+			strings.NewReader(""), &out, &errOut)
+		if err != nil {
+			t.Fatalf("%s: %v (%s)", s, err, errOut.String())
+		}
+		var res struct {
+			Status      string `json:"status"`
+			Candles     int    `json:"candles"`
+			FinalEquity string `json:"final_equity"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Status != "completed" || res.Candles < 900 || res.FinalEquity == "" {
+			t.Fatalf("%s: %+v %v", s, res, err)
+		}
 	}
 }
