@@ -13,7 +13,7 @@ export function EquityChart({ points, initial, maxDrawdown }: { points: EquityPo
     // Equity above, drawdown in a band below it on its own (unlabelled) scale.
     const { chart, dispose } = createThemedChart(box.current, { rightPriceScale: { scaleMargins: { top: 0.05, bottom: 0.3 } } });
     const equity = chart.addSeries(AreaSeries, { lineColor: '#3b82f6', topColor: 'rgba(59,130,246,0.35)', bottomColor: 'rgba(59,130,246,0.02)', lineWidth: 2, title: 'Equity' });
-    const dd = chart.addSeries(LineSeries, { priceScaleId: 'drawdown', color: '#ef4444', lineWidth: 1, title: 'Drawdown %', priceFormat: { type: 'custom', formatter: (v: number) => `${v.toFixed(1)}%` } });
+    const dd = chart.addSeries(LineSeries, { priceScaleId: 'drawdown', color: '#ef4444', lineWidth: 1, lastValueVisible: false, priceLineVisible: false, priceFormat: { type: 'custom', formatter: (v: number) => `${v.toFixed(1)}%` } });
     chart.priceScale('drawdown').applyOptions({ scaleMargins: { top: 0.78, bottom: 0.02 } });
     const byTime = new Map<number, EquityPoint>();
     for (const p of points) byTime.set(chartTime(p.time), p);
