@@ -296,6 +296,13 @@ describe('Strategy Backtesting', () => {
     expect(await screen.findByTestId('bt-report')).toBeTruthy();
     expect(within(screen.getByTestId('bt-total-return')).getByText('+12.34%')).toBeTruthy();
     expect(calls.some((c) => c.path === '/backtests/run-aaaa')).toBe(true);
+    await userEvent.click(within(rows[0]!).getByRole('button'));
+    expect(await screen.findByText('ETH-USD', { selector: 'span' })).toBeTruthy();
+    // Opening a run puts its request into the form, to run it again with changes.
+    expect((screen.getByLabelText('Symbol') as HTMLInputElement).value).toBe('ETH-USD');
+    expect((screen.getByLabelText('Strategy') as HTMLSelectElement).value).toBe('technical_strategy');
+    expect((screen.getByLabelText('Start Date') as HTMLInputElement).value).toBe('2026-01-01');
+    expect((screen.getByLabelText('Parameter overrides (JSON)') as HTMLTextAreaElement).value).toBe('{"timeframe":"FIFTEEN_MINUTE"}');
 
     const compare = screen.getByRole('button', { name: 'Compare' }) as HTMLButtonElement;
     expect(compare.disabled).toBe(true);

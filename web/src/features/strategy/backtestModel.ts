@@ -38,6 +38,18 @@ export function defaultForm(now: Date = new Date()): BacktestForm {
   return { strategy_name: '', symbol: 'BTC-USD', start_date: ymd(start), end_date: ymd(end), initial_capital: String(DEFAULT_CAPITAL), params: '' };
 }
 
+/** The form that asks for a stored run again, so it can be re-run with changes. */
+export function formFromRequest(r: { strategy_name: string; symbol: string; start_date: string; end_date: string; initial_capital: string | number; params?: Record<string, unknown> }): BacktestForm {
+  return {
+    strategy_name: r.strategy_name,
+    symbol: r.symbol,
+    start_date: r.start_date.slice(0, 10),
+    end_date: r.end_date.slice(0, 10),
+    initial_capital: String(r.initial_capital),
+    params: r.params ? JSON.stringify(r.params) : '',
+  };
+}
+
 function parseParams(raw: string): Record<string, unknown> | null | undefined {
   if (!raw.trim()) return undefined;
   try {

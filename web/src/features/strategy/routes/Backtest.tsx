@@ -4,8 +4,8 @@ import { Card, ScreenHeader } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useBacktest, useRunBacktest } from '../backtestApi';
-import { defaultForm, toAsk, validateBacktest, type BacktestErrors, type BacktestForm as Form } from '../backtestModel';
-import type { BacktestReport } from '../backtestTypes';
+import { defaultForm, formFromRequest, toAsk, validateBacktest, type BacktestErrors, type BacktestForm as Form } from '../backtestModel';
+import type { BacktestReport, BacktestRun } from '../backtestTypes';
 import { BacktestForm } from '../components/backtest/BacktestForm';
 import { CompareRuns } from '../components/backtest/CompareRuns';
 import { EquityChart } from '../components/backtest/EquityChart';
@@ -82,9 +82,12 @@ export default function Backtest() {
   };
 
   const pick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
-  const open = (id: string) => {
-    setSelected(id);
+  /** Shows a past run and puts what it asked into the form, ready to run again with changes. */
+  const open = (run: BacktestRun) => {
+    setSelected(run.id);
     setComparing(null);
+    setForm(formFromRequest(run.request));
+    setErrors({});
   };
 
   return (

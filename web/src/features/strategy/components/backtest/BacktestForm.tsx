@@ -28,7 +28,9 @@ const aria = (id: string, err?: string) => ({ id, 'aria-invalid': !!err, 'aria-d
 /** The configuration form: strategy, symbol, period, capital and optional parameter overrides. */
 export function BacktestForm({ form, errors, onChange, onSubmit, running }: { form: Form; errors: BacktestErrors; onChange: (k: keyof Form, v: string) => void; onSubmit: () => void; running: boolean }) {
   const strategies = useStrategies();
-  const [advanced, setAdvanced] = useState(form.params !== '');
+  const [advanced, setAdvanced] = useState(false);
+  // Overrides in the form (typed, or from an opened run) stay in view.
+  const shown = advanced || form.params.trim() !== '';
   const dateError = errors.start_date ?? errors.end_date;
   return (
     <Card title="Backtest Configuration">
@@ -72,10 +74,12 @@ export function BacktestForm({ form, errors, onChange, onSubmit, running }: { fo
           <input {...aria('bt-capital', errors.initial_capital)} type="number" min={1000} step={1000} value={form.initial_capital} onChange={(e) => onChange('initial_capital', e.target.value)} className={cls(errors.initial_capital)} />
         </Labelled>
         <div>
-          <button type="button" aria-expanded={advanced} onClick={() => setAdvanced((a) => !a)} className="text-xs font-medium text-blue-600 hover:underline dark:text-blue-400">
-            {advanced ? 'Hide parameter overrides' : 'Parameter overrides (optional)'}
-          </button>
-          {advanced && (
+          {form.params.trim() === '' && (
+            <button type="button" aria-expanded={advanced} onClick={() => setAdvanced((a) => !a)} className="text-xs font-medium text-blue-600 hover:underline dark:text-blue-400">
+              {advanced ? 'Hide parameter overrides' : 'Parameter overrides (optional)'}
+            </button>
+          )}
+          {shown && (
             <Labelled
               id="bt-params"
               label="Parameter overrides (JSON)"
