@@ -1,10 +1,113 @@
-import { NotBuilt, ScreenHeader } from '@/components/Screen';
+import { useState } from 'react';
+import { ErrorBox } from '@/components/Field';
+import { Card, ScreenHeader } from '@/components/Screen';
+import { Spinner } from '@/components/Spinner';
+import { ApiError, errorMessage } from '@/lib/api';
+import { useBacktest, useRunBacktest } from '../backtestApi';
+import { defaultForm, formFromRequest, toAsk, validateBacktest, type BacktestErrors, type BacktestForm as Form } from '../backtestModel';
+import type { BacktestReport, BacktestRun } from '../backtestTypes';
+import { BacktestForm } from '../components/backtest/BacktestForm';
+import { CompareRuns } from '../components/backtest/CompareRuns';
+import { EquityChart } from '../components/backtest/EquityChart';
+import { FillsChart } from '../components/backtest/FillsChart';
+import { AssumptionsBanner, NotExecuted, ReportSummary, ReportTitle } from '../components/backtest/ReportSummary';
+import { RunHistory } from '../components/backtest/RunHistory';
+import { TradeTable } from '../components/backtest/TradeTable';
+import { FlashBanner, useFlash } from '../components/Flash';
 
+const FIELDS: (keyof Form)[] = ['strategy_name', 'symbol', 'start_date', 'end_date', 'initial_capital', 'params'];
+
+function EmptyState() {
+  return (
+    <Card>
+      <div className="py-16 text-center">
+        <p className="text-lg font-semibold">No Backtest Results</p>
+        <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">Configure a backtest and press Run Backtest, or open a past run from the history.</p>
+      </div>
+    </Card>
+  );
+}
+
+function Report({ r }: { r: BacktestReport }) {
+  if (r.status === 'not_implemented') {
+    return <p className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-800 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">Backtesting is being implemented; these results are placeholder data.</p>;
+  }
+  if (r.status !== 'completed') return <ErrorBox message={`Backtest failed to complete (status ${r.status})`} />;
+  return (
+    <div className="space-y-4" data-testid="bt-report">
+      <ReportTitle r={r} />
+      <AssumptionsBanner a={r.assumptions} />
+      <ReportSummary r={r} />
+      <EquityChart points={r.equity_curve ?? []} initial={r.initial_equity} maxDrawdown={r.max_drawdown} />
+      <FillsChart report={r} />
+      <TradeTable trades={r.trades ?? []} />
+      <NotExecuted r={r} />
+    </div>
+  );
+}
+
+/** Strategy Backtesting: the form and the run history on the left, the report (or a comparison) on the right. */
 export default function Backtest() {
+  const [form, setForm] = useState<Form>(() => defaultForm());
+  const [errors, setErrors] = useState<BacktestErrors>({});
+  const [selected, setSelected] = useState<string | null>(null);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [comparing, setComparing] = useState<[string, string] | null>(null);
+  const flash = useFlash();
+  const run = useRunBacktest();
+  const report = useBacktest(selected);
+
+  const change = (k: keyof Form, v: string) => {
+    setForm((f) => ({ ...f, [k]: v }));
+    setErrors((e) => ({ ...e, [k]: undefined, ...(k === 'start_date' || k === 'end_date' ? { start_date: undefined, end_date: undefined } : {}) }));
+  };
+
+  const submit = () => {
+    const errs = validateBacktest(form);
+    setErrors(errs);
+    if (Object.keys(errs).length > 0) return;
+    flash.clear();
+    run.mutate(toAsk(form), {
+      onSuccess: (rep) => {
+        setSelected(rep.id);
+        setComparing(null);
+        if (rep.status === 'completed') flash.ok('Backtest completed successfully');
+        else flash.fail('Backtest failed to complete');
+      },
+      onError: (err) => {
+        if (err instanceof ApiError) setErrors(Object.fromEntries(Object.entries(err.fields).filter(([k]) => (FIELDS as string[]).includes(k))));
+        flash.fail('Failed to run backtest', err);
+      },
+    });
+  };
+
+  const pick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
+  /** Shows a past run and puts what it asked into the form, ready to run again with changes. */
+  const open = (run: BacktestRun) => {
+    setSelected(run.id);
+    setComparing(null);
+    setForm(formFromRequest(run.request));
+    setErrors({});
+  };
+
   return (
     <>
-      <ScreenHeader title="Strategy Backtesting" />
-      <NotBuilt />
+      <ScreenHeader title="Strategy Backtesting" subtitle="Run a strategy over past candles through the same engine, fees and risk checks as live trading." />
+      <FlashBanner flash={flash.flash} />
+      <div className="grid gap-6 lg:grid-cols-[minmax(280px,1fr)_3fr]">
+        <div className="space-y-6">
+          <BacktestForm form={form} errors={errors} onChange={change} onSubmit={submit} running={run.isPending} />
+          <RunHistory selected={selected} onOpen={open} picked={picked} onPick={pick} onCompare={() => setComparing([picked[0]!, picked[1]!])} />
+        </div>
+        <div className="min-w-0 space-y-4">
+          {comparing && <CompareRuns ids={comparing} onClose={() => setComparing(null)} />}
+          {run.isPending && <Spinner label="Running backtest..." />}
+          {!comparing && !run.isPending && !selected && <EmptyState />}
+          {!comparing && selected && report.isPending && <Spinner />}
+          {!comparing && selected && report.isError && <ErrorBox message={errorMessage(report.error, 'Failed to load the backtest')} />}
+          {!comparing && report.data && <Report r={report.data} />}
+        </div>
+      </div>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { AreaSeries, ColorType, createChart, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import { AreaSeries, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
+import { createThemedChart } from '@/components/chart';
 import { ErrorBox } from '@/components/Field';
 import { Card } from '@/components/Screen';
 import { api, errorMessage } from '@/lib/api';
@@ -40,21 +41,11 @@ export function PortfolioValueChart() {
 
   useEffect(() => {
     if (!box.current) return;
-    const colors = () => {
-      const dark = document.documentElement.classList.contains('dark');
-      return {
-        layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: dark ? '#cbd5e1' : '#334155' },
-        grid: { vertLines: { color: dark ? '#1e293b' : '#f1f5f9' }, horzLines: { color: dark ? '#1e293b' : '#f1f5f9' } },
-      };
-    };
-    const c = createChart(box.current, { autoSize: true, ...colors(), timeScale: { timeVisible: true, secondsVisible: false } });
-    const themeWatch = new MutationObserver(() => c.applyOptions(colors()));
-    themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+    const { chart: c, dispose } = createThemedChart(box.current);
     chart.current = c;
     series.current = c.addSeries(AreaSeries, { lineColor: '#3b82f6', topColor: 'rgba(59,130,246,0.35)', bottomColor: 'rgba(59,130,246,0.02)', lineWidth: 2 });
     return () => {
-      themeWatch.disconnect();
-      c.remove();
+      dispose();
       chart.current = null;
       series.current = null;
     };

@@ -1,5 +1,6 @@
-import { AreaSeries, CandlestickSeries, ColorType, createChart, LineSeries, type IChartApi, type ISeriesApi, type SeriesType, type UTCTimestamp } from 'lightweight-charts';
+import { AreaSeries, CandlestickSeries, LineSeries, type IChartApi, type ISeriesApi, type SeriesType, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
+import { createThemedChart } from '@/components/chart';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { toNum } from '@/lib/format';
@@ -16,17 +17,7 @@ export function PriceChart({ symbol }: { symbol: string }) {
 
   useEffect(() => {
     if (!box.current) return;
-    const colors = () => {
-      const dark = document.documentElement.classList.contains('dark');
-      return {
-        layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: dark ? '#cbd5e1' : '#334155' },
-        grid: { vertLines: { color: dark ? '#1e293b' : '#f1f5f9' }, horzLines: { color: dark ? '#1e293b' : '#f1f5f9' } },
-      };
-    };
-    const c = createChart(box.current, { autoSize: true, ...colors(), timeScale: { timeVisible: true, secondsVisible: false } });
-    // Follow the light/dark toggle, which flips a class on <html>.
-    const themeWatch = new MutationObserver(() => c.applyOptions(colors()));
-    themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+    const { chart: c, dispose } = createThemedChart(box.current);
     chart.current = c;
     series.current =
       prefs.type === 'line'
@@ -35,8 +26,7 @@ export function PriceChart({ symbol }: { symbol: string }) {
           ? c.addSeries(AreaSeries, { lineColor: '#3b82f6', topColor: 'rgba(59,130,246,0.35)', bottomColor: 'rgba(59,130,246,0.02)', lineWidth: 2 })
           : c.addSeries(CandlestickSeries, { upColor: '#10b981', downColor: '#ef4444', borderVisible: false, wickUpColor: '#10b981', wickDownColor: '#ef4444' });
     return () => {
-      themeWatch.disconnect();
-      c.remove();
+      dispose();
       chart.current = null;
       series.current = null;
     };

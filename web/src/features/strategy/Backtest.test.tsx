@@ -1,0 +1,348 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setToken } from '@/lib/token';
+import { chartGranularity, defaultForm, fillMarkers, validateBacktest } from './backtestModel';
+import type { BacktestReport, BacktestRun } from './backtestTypes';
+import Backtest from './routes/Backtest';
+
+// The charts draw on a canvas, which jsdom lacks; the end-to-end test sees them.
+vi.mock('./components/backtest/EquityChart', () => ({ EquityChart: () => <div data-testid="equity-chart" /> }));
+vi.mock('./components/backtest/FillsChart', () => ({ FillsChart: () => <div data-testid="fills-chart" /> }));
+
+const strategies = [
+  { name: 'technical_strategy', type: 'technical', is_active: false, total_signals: 0, avg_confidence: 0, last_signal_time: null, config: {} },
+  { name: 'ai_strategy', type: 'ai_driven', is_active: false, total_signals: 0, avg_confidence: 0, last_signal_time: null, config: {} },
+];
+
+function report(over: Partial<BacktestReport> = {}): BacktestReport {
+  return {
+    id: 'run-1111-aaaa',
+    created_at: '2026-05-01T10:00:00Z',
+    request: { strategy_name: 'technical_strategy', symbol: 'BTC-USD', start_date: '2026-01-01', end_date: '2026-03-01', initial_capital: '10000' },
+    config: {},
+    assumptions: { taker_fee: '0.006', maker_fee: '0.004', slippage_bps: '0', volume_cap: 'none', fills: "signals fill at the next candle's open", timeframe: 'ONE_HOUR', engine_version: '1', build: 'test', candles_hash: 'abcdef0123456789', candles: 1473 },
+    strategy_name: 'technical_strategy',
+    symbol: 'BTC-USD',
+    start_date: '2026-01-01T00:00:00Z',
+    end_date: '2026-03-01T00:00:00Z',
+    total_trades: 4,
+    winning_trades: 3,
+    losing_trades: 1,
+    total_return: 0.1234,
+    win_rate: 0.75,
+    max_drawdown: 0.0567,
+    sharpe_ratio: 1.87,
+    sortino_ratio: 2.5,
+    calmar_ratio: 3.1,
+    cagr: 0.9,
+    profit_factor: 4.2,
+    win_loss_ratio: 3,
+    expectancy: '308.5',
+    average_win: '450',
+    average_loss: '-116.5',
+    exposure_time: 0.42,
+    fees_paid: '96.12',
+    buy_and_hold_return: -0.2346,
+    initial_equity: '10000',
+    final_equity: '11234',
+    signals: 20,
+    not_executed: { 'Position already at its target size': 9, 'No position to sell (a spot account never goes short)': 5 },
+    candles: 1416,
+    status: 'completed',
+    equity_curve: [{ time: '2026-01-01T00:00:00Z', equity: '10000', drawdown: 0 }],
+    trades: [
+      { entry_time: '2026-01-02T10:00:00Z', exit_time: '2026-01-03T12:00:00Z', entry_price: '87743.99', exit_price: '90883.75', quantity: '0.0113398', fees: '11.95', pnl: '23.64', exit_reason: 'signal' },
+      { entry_time: '2026-01-05T10:00:00Z', exit_time: '2026-01-05T14:00:00Z', entry_price: '90000', exit_price: '88200', quantity: '0.011', fees: '11.8', pnl: '-31.6', exit_reason: 'stop_loss' },
+    ],
+    fills: [],
+    ...over,
+  };
+}
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+const ok = (data: unknown, status = 200) => json(status, { success: true, data });
+const failure = (status: number, message: string, fields?: Record<string, string>) => json(status, { success: false, error: { code: 'invalid', message, fields } });
+
+interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+const asRun = (r: BacktestReport): BacktestRun => ({ id: r.id, created_at: r.created_at, strategy_name: r.strategy_name, symbol: r.symbol, status: r.status, request: r.request });
+
+/** A fetch mock for the screen: runs and stored reports; post answers POST /backtests. */
+function mockServer({ post, stored = [] }: { post?: (body: unknown) => Response; stored?: BacktestReport[] } = {}) {
+  const calls: Call[] = [];
+  const runs = [...stored];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const u = new URL(url, 'http://x');
+      const c: Call = { method: init?.method ?? 'GET', path: u.pathname.replace(/^\/api/, ''), body: init?.body ? JSON.parse(String(init.body)) : undefined };
+      calls.push(c);
+      if (c.method === 'POST' && c.path === '/backtests') {
+        const res = post ? post(c.body) : failure(500, 'no post');
+        const copy = res.clone();
+        const env = (await copy.json()) as { success: boolean; data?: BacktestReport };
+        if (env.success && env.data) runs.unshift(env.data);
+        return res;
+      }
+      if (c.path === '/strategy/list') return ok({ strategies });
+      if (c.path === '/backtests') return ok({ backtests: runs.map(asRun), count: runs.length });
+      const one = runs.find((r) => c.path === `/backtests/${r.id}`);
+      if (one) return ok(one);
+      return failure(404, `no ${c.path}`);
+    }),
+  );
+  return calls;
+}
+
+function renderScreen() {
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={qc}>
+      <MemoryRouter>
+        <Backtest />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => setToken('t'));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const posts = (calls: Call[]) => calls.filter((c) => c.method === 'POST');
+
+async function fillForm(v: { strategy?: string; start?: string; end?: string; capital?: string }) {
+  if (v.strategy !== undefined) {
+    await screen.findByRole('option', { name: `${v.strategy} (technical)` });
+    await userEvent.selectOptions(screen.getByLabelText('Strategy'), v.strategy);
+  }
+  for (const [label, value] of [
+    ['Start Date', v.start],
+    ['End Date', v.end],
+    ['Initial Capital (USD)', v.capital],
+  ] as const) {
+    if (value === undefined) continue;
+    const el = screen.getByLabelText(label);
+    await userEvent.clear(el);
+    if (value) await userEvent.type(el, value);
+  }
+}
+
+const run = () => userEvent.click(screen.getByRole('button', { name: 'Run Backtest' }));
+
+describe('Strategy Backtesting', () => {
+  it('starts empty, with the spec defaults', async () => {
+    mockServer();
+    renderScreen();
+    expect(screen.getByText('No Backtest Results')).toBeTruthy();
+    expect((screen.getByLabelText('Symbol') as HTMLInputElement).value).toBe('BTC-USD');
+    const capital = screen.getByLabelText('Initial Capital (USD)') as HTMLInputElement;
+    expect([capital.value, capital.min, capital.step]).toEqual(['10000', '1000', '1000']);
+    expect(await screen.findByText('No backtests yet.')).toBeTruthy();
+  });
+
+  it('refuses a bad form with the spec messages and does not call the server', async () => {
+    const calls = mockServer();
+    renderScreen();
+    await fillForm({ start: '2026-03-01', end: '2026-01-01', capital: '0' });
+    await run();
+    expect(screen.getByText('Please select a strategy')).toBeTruthy();
+    expect(screen.getByText('Start date must be before end date')).toBeTruthy();
+    expect(screen.getByText('Initial capital must be greater than 0')).toBeTruthy();
+
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-01-05', capital: '10000' });
+    await run();
+    expect(screen.getByText('Backtest period must be at least 7 days')).toBeTruthy();
+
+    await fillForm({ start: '2025-01-01', end: '2026-03-01' });
+    await run();
+    expect(screen.getByText('Backtest period cannot exceed 365 days')).toBeTruthy();
+
+    await fillForm({ start: '' });
+    await run();
+    expect(screen.getByText('Please select start and end dates')).toBeTruthy();
+
+    await userEvent.clear(screen.getByLabelText('Symbol'));
+    await run();
+    expect(screen.getByText('Please enter a trading symbol')).toBeTruthy();
+    expect(posts(calls)).toEqual([]);
+  });
+
+  it('runs a backtest and shows the report: metrics, derived values, assumptions, trades and why signals did not trade', async () => {
+    const calls = mockServer({ post: () => ok(report(), 201) });
+    renderScreen();
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01', capital: '10000' });
+    await run();
+    expect(await screen.findByText('Backtest completed successfully')).toBeTruthy();
+    expect(posts(calls)[0]!.body).toEqual({ strategy_name: 'technical_strategy', symbol: 'BTC-USD', start_date: '2026-01-01', end_date: '2026-03-01', initial_capital: 10000 });
+
+    expect(within(screen.getByTestId('bt-total-return')).getByText('+12.34%')).toBeTruthy();
+    expect(within(screen.getByTestId('bt-total-return')).getByText('Buy & hold -23.46%')).toBeTruthy();
+    expect(within(screen.getByTestId('bt-win-rate')).getByText('75.0%')).toBeTruthy();
+    expect(within(screen.getByTestId('bt-max-drawdown')).getByText('5.67%')).toBeTruthy();
+    // Final value = capital x (1 + total return).
+    expect(within(screen.getByTestId('bt-final-value')).getByText('$11,234.00')).toBeTruthy();
+
+    const metrics = within(screen.getByTestId('bt-metrics'));
+    const row = (label: string) => metrics.getByText(label).parentElement!.textContent;
+    expect(row('Sharpe Ratio')).toBe('Sharpe Ratio1.87');
+    expect(row('Sortino Ratio')).toBe('Sortino Ratio2.50');
+    expect(row('Calmar Ratio')).toBe('Calmar Ratio3.10');
+    expect(row('CAGR')).toBe('CAGR+90.00%');
+    expect(row('Profit Factor')).toBe('Profit Factor4.20');
+    expect(row('Win/Loss Ratio')).toBe('Win/Loss Ratio3.00');
+    expect(row('Exposure Time')).toBe('Exposure Time42.0%');
+    expect(row('Expectancy')).toBe('Expectancy+$308.50');
+    expect(row('Average Loss')).toBe('Average Loss-$116.50');
+    // Average trade = capital x total return / total trades.
+    expect(row('Average Trade')).toBe('Average Trade$308.50');
+    expect(row('Fees Paid')).toBe('Fees Paid$96.12');
+    expect(row('Final Equity')).toBe('Final Equity$11,234.00');
+
+    const banner = screen.getByRole('note', { name: 'Assumptions' }).textContent!;
+    expect(banner).toContain('Taker fee 0.60%');
+    expect(banner).toContain('slippage 0 bps');
+    expect(banner).toContain('timeframe ONE_HOUR');
+    expect(banner).toContain('1,473 candles');
+    expect(banner).toContain('engine v1');
+    expect(banner).not.toContain('AI provider');
+
+    const trades = within(screen.getByRole('table', { name: 'Backtest trades' })).getAllByRole('row');
+    expect(trades).toHaveLength(3);
+    expect(trades[2]!.textContent).toContain('Stop-loss');
+    expect(trades[2]!.textContent).toContain('-$31.60');
+    expect(screen.getByText('Position already at its target size')).toBeTruthy();
+    expect(screen.getByTestId('equity-chart')).toBeTruthy();
+    expect(screen.getByTestId('fills-chart')).toBeTruthy();
+    // The new run heads the history.
+    expect(await screen.findByRole('button', { name: /technical_strategy · BTC-USD/ })).toBeTruthy();
+  });
+
+  it('shows N/A for the ratios without a loss and the AI provider when the run used one', async () => {
+    mockServer({ post: () => ok(report({ losing_trades: 0, winning_trades: 4, profit_factor: 0, assumptions: { ...report().assumptions, ai_provider: 'Built-in analyst' } }), 201) });
+    renderScreen();
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
+    await run();
+    await screen.findByText('Backtest completed successfully');
+    const metrics = within(screen.getByTestId('bt-metrics'));
+    expect(metrics.getByText('Profit Factor').parentElement!.textContent).toBe('Profit FactorN/A');
+    expect(metrics.getByText('Win/Loss Ratio').parentElement!.textContent).toBe('Win/Loss RatioN/A');
+    expect(screen.getByRole('note', { name: 'Assumptions' }).textContent).toContain('AI provider Built-in analyst');
+  });
+
+  it('sends parameter overrides and refuses ones that are not a JSON object', async () => {
+    const calls = mockServer({ post: () => ok(report(), 201) });
+    renderScreen();
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
+    await userEvent.click(screen.getByRole('button', { name: 'Parameter overrides (optional)' }));
+    const params = screen.getByLabelText('Parameter overrides (JSON)');
+    await userEvent.type(params, '[[1');
+    await run();
+    expect(screen.getByText('Parameter overrides must be a JSON object')).toBeTruthy();
+    await userEvent.clear(params);
+    await userEvent.type(params, '{{"timeframe": "FIFTEEN_MINUTE"}');
+    await run();
+    await screen.findByText('Backtest completed successfully');
+    expect((posts(calls)[0]!.body as { params: unknown }).params).toEqual({ timeframe: 'FIFTEEN_MINUTE' });
+  });
+
+  it("shows 'Failed to run backtest' with the server's reason and its field message", async () => {
+    mockServer({ post: () => failure(400, 'Backtest period cannot exceed 365 days', { end_date: 'Backtest period cannot exceed 365 days' }) });
+    renderScreen();
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
+    await run();
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to run backtest: Backtest period cannot exceed 365 days');
+    expect(screen.getByLabelText('End Date').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('No Backtest Results')).toBeTruthy();
+  });
+
+  it("shows 'Failed to run backtest' when the server fails without a reason", async () => {
+    mockServer({ post: () => new Response('oops', { status: 502 }) });
+    renderScreen();
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
+    await run();
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Failed to run backtest/);
+  });
+
+  it("shows 'Backtest failed to complete' when the run did not complete", async () => {
+    mockServer({ post: () => ok(report({ status: 'failed' }), 201) });
+    renderScreen();
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
+    await run();
+    expect((await screen.findAllByText(/Backtest failed to complete/)).length).toBeGreaterThan(0);
+    expect(screen.queryByText('Backtest completed successfully')).toBeNull();
+  });
+
+  it('opens a past run from the history and compares two side by side', async () => {
+    const older = report({ id: 'run-aaaa', created_at: '2026-04-01T10:00:00Z', total_return: 0.1234, total_trades: 4 });
+    const newer = report({ id: 'run-bbbb', created_at: '2026-04-02T10:00:00Z', symbol: 'ETH-USD', total_return: -0.05, total_trades: 9, request: { ...older.request, symbol: 'ETH-USD', params: { timeframe: 'FIFTEEN_MINUTE' } } });
+    const calls = mockServer({ stored: [newer, older] });
+    renderScreen();
+    const rows = await screen.findAllByTestId('bt-history-row');
+    expect(rows.map((r) => r.textContent)).toEqual([expect.stringContaining('ETH-USD'), expect.stringContaining('BTC-USD')]);
+
+    await userEvent.click(within(rows[1]!).getByRole('button'));
+    expect(await screen.findByTestId('bt-report')).toBeTruthy();
+    expect(within(screen.getByTestId('bt-total-return')).getByText('+12.34%')).toBeTruthy();
+    expect(calls.some((c) => c.path === '/backtests/run-aaaa')).toBe(true);
+    await userEvent.click(within(rows[0]!).getByRole('button'));
+    expect(await screen.findByText('ETH-USD', { selector: 'span' })).toBeTruthy();
+    // Opening a run puts its request into the form, to run it again with changes.
+    expect((screen.getByLabelText('Symbol') as HTMLInputElement).value).toBe('ETH-USD');
+    expect((screen.getByLabelText('Strategy') as HTMLSelectElement).value).toBe('technical_strategy');
+    expect((screen.getByLabelText('Start Date') as HTMLInputElement).value).toBe('2026-01-01');
+    expect((screen.getByLabelText('Parameter overrides (JSON)') as HTMLTextAreaElement).value).toBe('{"timeframe":"FIFTEEN_MINUTE"}');
+
+    const compare = screen.getByRole('button', { name: 'Compare' }) as HTMLButtonElement;
+    expect(compare.disabled).toBe(true);
+    await userEvent.click(within(rows[0]!).getByRole('checkbox'));
+    await userEvent.click(within(rows[1]!).getByRole('checkbox'));
+    expect(compare.disabled).toBe(false);
+    await userEvent.click(compare);
+    const table = await screen.findByRole('table', { name: 'Run comparison' });
+    const line = (label: string) => [...within(table).getByText(label).closest('tr')!.querySelectorAll('td')].map((td) => td.textContent);
+    expect(line('Symbol')).toEqual(['Symbol', 'ETH-USD', 'BTC-USD']);
+    expect(line('Total Return')).toEqual(['Total Return', '-5.00%', '+12.34%']);
+    expect(line('Total Trades')).toEqual(['Total Trades', '9', '4']);
+    expect(line('Parameter Overrides')).toEqual(['Parameter Overrides', '{"timeframe":"FIFTEEN_MINUTE"}', 'none']);
+    expect(screen.queryByTestId('bt-report')).toBeNull();
+
+    await userEvent.click(within(table.closest('section')!).getByRole('button', { name: 'Close' }));
+    expect(await screen.findByTestId('bt-report')).toBeTruthy();
+  });
+});
+
+describe('backtest model', () => {
+  it('defaults to the last three months', () => {
+    const f = defaultForm(new Date('2026-05-20T15:00:00Z'));
+    expect([f.start_date, f.end_date, f.initial_capital]).toEqual(['2026-02-20', '2026-05-20', '10000']);
+    expect(validateBacktest({ ...f, strategy_name: 'x' })).toEqual({});
+  });
+
+  it('puts each fill on the candle it falls in, in time order', () => {
+    const h = (iso: string) => Date.parse(iso) / 1000;
+    const times = [h('2026-01-01T00:00:00Z'), h('2026-01-01T06:00:00Z'), h('2026-01-01T12:00:00Z')];
+    const fill = (side: 'BUY' | 'SELL', time: string, reason = 'signal') => ({ side, time, price: '1', quantity: '1', fee: '0', reason });
+    expect(fillMarkers([fill('SELL', '2026-01-01T13:00:00Z', 'stop_loss'), fill('BUY', '2026-01-01T07:00:00Z'), fill('BUY', '2025-12-31T23:00:00Z')], times)).toEqual([
+      { time: times[1], side: 'BUY', reason: 'signal' },
+      { time: times[2], side: 'SELL', reason: 'stop_loss' },
+    ]);
+  });
+
+  it("charts at the strategy's timeframe unless the period needs more than 5000 candles", () => {
+    expect(chartGranularity('ONE_HOUR', '2026-01-01T00:00:00Z', '2026-03-01T00:00:00Z')).toBe('ONE_HOUR');
+    expect(chartGranularity('FIFTEEN_MINUTE', '2026-01-01T00:00:00Z', '2026-04-01T00:00:00Z')).toBe('THIRTY_MINUTE');
+    expect(chartGranularity('ONE_MINUTE', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z')).toBe('TWO_HOUR');
+  });
+});

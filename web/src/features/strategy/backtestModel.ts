@@ -1,0 +1,170 @@
+import { formatMoney, toNum } from '@/lib/format';
+import type { BacktestAsk, BacktestFill, BacktestReport } from './backtestTypes';
+
+/** The spec's backtest messages (section 5), as the server words them too. */
+export const MSG = {
+  strategy: 'Please select a strategy',
+  symbol: 'Please enter a trading symbol',
+  dates: 'Please select start and end dates',
+  order: 'Start date must be before end date',
+  capital: 'Initial capital must be greater than 0',
+  short: 'Backtest period must be at least 7 days',
+  long: 'Backtest period cannot exceed 365 days',
+  params: 'Parameter overrides must be a JSON object',
+} as const;
+
+export const DEFAULT_CAPITAL = 10_000;
+const DAY = 86_400_000;
+
+/** The form as typed: every field a string. */
+export interface BacktestForm {
+  strategy_name: string;
+  symbol: string;
+  start_date: string;
+  end_date: string;
+  initial_capital: string;
+  params: string;
+}
+
+export type BacktestErrors = Partial<Record<keyof BacktestForm, string>>;
+
+const ymd = (d: Date) => d.toISOString().slice(0, 10);
+
+/** The spec's default period: the last three months, ending today (UTC). */
+export function defaultForm(now: Date = new Date()): BacktestForm {
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const start = new Date(end);
+  start.setUTCMonth(start.getUTCMonth() - 3);
+  return { strategy_name: '', symbol: 'BTC-USD', start_date: ymd(start), end_date: ymd(end), initial_capital: String(DEFAULT_CAPITAL), params: '' };
+}
+
+/** The form that asks for a stored run again, so it can be re-run with changes. */
+export function formFromRequest(r: { strategy_name: string; symbol: string; start_date: string; end_date: string; initial_capital: string | number; params?: Record<string, unknown> }): BacktestForm {
+  return {
+    strategy_name: r.strategy_name,
+    symbol: r.symbol,
+    start_date: r.start_date.slice(0, 10),
+    end_date: r.end_date.slice(0, 10),
+    initial_capital: String(r.initial_capital),
+    params: r.params ? JSON.stringify(r.params) : '',
+  };
+}
+
+function parseParams(raw: string): Record<string, unknown> | null | undefined {
+  if (!raw.trim()) return undefined;
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The server's checks, in the browser, with the same messages on the same fields. */
+export function validateBacktest(f: BacktestForm): BacktestErrors {
+  const e: BacktestErrors = {};
+  if (!f.strategy_name.trim()) e.strategy_name = MSG.strategy;
+  if (!f.symbol.trim()) e.symbol = MSG.symbol;
+  const start = Date.parse(f.start_date);
+  const end = Date.parse(f.end_date);
+  if (!f.start_date || !f.end_date || Number.isNaN(start) || Number.isNaN(end)) e.start_date = MSG.dates;
+  else if (start >= end) e.start_date = MSG.order;
+  else if (end - start < 7 * DAY) e.end_date = MSG.short;
+  else if (end - start > 365 * DAY) e.end_date = MSG.long;
+  const capital = Number(f.initial_capital);
+  if (f.initial_capital.trim() === '' || !Number.isFinite(capital) || capital <= 0) e.initial_capital = MSG.capital;
+  if (parseParams(f.params) === null) e.params = MSG.params;
+  return e;
+}
+
+/** The request for a valid form. */
+export function toAsk(f: BacktestForm): BacktestAsk {
+  const ask: BacktestAsk = { strategy_name: f.strategy_name.trim(), symbol: f.symbol.trim().toUpperCase(), start_date: f.start_date, end_date: f.end_date, initial_capital: Number(f.initial_capital) };
+  const params = parseParams(f.params);
+  if (params) ask.params = params;
+  return ask;
+}
+
+/** A fraction as a percent, e.g. 0.1234 -> "12.34%". */
+export function pct(fraction: number, places = 2): string {
+  const s = (fraction * 100).toFixed(places);
+  return `${Number(s) === 0 ? (0).toFixed(places) : s}%`;
+}
+
+export const ratio = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'N/A');
+
+/** The spec's derived values (section 9) and the report's own figures, ready to show. */
+export function derived(r: BacktestReport) {
+  const capital = toNum(r.initial_equity);
+  return {
+    /** Initial capital x total return / total trades. */
+    averageTrade: r.total_trades > 0 ? formatMoney((capital * r.total_return) / r.total_trades) : 'N/A',
+    /** Capital x (1 + total return): the final equity. */
+    finalValue: formatMoney(capital * (1 + r.total_return)),
+    /** Winning / losing trades, N/A if either is 0. */
+    winLoss: r.winning_trades > 0 && r.losing_trades > 0 ? ratio(r.winning_trades / r.losing_trades) : 'N/A',
+    /** Gross profit / gross loss; N/A without a loss. */
+    profitFactor: r.losing_trades > 0 ? ratio(r.profit_factor) : 'N/A',
+  };
+}
+
+/** The spec's win-rate colour: green at 60% or above, yellow at 40%, else red. */
+export function winRateClass(fraction: number): string {
+  if (fraction >= 0.6) return 'text-emerald-600 dark:text-emerald-400';
+  if (fraction >= 0.4) return 'text-amber-600 dark:text-amber-400';
+  return 'text-red-600 dark:text-red-400';
+}
+
+const REASONS: Record<string, string> = { signal: 'Signal', stop_loss: 'Stop-loss', take_profit: 'Take-profit', end_of_data: 'End of data' };
+export const reasonLabel = (r: string) => REASONS[r] ?? r;
+
+/** Candle widths in seconds, smallest first. */
+export const WIDTHS: [string, number][] = [
+  ['ONE_MINUTE', 60],
+  ['FIVE_MINUTE', 300],
+  ['FIFTEEN_MINUTE', 900],
+  ['THIRTY_MINUTE', 1800],
+  ['ONE_HOUR', 3600],
+  ['TWO_HOUR', 7200],
+  ['SIX_HOUR', 21600],
+  ['ONE_DAY', 86400],
+];
+
+/** The most candles one request for the price chart returns. */
+export const CHART_CANDLES = 5000;
+
+/** The strategy's timeframe, or the next wider one that fits the period into CHART_CANDLES candles. */
+export function chartGranularity(timeframe: string, start: string, end: string): string {
+  const span = (Date.parse(end) - Date.parse(start)) / 1000;
+  const from = Math.max(0, WIDTHS.findIndex(([g]) => g === timeframe));
+  for (const [g, w] of WIDTHS.slice(from)) if (span / w <= CHART_CANDLES) return g;
+  return 'ONE_DAY';
+}
+
+export interface Marker {
+  time: number;
+  side: 'BUY' | 'SELL';
+  reason: string;
+}
+
+/**
+ * Fills as chart markers, each on the candle it falls in (the latest candle
+ * opening at or before it), sorted by time as the chart requires.
+ */
+export function fillMarkers(fills: BacktestFill[], candleTimes: number[]): Marker[] {
+  if (candleTimes.length === 0) return [];
+  const out: Marker[] = [];
+  for (const f of fills) {
+    const t = Math.floor(Date.parse(f.time) / 1000);
+    let lo = 0;
+    let hi = candleTimes.length - 1;
+    if (t < candleTimes[0]!) continue;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (candleTimes[mid]! <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    out.push({ time: candleTimes[lo]!, side: f.side, reason: f.reason });
+  }
+  return out.sort((a, b) => a.time - b.time);
+}

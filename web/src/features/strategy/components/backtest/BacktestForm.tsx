@@ -1,0 +1,99 @@
+import { useState, type ReactNode } from 'react';
+import { btn } from '@/components/Modal';
+import { Card } from '@/components/Screen';
+import { SYMBOLS, useStrategies } from '../../api';
+import { type BacktestErrors, type BacktestForm as Form } from '../../backtestModel';
+
+function Labelled({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: ReactNode; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+        {label}
+      </label>
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-xs text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : (
+        hint && <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{hint}</p>
+      )}
+    </div>
+  );
+}
+
+const cls = (err?: string) => `mt-1 w-full rounded border bg-white px-3 py-2 text-sm dark:bg-slate-800 ${err ? 'border-red-500' : 'border-slate-300 dark:border-slate-700'}`;
+const aria = (id: string, err?: string) => ({ id, 'aria-invalid': !!err, 'aria-describedby': err ? `${id}-error` : undefined });
+
+/** The configuration form: strategy, symbol, period, capital and optional parameter overrides. */
+export function BacktestForm({ form, errors, onChange, onSubmit, running }: { form: Form; errors: BacktestErrors; onChange: (k: keyof Form, v: string) => void; onSubmit: () => void; running: boolean }) {
+  const strategies = useStrategies();
+  const [advanced, setAdvanced] = useState(false);
+  // Overrides in the form (typed, or from an opened run) stay in view.
+  const shown = advanced || form.params.trim() !== '';
+  const dateError = errors.start_date ?? errors.end_date;
+  return (
+    <Card title="Backtest Configuration">
+      <form
+        noValidate
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onSubmit();
+        }}
+      >
+        <Labelled id="bt-strategy" label="Strategy" error={errors.strategy_name}>
+          <select {...aria('bt-strategy', errors.strategy_name)} value={form.strategy_name} onChange={(e) => onChange('strategy_name', e.target.value)} className={cls(errors.strategy_name)}>
+            <option value="">{strategies.isPending ? 'Loading strategies…' : 'Select a strategy'}</option>
+            {strategies.data?.map((s) => (
+              <option key={s.name} value={s.name}>
+                {s.name} ({s.type})
+              </option>
+            ))}
+          </select>
+        </Labelled>
+        {strategies.isError && <p className="text-xs text-red-600 dark:text-red-400">Failed to load strategies</p>}
+        <Labelled id="bt-symbol" label="Symbol" error={errors.symbol}>
+          <input {...aria('bt-symbol', errors.symbol)} list="bt-symbols" value={form.symbol} onChange={(e) => onChange('symbol', e.target.value)} className={cls(errors.symbol)} placeholder="BTC-USD" />
+          <datalist id="bt-symbols">
+            {SYMBOLS.map((s) => (
+              <option key={s} value={s} />
+            ))}
+          </datalist>
+        </Labelled>
+        <div className="grid grid-cols-2 gap-3">
+          <Labelled id="bt-start" label="Start Date" error={errors.start_date}>
+            <input {...aria('bt-start', errors.start_date)} type="date" value={form.start_date} onChange={(e) => onChange('start_date', e.target.value)} className={cls(errors.start_date)} />
+          </Labelled>
+          <Labelled id="bt-end" label="End Date" error={errors.end_date}>
+            <input {...aria('bt-end', errors.end_date)} type="date" value={form.end_date} onChange={(e) => onChange('end_date', e.target.value)} className={cls(errors.end_date)} />
+          </Labelled>
+        </div>
+        {!dateError && <p className="-mt-2 text-xs text-slate-500 dark:text-slate-400">Between 7 and 365 days; the default is the last three months.</p>}
+        <Labelled id="bt-capital" label="Initial Capital (USD)" error={errors.initial_capital}>
+          <input {...aria('bt-capital', errors.initial_capital)} type="number" min={1000} step={1000} value={form.initial_capital} onChange={(e) => onChange('initial_capital', e.target.value)} className={cls(errors.initial_capital)} />
+        </Labelled>
+        <div>
+          {form.params.trim() === '' && (
+            <button type="button" aria-expanded={advanced} onClick={() => setAdvanced((a) => !a)} className="text-xs font-medium text-blue-600 hover:underline dark:text-blue-400">
+              {advanced ? 'Hide parameter overrides' : 'Parameter overrides (optional)'}
+            </button>
+          )}
+          {shown && (
+            <Labelled
+              id="bt-params"
+              label="Parameter overrides (JSON)"
+              error={errors.params}
+              hint={<>For this run only, e.g. {'{"indicators": {"rsi_oversold": 40, "rsi_overbought": 60}}'}; the saved strategy is unchanged.</>}
+            >
+              <textarea {...aria('bt-params', errors.params)} rows={3} value={form.params} onChange={(e) => onChange('params', e.target.value)} className={`${cls(errors.params)} font-mono text-xs`} placeholder='{"timeframe": "FIFTEEN_MINUTE"}' />
+            </Labelled>
+          )}
+        </div>
+        <button type="submit" disabled={running} className={`${btn.primary} w-full`}>
+          {running ? 'Running Backtest…' : 'Run Backtest'}
+        </button>
+      </form>
+    </Card>
+  );
+}

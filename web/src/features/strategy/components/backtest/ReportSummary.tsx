@@ -1,0 +1,116 @@
+import { Row, Stat } from '@/components/Modal';
+import { Card } from '@/components/Screen';
+import { formatMoney, formatPercent, formatSignedMoney, pnlClass } from '@/lib/format';
+import { derived, pct, ratio, winRateClass } from '../../backtestModel';
+import type { Assumptions, BacktestReport } from '../../backtestTypes';
+
+const day = (iso: string) => iso.slice(0, 10);
+const signedPct = (f: number) => formatPercent(f * 100);
+const fee = (s: string) => pct(Number(s));
+
+/** The fill model every number rests on. */
+export function AssumptionsBanner({ a }: { a: Assumptions }) {
+  const items = [
+    `Taker fee ${fee(a.taker_fee)}`,
+    `maker fee ${fee(a.maker_fee)}`,
+    `slippage ${a.slippage_bps} bps`,
+    `volume cap ${a.volume_cap}`,
+    `timeframe ${a.timeframe}`,
+    `${a.candles.toLocaleString('en-US')} candles (sha256 ${a.candles_hash.slice(0, 12)})`,
+    `engine v${a.engine_version}`,
+    a.build && `build ${a.build}`,
+    a.ai_provider && `AI provider ${a.ai_provider}`,
+  ].filter(Boolean);
+  return (
+    <div role="note" aria-label="Assumptions" className="rounded border border-sky-300 bg-sky-50 p-3 text-xs text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-200">
+      <p className="font-semibold">Assumptions</p>
+      <p className="mt-1">{items.join(' · ')}</p>
+      <p className="mt-1">Fills: {a.fills}.</p>
+    </div>
+  );
+}
+
+/** The headline figures and every metric of the report. */
+export function ReportSummary({ r }: { r: BacktestReport }) {
+  const d = derived(r);
+  return (
+    <>
+      <div className="grid grid-cols-2 gap-3 xl:grid-cols-4">
+        <Stat label="Total Return" value={signedPct(r.total_return)} valueClass={pnlClass(r.total_return)} sub={`Buy & hold ${signedPct(r.buy_and_hold_return)}`} testId="bt-total-return" />
+        <Stat label="Win Rate" value={pct(r.win_rate, 1)} valueClass={winRateClass(r.win_rate)} sub={`${r.winning_trades} won, ${r.losing_trades} lost of ${r.total_trades} trades`} testId="bt-win-rate" />
+        <Stat label="Max Drawdown" value={pct(r.max_drawdown)} valueClass={r.max_drawdown > 0 ? 'text-red-600 dark:text-red-400' : ''} sub="Below the equity peak" testId="bt-max-drawdown" />
+        <Stat label="Final Value" value={d.finalValue} valueClass={pnlClass(r.total_return)} sub={`From ${formatMoney(r.initial_equity)}`} testId="bt-final-value" />
+      </div>
+      <Card title="Performance Metrics">
+        <div className="grid gap-x-8 sm:grid-cols-2" data-testid="bt-metrics">
+          <div>
+            <Row label="Sharpe Ratio">{ratio(r.sharpe_ratio)}</Row>
+            <Row label="Sortino Ratio">{ratio(r.sortino_ratio)}</Row>
+            <Row label="Calmar Ratio">{ratio(r.calmar_ratio)}</Row>
+            <Row label="CAGR">{signedPct(r.cagr)}</Row>
+            <Row label="Profit Factor">{d.profitFactor}</Row>
+            <Row label="Win/Loss Ratio">{d.winLoss}</Row>
+            <Row label="Exposure Time">{pct(r.exposure_time, 1)}</Row>
+            <Row label="Buy & Hold Return">
+              <span className={pnlClass(r.buy_and_hold_return)}>{signedPct(r.buy_and_hold_return)}</span>
+            </Row>
+          </div>
+          <div>
+            <Row label="Expectancy">
+              <span className={pnlClass(r.expectancy)}>{formatSignedMoney(r.expectancy)}</span>
+            </Row>
+            <Row label="Average Win">{formatMoney(r.average_win)}</Row>
+            <Row label="Average Loss">{formatMoney(r.average_loss)}</Row>
+            <Row label="Average Trade">{d.averageTrade}</Row>
+            <Row label="Fees Paid">{formatMoney(r.fees_paid)}</Row>
+            <Row label="Initial Equity">{formatMoney(r.initial_equity)}</Row>
+            <Row label="Final Equity">{formatMoney(r.final_equity)}</Row>
+            <Row label="Candles">{r.candles.toLocaleString('en-US')}</Row>
+          </div>
+        </div>
+      </Card>
+    </>
+  );
+}
+
+/** Which run this is: strategy, symbol, period and when it ran. */
+export function ReportTitle({ r }: { r: BacktestReport }) {
+  return (
+    <p className="text-sm text-slate-600 dark:text-slate-300">
+      <span className="font-semibold">{r.strategy_name}</span> on <span className="font-semibold">{r.symbol}</span>, {day(r.start_date)} to {day(r.end_date)}, capital{' '}
+      {formatMoney(r.initial_equity)}
+    </p>
+  );
+}
+
+/** How many signals there were and why some did not trade. */
+export function NotExecuted({ r }: { r: BacktestReport }) {
+  const rows = Object.entries(r.not_executed ?? {}).sort((a, b) => b[1] - a[1]);
+  return (
+    <Card title="Signals Not Executed">
+      <p className="mb-2 text-sm text-slate-600 dark:text-slate-300">
+        {r.signals.toLocaleString('en-US')} BUY/SELL signals; {rows.reduce((n, [, c]) => n + c, 0).toLocaleString('en-US')} did not trade.
+      </p>
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-500 dark:text-slate-400">Every signal traded.</p>
+      ) : (
+        <table className="w-full text-sm">
+          <thead>
+            <tr className="border-b border-slate-200 text-left text-xs uppercase text-slate-500 dark:border-slate-800 dark:text-slate-400">
+              <th className="py-1 font-medium">Reason</th>
+              <th className="py-1 text-right font-medium">Signals</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(([why, n]) => (
+              <tr key={why} className="border-b border-slate-100 dark:border-slate-800/60">
+                <td className="py-1">{why}</td>
+                <td className="py-1 text-right tabular-nums">{n}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}
