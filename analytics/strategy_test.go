@@ -37,3 +37,16 @@ func TestStrategyOf(t *testing.T) {
 		t.Fatalf("no fills: %+v", none)
 	}
 }
+
+func TestSince(t *testing.T) {
+	now := time.Date(2026, 5, 31, 12, 0, 0, 0, time.UTC)
+	if s, err := Since("7d", now); err != nil || !s.Equal(now.AddDate(0, 0, -7)) {
+		t.Fatalf("7d: %v %v", s, err)
+	}
+	if s, err := Since("all", now); err != nil || !s.IsZero() {
+		t.Fatalf("all: %v %v", s, err)
+	}
+	if _, err := Since("2w", now); domain.ErrorCode(err) != domain.EInvalid {
+		t.Fatalf("2w: %v", err)
+	}
+}
