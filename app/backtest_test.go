@@ -3,6 +3,8 @@ package app_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 )
 
 // Backtests over HTTP: the spec's messages, a run stored and listed.
@@ -74,5 +76,33 @@ func TestBacktestAPI(t *testing.T) {
 	s.into(r, &rep1)
 	if rep2.FinalEquity != rep1.FinalEquity || rep2.Assumptions.CandlesHash != rep.Assumptions.CandlesHash {
 		t.Fatalf("a re-run differs: %s vs %s", rep2.FinalEquity, rep1.FinalEquity)
+	}
+}
+
+// Slippage is a run parameter: it costs money and shows in the assumptions.
+func TestBacktestSlippage(t *testing.T) {
+	s := start(t, t.TempDir())
+	_, tok := s.accounts()
+	run := func(bps string) (string, string) {
+		r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000,"slippage_bps":`+bps+`}`)
+		var rep struct {
+			FinalEquity string `json:"final_equity"`
+			Assumptions struct {
+				SlippageBps string `json:"slippage_bps"`
+			} `json:"assumptions"`
+		}
+		if r.Status != 201 {
+			t.Fatalf("bps %s: %+v", bps, r)
+		}
+		s.into(r, &rep)
+		return rep.FinalEquity, rep.Assumptions.SlippageBps
+	}
+	free, _ := run("0")
+	paid, shown := run("25")
+	if shown != "25" || !decimal.RequireFromString(paid).LessThan(decimal.RequireFromString(free)) {
+		t.Fatalf("with 25 bps: final %s (shown %q), without: %s", paid, shown, free)
+	}
+	if r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000,"slippage_bps":5000}`); r.Status != 400 || r.Error.Fields["slippage_bps"] == "" {
+		t.Fatalf("5000 bps: %+v", r)
 	}
 }

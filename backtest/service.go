@@ -42,6 +42,8 @@ type Ask struct {
 	InitialCapital decimal.Decimal `json:"initial_capital"`
 	// Params overrides the strategy's configuration for this run only.
 	Params json.RawMessage `json:"params,omitempty"`
+	// SlippageBps is paid beyond the book on every market fill (0 to 1,000).
+	SlippageBps decimal.Decimal `json:"slippage_bps"`
 }
 
 // Assumptions are the run's fill model, shown in every report.
@@ -160,12 +162,12 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 		return Report{}, domain.Errorf(domain.EInvalid, "No candles for %s in this period", a.Symbol)
 	}
 	res, err := Run(ctx, Request{Strategy: strat, Config: cfg, Symbol: a.Symbol, Product: product, Candles: cs, Warmup: warmup,
-		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: decimal.Zero, Policy: s.d.Policy()})
+		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, Policy: s.d.Policy()})
 	if err != nil {
 		return Report{}, err
 	}
 	rep := Report{ID: uuid.NewString(), CreatedAt: s.now(), Ask: a, Config: cfg, Result: res,
-		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: decimal.Zero, VolumeCap: "none",
+		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: "none",
 			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
 			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs)}}
 	if cfg.AIParams != nil {
@@ -209,8 +211,11 @@ func (s *Service) validate(a Ask) (time.Time, time.Time, error) {
 	if !a.InitialCapital.IsPositive() {
 		f["initial_capital"] = MsgCapital
 	}
+	if a.SlippageBps.IsNegative() || a.SlippageBps.GreaterThan(decimal.NewFromInt(1000)) {
+		f["slippage_bps"] = "Slippage must be between 0 and 1000 basis points"
+	}
 	if len(f) > 0 {
-		return start, end, domain.FieldErrors(f, "strategy_name", "symbol", "start_date", "end_date", "initial_capital")
+		return start, end, domain.FieldErrors(f, "strategy_name", "symbol", "start_date", "end_date", "initial_capital", "slippage_bps")
 	}
 	return start, end, nil
 }
