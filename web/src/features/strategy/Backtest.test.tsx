@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/token';
-import { chartGranularity, defaultForm, fillMarkers, validateBacktest } from './backtestModel';
+import { chartGranularity, defaultForm, fillMarkers, toAsk, validateBacktest } from './backtestModel';
 import type { BacktestReport, BacktestRun } from './backtestTypes';
 import Backtest from './routes/Backtest';
 
@@ -328,6 +328,13 @@ describe('backtest model', () => {
     const f = defaultForm(new Date('2026-05-20T15:00:00Z'));
     expect([f.start_date, f.end_date, f.initial_capital]).toEqual(['2026-02-20', '2026-05-20', '10000']);
     expect(validateBacktest({ ...f, strategy_name: 'x' })).toEqual({});
+  });
+
+  it('sends slippage in basis points and bounds it like the server', () => {
+    const f = { ...defaultForm(new Date('2026-05-20T15:00:00Z')), strategy_name: 'x' };
+    expect(validateBacktest({ ...f, slippage_bps: '1500' }).slippage_bps).toBe('Slippage must be between 0 and 1000 basis points');
+    expect(toAsk({ ...f, slippage_bps: '25' }).slippage_bps).toBe(25);
+    expect(toAsk(f).slippage_bps).toBeUndefined();
   });
 
   it('puts each fill on the candle it falls in, in time order', () => {

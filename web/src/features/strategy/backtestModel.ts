@@ -24,6 +24,8 @@ export interface BacktestForm {
   end_date: string;
   initial_capital: string;
   params: string;
+  /** Basis points paid beyond the book on every market fill. */
+  slippage_bps: string;
 }
 
 export type BacktestErrors = Partial<Record<keyof BacktestForm, string>>;
@@ -35,11 +37,19 @@ export function defaultForm(now: Date = new Date()): BacktestForm {
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const start = new Date(end);
   start.setUTCMonth(start.getUTCMonth() - 3);
-  return { strategy_name: '', symbol: 'BTC-USD', start_date: ymd(start), end_date: ymd(end), initial_capital: String(DEFAULT_CAPITAL), params: '' };
+  return { strategy_name: '', symbol: 'BTC-USD', start_date: ymd(start), end_date: ymd(end), initial_capital: String(DEFAULT_CAPITAL), params: '', slippage_bps: '0' };
 }
 
 /** The form that asks for a stored run again, so it can be re-run with changes. */
-export function formFromRequest(r: { strategy_name: string; symbol: string; start_date: string; end_date: string; initial_capital: string | number; params?: Record<string, unknown> }): BacktestForm {
+export function formFromRequest(r: {
+  strategy_name: string;
+  symbol: string;
+  start_date: string;
+  end_date: string;
+  initial_capital: string | number;
+  params?: Record<string, unknown>;
+  slippage_bps?: string | number;
+}): BacktestForm {
   return {
     strategy_name: r.strategy_name,
     symbol: r.symbol,
@@ -47,6 +57,7 @@ export function formFromRequest(r: { strategy_name: string; symbol: string; star
     end_date: r.end_date.slice(0, 10),
     initial_capital: String(r.initial_capital),
     params: r.params ? JSON.stringify(r.params) : '',
+    slippage_bps: String(r.slippage_bps ?? '0'),
   };
 }
 
@@ -74,6 +85,8 @@ export function validateBacktest(f: BacktestForm): BacktestErrors {
   const capital = Number(f.initial_capital);
   if (f.initial_capital.trim() === '' || !Number.isFinite(capital) || capital <= 0) e.initial_capital = MSG.capital;
   if (parseParams(f.params) === null) e.params = MSG.params;
+  const bps = Number(f.slippage_bps || '0');
+  if (!Number.isFinite(bps) || bps < 0 || bps > 1000) e.slippage_bps = 'Slippage must be between 0 and 1000 basis points';
   return e;
 }
 
@@ -82,6 +95,8 @@ export function toAsk(f: BacktestForm): BacktestAsk {
   const ask: BacktestAsk = { strategy_name: f.strategy_name.trim(), symbol: f.symbol.trim().toUpperCase(), start_date: f.start_date, end_date: f.end_date, initial_capital: Number(f.initial_capital) };
   const params = parseParams(f.params);
   if (params) ask.params = params;
+  const bps = Number(f.slippage_bps || '0');
+  if (bps > 0) ask.slippage_bps = bps;
   return ask;
 }
 

@@ -9,6 +9,8 @@ export interface BacktestAsk {
   initial_capital: number;
   /** Overrides of the strategy's configuration for this run only. */
   params?: Record<string, unknown>;
+  /** Basis points paid beyond the book on every market fill (0-1000). */
+  slippage_bps?: number;
 }
 
 /** The run's fill model, shown on every report. */

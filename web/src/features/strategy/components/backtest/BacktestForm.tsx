@@ -73,6 +73,9 @@ export function BacktestForm({ form, errors, onChange, onSubmit, running }: { fo
         <Labelled id="bt-capital" label="Initial Capital (USD)" error={errors.initial_capital}>
           <input {...aria('bt-capital', errors.initial_capital)} type="number" min={1000} step={1000} value={form.initial_capital} onChange={(e) => onChange('initial_capital', e.target.value)} className={cls(errors.initial_capital)} />
         </Labelled>
+        <Labelled id="bt-slippage" label="Slippage (basis points)" error={errors.slippage_bps}>
+          <input {...aria('bt-slippage', errors.slippage_bps)} type="number" min={0} max={1000} step={1} value={form.slippage_bps} onChange={(e) => onChange('slippage_bps', e.target.value)} className={cls(errors.slippage_bps)} />
+        </Labelled>
         <div>
           {form.params.trim() === '' && (
             <button type="button" aria-expanded={advanced} onClick={() => setAdvanced((a) => !a)} className="text-xs font-medium text-blue-600 hover:underline dark:text-blue-400">
