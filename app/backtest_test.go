@@ -105,4 +105,8 @@ func TestBacktestSlippage(t *testing.T) {
 	if r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000,"slippage_bps":5000}`); r.Status != 400 || r.Error.Fields["slippage_bps"] == "" {
 		t.Fatalf("5000 bps: %+v", r)
 	}
+	r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000,"volume_cap":0.01}`)
+	if r.Status != 201 || !strings.Contains(string(r.Data), `"volume_cap":"1% of each candle's volume`) {
+		t.Fatalf("volume cap: %d %s", r.Status, r.Error.Message)
+	}
 }

@@ -64,8 +64,9 @@ func (r *run) protect(o domain.Order, ch paper.Change) {
 }
 
 // sellAll cancels the protective orders and sells the whole position at
-// market (the current quote).
-func (r *run) sellAll(reason string) {
+// market (the current quote), within the volume cap of candle c (at the end
+// of the data there is no cap: everything is sold at the last close).
+func (r *run) sellAll(reason string, c domain.Candle) {
 	for _, o := range r.eng.LiveOrders() {
 		if o.Side == domain.Sell {
 			r.eng.Cancel(r.now, o.ID, "closing the position")
@@ -76,13 +77,8 @@ func (r *run) sellAll(reason string) {
 		r.refused["No position to sell (a spot account never goes short)"]++
 		return
 	}
-	_, ch, err := r.eng.Place(r.now, domain.OrderRequest{Symbol: r.req.Symbol, Side: domain.Sell, Type: domain.Market, Quantity: qty, Strategy: r.req.Config.Name})
-	if err != nil {
-		r.refused[domain.ErrorMessage(err)]++
-		return
-	}
 	r.trades++
-	r.book(ch, reason)
+	r.market(domain.Sell, qty, reason, c)
 }
 
 // closeOut sells what is still held at the last close (end of data).
@@ -90,7 +86,8 @@ func (r *run) closeOut(last domain.Candle) {
 	r.now = last.Time
 	r.quote(last.Close)
 	if r.balance(r.base).Total().IsPositive() {
-		r.sellAll("end_of_data")
+		r.req.VolumeCap = decimal.Zero
+		r.sellAll("end_of_data", last)
 	}
 	if n := len(r.curve); n > 0 {
 		eq := r.equity(last.Close)

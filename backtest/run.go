@@ -30,7 +30,12 @@ type Request struct {
 	TakerFee    decimal.Decimal
 	MakerFee    decimal.Decimal
 	SlippageBps decimal.Decimal
-	Policy      trading.Policy // risk limits and protective orders
+	// VolumeCap is the largest share of a candle's volume one market order
+	// may take (zero: no cap). An order above it fills that much at the open
+	// and the rest at the following candles' opens, under the same cap,
+	// until it is done or an opposite signal replaces it.
+	VolumeCap decimal.Decimal
+	Policy    trading.Policy // risk limits and protective orders
 }
 
 // Fill is one execution in the run.
@@ -66,6 +71,14 @@ type run struct {
 	inPos    int // candles closed holding a position
 	now      time.Time
 	seq      int
+	working  *working // the unfilled rest of a market order held back by the volume cap
+}
+
+// working is a market order's rest still to fill.
+type working struct {
+	side   domain.Side
+	qty    decimal.Decimal
+	reason string
 }
 
 // Run replays the candles through the strategy (see the package doc).
@@ -88,8 +101,11 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		r.now = c.Time
 		r.quote(c.Open)
 		if pending != nil {
+			r.working = nil // a new decision replaces what was still working
 			r.act(*pending, c)
 			pending = nil
+		} else if r.working != nil {
+			r.market(r.working.side, r.working.qty, r.working.reason, c)
 		}
 		r.walk(c)
 		r.mark(c)
@@ -216,7 +232,7 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 		r.day, r.dayStart, r.trades = day, r.equity(c.Open), 0
 	}
 	if sig.Decision == strategy.Sell {
-		r.sellAll("signal")
+		r.sellAll("signal", c)
 		return
 	}
 	qty, why := r.size(c.Open)
@@ -234,12 +250,34 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 		r.refused[domain.ErrorMessage(err)]++
 		return
 	}
-	o, ch, err := r.eng.Place(r.now, domain.OrderRequest{Symbol: r.req.Symbol, Side: domain.Buy, Type: domain.Market, Quantity: qty, Strategy: r.req.Config.Name})
-	if err != nil {
-		r.refused[domain.ErrorMessage(err)]++
+	r.trades++
+	r.market(domain.Buy, qty, "signal", c)
+}
+
+// market fills qty at candle c's open, as much as the volume cap allows;
+// what is left keeps working at the next opens. A BUY's fill gets its
+// protective orders.
+func (r *run) market(side domain.Side, qty decimal.Decimal, reason string, c domain.Candle) {
+	now := qty
+	if cap := r.req.VolumeCap; cap.IsPositive() {
+		step := r.req.Product.SizeIncrement
+		now = decimal.Min(qty, c.Volume.Mul(cap).Div(step).Floor().Mul(step))
+	}
+	r.working = nil
+	if rest := qty.Sub(now); rest.IsPositive() {
+		r.working = &working{side: side, qty: rest, reason: reason}
+	}
+	if !now.IsPositive() {
 		return
 	}
-	r.trades++
-	r.book(ch, "signal")
-	r.protect(o, ch)
+	o, ch, err := r.eng.Place(r.now, domain.OrderRequest{Symbol: r.req.Symbol, Side: side, Type: domain.Market, Quantity: now, Strategy: r.req.Config.Name})
+	if err != nil {
+		r.refused[domain.ErrorMessage(err)]++
+		r.working = nil
+		return
+	}
+	r.book(ch, reason)
+	if side == domain.Buy {
+		r.protect(o, ch)
+	}
 }

@@ -176,3 +176,35 @@ func TestEquityIsCashPlusPosition(t *testing.T) {
 		}
 	}
 }
+
+// An order larger than its share of a candle's volume fills in parts at
+// the following opens.
+func TestVolumeCapFillsInParts(t *testing.T) {
+	cs := flat(12)
+	for i := range cs {
+		cs[i].Volume = d("4") // at a 50% cap, 2 units a candle
+	}
+	s := &script{at: map[time.Time]string{cs[2].Time: strategy.Buy}}
+	req := request(s, cs, nil)
+	req.VolumeCap = d("0.5")
+	res, err := backtest.Run(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Fills {
+		if f.Side == domain.Buy {
+			got = append(got, f.Time.Format("15")+":"+f.Quantity.String())
+		}
+	}
+	// 9.95 units wanted: 2 at each of the opens of candles 3 to 6, then 1.95.
+	want := []string{"03:2", "04:2", "05:2", "06:2", "07:1.95"}
+	if len(got) != len(want) {
+		t.Fatalf("buys %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("buys %v, want %v", got, want)
+		}
+	}
+}

@@ -44,6 +44,9 @@ type Ask struct {
 	Params json.RawMessage `json:"params,omitempty"`
 	// SlippageBps is paid beyond the book on every market fill (0 to 1,000).
 	SlippageBps decimal.Decimal `json:"slippage_bps"`
+	// VolumeCap is the largest share of a candle's volume one order may take
+	// (0 to 1; 0 or absent: no cap); the rest fills at the next opens.
+	VolumeCap decimal.Decimal `json:"volume_cap"`
 }
 
 // Assumptions are the run's fill model, shown in every report.
@@ -162,12 +165,12 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 		return Report{}, domain.Errorf(domain.EInvalid, "No candles for %s in this period", a.Symbol)
 	}
 	res, err := Run(ctx, Request{Strategy: strat, Config: cfg, Symbol: a.Symbol, Product: product, Candles: cs, Warmup: warmup,
-		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, Policy: s.d.Policy()})
+		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: s.d.Policy()})
 	if err != nil {
 		return Report{}, err
 	}
 	rep := Report{ID: uuid.NewString(), CreatedAt: s.now(), Ask: a, Config: cfg, Result: res,
-		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: "none",
+		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: volumeCap(a.VolumeCap),
 			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
 			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs)}}
 	if cfg.AIParams != nil {
@@ -214,8 +217,11 @@ func (s *Service) validate(a Ask) (time.Time, time.Time, error) {
 	if a.SlippageBps.IsNegative() || a.SlippageBps.GreaterThan(decimal.NewFromInt(1000)) {
 		f["slippage_bps"] = "Slippage must be between 0 and 1000 basis points"
 	}
+	if a.VolumeCap.IsNegative() || a.VolumeCap.GreaterThan(decimal.NewFromInt(1)) {
+		f["volume_cap"] = "Volume cap must be a share of the candle's volume between 0 and 1"
+	}
 	if len(f) > 0 {
-		return start, end, domain.FieldErrors(f, "strategy_name", "symbol", "start_date", "end_date", "initial_capital", "slippage_bps")
+		return start, end, domain.FieldErrors(f, "strategy_name", "symbol", "start_date", "end_date", "initial_capital", "slippage_bps", "volume_cap")
 	}
 	return start, end, nil
 }
@@ -291,4 +297,11 @@ func (s *Service) Get(ctx context.Context, id string) (json.RawMessage, error) {
 		return nil, err
 	}
 	return b.Result, nil
+}
+
+func volumeCap(c decimal.Decimal) string {
+	if !c.IsPositive() {
+		return "none"
+	}
+	return c.Mul(decimal.NewFromInt(100)).String() + "% of each candle's volume; the rest fills at the next opens"
 }
