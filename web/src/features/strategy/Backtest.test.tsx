@@ -335,6 +335,8 @@ describe('backtest model', () => {
     expect(validateBacktest({ ...f, slippage_bps: '1500' }).slippage_bps).toBe('Slippage must be between 0 and 1000 basis points');
     expect(toAsk({ ...f, slippage_bps: '25' }).slippage_bps).toBe(25);
     expect(toAsk(f).slippage_bps).toBeUndefined();
+    expect(toAsk({ ...f, volume_cap_pct: '2.5' }).volume_cap).toBe(0.025);
+    expect(validateBacktest({ ...f, volume_cap_pct: '150' }).volume_cap_pct).toContain('between 0 and 100%');
   });
 
   it('puts each fill on the candle it falls in, in time order', () => {

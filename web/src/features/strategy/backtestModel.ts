@@ -26,6 +26,8 @@ export interface BacktestForm {
   params: string;
   /** Basis points paid beyond the book on every market fill. */
   slippage_bps: string;
+  /** The largest share of a candle's volume one order may take, in percent ('' or 0: no cap). */
+  volume_cap_pct: string;
 }
 
 export type BacktestErrors = Partial<Record<keyof BacktestForm, string>>;
@@ -37,7 +39,7 @@ export function defaultForm(now: Date = new Date()): BacktestForm {
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const start = new Date(end);
   start.setUTCMonth(start.getUTCMonth() - 3);
-  return { strategy_name: '', symbol: 'BTC-USD', start_date: ymd(start), end_date: ymd(end), initial_capital: String(DEFAULT_CAPITAL), params: '', slippage_bps: '0' };
+  return { strategy_name: '', symbol: 'BTC-USD', start_date: ymd(start), end_date: ymd(end), initial_capital: String(DEFAULT_CAPITAL), params: '', slippage_bps: '0', volume_cap_pct: '' };
 }
 
 /** The form that asks for a stored run again, so it can be re-run with changes. */
@@ -49,6 +51,7 @@ export function formFromRequest(r: {
   initial_capital: string | number;
   params?: Record<string, unknown>;
   slippage_bps?: string | number;
+  volume_cap?: string | number;
 }): BacktestForm {
   return {
     strategy_name: r.strategy_name,
@@ -58,6 +61,7 @@ export function formFromRequest(r: {
     initial_capital: String(r.initial_capital),
     params: r.params ? JSON.stringify(r.params) : '',
     slippage_bps: String(r.slippage_bps ?? '0'),
+    volume_cap_pct: Number(r.volume_cap ?? 0) > 0 ? String(Number(r.volume_cap) * 100) : '',
   };
 }
 
@@ -87,6 +91,8 @@ export function validateBacktest(f: BacktestForm): BacktestErrors {
   if (parseParams(f.params) === null) e.params = MSG.params;
   const bps = Number(f.slippage_bps || '0');
   if (!Number.isFinite(bps) || bps < 0 || bps > 1000) e.slippage_bps = 'Slippage must be between 0 and 1000 basis points';
+  const cap = Number(f.volume_cap_pct || '0');
+  if (!Number.isFinite(cap) || cap < 0 || cap > 100) e.volume_cap_pct = "Volume cap must be a share of the candle's volume between 0 and 100%";
   return e;
 }
 
@@ -97,6 +103,8 @@ export function toAsk(f: BacktestForm): BacktestAsk {
   if (params) ask.params = params;
   const bps = Number(f.slippage_bps || '0');
   if (bps > 0) ask.slippage_bps = bps;
+  const cap = Number(f.volume_cap_pct || '0');
+  if (cap > 0) ask.volume_cap = cap / 100;
   return ask;
 }
 

@@ -11,6 +11,8 @@ export interface BacktestAsk {
   params?: Record<string, unknown>;
   /** Basis points paid beyond the book on every market fill (0-1000). */
   slippage_bps?: number;
+  /** The largest share of a candle's volume one order may take (0-1); the rest fills at the next opens. */
+  volume_cap?: number;
 }
 
 /** The run's fill model, shown on every report. */

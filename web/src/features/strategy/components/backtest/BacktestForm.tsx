@@ -76,6 +76,9 @@ export function BacktestForm({ form, errors, onChange, onSubmit, running }: { fo
         <Labelled id="bt-slippage" label="Slippage (basis points)" error={errors.slippage_bps}>
           <input {...aria('bt-slippage', errors.slippage_bps)} type="number" min={0} max={1000} step={1} value={form.slippage_bps} onChange={(e) => onChange('slippage_bps', e.target.value)} className={cls(errors.slippage_bps)} />
         </Labelled>
+        <Labelled id="bt-volume-cap" label="Volume cap (% of a candle's volume, empty: none)" error={errors.volume_cap_pct}>
+          <input {...aria('bt-volume-cap', errors.volume_cap_pct)} type="number" min={0} max={100} step={0.1} value={form.volume_cap_pct} onChange={(e) => onChange('volume_cap_pct', e.target.value)} className={cls(errors.volume_cap_pct)} />
+        </Labelled>
         <div>
           {form.params.trim() === '' && (
             <button type="button" aria-expanded={advanced} onClick={() => setAdvanced((a) => !a)} className="text-xs font-medium text-blue-600 hover:underline dark:text-blue-400">
