@@ -272,32 +272,25 @@ func (s *Server) withOutcomes(r *http.Request, evs []domain.Evaluation) ([]decis
 }
 
 func (s *Server) aiDecisions(w http.ResponseWriter, r *http.Request) {
-	f, err := evalQuery(r)
-	if err != nil {
-		fail(w, r, err)
-		return
-	}
-	evs, err := s.aiEvaluations(r, f, strings.TrimSpace(r.URL.Query().Get("strategy_name")))
-	if err != nil {
-		fail(w, r, err)
-		return
-	}
-	out, err := s.withOutcomes(r, evs)
-	if err != nil {
-		fail(w, r, err)
-		return
-	}
-	ok(w, map[string]any{"decisions": out, "count": len(out)})
+	s.listDecisions(w, r, "", strings.TrimSpace(r.URL.Query().Get("strategy_name")))
 }
 
 func (s *Server) aiHistory(w http.ResponseWriter, r *http.Request) {
+	s.listDecisions(w, r, strings.ToUpper(r.PathValue("symbol")), "")
+}
+
+// listDecisions writes the AI decisions the query asks for (symbol, when
+// given, wins over the query's), with their outcomes.
+func (s *Server) listDecisions(w http.ResponseWriter, r *http.Request, symbol, strategyName string) {
 	f, err := evalQuery(r)
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
-	f.Symbol = strings.ToUpper(r.PathValue("symbol"))
-	evs, err := s.aiEvaluations(r, f, "")
+	if symbol != "" {
+		f.Symbol = symbol
+	}
+	evs, err := s.aiEvaluations(r, f, strategyName)
 	if err != nil {
 		fail(w, r, err)
 		return
