@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { startServer } from '../lib/server.mjs';
+import { dismissAlerts, register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -21,19 +22,10 @@ after(async () => {
   await server?.stop();
 });
 
-async function dismissAlerts(page) {
-  const close = page.getByLabel('System alerts').getByRole('button', { name: 'Close alert' });
-  while ((await close.count()) > 0) await close.first().click();
-}
 
 test('a backtest runs from the screen and shows its report, history and comparison', async () => {
   const { page, external, consoleErrors } = await newPage(browser, server.url);
-  await page.goto('/register');
-  await page.getByLabel('Name').fill('Bea Backtester');
-  await page.getByLabel('Email').fill('bea@example.com');
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL('**/dashboard');
+  await register(page, 'Bea Backtester', 'bea@example.com');
 
   await page.goto('/strategy/backtest');
   await page.getByRole('heading', { name: 'Strategy Backtesting' }).waitFor();

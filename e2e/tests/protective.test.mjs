@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { startServer } from '../lib/server.mjs';
+import { dismissAlerts, register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -19,20 +20,11 @@ after(async () => {
   await server?.stop();
 });
 
-async function dismissAlerts(page) {
-  const close = page.getByLabel('System alerts').getByRole('button', { name: 'Close alert' });
-  while ((await close.count()) > 0) await close.first().click();
-}
 
 test('buy, see the protective stop, press Stop, sell while halted', async () => {
   const { page, consoleErrors } = await newPage(browser, server.url);
   page.on('dialog', (d) => void d.accept());
-  await page.goto('/register');
-  await page.getByLabel('Name').fill('Pat Protected');
-  await page.getByLabel('Email').fill('pat@example.com');
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL('**/dashboard');
+  await register(page, 'Pat Protected', 'pat@example.com');
 
   // Buy 0.01 BTC at market.
   await page.getByRole('button', { name: 'New Trade' }).click();

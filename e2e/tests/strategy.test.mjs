@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { api, startServer } from '../lib/server.mjs';
+import { dismissAlerts, register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -22,21 +23,12 @@ after(async () => {
   await server?.stop();
 });
 
-async function dismissAlerts(page) {
-  const close = page.getByLabel('System alerts').getByRole('button', { name: 'Close alert' });
-  while ((await close.count()) > 0) await close.first().click();
-}
 
 const field = (page, label) => page.getByLabel(label, { exact: true });
 
 test('the technical strategy trades on its own; bad settings show the spec message', async () => {
   const { page, consoleErrors } = await newPage(browser, server.url);
-  await page.goto('/register');
-  await page.getByLabel('Name').fill('Olive Operator');
-  await page.getByLabel('Email').fill('olive@example.com');
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL('**/dashboard');
+  await register(page, 'Olive Operator', 'olive@example.com');
 
   // Automation on (the first account is the operator).
   const token = await page.evaluate(() => localStorage.getItem('kestrel_token'));

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { api, startServer } from '../lib/server.mjs';
+import { dismissAlerts, register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -21,20 +22,7 @@ after(async () => {
   await server?.stop();
 });
 
-// Clears the alert stack, as a person would before reaching for a button under it.
-async function dismissAlerts(page) {
-  const close = page.getByLabel('System alerts').getByRole('button', { name: 'Close alert' });
-  while ((await close.count()) > 0) await close.first().click();
-}
 
-async function signUp(page) {
-  await page.goto('/register');
-  await page.getByLabel('Name').fill('Tom Trader');
-  await page.getByLabel('Email').fill('tom@example.com');
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL('**/dashboard');
-}
 
 // The Stop button's confirmation (web/src/app/StopButton.tsx STOP_CONFIRM).
 const STOP_CONFIRM =
@@ -49,7 +37,7 @@ test('trade end to end in the browser', async () => {
     dialogs.push(d.message());
     void d.accept();
   });
-  await signUp(page);
+  await register(page, 'Tom Trader', 'tom@example.com');
   // This day guards the position with a stop-loss placed by hand, so the
   // automatic protective stop is off here (protective.test.mjs covers it).
   const token = await page.evaluate(() => localStorage.getItem('kestrel_token'));

@@ -1,0 +1,19 @@
+// Steps several browser tests take, written once.
+
+// dismissAlerts clears the alert stack, as a person would before reaching
+// for a button under it.
+export async function dismissAlerts(page) {
+  const close = page.getByLabel('System alerts').getByRole('button', { name: 'Close alert' });
+  while ((await close.count()) > 0) await close.first().click();
+}
+
+// register signs a new account up through the form and waits for the
+// dashboard (the first account on a server is its operator).
+export async function register(page, name, email, password = 'correct horse battery') {
+  await page.goto('/register');
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/dashboard');
+}
