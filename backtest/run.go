@@ -213,14 +213,17 @@ func (r *run) equity(px decimal.Decimal) decimal.Decimal {
 
 // mark records equity at the close and rolls the day for the risk check.
 func (r *run) mark(c domain.Candle) {
-	eq := r.equity(c.Close)
-	r.peak = decimal.Max(r.peak, eq)
-	dd := 0.0
-	if r.peak.IsPositive() {
-		dd = r.peak.Sub(eq).Div(r.peak).InexactFloat64()
+	held := r.balance(r.base).Total()
+	eq := r.balance(domain.Quote(r.req.Symbol)).Total().Add(held.Mul(c.Close))
+	if eq.GreaterThan(r.peak) {
+		r.peak = eq
+	}
+	dd := 0.0 // a statistic for the chart: float is enough (money stays decimal)
+	if p := r.peak.InexactFloat64(); p > 0 {
+		dd = 1 - eq.InexactFloat64()/p
 	}
 	r.curve = append(r.curve, Point{Time: c.Time, Equity: eq.Round(2), Drawdown: dd})
-	if r.balance(r.base).Total().IsPositive() {
+	if held.IsPositive() {
 		r.inPos++
 	}
 }

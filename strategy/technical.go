@@ -142,11 +142,14 @@ func (t *technical) Evaluate(ctx context.Context, in Input) (Signal, error) {
 
 // judge applies the four rules to the stream's latest values.
 func (t *technical) judge(s *stream) Signal {
-	vals := map[string]float64{"close": s.close, "rsi": s.rsiV, "sma_short": s.shortV, "sma_long": s.longV,
-		"macd": s.macdV, "macd_signal": s.sigV, "macd_hist": s.histV, "bb_upper": s.upper, "bb_middle": s.mid, "bb_lower": s.lower}
-	for k, v := range vals {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			delete(vals, k) // not enough data yet: not reported
+	vals := make(map[string]float64, 10)
+	for _, kv := range [...]struct {
+		k string
+		v float64
+	}{{"close", s.close}, {"rsi", s.rsiV}, {"sma_short", s.shortV}, {"sma_long", s.longV}, {"macd", s.macdV}, {"macd_signal", s.sigV},
+		{"macd_hist", s.histV}, {"bb_upper", s.upper}, {"bb_middle", s.mid}, {"bb_lower", s.lower}} {
+		if !math.IsNaN(kv.v) && !math.IsInf(kv.v, 0) { // not enough data yet: not reported
+			vals[kv.k] = kv.v
 		}
 	}
 	var buy, sell []string
