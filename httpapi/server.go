@@ -124,6 +124,7 @@ func (s *Server) routes() {
 	}
 	if s.d.Strategies != nil {
 		s.strategyRoutes()
+		s.analyticsRoutes()
 	}
 	if s.d.Backtests != nil {
 		s.backtestRoutes()

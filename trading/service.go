@@ -111,6 +111,11 @@ func (s *Service) Balances(ctx context.Context) ([]domain.Balance, error) {
 	return s.d.Exchange.Balances(ctx)
 }
 
+// Fills lists every fill of the account, manual and strategy orders alike, newest first.
+func (s *Service) Fills(ctx context.Context) ([]domain.Fill, error) {
+	return s.d.Exchange.Fills(ctx, domain.FillFilter{Limit: 1_000_000})
+}
+
 // StrategyFills lists every fill of an order a strategy placed (or of a
 // protective order attached to one), newest first.
 func (s *Service) StrategyFills(ctx context.Context) ([]domain.Fill, error) {
