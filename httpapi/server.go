@@ -125,6 +125,7 @@ func (s *Server) routes() {
 	if s.d.Strategies != nil {
 		s.strategyRoutes()
 	}
+	s.analyticsMarketAIRoutes()
 	if s.d.Backtests != nil {
 		s.backtestRoutes()
 	}
