@@ -126,6 +126,7 @@ func (s *Server) routes() {
 		s.strategyRoutes()
 		s.analyticsRoutes()
 	}
+	s.analyticsMarketAIRoutes()
 	if s.d.Backtests != nil {
 		s.backtestRoutes()
 	}

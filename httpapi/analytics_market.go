@@ -1,0 +1,337 @@
+package httpapi
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/analytics"
+	"kestrel/domain"
+)
+
+// analyticsMarketAIRoutes registers the Market and AI tabs of the analytics views.
+func (s *Server) analyticsMarketAIRoutes() {
+	if s.d.Market != nil {
+		s.api("GET /api/analytics/market", signedIn, s.analyticsMarket)
+	}
+	if s.d.Strategies != nil && s.d.Trading != nil && s.d.Market != nil {
+		s.api("GET /api/analytics/ai", signedIn, s.analyticsAI)
+	}
+}
+
+const (
+	mktDay = 24 * time.Hour
+	// mktAllSpan is how far back "all" reads: the two years of shipped history
+	// (the replay loops it, so earlier days would repeat it).
+	mktAllSpan = 730 * mktDay
+	// mktLookback is the history always read, whatever the period: the
+	// trend's SMA50, the index's 30 days and each symbol's one-year volatility.
+	mktLookback = 366 * mktDay
+)
+
+type mktTrendRow struct {
+	Symbol           string           `json:"symbol"`
+	Price            decimal.Decimal  `json:"price"`
+	Change24h        decimal.Decimal  `json:"change24h"`
+	ChangePercent24h decimal.Decimal  `json:"changePercent24h"`
+	Volume           decimal.Decimal  `json:"volume"`    // 24h, base units (the ticker's volume_24h)
+	VolumeUSD        decimal.Decimal  `json:"volumeUsd"` // volume x price
+	MarketCap        *decimal.Decimal `json:"marketCap"`
+	Trend            *string          `json:"trend"`
+	SMA20            *decimal.Decimal `json:"sma20"`
+	SMA50            *decimal.Decimal `json:"sma50"`
+}
+
+type mktVolatilityRow struct {
+	Symbol            string   `json:"symbol"`
+	Volatility        *float64 `json:"volatility"`        // annualised, fraction, over the period
+	AverageVolatility *float64 `json:"averageVolatility"` // the same over the last 365 days
+	RiskLevel         *string  `json:"riskLevel"`
+}
+
+type mktCorrelationRow struct {
+	Symbol1     string   `json:"symbol1"`
+	Symbol2     string   `json:"symbol2"`
+	Correlation *float64 `json:"correlation"`
+	Strength    *string  `json:"strength"`
+	Days        int      `json:"days"` // paired daily returns
+}
+
+type mktPricePoint struct {
+	Date  string          `json:"date"`
+	Close decimal.Decimal `json:"close"`
+}
+
+type mktVolumePoint struct {
+	Date      string          `json:"date"`
+	Volume    decimal.Decimal `json:"volume"`
+	AvgVolume decimal.Decimal `json:"avgVolume"`
+}
+
+type mktMetrics struct {
+	MarketCap       decimal.Decimal        `json:"marketCap"`
+	Volume24h       decimal.Decimal        `json:"volume24h"`
+	Dominance       *decimal.Decimal       `json:"dominance"`
+	DominanceScope  string                 `json:"dominanceScope"`
+	VolatilityIndex *float64               `json:"volatilityIndex"`
+	FearGreedIndex  *float64               `json:"fearGreedIndex"`
+	FearGreedLabel  *string                `json:"fearGreedLabel"`
+	MarketIndex     *analytics.MarketIndex `json:"marketIndex"`
+	TrendStrength   *float64               `json:"trendStrength"`
+}
+
+type mktView struct {
+	Period         string                        `json:"period"`
+	Symbol         string                        `json:"symbol"`
+	AsOf           time.Time                     `json:"asOf"`
+	Metrics        mktMetrics                    `json:"metrics"`
+	Trends         []mktTrendRow                 `json:"trends"`
+	Volatility     []mktVolatilityRow            `json:"volatility"`
+	Correlations   []mktCorrelationRow           `json:"correlations"`
+	PriceHistory   map[string][]mktPricePoint    `json:"priceHistory"`
+	VolumeAnalysis []mktVolumePoint              `json:"volumeAnalysis"`
+	Supply         analytics.SupplyTable         `json:"supply"`
+	Unavailable    map[string]string             `json:"unavailable"`
+	daily          map[string][]domain.Candle    // per symbol, oldest first
+	returns        map[string]map[string]float64 // per symbol, date -> return that mktDay
+}
+
+// analyticsMarket is the Market tab: every tracked symbol from its ticker,
+// 24h stats and daily candles.
+func (s *Server) analyticsMarket(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	period := strings.TrimSpace(q.Get("period"))
+	if period == "" {
+		period = "7d"
+	}
+	sym := strings.ToUpper(strings.TrimSpace(q.Get("symbol")))
+	if sym == "" {
+		sym = "BTC-USD"
+	}
+	symbols := s.d.Market.Symbols()
+	if !slices.Contains(symbols, sym) {
+		fail(w, r, fieldErr("symbol", "Symbol must be one of "+strings.Join(symbols, ", ")))
+		return
+	}
+	t0, err := s.d.Market.Ticker(symbols[0])
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	now := t0.Time
+	since, err := analytics.Since(period, now)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	if period == "all" {
+		since = now.Add(-mktAllSpan)
+	}
+	from := since.UTC().Truncate(mktDay) // the first mktDay of the period
+	fetch := now.Add(-mktLookback).Truncate(mktDay)
+	if from.Before(fetch) {
+		fetch = from
+	}
+	today := now.UTC().Truncate(mktDay)
+
+	v := mktView{Period: period, Symbol: sym, AsOf: now, Supply: analytics.CirculatingSupply, PriceHistory: map[string][]mktPricePoint{},
+		Trends: []mktTrendRow{}, Volatility: []mktVolatilityRow{}, Correlations: []mktCorrelationRow{}, VolumeAnalysis: []mktVolumePoint{},
+		Unavailable: map[string]string{"sectorAnalysis": "Kestrel has no sector classification of the tracked assets, so no sector figures are computed"},
+		daily:       map[string][]domain.Candle{}, returns: map[string]map[string]float64{}}
+	v.Metrics.DominanceScope = "BTC-USD market cap as a share of the four tracked assets' total, not of the whole crypto market"
+	var trends []string
+	var vols []float64
+	var index []analytics.DailySeries
+	var btcCap decimal.Decimal
+	for _, symbol := range symbols {
+		t, err := s.d.Market.Ticker(symbol)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		st, err := s.d.Market.Stats(symbol)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		cs, err := s.d.Market.Candles(r.Context(), symbol, domain.OneDay, fetch, time.Time{}, 5000)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		v.daily[symbol] = cs
+		closes := make([]decimal.Decimal, len(cs))
+		var complete []decimal.Decimal // volumes of days already over
+		for i, c := range cs {
+			closes[i] = c.Close
+			if c.Time.Before(today) {
+				complete = append(complete, c.Volume)
+			}
+		}
+		row := mktTrendRow{Symbol: symbol, Price: t.Price, Change24h: st.Change, ChangePercent24h: st.ChangePercent,
+			Volume: t.Volume24h, VolumeUSD: t.Volume24h.Mul(t.Price).Round(2)}
+		if supply, ok := analytics.CirculatingSupply.Supply[symbol]; ok {
+			mc := t.Price.Mul(supply).Round(2)
+			row.MarketCap = &mc
+			v.Metrics.MarketCap = v.Metrics.MarketCap.Add(mc)
+			if symbol == "BTC-USD" {
+				btcCap = mc
+			}
+		}
+		if tr, ok := analytics.Trend(closes); ok {
+			row.Trend, row.SMA20, row.SMA50 = &tr.Trend, mktRoundDec(tr.SMA20), mktRoundDec(tr.SMA50)
+			trends = append(trends, tr.Trend)
+		} else {
+			trends = append(trends, "")
+		}
+		v.Metrics.Volume24h = v.Metrics.Volume24h.Add(row.VolumeUSD)
+		v.Trends = append(v.Trends, row)
+		index = append(index, analytics.DailySeries{Closes: closes, Volumes: complete})
+
+		// The period's closes and their returns.
+		var inPeriod []domain.Candle
+		for _, c := range cs {
+			if !c.Time.Before(from) {
+				inPeriod = append(inPeriod, c)
+				v.PriceHistory[symbol] = append(v.PriceHistory[symbol], mktPricePoint{Date: c.Time.Format("2006-01-02"), Close: c.Close})
+			}
+		}
+		if v.PriceHistory[symbol] == nil {
+			v.PriceHistory[symbol] = []mktPricePoint{}
+		}
+		v.returns[symbol] = mktDailyReturns(inPeriod)
+		vr := mktVolatilityRow{Symbol: symbol, Volatility: mktRoundF(analytics.Volatility(mktValues(v.returns[symbol])), 4)}
+		var year []domain.Candle
+		for _, c := range cs {
+			if !c.Time.Before(today.Add(-365 * mktDay)) {
+				year = append(year, c)
+			}
+		}
+		vr.AverageVolatility = mktRoundF(analytics.Volatility(mktValues(mktDailyReturns(year))), 4)
+		if vr.Volatility != nil {
+			lvl := analytics.RiskLevel(*vr.Volatility)
+			vr.RiskLevel = &lvl
+			vols = append(vols, *vr.Volatility)
+		}
+		v.Volatility = append(v.Volatility, vr)
+
+		if symbol == sym {
+			vs := make([]decimal.Decimal, len(cs))
+			for i, c := range cs {
+				vs[i] = c.Volume
+			}
+			avg := analytics.MovingAverage(vs, 7)
+			for i, c := range cs {
+				if !c.Time.Before(from) {
+					v.VolumeAnalysis = append(v.VolumeAnalysis, mktVolumePoint{Date: c.Time.Format("2006-01-02"), Volume: c.Volume, AvgVolume: avg[i].Round(8)})
+				}
+			}
+		}
+	}
+	v.Metrics.Dominance = analytics.Dominance(btcCap, v.Metrics.MarketCap)
+	if len(vols) > 0 {
+		sum := 0.0
+		for _, x := range vols {
+			sum += x
+		}
+		avg := sum / float64(len(vols))
+		v.Metrics.VolatilityIndex = mktRoundF(&avg, 4)
+	}
+	if idx := analytics.KestrelIndex(index); idx != nil {
+		v.Metrics.MarketIndex = idx
+		v.Metrics.FearGreedIndex, v.Metrics.FearGreedLabel = &idx.Value, &idx.Label
+	}
+	v.Metrics.TrendStrength = mktRoundF(analytics.TrendStrength(trends), 2)
+	for i, a := range symbols {
+		for _, b := range symbols[i+1:] {
+			x, y := mktPairedReturns(v.returns[a], v.returns[b])
+			c := mktCorrelationRow{Symbol1: a, Symbol2: b, Days: len(x), Correlation: mktRoundF(analytics.Pearson(x, y), 4)}
+			if c.Correlation != nil {
+				st := mktCorrelationStrength(*c.Correlation)
+				c.Strength = &st
+			}
+			v.Correlations = append(v.Correlations, c)
+		}
+	}
+	ok(w, v)
+}
+
+// dailyReturns maps each mktDay (after the first) to its close-to-close return.
+func mktDailyReturns(cs []domain.Candle) map[string]float64 {
+	out := map[string]float64{}
+	for i := 1; i < len(cs); i++ {
+		if prev := cs[i-1].Close; prev.IsPositive() {
+			out[cs[i].Time.Format("2006-01-02")] = cs[i].Close.Sub(prev).Div(prev).InexactFloat64()
+		}
+	}
+	return out
+}
+
+func mktValues(m map[string]float64) []float64 {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]float64, len(keys))
+	for i, k := range keys {
+		out[i] = m[k]
+	}
+	return out
+}
+
+// pairedReturns lines up two symbols' daily returns on the days both have one.
+func mktPairedReturns(a, b map[string]float64) (x, y []float64) {
+	keys := make([]string, 0, len(a))
+	for k := range a {
+		if _, ok := b[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		x, y = append(x, a[k]), append(y, b[k])
+	}
+	return x, y
+}
+
+// correlationStrength is the spec's label: above 0.7 strong, above 0.3 moderate, else weak (by magnitude).
+func mktCorrelationStrength(c float64) string {
+	switch c = max(c, -c); {
+	case c > 0.7:
+		return "strong"
+	case c > 0.3:
+		return "moderate"
+	}
+	return "weak"
+}
+
+func mktRound(x float64, places int) float64 {
+	k := 1.0
+	for range places {
+		k *= 10
+	}
+	if x < 0 {
+		return -float64(int64(-x*k+0.5)) / k
+	}
+	return float64(int64(x*k+0.5)) / k
+}
+
+func mktRoundF(x *float64, places int) *float64 {
+	if x == nil {
+		return nil
+	}
+	v := mktRound(*x, places)
+	return &v
+}
+
+func mktRoundDec(d *decimal.Decimal) *decimal.Decimal {
+	if d == nil {
+		return nil
+	}
+	v := d.Round(8)
+	return &v
+}
