@@ -6,9 +6,6 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// DaysPerYear annualises daily statistics of a market that trades 24/7.
-const DaysPerYear = 365
-
 // Trend labels of the market view.
 const (
 	TrendBullish = "bullish"
@@ -22,39 +19,8 @@ const (
 	RiskMediumAbove = 0.50
 )
 
-// StdDev is the sample standard deviation (n - 1) of xs; nil with fewer
-// than two values.
-func StdDev(xs []float64) *float64 {
-	n := len(xs)
-	if n < 2 {
-		return nil
-	}
-	mean := 0.0
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(n)
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	sd := math.Sqrt(ss / float64(n-1))
-	return &sd
-}
-
-// Volatility is the annualised volatility of daily returns,
-//
-//	Volatility = s(R) * sqrt(365)
-//
-// s the sample standard deviation; nil with fewer than two returns.
-func Volatility(daily []float64) *float64 {
-	sd := StdDev(daily)
-	if sd == nil {
-		return nil
-	}
-	v := *sd * math.Sqrt(DaysPerYear)
-	return &v
-}
+// StdDev, Volatility and DaysPerYear are in stats.go: one implementation
+// serves every view.
 
 // RiskLevel labels an annualised volatility: High above 80%, Medium above
 // 50%, else Low.

@@ -7,7 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-func near(t *testing.T, what string, got *float64, want float64) {
+func near6(t *testing.T, what string, got *float64, want float64) {
 	t.Helper()
 	if got == nil {
 		t.Errorf("%s = nil, want %v", what, want)
@@ -28,13 +28,13 @@ func series(vals ...float64) []decimal.Decimal {
 
 func TestStdDevAndVolatility(t *testing.T) {
 	// mean 2.5, squares 2.25+0.25+0.25+2.25 = 5, / (4-1): sqrt(5/3)
-	near(t, "sd", StdDev([]float64{1, 2, 3, 4}), 1.2909944487)
+	near6(t, "sd", StdDev([]float64{1, 2, 3, 4}), 1.2909944487)
 	// +-1%: sd sqrt(0.0002 / 1), annualised sqrt(0.0002 * 365) = sqrt(0.073)
-	near(t, "vol", Volatility([]float64{0.01, -0.01}), 0.2701851217)
+	near6(t, "vol", Volatility([]float64{0.01, -0.01}), 0.2701851217)
 	if Volatility([]float64{0.01}) != nil || Volatility(nil) != nil {
 		t.Error("volatility of fewer than two returns must be nil")
 	}
-	near(t, "flat", Volatility([]float64{0.02, 0.02, 0.02}), 0)
+	near6(t, "flat", Volatility([]float64{0.02, 0.02, 0.02}), 0)
 }
 
 func TestRiskLevel(t *testing.T) {
@@ -49,10 +49,10 @@ func TestRiskLevel(t *testing.T) {
 }
 
 func TestPearson(t *testing.T) {
-	near(t, "same direction", Pearson([]float64{1, 2, 3}, []float64{2, 4, 6}), 1)
-	near(t, "opposite", Pearson([]float64{1, 2, 3}, []float64{3, 2, 1}), -1)
+	near6(t, "same direction", Pearson([]float64{1, 2, 3}, []float64{2, 4, 6}), 1)
+	near6(t, "opposite", Pearson([]float64{1, 2, 3}, []float64{3, 2, 1}), -1)
 	// dx = dy up to order: sxy = 2.25-0.25-0.25+2.25 = 4, sxx = syy = 5: 0.8
-	near(t, "partial", Pearson([]float64{1, 2, 3, 4}, []float64{1, 3, 2, 4}), 0.8)
+	near6(t, "partial", Pearson([]float64{1, 2, 3, 4}, []float64{1, 3, 2, 4}), 0.8)
 	for name, c := range map[string][2][]float64{
 		"one pair": {{1}, {2}}, "constant": {{1, 1, 1}, {1, 2, 3}}, "lengths": {{1, 2}, {1, 2, 3}},
 	} {
@@ -93,9 +93,9 @@ func TestSMAAndTrend(t *testing.T) {
 }
 
 func TestTrendStrength(t *testing.T) {
-	near(t, "one net", TrendStrength([]string{TrendBullish, TrendBullish, TrendBearish, TrendNeutral}), 25)
-	near(t, "all agree", TrendStrength([]string{TrendBearish, TrendBearish}), 100)
-	near(t, "cancel", TrendStrength([]string{TrendBearish, TrendBullish, ""}), 0)
+	near6(t, "one net", TrendStrength([]string{TrendBullish, TrendBullish, TrendBearish, TrendNeutral}), 25)
+	near6(t, "all agree", TrendStrength([]string{TrendBearish, TrendBearish}), 100)
+	near6(t, "cancel", TrendStrength([]string{TrendBearish, TrendBullish, ""}), 0)
 	if TrendStrength([]string{"", ""}) != nil {
 		t.Error("no verdicts must be nil")
 	}
