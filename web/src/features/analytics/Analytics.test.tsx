@@ -1,0 +1,121 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setToken } from '@/lib/token';
+import { tradingData, tradingEmpty } from './fixtures';
+import Analytics from './routes/Analytics';
+
+// lightweight-charts draws on a canvas, which jsdom lacks.
+vi.mock('./components/TimeSeries', () => ({ TimeSeries: ({ testId }: { testId: string }) => <div data-testid={testId} /> }));
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const ok = (data: unknown) => json(200, { success: true, data });
+const fail = (status: number, message: string) => json(status, { success: false, error: { code: 'internal', message } });
+
+type Handler = (tab: string, q: URLSearchParams) => Response;
+let calls: { tab: string; period: string | null; symbol: string | null }[] = [];
+
+function mockServer(handler: Handler) {
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      const url = new URL(input, 'http://x');
+      const m = url.pathname.match(/^\/api\/analytics\/(\w+)$/);
+      if (!m) return fail(404, `unexpected ${url.pathname}`);
+      calls.push({ tab: m[1]!, period: url.searchParams.get('period'), symbol: url.searchParams.get('symbol') });
+      return handler(m[1]!, url.searchParams);
+    }),
+  );
+}
+
+function renderScreen() {
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={qc}>
+      <MemoryRouter>
+        <Analytics />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const stat = (label: string) => screen.getByTestId(`stat-${label}`);
+const line = (label: string) => screen.getByTestId(`line-${label}`);
+
+beforeEach(() => setToken('t'));
+afterEach(() => vi.unstubAllGlobals());
+
+describe('Analytics Dashboard', () => {
+  it('shows the title, subtitle and the five tabs', async () => {
+    mockServer(() => ok(tradingData()));
+    renderScreen();
+    expect(screen.getByRole('heading', { name: 'Analytics Dashboard' })).toBeTruthy();
+    expect(screen.getByText('Comprehensive trading and portfolio analytics')).toBeTruthy();
+    const tabs = screen.getAllByRole('tab').map((t) => t.textContent);
+    expect(tabs).toEqual(['Trading Performance', 'Portfolio Analytics', 'Market Analytics', 'AI Strategy Analytics', 'Risk Analytics']);
+    await screen.findByTestId('stat-Win Rate');
+  });
+});
+
+describe('Trading Performance', () => {
+  it('fetches 30 days of BTC-USD and shows the figures with their definitions', async () => {
+    mockServer(() => ok(tradingData()));
+    renderScreen();
+    expect(await screen.findByTestId('stat-Win Rate')).toBeTruthy();
+    expect(calls[0]).toEqual({ tab: 'trading', period: '30d', symbol: 'BTC-USD' });
+    expect(stat('Win Rate').textContent).toBe('66.7%');
+    expect(stat('Win Rate').className).toContain('emerald');
+    expect(stat('Win Rate').title).toMatch(/winning round trips/);
+    expect(stat('Total P&L').textContent).toBe('+$1,234.50');
+    expect(stat('Sharpe Ratio').textContent).toBe('1.84');
+    expect(stat('Sharpe Ratio').title).toMatch(/sqrt\(365\)/);
+    expect(stat('Max Drawdown').textContent).toBe('7.12%');
+    expect(line('Total Trades').textContent).toBe('12');
+    expect(line('Winning Trades').textContent).toBe('8');
+    expect(line('Losing Trades').textContent).toBe('4');
+    expect(line('Win/Loss Ratio').textContent).toBe('2.00');
+    expect(line('Average Win').textContent).toBe('$250.00');
+    expect(line('Average Loss').textContent).toBe('-$191.37');
+    expect(line('Profit Factor').textContent).toBe('2.61');
+    expect(line('Total Volume').textContent).toBe('$48,210.40');
+    expect(line('Average Trade Size').textContent).toBe('$4,017.53');
+    expect(screen.getByTestId('chart-daily-pnl')).toBeTruthy();
+    expect(screen.getByTestId('chart-cumulative-pnl')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Winning and losing trades' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Trades by size' })).toBeTruthy();
+  });
+
+  it('shows dashes and "No data available for analysis" when the figures are null, never 0', async () => {
+    mockServer(() => ok(tradingEmpty()));
+    renderScreen();
+    expect(await screen.findByTestId('stat-Win Rate')).toBeTruthy();
+    for (const l of ['Win Rate', 'Total P&L', 'Sharpe Ratio', 'Max Drawdown']) expect(stat(l).textContent).toBe('—');
+    for (const l of ['Profit Factor', 'Average Win', 'Average Loss', 'Win/Loss Ratio']) expect(line(l).textContent).toBe('—');
+    expect(screen.getAllByText('No data available for analysis').length).toBeGreaterThanOrEqual(4);
+    expect(screen.queryByTestId('chart-daily-pnl')).toBeNull();
+  });
+
+  it('shows Error Loading Data with the message, and Retry fetches again', async () => {
+    let n = 0;
+    mockServer(() => (++n === 1 ? fail(500, 'database unavailable') : ok(tradingData())));
+    renderScreen();
+    expect(await screen.findByText('Error Loading Data')).toBeTruthy();
+    expect(screen.getByText('Failed to fetch performance data')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByTestId('stat-Win Rate')).toBeTruthy();
+    expect(calls).toHaveLength(2);
+  });
+
+  it('refetches when the period or the symbol changes', async () => {
+    mockServer(() => ok(tradingData()));
+    renderScreen();
+    await screen.findByTestId('stat-Win Rate');
+    await userEvent.selectOptions(screen.getByLabelText('Period'), '90d');
+    await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'trading', period: '90d', symbol: 'BTC-USD' }));
+    await userEvent.selectOptions(screen.getByLabelText('Symbol'), 'ETH-USD');
+    await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'trading', period: '90d', symbol: 'ETH-USD' }));
+  });
+});

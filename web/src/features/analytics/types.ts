@@ -1,0 +1,140 @@
+/**
+ * The analytics views' shapes (spec section 3), as GET /api/analytics/{tab}
+ * returns them. Conventions: money is USD (a number or a decimal string);
+ * rates, shares, returns, drawdowns and VaR are fractions (0.0571 = 5.71%);
+ * any figure is null when the data is too short to compute it.
+ */
+
+/** A figure from the server: null when there is not enough data. */
+export type Num = number | string | null;
+
+export type Period = '1d' | '7d' | '30d' | '90d' | '1y' | 'all';
+export type Tab = 'trading' | 'portfolio' | 'market' | 'ai' | 'risk';
+
+export interface TradingAnalytics {
+  totalTrades: number;
+  winningTrades: number;
+  losingTrades: number;
+  winRate: Num;
+  totalPnL: Num;
+  averageWin: Num;
+  averageLoss: Num;
+  profitFactor: Num;
+  sharpeRatio: Num;
+  maxDrawdown: Num;
+  totalVolume: Num;
+  averageTradeSize: Num;
+  dailyPnL: { date: string; pnl: Num; cumulative: Num }[];
+  tradeDistribution: { range: string; count: number }[];
+  monthlyPerformance: { month: string; pnl: Num; trades: number }[];
+}
+
+export interface Holding {
+  symbol: string;
+  quantity: Num;
+  currentPrice: Num;
+  marketValue: Num;
+  costBasis: Num;
+  unrealizedPnL: Num;
+  unrealizedPnLPercent: Num;
+  allocation: Num;
+}
+
+export interface PortfolioAnalytics {
+  totalValue: Num;
+  totalCost: Num;
+  totalUnrealizedPnL: Num;
+  totalUnrealizedPnLPercent: Num;
+  diversificationRatio: Num;
+  beta: Num;
+  volatility: Num;
+  sharpeRatio: Num;
+  holdings: Holding[];
+  valueHistory: { date: string; value: Num }[];
+}
+
+export interface MarketAnalytics {
+  metrics: {
+    marketCap: Num;
+    volume24h: Num;
+    dominance: Num;
+    volatilityIndex: Num;
+    /** Kestrel's own index (volatility, momentum, volume), 0-100. */
+    fearGreedIndex: Num;
+    trendStrength: Num;
+    /** Where the circulating supply behind the market caps comes from, and its date. */
+    supplySource: string;
+    supplyDate: string;
+  };
+  trends: { symbol: string; price: Num; change24h: Num; changePercent24h: Num; volume: Num; marketCap: Num; trend: string }[];
+  volatility: { symbol: string; volatility: Num; averageVolatility: Num; riskLevel: string }[];
+  correlations: { symbol1: string; symbol2: string; correlation: Num }[];
+  priceHistory: Record<string, { date: string; price: Num }[]>;
+  volumeAnalysis: { date: string; volume: Num; avgVolume: Num }[];
+}
+
+export interface AIDecision {
+  id: string;
+  timestamp: string;
+  symbol: string;
+  recommendation: 'BUY' | 'SELL' | 'HOLD';
+  confidence: number;
+  reasoning: string;
+  executed: boolean;
+  outcome: 'profit' | 'loss' | 'pending';
+  pnl: Num;
+}
+
+export interface AIAnalytics {
+  metrics: {
+    totalDecisions: number;
+    executedDecisions: number;
+    accuracyRate: Num;
+    averageConfidence: Num;
+    totalPnL: Num;
+    winRate: Num;
+    /** Seconds. */
+    averageResponseTime: Num;
+    modelVersion: string;
+  };
+  decisions: AIDecision[];
+  strategies: { strategyName: string; totalTrades: number; winRate: Num; totalPnL: Num; sharpeRatio: Num; maxDrawdown: Num; averageConfidence: Num; isActive: boolean }[];
+  confidenceDistribution: { range: string; count: number }[];
+  decisionBreakdown: { type: string; count: number; successRate: Num }[];
+  /** P&L of the resolved decisions by day, for "performance over time". */
+  performanceHistory?: { date: string; pnl: Num; cumulative: Num }[];
+}
+
+export interface RiskAnalytics {
+  metrics: {
+    portfolioValue: Num;
+    totalExposure: Num;
+    var95: Num;
+    var99: Num;
+    /** -(mean + z x std) of the daily returns, beside the historical figures. */
+    parametricVar95: Num;
+    parametricVar99: Num;
+    expectedShortfall: Num;
+    maxDrawdown: Num;
+    currentDrawdown: Num;
+    recoveryFactor: Num;
+    volatility: Num;
+    beta: Num;
+    sharpeRatio: Num;
+    sortinoRatio: Num;
+    calmarRatio: Num;
+  };
+  varHistory: { date: string; var95: Num; var99: Num; actualPnL: Num }[];
+  drawdownHistory: { date: string; drawdown: Num; underwater: Num; recovery: Num }[];
+  stressTests: { scenario: string; portfolioImpact: Num; impactPercent: Num; probability: Num; description: string }[];
+  correlationRisks: { asset1: string; asset2: string; correlation: Num; riskContribution: Num }[];
+  riskDecomposition: { component: string; contribution: Num; percentage: Num }[];
+}
+
+export interface AnalyticsData {
+  trading: TradingAnalytics;
+  portfolio: PortfolioAnalytics;
+  market: MarketAnalytics;
+  ai: AIAnalytics;
+  risk: RiskAnalytics;
+}
