@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/token';
-import { tradingData, tradingEmpty } from './fixtures';
+import { portfolioData, portfolioEmpty, riskData, riskEmpty, tradingData, tradingEmpty } from './fixtures';
 import Analytics from './routes/Analytics';
 
 // lightweight-charts draws on a canvas, which jsdom lacks.
@@ -117,5 +117,105 @@ describe('Trading Performance', () => {
     await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'trading', period: '90d', symbol: 'BTC-USD' }));
     await userEvent.selectOptions(screen.getByLabelText('Symbol'), 'ETH-USD');
     await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'trading', period: '90d', symbol: 'ETH-USD' }));
+  });
+});
+
+const openTab = async (name: string) => userEvent.click(screen.getByRole('tab', { name }));
+
+describe('Portfolio Analytics', () => {
+  it('shows the cards, the holdings table and the risk metrics', async () => {
+    mockServer((tab) => ok(tab === 'portfolio' ? portfolioData() : tradingData()));
+    renderScreen();
+    await openTab('Portfolio Analytics');
+    expect(await screen.findByTestId('stat-Total Value')).toBeTruthy();
+    expect(calls.at(-1)).toEqual({ tab: 'portfolio', period: '30d', symbol: 'BTC-USD' });
+    expect(stat('Total Value').textContent).toBe('$25,000.00');
+    expect(stat('Unrealized P&L').textContent).toBe('+$2,000.00');
+    expect(screen.getByTestId('unrealized-percent').textContent).toBe('+8.70%');
+    expect(stat('Beta').textContent).toBe('0.93');
+    expect(stat('Beta').title).toMatch(/covariance/);
+    expect(stat('Diversification').textContent).toBe('1.18');
+    const rows = screen.getAllByTestId('holding-row').map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent));
+    expect(rows[1]).toEqual(['ETH-USD', '2.1235', '$3,296.60', '$7,000.00', '+$500.00 (+7.69%)', '28.0%']);
+    expect(line('Volatility').textContent).toBe('51.20%');
+    expect(line('Sharpe Ratio').textContent).toBe('1.21');
+    expect(screen.getByRole('img', { name: 'Allocation by asset' })).toBeTruthy();
+    expect(screen.getByTestId('chart-portfolio-value')).toBeTruthy();
+  });
+
+  it('shows the empty state without holdings or history', async () => {
+    mockServer((tab) => ok(tab === 'portfolio' ? portfolioEmpty() : tradingData()));
+    renderScreen();
+    await openTab('Portfolio Analytics');
+    expect(await screen.findByTestId('stat-Total Value')).toBeTruthy();
+    expect(stat('Beta').textContent).toBe('—');
+    expect(stat('Unrealized P&L').textContent).toBe('—');
+    expect(screen.getAllByText('No data available for analysis').length).toBe(4);
+  });
+
+  it('shows the error with Retry, and refetches on a period change', async () => {
+    let n = 0;
+    mockServer((tab) => (tab !== 'portfolio' ? ok(tradingData()) : ++n === 1 ? fail(500, 'x') : ok(portfolioData())));
+    renderScreen();
+    await openTab('Portfolio Analytics');
+    expect(await screen.findByText('Failed to fetch portfolio data')).toBeTruthy();
+    expect(screen.getByText('Error Loading Data')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await screen.findByTestId('stat-Total Value');
+    await userEvent.selectOptions(screen.getByLabelText('Period'), '1y');
+    await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'portfolio', period: '1y', symbol: 'BTC-USD' }));
+  });
+});
+
+describe('Risk Analytics', () => {
+  it('shows VaR with USD and parametric VaR labelled, the detailed metrics, stress tests and correlation levels', async () => {
+    mockServer((tab) => ok(tab === 'risk' ? riskData() : tradingData()));
+    renderScreen();
+    await openTab('Risk Analytics');
+    expect(await screen.findByTestId('stat-VaR 95%')).toBeTruthy();
+    expect(calls.at(-1)).toEqual({ tab: 'risk', period: '30d', symbol: 'BTC-USD' });
+    expect(stat('VaR 95%').textContent).toBe('3.20% ($800.00)');
+    expect(stat('VaR 95%').title).toMatch(/5% quantile/);
+    expect(screen.getByText('Parametric: 3.45%')).toBeTruthy();
+    expect(stat('Max Drawdown').textContent).toBe('11.80%');
+    expect(line('VaR 99%').textContent).toBe('5.10% ($1,275.00)');
+    expect(line('Parametric VaR 95%').title).toMatch(/normally distributed/);
+    expect(line('Expected Shortfall').textContent).toBe('4.27% ($1,067.50)');
+    expect(line('Expected Shortfall').title).toMatch(/mean of the daily returns/);
+    expect(line('Current Drawdown').textContent).toBe('2.10%');
+    expect(line('Recovery Factor').textContent).toBe('1.70');
+    expect(line('Sortino Ratio').textContent).toBe('1.90');
+    expect(line('Sortino Ratio').title).toMatch(/negative returns/);
+    expect(line('Calmar Ratio').textContent).toBe('2.40');
+    const stress = screen.getAllByTestId('stress-card');
+    expect(stress.map((s) => s.getAttribute('data-severe'))).toEqual(['true', 'false']);
+    expect(stress[0]!.textContent).toContain('-$7,500.00 (-30.0%)');
+    const levels = [...screen.getByTestId('correlation-risk').querySelectorAll('tbody tr')].map((r) => r.lastElementChild!.textContent);
+    expect(levels).toEqual(['High', 'Low']);
+    expect(screen.getByTestId('chart-var-history')).toBeTruthy();
+    expect(screen.getByTestId('chart-drawdown')).toBeTruthy();
+  });
+
+  it('shows dashes and the empty state when the history is too short', async () => {
+    mockServer((tab) => ok(tab === 'risk' ? riskEmpty() : tradingData()));
+    renderScreen();
+    await openTab('Risk Analytics');
+    expect(await screen.findByTestId('stat-VaR 95%')).toBeTruthy();
+    expect(stat('VaR 95%').textContent).toBe('—');
+    expect(line('Expected Shortfall').textContent).toBe('—');
+    expect(line('Calmar Ratio').textContent).toBe('—');
+    expect(screen.getAllByText('No data available for analysis').length).toBe(5);
+  });
+
+  it('shows the error with Retry, and refetches on a symbol change', async () => {
+    let n = 0;
+    mockServer((tab) => (tab !== 'risk' ? ok(tradingData()) : ++n === 1 ? fail(503, 'x') : ok(riskData())));
+    renderScreen();
+    await openTab('Risk Analytics');
+    expect(await screen.findByText('Failed to fetch risk analytics data')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await screen.findByTestId('stat-VaR 95%');
+    await userEvent.selectOptions(screen.getByLabelText('Symbol'), 'SOL-USD');
+    await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'risk', period: '30d', symbol: 'SOL-USD' }));
   });
 });

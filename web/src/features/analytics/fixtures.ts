@@ -1,4 +1,4 @@
-import type { TradingAnalytics } from './types';
+import type { PortfolioAnalytics, RiskAnalytics, TradingAnalytics } from './types';
 
 /** A Trading Performance answer with every figure present. */
 export function tradingData(over: Partial<TradingAnalytics> = {}): TradingAnalytics {
@@ -49,4 +49,73 @@ export function tradingEmpty(): TradingAnalytics {
     tradeDistribution: [],
     monthlyPerformance: [],
   };
+}
+
+export function portfolioData(over: Partial<PortfolioAnalytics> = {}): PortfolioAnalytics {
+  return {
+    totalValue: '25000',
+    totalCost: '23000',
+    totalUnrealizedPnL: '2000',
+    totalUnrealizedPnLPercent: 0.087,
+    diversificationRatio: 1.18,
+    beta: 0.93,
+    volatility: 0.512,
+    sharpeRatio: 1.21,
+    holdings: [
+      { symbol: 'BTC-USD', quantity: '0.2', currentPrice: '90000', marketValue: '18000', costBasis: '16500', unrealizedPnL: '1500', unrealizedPnLPercent: 0.0909, allocation: 0.72 },
+      { symbol: 'ETH-USD', quantity: '2.123456', currentPrice: '3296.6', marketValue: '7000', costBasis: '6500', unrealizedPnL: '500', unrealizedPnLPercent: 0.0769, allocation: 0.28 },
+    ],
+    valueHistory: [
+      { date: '2026-11-21', value: '24000' },
+      { date: '2026-11-22', value: '25000' },
+    ],
+    ...over,
+  };
+}
+
+export function portfolioEmpty(): PortfolioAnalytics {
+  return { totalValue: '0', totalCost: '0', totalUnrealizedPnL: null, totalUnrealizedPnLPercent: null, diversificationRatio: null, beta: null, volatility: null, sharpeRatio: null, holdings: [], valueHistory: [] };
+}
+
+export function riskData(over: Partial<RiskAnalytics> = {}): RiskAnalytics {
+  return {
+    metrics: {
+      portfolioValue: '25000',
+      totalExposure: '25000',
+      var95: 0.032,
+      var99: 0.051,
+      parametricVar95: 0.0345,
+      parametricVar99: 0.0488,
+      expectedShortfall: 0.0427,
+      maxDrawdown: 0.118,
+      currentDrawdown: 0.021,
+      recoveryFactor: 1.7,
+      volatility: 0.48,
+      beta: 0.95,
+      sharpeRatio: 1.3,
+      sortinoRatio: 1.9,
+      calmarRatio: 2.4,
+    },
+    varHistory: [{ date: '2026-11-22', var95: '800', var99: '1275', actualPnL: '-120' }],
+    drawdownHistory: [{ date: '2026-11-22', drawdown: 0.021, underwater: 0.021, recovery: 0 }],
+    stressTests: [
+      { scenario: 'Market crash', portfolioImpact: '-7500', impactPercent: -0.3, probability: 0.05, description: 'Every holding falls 30%' },
+      { scenario: 'Minor correction', portfolioImpact: '-3750', impactPercent: -0.15, probability: 0.2, description: 'Every holding falls 15%' },
+    ],
+    correlationRisks: [
+      { asset1: 'BTC-USD', asset2: 'ETH-USD', correlation: 0.86, riskContribution: 0.64 },
+      { asset1: 'BTC-USD', asset2: 'ADA-USD', correlation: 0.55, riskContribution: 0.1 },
+    ],
+    riskDecomposition: [
+      { component: 'BTC-USD', contribution: 0.0012, percentage: 0.75 },
+      { component: 'ETH-USD', contribution: 0.0004, percentage: 0.25 },
+    ],
+    ...over,
+  };
+}
+
+export function riskEmpty(): RiskAnalytics {
+  const m = riskData().metrics;
+  const nulls = Object.fromEntries(Object.keys(m).map((k) => [k, null])) as unknown as RiskAnalytics['metrics'];
+  return { metrics: { ...nulls, portfolioValue: '0', totalExposure: '0' }, varHistory: [], drawdownHistory: [], stressTests: [], correlationRisks: [], riskDecomposition: [] };
 }

@@ -124,6 +124,7 @@ export interface RiskAnalytics {
     sortinoRatio: Num;
     calmarRatio: Num;
   };
+  /** USD: each day's VaR (a positive loss) and the P&L that day actually made. */
   varHistory: { date: string; var95: Num; var99: Num; actualPnL: Num }[];
   drawdownHistory: { date: string; drawdown: Num; underwater: Num; recovery: Num }[];
   stressTests: { scenario: string; portfolioImpact: Num; impactPercent: Num; probability: Num; description: string }[];

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { NotBuilt, ScreenHeader } from '@/components/Screen';
 import { Panel } from '../components/Panel';
+import { PortfolioTab } from '../components/PortfolioTab';
+import { RiskTab } from '../components/RiskTab';
 import { TradingTab } from '../components/TradingTab';
 import { DEFAULT_PERIOD, DEFAULT_SYMBOL, PERIOD_LABELS, PERIODS, SYMBOLS, TABS } from '../model';
 import type { Period, Tab } from '../types';
@@ -11,6 +13,10 @@ function TabBody({ tab, period, symbol }: { tab: Tab; period: Period; symbol: st
   switch (tab) {
     case 'trading':
       return <Panel tab="trading" period={period} symbol={symbol}>{(d) => <TradingTab data={d} />}</Panel>;
+    case 'portfolio':
+      return <Panel tab="portfolio" period={period} symbol={symbol}>{(d) => <PortfolioTab data={d} />}</Panel>;
+    case 'risk':
+      return <Panel tab="risk" period={period} symbol={symbol}>{(d) => <RiskTab data={d} />}</Panel>;
     default:
       return <NotBuilt />;
   }
