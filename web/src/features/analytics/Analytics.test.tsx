@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/token';
-import { portfolioData, portfolioEmpty, riskData, riskEmpty, tradingData, tradingEmpty } from './fixtures';
+import { aiData, aiEmpty, marketData, marketEmpty, portfolioData, portfolioEmpty, riskData, riskEmpty, tradingData, tradingEmpty } from './fixtures';
 import Analytics from './routes/Analytics';
 
 // lightweight-charts draws on a canvas, which jsdom lacks.
@@ -217,5 +217,105 @@ describe('Risk Analytics', () => {
     await screen.findByTestId('stat-VaR 95%');
     await userEvent.selectOptions(screen.getByLabelText('Symbol'), 'SOL-USD');
     await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'risk', period: '30d', symbol: 'SOL-USD' }));
+  });
+});
+
+describe('AI Strategy Analytics', () => {
+  it('shows the cards, the strategies with their badge and the 10 most recent decisions with outcome and P&L', async () => {
+    mockServer((tab) => ok(tab === 'ai' ? aiData() : tradingData()));
+    renderScreen();
+    await openTab('AI Strategy Analytics');
+    expect(await screen.findByTestId('stat-Accuracy Rate')).toBeTruthy();
+    expect(calls.at(-1)).toEqual({ tab: 'ai', period: '30d', symbol: 'BTC-USD' });
+    expect(stat('Accuracy Rate').textContent).toBe('64.0%');
+    expect(stat('Accuracy Rate').title).toMatch(/resolved decisions/);
+    expect(stat('Average Confidence').textContent).toBe('72.0%');
+    expect(stat('Average Confidence').className).toContain('amber');
+    expect(stat('Total P&L').textContent).toBe('+$310.25');
+    expect(stat('Response Time').textContent).toBe('1.23s');
+    const badges = [...screen.getByTestId('ai-strategies').querySelectorAll('tbody tr')].map((r) => r.children[1]!.textContent);
+    expect(badges).toEqual(['Active', 'Inactive']);
+    const list = screen.getAllByTestId('ai-decision');
+    expect(list).toHaveLength(10);
+    expect(list[0]!.textContent).toContain('BTC-USD');
+    expect(list[0]!.textContent).toContain('BUY');
+    expect(list[0]!.textContent).toContain('85.0% confidence');
+    expect(list[0]!.textContent).toContain('Executed');
+    expect(list[0]!.textContent).toContain('Reason 0');
+    expect(list[0]!.textContent).toContain('Profit+$42.50');
+    expect(list[1]!.textContent).toContain('Loss-$10.00');
+    expect(list[2]!.textContent).toContain('Not executed');
+    expect(screen.getAllByTestId('ai-outcome')[2]!.textContent).toBe('Pending');
+    expect(screen.getByRole('img', { name: 'Decisions by confidence' })).toBeTruthy();
+    expect(screen.getByTestId('chart-ai-performance')).toBeTruthy();
+  });
+
+  it('shows dashes and the empty state without decisions', async () => {
+    mockServer((tab) => ok(tab === 'ai' ? aiEmpty() : tradingData()));
+    renderScreen();
+    await openTab('AI Strategy Analytics');
+    expect(await screen.findByTestId('stat-Accuracy Rate')).toBeTruthy();
+    for (const l of ['Accuracy Rate', 'Average Confidence', 'Total P&L', 'Response Time']) expect(stat(l).textContent).toBe('—');
+    expect(screen.getAllByText('No data available for analysis').length).toBe(5);
+  });
+
+  it('shows the error with Retry, and refetches on a period change', async () => {
+    let n = 0;
+    mockServer((tab) => (tab !== 'ai' ? ok(tradingData()) : ++n === 1 ? fail(500, 'x') : ok(aiData())));
+    renderScreen();
+    await openTab('AI Strategy Analytics');
+    expect(await screen.findByText('Failed to fetch AI analytics data')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await screen.findByTestId('stat-Accuracy Rate');
+    await userEvent.selectOptions(screen.getByLabelText('Period'), '7d');
+    await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'ai', period: '7d', symbol: 'BTC-USD' }));
+  });
+});
+
+describe('Market Analytics', () => {
+  it('fetches 7 days, shows market cap with its supply source and date, Kestrel market index, trends and correlations', async () => {
+    mockServer((tab) => ok(tab === 'market' ? marketData() : tradingData()));
+    renderScreen();
+    await openTab('Market Analytics');
+    expect(await screen.findByTestId('stat-Market Cap')).toBeTruthy();
+    expect(calls.at(-1)).toEqual({ tab: 'market', period: '7d', symbol: 'BTC-USD' });
+    expect((screen.getByLabelText('Period') as HTMLSelectElement).value).toBe('7d');
+    expect(stat('Market Cap').textContent).toBe('$2.13T');
+    expect(screen.getByTestId('supply-source').textContent).toBe('Supply: Kestrel supply table (issuers and block explorers), as of 2026-11-01');
+    expect(stat('24h Volume').textContent).toBe('$58.76B');
+    expect(stat('Volatility Index').textContent).toBe('45.2%');
+    expect(stat('Kestrel Market Index').textContent).toBe('63');
+    expect(stat('Kestrel Market Index').className).toContain('emerald');
+    expect(stat('Kestrel Market Index').title).toMatch(/Not a third-party/);
+    expect(screen.queryByText(/^Fear/)).toBeNull();
+    const rows = screen.getAllByTestId('trend-row').map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent));
+    expect(rows[1]).toEqual(['ADA-USD', '$0.4123', '-2.37%', '$410M', '$14.8B', 'bearish']);
+    const cards = screen.getAllByTestId('correlation-card').map((c) => c.textContent);
+    expect(cards).toEqual(['BTC-USD / ETH-USD0.82Strong', 'BTC-USD / ADA-USD0.25Weak']);
+    expect(screen.getByTestId('chart-price-comparison')).toBeTruthy();
+    expect(screen.getByTestId('chart-volume')).toBeTruthy();
+  });
+
+  it('colours the index red at 50 or below, and shows the empty state', async () => {
+    mockServer((tab) => ok(tab === 'market' ? { ...marketEmpty(), metrics: { ...marketEmpty().metrics, fearGreedIndex: 50 } } : tradingData()));
+    renderScreen();
+    await openTab('Market Analytics');
+    expect(await screen.findByTestId('stat-Market Cap')).toBeTruthy();
+    expect(stat('Kestrel Market Index').className).toContain('red');
+    expect(stat('Market Cap').textContent).toBe('—');
+    expect(stat('24h Volume').textContent).toBe('—');
+    expect(screen.getAllByText('No data available for analysis').length).toBe(5);
+  });
+
+  it('shows the error with Retry, and refetches on a symbol change', async () => {
+    let n = 0;
+    mockServer((tab) => (tab !== 'market' ? ok(tradingData()) : ++n === 1 ? fail(502, 'x') : ok(marketData())));
+    renderScreen();
+    await openTab('Market Analytics');
+    expect(await screen.findByText('Failed to fetch market data')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await screen.findByTestId('stat-Market Cap');
+    await userEvent.selectOptions(screen.getByLabelText('Symbol'), 'ETH-USD');
+    await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'market', period: '7d', symbol: 'ETH-USD' }));
   });
 });

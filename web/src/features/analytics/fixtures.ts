@@ -1,4 +1,4 @@
-import type { PortfolioAnalytics, RiskAnalytics, TradingAnalytics } from './types';
+import type { AIAnalytics, AIDecision, MarketAnalytics, PortfolioAnalytics, RiskAnalytics, TradingAnalytics } from './types';
 
 /** A Trading Performance answer with every figure present. */
 export function tradingData(over: Partial<TradingAnalytics> = {}): TradingAnalytics {
@@ -118,4 +118,85 @@ export function riskEmpty(): RiskAnalytics {
   const m = riskData().metrics;
   const nulls = Object.fromEntries(Object.keys(m).map((k) => [k, null])) as unknown as RiskAnalytics['metrics'];
   return { metrics: { ...nulls, portfolioValue: '0', totalExposure: '0' }, varHistory: [], drawdownHistory: [], stressTests: [], correlationRisks: [], riskDecomposition: [] };
+}
+
+export function decisions(n: number): AIDecision[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `d${i}`,
+    timestamp: `2026-11-22T${String(10 + (i % 10)).padStart(2, '0')}:00:00Z`,
+    symbol: i % 2 ? 'ETH-USD' : 'BTC-USD',
+    recommendation: (['BUY', 'SELL', 'HOLD'] as const)[i % 3]!,
+    confidence: i === 0 ? 0.85 : 0.5,
+    reasoning: `Reason ${i}`,
+    executed: i % 3 !== 2,
+    outcome: (['profit', 'loss', 'pending'] as const)[i % 3]!,
+    pnl: i % 3 === 2 ? null : i % 3 === 0 ? '42.5' : '-10',
+  }));
+}
+
+export function aiData(over: Partial<AIAnalytics> = {}): AIAnalytics {
+  return {
+    metrics: { totalDecisions: 40, executedDecisions: 25, accuracyRate: 0.64, averageConfidence: 0.72, totalPnL: '310.25', winRate: 0.6, averageResponseTime: 1.234, modelVersion: 'gpt-4.1-nano' },
+    decisions: decisions(12),
+    strategies: [
+      { strategyName: 'ai_strategy', totalTrades: 25, winRate: 0.6, totalPnL: '310.25', sharpeRatio: 1.1, maxDrawdown: 0.05, averageConfidence: 0.72, isActive: true },
+      { strategyName: 'hybrid', totalTrades: 0, winRate: null, totalPnL: null, sharpeRatio: null, maxDrawdown: null, averageConfidence: null, isActive: false },
+    ],
+    confidenceDistribution: [
+      { range: '0.5-0.6', count: 5 },
+      { range: '0.6-0.7', count: 10 },
+      { range: '0.7-0.8', count: 15 },
+      { range: '0.8-1.0', count: 10 },
+    ],
+    decisionBreakdown: [
+      { type: 'BUY', count: 20, successRate: 0.65 },
+      { type: 'SELL', count: 12, successRate: 0.58 },
+      { type: 'HOLD', count: 8, successRate: null },
+    ],
+    performanceHistory: [{ date: '2026-11-22', pnl: '310.25', cumulative: '310.25' }],
+    ...over,
+  };
+}
+
+export function aiEmpty(): AIAnalytics {
+  return {
+    metrics: { totalDecisions: 0, executedDecisions: 0, accuracyRate: null, averageConfidence: null, totalPnL: null, winRate: null, averageResponseTime: null, modelVersion: 'gpt-4.1-nano' },
+    decisions: [],
+    strategies: [],
+    confidenceDistribution: [],
+    decisionBreakdown: [],
+    performanceHistory: [],
+  };
+}
+
+export function marketData(over: Partial<MarketAnalytics> = {}): MarketAnalytics {
+  return {
+    metrics: { marketCap: '2134000000000', volume24h: '58760000000', dominance: 0.62, volatilityIndex: 0.452, fearGreedIndex: 63, trendStrength: 0.4, supplySource: 'Kestrel supply table (issuers and block explorers)', supplyDate: '2026-11-01' },
+    trends: [
+      { symbol: 'BTC-USD', price: '90000', change24h: '1200', changePercent24h: 0.0135, volume: '32000000000', marketCap: '1790000000000', trend: 'bullish' },
+      { symbol: 'ADA-USD', price: '0.4123', change24h: '-0.01', changePercent24h: -0.0237, volume: '410000000', marketCap: '14800000000', trend: 'bearish' },
+    ],
+    volatility: [
+      { symbol: 'BTC-USD', volatility: 0.41, averageVolatility: 0.45, riskLevel: 'Medium' },
+      { symbol: 'ADA-USD', volatility: 0.78, averageVolatility: 0.7, riskLevel: 'High' },
+    ],
+    correlations: [
+      { symbol1: 'BTC-USD', symbol2: 'ETH-USD', correlation: 0.82 },
+      { symbol1: 'BTC-USD', symbol2: 'ADA-USD', correlation: 0.25 },
+    ],
+    priceHistory: { 'BTC-USD': [{ date: '2026-11-21', price: '88000' }, { date: '2026-11-22', price: '90000' }] },
+    volumeAnalysis: [{ date: '2026-11-22', volume: '32000000000', avgVolume: '30000000000' }],
+    ...over,
+  };
+}
+
+export function marketEmpty(): MarketAnalytics {
+  return {
+    metrics: { marketCap: null, volume24h: null, dominance: null, volatilityIndex: null, fearGreedIndex: null, trendStrength: null, supplySource: 'Kestrel supply table', supplyDate: '2026-11-01' },
+    trends: [],
+    volatility: [],
+    correlations: [],
+    priceHistory: {},
+    volumeAnalysis: [],
+  };
 }

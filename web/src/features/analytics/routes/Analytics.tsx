@@ -1,6 +1,8 @@
 import { useState } from 'react';
-import { NotBuilt, ScreenHeader } from '@/components/Screen';
+import { ScreenHeader } from '@/components/Screen';
 import { Panel } from '../components/Panel';
+import { AITab } from '../components/AITab';
+import { MarketTab } from '../components/MarketTab';
 import { PortfolioTab } from '../components/PortfolioTab';
 import { RiskTab } from '../components/RiskTab';
 import { TradingTab } from '../components/TradingTab';
@@ -17,8 +19,10 @@ function TabBody({ tab, period, symbol }: { tab: Tab; period: Period; symbol: st
       return <Panel tab="portfolio" period={period} symbol={symbol}>{(d) => <PortfolioTab data={d} />}</Panel>;
     case 'risk':
       return <Panel tab="risk" period={period} symbol={symbol}>{(d) => <RiskTab data={d} />}</Panel>;
-    default:
-      return <NotBuilt />;
+    case 'market':
+      return <Panel tab="market" period={period} symbol={symbol}>{(d) => <MarketTab data={d} />}</Panel>;
+    case 'ai':
+      return <Panel tab="ai" period={period} symbol={symbol}>{(d) => <AITab data={d} />}</Panel>;
   }
 }
 

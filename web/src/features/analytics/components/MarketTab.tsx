@@ -1,0 +1,106 @@
+import { useMemo } from 'react';
+import { Card } from '@/components/Screen';
+import { formatPrice } from '@/lib/format';
+import { compact, correlationStrength, DEFINITIONS as D, indexClass, num, pct, ratio, scaled, signClass, signedPct } from '../model';
+import type { MarketAnalytics } from '../types';
+import { HBars } from './bars';
+import { NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
+import { TimeSeries, type Series } from './TimeSeries';
+
+const COLORS = ['#f59e0b', '#3b82f6', '#10b981', '#8b5cf6', '#ef4444'];
+const indexAxis = (v: number) => v.toFixed(1);
+const volAxis = (v: number) => new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(v);
+const TREND: Record<string, string> = { bullish: 'bg-emerald-100 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300', bearish: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300' };
+const RISK: Record<string, string> = { high: 'text-red-600 dark:text-red-400', medium: 'text-amber-600 dark:text-amber-400', low: 'text-emerald-600 dark:text-emerald-400' };
+
+/** Each symbol's close rebased to 100 at its first point, so the four compare on one scale. */
+export function rebased(history: MarketAnalytics['priceHistory']): Series[] {
+  return Object.entries(history).map(([symbol, points], i) => {
+    const first = points.map((p) => num(p.price)).find((v) => v !== null && v > 0) ?? null;
+    return { name: symbol, kind: 'line' as const, color: COLORS[i % COLORS.length]!, points: points.map((p) => ({ date: p.date, value: first === null || num(p.price) === null ? null : (num(p.price)! / first) * 100 })) };
+  });
+}
+
+export function MarketTab({ data }: { data: MarketAnalytics }) {
+  const m = data.metrics;
+  const prices = useMemo(() => rebased(data.priceHistory), [data.priceHistory]);
+  const hasPrices = prices.some((s) => s.points.length > 0);
+  const volume = useMemo<Series[]>(
+    () => [
+      { name: 'Volume (USD)', kind: 'histogram', color: '#93c5fd', points: data.volumeAnalysis.map((v) => ({ date: v.date, value: v.volume })) },
+      { name: 'Average volume', kind: 'line', color: '#f59e0b', points: data.volumeAnalysis.map((v) => ({ date: v.date, value: v.avgVolume })) },
+    ],
+    [data.volumeAnalysis],
+  );
+  return (
+    <div className="space-y-6">
+      <StatGrid>
+        <Stat label="Market Cap" value={scaled(m.marketCap, 'T')} hint={D.marketCap} sub={<span data-testid="supply-source">Supply: {m.supplySource || '—'}, as of {m.supplyDate || '—'}</span>} />
+        <Stat label="24h Volume" value={scaled(m.volume24h, 'B')} />
+        <Stat label="Volatility Index" value={pct(m.volatilityIndex, 1)} hint={D.volatilityIndex} />
+        <Stat label="Kestrel Market Index" value={num(m.fearGreedIndex) === null ? '—' : num(m.fearGreedIndex)!.toFixed(0)} hint={D.kestrelIndex} className={indexClass(m.fearGreedIndex)} sub="Kestrel's own index (0-100), not a third-party fear & greed index" />
+      </StatGrid>
+      <Card title="Market Trends">
+        {data.trends.length === 0 ? (
+          <NoData />
+        ) : (
+          <Table testId="market-trends" head={[{ label: 'Symbol' }, { label: 'Price', right: true }, { label: '24h Change', right: true }, { label: 'Volume', right: true }, { label: 'Market Cap', right: true, hint: D.marketCap }, { label: 'Trend', right: true }]}>
+            {data.trends.map((t) => (
+              <tr key={t.symbol} className={trCls} data-testid="trend-row">
+                <td className={`${td} font-medium`}>{t.symbol}</td>
+                <td className={tdR}>{num(t.price) === null ? '—' : formatPrice(t.price!)}</td>
+                <td className={`${tdR} ${signClass(t.changePercent24h)}`}>{signedPct(t.changePercent24h)}</td>
+                <td className={tdR}>${compact(t.volume)}</td>
+                <td className={tdR}>${compact(t.marketCap)}</td>
+                <td className={tdR}>
+                  <span className={`rounded px-2 py-0.5 text-xs font-semibold capitalize ${TREND[t.trend] ?? 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300'}`}>{t.trend}</span>
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Card>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card title="Price Comparison">
+          {hasPrices ? <TimeSeries series={prices} format={indexAxis} testId="chart-price-comparison" /> : <NoData />}
+          <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Daily closes rebased to 100 at the period's start.</p>
+        </Card>
+        <Card title="Volume Analysis">{data.volumeAnalysis.length ? <TimeSeries series={volume} format={volAxis} testId="chart-volume" /> : <NoData />}</Card>
+        <Card title="Volatility Analysis">
+          <HBars
+            label="Volatility by symbol"
+            bars={data.volatility.map((v) => ({ label: v.symbol, value: num(v.volatility), text: `${pct(v.volatility, 1)} (avg ${pct(v.averageVolatility, 1)}, ${v.riskLevel} risk)`, color: '#f59e0b', title: D.volatility }))}
+          />
+          {data.volatility.length > 0 && (
+            <ul className="mt-3 flex flex-wrap gap-3 text-xs">
+              {data.volatility.map((v) => (
+                <li key={v.symbol} className={RISK[v.riskLevel.toLowerCase()] ?? ''}>
+                  {v.symbol}: {v.riskLevel}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card title="Correlations">
+          {data.correlations.length === 0 ? (
+            <NoData />
+          ) : (
+            <div className="grid grid-cols-2 gap-3">
+              {data.correlations.map((c) => (
+                <div key={`${c.symbol1}-${c.symbol2}`} className="rounded border border-slate-200 p-3 dark:border-slate-800" data-testid="correlation-card">
+                  <p className="text-xs text-slate-500 dark:text-slate-400">
+                    {c.symbol1} / {c.symbol2}
+                  </p>
+                  <p className="text-xl font-semibold tabular-nums cursor-help" title={D.correlation}>
+                    {ratio(c.correlation)}
+                  </p>
+                  <p className="text-xs">{correlationStrength(c.correlation)}</p>
+                </div>
+              ))}
+            </div>
+          )}
+        </Card>
+      </div>
+    </div>
+  );
+}
