@@ -68,11 +68,12 @@ describe('Trading Performance', () => {
     expect(calls[0]).toEqual({ tab: 'trading', period: '30d', symbol: 'BTC-USD' });
     expect(stat('Win Rate').textContent).toBe('66.7%');
     expect(stat('Win Rate').className).toContain('emerald');
-    expect(stat('Win Rate').title).toMatch(/winning round trips/);
+    expect(stat('Win Rate').title).toMatch(/closing \(SELL\) fill/);
     expect(stat('Total P&L').textContent).toBe('+$1,234.50');
     expect(stat('Sharpe Ratio').textContent).toBe('1.84');
-    expect(stat('Sharpe Ratio').title).toMatch(/sqrt\(365\)/);
-    expect(stat('Max Drawdown').textContent).toBe('7.12%');
+    expect(stat('Sharpe Ratio').title).toMatch(/not annualised/);
+    expect(stat('Max Drawdown').textContent).toBe('$265.50');
+    expect(stat('Max Drawdown').title).toMatch(/cumulative realized P&L/);
     expect(line('Total Trades').textContent).toBe('12');
     expect(line('Winning Trades').textContent).toBe('8');
     expect(line('Losing Trades').textContent).toBe('4');
@@ -139,6 +140,12 @@ describe('Portfolio Analytics', () => {
     expect(rows[1]).toEqual(['ETH-USD', '2.1235', '$3,296.60', '$7,000.00', '+$500.00 (+7.69%)', '28.0%']);
     expect(line('Volatility').textContent).toBe('51.20%');
     expect(line('Sharpe Ratio').textContent).toBe('1.21');
+    expect(screen.getByText('Against BTC-USD')).toBeTruthy();
+    const matrix = [...screen.getByTestId('correlation-matrix').querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent));
+    expect(matrix).toEqual([
+      ['BTC', '1.00', '0.86'],
+      ['ETH', '0.86', '1.00'],
+    ]);
     expect(screen.getByRole('img', { name: 'Allocation by asset' })).toBeTruthy();
     expect(screen.getByTestId('chart-portfolio-value')).toBeTruthy();
   });
@@ -187,6 +194,7 @@ describe('Risk Analytics', () => {
     expect(line('Sortino Ratio').textContent).toBe('1.90');
     expect(line('Sortino Ratio').title).toMatch(/negative returns/);
     expect(line('Calmar Ratio').textContent).toBe('2.40');
+    expect(screen.getByText('From 29 daily returns of the portfolio value.')).toBeTruthy();
     const stress = screen.getAllByTestId('stress-card');
     expect(stress.map((s) => s.getAttribute('data-severe'))).toEqual(['true', 'false']);
     expect(stress[0]!.textContent).toContain('-$7,500.00 (-30.0%)');
@@ -233,6 +241,8 @@ describe('AI Strategy Analytics', () => {
     expect(stat('Average Confidence').className).toContain('amber');
     expect(stat('Total P&L').textContent).toBe('+$310.25');
     expect(stat('Response Time').textContent).toBe('1.23s');
+    const strategyRow = [...screen.getByTestId('ai-strategies').querySelectorAll('tbody tr')][0]!;
+    expect([...strategyRow.querySelectorAll('td')].map((c) => c.textContent)).toEqual(['ai_strategy', 'Active', '25', '60.0%', '+$310.25', '1.10', '$45.20', '72.0%']);
     const badges = [...screen.getByTestId('ai-strategies').querySelectorAll('tbody tr')].map((r) => r.children[1]!.textContent);
     expect(badges).toEqual(['Active', 'Inactive']);
     const list = screen.getAllByTestId('ai-decision');
@@ -281,7 +291,10 @@ describe('Market Analytics', () => {
     expect(calls.at(-1)).toEqual({ tab: 'market', period: '7d', symbol: 'BTC-USD' });
     expect((screen.getByLabelText('Period') as HTMLSelectElement).value).toBe('7d');
     expect(stat('Market Cap').textContent).toBe('$2.13T');
-    expect(screen.getByTestId('supply-source').textContent).toBe('Supply: Kestrel supply table (issuers and block explorers), as of 2026-11-01');
+    expect(screen.getByTestId('supply-source').textContent).toBe('Circulating supply as of 2025-01-01; source below');
+    expect(screen.getByTestId('supply-note').textContent).toContain("as of 2025-01-01. Source: BTC: the protocol's issuance schedule");
+    expect(screen.getByTestId('supply-note').textContent).toContain('Not computed: sectorAnalysis');
+    expect(screen.getByTestId('index-detail').textContent).toContain('Greed. Momentum 70, volatility 55, volume 65.');
     expect(stat('24h Volume').textContent).toBe('$58.76B');
     expect(stat('Volatility Index').textContent).toBe('45.2%');
     expect(stat('Kestrel Market Index').textContent).toBe('63');
@@ -291,7 +304,7 @@ describe('Market Analytics', () => {
     const rows = screen.getAllByTestId('trend-row').map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent));
     expect(rows[1]).toEqual(['ADA-USD', '$0.4123', '-2.37%', '$410M', '$14.8B', 'bearish']);
     const cards = screen.getAllByTestId('correlation-card').map((c) => c.textContent);
-    expect(cards).toEqual(['BTC-USD / ETH-USD0.82Strong', 'BTC-USD / ADA-USD0.25Weak']);
+    expect(cards).toEqual(['BTC-USD / ETH-USD0.82strong', 'BTC-USD / ADA-USD0.25weak']);
     expect(screen.getByTestId('chart-price-comparison')).toBeTruthy();
     expect(screen.getByTestId('chart-volume')).toBeTruthy();
   });

@@ -14,7 +14,7 @@ describe('analytics display rules (spec section 9)', () => {
   it('labels correlations and stress results', () => {
     expect([0.71, 0.7, 0.31, 0.3, -0.9].map(correlationStrength)).toEqual(['Strong', 'Moderate', 'Moderate', 'Weak', 'Strong']);
     expect([0.81, 0.8, 0.61, 0.6].map(correlationLevel)).toEqual(['High', 'Medium', 'Medium', 'Low']);
-    expect([-0.2, -0.1999, -0.5].map(isSevere)).toEqual([true, false, true]);
+    expect([-20, -19.99, '-50.00', null].map(isSevere)).toEqual([true, false, true, false]);
   });
 
   it('shows a missing figure as a dash, never as 0', () => {
@@ -26,7 +26,7 @@ describe('analytics display rules (spec section 9)', () => {
   });
 
   it('rebases each price series to 100 at its first close', () => {
-    const [s] = rebased({ 'BTC-USD': [{ date: '2026-11-21', price: '80000' }, { date: '2026-11-22', price: '88000' }] });
+    const [s] = rebased({ 'BTC-USD': [{ date: '2026-11-21', close: '80000' }, { date: '2026-11-22', close: '88000' }] });
     expect(s!.points[0]!.value).toBe(100);
     expect(s!.points[1]!.value).toBeCloseTo(110, 10);
   });

@@ -36,32 +36,35 @@ export const DASH = '—';
 
 /** What a figure means, shown on hover (docs/ANALYTICS.md and the analytics issue). */
 export const DEFINITIONS = {
-  winRate: 'Win rate: winning round trips / all closed round trips in the period. A trade wins when its P&L after fees is above 0.',
-  totalPnL: 'Total P&L: realized P&L of the closed round trips in the period, net of fees.',
+  winRate: 'Win rate: winning trades / trades. A trade is a closing (SELL) fill in the period, costed at average cost; it wins when its realized P&L after fees is above 0.',
+  totalPnL: "Total P&L: realized P&L of the period's trades (closing fills), net of both sides' fees.",
+  tradeSharpe: "Sharpe ratio (per trade): mean / sample standard deviation of each trade's P&L over the cost it sold; not annualised.",
+  tradeDrawdown: 'Max drawdown: the largest fall of cumulative realized P&L from its peak, in USD.',
   sharpe: 'Sharpe ratio: mean(daily return) / sample std(daily return) x sqrt(365); risk-free rate 0, daily returns of the portfolio value at UTC day ends.',
   sortino: 'Sortino ratio: mean(daily return) / sqrt(sum of squared negative returns / N) x sqrt(365); risk-free rate 0.',
   calmar: 'Calmar ratio: CAGR over the period / |maximum drawdown|.',
   maxDrawdown: 'Maximum drawdown: the largest fall of the value from its running peak (including the starting value), as a fraction of that peak.',
   currentDrawdown: 'Current drawdown: how far the latest value is below its running peak.',
-  recoveryFactor: 'Recovery factor: net profit over the period / maximum drawdown in USD.',
-  profitFactor: 'Profit factor: gross profit / gross loss over the closed round trips.',
+  recoveryFactor: 'Recovery factor: the net change in value over the period / the largest fall in USD.',
+  profitFactor: "Profit factor: gross profit / gross loss over the period's trades.",
   winLoss: 'Win/loss ratio: winning trades / losing trades.',
-  var95: 'Value at Risk 95% (historical): the loss not exceeded on 95% of days, the 5% quantile of daily returns (linear interpolation), as a loss fraction and in USD of the current portfolio value.',
+  var95: 'Value at Risk 95% (historical): minus the 5% quantile of daily returns (linear interpolation): the loss not exceeded on 95% of days, as a fraction and in USD of the current portfolio value.',
   var99: 'Value at Risk 99% (historical): the 1% quantile of daily returns, as a loss fraction and in USD of the current portfolio value.',
   parametricVar: 'Parametric VaR: -(mean + z x std) of daily returns, assuming normally distributed returns (z = -1.645 at 95%, -2.326 at 99%).',
   expectedShortfall: 'Expected shortfall (95%): minus the mean of the daily returns at or below the 5% quantile: the average loss on the worst days.',
   volatility: 'Volatility: sample standard deviation of daily returns x sqrt(365), annualised for a 24/7 market.',
   beta: "Beta: covariance of the portfolio's daily returns with BTC-USD's / variance of BTC-USD's.",
   correlation: 'Correlation: Pearson correlation of simple daily close-to-close returns over the period (-1 to 1).',
-  diversification: 'Diversification ratio: weighted sum of the holdings\' volatilities / the portfolio\'s volatility; 1 means no diversification benefit.',
-  accuracy: 'Accuracy: resolved decisions that were right / resolved decisions (pending ones are left out).',
+  diversification: "Diversification ratio: the holdings' weighted daily volatilities / the volatility of their mix; 1 for a single asset or perfectly correlated ones, higher the more they offset each other.",
+  accuracy: 'Accuracy: resolved decisions with a profit / resolved decisions (pending ones are left out).',
+  successRate: 'Success rate: resolved decisions of this type with a profit / resolved ones (HOLD places no order and never resolves).',
   confidence: 'Average confidence: mean of the model\'s stated confidence (0-1) over the decisions.',
-  responseTime: 'Response time: mean recorded latency of the model calls, in seconds.',
-  kestrelIndex: "Kestrel market index (0-100): Kestrel's own sentiment figure from the four symbols' volatility, momentum and volume; above 50 leans greedy. Not a third-party fear & greed index.",
-  marketCap: 'Market cap: price x circulating supply, from the dated supply table shipped with Kestrel (source below).',
+  responseTime: 'Response time: mean recorded latency of the model calls, in seconds (failed calls included).',
+  kestrelIndex: "Kestrel market index (0-100): Kestrel's own reading, the mean of momentum (close vs 20-day mean), volatility (7-day vs 30-day) and volume (7-day vs 30-day, signed by the week's move) over the tracked symbols. Not a third-party fear & greed index.",
+  marketCap: 'Market cap: price x circulating supply, from the dated supply table shipped with Kestrel (source and date shown); the total is the sum of the four tracked assets.',
   volatilityIndex: 'Volatility index: mean annualised volatility of daily returns over the four symbols.',
-  riskContribution: "Risk contribution: the asset's share of the portfolio's return variance.",
-  stress: "Stress test: each holding's current market value x the shock; the portfolio impact is the sum.",
+  riskContribution: "Risk contribution: the share of the portfolio's daily return variance (w_i (S w)_i / w' S w; for a pair 2 w_i w_j S_ij / w' S w).",
+  stress: "Stress test: each holding's current market value x the scenario's shock, to the cent; the portfolio impact is the sum, impactPercent its share of the portfolio value.",
 } as const;
 
 /** A figure as a number, or null when absent or not finite. */
@@ -69,6 +72,17 @@ export function num(v: Num | undefined): number | null {
   if (v === null || v === undefined || v === '') return null;
   const n = typeof v === 'number' ? v : Number(v);
   return Number.isFinite(n) ? n : null;
+}
+
+/** A figure the server sends as a percent already (5.71 = 5.71%); '—' when null. */
+export function percent(v: Num | undefined, places = 2): string {
+  const n = num(v);
+  return n === null ? DASH : `${n.toFixed(places)}%`;
+}
+
+export function signedPercent(v: Num | undefined, places = 2): string {
+  const n = num(v);
+  return n === null ? DASH : signedPct(n / 100, places);
 }
 
 /** A fraction as a percent; '—' when null. */
@@ -158,10 +172,16 @@ export function correlationLevel(v: Num | undefined): 'High' | 'Medium' | 'Low' 
   return a > 0.8 ? 'High' : a > 0.6 ? 'Medium' : 'Low';
 }
 
-/** Spec section 9: a stress result is severe at or below -20%. */
+/** Spec section 9: a stress result is severe at or below -20% (impactPercent is a percent). */
 export function isSevere(impactPercent: Num | undefined): boolean {
   const n = num(impactPercent);
-  return n !== null && n <= -0.2;
+  return n !== null && n <= -20;
+}
+
+/** winRateClass for a figure sent as a percent. */
+export function winRatePctClass(v: Num | undefined): string {
+  const n = num(v);
+  return n === null ? '' : winRateClass(n / 100);
 }
 
 export function dayLabel(iso: string): string {

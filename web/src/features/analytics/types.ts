@@ -20,7 +20,10 @@ export interface TradingAnalytics {
   averageWin: Num;
   averageLoss: Num;
   profitFactor: Num;
+  winLossRatio: Num;
+  /** Per trade, not annualised. */
   sharpeRatio: Num;
+  /** USD: the largest fall of cumulative realized P&L from its peak. */
   maxDrawdown: Num;
   totalVolume: Num;
   averageTradeSize: Num;
@@ -51,6 +54,9 @@ export interface PortfolioAnalytics {
   sharpeRatio: Num;
   holdings: Holding[];
   valueHistory: { date: string; value: Num }[];
+  /** The symbol beta is measured against. */
+  benchmark?: string;
+  correlationMatrix?: { symbols: string[]; matrix: (number | null)[][] };
 }
 
 export interface MarketAnalytics {
@@ -58,30 +64,36 @@ export interface MarketAnalytics {
     marketCap: Num;
     volume24h: Num;
     dominance: Num;
+    dominanceScope?: string;
     volatilityIndex: Num;
-    /** Kestrel's own index (volatility, momentum, volume), 0-100. */
+    /** Kestrel's own market index (volatility, momentum, volume), 0-100. */
     fearGreedIndex: Num;
+    fearGreedLabel?: string | null;
+    marketIndex?: { value: number; label: string; momentum: number; volatility: number; volume: number; name: string } | null;
     trendStrength: Num;
-    /** Where the circulating supply behind the market caps comes from, and its date. */
-    supplySource: string;
-    supplyDate: string;
   };
-  trends: { symbol: string; price: Num; change24h: Num; changePercent24h: Num; volume: Num; marketCap: Num; trend: string }[];
-  volatility: { symbol: string; volatility: Num; averageVolatility: Num; riskLevel: string }[];
-  correlations: { symbol1: string; symbol2: string; correlation: Num }[];
-  priceHistory: Record<string, { date: string; price: Num }[]>;
+  trends: { symbol: string; price: Num; change24h: Num; changePercent24h: Num; volume: Num; volumeUsd: Num; marketCap: Num; trend: string | null }[];
+  volatility: { symbol: string; volatility: Num; averageVolatility: Num; riskLevel: string | null }[];
+  correlations: { symbol1: string; symbol2: string; correlation: Num; strength?: string | null; days?: number }[];
+  priceHistory: Record<string, { date: string; close: Num }[]>;
+  /** The selected symbol's daily volume in base units and its 7-day mean. */
   volumeAnalysis: { date: string; volume: Num; avgVolume: Num }[];
+  /** The circulating supply table behind the market caps: its date and source. */
+  supply: { asOf: string; source: string; note?: string; supply?: Record<string, Num> };
+  unavailable?: Record<string, string>;
 }
 
 export interface AIDecision {
   id: string;
   timestamp: string;
+  strategyName?: string;
   symbol: string;
   recommendation: 'BUY' | 'SELL' | 'HOLD';
   confidence: number;
   reasoning: string;
   executed: boolean;
   outcome: 'profit' | 'loss' | 'pending';
+  /** Null while pending. */
   pnl: Num;
 }
 
@@ -89,20 +101,22 @@ export interface AIAnalytics {
   metrics: {
     totalDecisions: number;
     executedDecisions: number;
+    failedDecisions?: number;
+    resolvedDecisions?: number;
     accuracyRate: Num;
     averageConfidence: Num;
     totalPnL: Num;
     winRate: Num;
     /** Seconds. */
     averageResponseTime: Num;
-    modelVersion: string;
+    modelVersion: string | null;
   };
   decisions: AIDecision[];
-  strategies: { strategyName: string; totalTrades: number; winRate: Num; totalPnL: Num; sharpeRatio: Num; maxDrawdown: Num; averageConfidence: Num; isActive: boolean }[];
+  strategies: { strategyName: string; totalTrades: number; winRate: Num; totalPnL: Num; sharpeRatio: Num; maxDrawdown: Num; averageConfidence: Num; isActive: boolean; decisions?: number }[];
   confidenceDistribution: { range: string; count: number }[];
-  decisionBreakdown: { type: string; count: number; successRate: Num }[];
-  /** P&L of the resolved decisions by day, for "performance over time". */
-  performanceHistory?: { date: string; pnl: Num; cumulative: Num }[];
+  decisionBreakdown: { type: string; count: number; executed?: number; resolved?: number; successRate: Num }[];
+  /** Per UTC day a decision was made: P&L of that day's resolved BUY decisions (null when none resolved). */
+  performance: { date: string; decisions: number; executed: number; pnl: Num }[];
 }
 
 export interface RiskAnalytics {
@@ -111,10 +125,13 @@ export interface RiskAnalytics {
     totalExposure: Num;
     var95: Num;
     var99: Num;
+    var95Amount: Num;
+    var99Amount: Num;
     /** -(mean + z x std) of the daily returns, beside the historical figures. */
     parametricVar95: Num;
     parametricVar99: Num;
     expectedShortfall: Num;
+    expectedShortfallAmount: Num;
     maxDrawdown: Num;
     currentDrawdown: Num;
     recoveryFactor: Num;
@@ -123,10 +140,11 @@ export interface RiskAnalytics {
     sharpeRatio: Num;
     sortinoRatio: Num;
     calmarRatio: Num;
+    returnsUsed?: number;
   };
   /** USD: each day's VaR (a positive loss) and the P&L that day actually made. */
   varHistory: { date: string; var95: Num; var99: Num; actualPnL: Num }[];
-  drawdownHistory: { date: string; drawdown: Num; underwater: Num; recovery: Num }[];
+  drawdownHistory: { date: string; drawdown: Num; underwater: boolean; recovery: Num }[];
   stressTests: { scenario: string; portfolioImpact: Num; impactPercent: Num; probability: Num; description: string }[];
   correlationRisks: { asset1: string; asset2: string; correlation: Num; riskContribution: Num }[];
   riskDecomposition: { component: string; contribution: Num; percentage: Num }[];

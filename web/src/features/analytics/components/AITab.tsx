@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
 import { formatDateTime } from '@/lib/format';
-import { confidenceClass, DEFINITIONS as D, num, pct, ratio, signClass, signedMoney, winRateClass } from '../model';
+import { confidenceClass, DEFINITIONS as D, money, num, pct, percent, ratio, signClass, signedMoney, winRatePctClass } from '../model';
 import type { AIAnalytics, AIDecision } from '../types';
 import { HBars, VBars } from './bars';
 import { NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
@@ -17,6 +17,7 @@ function Decision({ d }: { d: AIDecision }) {
     <li className="border-b border-slate-100 py-3 last:border-0 dark:border-slate-800" data-testid="ai-decision">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-semibold">{d.symbol}</span>
+        {d.strategyName && <span className="text-xs text-slate-500 dark:text-slate-400">{d.strategyName}</span>}
         <span className={`rounded px-2 py-0.5 text-xs font-semibold ${REC[d.recommendation] ?? REC.HOLD}`}>{d.recommendation}</span>
         <span className={`tabular-nums ${confidenceClass(d.confidence)}`} title={D.confidence}>
           {pct(d.confidence, 1)} confidence
@@ -37,26 +38,27 @@ function Decision({ d }: { d: AIDecision }) {
 
 export function AITab({ data }: { data: AIAnalytics }) {
   const m = data.metrics;
-  const history = data.performanceHistory;
-  const perf = useMemo<Series[]>(() => [{ name: 'Cumulative P&L', kind: 'area', color: '#8b5cf6', points: (history ?? []).map((p) => ({ date: p.date, value: p.cumulative })) }], [history]);
+  const history = data.performance;
+  const perf = useMemo<Series[]>(() => [{ name: 'Daily P&L of resolved BUY decisions', kind: 'histogram', color: '#8b5cf6', signed: true, points: history.map((p) => ({ date: p.date, value: p.pnl })) }], [history]);
+  const hasPerf = history.some((p) => num(p.pnl) !== null);
   const rt = num(m.averageResponseTime);
   return (
     <div className="space-y-6">
       <StatGrid>
-        <Stat label="Accuracy Rate" value={pct(m.accuracyRate, 1)} hint={D.accuracy} className={winRateClass(m.accuracyRate)} sub={`${m.executedDecisions} of ${m.totalDecisions} decisions executed`} />
+        <Stat label="Accuracy Rate" value={percent(m.accuracyRate, 1)} hint={D.accuracy} className={winRatePctClass(m.accuracyRate)} sub={`${m.executedDecisions} of ${m.totalDecisions} decisions executed`} />
         <Stat label="Average Confidence" value={pct(m.averageConfidence, 1)} hint={D.confidence} className={confidenceClass(m.averageConfidence)} />
-        <Stat label="Total P&L" value={signedMoney(m.totalPnL)} className={signClass(m.totalPnL)} sub={`Win rate ${pct(m.winRate, 1)}`} />
+        <Stat label="Total P&L" value={signedMoney(m.totalPnL)} className={signClass(m.totalPnL)} sub={`Win rate ${percent(m.winRate, 1)} (resolved BUY decisions)`} />
         <Stat label="Response Time" value={rt === null ? '—' : `${rt.toFixed(2)}s`} hint={D.responseTime} sub={m.modelVersion ? `Model ${m.modelVersion}` : undefined} />
       </StatGrid>
       <div className="grid gap-4 lg:grid-cols-3">
         <Card title="Confidence Distribution">
           <VBars label="Decisions by confidence" bars={data.confidenceDistribution.map((b) => ({ label: b.range, value: b.count, text: `${b.count} decisions`, color: '#8b5cf6' }))} />
         </Card>
-        <Card title="Performance Over Time">{history && history.length ? <TimeSeries series={perf} format={usdAxis} testId="chart-ai-performance" height="h-48" /> : <NoData />}</Card>
+        <Card title="Performance Over Time">{hasPerf ? <TimeSeries series={perf} format={usdAxis} testId="chart-ai-performance" height="h-48" /> : <NoData />}</Card>
         <Card title="Decision Type Analysis">
           <HBars
             label="Decisions by type"
-            bars={data.decisionBreakdown.map((b) => ({ label: b.type, value: b.count, text: `${b.count} (${pct(b.successRate, 1)} successful)`, color: '#3b82f6', title: D.accuracy }))}
+            bars={data.decisionBreakdown.map((b) => ({ label: b.type, value: b.count, text: `${b.count} (${percent(b.successRate, 1)} successful)`, color: '#3b82f6', title: D.successRate }))}
           />
         </Card>
       </div>
@@ -72,8 +74,8 @@ export function AITab({ data }: { data: AIAnalytics }) {
               { label: 'Trades', right: true },
               { label: 'Win Rate', right: true },
               { label: 'Total P&L', right: true },
-              { label: 'Sharpe', right: true, hint: D.sharpe },
-              { label: 'Max Drawdown', right: true, hint: D.maxDrawdown },
+              { label: 'Sharpe', right: true, hint: D.tradeSharpe },
+              { label: 'Max Drawdown', right: true, hint: D.tradeDrawdown },
               { label: 'Avg Confidence', right: true, hint: D.confidence },
             ]}
           >
@@ -86,10 +88,10 @@ export function AITab({ data }: { data: AIAnalytics }) {
                   </span>
                 </td>
                 <td className={tdR}>{s.totalTrades}</td>
-                <td className={`${tdR} ${winRateClass(s.winRate)}`}>{pct(s.winRate, 1)}</td>
+                <td className={`${tdR} ${winRatePctClass(s.winRate)}`}>{percent(s.winRate, 1)}</td>
                 <td className={`${tdR} ${signClass(s.totalPnL)}`}>{signedMoney(s.totalPnL)}</td>
                 <td className={tdR}>{ratio(s.sharpeRatio)}</td>
-                <td className={tdR}>{pct(s.maxDrawdown)}</td>
+                <td className={tdR}>{money(s.maxDrawdown)}</td>
                 <td className={`${tdR} ${confidenceClass(s.averageConfidence)}`}>{pct(s.averageConfidence, 1)}</td>
               </tr>
             ))}

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
 import { formatPrice } from '@/lib/format';
-import { compact, correlationStrength, DEFINITIONS as D, indexClass, num, pct, ratio, scaled, signClass, signedPct } from '../model';
+import { compact, correlationStrength, DEFINITIONS as D, indexClass, num, pct, percent, ratio, scaled, signClass, signedPercent } from '../model';
 import type { MarketAnalytics } from '../types';
 import { HBars } from './bars';
 import { NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
@@ -16,8 +16,8 @@ const RISK: Record<string, string> = { high: 'text-red-600 dark:text-red-400', m
 /** Each symbol's close rebased to 100 at its first point, so the four compare on one scale. */
 export function rebased(history: MarketAnalytics['priceHistory']): Series[] {
   return Object.entries(history).map(([symbol, points], i) => {
-    const first = points.map((p) => num(p.price)).find((v) => v !== null && v > 0) ?? null;
-    return { name: symbol, kind: 'line' as const, color: COLORS[i % COLORS.length]!, points: points.map((p) => ({ date: p.date, value: first === null || num(p.price) === null ? null : (num(p.price)! / first) * 100 })) };
+    const first = points.map((p) => num(p.close)).find((v) => v !== null && v > 0) ?? null;
+    return { name: symbol, kind: 'line' as const, color: COLORS[i % COLORS.length]!, points: points.map((p) => ({ date: p.date, value: first === null || num(p.close) === null ? null : (num(p.close)! / first) * 100 })) };
   });
 }
 
@@ -27,7 +27,7 @@ export function MarketTab({ data }: { data: MarketAnalytics }) {
   const hasPrices = prices.some((s) => s.points.length > 0);
   const volume = useMemo<Series[]>(
     () => [
-      { name: 'Volume (USD)', kind: 'histogram', color: '#93c5fd', points: data.volumeAnalysis.map((v) => ({ date: v.date, value: v.volume })) },
+      { name: 'Volume (base units)', kind: 'histogram', color: '#93c5fd', points: data.volumeAnalysis.map((v) => ({ date: v.date, value: v.volume })) },
       { name: 'Average volume', kind: 'line', color: '#f59e0b', points: data.volumeAnalysis.map((v) => ({ date: v.date, value: v.avgVolume })) },
     ],
     [data.volumeAnalysis],
@@ -35,25 +35,43 @@ export function MarketTab({ data }: { data: MarketAnalytics }) {
   return (
     <div className="space-y-6">
       <StatGrid>
-        <Stat label="Market Cap" value={scaled(m.marketCap, 'T')} hint={D.marketCap} sub={<span data-testid="supply-source">Supply: {m.supplySource || '—'}, as of {m.supplyDate || '—'}</span>} />
-        <Stat label="24h Volume" value={scaled(m.volume24h, 'B')} />
+        <Stat label="Market Cap" value={scaled(m.marketCap, 'T')} hint={D.marketCap} sub={<span data-testid="supply-source" title={data.supply?.note}>Circulating supply as of {data.supply?.asOf || '—'}; source below</span>} />
+        <Stat label="24h Volume" value={scaled(m.volume24h, 'B')} sub={num(m.dominance) !== null ? <span title={m.dominanceScope}>BTC dominance {percent(m.dominance)} of the tracked assets</span> : undefined} />
         <Stat label="Volatility Index" value={pct(m.volatilityIndex, 1)} hint={D.volatilityIndex} />
-        <Stat label="Kestrel Market Index" value={num(m.fearGreedIndex) === null ? '—' : num(m.fearGreedIndex)!.toFixed(0)} hint={D.kestrelIndex} className={indexClass(m.fearGreedIndex)} sub="Kestrel's own index (0-100), not a third-party fear & greed index" />
+        <Stat
+          label="Kestrel Market Index"
+          value={num(m.fearGreedIndex) === null ? '—' : num(m.fearGreedIndex)!.toFixed(0)}
+          hint={D.kestrelIndex}
+          className={indexClass(m.fearGreedIndex)}
+          sub={
+            <span data-testid="index-detail">
+              {m.fearGreedLabel ? `${m.fearGreedLabel}. ` : ''}
+              {m.marketIndex ? `Momentum ${m.marketIndex.momentum.toFixed(0)}, volatility ${m.marketIndex.volatility.toFixed(0)}, volume ${m.marketIndex.volume.toFixed(0)}. ` : ''}
+              Kestrel's own index, not a third-party fear &amp; greed index
+            </span>
+          }
+        />
       </StatGrid>
       <Card title="Market Trends">
         {data.trends.length === 0 ? (
           <NoData />
         ) : (
-          <Table testId="market-trends" head={[{ label: 'Symbol' }, { label: 'Price', right: true }, { label: '24h Change', right: true }, { label: 'Volume', right: true }, { label: 'Market Cap', right: true, hint: D.marketCap }, { label: 'Trend', right: true }]}>
+          <Table testId="market-trends" head={[{ label: 'Symbol' }, { label: 'Price', right: true }, { label: '24h Change', right: true }, { label: 'Volume (24h, USD)', right: true }, { label: 'Market Cap', right: true, hint: D.marketCap }, { label: 'Trend', right: true }]}>
             {data.trends.map((t) => (
               <tr key={t.symbol} className={trCls} data-testid="trend-row">
                 <td className={`${td} font-medium`}>{t.symbol}</td>
                 <td className={tdR}>{num(t.price) === null ? '—' : formatPrice(t.price!)}</td>
-                <td className={`${tdR} ${signClass(t.changePercent24h)}`}>{signedPct(t.changePercent24h)}</td>
-                <td className={tdR}>${compact(t.volume)}</td>
-                <td className={tdR}>${compact(t.marketCap)}</td>
+                <td className={`${tdR} ${signClass(t.changePercent24h)}`}>{signedPercent(t.changePercent24h)}</td>
+                <td className={tdR}>{num(t.volumeUsd) === null ? '—' : `$${compact(t.volumeUsd)}`}</td>
+                <td className={tdR}>{num(t.marketCap) === null ? '—' : `$${compact(t.marketCap)}`}</td>
                 <td className={tdR}>
-                  <span className={`rounded px-2 py-0.5 text-xs font-semibold capitalize ${TREND[t.trend] ?? 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300'}`}>{t.trend}</span>
+                  {t.trend ? (
+                    <span title="Bullish when close > SMA20 > SMA50, bearish when close < SMA20 < SMA50, else neutral (daily closes)" className={`rounded px-2 py-0.5 text-xs font-semibold capitalize ${TREND[t.trend] ?? 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300'}`}>
+                      {t.trend}
+                    </span>
+                  ) : (
+                    '—'
+                  )}
                 </td>
               </tr>
             ))}
@@ -69,13 +87,13 @@ export function MarketTab({ data }: { data: MarketAnalytics }) {
         <Card title="Volatility Analysis">
           <HBars
             label="Volatility by symbol"
-            bars={data.volatility.map((v) => ({ label: v.symbol, value: num(v.volatility), text: `${pct(v.volatility, 1)} (avg ${pct(v.averageVolatility, 1)}, ${v.riskLevel} risk)`, color: '#f59e0b', title: D.volatility }))}
+            bars={data.volatility.map((v) => ({ label: v.symbol, value: num(v.volatility), text: `${pct(v.volatility, 1)} (1y avg ${pct(v.averageVolatility, 1)})`, color: '#f59e0b', title: D.volatility }))}
           />
           {data.volatility.length > 0 && (
             <ul className="mt-3 flex flex-wrap gap-3 text-xs">
               {data.volatility.map((v) => (
-                <li key={v.symbol} className={RISK[v.riskLevel.toLowerCase()] ?? ''}>
-                  {v.symbol}: {v.riskLevel}
+                <li key={v.symbol} className={RISK[(v.riskLevel ?? '').toLowerCase()] ?? ''} title="Risk level: High above 80% annualised volatility, Medium above 50%, else Low">
+                  {v.symbol}: {v.riskLevel ?? '—'}
                 </li>
               ))}
             </ul>
@@ -94,13 +112,17 @@ export function MarketTab({ data }: { data: MarketAnalytics }) {
                   <p className="text-xl font-semibold tabular-nums cursor-help" title={D.correlation}>
                     {ratio(c.correlation)}
                   </p>
-                  <p className="text-xs">{correlationStrength(c.correlation)}</p>
+                  <p className="text-xs capitalize">{c.strength ?? correlationStrength(c.correlation)}</p>
                 </div>
               ))}
             </div>
           )}
         </Card>
       </div>
+      <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="supply-note">
+        Market caps: price x circulating supply as of {data.supply?.asOf || '—'}. Source: {data.supply?.source || '—'}
+        {data.unavailable && Object.keys(data.unavailable).length > 0 && <> Not computed: {Object.entries(data.unavailable).map(([k, v]) => `${k} (${v})`).join('; ')}.</>}
+      </p>
     </div>
   );
 }

@@ -1,13 +1,36 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
 import { formatPrice } from '@/lib/format';
-import { DEFINITIONS as D, DASH, money, num, pct, ratio, signClass, signedMoney, signedPct } from '../model';
+import { DEFINITIONS as D, DASH, money, num, pct, percent, ratio, signClass, signedMoney, signedPercent } from '../model';
 import type { PortfolioAnalytics } from '../types';
 import { Donut, HBars } from './bars';
 import { Line, NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
 import { TimeSeries, type Series } from './TimeSeries';
 
 const usdAxis = (v: number) => `$${v.toFixed(0)}`;
+
+function CorrelationMatrix({ m }: { m: NonNullable<PortfolioAnalytics['correlationMatrix']> }) {
+  if (m.symbols.length < 2) return null;
+  return (
+    <div className="mt-4">
+      <p className="mb-1 text-xs font-semibold uppercase text-slate-500 dark:text-slate-400" title={D.correlation}>
+        Correlation of daily returns
+      </p>
+      <Table testId="correlation-matrix" head={[{ label: '' }, ...m.symbols.map((s) => ({ label: s.replace('-USD', ''), right: true, hint: D.correlation }))]}>
+        {m.symbols.map((row, i) => (
+          <tr key={row} className={trCls}>
+            <td className={`${td} font-medium`}>{row.replace('-USD', '')}</td>
+            {m.symbols.map((col, j) => (
+              <td key={col} className={tdR}>
+                {ratio(m.matrix[i]?.[j] ?? null)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </Table>
+    </div>
+  );
+}
 
 export function PortfolioTab({ data }: { data: PortfolioAnalytics }) {
   const value = useMemo<Series[]>(() => [{ name: 'Portfolio value', kind: 'area', color: '#3b82f6', points: data.valueHistory }], [data.valueHistory]);
@@ -20,18 +43,18 @@ export function PortfolioTab({ data }: { data: PortfolioAnalytics }) {
           label="Unrealized P&L"
           value={signedMoney(data.totalUnrealizedPnL)}
           className={signClass(data.totalUnrealizedPnL)}
-          sub={<span className={signClass(data.totalUnrealizedPnLPercent)} data-testid="unrealized-percent">{signedPct(data.totalUnrealizedPnLPercent)}</span>}
+          sub={<span className={signClass(data.totalUnrealizedPnLPercent)} data-testid="unrealized-percent">{signedPercent(data.totalUnrealizedPnLPercent)}</span>}
         />
-        <Stat label="Beta" value={ratio(data.beta)} hint={D.beta} />
+        <Stat label="Beta" value={ratio(data.beta)} hint={D.beta} sub={data.benchmark ? `Against ${data.benchmark}` : undefined} />
         <Stat label="Diversification" value={ratio(data.diversificationRatio)} hint={D.diversification} />
       </StatGrid>
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Allocation">
-          <Donut label="Allocation by asset" slices={h.map((x) => ({ label: x.symbol, value: num(x.allocation), text: pct(x.allocation, 1) }))} />
+          <Donut label="Allocation by asset" slices={h.map((x) => ({ label: x.symbol, value: num(x.allocation), text: percent(x.allocation, 1) }))} />
         </Card>
         <Card title="Value Over Time">{data.valueHistory.length ? <TimeSeries series={value} format={usdAxis} testId="chart-portfolio-value" /> : <NoData />}</Card>
         <Card title="Holdings Performance">
-          <HBars label="Unrealized P&L by holding" bars={h.map((x) => ({ label: x.symbol, value: num(x.unrealizedPnLPercent), text: `${signedPct(x.unrealizedPnLPercent)} (${signedMoney(x.unrealizedPnL)})` }))} />
+          <HBars label="Unrealized P&L by holding" bars={h.map((x) => ({ label: x.symbol, value: num(x.unrealizedPnLPercent), text: `${signedPercent(x.unrealizedPnLPercent)} (${signedMoney(x.unrealizedPnL)})` }))} />
         </Card>
         <Card title="Risk Metrics">
           <dl>
@@ -39,6 +62,7 @@ export function PortfolioTab({ data }: { data: PortfolioAnalytics }) {
             <Line label="Sharpe Ratio" value={ratio(data.sharpeRatio)} hint={D.sharpe} />
             <Line label="Beta" value={ratio(data.beta)} hint={D.beta} />
           </dl>
+          {data.correlationMatrix && <CorrelationMatrix m={data.correlationMatrix} />}
         </Card>
       </div>
       <Card title="Holdings">
@@ -56,9 +80,9 @@ export function PortfolioTab({ data }: { data: PortfolioAnalytics }) {
                 <td className={tdR}>{num(x.currentPrice) === null ? DASH : formatPrice(x.currentPrice!)}</td>
                 <td className={tdR}>{money(x.marketValue)}</td>
                 <td className={`${tdR} ${signClass(x.unrealizedPnL)}`}>
-                  {signedMoney(x.unrealizedPnL)} <span className="text-xs">({signedPct(x.unrealizedPnLPercent)})</span>
+                  {signedMoney(x.unrealizedPnL)} <span className="text-xs">({signedPercent(x.unrealizedPnLPercent)})</span>
                 </td>
-                <td className={tdR}>{pct(x.allocation, 1)}</td>
+                <td className={tdR}>{percent(x.allocation, 1)}</td>
               </tr>
             ))}
           </Table>

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
-import { correlationLevel, DEFINITIONS as D, isSevere, money, num, pct, ratio, signedMoney, signedPct } from '../model';
+import { correlationLevel, DEFINITIONS as D, isSevere, money, num, pct, percent, ratio, signedMoney, signedPercent } from '../model';
 import type { Num, RiskAnalytics } from '../types';
 import { HBars } from './bars';
 import { Line, NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
@@ -11,11 +11,9 @@ const usdAxis = (v: number) => `$${v.toFixed(0)}`;
 const LEVEL = { High: 'text-red-600 dark:text-red-400', Medium: 'text-amber-600 dark:text-amber-400', Low: 'text-emerald-600 dark:text-emerald-400' };
 
 /** A loss fraction with its USD amount of the current portfolio value, e.g. 3.20% ($320.00). */
-function lossText(frac: Num, value: Num): string {
-  const f = num(frac);
-  const v = num(value);
-  if (f === null) return pct(frac);
-  return v === null ? pct(f) : `${pct(f)} (${money(f * v)})`;
+function lossText(frac: Num, usd?: Num): string {
+  if (num(frac) === null) return pct(frac);
+  return num(usd ?? null) === null ? pct(frac) : `${pct(frac)} (${money(usd)})`;
 }
 
 export function RiskTab({ data }: { data: RiskAnalytics }) {
@@ -32,7 +30,7 @@ export function RiskTab({ data }: { data: RiskAnalytics }) {
   return (
     <div className="space-y-6">
       <StatGrid>
-        <Stat label="VaR 95%" value={lossText(m.var95, m.portfolioValue)} hint={D.var95} className="text-red-600 dark:text-red-400" sub={<span title={D.parametricVar}>Parametric: {pct(m.parametricVar95)}</span>} />
+        <Stat label="VaR 95%" value={lossText(m.var95, m.var95Amount)} hint={D.var95} className="text-red-600 dark:text-red-400" sub={<span title={D.parametricVar}>Parametric: {pct(m.parametricVar95)}</span>} />
         <Stat label="Max Drawdown" value={pct(m.maxDrawdown)} hint={D.maxDrawdown} />
         <Stat label="Volatility" value={pct(m.volatility)} hint={D.volatility} />
         <Stat label="Sharpe Ratio" value={ratio(m.sharpeRatio)} hint={D.sharpe} />
@@ -44,12 +42,12 @@ export function RiskTab({ data }: { data: RiskAnalytics }) {
         </Card>
         <Card title="Drawdown">{data.drawdownHistory.length ? <TimeSeries series={ddSeries} format={pctAxis} testId="chart-drawdown" /> : <NoData />}</Card>
         <Card title="Risk Decomposition">
-          <HBars label="Contribution to portfolio variance" bars={data.riskDecomposition.map((r) => ({ label: r.component, value: num(r.percentage), text: pct(r.percentage, 1), color: '#8b5cf6', title: D.riskContribution }))} />
+          <HBars label="Contribution to portfolio variance" bars={data.riskDecomposition.map((r) => ({ label: r.component, value: num(r.percentage), text: percent(r.percentage, 1), color: '#8b5cf6', title: D.riskContribution }))} />
         </Card>
         <Card title="Stress Tests">
           <HBars
             label="Stress test impact"
-            bars={data.stressTests.map((s) => ({ label: s.scenario, value: num(s.impactPercent), text: signedPct(s.impactPercent, 1), color: isSevere(s.impactPercent) ? '#dc2626' : '#f59e0b', title: D.stress }))}
+            bars={data.stressTests.map((s) => ({ label: s.scenario, value: num(s.impactPercent), text: signedPercent(s.impactPercent, 1), color: isSevere(s.impactPercent) ? '#dc2626' : '#f59e0b', title: D.stress }))}
           />
         </Card>
       </div>
@@ -61,7 +59,7 @@ export function RiskTab({ data }: { data: RiskAnalytics }) {
                 <p className="font-semibold">{s.scenario}</p>
                 <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{s.description}</p>
                 <p className={`mt-2 text-lg font-semibold tabular-nums ${isSevere(s.impactPercent) ? 'text-red-600 dark:text-red-400' : 'text-amber-600 dark:text-amber-400'}`} title={D.stress}>
-                  {signedMoney(s.portfolioImpact)} ({signedPct(s.impactPercent, 1)})
+                  {signedMoney(s.portfolioImpact)} ({signedPercent(s.impactPercent, 1)})
                 </p>
                 {num(s.probability) !== null && <p className="text-xs text-slate-500 dark:text-slate-400">Probability {pct(s.probability, 1)}</p>}
               </div>
@@ -72,11 +70,11 @@ export function RiskTab({ data }: { data: RiskAnalytics }) {
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Detailed Risk Metrics">
           <dl>
-            <Line label="VaR 95%" value={lossText(m.var95, m.portfolioValue)} hint={D.var95} />
-            <Line label="VaR 99%" value={lossText(m.var99, m.portfolioValue)} hint={D.var99} />
-            <Line label="Parametric VaR 95%" value={lossText(m.parametricVar95, m.portfolioValue)} hint={D.parametricVar} />
-            <Line label="Parametric VaR 99%" value={lossText(m.parametricVar99, m.portfolioValue)} hint={D.parametricVar} />
-            <Line label="Expected Shortfall" value={lossText(m.expectedShortfall, m.portfolioValue)} hint={D.expectedShortfall} />
+            <Line label="VaR 95%" value={lossText(m.var95, m.var95Amount)} hint={D.var95} />
+            <Line label="VaR 99%" value={lossText(m.var99, m.var99Amount)} hint={D.var99} />
+            <Line label="Parametric VaR 95%" value={lossText(m.parametricVar95)} hint={D.parametricVar} />
+            <Line label="Parametric VaR 99%" value={lossText(m.parametricVar99)} hint={D.parametricVar} />
+            <Line label="Expected Shortfall" value={lossText(m.expectedShortfall, m.expectedShortfallAmount)} hint={D.expectedShortfall} />
             <Line label="Max Drawdown" value={pct(m.maxDrawdown)} hint={D.maxDrawdown} />
             <Line label="Current Drawdown" value={pct(m.currentDrawdown)} hint={D.currentDrawdown} />
             <Line label="Recovery Factor" value={ratio(m.recoveryFactor)} hint={D.recoveryFactor} />
@@ -84,6 +82,7 @@ export function RiskTab({ data }: { data: RiskAnalytics }) {
             <Line label="Sortino Ratio" value={ratio(m.sortinoRatio)} hint={D.sortino} />
             <Line label="Calmar Ratio" value={ratio(m.calmarRatio)} hint={D.calmar} />
           </dl>
+          {m.returnsUsed !== undefined && <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">From {m.returnsUsed} daily returns of the portfolio value.</p>}
         </Card>
         <Card title="Correlation Risk">
           {data.correlationRisks.length === 0 ? (
@@ -98,7 +97,7 @@ export function RiskTab({ data }: { data: RiskAnalytics }) {
                       {c.asset1} / {c.asset2}
                     </td>
                     <td className={tdR}>{ratio(c.correlation)}</td>
-                    <td className={tdR}>{pct(c.riskContribution, 1)}</td>
+                    <td className={tdR}>{percent(c.riskContribution, 1)}</td>
                     <td className={`${tdR} font-medium ${level ? LEVEL[level] : ''}`}>{level ?? '—'}</td>
                   </tr>
                 );

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
-import { DEFINITIONS as D, money, num, pct, ratio, signClass, signedMoney, winRateClass } from '../model';
+import { DEFINITIONS as D, money, num, percent, ratio, signClass, signedMoney, winRatePctClass } from '../model';
 import type { TradingAnalytics } from '../types';
 import { Donut, VBars } from './bars';
 import { Line, NoData, Stat, StatGrid } from './common';
@@ -11,14 +11,13 @@ const usdAxis = (v: number) => `$${v.toFixed(0)}`;
 export function TradingTab({ data }: { data: TradingAnalytics }) {
   const daily = useMemo<Series[]>(() => [{ name: 'Daily P&L', kind: 'histogram', color: '#10b981', signed: true, points: data.dailyPnL.map((d) => ({ date: d.date, value: d.pnl })) }], [data.dailyPnL]);
   const cumulative = useMemo<Series[]>(() => [{ name: 'Cumulative P&L', kind: 'area', color: '#3b82f6', points: data.dailyPnL.map((d) => ({ date: d.date, value: d.cumulative })) }], [data.dailyPnL]);
-  const winLoss = data.losingTrades > 0 ? data.winningTrades / data.losingTrades : null;
   return (
     <div className="space-y-6">
       <StatGrid>
-        <Stat label="Win Rate" value={pct(data.winRate, 1)} hint={D.winRate} className={winRateClass(data.winRate)} sub={`${data.winningTrades} of ${data.totalTrades} trades`} />
+        <Stat label="Win Rate" value={percent(data.winRate, 1)} hint={D.winRate} className={winRatePctClass(data.winRate)} sub={`${data.winningTrades} of ${data.totalTrades} trades`} />
         <Stat label="Total P&L" value={signedMoney(data.totalPnL)} hint={D.totalPnL} className={signClass(data.totalPnL)} />
-        <Stat label="Sharpe Ratio" value={ratio(data.sharpeRatio)} hint={D.sharpe} />
-        <Stat label="Max Drawdown" value={pct(data.maxDrawdown)} hint={D.maxDrawdown} className={num(data.maxDrawdown) ? 'text-red-600 dark:text-red-400' : ''} />
+        <Stat label="Sharpe Ratio" value={ratio(data.sharpeRatio)} hint={D.tradeSharpe} />
+        <Stat label="Max Drawdown" value={money(data.maxDrawdown)} hint={D.tradeDrawdown} className={num(data.maxDrawdown) ? 'text-red-600 dark:text-red-400' : ''} />
       </StatGrid>
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Daily P&L">{data.dailyPnL.length ? <TimeSeries series={daily} format={usdAxis} testId="chart-daily-pnl" /> : <NoData />}</Card>
@@ -46,7 +45,7 @@ export function TradingTab({ data }: { data: TradingAnalytics }) {
             <Line label="Total Trades" value={String(data.totalTrades)} />
             <Line label="Winning Trades" value={String(data.winningTrades)} className="text-emerald-600 dark:text-emerald-400" />
             <Line label="Losing Trades" value={String(data.losingTrades)} className="text-red-600 dark:text-red-400" />
-            <Line label="Win/Loss Ratio" value={ratio(winLoss)} hint={D.winLoss} />
+            <Line label="Win/Loss Ratio" value={ratio(data.winLossRatio)} hint={D.winLoss} />
             <Line label="Average Win" value={money(data.averageWin)} className={signClass(data.averageWin)} />
             <Line label="Average Loss" value={money(data.averageLoss)} className={signClass(data.averageLoss)} />
             <Line label="Profit Factor" value={ratio(data.profitFactor)} hint={D.profitFactor} />
