@@ -171,8 +171,9 @@ export function aiEmpty(): AIAnalytics {
     metrics: { totalDecisions: 0, executedDecisions: 0, accuracyRate: null, averageConfidence: null, totalPnL: null, winRate: null, averageResponseTime: null, modelVersion: 'gpt-4.1-nano' },
     decisions: [],
     strategies: [],
-    confidenceDistribution: [],
-    decisionBreakdown: [],
+    // As the server sends them with no decisions: every bucket and type at 0.
+    confidenceDistribution: ['0-0.5', '0.5-0.6', '0.6-0.7', '0.7-0.8', '0.8-0.9', '0.9-1.0'].map((range) => ({ range, count: 0 })),
+    decisionBreakdown: ['BUY', 'SELL', 'HOLD'].map((type) => ({ type, count: 0, executed: 0, resolved: 0, successRate: null })),
     performance: [],
   };
 }

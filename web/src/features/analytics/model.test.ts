@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rebased } from './components/MarketTab';
-import { confidenceClass, correlationLevel, correlationStrength, indexClass, isSevere, money, num, pct, ratio, scaled, signedPct, winRateClass } from './model';
+import { confidenceClass, usdAxis, correlationLevel, correlationStrength, indexClass, isSevere, money, num, pct, ratio, scaled, signedPct, winRateClass } from './model';
 
 describe('analytics display rules (spec section 9)', () => {
   it('colours confidence and win rate at the spec thresholds', () => {
@@ -23,6 +23,7 @@ describe('analytics display rules (spec section 9)', () => {
     expect(num('0')).toBe(0);
     expect(pct(0)).toBe('0.00%');
     expect(scaled('2134000000000', 'T')).toBe('$2.13T');
+    expect([-4.13, 1250, 0].map(usdAxis)).toEqual(['-$4.13', '$1,250', '$0.00']);
   });
 
   it('rebases each price series to 100 at its first close', () => {

@@ -187,3 +187,9 @@ export function winRatePctClass(v: Num | undefined): string {
 export function dayLabel(iso: string): string {
   return iso.slice(0, 10);
 }
+
+/** A chart axis in USD: -$4.13, $1,250. */
+export function usdAxis(v: number): string {
+  const a = Math.abs(v);
+  return (v < 0 ? '-' : '') + '$' + groupNumber(a, a < 100 ? 2 : 0);
+}

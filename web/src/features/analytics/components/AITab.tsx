@@ -1,13 +1,12 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
 import { formatDateTime } from '@/lib/format';
-import { confidenceClass, DEFINITIONS as D, money, num, pct, percent, ratio, signClass, signedMoney, winRatePctClass } from '../model';
+import { confidenceClass, DEFINITIONS as D, money, num, pct, percent, ratio, signClass, signedMoney, usdAxis, winRatePctClass } from '../model';
 import type { AIAnalytics, AIDecision } from '../types';
 import { HBars, VBars } from './bars';
 import { NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
 import { TimeSeries, type Series } from './TimeSeries';
 
-const usdAxis = (v: number) => `$${v.toFixed(0)}`;
 const REC = { BUY: 'bg-emerald-100 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300', SELL: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300', HOLD: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300' };
 const OUTCOME = { profit: 'text-emerald-600 dark:text-emerald-400', loss: 'text-red-600 dark:text-red-400', pending: 'text-slate-500 dark:text-slate-400' };
 const OUTCOME_LABEL = { profit: 'Profit', loss: 'Loss', pending: 'Pending' };

@@ -1,13 +1,12 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
 import { formatPrice } from '@/lib/format';
-import { DEFINITIONS as D, DASH, money, num, pct, percent, ratio, signClass, signedMoney, signedPercent } from '../model';
+import { DASH, DEFINITIONS as D, money, num, pct, percent, ratio, signClass, signedMoney, signedPercent, usdAxis } from '../model';
 import type { PortfolioAnalytics } from '../types';
 import { Donut, HBars } from './bars';
 import { Line, NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
 import { TimeSeries, type Series } from './TimeSeries';
 
-const usdAxis = (v: number) => `$${v.toFixed(0)}`;
 
 function CorrelationMatrix({ m }: { m: NonNullable<PortfolioAnalytics['correlationMatrix']> }) {
   if (m.symbols.length < 2) return null;

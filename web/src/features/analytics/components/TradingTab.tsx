@@ -1,12 +1,11 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
-import { DEFINITIONS as D, money, num, percent, ratio, signClass, signedMoney, winRatePctClass } from '../model';
+import { DEFINITIONS as D, money, num, percent, ratio, signClass, signedMoney, usdAxis, winRatePctClass } from '../model';
 import type { TradingAnalytics } from '../types';
 import { Donut, VBars } from './bars';
 import { Line, NoData, Stat, StatGrid } from './common';
 import { TimeSeries, type Series } from './TimeSeries';
 
-const usdAxis = (v: number) => `$${v.toFixed(0)}`;
 
 export function TradingTab({ data }: { data: TradingAnalytics }) {
   const daily = useMemo<Series[]>(() => [{ name: 'Daily P&L', kind: 'histogram', color: '#10b981', signed: true, points: data.dailyPnL.map((d) => ({ date: d.date, value: d.pnl })) }], [data.dailyPnL]);

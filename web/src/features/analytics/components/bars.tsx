@@ -20,7 +20,7 @@ const NEG = '#ef4444';
 /** Horizontal bars, one a row, scaled to the largest magnitude; negative values in red unless a colour is given. */
 export function HBars({ bars, label }: { bars: Bar[]; label: string }) {
   const rows = bars.filter((b) => b.value !== null) as (Bar & { value: number })[];
-  if (rows.length === 0) return <NoData />;
+  if (rows.every((b) => b.value === 0)) return <NoData />;
   const max = Math.max(...rows.map((b) => Math.abs(b.value))) || 1;
   return (
     <ul aria-label={label} className="space-y-2">
@@ -42,7 +42,7 @@ export function HBars({ bars, label }: { bars: Bar[]; label: string }) {
 /** Vertical bars (a histogram when the labels are ranges), with a zero line when values go negative. */
 export function VBars({ bars, label, height = 180 }: { bars: Bar[]; label: string; height?: number }) {
   const rows = bars.map((b) => ({ ...b, v: b.value ?? 0 }));
-  if (rows.length === 0 || bars.every((b) => b.value === null)) return <NoData />;
+  if (rows.every((b) => b.v === 0)) return <NoData />;
   const hi = Math.max(0, ...rows.map((b) => b.v));
   const lo = Math.min(0, ...rows.map((b) => b.v));
   const span = hi - lo || 1;
