@@ -197,7 +197,7 @@ describe('Risk Analytics', () => {
     expect(screen.getByText('From 29 daily returns of the portfolio value.')).toBeTruthy();
     const stress = screen.getAllByTestId('stress-card');
     expect(stress.map((s) => s.getAttribute('data-severe'))).toEqual(['true', 'false']);
-    expect(stress[0]!.textContent).toContain('-$7,500.00 (-30.0%)');
+    expect(stress[0]!.textContent).toContain('-$7,500.00 (-30.00%)');
     const levels = [...screen.getByTestId('correlation-risk').querySelectorAll('tbody tr')].map((r) => r.lastElementChild!.textContent);
     expect(levels).toEqual(['High', 'Low']);
     expect(screen.getByTestId('chart-var-history')).toBeTruthy();

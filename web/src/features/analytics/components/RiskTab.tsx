@@ -46,7 +46,7 @@ export function RiskTab({ data }: { data: RiskAnalytics }) {
         <Card title="Stress Tests">
           <HBars
             label="Stress test impact"
-            bars={data.stressTests.map((s) => ({ label: s.scenario, value: num(s.impactPercent), text: signedPercent(s.impactPercent, 1), color: isSevere(s.impactPercent) ? '#dc2626' : '#f59e0b', title: D.stress }))}
+            bars={data.stressTests.map((s) => ({ label: s.scenario, value: num(s.impactPercent), text: signedPercent(s.impactPercent), color: isSevere(s.impactPercent) ? '#dc2626' : '#f59e0b', title: D.stress }))}
           />
         </Card>
       </div>
@@ -58,7 +58,7 @@ export function RiskTab({ data }: { data: RiskAnalytics }) {
                 <p className="font-semibold">{s.scenario}</p>
                 <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{s.description}</p>
                 <p className={`mt-2 text-lg font-semibold tabular-nums ${isSevere(s.impactPercent) ? 'text-red-600 dark:text-red-400' : 'text-amber-600 dark:text-amber-400'}`} title={D.stress}>
-                  {signedMoney(s.portfolioImpact)} ({signedPercent(s.impactPercent, 1)})
+                  {signedMoney(s.portfolioImpact)} ({signedPercent(s.impactPercent)})
                 </p>
                 {num(s.probability) !== null && <p className="text-xs text-slate-500 dark:text-slate-400">Probability {pct(s.probability, 1)}</p>}
               </div>
