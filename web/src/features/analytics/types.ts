@@ -1,0 +1,159 @@
+/**
+ * The analytics views' shapes (spec section 3), as GET /api/analytics/{tab}
+ * returns them. Conventions: money is USD (a number or a decimal string);
+ * rates, shares, returns, drawdowns and VaR are fractions (0.0571 = 5.71%);
+ * any figure is null when the data is too short to compute it.
+ */
+
+/** A figure from the server: null when there is not enough data. */
+export type Num = number | string | null;
+
+export type Period = '1d' | '7d' | '30d' | '90d' | '1y' | 'all';
+export type Tab = 'trading' | 'portfolio' | 'market' | 'ai' | 'risk';
+
+export interface TradingAnalytics {
+  totalTrades: number;
+  winningTrades: number;
+  losingTrades: number;
+  winRate: Num;
+  totalPnL: Num;
+  averageWin: Num;
+  averageLoss: Num;
+  profitFactor: Num;
+  winLossRatio: Num;
+  /** Per trade, not annualised. */
+  sharpeRatio: Num;
+  /** USD: the largest fall of cumulative realized P&L from its peak. */
+  maxDrawdown: Num;
+  totalVolume: Num;
+  averageTradeSize: Num;
+  dailyPnL: { date: string; pnl: Num; cumulative: Num }[];
+  tradeDistribution: { range: string; count: number }[];
+  monthlyPerformance: { month: string; pnl: Num; trades: number }[];
+}
+
+export interface Holding {
+  symbol: string;
+  quantity: Num;
+  currentPrice: Num;
+  marketValue: Num;
+  costBasis: Num;
+  unrealizedPnL: Num;
+  unrealizedPnLPercent: Num;
+  allocation: Num;
+}
+
+export interface PortfolioAnalytics {
+  totalValue: Num;
+  totalCost: Num;
+  totalUnrealizedPnL: Num;
+  totalUnrealizedPnLPercent: Num;
+  diversificationRatio: Num;
+  beta: Num;
+  volatility: Num;
+  sharpeRatio: Num;
+  holdings: Holding[];
+  valueHistory: { date: string; value: Num }[];
+  /** The symbol beta is measured against. */
+  benchmark?: string;
+  correlationMatrix?: { symbols: string[]; matrix: (number | null)[][] };
+}
+
+export interface MarketAnalytics {
+  metrics: {
+    marketCap: Num;
+    volume24h: Num;
+    dominance: Num;
+    dominanceScope?: string;
+    volatilityIndex: Num;
+    /** Kestrel's own market index (volatility, momentum, volume), 0-100. */
+    fearGreedIndex: Num;
+    fearGreedLabel?: string | null;
+    marketIndex?: { value: number; label: string; momentum: number; volatility: number; volume: number; name: string } | null;
+    trendStrength: Num;
+  };
+  trends: { symbol: string; price: Num; change24h: Num; changePercent24h: Num; volume: Num; volumeUsd: Num; marketCap: Num; trend: string | null }[];
+  volatility: { symbol: string; volatility: Num; averageVolatility: Num; riskLevel: string | null }[];
+  correlations: { symbol1: string; symbol2: string; correlation: Num; strength?: string | null; days?: number }[];
+  priceHistory: Record<string, { date: string; close: Num }[]>;
+  /** The selected symbol's daily volume in base units and its 7-day mean. */
+  volumeAnalysis: { date: string; volume: Num; avgVolume: Num }[];
+  /** The circulating supply table behind the market caps: its date and source. */
+  supply: { asOf: string; source: string; note?: string; supply?: Record<string, Num> };
+  unavailable?: Record<string, string>;
+}
+
+export interface AIDecision {
+  id: string;
+  timestamp: string;
+  strategyName?: string;
+  symbol: string;
+  recommendation: 'BUY' | 'SELL' | 'HOLD';
+  confidence: number;
+  reasoning: string;
+  executed: boolean;
+  outcome: 'profit' | 'loss' | 'pending';
+  /** Null while pending. */
+  pnl: Num;
+}
+
+export interface AIAnalytics {
+  metrics: {
+    totalDecisions: number;
+    executedDecisions: number;
+    failedDecisions?: number;
+    resolvedDecisions?: number;
+    accuracyRate: Num;
+    averageConfidence: Num;
+    totalPnL: Num;
+    winRate: Num;
+    /** Seconds. */
+    averageResponseTime: Num;
+    modelVersion: string | null;
+  };
+  decisions: AIDecision[];
+  strategies: { strategyName: string; totalTrades: number; winRate: Num; totalPnL: Num; sharpeRatio: Num; maxDrawdown: Num; averageConfidence: Num; isActive: boolean; decisions?: number }[];
+  confidenceDistribution: { range: string; count: number }[];
+  decisionBreakdown: { type: string; count: number; executed?: number; resolved?: number; successRate: Num }[];
+  /** Per UTC day a decision was made: P&L of that day's resolved BUY decisions (null when none resolved). */
+  performance: { date: string; decisions: number; executed: number; pnl: Num }[];
+}
+
+export interface RiskAnalytics {
+  metrics: {
+    portfolioValue: Num;
+    totalExposure: Num;
+    var95: Num;
+    var99: Num;
+    var95Amount: Num;
+    var99Amount: Num;
+    /** -(mean + z x std) of the daily returns, beside the historical figures. */
+    parametricVar95: Num;
+    parametricVar99: Num;
+    expectedShortfall: Num;
+    expectedShortfallAmount: Num;
+    maxDrawdown: Num;
+    currentDrawdown: Num;
+    recoveryFactor: Num;
+    volatility: Num;
+    beta: Num;
+    sharpeRatio: Num;
+    sortinoRatio: Num;
+    calmarRatio: Num;
+    returnsUsed?: number;
+  };
+  /** USD: each day's VaR (a positive loss) and the P&L that day actually made. */
+  varHistory: { date: string; var95: Num; var99: Num; actualPnL: Num }[];
+  drawdownHistory: { date: string; drawdown: Num; underwater: boolean; recovery: Num }[];
+  stressTests: { scenario: string; portfolioImpact: Num; impactPercent: Num; probability: Num; description: string }[];
+  correlationRisks: { asset1: string; asset2: string; correlation: Num; riskContribution: Num }[];
+  riskDecomposition: { component: string; contribution: Num; percentage: Num }[];
+}
+
+export interface AnalyticsData {
+  trading: TradingAnalytics;
+  portfolio: PortfolioAnalytics;
+  market: MarketAnalytics;
+  ai: AIAnalytics;
+  risk: RiskAnalytics;
+}
