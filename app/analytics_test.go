@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -153,7 +154,9 @@ func TestAnalyticsOverHTTP(t *testing.T) {
 			Holdings []struct{ MarketValue decimal.Decimal }
 		}
 		s.into(s.do("GET", "/api/analytics/portfolio", tok, ""), &p)
-		if len(st) != 4 || st[0].Probability != nil {
+		// The spec's four shocks, then the worst day and week of the shipped history for these holdings.
+		if len(st) != 6 || st[0].Probability != nil || !strings.HasPrefix(st[4].Scenario, "Worst day in the data (") ||
+			!strings.HasPrefix(st[5].Scenario, "Worst week in the data (") || !st[4].PortfolioImpact.IsNegative() {
 			t.Fatalf("stress tests %s", rk["stressTests"])
 		}
 		// The price may tick between the two reads: the impact is -30% of a value a few cents apart at most.

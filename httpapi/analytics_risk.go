@@ -3,10 +3,12 @@ package httpapi
 import (
 	"math"
 	"net/http"
+	"time"
 
 	"github.com/shopspring/decimal"
 
 	"kestrel/analytics"
+	"kestrel/domain"
 )
 
 // varWindow is how many preceding daily returns a rolling VaR uses.
@@ -142,6 +144,9 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 	for _, sc := range analytics.Scenarios {
 		stress = append(stress, analytics.StressTest(sc, holdings, value))
 	}
+	for _, sc := range s.worstHistorical(r, holdings) {
+		stress = append(stress, analytics.StressTest(sc, holdings, value))
+	}
 
 	contrib, variance := analytics.VarianceContributions(b.assets, b.weights)
 	decomposition, pairs := []riskComponent{}, []correlationRisk{}
@@ -174,4 +179,29 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 		"correlationRisks":  pairs,
 		"riskDecomposition": decomposition,
 	})
+}
+
+// worstHistorical is the worst day and the worst week of the shipped history
+// for the current holdings (daily closes over the whole replayed data).
+func (s *Server) worstHistorical(r *http.Request, holdings []analytics.Holding) []analytics.Scenario {
+	closes := map[string][]analytics.Close{}
+	for _, h := range holdings {
+		cs, err := s.d.Market.Candles(r.Context(), h.Symbol, domain.OneDay, time.Time{}, time.Time{}, 1000)
+		if err != nil {
+			return nil
+		}
+		for _, c := range cs {
+			closes[h.Symbol] = append(closes[h.Symbol], analytics.Close{Date: c.Time, Price: c.Close})
+		}
+	}
+	var out []analytics.Scenario
+	for _, w := range []struct {
+		days  int
+		label string
+	}{{1, "Worst day in the data"}, {7, "Worst week in the data"}} {
+		if sc, ok := analytics.WorstHistorical(closes, holdings, w.days, w.label); ok {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
