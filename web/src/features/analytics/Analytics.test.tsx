@@ -119,6 +119,17 @@ describe('Trading Performance', () => {
     await userEvent.selectOptions(screen.getByLabelText('Symbol'), 'ETH-USD');
     await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'trading', period: '90d', symbol: 'ETH-USD' }));
   });
+
+  it('offers all symbols on Trading Performance only', async () => {
+    mockServer((tab) => ok(tab === 'portfolio' ? portfolioData() : tradingData()));
+    renderScreen();
+    await screen.findByTestId('stat-Win Rate');
+    await userEvent.selectOptions(screen.getByLabelText('Symbol'), 'All symbols');
+    await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'trading', period: '30d', symbol: null }));
+    await userEvent.click(screen.getByRole('tab', { name: 'Portfolio Analytics' }));
+    await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'portfolio', period: '30d', symbol: 'BTC-USD' }));
+    expect(screen.queryByRole('option', { name: 'All symbols' })).toBeNull();
+  });
 });
 
 const openTab = async (name: string) => userEvent.click(screen.getByRole('tab', { name }));

@@ -9,7 +9,8 @@ export const analyticsKeys = {
 
 /** GET /api/analytics/{tab}?period=&symbol= */
 export function fetchAnalytics<T extends Tab>(tab: T, period: Period, symbol: string): Promise<AnalyticsData[T]> {
-  const q = new URLSearchParams({ period, symbol });
+  // No symbol: all of them where the view allows it (trading), the default elsewhere.
+  const q = new URLSearchParams(symbol ? { period, symbol } : { period });
   return api.get<AnalyticsData[T]>(`/analytics/${tab}?${q}`);
 }
 

@@ -33,6 +33,8 @@ export default function Analytics() {
   const [periods, setPeriods] = useState<Record<Tab, Period>>(DEFAULT_PERIOD);
   const [symbol, setSymbol] = useState(DEFAULT_SYMBOL);
   const period = periods[tab];
+  // "All symbols" is a Trading Performance choice; the other views show one symbol.
+  const shown = symbol === '' && tab !== 'trading' ? DEFAULT_SYMBOL : symbol;
   return (
     <>
       <ScreenHeader title="Analytics Dashboard" subtitle="Comprehensive trading and portfolio analytics">
@@ -48,7 +50,8 @@ export default function Analytics() {
         </label>
         <label className="flex items-center gap-2 text-sm">
           Symbol
-          <select aria-label="Symbol" className={select} value={symbol} onChange={(e) => setSymbol(e.target.value)}>
+          <select aria-label="Symbol" className={select} value={shown} onChange={(e) => setSymbol(e.target.value)}>
+            {tab === 'trading' && <option value="">All symbols</option>}
             {SYMBOLS.map((s) => (
               <option key={s}>{s}</option>
             ))}
@@ -72,7 +75,7 @@ export default function Analytics() {
         ))}
       </div>
       <div role="tabpanel" id="analytics-panel" aria-labelledby={`tab-${tab}`}>
-        <TabBody tab={tab} period={period} symbol={symbol} />
+        <TabBody tab={tab} period={period} symbol={shown} />
       </div>
     </>
   );
