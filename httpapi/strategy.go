@@ -2,8 +2,10 @@ package httpapi
 
 import (
 	"encoding/json"
+	"math"
 	"net/http"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -399,14 +401,10 @@ func (s *Server) aiAnalyze(w http.ResponseWriter, r *http.Request, symbol string
 	ok(w, ev)
 }
 
-func round4(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
+func round4(x float64) float64 { return math.Round(x*10000) / 10000 }
 
 func sortNewest(evs []domain.Evaluation) {
-	for i := 1; i < len(evs); i++ {
-		for j := i; j > 0 && evs[j].Time.After(evs[j-1].Time); j-- {
-			evs[j], evs[j-1] = evs[j-1], evs[j]
-		}
-	}
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Time.After(evs[j].Time) })
 }
 
 // strategyPrompt previews the prompt an AI instance would send for ?symbol=

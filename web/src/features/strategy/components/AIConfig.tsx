@@ -1,42 +1,29 @@
 import { useState } from 'react';
 import { btn, inputClass } from '@/components/Modal';
 import { Card } from '@/components/Screen';
-import { Spinner } from '@/components/Spinner';
 import { ApiError } from '@/lib/api';
-import { strategyApi, useAIDecisions, useIsOperator, useSignalStream, useStrategyConfig } from '../api';
+import { strategyApi, useAIDecisions, useIsOperator } from '../api';
 import { AI_FIELDS, confidenceClass, DECISION_CLASS, modelLabel, MSG, parseSymbols, TRADING_FIELDS } from '../model';
 import type { Evaluation, StrategyConfig } from '../types';
 import { AIPerformanceView } from './AIPerformanceView';
-import { EnableControl, StrategyPicker, TimeframeField, useConfigForm } from './configForm';
+import { ConfigScreen, TimeframeField, useConfigForm } from './configForm';
 import { Badge, NumberField, OperatorNote, SymbolsField } from './controls';
 import { EvaluationTable } from './EvaluationTable';
-import { FlashBanner, useFlash } from './Flash';
+import type { useFlash } from './Flash';
 
 /** The spec's model choices; the provider in Settings decides which real model each maps to. */
 const MODELS = ['gpt-4.1-nano', 'gpt-4', 'gpt-3.5-turbo', 'gpt-4-turbo', 'claude-3-sonnet', 'llama-2-70b'];
 
 /** The AI strategy configuration: enable/disable, the form, Test AI, performance and recent decisions. */
 export function AIConfig({ name, onPick }: { name: string; onPick?: (name: string) => void }) {
-  useSignalStream();
-  const cfg = useStrategyConfig(name);
-  const flash = useFlash();
   return (
-    <div className="space-y-4">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        {onPick ? <StrategyPicker types={['ai_driven', 'hybrid']} value={name} onChange={onPick} /> : <span />}
-        {cfg.data && (
-          <EnableControl
-            config={cfg.data}
-            flash={flash}
-            msgs={{ enabled: MSG.aiEnabled, disabled: MSG.aiDisabled, enableFailed: MSG.aiEnableFailed, disableFailed: MSG.aiDisableFailed }}
-          />
-        )}
-      </div>
-      <FlashBanner flash={flash.flash} />
-      {cfg.isLoading && <Spinner />}
-      {cfg.error && <p role="alert" className="text-sm text-red-600">{String((cfg.error as Error).message)}</p>}
-      {cfg.data && <AIForm key={cfg.data.name} config={cfg.data} flash={flash} />}
-    </div>
+    <ConfigScreen
+      name={name}
+      onPick={onPick}
+      types={['ai_driven', 'hybrid']}
+      msgs={{ enabled: MSG.aiEnabled, disabled: MSG.aiDisabled, enableFailed: MSG.aiEnableFailed, disableFailed: MSG.aiDisableFailed }}
+      form={(config, flash) => <AIForm key={config.name} config={config} flash={flash} />}
+    />
   );
 }
 

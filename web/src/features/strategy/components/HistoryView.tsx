@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { btn } from '@/components/Modal';
+import { Tabs } from '@/components/Tabs';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { toCSV } from '@/lib/csv';
@@ -83,20 +84,7 @@ export function HistoryView() {
           </p>
         )}
       </Card>
-      <div role="tablist" className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
-        {TABS.map((t) => (
-          <button
-            key={t}
-            type="button"
-            role="tab"
-            aria-selected={tab === t}
-            onClick={() => setTab(t)}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-medium ${tab === t ? 'border-blue-600 text-blue-600 dark:text-blue-400' : 'border-transparent text-slate-500 hover:text-slate-700 dark:hover:text-slate-300'}`}
-          >
-            {t}
-          </button>
-        ))}
-      </div>
+      <Tabs tabs={TABS} value={tab} onChange={setTab} />
       {tab === 'AI Decisions' && (
         <Card title="AI Decisions">
           {decisions.isLoading && !technicalPicked ? <Spinner /> : decisions.error ? <p role="alert" className="text-sm text-red-600">{MSG.loadDecisions}</p> : <EvaluationTable rows={decisionRows} empty={MSG.noDecisions} showModel />}

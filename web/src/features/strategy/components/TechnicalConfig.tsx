@@ -1,40 +1,27 @@
 import { useState, type ReactNode } from 'react';
 import { btn } from '@/components/Modal';
 import { Card } from '@/components/Screen';
-import { Spinner } from '@/components/Spinner';
 import { formatDateTime } from '@/lib/format';
-import { SYMBOLS, useIndicator, useIsOperator, useSignals, useSignalStream, useStrategies, useStrategyConfig } from '../api';
+import { SYMBOLS, useIndicator, useIsOperator, useSignals, useStrategies } from '../api';
 import { INDICATOR_CARDS, MSG, rsiStatus, TRADING_FIELDS } from '../model';
 import type { StrategyConfig } from '../types';
-import { EnableControl, StrategyPicker, TimeframeField, useConfigForm } from './configForm';
+import { ConfigScreen, TimeframeField, useConfigForm } from './configForm';
 import { ActiveBadge, Badge, NumberField, OperatorNote, SymbolsField } from './controls';
 import { EvaluationTable } from './EvaluationTable';
-import { FlashBanner, useFlash } from './Flash';
+import type { useFlash } from './Flash';
 
 const INDICATOR_SPECS = INDICATOR_CARDS.flatMap((c) => c.fields);
 
 /** The technical strategy configuration: sliders, indicator cards, Save, current indicators, status and the rules. */
 export function TechnicalConfig({ name, onPick }: { name: string; onPick?: (name: string) => void }) {
-  useSignalStream();
-  const cfg = useStrategyConfig(name);
-  const flash = useFlash();
   return (
-    <div className="space-y-4">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        {onPick ? <StrategyPicker types={['technical', 'hybrid']} value={name} onChange={onPick} /> : <span />}
-        {cfg.data && (
-          <EnableControl
-            config={cfg.data}
-            flash={flash}
-            msgs={{ enabled: MSG.techEnabled, disabled: MSG.techDisabled, enableFailed: MSG.techEnableFailed, disableFailed: MSG.techDisableFailed }}
-          />
-        )}
-      </div>
-      <FlashBanner flash={flash.flash} />
-      {cfg.isLoading && <Spinner />}
-      {cfg.error && <p role="alert" className="text-sm text-red-600">{String((cfg.error as Error).message)}</p>}
-      {cfg.data && <TechnicalForm key={cfg.data.name} config={cfg.data} flash={flash} />}
-    </div>
+    <ConfigScreen
+      name={name}
+      onPick={onPick}
+      types={['technical', 'hybrid']}
+      msgs={{ enabled: MSG.techEnabled, disabled: MSG.techDisabled, enableFailed: MSG.techEnableFailed, disableFailed: MSG.techDisableFailed }}
+      form={(config, flash) => <TechnicalForm key={config.name} config={config} flash={flash} />}
+    />
   );
 }
 

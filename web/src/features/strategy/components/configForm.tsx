@@ -1,11 +1,12 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ApiError } from '@/lib/api';
 import { btn } from '@/components/Modal';
-import { useIsOperator, useSaveConfig, useSetEnabled, useStrategies } from '../api';
+import { Spinner } from '@/components/Spinner';
+import { useIsOperator, useSaveConfig, useSetEnabled, useSignalStream, useStrategies, useStrategyConfig } from '../api';
 import { fromDraft, parseSymbols, toDraft, validate, type FieldErrors, type NumberSpec } from '../model';
 import { TIMEFRAMES, type StrategyConfig, type StrategyType } from '../types';
 import { ActiveBadge, OperatorNote } from './controls';
-import type { useFlash } from './Flash';
+import { FlashBanner, useFlash } from './Flash';
 
 type FlashApi = ReturnType<typeof useFlash>;
 
@@ -106,6 +107,40 @@ export function EnableControl({ config, flash, msgs }: { config: StrategyConfig;
         </button>
       </div>
       {!operator && <OperatorNote />}
+    </div>
+  );
+}
+
+/**
+ * The frame both configuration screens share: the instance picker, the
+ * enable control, the flash banner and loading/error states around the form.
+ */
+export function ConfigScreen({
+  name,
+  onPick,
+  types,
+  msgs,
+  form,
+}: {
+  name: string;
+  onPick?: (name: string) => void;
+  types: StrategyType[];
+  msgs: { enabled: string; disabled: string; enableFailed: string; disableFailed: string };
+  form: (config: StrategyConfig, flash: FlashApi) => ReactNode;
+}) {
+  useSignalStream();
+  const cfg = useStrategyConfig(name);
+  const flash = useFlash();
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        {onPick ? <StrategyPicker types={types} value={name} onChange={onPick} /> : <span />}
+        {cfg.data && <EnableControl config={cfg.data} flash={flash} msgs={msgs} />}
+      </div>
+      <FlashBanner flash={flash.flash} />
+      {cfg.isLoading && <Spinner />}
+      {cfg.error && <p role="alert" className="text-sm text-red-600">{String((cfg.error as Error).message)}</p>}
+      {cfg.data && form(cfg.data, flash)}
     </div>
   );
 }

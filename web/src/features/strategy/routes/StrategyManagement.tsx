@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { btn } from '@/components/Modal';
+import { Tabs } from '@/components/Tabs';
 import { Card, ScreenHeader } from '@/components/Screen';
 import { AI_NAME, TECHNICAL_NAME, useIsOperator, useSignalStream } from '../api';
 import { AIConfig } from '../components/AIConfig';
@@ -31,20 +32,7 @@ export default function StrategyManagement() {
         {!operator && <OperatorNote>Only operators can create strategies.</OperatorNote>}
       </ScreenHeader>
       <FlashBanner flash={flash.flash} />
-      <div role="tablist" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800">
-        {TABS.map((t) => (
-          <button
-            key={t}
-            type="button"
-            role="tab"
-            aria-selected={tab === t}
-            onClick={() => setTab(t)}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-medium ${tab === t ? 'border-blue-600 text-blue-600 dark:text-blue-400' : 'border-transparent text-slate-500 hover:text-slate-700 dark:hover:text-slate-300'}`}
-          >
-            {t}
-          </button>
-        ))}
-      </div>
+      <Tabs tabs={TABS} value={tab} onChange={setTab} className="mb-4" />
       {tab === 'Overview' && <StrategyCards flash={flash} />}
       {tab === 'AI Strategies' && <AIConfig name={aiName} onPick={setAIName} />}
       {tab === 'Technical Analysis' && <TechnicalConfig name={techName} onPick={setTechName} />}
