@@ -132,9 +132,4 @@ func (a *App) lastPrice(symbol string) (decimal.Decimal, error) {
 	return t.Price, err
 }
 
-// limitsSummary is the risk limits in one line, for AI prompts.
-func (a *App) limitsSummary() string {
-	l := trading.PolicyFrom(a.Settings.Platform()).Limits
-	return fmt.Sprintf("max position %s%% of portfolio, trades $%s-$%s, max %d open positions, daily loss limit %s%%, max drawdown %s%%; long only (spot)",
-		l.MaxPositionSize.Shift(2), l.MinTradeAmount, l.MaxTradeAmount, l.MaxOpenPositions, l.DailyLossLimit.Shift(2), l.MaxDrawdown.Shift(2))
-}
+func (a *App) limitsSummary() string { return trading.PolicyFrom(a.Settings.Platform()).Limits.Summary() }

@@ -29,6 +29,12 @@ type Limits struct {
 	MaxLeverage decimal.Decimal
 }
 
+// Summary is the limits in one line (for AI prompts).
+func (l Limits) Summary() string {
+	return fmt.Sprintf("max position %s%% of portfolio, trades $%s-$%s, max %d open positions, daily loss limit %s%%, max drawdown %s%%; long only (spot)",
+		l.MaxPositionSize.Shift(2), l.MinTradeAmount, l.MaxTradeAmount, l.MaxOpenPositions, l.DailyLossLimit.Shift(2), l.MaxDrawdown.Shift(2))
+}
+
 // SpotLeverageCap is the most leverage a spot account can take: none.
 var SpotLeverageCap = decimal.NewFromInt(1)
 

@@ -98,3 +98,10 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+func TestSummary(t *testing.T) {
+	want := "max position 10% of portfolio, trades $10-$10000, max 10 open positions, daily loss limit 5%, max drawdown 15%; long only (spot)"
+	if got := DefaultLimits().Summary(); got != want {
+		t.Fatalf("summary %q", got)
+	}
+}
