@@ -132,4 +132,6 @@ func (a *App) lastPrice(symbol string) (decimal.Decimal, error) {
 	return t.Price, err
 }
 
-func (a *App) limitsSummary() string { return trading.PolicyFrom(a.Settings.Platform()).Limits.Summary() }
+func (a *App) limitsSummary() string {
+	return trading.PolicyFrom(a.Settings.Platform()).Limits.Summary()
+}
