@@ -103,6 +103,9 @@ type Scenario struct {
 	Description string
 	// Shock is the price change of a symbol (-0.3 is a 30% fall); zero leaves it unchanged.
 	Shock func(symbol string) decimal.Decimal
+	// Horizon is the days over which a move as large is counted in the
+	// daily history for the scenario's probability; 0 estimates none.
+	Horizon int
 }
 
 func all(shock string) func(string) decimal.Decimal {
@@ -111,18 +114,20 @@ func all(shock string) func(string) decimal.Decimal {
 }
 
 // Scenarios are the stress tests: the spec's four shocks, -30%, -50%, -15%
-// and -25%, applied to current holdings.
+// and -25%, applied to current holdings. Their horizons say over how many
+// days a fall that large is counted for the probability: a flash crash is a
+// day, a crash or an altcoin slide a month, a crypto winter a year.
 var Scenarios = []Scenario{
-	{Name: "Crypto crash -30%", Description: "Every crypto holding falls 30%", Shock: all("-0.30")},
-	{Name: "Crypto winter -50%", Description: "Every crypto holding falls 50%", Shock: all("-0.50")},
-	{Name: "Flash crash -15%", Description: "Every crypto holding falls 15%", Shock: all("-0.15")},
+	{Name: "Crypto crash -30%", Description: "Every crypto holding falls 30%", Shock: all("-0.30"), Horizon: 30},
+	{Name: "Crypto winter -50%", Description: "Every crypto holding falls 50%", Shock: all("-0.50"), Horizon: 365},
+	{Name: "Flash crash -15%", Description: "Every crypto holding falls 15%", Shock: all("-0.15"), Horizon: 1},
 	{Name: "Altcoins -25%", Description: "Every holding other than BTC falls 25%; BTC is unchanged",
 		Shock: func(sym string) decimal.Decimal {
 			if sym == "BTC-USD" {
 				return decimal.Zero
 			}
 			return decimal.RequireFromString("-0.25")
-		}},
+		}, Horizon: 30},
 }
 
 // StressResult is one scenario applied to the holdings.
@@ -132,14 +137,19 @@ type StressResult struct {
 	PortfolioImpact decimal.Decimal `json:"portfolioImpact"`
 	// ImpactPercent is impact / portfolio value x 100, two places; null without a positive value.
 	ImpactPercent *decimal.Decimal `json:"impactPercent"`
-	// Probability is not estimated: no defensible model of it from the data we have.
-	Probability *float64 `json:"probability"`
-	Description string   `json:"description"`
+	// Probability is the share of the history's windows in which a move
+	// as large happened (see StressFrequency); null when it never did or
+	// there is nothing to measure, ProbabilityBasis says which.
+	Probability      *float64 `json:"probability"`
+	ProbabilityBasis string   `json:"probabilityBasis"`
+	Frequency
+	Description string `json:"description"`
 }
 
-// StressTest applies a scenario to the holdings of a portfolio worth value.
+// StressTest applies a scenario to the holdings of a portfolio worth value;
+// the probability is left for WithFrequency.
 func StressTest(sc Scenario, holdings []Holding, value decimal.Decimal) StressResult {
-	r := StressResult{Scenario: sc.Name, Description: sc.Description}
+	r := StressResult{Scenario: sc.Name, Description: sc.Description, ProbabilityBasis: "Not estimated", Frequency: Frequency{HorizonDays: sc.Horizon}}
 	for _, h := range holdings {
 		r.PortfolioImpact = r.PortfolioImpact.Add(h.MarketValue.Mul(sc.Shock(h.Symbol)).Round(2))
 	}
@@ -147,6 +157,12 @@ func StressTest(sc Scenario, holdings []Holding, value decimal.Decimal) StressRe
 		p := r.PortfolioImpact.Mul(hundred).Div(value).Round(2)
 		r.ImpactPercent = &p
 	}
+	return r
+}
+
+// WithFrequency sets a result's probability from how often its move happened.
+func (r StressResult) WithFrequency(f Frequency) StressResult {
+	r.Frequency, r.Probability, r.ProbabilityBasis = f, f.Probability(), f.Basis()
 	return r
 }
 
