@@ -35,6 +35,8 @@ func (f Frequency) Basis() string {
 	switch {
 	case f.HorizonDays == 0:
 		return "Not estimated"
+	case f.DataFrom == "":
+		return "Nothing to measure: no held symbol it moves has a daily history"
 	case f.Windows == 0:
 		return fmt.Sprintf("No %d-day window in the data for these holdings", f.HorizonDays)
 	case f.Occurrences == 0:

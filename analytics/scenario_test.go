@@ -73,7 +73,7 @@ func TestStressFrequency(t *testing.T) {
 		t.Errorf("altcoins: %+v %q", f, f.Basis())
 	}
 	// Only BTC held: the altcoin scenario shocks nothing, so there is nothing to measure.
-	if f := StressFrequency(alt, scenarioCloses, holdings[:1]); f.Windows != 0 || f.Probability() != nil {
+	if f := StressFrequency(alt, scenarioCloses, holdings[:1]); f.Windows != 0 || f.Probability() != nil || !strings.HasPrefix(f.Basis(), "Nothing to measure") {
 		t.Errorf("altcoins on BTC: %+v", f)
 	}
 	// The worst day counts itself: 1 of 10.

@@ -49,6 +49,7 @@ func TestAnalyticsOverHTTP(t *testing.T) {
 		}
 		p := get("/api/analytics/portfolio")
 		is("holdings", p["holdings"], "[]")
+		is("allocationHistory", p["allocationHistory"], "[]")
 		for _, k := range []string{"beta", "volatility", "sharpeRatio", "diversificationRatio", "totalUnrealizedPnLPercent"} {
 			is(k, p[k], "null")
 		}
@@ -60,6 +61,15 @@ func TestAnalyticsOverHTTP(t *testing.T) {
 		}
 		is("varHistory", rk["varHistory"], "[]")
 		is("riskDecomposition", rk["riskDecomposition"], "[]")
+		// Nothing held: the market events keep their frequency and cost nothing.
+		var sa []struct {
+			Impact      decimal.Decimal
+			Probability *float64
+		}
+		_ = json.Unmarshal(rk["scenarioAnalysis"], &sa)
+		if len(sa) != 3 || !sa[0].Impact.IsZero() || sa[0].Probability == nil {
+			t.Errorf("scenarioAnalysis %s", rk["scenarioAnalysis"])
+		}
 	})
 
 	buy := s.do("POST", "/api/trading/execute", tok, `{"symbol":"BTC-USD","action":"BUY","quantity":0.01}`)
@@ -140,14 +150,44 @@ func TestAnalyticsOverHTTP(t *testing.T) {
 			t.Errorf("holding %+v, cost %s", h, cost.Sub(costSold))
 		}
 		is("totalCost", p["totalCost"], `"`+h.CostBasis.String()+`"`)
+
+		// Today's allocation: the 0.006 BTC left at today's close (the price now) and the cash, shares of their sum.
+		var alloc []struct {
+			Date       string
+			TotalValue decimal.Decimal
+			Assets     []struct {
+				Asset                  string
+				Quantity, Close, Value decimal.Decimal
+				Allocation             *decimal.Decimal
+			}
+		}
+		_ = json.Unmarshal(p["allocationHistory"], &alloc)
+		if len(alloc) != 1 || len(alloc[0].Assets) != 2 {
+			t.Fatalf("allocationHistory %s", p["allocationHistory"])
+		}
+		btc, cash := alloc[0].Assets[0], alloc[0].Assets[1]
+		exact := btc.Quantity.Mul(btc.Close).Add(cash.Quantity)
+		if btc.Asset != "BTC-USD" || !btc.Quantity.Equal(h.Quantity) || cash.Asset != "USD" || !alloc[0].TotalValue.Equal(exact.Round(2)) ||
+			!btc.Allocation.Equal(btc.Quantity.Mul(btc.Close).Mul(decimal.NewFromInt(100)).Div(exact).Round(2)) ||
+			!btc.Allocation.Add(*cash.Allocation).Sub(decimal.NewFromInt(100)).Abs().LessThanOrEqual(decimal.RequireFromString("0.01")) {
+			t.Errorf("allocation %+v", alloc[0])
+		}
+		// Cash before the first fill, less both fills' effects (the buy pays notional and fee, the sell receives notional less fee).
+		start := cash.Quantity.Add(bought.qty.Mul(bought.px).Add(bought.fee)).Sub(sold.qty.Mul(sold.px).Sub(sold.fee))
+		if !start.Equal(decimal.NewFromInt(100000)) {
+			t.Errorf("cash %s rewinds to %s, want the sandbox's 100000", cash.Quantity, start)
+		}
 	})
 
 	t.Run("risk", func(t *testing.T) {
 		rk := get("/api/analytics/risk")
 		var st []struct {
-			Scenario        string
-			PortfolioImpact decimal.Decimal
-			Probability     *float64
+			Scenario             string
+			PortfolioImpact      decimal.Decimal
+			Probability          *float64
+			ProbabilityBasis     string
+			Occurrences, Windows int
+			HorizonDays          int
 		}
 		_ = json.Unmarshal(rk["stressTests"], &st)
 		var p struct {
@@ -155,9 +195,34 @@ func TestAnalyticsOverHTTP(t *testing.T) {
 		}
 		s.into(s.do("GET", "/api/analytics/portfolio", tok, ""), &p)
 		// The spec's four shocks, then the worst day and week of the shipped history for these holdings.
-		if len(st) != 6 || st[0].Probability != nil || !strings.HasPrefix(st[4].Scenario, "Worst day in the data (") ||
+		if len(st) != 6 || !strings.HasPrefix(st[4].Scenario, "Worst day in the data (") ||
 			!strings.HasPrefix(st[5].Scenario, "Worst week in the data (") || !st[4].PortfolioImpact.IsNegative() {
 			t.Fatalf("stress tests %s", rk["stressTests"])
+		}
+		// Probabilities are frequencies in the shipped daily history (749 daily returns); the worst day counts itself.
+		for i, x := range st {
+			switch {
+			case x.Windows == 0 || x.Occurrences == 0:
+				if x.Probability != nil || x.ProbabilityBasis == "" {
+					t.Errorf("stress %d: %+v", i, x)
+				}
+			case x.Probability == nil || *x.Probability != float64(x.Occurrences)/float64(x.Windows):
+				t.Errorf("stress %d probability %+v", i, x)
+			}
+		}
+		if st[4].Occurrences != 1 || st[4].Windows != 749 || st[4].HorizonDays != 1 || st[0].HorizonDays != 30 {
+			t.Errorf("stress windows %s", rk["stressTests"])
+		}
+		var sa []struct {
+			Scenario             string
+			Impact               decimal.Decimal
+			Probability          *float64
+			Occurrences, Windows int
+		}
+		_ = json.Unmarshal(rk["scenarioAnalysis"], &sa)
+		// BTC -10% in a day: the BTC holding's value x -10%, one day of the 749 in the shipped history.
+		if len(sa) != 4 || sa[0].Occurrences != 1 || sa[0].Windows != 749 || sa[0].Impact.Sub(p.Holdings[0].MarketValue.Mul(decimal.RequireFromString("-0.1"))).Abs().GreaterThan(decimal.NewFromInt(2)) {
+			t.Errorf("scenarioAnalysis %s", rk["scenarioAnalysis"])
 		}
 		// The price may tick between the two reads: the impact is -30% of a value a few cents apart at most.
 		want := p.Holdings[0].MarketValue.Mul(decimal.RequireFromString("-0.3"))

@@ -229,6 +229,11 @@ func (s *Server) analyticsPortfolio(w http.ResponseWriter, r *http.Request) {
 	for _, d := range b.days {
 		history = append(history, valuePoint{Date: d.Date.Format("2006-01-02"), Value: d.Value.Round(2)})
 	}
+	allocation, err := s.allocationHistory(r.Context(), q)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
 	syms := s.d.Market.Symbols()
 	all := make([][]analytics.DayReturn, len(syms))
 	for i, sym := range syms {
@@ -255,6 +260,7 @@ func (s *Server) analyticsPortfolio(w http.ResponseWriter, r *http.Request) {
 		"sharpeRatio":               round4p(ratio(analytics.Sharpe, b.returns)),
 		"holdings":                  b.holdings,
 		"valueHistory":              history,
+		"allocationHistory":         allocation,
 		"correlationMatrix":         m,
 	})
 }
@@ -264,4 +270,65 @@ func round4p(v *float64) *float64 {
 		return nil
 	}
 	return analytics.F(math.Round(*v*1e4) / 1e4)
+}
+
+type allocationView struct {
+	Date string `json:"date"`
+	analytics.AllocationDay
+}
+
+// allocationHistory is each holding's share of the portfolio at every UTC
+// day end from the period's start (or the account's first fill, if later)
+// through today, valued at the market's daily closes (today: the price now).
+// Empty before the account has traded.
+func (s *Server) allocationHistory(ctx context.Context, q analyticsQuery) ([]allocationView, error) {
+	out := []allocationView{}
+	fills, err := s.d.Trading.Fills(ctx)
+	if err != nil || len(fills) == 0 {
+		return out, err
+	}
+	balances, err := s.d.Trading.Balances(ctx)
+	if err != nil {
+		return out, err
+	}
+	start := analytics.UTCDay(fills[0].Time)
+	syms := map[string]bool{}
+	for _, f := range fills {
+		start = minTime(start, analytics.UTCDay(f.Time))
+		syms[f.Symbol] = true
+	}
+	for _, b := range balances {
+		if b.Currency != analytics.QuoteCurrency && b.Total().IsPositive() {
+			syms[analytics.Pair(b.Currency)] = true
+		}
+	}
+	if since := analytics.UTCDay(q.Since); since.After(start) {
+		start = since
+	}
+	closes := map[string]map[time.Time]decimal.Decimal{}
+	for sym := range syms {
+		cs, err := s.d.Market.Candles(ctx, sym, domain.OneDay, start, q.Now, 10000)
+		if err != nil {
+			continue // a symbol the market does not price: days holding it are left out
+		}
+		closes[sym] = map[time.Time]decimal.Decimal{}
+		for _, c := range cs {
+			closes[sym][analytics.UTCDay(c.Time)] = c.Close
+		}
+	}
+	var days []time.Time
+	for d := start; !d.After(q.Now); d = d.AddDate(0, 0, 1) {
+		days = append(days, d)
+	}
+	for _, d := range analytics.AllocationHistory(fills, balances, closes, days) {
+		out = append(out, allocationView{Date: d.Date.Format(time.DateOnly), AllocationDay: d})
+	}
+	return out, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }

@@ -3,12 +3,11 @@ package httpapi
 import (
 	"math"
 	"net/http"
-	"time"
 
 	"github.com/shopspring/decimal"
 
 	"kestrel/analytics"
-	"kestrel/domain"
+	"kestrel/candles"
 )
 
 // varWindow is how many preceding daily returns a rolling VaR uses.
@@ -140,13 +139,27 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 	for i, h := range b.holdings {
 		holdings[i] = analytics.Holding{Symbol: h.Symbol, MarketValue: h.MarketValue}
 	}
+	closes := shippedCloses()
 	stress := []analytics.StressResult{}
-	for _, sc := range analytics.Scenarios {
-		stress = append(stress, analytics.StressTest(sc, holdings, value))
+	scenarios := append([]analytics.Scenario{}, analytics.Scenarios...)
+	for _, w := range []struct {
+		days  int
+		label string
+	}{{1, "Worst day in the data"}, {7, "Worst week in the data"}} {
+		if sc, ok := analytics.WorstHistorical(closes, holdings, w.days, w.label); ok {
+			scenarios = append(scenarios, sc)
+		}
 	}
-	for _, sc := range s.worstHistorical(r, holdings) {
-		stress = append(stress, analytics.StressTest(sc, holdings, value))
+	for _, sc := range scenarios {
+		stress = append(stress, analytics.StressTest(sc, holdings, value).WithFrequency(analytics.StressFrequency(sc, closes, holdings)))
 	}
+	market := make([]string, 0, len(closes))
+	for _, sym := range candles.Symbols() {
+		if len(closes[sym]) > 0 {
+			market = append(market, sym)
+		}
+	}
+	scenarioAnalysis := analytics.ScenarioAnalysis(closes, holdings, value, market)
 
 	contrib, variance := analytics.VarianceContributions(b.assets, b.weights)
 	decomposition, pairs := []riskComponent{}, []correlationRisk{}
@@ -176,32 +189,8 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 		"varHistory":        history,
 		"drawdownHistory":   drawdowns,
 		"stressTests":       stress,
+		"scenarioAnalysis":  scenarioAnalysis,
 		"correlationRisks":  pairs,
 		"riskDecomposition": decomposition,
 	})
-}
-
-// worstHistorical is the worst day and the worst week of the shipped history
-// for the current holdings (daily closes over the whole replayed data).
-func (s *Server) worstHistorical(r *http.Request, holdings []analytics.Holding) []analytics.Scenario {
-	closes := map[string][]analytics.Close{}
-	for _, h := range holdings {
-		cs, err := s.d.Market.Candles(r.Context(), h.Symbol, domain.OneDay, time.Time{}, time.Time{}, 1000)
-		if err != nil {
-			return nil
-		}
-		for _, c := range cs {
-			closes[h.Symbol] = append(closes[h.Symbol], analytics.Close{Date: c.Time, Price: c.Close})
-		}
-	}
-	var out []analytics.Scenario
-	for _, w := range []struct {
-		days  int
-		label string
-	}{{1, "Worst day in the data"}, {7, "Worst week in the data"}} {
-		if sc, ok := analytics.WorstHistorical(closes, holdings, w.days, w.label); ok {
-			out = append(out, sc)
-		}
-	}
-	return out
 }
