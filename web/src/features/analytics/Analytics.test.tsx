@@ -159,6 +159,15 @@ describe('Portfolio Analytics', () => {
     ]);
     expect(screen.getByRole('img', { name: 'Allocation by asset' })).toBeTruthy();
     expect(screen.getByTestId('chart-portfolio-value')).toBeTruthy();
+    // Allocation over time: a 100% column a day, each share with its figures on hover.
+    const segments = [...screen.getByTestId('chart-allocation-history').querySelectorAll('rect')].map((r) => r.querySelector('title')!.textContent);
+    expect(segments).toEqual([
+      '2026-11-21 USD: 100.00% ($24,000.00)',
+      '2026-11-22 BTC-USD: 72.00% ($18,000.00: 0.2 at $90,000.00)',
+      '2026-11-22 ETH-USD: 28.00% ($7,000.00: 2.123456 at $3,296.60)',
+      '2026-11-22 USD: 0.00% ($0.00)',
+    ]);
+    expect(screen.getByText(/as shares of the portfolio/).title).toMatch(/that day's close/);
   });
 
   it('shows the empty state without holdings or history', async () => {
@@ -168,7 +177,7 @@ describe('Portfolio Analytics', () => {
     expect(await screen.findByTestId('stat-Total Value')).toBeTruthy();
     expect(stat('Beta').textContent).toBe('—');
     expect(stat('Unrealized P&L').textContent).toBe('—');
-    expect(screen.getAllByText('No data available for analysis').length).toBe(4);
+    expect(screen.getAllByText('No data available for analysis').length).toBe(5);
   });
 
   it('shows the error with Retry, and refetches on a period change', async () => {
@@ -209,6 +218,13 @@ describe('Risk Analytics', () => {
     const stress = screen.getAllByTestId('stress-card');
     expect(stress.map((s) => s.getAttribute('data-severe'))).toEqual(['true', 'false']);
     expect(stress[0]!.textContent).toContain('-$7,500.00 (-30.00%)');
+    // Probabilities are frequencies in the shipped history, or say why there is none.
+    expect(stress[0]!.textContent).toContain('Probability: 1.39% (10 of 720 30-day windows)');
+    expect(stress[1]!.textContent).toContain('No probability: never happened in the 749 1-day windows');
+    const scenarios = screen.getAllByTestId('scenario-row').map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent));
+    expect(scenarios[0]).toEqual(['BTC-USD falls 10% or more in a dayBTC holdings lose 10%', '0.13% (1 of 749 1-day windows)', '-$1,800.00 (-7.20%)']);
+    expect(scenarios[1]![2]).toBe('-$5,000.00 (-20.00%)');
+    expect(screen.getAllByTestId('probability')[0]!.title).toMatch(/shipped daily history/);
     const levels = [...screen.getByTestId('correlation-risk').querySelectorAll('tbody tr')].map((r) => r.lastElementChild!.textContent);
     expect(levels).toEqual(['High', 'Low']);
     expect(screen.getByTestId('chart-var-history')).toBeTruthy();
@@ -223,7 +239,7 @@ describe('Risk Analytics', () => {
     expect(stat('VaR 95%').textContent).toBe('—');
     expect(line('Expected Shortfall').textContent).toBe('—');
     expect(line('Calmar Ratio').textContent).toBe('—');
-    expect(screen.getAllByText('No data available for analysis').length).toBe(5);
+    expect(screen.getAllByText('No data available for analysis').length).toBe(6);
   });
 
   it('shows the error with Retry, and refetches on a symbol change', async () => {

@@ -71,6 +71,18 @@ export function portfolioData(over: Partial<PortfolioAnalytics> = {}): Portfolio
       { date: '2026-11-21', value: '24000' },
       { date: '2026-11-22', value: '25000' },
     ],
+    allocationHistory: [
+      { date: '2026-11-21', totalValue: '24000', assets: [{ asset: 'USD', quantity: '24000', close: '1', value: '24000', allocation: '100' }] },
+      {
+        date: '2026-11-22',
+        totalValue: '25000',
+        assets: [
+          { asset: 'BTC-USD', quantity: '0.2', close: '90000', value: '18000', allocation: '72' },
+          { asset: 'ETH-USD', quantity: '2.123456', close: '3296.6', value: '7000', allocation: '28' },
+          { asset: 'USD', quantity: '0', close: '1', value: '0', allocation: '0' },
+        ],
+      },
+    ],
     benchmark: 'BTC-USD',
     correlationMatrix: { symbols: ['BTC-USD', 'ETH-USD'], matrix: [[1, 0.8612], [0.8612, 1]] },
     ...over,
@@ -107,8 +119,12 @@ export function riskData(over: Partial<RiskAnalytics> = {}): RiskAnalytics {
     varHistory: [{ date: '2026-11-22', var95: '800', var99: '1275', actualPnL: '-120' }],
     drawdownHistory: [{ date: '2026-11-22', drawdown: -0.021, underwater: true, recovery: 0.4 }],
     stressTests: [
-      { scenario: 'Crypto crash -30%', portfolioImpact: '-7500', impactPercent: '-30', probability: null, description: 'Every crypto holding falls 30%' },
-      { scenario: 'Flash crash -15%', portfolioImpact: '-3750', impactPercent: '-15', probability: null, description: 'Every crypto holding falls 15%' },
+      { scenario: 'Crypto crash -30%', portfolioImpact: '-7500', impactPercent: '-30', probability: 0.013889, probabilityBasis: '10 of 720 30-day windows of the daily closes 2024-04-18 to 2026-05-07', occurrences: 10, windows: 720, horizonDays: 30, description: 'Every crypto holding falls 30%' },
+      { scenario: 'Flash crash -15%', portfolioImpact: '-3750', impactPercent: '-15', probability: null, probabilityBasis: 'Never happened in the 749 1-day windows of the daily closes 2024-04-18 to 2026-05-07', occurrences: 0, windows: 749, horizonDays: 1, description: 'Every crypto holding falls 15%' },
+    ],
+    scenarioAnalysis: [
+      { scenario: 'BTC-USD falls 10% or more in a day', description: 'BTC holdings lose 10%', impact: '-1800', impactPercent: '-7.2', probability: 0.001335, probabilityBasis: '1 of 749 1-day windows of the daily closes 2024-04-18 to 2026-05-07', occurrences: 1, windows: 749, horizonDays: 1, dataFrom: '2024-04-18', dataTo: '2026-05-07' },
+      { scenario: 'Broad market falls 20% or more over 7 days', description: 'Every holding loses 20%', impact: '-5000', impactPercent: '-20', probability: 0.006729, probabilityBasis: '5 of 743 7-day windows of the daily closes 2024-04-18 to 2026-05-07', occurrences: 5, windows: 743, horizonDays: 7, dataFrom: '2024-04-18', dataTo: '2026-05-07' },
     ],
     correlationRisks: [
       { asset1: 'BTC-USD', asset2: 'ETH-USD', correlation: 0.86, riskContribution: 64 },

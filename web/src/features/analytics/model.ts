@@ -64,6 +64,11 @@ export const DEFINITIONS = {
   marketCap: 'Market cap: price x circulating supply, from the dated supply table shipped with Kestrel (source and date shown); the total is the sum of the four tracked assets.',
   volatilityIndex: 'Volatility index: mean annualised volatility of daily returns over the four symbols.',
   riskContribution: "Risk contribution: the share of the portfolio's daily return variance (w_i (S w)_i / w' S w; for a pair 2 w_i w_j S_ij / w' S w).",
+  allocationHistory:
+    "Allocation over time: at the end of each UTC day, the quantities held (from your fills up to then) valued at that day's close (today: the price now), and cash, each as a share of their sum.",
+  probability:
+    'Probability: how often a move at least this large happened in the shipped daily history (Coinbase daily closes): occurrences / windows of the stated length, overlapping. None when it never happened there: a short history is no proof it cannot.',
+  scenario: "Scenario impact: each current holding's market value x the scenario's move for its symbol, to the cent, summed.",
   stress: "Stress test: each holding's current market value x the scenario's shock, to the cent; the portfolio impact is the sum, impactPercent its share of the portfolio value.",
 } as const;
 

@@ -54,9 +54,29 @@ export interface PortfolioAnalytics {
   sharpeRatio: Num;
   holdings: Holding[];
   valueHistory: { date: string; value: Num }[];
+  /** Each UTC day's make-up: the holdings at that day's end (from the fills) at its close, then cash (asset USD); allocation in percent. */
+  allocationHistory?: AllocationDay[];
   /** The symbol beta is measured against. */
   benchmark?: string;
   correlationMatrix?: { symbols: string[]; matrix: (number | null)[][] };
+}
+
+export interface AllocationDay {
+  date: string;
+  totalValue: Num;
+  assets: { asset: string; quantity: Num; close: Num; value: Num; allocation: Num }[];
+}
+
+/** How often a move happened in the shipped daily history: occurrences of windows of horizonDays days. */
+export interface Frequency {
+  probability: Num;
+  /** In words: "12 of 720 30-day windows of the daily closes ...", or why there is no probability. */
+  probabilityBasis?: string;
+  occurrences?: number;
+  windows?: number;
+  horizonDays?: number;
+  dataFrom?: string;
+  dataTo?: string;
 }
 
 export interface MarketAnalytics {
@@ -145,7 +165,10 @@ export interface RiskAnalytics {
   /** USD: each day's VaR (a positive loss) and the P&L that day actually made. */
   varHistory: { date: string; var95: Num; var99: Num; actualPnL: Num }[];
   drawdownHistory: { date: string; drawdown: Num; underwater: boolean; recovery: Num }[];
-  stressTests: { scenario: string; portfolioImpact: Num; impactPercent: Num; probability: Num; description: string }[];
+  /** probability: a fraction of the history's windows (null when the move never happened there). */
+  stressTests: ({ scenario: string; portfolioImpact: Num; impactPercent: Num; description: string } & Frequency)[];
+  /** Market events from the shipped daily history applied to the current holdings (impact in USD). */
+  scenarioAnalysis?: ({ scenario: string; description: string; impact: Num; impactPercent: Num } & Frequency)[];
   correlationRisks: { asset1: string; asset2: string; correlation: Num; riskContribution: Num }[];
   riskDecomposition: { component: string; contribution: Num; percentage: Num }[];
 }

@@ -3,7 +3,7 @@ import { Card } from '@/components/Screen';
 import { formatPrice } from '@/lib/format';
 import { DASH, DEFINITIONS as D, money, num, pct, percent, ratio, signClass, signedMoney, signedPercent, usdAxis } from '../model';
 import type { PortfolioAnalytics } from '../types';
-import { Donut, HBars } from './bars';
+import { Donut, HBars, StackedBars, type Stack } from './bars';
 import { Line, NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
 import { TimeSeries, type Series } from './TimeSeries';
 
@@ -31,7 +31,20 @@ function CorrelationMatrix({ m }: { m: NonNullable<PortfolioAnalytics['correlati
   );
 }
 
+/** One stack per day: each asset's share, with its value (and quantity at the close) on hover. */
+export function allocationStacks(days: NonNullable<PortfolioAnalytics['allocationHistory']>): Stack[] {
+  return days.map((d) => ({
+    label: d.date,
+    segments: d.assets.map((a) => ({
+      key: a.asset,
+      value: num(a.allocation) ?? 0,
+      text: a.asset === 'USD' ? `${percent(a.allocation)} (${money(a.value)})` : `${percent(a.allocation)} (${money(a.value)}: ${num(a.quantity)} at ${money(a.close)})`,
+    })),
+  }));
+}
+
 export function PortfolioTab({ data }: { data: PortfolioAnalytics }) {
+  const stacks = useMemo(() => allocationStacks(data.allocationHistory ?? []), [data.allocationHistory]);
   const value = useMemo<Series[]>(() => [{ name: 'Portfolio value', kind: 'area', color: '#3b82f6', points: data.valueHistory }], [data.valueHistory]);
   const h = data.holdings;
   return (
@@ -64,6 +77,12 @@ export function PortfolioTab({ data }: { data: PortfolioAnalytics }) {
           {data.correlationMatrix && <CorrelationMatrix m={data.correlationMatrix} />}
         </Card>
       </div>
+      <Card title="Allocation Over Time">
+        <StackedBars stacks={stacks} label="Allocation by day" testId="chart-allocation-history" />
+        <p className="mt-1 cursor-help text-xs text-slate-500 underline decoration-dotted decoration-slate-400 underline-offset-4 dark:text-slate-400" title={D.allocationHistory}>
+          Each day's holdings at that day's close, and cash, as shares of the portfolio.
+        </p>
+      </Card>
       <Card title="Holdings">
         {h.length === 0 ? (
           <NoData />

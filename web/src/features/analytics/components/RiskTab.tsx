@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
 import { correlationLevel, DEFINITIONS as D, isSevere, money, num, pct, percent, ratio, signedMoney, signedPercent, usdAxis } from '../model';
-import type { Num, RiskAnalytics } from '../types';
+import type { Frequency, Num, RiskAnalytics } from '../types';
 import { HBars } from './bars';
 import { Line, NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
 import { TimeSeries, type Series } from './TimeSeries';
@@ -13,6 +13,24 @@ const LEVEL = { High: 'text-red-600 dark:text-red-400', Medium: 'text-amber-600 
 function lossText(frac: Num, usd?: Num): string {
   if (num(frac) === null) return pct(frac);
   return num(usd ?? null) === null ? pct(frac) : `${pct(frac)} (${money(usd)})`;
+}
+
+/** A probability as a percent of the history's windows, with what it rests on; or why there is none. */
+function Probability({ f }: { f: Frequency }) {
+  const basis = f.probabilityBasis ?? '';
+  if (num(f.probability) === null) {
+    return (
+      <span className="cursor-help" title={`${D.probability}\n${basis}`} data-testid="probability">
+        No probability{basis ? `: ${basis.charAt(0).toLowerCase()}${basis.slice(1)}` : ''}
+      </span>
+    );
+  }
+  return (
+    <span className="cursor-help underline decoration-dotted decoration-slate-400 underline-offset-4" title={`${D.probability}\n${basis}`} data-testid="probability">
+      {pct(f.probability, 2)}
+      {f.occurrences !== undefined && f.windows !== undefined ? ` (${f.occurrences} of ${f.windows} ${f.horizonDays}-day windows)` : ''}
+    </span>
+  );
 }
 
 export function RiskTab({ data }: { data: RiskAnalytics }) {
@@ -60,12 +78,37 @@ export function RiskTab({ data }: { data: RiskAnalytics }) {
                 <p className={`mt-2 text-lg font-semibold tabular-nums ${isSevere(s.impactPercent) ? 'text-red-600 dark:text-red-400' : 'text-amber-600 dark:text-amber-400'}`} title={D.stress}>
                   {signedMoney(s.portfolioImpact)} ({signedPercent(s.impactPercent)})
                 </p>
-                {num(s.probability) !== null && <p className="text-xs text-slate-500 dark:text-slate-400">Probability {pct(s.probability, 1)}</p>}
+                <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                  Probability: <Probability f={s} />
+                </p>
               </div>
             </Card>
           ))}
         </div>
       )}
+      <Card title="Scenario Analysis">
+        {(data.scenarioAnalysis ?? []).length === 0 ? (
+          <NoData />
+        ) : (
+          <Table testId="scenario-analysis" head={[{ label: 'Scenario' }, { label: 'Probability', right: true, hint: D.probability }, { label: 'Impact', right: true, hint: D.scenario }]}>
+            {data.scenarioAnalysis!.map((s) => (
+              <tr key={s.scenario} className={trCls} data-testid="scenario-row">
+                <td className={td}>
+                  <p className="font-medium">{s.scenario}</p>
+                  <p className="text-xs text-slate-500 dark:text-slate-400">{s.description}</p>
+                </td>
+                <td className={`${tdR} whitespace-nowrap`}>
+                  <Probability f={s} />
+                </td>
+                <td className={`${tdR} whitespace-nowrap ${isSevere(s.impactPercent) ? 'text-red-600 dark:text-red-400' : num(s.impact) ? 'text-amber-600 dark:text-amber-400' : ''}`} title={D.scenario}>
+                  {signedMoney(s.impact)} ({signedPercent(s.impactPercent)})
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+        <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">Probabilities are how often each move happened in the shipped daily closes{data.scenarioAnalysis?.[0]?.dataFrom ? ` (${data.scenarioAnalysis[0].dataFrom} to ${data.scenarioAnalysis[0].dataTo})` : ''}, not a forecast.</p>
+      </Card>
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Detailed Risk Metrics">
           <dl>

@@ -108,3 +108,63 @@ export function Donut({ slices, label }: { slices: Bar[]; label: string }) {
     </div>
   );
 }
+
+export interface Stack {
+  label: string;
+  segments: { key: string; value: number; text: string }[];
+}
+
+/** The colour of each key, in order of first appearance; cash (USD) grey. */
+function keyColors(stacks: Stack[]): Map<string, string> {
+  const colors = new Map<string, string>();
+  for (const s of stacks) {
+    for (const g of s.segments) {
+      if (!colors.has(g.key)) colors.set(g.key, g.key === 'USD' ? '#94a3b8' : PALETTE[[...colors.keys()].filter((k) => k !== 'USD').length % PALETTE.length]!);
+    }
+  }
+  return colors;
+}
+
+/** 100% stacked columns, one per label (a day), each segment a share; hovering a segment shows its figures. */
+export function StackedBars({ stacks, label, height = 180, testId }: { stacks: Stack[]; label: string; height?: number; testId?: string }) {
+  const cols = stacks.map((s) => ({ ...s, total: s.segments.reduce((a, g) => a + Math.max(g.value, 0), 0) })).filter((s) => s.total > 0);
+  if (cols.length === 0) return <NoData />;
+  const colors = keyColors(cols);
+  const w = 100 / cols.length;
+  const ticks = [...new Set([0, Math.floor((cols.length - 1) / 2), cols.length - 1])];
+  return (
+    <figure aria-label={label} data-testid={testId}>
+      <svg viewBox="0 0 100 100" preserveAspectRatio="none" className="w-full" style={{ height }} role="img" aria-label={label}>
+        {cols.map((c, i) => {
+          let y = 100;
+          return c.segments.map((g) => {
+            const h = (Math.max(g.value, 0) / c.total) * 100;
+            y -= h;
+            return (
+              <rect key={`${c.label}-${g.key}`} x={i * w + (cols.length > 1 ? w * 0.1 : w * 0.3)} width={cols.length > 1 ? w * 0.8 : w * 0.4} y={y} height={h} fill={colors.get(g.key)} data-asset={g.key}>
+                <title>{`${c.label} ${g.key}: ${g.text}`}</title>
+              </rect>
+            );
+          });
+        })}
+      </svg>
+      <figcaption className="mt-1 text-[10px] text-slate-500 dark:text-slate-400">
+        <div className="relative h-3">
+          {ticks.map((t) => (
+            <span key={t} className="absolute -translate-x-1/2 whitespace-nowrap" style={{ left: `${Math.min(Math.max((t + 0.5) * w, 6), 94)}%` }}>
+              {cols[t]!.label}
+            </span>
+          ))}
+        </div>
+        <ul className="mt-2 flex flex-wrap gap-3 text-xs">
+          {[...colors.entries()].map(([k, c]) => (
+            <li key={k} className="flex items-center gap-1">
+              <span className="inline-block h-2 w-3 rounded-sm" style={{ background: c }} />
+              {k === 'USD' ? 'Cash (USD)' : k}
+            </li>
+          ))}
+        </ul>
+      </figcaption>
+    </figure>
+  );
+}
