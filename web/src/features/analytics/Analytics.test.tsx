@@ -219,7 +219,7 @@ describe('Risk Analytics', () => {
     expect(stress.map((s) => s.getAttribute('data-severe'))).toEqual(['true', 'false']);
     expect(stress[0]!.textContent).toContain('-$7,500.00 (-30.00%)');
     // Probabilities are frequencies in the shipped history, or say why there is none.
-    expect(stress[0]!.textContent).toContain('Probability: 1.39% (10 of 720 30-day windows)');
+    expect(stress[0]!.textContent).toContain('Probability 1.39% (10 of 720 30-day windows)');
     expect(stress[1]!.textContent).toContain('No probability: never happened in the 749 1-day windows');
     const scenarios = screen.getAllByTestId('scenario-row').map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent));
     expect(scenarios[0]).toEqual(['BTC-USD falls 10% or more in a dayBTC holdings lose 10%', '0.13% (1 of 749 1-day windows)', '-$1,800.00 (-7.20%)']);

@@ -3,11 +3,10 @@ import { Card } from '@/components/Screen';
 import { formatPrice } from '@/lib/format';
 import { compact, correlationStrength, DEFINITIONS as D, indexClass, num, pct, percent, ratio, scaled, signClass, signedPercent } from '../model';
 import type { MarketAnalytics } from '../types';
-import { HBars } from './bars';
+import { assetColor, HBars } from './bars';
 import { NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
 import { TimeSeries, type Series } from './TimeSeries';
 
-const COLORS = ['#f59e0b', '#3b82f6', '#10b981', '#8b5cf6', '#ef4444'];
 const indexAxis = (v: number) => v.toFixed(1);
 const volAxis = (v: number) => new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(v);
 const TREND: Record<string, string> = { bullish: 'bg-emerald-100 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300', bearish: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300' };
@@ -17,7 +16,7 @@ const RISK: Record<string, string> = { high: 'text-red-600 dark:text-red-400', m
 export function rebased(history: MarketAnalytics['priceHistory']): Series[] {
   return Object.entries(history).map(([symbol, points], i) => {
     const first = points.map((p) => num(p.close)).find((v) => v !== null && v > 0) ?? null;
-    return { name: symbol, kind: 'line' as const, color: COLORS[i % COLORS.length]!, points: points.map((p) => ({ date: p.date, value: first === null || num(p.close) === null ? null : (num(p.close)! / first) * 100 })) };
+    return { name: symbol, kind: 'line' as const, color: assetColor(symbol, i), points: points.map((p) => ({ date: p.date, value: first === null || num(p.close) === null ? null : (num(p.close)! / first) * 100 })) };
   });
 }
 

@@ -3,7 +3,7 @@ import { Card } from '@/components/Screen';
 import { formatPrice } from '@/lib/format';
 import { DASH, DEFINITIONS as D, money, num, pct, percent, ratio, signClass, signedMoney, signedPercent, usdAxis } from '../model';
 import type { PortfolioAnalytics } from '../types';
-import { Donut, HBars, StackedBars, type Stack } from './bars';
+import { assetColor, Donut, HBars, StackedBars, type Stack } from './bars';
 import { Line, NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
 import { TimeSeries, type Series } from './TimeSeries';
 
@@ -62,7 +62,7 @@ export function PortfolioTab({ data }: { data: PortfolioAnalytics }) {
       </StatGrid>
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Allocation">
-          <Donut label="Allocation by asset" slices={h.map((x) => ({ label: x.symbol, value: num(x.allocation), text: percent(x.allocation, 1) }))} />
+          <Donut label="Allocation by asset" slices={h.map((x, i) => ({ label: x.symbol, value: num(x.allocation), text: percent(x.allocation, 1), color: assetColor(x.symbol, i) }))} />
         </Card>
         <Card title="Value Over Time">{data.valueHistory.length ? <TimeSeries series={value} format={usdAxis} testId="chart-portfolio-value" /> : <NoData />}</Card>
         <Card title="Holdings Performance">

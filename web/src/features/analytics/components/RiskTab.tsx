@@ -16,7 +16,7 @@ function lossText(frac: Num, usd?: Num): string {
 }
 
 /** A probability as a percent of the history's windows, with what it rests on; or why there is none. */
-function Probability({ f }: { f: Frequency }) {
+function Probability({ f, label = '' }: { f: Frequency; label?: string }) {
   const basis = f.probabilityBasis ?? '';
   if (num(f.probability) === null) {
     return (
@@ -27,6 +27,7 @@ function Probability({ f }: { f: Frequency }) {
   }
   return (
     <span className="cursor-help underline decoration-dotted decoration-slate-400 underline-offset-4" title={`${D.probability}\n${basis}`} data-testid="probability">
+      {label}
       {pct(f.probability, 2)}
       {f.occurrences !== undefined && f.windows !== undefined ? ` (${f.occurrences} of ${f.windows} ${f.horizonDays}-day windows)` : ''}
     </span>
@@ -79,7 +80,7 @@ export function RiskTab({ data }: { data: RiskAnalytics }) {
                   {signedMoney(s.portfolioImpact)} ({signedPercent(s.impactPercent)})
                 </p>
                 <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                  Probability: <Probability f={s} />
+                  <Probability f={s} label="Probability " />
                 </p>
               </div>
             </Card>

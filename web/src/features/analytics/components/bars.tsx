@@ -114,12 +114,19 @@ export interface Stack {
   segments: { key: string; value: number; text: string }[];
 }
 
-/** The colour of each key, in order of first appearance; cash (USD) grey. */
+/** One colour per asset on every analytics chart; cash (USD) grey. */
+const ASSET_COLORS: Record<string, string> = { 'BTC-USD': '#f59e0b', 'ETH-USD': '#3b82f6', 'ADA-USD': '#10b981', 'SOL-USD': '#8b5cf6', USD: '#94a3b8' };
+
+export function assetColor(asset: string, i = 0): string {
+  return ASSET_COLORS[asset] ?? PALETTE[i % PALETTE.length]!;
+}
+
+/** The colour of each key, in order of first appearance. */
 function keyColors(stacks: Stack[]): Map<string, string> {
   const colors = new Map<string, string>();
   for (const s of stacks) {
     for (const g of s.segments) {
-      if (!colors.has(g.key)) colors.set(g.key, g.key === 'USD' ? '#94a3b8' : PALETTE[[...colors.keys()].filter((k) => k !== 'USD').length % PALETTE.length]!);
+      if (!colors.has(g.key)) colors.set(g.key, assetColor(g.key, colors.size));
     }
   }
   return colors;
