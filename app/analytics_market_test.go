@@ -50,9 +50,10 @@ type marketTab struct {
 		AvgVolume decimal.Decimal `json:"avgVolume"`
 	}
 	Supply struct {
-		AsOf   string                     `json:"asOf"`
-		Source string                     `json:"source"`
-		Supply map[string]decimal.Decimal `json:"supply"`
+		AsOf       string                     `json:"asOf"`
+		Source     string                     `json:"source"`
+		Supply     map[string]decimal.Decimal `json:"supply"`
+		Unverified []string                   `json:"unverified"`
 	}
 	Unavailable map[string]string
 }
@@ -84,7 +85,8 @@ func TestAnalyticsMarketTab(t *testing.T) {
 	if m.Period != "7d" || m.Symbol != "BTC-USD" || len(m.Trends) != 4 || len(m.Volatility) != 4 || len(m.Correlations) != 6 {
 		t.Fatalf("shape %+v", m)
 	}
-	if m.Supply.AsOf == "" || m.Supply.Source == "" || len(m.Supply.Supply) != 4 || m.Unavailable["sectorAnalysis"] == "" {
+	if m.Supply.AsOf == "" || m.Supply.Source == "" || len(m.Supply.Supply) != 4 || m.Unavailable["sectorAnalysis"] == "" ||
+		strings.Join(m.Supply.Unverified, ",") != "ETH-USD,ADA-USD,SOL-USD" {
 		t.Fatalf("supply table %+v, unavailable %v", m.Supply, m.Unavailable)
 	}
 	total := decimal.Zero

@@ -321,6 +321,7 @@ describe('Market Analytics', () => {
     expect(screen.getByTestId('supply-source').textContent).toBe('Circulating supply as of 2025-01-01; source below');
     expect(screen.getByTestId('supply-note').textContent).toContain("as of 2025-01-01. Source: BTC: the protocol's issuance schedule");
     expect(screen.getByTestId('supply-note').textContent).toContain('Not computed: sectorAnalysis');
+    expect(screen.getByTestId('supply-note').textContent).toContain('Unverified supply figures: ETH-USD, ADA-USD, SOL-USD');
     expect(screen.getByTestId('index-detail').textContent).toContain('Greed. Momentum 70, volatility 55, volume 65.');
     expect(stat('24h Volume').textContent).toBe('$58.76B');
     expect(stat('Volatility Index').textContent).toBe('45.2%');

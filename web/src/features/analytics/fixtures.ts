@@ -211,7 +211,7 @@ export function marketData(over: Partial<MarketAnalytics> = {}): MarketAnalytics
     ],
     priceHistory: { 'BTC-USD': [{ date: '2026-11-21', close: '88000' }, { date: '2026-11-22', close: '90000' }] },
     volumeAnalysis: [{ date: '2026-11-22', volume: '355555.5', avgVolume: '330000' }],
-    supply: { asOf: '2025-01-01', source: "BTC: the protocol's issuance schedule; ETH, ADA, SOL: public aggregators", note: 'rounded' },
+    supply: { asOf: '2025-01-01', source: "BTC: the protocol's issuance schedule; ETH, ADA, SOL: public aggregators", note: 'rounded', unverified: ['ETH-USD', 'ADA-USD', 'SOL-USD'] },
     unavailable: { sectorAnalysis: 'no sector data for the tracked assets' },
     ...over,
   };

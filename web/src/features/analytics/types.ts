@@ -99,7 +99,7 @@ export interface MarketAnalytics {
   /** The selected symbol's daily volume in base units and its 7-day mean. */
   volumeAnalysis: { date: string; volume: Num; avgVolume: Num }[];
   /** The circulating supply table behind the market caps: its date and source. */
-  supply: { asOf: string; source: string; note?: string; supply?: Record<string, Num> };
+  supply: { asOf: string; source: string; note?: string; supply?: Record<string, Num>; unverified?: string[] };
   unavailable?: Record<string, string>;
 }
 

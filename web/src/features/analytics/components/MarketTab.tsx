@@ -120,6 +120,7 @@ export function MarketTab({ data }: { data: MarketAnalytics }) {
       </div>
       <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="supply-note">
         Market caps: price x circulating supply as of {data.supply?.asOf || '—'}. Source: {data.supply?.source || '—'}.
+        {data.supply?.unverified && data.supply.unverified.length > 0 && <> Unverified supply figures: {data.supply.unverified.join(', ')} (their market caps are approximate).</>}
         {data.unavailable && Object.keys(data.unavailable).length > 0 && <> Not computed: {Object.entries(data.unavailable).map(([k, v]) => `${k} (${v})`).join('; ')}.</>}
       </p>
     </div>
