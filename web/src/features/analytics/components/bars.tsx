@@ -132,13 +132,16 @@ function keyColors(stacks: Stack[]): Map<string, string> {
   return colors;
 }
 
-/** 100% stacked columns, one per label (a day), each segment a share; hovering a segment shows its figures. */
+/** 100% stacked columns, one per label (a day), each segment a share; hovering a segment shows its figures, the legend the last column's shares. */
 export function StackedBars({ stacks, label, height = 180, testId }: { stacks: Stack[]; label: string; height?: number; testId?: string }) {
   const cols = stacks.map((s) => ({ ...s, total: s.segments.reduce((a, g) => a + Math.max(g.value, 0), 0) })).filter((s) => s.total > 0);
   if (cols.length === 0) return <NoData />;
   const colors = keyColors(cols);
   const w = 100 / cols.length;
+  // A column is at most 8% of the width, so a few days do not become slabs.
+  const bw = Math.min(w * 0.8, 8);
   const ticks = [...new Set([0, Math.floor((cols.length - 1) / 2), cols.length - 1])];
+  const last = new Map(cols.at(-1)!.segments.map((g) => [g.key, (Math.max(g.value, 0) / cols.at(-1)!.total) * 100]));
   return (
     <figure aria-label={label} data-testid={testId}>
       <svg viewBox="0 0 100 100" preserveAspectRatio="none" className="w-full" style={{ height }} role="img" aria-label={label}>
@@ -148,7 +151,7 @@ export function StackedBars({ stacks, label, height = 180, testId }: { stacks: S
             const h = (Math.max(g.value, 0) / c.total) * 100;
             y -= h;
             return (
-              <rect key={`${c.label}-${g.key}`} x={i * w + (cols.length > 1 ? w * 0.1 : w * 0.3)} width={cols.length > 1 ? w * 0.8 : w * 0.4} y={y} height={h} fill={colors.get(g.key)} data-asset={g.key}>
+              <rect key={`${c.label}-${g.key}`} x={i * w + (w - bw) / 2} width={bw} y={y} height={h} fill={colors.get(g.key)} data-asset={g.key}>
                 <title>{`${c.label} ${g.key}: ${g.text}`}</title>
               </rect>
             );
@@ -168,6 +171,7 @@ export function StackedBars({ stacks, label, height = 180, testId }: { stacks: S
             <li key={k} className="flex items-center gap-1">
               <span className="inline-block h-2 w-3 rounded-sm" style={{ background: c }} />
               {k === 'USD' ? 'Cash (USD)' : k}
+              <span className="tabular-nums">{last.has(k) ? `${last.get(k)!.toFixed(2)}%` : '—'}</span>
             </li>
           ))}
         </ul>
