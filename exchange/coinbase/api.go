@@ -1,5 +1,7 @@
 package coinbase
 
+import "encoding/json"
+
 // The Advanced Trade REST v3 request and response shapes this adapter uses
 // (brokerage endpoints). Numbers travel as decimal strings, as Coinbase
 // sends them; the fake exchange serves the same types.
@@ -274,4 +276,45 @@ type APIError struct {
 	Code    int    `json:"code,omitempty"`
 	Message string `json:"message"`
 	Details string `json:"error_details,omitempty"`
+}
+
+// WSSubscribe is a WebSocket subscribe (or unsubscribe) message: one
+// channel per message; the user channel needs a fresh JWT (no uri claim).
+type WSSubscribe struct {
+	Type       string   `json:"type"` // subscribe | unsubscribe
+	ProductIDs []string `json:"product_ids,omitempty"`
+	Channel    string   `json:"channel"`
+	JWT        string   `json:"jwt,omitempty"`
+}
+
+// WSMessage is every WebSocket message's envelope; SequenceNum counts the
+// connection's messages, so a gap means one was lost.
+type WSMessage struct {
+	Channel     string            `json:"channel"`
+	ClientID    string            `json:"client_id"`
+	Timestamp   string            `json:"timestamp"`
+	SequenceNum int64             `json:"sequence_num"`
+	Events      []json.RawMessage `json:"events"`
+}
+
+// WSOrder is an order on the user channel.
+type WSOrder struct {
+	OrderID            string `json:"order_id"`
+	ClientOrderID      string `json:"client_order_id"`
+	CumulativeQuantity string `json:"cumulative_quantity"`
+	LeavesQuantity     string `json:"leaves_quantity"`
+	AvgPrice           string `json:"avg_price"`
+	TotalFees          string `json:"total_fees"`
+	Status             string `json:"status"`
+	ProductID          string `json:"product_id"`
+	CreationTime       string `json:"creation_time"`
+	OrderSide          string `json:"order_side"`
+	OrderType          string `json:"order_type"`
+}
+
+// WSUserEvent is one event of the user channel: a snapshot of the open
+// orders on subscribing, then updates.
+type WSUserEvent struct {
+	Type   string    `json:"type"` // snapshot | update
+	Orders []WSOrder `json:"orders"`
 }

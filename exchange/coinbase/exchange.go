@@ -304,15 +304,21 @@ func (x *Exchange) request(p domain.Product, req domain.OrderRequest) (CreateOrd
 // stopLimit is the protective limit for a stop: the offset beyond the stop
 // in the direction the market is moving, on the product's price grid.
 func (x *Exchange) stopLimit(p domain.Product, side domain.Side, stop decimal.Decimal) (decimal.Decimal, string) {
-	inc := p.PriceIncrement
+	return StopLimitFor(p.PriceIncrement, side, stop, x.opt.StopLimitOffset)
+}
+
+// StopLimitFor is the limit price and stop direction Coinbase is sent for a
+// stop-loss at stop: offset below it for a sell (rounded down to the price
+// increment), above it for a buy (rounded up).
+func StopLimitFor(inc decimal.Decimal, side domain.Side, stop, offset decimal.Decimal) (decimal.Decimal, string) {
 	if !inc.IsPositive() {
 		inc = decimal.New(1, -2)
 	}
 	if side == domain.Sell {
-		l := stop.Mul(decimal.NewFromInt(1).Sub(x.opt.StopLimitOffset))
+		l := stop.Mul(decimal.NewFromInt(1).Sub(offset))
 		return l.Div(inc).Floor().Mul(inc), "STOP_DIRECTION_STOP_DOWN"
 	}
-	l := stop.Mul(decimal.NewFromInt(1).Add(x.opt.StopLimitOffset))
+	l := stop.Mul(decimal.NewFromInt(1).Add(offset))
 	return l.Div(inc).Ceil().Mul(inc), "STOP_DIRECTION_STOP_UP"
 }
 
