@@ -35,30 +35,30 @@ type AccountsPage struct {
 
 // Product is one entry of GET /products.
 type Product struct {
-	ProductID        string `json:"product_id"`
-	Price            string `json:"price"`
-	PriceChange24h   string `json:"price_percentage_change_24h"`
-	Volume24h        string `json:"volume_24h"`
-	BaseIncrement    string `json:"base_increment"`
-	QuoteIncrement   string `json:"quote_increment"`
-	QuoteMinSize     string `json:"quote_min_size"`
-	QuoteMaxSize     string `json:"quote_max_size"`
-	BaseMinSize      string `json:"base_min_size"`
-	BaseMaxSize      string `json:"base_max_size"`
-	PriceIncrement   string `json:"price_increment"`
-	Status           string `json:"status"`
-	TradingDisabled  bool   `json:"trading_disabled"`
-	CancelOnly       bool   `json:"cancel_only"`
-	LimitOnly        bool   `json:"limit_only"`
-	ProductType      string `json:"product_type"`
-	BaseCurrencyID   string `json:"base_currency_id"`
-	QuoteCurrencyID  string `json:"quote_currency_id"`
-	BaseDisplaySym   string `json:"base_display_symbol"`
-	QuoteDisplaySym  string `json:"quote_display_symbol"`
-	MidMarketPrice   string `json:"mid_market_price"`
-	IsDisabled       bool   `json:"is_disabled"`
-	AuctionMode      bool   `json:"auction_mode"`
-	ViewOnly         bool   `json:"view_only"`
+	ProductID       string `json:"product_id"`
+	Price           string `json:"price"`
+	PriceChange24h  string `json:"price_percentage_change_24h"`
+	Volume24h       string `json:"volume_24h"`
+	BaseIncrement   string `json:"base_increment"`
+	QuoteIncrement  string `json:"quote_increment"`
+	QuoteMinSize    string `json:"quote_min_size"`
+	QuoteMaxSize    string `json:"quote_max_size"`
+	BaseMinSize     string `json:"base_min_size"`
+	BaseMaxSize     string `json:"base_max_size"`
+	PriceIncrement  string `json:"price_increment"`
+	Status          string `json:"status"`
+	TradingDisabled bool   `json:"trading_disabled"`
+	CancelOnly      bool   `json:"cancel_only"`
+	LimitOnly       bool   `json:"limit_only"`
+	ProductType     string `json:"product_type"`
+	BaseCurrencyID  string `json:"base_currency_id"`
+	QuoteCurrencyID string `json:"quote_currency_id"`
+	BaseDisplaySym  string `json:"base_display_symbol"`
+	QuoteDisplaySym string `json:"quote_display_symbol"`
+	MidMarketPrice  string `json:"mid_market_price"`
+	IsDisabled      bool   `json:"is_disabled"`
+	AuctionMode     bool   `json:"auction_mode"`
+	ViewOnly        bool   `json:"view_only"`
 }
 
 // ProductsPage is GET /products.
@@ -247,21 +247,21 @@ type OrdersPage struct {
 
 // Fill is one execution of GET /orders/historical/fills.
 type Fill struct {
-	EntryID             string `json:"entry_id"`
-	TradeID             string `json:"trade_id"`
-	OrderID             string `json:"order_id"`
-	TradeTime           string `json:"trade_time"`
-	TradeType           string `json:"trade_type"`
-	Price               string `json:"price"`
-	Size                string `json:"size"`
-	Commission          string `json:"commission"`
-	ProductID           string `json:"product_id"`
-	SequenceTimestamp   string `json:"sequence_timestamp"`
-	LiquidityIndicator  string `json:"liquidity_indicator"` // MAKER | TAKER
-	SizeInQuote         bool   `json:"size_in_quote"`
-	UserID              string `json:"user_id"`
-	Side                string `json:"side"`
-	RetailPortfolioID   string `json:"retail_portfolio_id,omitempty"`
+	EntryID            string `json:"entry_id"`
+	TradeID            string `json:"trade_id"`
+	OrderID            string `json:"order_id"`
+	TradeTime          string `json:"trade_time"`
+	TradeType          string `json:"trade_type"`
+	Price              string `json:"price"`
+	Size               string `json:"size"`
+	Commission         string `json:"commission"`
+	ProductID          string `json:"product_id"`
+	SequenceTimestamp  string `json:"sequence_timestamp"`
+	LiquidityIndicator string `json:"liquidity_indicator"` // MAKER | TAKER
+	SizeInQuote        bool   `json:"size_in_quote"`
+	UserID             string `json:"user_id"`
+	Side               string `json:"side"`
+	RetailPortfolioID  string `json:"retail_portfolio_id,omitempty"`
 }
 
 // FillsPage is GET /orders/historical/fills (newest first).
