@@ -20,7 +20,8 @@ type StreamConfig struct {
 	Stale time.Duration
 	// Backoff is the first reconnect's base wait; it doubles to a minute.
 	Backoff time.Duration
-	// OnState hears when the feed connects (true) and drops (false).
+	// OnState hears when the feed is up (subscribed and caught up: true)
+	// and when it drops (false).
 	OnState func(connected bool)
 }
 
@@ -62,7 +63,6 @@ func reconnect(ctx context.Context, cfg StreamConfig, name string, session func(
 		cancel()
 		if err == nil {
 			conn.SetReadLimit(4 << 20)
-			cfg.OnState(true)
 			err = session(ctx, conn)
 			_ = conn.CloseNow()
 			cfg.OnState(false)
@@ -118,6 +118,7 @@ func (x *Exchange) RunUserStream(ctx context.Context, cfg StreamConfig) {
 		if err := x.Sync(ctx); err != nil {
 			slog.Warn("coinbase resync after connect failed", "err", err, "component", "exchange")
 		}
+		cfg.OnState(true)
 		last := int64(-1)
 		for {
 			m, err := read(ctx, conn, cfg.Stale)

@@ -47,14 +47,17 @@ type wsConn struct {
 	seq  int64
 	subs map[string]map[string]bool // channel -> products ("" = all)
 	out  chan []byte
+	// ready lists channels whose subscription is complete (snapshot sent).
+	ready map[string]bool
 }
 
 func newUserFeed(f *Fake) *userFeed { return &userFeed{f: f, conns: map[*wsConn]bool{}} }
 
-// DropMessages makes the WebSocket lose the next n messages it would send.
+// DropMessages makes the WebSocket lose the next n user-channel updates it
+// would send (a negative n takes back that many pending drops).
 func (f *Fake) DropMessages(n int) {
 	f.user.mu.Lock()
-	f.user.drop += n
+	f.user.drop = max(f.user.drop+n, 0)
 	f.user.mu.Unlock()
 }
 
@@ -74,7 +77,7 @@ func (f *Fake) Subscribers(channel string) int {
 	n := 0
 	for c := range f.user.conns {
 		c.mu.Lock()
-		if c.subs[channel] != nil {
+		if c.ready[channel] {
 			n++
 		}
 		c.mu.Unlock()
@@ -87,7 +90,7 @@ func (u *userFeed) serve(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	conn := &wsConn{c: c, subs: map[string]map[string]bool{}, out: make(chan []byte, 1024)}
+	conn := &wsConn{c: c, subs: map[string]map[string]bool{}, ready: map[string]bool{}, out: make(chan []byte, 1024)}
 	u.mu.Lock()
 	u.conns[conn] = true
 	u.mu.Unlock()
@@ -142,6 +145,9 @@ func (u *userFeed) serve(w http.ResponseWriter, r *http.Request) {
 		if sub.Channel == "user" {
 			u.send(conn, "user", u.snapshot())
 		}
+		conn.mu.Lock()
+		conn.ready[sub.Channel] = true
+		conn.mu.Unlock()
 	}
 }
 
@@ -188,14 +194,18 @@ func (u *userFeed) snapshot() []any {
 	return []any{cb.WSUserEvent{Type: "snapshot", Orders: orders}}
 }
 
-// send numbers and queues one message for a connection, unless a drop fault swallows it.
-func (u *userFeed) send(c *wsConn, channel string, events []any) {
+// send numbers and queues one message for a connection.
+func (u *userFeed) send(c *wsConn, channel string, events []any) { u.deliver(c, channel, events, false) }
+
+// deliver numbers and queues one message; a droppable one (an order update)
+// may be swallowed by a drop fault, its sequence number still used.
+func (u *userFeed) deliver(c *wsConn, channel string, events []any, droppable bool) {
 	c.mu.Lock()
 	seq := c.seq
 	c.seq++
 	c.mu.Unlock()
 	u.mu.Lock()
-	dropped := u.drop > 0
+	dropped := droppable && u.drop > 0
 	if dropped {
 		u.drop--
 	}
@@ -233,7 +243,7 @@ func (u *userFeed) publish(evs []userEvent) {
 		}
 		c.mu.Unlock()
 		if len(orders) > 0 {
-			u.send(c, "user", []any{cb.WSUserEvent{Type: "update", Orders: orders}})
+			u.deliver(c, "user", []any{cb.WSUserEvent{Type: "update", Orders: orders}}, true)
 		}
 	}
 }

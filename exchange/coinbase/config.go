@@ -1,0 +1,64 @@
+package coinbase
+
+import (
+	"time"
+
+	"kestrel/domain"
+)
+
+// Config is how Kestrel connects to Coinbase: the settings' credentials and
+// limits, and the process's endpoint overrides (tests and staging point
+// them at a fake; empty means Coinbase's own).
+type Config struct {
+	KeyName, Secret string // Settings' apiKey and apiSecret
+	Sandbox         bool   // accounts and orders on Coinbase's sandbox host
+	Timeout         time.Duration
+	RateLimit       int // requests per second
+	APIURL          string
+	WSURL           string
+	UserWSURL       string
+	Meta            domain.KVStore
+}
+
+// RESTURL is the REST host: the override, else the sandbox or production host.
+func (c Config) RESTURL() string {
+	switch {
+	case c.APIURL != "":
+		return c.APIURL
+	case c.Sandbox:
+		return SandboxURL
+	}
+	return ProductionURL
+}
+
+// MarketURL is the market-data WebSocket (public; the same in sandbox mode).
+func (c Config) MarketURL() string {
+	if c.WSURL != "" {
+		return c.WSURL
+	}
+	return MarketWSURL
+}
+
+// UserURL is the user-channel WebSocket.
+func (c Config) UserURL() string {
+	if c.UserWSURL != "" {
+		return c.UserWSURL
+	}
+	return UserWSURL
+}
+
+// Open parses the key and returns the adapter; nothing is called yet.
+func Open(c Config) (*Exchange, error) {
+	key, err := ParseKey(c.KeyName, c.Secret)
+	if err != nil {
+		return nil, domain.Errorf(domain.EInvalid, "Coinbase API key: %v", err)
+	}
+	client, err := NewClient(ClientConfig{BaseURL: c.RESTURL(), Key: key, Timeout: c.Timeout, RateLimit: c.RateLimit, Retries: 3})
+	if err != nil {
+		return nil, domain.Errorf(domain.EInvalid, "%v", err)
+	}
+	return New(Options{Client: client, Sandbox: c.Sandbox, Meta: c.Meta}), nil
+}
+
+// Key is the parsed API key (WebSocket subscriptions sign with it).
+func (x *Exchange) Key() Key { return x.c.cfg.Key }
