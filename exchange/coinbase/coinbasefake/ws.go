@@ -195,7 +195,9 @@ func (u *userFeed) snapshot() []any {
 }
 
 // send numbers and queues one message for a connection.
-func (u *userFeed) send(c *wsConn, channel string, events []any) { u.deliver(c, channel, events, false) }
+func (u *userFeed) send(c *wsConn, channel string, events []any) {
+	u.deliver(c, channel, events, false)
+}
 
 // deliver numbers and queues one message; a droppable one (an order update)
 // may be swallowed by a drop fault, its sequence number still used.
