@@ -115,7 +115,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)
 		},
-		Restart: a.RestartEngine, Tuning: a.tuning})
+		Restart: a.RestartEngine, Tuning: a.tuning, ExchangeTest: a.testExchange})
 	a.server = &http.Server{
 		Handler:           api.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,

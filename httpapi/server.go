@@ -58,6 +58,9 @@ type Deps struct {
 	EngineBeat func() time.Time
 	// Settings stores the platform and per-user settings.
 	Settings *settings.Service
+	// ExchangeTest calls the exchange the settings describe with their
+	// credentials and says what it answered (nil: only the sandbox exists).
+	ExchangeTest func(ctx context.Context, e settings.Exchange) (string, error)
 	// SettingsEffects says, per settings key, whether the running system applies it.
 	SettingsEffects map[string]string
 	// Config is the effective process configuration for /system/config (no secrets).
