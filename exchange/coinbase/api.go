@@ -318,3 +318,59 @@ type WSUserEvent struct {
 	Type   string    `json:"type"` // snapshot | update
 	Orders []WSOrder `json:"orders"`
 }
+
+// WSTicker is one product on the ticker channel.
+type WSTicker struct {
+	Type               string `json:"type"`
+	ProductID          string `json:"product_id"`
+	Price              string `json:"price"`
+	Volume24h          string `json:"volume_24_h"`
+	Low24h             string `json:"low_24_h"`
+	High24h            string `json:"high_24_h"`
+	Low52w             string `json:"low_52_w,omitempty"`
+	High52w            string `json:"high_52_w,omitempty"`
+	PricePercentChg24h string `json:"price_percent_chg_24_h"`
+	BestBid            string `json:"best_bid"`
+	BestAsk            string `json:"best_ask"`
+	BestBidQuantity    string `json:"best_bid_quantity,omitempty"`
+	BestAskQuantity    string `json:"best_ask_quantity,omitempty"`
+}
+
+// WSTickerEvent is one event of the ticker channel.
+type WSTickerEvent struct {
+	Type    string     `json:"type"`
+	Tickers []WSTicker `json:"tickers"`
+}
+
+// WSTrade is one public trade on the market_trades channel.
+type WSTrade struct {
+	TradeID   string `json:"trade_id"`
+	ProductID string `json:"product_id"`
+	Price     string `json:"price"`
+	Size      string `json:"size"`
+	Side      string `json:"side"`
+	Time      string `json:"time"`
+}
+
+// WSTradesEvent is one event of the market_trades channel.
+type WSTradesEvent struct {
+	Type   string    `json:"type"`
+	Trades []WSTrade `json:"trades"`
+}
+
+// WSCandle is a five-minute candle on the candles channel.
+type WSCandle struct {
+	Start     string `json:"start"`
+	High      string `json:"high"`
+	Low       string `json:"low"`
+	Open      string `json:"open"`
+	Close     string `json:"close"`
+	Volume    string `json:"volume"`
+	ProductID string `json:"product_id"`
+}
+
+// WSCandlesEvent is one event of the candles channel.
+type WSCandlesEvent struct {
+	Type    string     `json:"type"`
+	Candles []WSCandle `json:"candles"`
+}

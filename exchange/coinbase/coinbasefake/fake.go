@@ -42,6 +42,8 @@ type Fake struct {
 	byClient map[string]*order
 	fills    []cb.Fill // oldest first
 	candles  map[string][]domain.Candle
+	day      map[string]*dayStats
+	tape     []cb.WSTrade // executions not yet sent on market_trades
 	nonces   map[string]bool
 	faults   []Fault
 	requests []string // "METHOD /path" of every authenticated request
@@ -86,7 +88,7 @@ type Fault struct {
 func New(keyName string, pub *ecdsa.PublicKey) *Fake {
 	f := &Fake{KeyName: keyName, pub: pub, TakerFee: decimal.RequireFromString("0.006"), MakerFee: decimal.RequireFromString("0.004"),
 		now: time.Now, products: map[string]cb.Product{}, price: map[string]decimal.Decimal{}, accounts: map[string]*account{},
-		byID: map[string]*order{}, byClient: map[string]*order{}, candles: map[string][]domain.Candle{}, nonces: map[string]bool{}}
+		byID: map[string]*order{}, byClient: map[string]*order{}, candles: map[string][]domain.Candle{}, day: map[string]*dayStats{}, nonces: map[string]bool{}}
 	f.user = newUserFeed(f)
 	for _, p := range []struct{ sym, priceInc, baseInc, min string }{
 		{"BTC-USD", "0.01", "0.00000001", "0.00000001"}, {"ETH-USD", "0.01", "0.00000001", "0.00000001"},
@@ -175,8 +177,41 @@ func (f *Fake) SetPrice(sym, price string) {
 		}
 	}
 	events := f.userEvents(changed)
+	st := f.day[sym]
+	if st == nil {
+		st = &dayStats{open: p, high: p, low: p, volume: decimal.Zero}
+		f.day[sym] = st
+	}
+	st.high, st.low = decimal.Max(st.high, p), decimal.Min(st.low, p)
+	tick := f.tickerEvent(sym, p, st)
 	f.mu.Unlock()
 	f.user.publish(events)
+	f.user.market(sym, "ticker", cb.WSTickerEvent{Type: "update", Tickers: []cb.WSTicker{tick}})
+	f.flushTape()
+}
+
+// flushTape sends the account's new executions on market_trades (the fake's
+// market has no other traders).
+func (f *Fake) flushTape() {
+	f.mu.Lock()
+	tape := f.tape
+	f.tape = nil
+	f.mu.Unlock()
+	for _, t := range tape {
+		f.user.market(t.ProductID, "market_trades", cb.WSTradesEvent{Type: "update", Trades: []cb.WSTrade{t}})
+	}
+}
+
+// dayStats is a product's rolling day as the fake knows it (since its first price).
+type dayStats struct{ open, high, low, volume decimal.Decimal }
+
+func (f *Fake) tickerEvent(sym string, p decimal.Decimal, st *dayStats) cb.WSTicker {
+	pct := decimal.Zero
+	if st.open.IsPositive() {
+		pct = p.Sub(st.open).Div(st.open).Mul(decimal.NewFromInt(100))
+	}
+	return cb.WSTicker{Type: "ticker", ProductID: sym, Price: p.String(), Volume24h: st.volume.String(), Low24h: st.low.String(), High24h: st.high.String(),
+		PricePercentChg24h: pct.String(), BestBid: p.String(), BestAsk: p.String()}
 }
 
 // match fills or triggers a resting order at price p; callers hold mu.
@@ -235,6 +270,11 @@ func (f *Fake) execute(o *order, price decimal.Decimal, liquidity string) {
 	f.fills = append(f.fills, cb.Fill{EntryID: uuid.NewString(), TradeID: strconv.Itoa(f.trades), OrderID: o.OrderID, TradeTime: now.Format(time.RFC3339Nano),
 		TradeType: "FILL", Price: price.String(), Size: qty.String(), Commission: fee.String(), ProductID: o.ProductID,
 		SequenceTimestamp: now.Format(time.RFC3339Nano), LiquidityIndicator: liquidity, UserID: "fake-user", Side: o.Side})
+	f.tape = append(f.tape, cb.WSTrade{TradeID: strconv.Itoa(f.trades), ProductID: o.ProductID, Price: price.String(), Size: qty.String(),
+		Side: o.Side, Time: now.Format(time.RFC3339Nano)})
+	if st := f.day[o.ProductID]; st != nil {
+		st.volume = st.volume.Add(qty)
+	}
 	o.Status = "FILLED"
 	o.LastFillTime = now.Format(time.RFC3339Nano)
 	o.sync()

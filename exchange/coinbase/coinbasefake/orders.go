@@ -36,7 +36,7 @@ func (f *Fake) createOrder(w http.ResponseWriter, r *http.Request, reject string
 	}
 	f.mu.Lock()
 	var events []userEvent
-	defer func() { f.mu.Unlock(); f.user.publish(events) }()
+	defer func() { f.mu.Unlock(); f.user.publish(events); f.flushTape() }()
 	if prev, ok := f.byClient[req.ClientOrderID]; ok { // Coinbase: a repeated client_order_id returns the existing order
 		writeJSON(w, http.StatusOK, cb.CreateOrderResponse{Success: true, OrderID: prev.OrderID, SuccessResponse: &cb.SuccessResponse{
 			OrderID: prev.OrderID, ProductID: prev.ProductID, Side: prev.Side, ClientOrderID: prev.ClientOrderID}, OrderConfiguration: &prev.OrderConfiguration})
@@ -215,7 +215,7 @@ func (f *Fake) editOrder(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	var events []userEvent
-	defer func() { f.mu.Unlock(); f.user.publish(events) }()
+	defer func() { f.mu.Unlock(); f.user.publish(events); f.flushTape() }()
 	o, ok := f.byID[req.OrderID]
 	switch {
 	case !ok:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"kestrel/domain"
 	cb "kestrel/exchange/coinbase"
 )
 
@@ -268,4 +269,30 @@ func (f *Fake) Heartbeat(counter int) {
 			u.send(c, "heartbeats", []any{map[string]string{"current_time": f.now().UTC().Format(time.RFC3339Nano), "heartbeat_counter": strconv.Itoa(counter)}})
 		}
 	}
+}
+
+// market sends a market-data event to the connections subscribed to
+// channel for sym.
+func (u *userFeed) market(sym, channel string, event any) {
+	u.mu.Lock()
+	conns := make([]*wsConn, 0, len(u.conns))
+	for c := range u.conns {
+		conns = append(conns, c)
+	}
+	u.mu.Unlock()
+	for _, c := range conns {
+		c.mu.Lock()
+		set := c.subs[channel]
+		on := set != nil && (set[""] || set[sym])
+		c.mu.Unlock()
+		if on {
+			u.send(c, channel, []any{event})
+		}
+	}
+}
+
+// PublishCandle sends a live candle on the candles channel.
+func (f *Fake) PublishCandle(sym string, c domain.Candle) {
+	f.user.market(sym, "candles", cb.WSCandlesEvent{Type: "update", Candles: []cb.WSCandle{{Start: strconv.FormatInt(c.Time.Unix(), 10),
+		High: c.High.String(), Low: c.Low.String(), Open: c.Open.String(), Close: c.Close.String(), Volume: c.Volume.String(), ProductID: sym}}})
 }
