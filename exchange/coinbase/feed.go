@@ -27,7 +27,7 @@ type Feed struct {
 	mu      sync.Mutex
 	tickers map[string]domain.Ticker
 	stats   map[string]domain.Stats24h
-	live    map[string]domain.Candle    // the newest five-minute candle per symbol
+	live    map[string]domain.Candle   // the newest five-minute candle per symbol
 	volume  map[string]decimal.Decimal // traded since the last tick
 	lastAt  time.Time                  // last market-data message (heartbeats excluded)
 	subs    map[chan domain.Tick]struct{}
