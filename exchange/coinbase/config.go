@@ -62,3 +62,23 @@ func Open(c Config) (*Exchange, error) {
 
 // Key is the parsed API key (WebSocket subscriptions sign with it).
 func (x *Exchange) Key() Key { return x.c.cfg.Key }
+
+// MarketRESTURL serves candles: the override, else the production host
+// even in sandbox mode (the sandbox serves accounts and orders only).
+func (c Config) MarketRESTURL() string {
+	if c.APIURL != "" {
+		return c.APIURL
+	}
+	return ProductionURL
+}
+
+// OpenFeed returns the live market feed for x's symbols, signing with x's key.
+func OpenFeed(c Config, x *Exchange, stale time.Duration, onState func(bool)) (*Feed, error) {
+	client, err := NewClient(ClientConfig{BaseURL: c.MarketRESTURL(), Key: x.Key(), Timeout: c.Timeout, RateLimit: c.RateLimit, Retries: 3})
+	if err != nil {
+		return nil, domain.Errorf(domain.EInvalid, "%v", err)
+	}
+	f := NewFeed(client, x.opt.Symbols, StreamConfig{URL: c.MarketURL(), Key: x.Key(), Stale: stale, OnState: onState})
+	x.WatchQuotes(f.LastTickAt)
+	return f, nil
+}

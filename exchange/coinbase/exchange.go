@@ -57,6 +57,8 @@ type Exchange struct {
 	prodAt   time.Time
 
 	syncMu sync.Mutex // one resync at a time
+	health health
+	quotes func() time.Time
 
 	subMu sync.Mutex
 	subs  map[chan domain.TradeUpdate]<-chan struct{}

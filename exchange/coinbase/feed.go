@@ -20,8 +20,9 @@ import (
 // statistics and trades from the market WebSocket (ticker, market_trades,
 // candles, heartbeats), history from REST candles.
 type Feed struct {
-	x   *Exchange
-	cfg StreamConfig
+	c       *Client // REST for candles: Coinbase's production host even in sandbox mode (market data is public)
+	symbols []string
+	cfg     StreamConfig
 	now func() time.Time
 
 	mu      sync.Mutex
@@ -39,18 +40,21 @@ var _ domain.MarketData = (*Feed)(nil)
 // tickBuffer is how many ticks a subscriber may lag before it loses some.
 const tickBuffer = 1024
 
-// NewFeed returns the feed; Start connects it.
-func NewFeed(x *Exchange, cfg StreamConfig) *Feed {
+// NewFeed returns the feed of symbols; Start connects it.
+func NewFeed(c *Client, symbols []string, cfg StreamConfig) *Feed {
 	cfg.defaults()
-	return &Feed{x: x, cfg: cfg, now: time.Now, tickers: map[string]domain.Ticker{}, stats: map[string]domain.Stats24h{},
+	if len(symbols) == 0 {
+		symbols = domain.Symbols
+	}
+	return &Feed{c: c, symbols: slices.Clone(symbols), cfg: cfg, now: time.Now, tickers: map[string]domain.Ticker{}, stats: map[string]domain.Stats24h{},
 		live: map[string]domain.Candle{}, volume: map[string]decimal.Decimal{}, subs: map[chan domain.Tick]struct{}{}}
 }
 
 // Symbols implements domain.MarketData.
-func (f *Feed) Symbols() []string { return slices.Clone(f.x.opt.Symbols) }
+func (f *Feed) Symbols() []string { return slices.Clone(f.symbols) }
 
 func (f *Feed) known(symbol string) error {
-	if !slices.Contains(f.x.opt.Symbols, symbol) {
+	if !slices.Contains(f.symbols, symbol) {
 		return domain.Errorf(domain.ENotFound, "Unknown symbol %s", symbol)
 	}
 	return nil
@@ -100,7 +104,7 @@ func (f *Feed) Candles(ctx context.Context, symbol string, g domain.Granularity,
 	if limit > 0 && (start.IsZero() || end.Sub(start) > w*time.Duration(limit)) {
 		start = end.Add(-w * time.Duration(limit))
 	}
-	cs, err := f.x.Candles(ctx, symbol, g, start, end)
+	cs, err := candles(ctx, f.c, symbol, g, start, end)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +144,13 @@ func (f *Feed) Subscribe(ctx context.Context) <-chan domain.Tick {
 	return ch
 }
 
+// LastTickAt is when the last market-data message arrived (zero: none yet).
+func (f *Feed) LastTickAt() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.lastAt
+}
+
 // LastTickAge is the time since the last market-data message; negative
 // before the first. Heartbeats keep the connection alive but do not count:
 // a feed with heartbeats and no prices is stale.
@@ -174,7 +185,7 @@ func (f *Feed) PublishTickers(ticks <-chan domain.Tick, bus *events.Bus) {
 func (f *Feed) Start(ctx context.Context) {
 	reconnect(ctx, f.cfg, "market", func(ctx context.Context, conn *websocket.Conn) error {
 		for _, ch := range []string{"heartbeats", "ticker", "market_trades", "candles"} {
-			if err := subscribe(ctx, conn, f.cfg.Key, ch, f.x.opt.Symbols); err != nil {
+			if err := subscribe(ctx, conn, f.cfg.Key, ch, f.symbols); err != nil {
 				return err
 			}
 		}
@@ -236,7 +247,7 @@ func (f *Feed) handle(m WSMessage) {
 
 // onTicker records a ticker and fans its tick out.
 func (f *Feed) onTicker(t WSTicker, at time.Time) {
-	if !slices.Contains(f.x.opt.Symbols, t.ProductID) {
+	if !slices.Contains(f.symbols, t.ProductID) {
 		return
 	}
 	if at.IsZero() {

@@ -30,7 +30,7 @@ func nextTick(t *testing.T, ticks <-chan domain.Tick, sym string) domain.Tick {
 func TestFeedFromMarketChannels(t *testing.T) {
 	r := newRig(t, 5*time.Second)
 	state := make(chan bool, 8)
-	feed := coinbase.NewFeed(r.x, coinbase.StreamConfig{URL: "ws" + strings.TrimPrefix(r.srv.URL, "http") + "/ws", Key: r.key,
+	feed := coinbase.NewFeed(r.x.Client(), nil, coinbase.StreamConfig{URL: "ws" + strings.TrimPrefix(r.srv.URL, "http") + "/ws", Key: r.key,
 		Backoff: 10 * time.Millisecond, OnState: func(up bool) { state <- up }})
 	if _, err := feed.Ticker("BTC-USD"); domain.ErrorCode(err) != domain.EUnavailable || feed.LastTickAge() >= 0 {
 		t.Fatalf("before the first message: %v, age %s", err, feed.LastTickAge())

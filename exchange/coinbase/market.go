@@ -12,11 +12,15 @@ import (
 // Candles returns the candles of width g opening in [start, end), ascending,
 // paged within Coinbase's 350-per-request limit.
 func (x *Exchange) Candles(ctx context.Context, symbol string, g domain.Granularity, start, end time.Time) ([]domain.Candle, error) {
+	return candles(ctx, x.c, symbol, g, start, end)
+}
+
+func candles(ctx context.Context, c *Client, symbol string, g domain.Granularity, start, end time.Time) ([]domain.Candle, error) {
 	w := g.Duration()
 	if w == 0 {
 		return nil, domain.Errorf(domain.EInvalid, "Unknown granularity %q", g)
 	}
-	raw, err := x.c.Candles(ctx, strings.ToUpper(symbol), string(g), w, start.Truncate(w), end)
+	raw, err := c.Candles(ctx, strings.ToUpper(symbol), string(g), w, start.Truncate(w), end)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package coinbase
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -108,6 +109,16 @@ func eqDec(a, b *decimal.Decimal) bool {
 func (x *Exchange) Sync(ctx context.Context) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
+	err := x.sync(ctx)
+	if err != nil {
+		x.health.fail(x.opt.Now(), err)
+	} else {
+		x.health.ok(x.opt.Now())
+	}
+	return err
+}
+
+func (x *Exchange) sync(ctx context.Context) error {
 	open, err := x.c.Orders(ctx, OrderQuery{Statuses: []string{"OPEN", "PENDING", "QUEUED"}, Products: x.opt.Symbols})
 	if err != nil {
 		return err
@@ -161,6 +172,7 @@ func (x *Exchange) Poll(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
+		x.health.beat(x.opt.Now())
 		if err := x.Sync(ctx); err != nil && ctx.Err() == nil {
 			slog.Warn("coinbase resync failed; will retry", "err", err, "component", "exchange")
 		}
@@ -170,4 +182,47 @@ func (x *Exchange) Poll(ctx context.Context, every time.Duration) {
 		case <-t.C:
 		}
 	}
+}
+
+// health is what the adapter knows of its link to Coinbase.
+type health struct {
+	mu        sync.Mutex
+	lastOK    time.Time
+	lastErr   string
+	lastErrAt time.Time
+	lastBeat  time.Time
+}
+
+func (h *health) ok(now time.Time) { h.mu.Lock(); h.lastOK = now; h.mu.Unlock() }
+func (h *health) fail(now time.Time, err error) {
+	h.mu.Lock()
+	h.lastErr, h.lastErrAt = err.Error(), now
+	h.mu.Unlock()
+}
+func (h *health) beat(now time.Time) { h.mu.Lock(); h.lastBeat = now; h.mu.Unlock() }
+
+// Health is the adapter's own account for the status screen: LastCommit is
+// the last successful resync with Coinbase, LastError a later failed one,
+// LastQuote the market feed's last price (WatchQuotes).
+func (x *Exchange) Health() domain.ExchangeHealth {
+	x.health.mu.Lock()
+	defer x.health.mu.Unlock()
+	h := domain.ExchangeHealth{LastCommit: x.health.lastOK}
+	if x.health.lastErrAt.After(x.health.lastOK) {
+		h.LastError, h.LastErrorAt = x.health.lastErr, x.health.lastErrAt
+	}
+	if x.quotes != nil {
+		h.LastQuote = x.quotes()
+	}
+	return h
+}
+
+// WatchQuotes tells the adapter where to read the market feed's last price time.
+func (x *Exchange) WatchQuotes(last func() time.Time) { x.quotes = last }
+
+// LastBeat is when the resync loop (Poll) last went round.
+func (x *Exchange) LastBeat() time.Time {
+	x.health.mu.Lock()
+	defer x.health.mu.Unlock()
+	return x.health.lastBeat
 }
