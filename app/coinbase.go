@@ -3,9 +3,12 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"sync"
 	"time"
 
 	"kestrel/domain"
+	"kestrel/events"
 	"kestrel/exchange/coinbase"
 	"kestrel/settings"
 )
@@ -37,4 +40,60 @@ func (a *App) testExchange(ctx context.Context, e settings.Exchange) (string, er
 		where = "sandbox"
 	}
 	return fmt.Sprintf("Coinbase (%s, %s) answered with %d accounts", where, cfg.RESTURL(), len(bals)), nil
+}
+
+// LiveMarket is the market the app trades on and shows.
+type LiveMarket interface {
+	domain.MarketData
+	Start(ctx context.Context)
+	LastTickAge() time.Duration
+	Dropped() int64
+	PublishTickers(ticks <-chan domain.Tick, bus *events.Bus)
+}
+
+// LiveExchange is the exchange the gateway trades through.
+type LiveExchange interface {
+	domain.Exchange
+	Account(ctx context.Context) (domain.Account, error)
+	Health() domain.ExchangeHealth
+	LastBeat() time.Time
+}
+
+// Resync every pollEvery: the net under the user channel, and the feed of
+// changes while it is down.
+const pollEvery = 5 * time.Second
+
+// openCoinbase makes Coinbase the exchange and its feed the live market.
+func (a *App) openCoinbase(e settings.Exchange) error {
+	cfg := a.coinbaseConfig(e)
+	x, err := coinbase.Open(cfg)
+	if err != nil {
+		return err
+	}
+	feed, err := coinbase.OpenFeed(cfg, x, 15*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	a.Exchange, a.Live = x, feed
+	a.MarketSource = "Coinbase live market data"
+	if e.Sandbox {
+		a.MarketSource += " (orders on Coinbase's sandbox)"
+	}
+	a.runExchange = func(ctx context.Context, ticks <-chan domain.Tick) {
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for range ticks { // Coinbase matches orders itself, not on our ticks
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			x.RunUserStream(ctx, coinbase.StreamConfig{URL: cfg.UserURL(), Key: x.Key(), Stale: 15 * time.Second})
+		}()
+		x.Poll(ctx, pollEvery)
+		wg.Wait()
+	}
+	slog.Info("exchange: coinbase", "api", cfg.RESTURL(), "market_ws", cfg.MarketURL(), "user_ws", cfg.UserURL(), "sandbox", e.Sandbox)
+	return nil
 }

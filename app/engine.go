@@ -36,10 +36,24 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	opt.TakerFee, _ = decimal.NewFromString(a.cfg.TakerFee)
 	opt.MakerFee, _ = decimal.NewFromString(a.cfg.MakerFee)
 	opt.Spread, _ = decimal.NewFromString(a.cfg.Spread)
-	if a.Exchange, err = sandbox.New(ctx, a.Store, a.Market, opt); err != nil {
-		return err
+	if ex := a.Settings.Platform().API.Exchange; ex.Provider == "coinbase" {
+		if err := a.openCoinbase(ex); err != nil {
+			slog.Error("coinbase not connected; running the sandbox", "err", err, "component", "exchange")
+			a.Alerts.Raise(ctx, "exchange:coinbase", domain.SeverityCritical, "exchange", "Coinbase not connected",
+				"The exchange settings select Coinbase but the adapter could not start ("+domain.ErrorMessage(err)+"); the built-in sandbox is running instead. Fix the key in Settings and restart.")
+		}
 	}
-	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Account: a.Exchange.Account, Market: a.Market, Store: a.Store,
+	if a.Exchange == nil {
+		sb, err := sandbox.New(ctx, a.Store, a.Market, opt)
+		if err != nil {
+			return err
+		}
+		a.Exchange, a.Live, a.MarketSource = sb, a.Market, "sandbox replay of Coinbase candles"
+		a.runExchange = func(ctx context.Context, matchTicks <-chan domain.Tick) {
+			sb.Run(ctx, matchTicks, func(err error) { a.matchingFailed(ctx, err) })
+		}
+	}
+	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Account: a.Exchange.Account, Market: a.Live, Store: a.Store,
 		Clock: clock, Bus: a.Bus,
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		Alert: func(ctx context.Context, severity, title, message string) {
@@ -48,9 +62,10 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	if err != nil {
 		return err
 	}
-	a.Strategies, err = strategy.New(ctx, strategy.Deps{Store: a.Store, Market: a.Market, Exchange: a.Exchange, Gateway: a.Trading,
+	a.Strategies, err = strategy.New(ctx, strategy.Deps{Store: a.Store, Market: a.Live, Exchange: a.Exchange, Gateway: a.Trading,
 		Account: a.Exchange.Account, Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		AutoTrading: func() bool { return a.Settings.Platform().Trading.Automation.AutoTrading },
+		MarketStale: func() string { return marketwatch.Stale(a.Live.LastTickAge()) },
 		Clock:       clock, Bus: a.Bus, Build: strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary}),
 		Alert: func(ctx context.Context, severity, title, message string) {
 			a.Alerts.Raise(ctx, "strategy:"+title, severity, "strategy", title, message)
@@ -62,7 +77,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
 		Clock: clock, Build: a.build.Version + " " + a.build.Commit})
 	a.Alerts.OnResolve(func(ctx context.Context, al domain.Alert) { a.Strategies.ResumePaused(ctx, al.Title) })
-	a.Hub = ws.NewHub(256, a.Market.Symbols())
+	a.Hub = ws.NewHub(256, a.Live.Symbols())
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }
 	a.Settings.OnChange(a.applyEmergencyStop)
 	return nil
@@ -91,16 +106,14 @@ func (a *App) applyEmergencyStop(ctx context.Context, old, next settings.Setting
 // until ctx ends.
 func (a *App) runEngine(ctx context.Context) {
 	// Subscribed before the market starts, so no tick is missed.
-	matchTicks, pubTicks := a.Market.Subscribe(ctx), a.Market.Subscribe(ctx)
-	loops := []func(context.Context){a.Market.Start, a.Trading.Run, a.Strategies.Run,
+	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
+	loops := []func(context.Context){a.Live.Start, a.Trading.Run, a.Strategies.Run,
 		func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) },
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
-		func(ctx context.Context) { marketwatch.Run(ctx, a.Market.LastTickAge, a.Alerts) },
+		func(ctx context.Context) { marketwatch.Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
-		func(ctx context.Context) { a.Market.PublishTickers(pubTicks, a.Bus) },
-		func(ctx context.Context) {
-			a.Exchange.Run(ctx, matchTicks, func(err error) { a.matchingFailed(ctx, err) })
-		},
+		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
+		func(ctx context.Context) { a.runExchange(ctx, matchTicks) },
 	}
 	var wg sync.WaitGroup
 	for _, loop := range loops {
@@ -128,7 +141,7 @@ func (a *App) aiProvider() (ai.Provider, error) {
 }
 
 func (a *App) lastPrice(symbol string) (decimal.Decimal, error) {
-	t, err := a.Market.Ticker(symbol)
+	t, err := a.Live.Ticker(symbol)
 	return t.Price, err
 }
 
