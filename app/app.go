@@ -19,6 +19,7 @@ import (
 	"kestrel/backtest"
 	"kestrel/domain"
 	"kestrel/events"
+	"kestrel/exchange/sandbox"
 	"kestrel/httpapi"
 	"kestrel/httpapi/ws"
 	"kestrel/logbook"
@@ -47,13 +48,16 @@ type App struct {
 	// Market is the replayed history: the live market with the sandbox,
 	// and what backtests run on with any exchange.
 	Market *replay.Replay
-	// Live is the market the app trades on: the replay, or Coinbase's feed.
-	Live         LiveMarket
-	MarketSource string
-	// Exchange is the sandbox or the Coinbase adapter (api.exchange.provider at start).
-	Exchange    LiveExchange
-	runExchange func(ctx context.Context, ticks <-chan domain.Tick)
-	Trading     *trading.Service
+	// Live is the market the app trades on (the replay, or Coinbase's
+	// feed) and Exchange the exchange (the sandbox or the Coinbase adapter):
+	// switches the exchange settings turn (venue.go).
+	Live       *marketSwitch
+	Exchange   *exchangeSwitch
+	venueMu    sync.Mutex
+	venue      *venue
+	sandbox    *venue // built once, kept for switching back
+	sandboxOpt sandbox.Options
+	Trading    *trading.Service
 	// Strategies runs the automated strategies through the gateway.
 	Strategies *strategy.Engine
 	// Backtests runs strategies over history.
@@ -115,7 +119,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	a.Backups = backup.New(copier, filepath.Join(cfg.DataDir, "backups"), a.Settings.Platform, a.Alerts, clock)
 	a.registerGauges()
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
-		Market: a.Live, MarketSource: a.MarketSource, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests,
+		Market: a.Live, MarketSource: func() string { return a.current().source }, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests,
 		Portfolio: store, MarketAge: a.Live.LastTickAge, ExchangeHealth: a.Exchange.Health, EngineBeat: a.Exchange.LastBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
@@ -264,7 +268,7 @@ func (a *App) registerGauges() {
 func (a *App) effectiveConfig() map[string]any {
 	return map[string]any{"addr": a.cfg.Addr, "data_dir": a.cfg.DataDir, "database": a.describeDB(), "log_level": a.cfg.LogLevel,
 		"session_timeout": a.cfg.SessionTTL.String(), "session_max_age": a.cfg.SessionMaxAge.String(), "secret_key": map[bool]string{true: "from configuration", false: "key file in the data directory"}[a.cfg.SecretKey != ""],
-		"market": map[string]any{"source": a.MarketSource, "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Live.Symbols()},
+		"market": map[string]any{"source": a.current().source, "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Live.Symbols()},
 		"exchange": map[string]any{"name": a.Exchange.Name(), "sandbox": a.Exchange.IsSandbox(), "coinbase_api_url": a.cfg.CoinbaseAPIURL,
 			"coinbase_ws_url": a.cfg.CoinbaseWSURL, "coinbase_user_ws_url": a.cfg.CoinbaseUserWSURL},
 		"sandbox": map[string]any{"starting_usd": a.cfg.StartingUSD, "taker_fee": a.cfg.TakerFee, "maker_fee": a.cfg.MakerFee, "spread": a.cfg.Spread}}

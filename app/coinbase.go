@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"kestrel/domain"
-	"kestrel/events"
 	"kestrel/exchange/coinbase"
 	"kestrel/settings"
 )
@@ -42,44 +41,26 @@ func (a *App) testExchange(ctx context.Context, e settings.Exchange) (string, er
 	return fmt.Sprintf("Coinbase (%s, %s) answered with %d accounts", where, cfg.RESTURL(), len(bals)), nil
 }
 
-// LiveMarket is the market the app trades on and shows.
-type LiveMarket interface {
-	domain.MarketData
-	Start(ctx context.Context)
-	LastTickAge() time.Duration
-	Dropped() int64
-	PublishTickers(ticks <-chan domain.Tick, bus *events.Bus)
-}
-
-// LiveExchange is the exchange the gateway trades through.
-type LiveExchange interface {
-	domain.Exchange
-	Account(ctx context.Context) (domain.Account, error)
-	Health() domain.ExchangeHealth
-	LastBeat() time.Time
-}
-
 // Resync every pollEvery: the net under the user channel, and the feed of
 // changes while it is down.
 const pollEvery = 5 * time.Second
 
-// openCoinbase makes Coinbase the exchange and its feed the live market.
-func (a *App) openCoinbase(e settings.Exchange) error {
+// coinbaseVenue is Coinbase as the exchange and its feed as the live market.
+func (a *App) coinbaseVenue(e settings.Exchange) (*venue, error) {
 	cfg := a.coinbaseConfig(e)
 	x, err := coinbase.Open(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	feed, err := coinbase.OpenFeed(cfg, x, 15*time.Second, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	a.Exchange, a.Live = x, feed
-	a.MarketSource = "Coinbase live market data"
+	v := &venue{exchange: x, market: feed, source: "Coinbase live market data"}
 	if e.Sandbox {
-		a.MarketSource += " (orders on Coinbase's sandbox)"
+		v.source += " (orders on Coinbase's sandbox)"
 	}
-	a.runExchange = func(ctx context.Context, ticks <-chan domain.Tick) {
+	v.run = func(ctx context.Context, ticks <-chan domain.Tick) {
 		var wg sync.WaitGroup
 		wg.Add(2)
 		go func() {
@@ -95,5 +76,5 @@ func (a *App) openCoinbase(e settings.Exchange) error {
 		wg.Wait()
 	}
 	slog.Info("exchange: coinbase", "api", cfg.RESTURL(), "market_ws", cfg.MarketURL(), "user_ws", cfg.UserURL(), "sandbox", e.Sandbox)
-	return nil
+	return v, nil
 }

@@ -36,23 +36,14 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	opt.TakerFee, _ = decimal.NewFromString(a.cfg.TakerFee)
 	opt.MakerFee, _ = decimal.NewFromString(a.cfg.MakerFee)
 	opt.Spread, _ = decimal.NewFromString(a.cfg.Spread)
-	if ex := a.Settings.Platform().API.Exchange; ex.Provider == "coinbase" {
-		if err := a.openCoinbase(ex); err != nil {
-			slog.Error("coinbase not connected; running the sandbox", "err", err, "component", "exchange")
-			a.Alerts.Raise(ctx, "exchange:coinbase", domain.SeverityCritical, "exchange", "Coinbase not connected",
-				"The exchange settings select Coinbase but the adapter could not start ("+domain.ErrorMessage(err)+"); the built-in sandbox is running instead. Fix the key in Settings and restart.")
-		}
+	a.sandboxOpt = opt
+	v, err := a.venueFor(ctx, a.Settings.Platform().API.Exchange)
+	if err != nil {
+		return err
 	}
-	if a.Exchange == nil {
-		sb, err := sandbox.New(ctx, a.Store, a.Market, opt)
-		if err != nil {
-			return err
-		}
-		a.Exchange, a.Live, a.MarketSource = sb, a.Market, "sandbox replay of Coinbase candles"
-		a.runExchange = func(ctx context.Context, matchTicks <-chan domain.Tick) {
-			sb.Run(ctx, matchTicks, func(err error) { a.matchingFailed(ctx, err) })
-		}
-	}
+	a.Exchange, a.Live = &exchangeSwitch{}, &marketSwitch{}
+	a.use(v)
+	a.Settings.OnChange(a.switchExchange)
 	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Account: a.Exchange.Account, Market: a.Live, Store: a.Store,
 		Clock: clock, Bus: a.Bus,
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
@@ -113,7 +104,7 @@ func (a *App) runEngine(ctx context.Context) {
 		func(ctx context.Context) { marketwatch.Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
 		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
-		func(ctx context.Context) { a.runExchange(ctx, matchTicks) },
+		func(ctx context.Context) { a.current().run(ctx, matchTicks) },
 	}
 	var wg sync.WaitGroup
 	for _, loop := range loops {

@@ -38,8 +38,9 @@ type Deps struct {
 	MaxBodyBytes int64
 
 	// Market data, realtime and trading; nil leaves their routes out.
-	Market       domain.MarketData
-	MarketSource string
+	Market domain.MarketData
+	// MarketSource names where prices come from (the label the UI shows).
+	MarketSource func() string
 	Hub          *ws.Hub
 	Trading      *trading.Service
 	Strategies   *strategy.Engine
@@ -222,4 +223,11 @@ func (s *Server) withAudit(next http.Handler) http.Handler {
 			logError(ctx, "audit log write failed", err)
 		}
 	})
+}
+
+func (d Deps) marketSource() string {
+	if d.MarketSource == nil {
+		return ""
+	}
+	return d.MarketSource()
 }

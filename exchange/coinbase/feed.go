@@ -23,7 +23,7 @@ type Feed struct {
 	c       *Client // REST for candles: Coinbase's production host even in sandbox mode (market data is public)
 	symbols []string
 	cfg     StreamConfig
-	now func() time.Time
+	now     func() time.Time
 
 	mu      sync.Mutex
 	tickers map[string]domain.Ticker
