@@ -38,6 +38,9 @@ func ParseKey(name, secret string) (Key, error) {
 	secret = strings.ReplaceAll(strings.TrimSpace(secret), `\n`, "\n")
 	block, _ := pem.Decode([]byte(secret))
 	if block == nil {
+		block = flatPEM(secret)
+	}
+	if block == nil {
 		return Key{}, errors.New("the API secret is not a PEM private key (-----BEGIN EC PRIVATE KEY-----)")
 	}
 	var priv *ecdsa.PrivateKey
@@ -56,6 +59,28 @@ func ParseKey(name, secret string) (Key, error) {
 		return Key{}, errors.New("the API secret is not a P-256 key (ES256)")
 	}
 	return Key{Name: name, priv: priv}, nil
+}
+
+// flatPEM reads a PEM whose line breaks were lost (pasted into a one-line
+// field): the header, the base64 body in any spacing, the footer.
+func flatPEM(s string) *pem.Block {
+	rest, ok := strings.CutPrefix(s, "-----BEGIN ")
+	if !ok {
+		return nil
+	}
+	typ, body, ok := strings.Cut(rest, "-----")
+	if !ok {
+		return nil
+	}
+	body, _, ok = strings.Cut(body, "-----END "+typ+"-----")
+	if !ok {
+		return nil
+	}
+	der, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(body), ""))
+	if err != nil {
+		return nil
+	}
+	return &pem.Block{Type: typ, Bytes: der}
 }
 
 // Public is the key's public half (the fake exchange verifies with it).
