@@ -38,7 +38,11 @@ func (a *App) testExchange(ctx context.Context, e settings.Exchange) (string, er
 	if e.Sandbox {
 		where = "sandbox"
 	}
-	return fmt.Sprintf("Coinbase (%s, %s) answered with %d accounts", where, cfg.RESTURL(), len(bals)), nil
+	noun := "accounts"
+	if len(bals) == 1 {
+		noun = "account"
+	}
+	return fmt.Sprintf("Coinbase (%s, %s) answered with %d %s", where, cfg.RESTURL(), len(bals), noun), nil
 }
 
 // Resync every pollEvery: the net under the user channel, and the feed of

@@ -108,12 +108,19 @@ func TestCoinbaseTradingThroughTheApp(t *testing.T) {
 		t.Fatalf("source %q", rt.Source)
 	}
 	var placed struct{ Order struct{ ID, Status string } }
-	r := s.do("POST", "/api/trading/orders/limit", op, `{"symbol":"BTC-USD","side":"BUY","quantity":0.01,"price":49000}`)
+	r := s.do("POST", "/api/trading/execute", op, `{"symbol":"BTC-USD","action":"BUY","quantity":0.01}`)
 	s.into(r, &placed)
-	if placed.Order.Status != "open" || fake.OrderCount() != 1 {
-		t.Fatalf("limit order: %+v, %d at Coinbase", r, fake.OrderCount())
+	if placed.Order.Status != "filled" {
+		t.Fatalf("market buy: %+v", r)
 	}
-	fake.SetPrice("BTC-USD", "48990")
+	// The gateway guarded the fill with a protective stop-loss, at Coinbase a stop-limit.
+	waitUntil(t, "the protective stop at Coinbase", func() bool { return fake.OrderCount() == 2 })
+	r = s.do("POST", "/api/trading/orders/limit", op, `{"symbol":"BTC-USD","side":"BUY","quantity":0.01,"price":49500}`)
+	s.into(r, &placed)
+	if placed.Order.Status != "open" || fake.OrderCount() != 3 {
+		t.Fatalf("limit order: %+v, %d at Coinbase", placed, fake.OrderCount())
+	}
+	fake.SetPrice("BTC-USD", "49400") // above the first buy's protective stop (2% under 50,000)
 	var pos struct {
 		Positions []struct {
 			Symbol   string
@@ -122,10 +129,9 @@ func TestCoinbaseTradingThroughTheApp(t *testing.T) {
 	}
 	waitUntil(t, "the fill in the positions", func() bool {
 		s.into(s.do("GET", "/api/trading/positions", op, ""), &pos)
-		return len(pos.Positions) == 1 && pos.Positions[0].Quantity.Equal(decimal.RequireFromString("0.01"))
+		return len(pos.Positions) == 1 && pos.Positions[0].Quantity.Equal(decimal.RequireFromString("0.02"))
 	})
-	// The gateway guarded the fill with a protective stop-loss, at Coinbase a stop-limit.
-	waitUntil(t, "the protective stop at Coinbase", func() bool { return fake.OrderCount() == 2 })
+	waitUntil(t, "the second protective stop", func() bool { return fake.OrderCount() == 4 })
 	var st map[string]json.RawMessage
 	s.into(s.do("GET", "/api/system/status", op, ""), &st)
 	if _, ok := st["coinbase_api"]; !ok {

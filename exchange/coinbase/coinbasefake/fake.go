@@ -515,13 +515,27 @@ func (f *Fake) getCandles(w http.ResponseWriter, r *http.Request, sym string) {
 	f.mu.Lock()
 	src := f.candles[sym]
 	f.mu.Unlock()
-	out := cb.CandlesPage{Candles: []cb.Candle{}}
-	for i := len(src) - 1; i >= 0; i-- {
-		c := src[i]
-		if t := c.Time.Unix(); t >= start && t <= end && c.Time.Truncate(g.Duration()).Equal(c.Time) {
-			out.Candles = append(out.Candles, cb.Candle{Start: strconv.FormatInt(t, 10), Low: c.Low.String(), High: c.High.String(),
-				Open: c.Open.String(), Close: c.Close.String(), Volume: c.Volume.String()})
+	// Wider candles are merged from the stored ones (none narrower exist).
+	var merged []domain.Candle
+	for _, c := range src {
+		at := c.Time.Truncate(g.Duration())
+		if at.Unix() < start || at.Unix() > end {
+			continue
 		}
+		if n := len(merged); n > 0 && merged[n-1].Time.Equal(at) {
+			m := &merged[n-1]
+			m.High, m.Low = decimal.Max(m.High, c.High), decimal.Min(m.Low, c.Low)
+			m.Close, m.Volume = c.Close, m.Volume.Add(c.Volume)
+			continue
+		}
+		c.Time = at
+		merged = append(merged, c)
+	}
+	out := cb.CandlesPage{Candles: []cb.Candle{}}
+	for i := len(merged) - 1; i >= 0; i-- { // newest first
+		c := merged[i]
+		out.Candles = append(out.Candles, cb.Candle{Start: strconv.FormatInt(c.Time.Unix(), 10), Low: c.Low.String(), High: c.High.String(),
+			Open: c.Open.String(), Close: c.Close.String(), Volume: c.Volume.String()})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
