@@ -56,9 +56,10 @@ type Exchange struct {
 	products []domain.Product
 	prodAt   time.Time
 
-	syncMu sync.Mutex // one resync at a time
-	health health
-	quotes func() time.Time
+	syncMu    sync.Mutex // one resync at a time
+	refreshMu sync.Mutex // one order read-back at a time
+	health    health
+	quotes    func() time.Time
 
 	subMu sync.Mutex
 	subs  map[chan domain.TradeUpdate]<-chan struct{}
@@ -366,6 +367,9 @@ func (x *Exchange) remember(ctx context.Context, id, coid string, m meta) {
 		if err := x.opt.Meta.PutValue(ctx, "coinbase.order."+id, string(raw)); err != nil {
 			slog.Warn("store coinbase order details", "order_id", id, "err", err, "component", "exchange")
 		}
+		if err := x.opt.Meta.PutValue(ctx, "coinbase.client."+coid, id); err != nil {
+			slog.Warn("store coinbase client order id", "order_id", id, "err", err, "component", "exchange")
+		}
 	}
 }
 
@@ -415,16 +419,27 @@ func (x *Exchange) Order(ctx context.Context, id string) (domain.Order, error) {
 	return toOrder(o, x.metaFor(ctx, id)), nil
 }
 
-// OrderByClientID implements domain.Exchange.
+// clientLookback bounds the scan for a client order id Kestrel has no
+// record of (the gateway asks before every order): retries come within
+// minutes, and a full history scan would cost a request per 250 orders.
+const clientLookback = 24 * time.Hour
+
+// OrderByClientID implements domain.Exchange: from memory, then the stored
+// record of orders Kestrel placed, then the last day of Coinbase's orders.
 func (x *Exchange) OrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
 	coid := clientOrderID(userID, clientID)
 	x.mu.Lock()
 	id, ok := x.byClient[coid]
 	x.mu.Unlock()
+	if !ok && x.opt.Meta != nil {
+		if stored, err := x.opt.Meta.GetValue(ctx, "coinbase.client."+coid); err == nil {
+			id, ok = stored, true
+		}
+	}
 	if ok {
 		return x.Order(ctx, id)
 	}
-	o, err := x.findByClientID(ctx, coid, "", time.Time{})
+	o, err := x.findByClientID(ctx, coid, "", x.opt.Now().Add(-clientLookback))
 	if err != nil {
 		return domain.Order{}, err
 	}

@@ -338,3 +338,50 @@ func TestCandlesArePagedWithin350(t *testing.T) {
 		t.Fatalf("%d candle requests, want 3 (350 + 350 + 100)", n)
 	}
 }
+
+// memKV is the key-value store the app gives the adapter, in memory.
+type memKV struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (k *memKV) GetValue(_ context.Context, key string) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	v, ok := k.m[key]
+	if !ok {
+		return "", domain.Errorf(domain.ENotFound, "no %s", key)
+	}
+	return v, nil
+}
+
+func (k *memKV) PutValue(_ context.Context, key, value string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.m[key] = value
+	return nil
+}
+
+// What Coinbase does not keep (user, strategy, protective group) survives a
+// restart through the store, and a client id is found without listing orders.
+func TestOrderDetailsSurviveRestart(t *testing.T) {
+	r := newRig(t, 5*time.Second)
+	kv := &memKV{m: map[string]string{}}
+	c, _ := coinbase.NewClient(coinbase.ClientConfig{BaseURL: r.srv.URL, Key: r.key})
+	x := coinbase.New(coinbase.Options{Client: c, Meta: kv})
+	req := domain.OrderRequest{ClientOrderID: "s-1", UserID: "u9", Strategy: "technical_strategy", GroupID: "g1", Symbol: "BTC-USD",
+		Side: domain.Buy, Type: domain.Limit, Quantity: d("0.01"), Price: dp("40000")}
+	a, err := x.PlaceOrder(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := coinbase.New(coinbase.Options{Client: c, Meta: kv})
+	before := count(r.fake.Requests(), "GET /orders/historical/batch")
+	got, err := fresh.OrderByClientID(ctx, "u9", "s-1")
+	if err != nil || got.ID != a.ID || got.Strategy != "technical_strategy" || got.GroupID != "g1" || got.UserID != "u9" || got.ClientOrderID != "s-1" {
+		t.Fatalf("after restart: %+v %v", got, err)
+	}
+	if count(r.fake.Requests(), "GET /orders/historical/batch") != before {
+		t.Fatal("listed orders to find a client id the store knows")
+	}
+}

@@ -52,6 +52,10 @@ func (x *Exchange) tell(ups []domain.TradeUpdate) {
 // updates the live set and reports what changed: one update per new fill,
 // or one for a change of status without a fill.
 func (x *Exchange) refresh(ctx context.Context, id string) (domain.Order, error) {
+	// One refresh at a time: the user channel, the resync and the adapter's
+	// own calls may read the same order; each change is reported once, in order.
+	x.refreshMu.Lock()
+	defer x.refreshMu.Unlock()
 	o, err := x.Order(ctx, id)
 	if err != nil {
 		return o, err
