@@ -41,7 +41,7 @@ func (r *rig) slept() []time.Duration {
 	return append([]time.Duration(nil), r.sleeps...)
 }
 
-func newRig(t *testing.T, timeout time.Duration) *rig {
+func newRig(t testing.TB, timeout time.Duration) *rig {
 	t.Helper()
 	k, pemText, err := coinbase.NewTestKey("organizations/kestrel-test/apiKeys/contract")
 	if err != nil {
