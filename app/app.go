@@ -57,6 +57,7 @@ type App struct {
 	venue      *venue
 	sandbox    *venue // built once, kept for switching back
 	sandboxOpt sandbox.Options
+	history    *portfolioView // the portfolio history of the exchange in use
 	Trading    *trading.Service
 	// Strategies runs the automated strategies through the gateway.
 	Strategies *strategy.Engine
@@ -120,7 +121,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	a.registerGauges()
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
 		Market: a.Live, MarketSource: func() string { return a.current().source }, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests,
-		Portfolio: store, MarketAge: a.Live.LastTickAge, ExchangeHealth: a.Exchange.Health, EngineBeat: a.Exchange.LastBeat,
+		Portfolio: a.history, MarketAge: a.Live.LastTickAge, ExchangeHealth: a.Exchange.Health, EngineBeat: a.Exchange.LastBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)

@@ -69,10 +69,9 @@ func fakeCoinbase(t *testing.T) (*coinbasefake.Fake, *httptest.Server, coinbase.
 		t.Fatal(err)
 	}
 	fake := coinbasefake.New(key.Name, key.Public())
-	// Funded like the sandbox: the portfolio history the drawdown limit reads
-	// is not kept per exchange (docs/COINBASE.md), so a smaller account would
-	// start "in drawdown" against the sandbox's peak.
-	fake.Deposit("USD", "100000")
+	// A fifth of the sandbox's 100,000: the drawdown limit and the day's
+	// P&L must measure this account from the switch, not the sandbox's past.
+	fake.Deposit("USD", "20000")
 	srv := httptest.NewServer(fake.Handler())
 	t.Cleanup(srv.Close)
 	return fake, srv, key, pemText

@@ -44,7 +44,10 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	a.Exchange, a.Live = &exchangeSwitch{}, &marketSwitch{}
 	a.use(v)
 	a.Settings.OnChange(a.switchExchange)
-	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Account: a.Exchange.Account, Market: a.Live, Store: a.Store,
+	if a.history, err = newPortfolioView(ctx, a.Store); err != nil {
+		return fmt.Errorf("portfolio history: %w", err)
+	}
+	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Account: a.Exchange.Account, Market: a.Live, Store: a.history,
 		Clock: clock, Bus: a.Bus,
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		Alert: func(ctx context.Context, severity, title, message string) {

@@ -107,6 +107,9 @@ func (a *App) switchExchange(ctx context.Context, old, next settings.Settings, b
 		a.stopEngine()
 	}
 	a.use(v)
+	if err := a.history.restart(context.WithoutCancel(ctx), time.Now()); err != nil {
+		slog.Error("restart the portfolio history", "err", err, "component", "exchange")
+	}
 	if running {
 		a.startEngine()
 	}
