@@ -67,9 +67,6 @@ func (a *App) venueFor(ctx context.Context, e settings.Exchange) (*venue, error)
 	return a.sandbox, nil
 }
 
-// Sandbox is the built-in exchange, built whether or not it is in use.
-func (a *App) Sandbox() *sandbox.Sandbox { sb, _ := a.sandbox.exchange.(*sandbox.Sandbox); return sb }
-
 func (a *App) use(v *venue) {
 	a.venueMu.Lock()
 	a.venue = v

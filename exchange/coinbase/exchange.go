@@ -231,7 +231,8 @@ func (x *Exchange) PlaceOrder(ctx context.Context, req domain.OrderRequest) (dom
 			return domain.Order{}, lerr
 		}
 		if attempt >= x.c.cfg.Retries {
-			return domain.Order{}, domain.Errorf(domain.EUnavailable, "Coinbase did not confirm the order; it was not placed (%v)", err)
+			return domain.Order{}, domain.Errorf(domain.EUnavailable,
+				"Coinbase did not confirm the order and it is not among your orders yet; check Orders before placing it again (%v)", err)
 		}
 		if err := x.c.cfg.Sleep(ctx, x.c.backoff(attempt)); err != nil {
 			return domain.Order{}, err

@@ -385,3 +385,18 @@ func TestOrderDetailsSurviveRestart(t *testing.T) {
 		t.Fatal("listed orders to find a client id the store knows")
 	}
 }
+
+// When every create fails with the outcome unknown and the order never
+// appears, the trader is told to check before trying again; nothing was made.
+func TestUnknownOutcomeThatNeverLands(t *testing.T) {
+	r := newRig(t, 5*time.Second)
+	r.fake.Inject(coinbasefake.Fault{Match: "POST /orders", Times: 10, Status: 503})
+	_, err := r.x.PlaceOrder(ctx, domain.OrderRequest{ClientOrderID: "lost", Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("0.01")})
+	if domain.ErrorCode(err) != domain.EUnavailable || !strings.Contains(domain.ErrorMessage(err), "check Orders") {
+		t.Fatalf("error %v", err)
+	}
+	reqs := r.fake.Requests()
+	if r.fake.OrderCount() != 0 || count(reqs, "POST /orders") != 4 || count(reqs, "GET /orders/historical/batch") != 4 {
+		t.Fatalf("%d orders; requests %v", r.fake.OrderCount(), reqs)
+	}
+}
