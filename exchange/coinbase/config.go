@@ -57,7 +57,13 @@ func Open(c Config) (*Exchange, error) {
 	if err != nil {
 		return nil, domain.Errorf(domain.EInvalid, "%v", err)
 	}
-	return New(Options{Client: client, Sandbox: c.Sandbox, Meta: c.Meta}), nil
+	opt := Options{Client: client, Sandbox: c.Sandbox, Meta: c.Meta}
+	if c.MarketRESTURL() != c.RESTURL() { // the sandbox host: product metadata from production
+		if opt.Products, err = NewClient(ClientConfig{BaseURL: c.MarketRESTURL(), Key: key, Timeout: c.Timeout, RateLimit: c.RateLimit, Retries: 3}); err != nil {
+			return nil, domain.Errorf(domain.EInvalid, "%v", err)
+		}
+	}
+	return New(opt), nil
 }
 
 // Key is the parsed API key (WebSocket subscriptions sign with it).

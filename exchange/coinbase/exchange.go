@@ -20,6 +20,9 @@ import (
 // Options configure the adapter.
 type Options struct {
 	Client *Client
+	// Products reads product metadata when Client cannot (Coinbase's sandbox
+	// serves accounts and orders only); nil uses Client.
+	Products *Client
 	// Sandbox says the client talks to Coinbase's sandbox (static answers, no money).
 	Sandbox bool
 	// Symbols are the products Kestrel trades (domain.Symbols by default).
@@ -101,7 +104,11 @@ func (x *Exchange) Products(ctx context.Context) ([]domain.Product, error) {
 		return ps, nil
 	}
 	x.mu.Unlock()
-	raw, err := x.c.Products(ctx, x.opt.Symbols)
+	pc := x.c
+	if x.opt.Products != nil {
+		pc = x.opt.Products
+	}
+	raw, err := pc.Products(ctx, x.opt.Symbols)
 	if err != nil {
 		return nil, err
 	}
