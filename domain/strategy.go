@@ -76,6 +76,10 @@ type StrategyStore interface {
 	Evaluations(ctx context.Context, f EvaluationFilter) ([]Evaluation, error)
 	// PruneEvaluations deletes evaluations older than before.
 	PruneEvaluations(ctx context.Context, before time.Time) (int64, error)
+	// RecordedDecision returns the newest evaluation that recorded a usable
+	// AI answer (a decision and no error) to the prompt with this hash, from
+	// any strategy; ok is false when there is none.
+	RecordedDecision(ctx context.Context, promptHash string) (e Evaluation, ok bool, err error)
 }
 
 // SymbolName lets the realtime hub route an evaluation by symbol.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"kestrel/domain"
@@ -145,4 +146,28 @@ func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]d
 func (s *Store) PruneEvaluations(ctx context.Context, before time.Time) (int64, error) {
 	tag, err := s.pool.Exec(ctx, `DELETE FROM strategy_evaluations WHERE at < $1`, before)
 	return tag.RowsAffected(), err
+}
+
+// RecordedDecision implements domain.StrategyStore.
+func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain.Evaluation, bool, error) {
+	if promptHash == "" {
+		return domain.Evaluation{}, false, nil
+	}
+	var e domain.Evaluation
+	var ind []byte
+	err := s.pool.QueryRow(ctx, `SELECT `+evaluationCols+` FROM strategy_evaluations
+		WHERE prompt_hash = $1 AND error = '' AND decision <> '' ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
+		Scan(&e.ID, &e.Time, &e.Strategy, &e.Symbol, &e.CandleTime, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
+			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.Evaluation{}, false, nil
+	}
+	if err != nil {
+		return domain.Evaluation{}, false, err
+	}
+	e.Time, e.CandleTime = e.Time.UTC(), e.CandleTime.UTC()
+	if err := indicatorsInto(&e.Indicators, ind); err != nil {
+		return domain.Evaluation{}, false, err
+	}
+	return e, true, nil
 }

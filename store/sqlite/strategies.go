@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -152,4 +153,29 @@ func (s *Store) PruneEvaluations(ctx context.Context, before time.Time) (int64, 
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+// RecordedDecision implements domain.StrategyStore.
+func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain.Evaluation, bool, error) {
+	if promptHash == "" {
+		return domain.Evaluation{}, false, nil
+	}
+	var e domain.Evaluation
+	var at, candle int64
+	var ind sql.NullString
+	err := s.r.QueryRowContext(ctx, `SELECT `+evaluationCols+` FROM strategy_evaluations
+		WHERE prompt_hash = ? AND error = '' AND decision <> '' ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
+		Scan(&e.ID, &at, &e.Strategy, &e.Symbol, &candle, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
+			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error)
+	if errors.Is(err, sql.ErrNoRows) {
+		return domain.Evaluation{}, false, nil
+	}
+	if err != nil {
+		return domain.Evaluation{}, false, err
+	}
+	e.Time, e.CandleTime = fromMS(at), fromMS(candle)
+	if err := indicatorsInto(&e.Indicators, ind); err != nil {
+		return domain.Evaluation{}, false, err
+	}
+	return e, true, nil
 }
