@@ -363,7 +363,7 @@ func (s *Service) provider(mode, option string) (*AIRun, ai.Provider, error) {
 		return run, replay{find: s.d.Decisions.RecordedDecision, run: run}, nil
 	case AILive:
 		var p ai.Provider
-		err := domain.Errorf(domain.EUnavailable, "No AI provider is configured")
+		var err error = domain.Errorf(domain.EUnavailable, "No AI provider is configured")
 		if s.d.AIProvider != nil {
 			p, err = s.d.AIProvider()
 		}
