@@ -27,7 +27,10 @@ func TestReplayByPromptHash(t *testing.T) {
 	}
 	store := map[string]domain.Evaluation{ai.HashPrompt(prompt): {Decision: ai.Buy, Confidence: 0.9, Reasoning: "r", Provider: "openai", Model: "m", Raw: "{}"}}
 	run := &AIRun{Mode: AIRecorded, Models: map[string]int{}}
-	p := replay{run: run, find: func(_ context.Context, h string) (domain.Evaluation, bool, error) { e, ok := store[h]; return e, ok, nil }}
+	p := replay{run: run, find: func(_ context.Context, h string) (domain.Evaluation, bool, error) {
+		e, ok := store[h]
+		return e, ok, nil
+	}}
 
 	d, err := p.Decide(context.Background(), recorded)
 	if err != nil || d.Decision != ai.Buy || d.Confidence != 0.9 || d.Provider != "openai" || d.PromptHash != ai.HashPrompt(prompt) {
@@ -42,7 +45,9 @@ func TestReplayByPromptHash(t *testing.T) {
 		t.Fatalf("run %+v", run)
 	}
 
-	broken := replay{run: run, find: func(context.Context, string) (domain.Evaluation, bool, error) { return domain.Evaluation{}, false, errors.New("disk") }}
+	broken := replay{run: run, find: func(context.Context, string) (domain.Evaluation, bool, error) {
+		return domain.Evaluation{}, false, errors.New("disk")
+	}}
 	if _, err := broken.Decide(context.Background(), recorded); err == nil {
 		t.Fatal("a store failure must end the run, not pass as a missing recording")
 	}
