@@ -359,7 +359,7 @@ func (s *Service) provider(mode, option string) (*AIRun, ai.Provider, error) {
 		if s.d.Decisions == nil {
 			return nil, nil, domain.Errorf(domain.EUnavailable, "Recorded decisions are not available")
 		}
-		run.Provider, run.Model, run.Models = AIRecorded, "recorded decisions", map[string]int{}
+		run.Provider, run.Models = AIRecorded, map[string]int{} // the models are counted per answer
 		return run, replay{find: s.d.Decisions.RecordedDecision, run: run}, nil
 	case AILive:
 		var p ai.Provider

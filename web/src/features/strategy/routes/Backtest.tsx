@@ -120,7 +120,7 @@ export default function Backtest() {
           {!comparing && !run.isPending && !selected && !estimate && <EmptyState />}
           {!comparing && selected && report.isPending && <Spinner />}
           {!comparing && selected && report.isError && <ErrorBox message={errorMessage(report.error, 'Failed to load the backtest')} />}
-          {!comparing && report.data && <Report r={report.data} />}
+          {!comparing && !estimate && report.data && <Report r={report.data} />}
         </div>
       </div>
     </>

@@ -12,7 +12,7 @@ export function ConfirmLive({ e, onConfirm, onCancel }: { e: LiveEstimate; onCon
           <strong data-testid="bt-model-calls">{e.model_calls.toLocaleString('en-US')}</strong> times, once per candle (up to {e.max_model_calls.toLocaleString('en-US')} if answers need the repair
           retry). A paid model charges for every call.
         </p>
-        <p className="text-slate-600 dark:text-slate-400">Training cutoff: {e.training_cutoff ?? 'unknown'}</p>
+        <p className="text-slate-600 dark:text-slate-400">Training cutoff: {e.provider === 'builtin' ? 'none (the built-in analyst is rules, not a trained model)' : (e.training_cutoff ?? 'unknown')}</p>
         {e.warnings.map((w) => (
           <p key={w} role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-xs text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
             {w}
