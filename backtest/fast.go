@@ -64,7 +64,7 @@ type fixed struct {
 	haveLast   bool
 	// the last loss check of a flat account (see lossCheck)
 	lossKey  lossKey
-	lossErr  error
+	lossMsg  string
 	lossMemo *lossKey
 	consts   consts
 }

@@ -28,11 +28,11 @@ func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
 	if !r.orderChecksPass(t) {
 		return false
 	}
-	err := r.lossCheck()
-	if err == nil {
+	msg := r.lossCheck()
+	if msg == "" {
 		return false // it trades
 	}
-	r.refused[domain.ErrorMessage(err)]++
+	r.refused[msg]++
 	return true
 }
 
@@ -79,17 +79,22 @@ func newConsts(req Request) consts {
 }
 
 // lossCheck is risk.CheckLosses for a flat account, kept for the last
-// account state (a run stuck below its drawdown limit asks it over and over).
-func (r *run) lossCheck() error {
+// account state (a run stuck below its drawdown limit asks it over and
+// over): the refusal's message, or "" when the limits let the order through.
+func (r *run) lossCheck() string {
 	f := r.fx
 	key := lossKey{cash: f.cash, peak: f.peak, day: r.day} // the day fixes its start value
 	if f.lossMemo != nil && f.lossKey == key {
-		return f.lossErr
+		return f.lossMsg
 	}
 	value := r.balance(domain.Quote(r.req.Symbol)).Total() // flat: equity is cash
 	err := risk.CheckLosses(r.req.Policy.Limits, risk.Snapshot{PortfolioValue: value, StartOfDayValue: r.dayStart, PeakValue: r.peakValue()})
-	f.lossKey, f.lossErr, f.lossMemo = key, err, &key
-	return err
+	msg := ""
+	if err != nil {
+		msg = domain.ErrorMessage(err)
+	}
+	f.lossKey, f.lossMsg, f.lossMemo = key, msg, &key
+	return msg
 }
 
 type lossKey struct {

@@ -108,6 +108,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	var pending *strategy.Signal
+	var next strategy.Signal // pending points here: one signal waits at a time
 	for t := req.Warmup; t < len(cs); t++ {
 		if r.fx == nil || t&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -157,7 +158,8 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		if sig.Decision != strategy.Hold {
 			r.signals++
 			if sig.Confidence >= req.Config.MinConfidence && sig.Stale == "" {
-				pending = &sig
+				next = sig
+				pending = &next
 			}
 		}
 	}
