@@ -83,7 +83,7 @@ func TestFastPathIsTheGeneralPath(t *testing.T) {
 			fast, got := run(false)
 			if !bytes.Equal(got, want) {
 				for j := range min(len(ref.EquityCurve), len(fast.EquityCurve)) {
-					if a, b := ref.EquityCurve[j], fast.EquityCurve[j]; !a.Equity.Equal(b.Equity) || a.Drawdown != b.Drawdown {
+					if a, b := ref.EquityCurve[j], fast.EquityCurve[j]; a.Equity != b.Equity || a.Drawdown != b.Drawdown {
 						t.Fatalf("curve point %d: general %v %v, fast %v %v", j, a.Equity, a.Drawdown, b.Equity, b.Drawdown)
 					}
 				}

@@ -92,14 +92,6 @@ func (r *run) closeOut(last domain.Candle) {
 		r.sellAll("end_of_data", last)
 	}
 	if n := len(r.curve); n > 0 {
-		eq := r.equity(last.Close)
-		r.curve[n-1].Equity = eq.Round(2)
-		if r.cents != nil {
-			if c, ok := centsOf(r.curve[n-1].Equity); ok {
-				r.cents[n-1] = c
-			} else {
-				r.cents = nil
-			}
-		}
+		r.curve[n-1].Equity = cents(r.equity(last.Close))
 	}
 }

@@ -119,13 +119,18 @@ func (r *run) result() Result {
 // series (the capital, then the curve), as analytics computes them; in
 // integer cents when the fast path kept them.
 func (r *run) curveStats() (float64, []float64) {
-	if capital, ok := centsOf(r.req.Capital); ok && r.cents != nil && len(r.cents) == len(r.curve) {
-		return centStats(append([]int64{capital}, r.cents...))
+	if capital, ok := centsOf(r.req.Capital); ok && r.fastCurve {
+		v := make([]int64, 0, len(r.curve)+1)
+		v = append(v, capital)
+		for _, p := range r.curve {
+			v = append(v, int64(p.Equity))
+		}
+		return centStats(v)
 	}
 	equities := make([]decimal.Decimal, 0, len(r.curve)+1)
 	equities = append(equities, r.req.Capital)
 	for _, p := range r.curve {
-		equities = append(equities, p.Equity)
+		equities = append(equities, p.Equity.Decimal())
 	}
 	return analytics.MaxDrawdown(equities).InexactFloat64(), analytics.Returns(equities)
 }

@@ -53,9 +53,9 @@ type Fill struct {
 
 // Point is equity (and drawdown below its peak, a fraction) at a candle's close.
 type Point struct {
-	Time     time.Time       `json:"time"`
-	Equity   decimal.Decimal `json:"equity"`
-	Drawdown float64         `json:"drawdown"`
+	Time     time.Time `json:"time"`
+	Equity   Cents     `json:"equity"` // rounded half away from zero to cents
+	Drawdown float64   `json:"drawdown"`
 }
 
 // run holds one backtest's state.
@@ -76,8 +76,9 @@ type run struct {
 	seq      int
 	working  *working // the unfilled rest of a market order held back by the volume cap
 	fx       *fixed   // the fast path's fixed-point state; nil marks in decimal
-	cents    []int64  // with fx: the curve's equity in cents
-	lastEq   decimal.Decimal
+	// fastCurve: every curve point was marked in fixed point (its metrics
+	// can be computed in integers too)
+	fastCurve bool
 }
 
 // working is a market order's rest still to fill.
@@ -92,7 +93,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	if len(req.Candles) <= req.Warmup+1 {
 		return Result{}, domain.Errorf(domain.EInvalid, "Not enough candles for this period (%d, and %d to warm up)", len(req.Candles), req.Warmup)
 	}
-	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}}
+	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}, curve: make([]Point, 0, len(req.Candles)-req.Warmup)}
 	spread := req.SlippageBps.Div(decimal.NewFromInt(10000))
 	r.eng = paper.New(paper.Config{Products: []domain.Product{req.Product}, TakerFee: req.TakerFee, MakerFee: req.MakerFee, Spread: spread,
 		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }})
@@ -102,8 +103,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	if !req.Reference && quick != nil {
 		if r.fx = newFixed(cs); r.fx != nil {
 			r.fx.consts = newConsts(req)
-			r.cents = make([]int64, 0, len(cs)-req.Warmup)
-			r.curve = make([]Point, 0, len(cs)-req.Warmup)
+			r.fastCurve = true
 			r.sync()
 		}
 	}
@@ -260,7 +260,7 @@ func (r *run) sync() {
 
 // leaveFast hands the peak back to the decimal path.
 func (r *run) leaveFast() {
-	r.peak, r.fx, r.cents = r.fx.peakDecimal(), nil, nil
+	r.peak, r.fx, r.fastCurve = r.fx.peakDecimal(), nil, false
 }
 
 // fastMark is mark in fixed point (the same figures).
@@ -271,17 +271,15 @@ func (r *run) fastMark(t int, c domain.Candle) {
 		r.mark(c)
 		return
 	}
-	eq := r.lastEq
-	if n := len(r.cents); n == 0 || r.cents[n-1] != cents {
-		eq = decimal.New(cents, -2)
-		r.lastEq = eq
-	} // else the same value: decimals are immutable, so it is shared
-	r.curve = append(r.curve, Point{Time: c.Time, Equity: eq, Drawdown: dd})
-	r.cents = append(r.cents, cents)
+	r.curve = append(r.curve, Point{Time: c.Time, Equity: Cents(cents), Drawdown: dd})
 	if r.fx.held > 0 {
 		r.inPos++
 	}
 }
+
+// cents is eq rounded half away from zero to cents (an equity far beyond
+// any account, 9 x 10^16 USD, would not fit).
+func cents(eq decimal.Decimal) Cents { return Cents(eq.Round(2).Shift(2).IntPart()) }
 
 // peakValue is the equity peak so far.
 func (r *run) peakValue() decimal.Decimal {
@@ -302,7 +300,7 @@ func (r *run) mark(c domain.Candle) {
 	if p := r.peak.InexactFloat64(); p > 0 {
 		dd = 1 - eq.InexactFloat64()/p
 	}
-	r.curve = append(r.curve, Point{Time: c.Time, Equity: eq.Round(2), Drawdown: dd})
+	r.curve = append(r.curve, Point{Time: c.Time, Equity: cents(eq), Drawdown: dd})
 	if held.IsPositive() {
 		r.inPos++
 	}
