@@ -31,6 +31,17 @@
 // if candle 7 trades down to 97.50, the stop fills at 98.00: proceeds 975.10
 // less fee 5.8506, and the trade's P&L is 969.2494 - 1,000.97 = -31.7206.
 //
+// Fast path. A strategy that can decide without explaining
+// (strategy.QuickDecider: the technical strategy) runs on a fast path with
+// the same results, byte for byte: a candle with no signal waiting, no
+// order working and no resting order's price inside its range cannot
+// change the engine, so it is not shown to it and only marks equity, in
+// exact fixed point (cash + held x close in 128-bit integers, the floats
+// rounded as big.Rat rounds them); a SELL with nothing held, or a BUY the
+// loss limits refuse while the account is flat, is booked without the
+// engine. Every other candle runs the general code. Request.Reference turns
+// the fast path off; fast_test.go compares the two.
+//
 // AI-driven and hybrid strategies decide in one of three modes (ai_mode):
 //
 //   - builtin (the default): the built-in analyst, offline and free.
