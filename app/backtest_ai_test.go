@@ -114,6 +114,11 @@ func TestBacktestAIModes(t *testing.T) {
 	if fake.calls != 0 {
 		t.Fatalf("the estimate called the model %d times", fake.calls)
 	}
+	// The spec's GET form answers a live run with the estimate too; only POST confirms.
+	if r := s.do("GET", "/api/strategy/backtest/ai_strategy?symbol=BTC-USD&start_date=2026-01-01&end_date=2026-01-15&ai_mode=live", tok, ""); r.Status != 200 ||
+		!strings.Contains(string(r.Data), `"status":"confirmation_required"`) || fake.calls != 0 {
+		t.Fatalf("GET live: %+v", r)
+	}
 	var list struct{ Count int }
 	if s.into(s.do("GET", "/api/backtests", tok, ""), &list); list.Count != 0 {
 		t.Fatalf("an estimate was stored: %+v", list)
