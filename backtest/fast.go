@@ -268,6 +268,10 @@ func centStats(v []int64) (float64, []float64) {
 			continue
 		}
 		n, neg := v[i]-prev, false
+		if n == 0 {
+			rets = append(rets, 0) // unchanged: the ratio is exactly zero
+			continue
+		}
 		if n < 0 {
 			n, neg = -n, true
 		}

@@ -57,6 +57,10 @@ const (
 type technical struct {
 	in      Indicators
 	symbols map[string]*stream
+	// the symbol seen last and its stream: a backtest asks about one
+	// symbol on every candle
+	lastSym    string
+	lastStream *stream
 }
 
 // NewTechnical returns the technical strategy for these indicator settings.
@@ -105,7 +109,10 @@ func (in Indicators) Warmup() int {
 }
 
 func (t *technical) feed(symbol string, cs []domain.Candle) *stream {
-	s := t.symbols[symbol]
+	s := t.lastStream
+	if s == nil || symbol != t.lastSym {
+		s = t.symbols[symbol]
+	}
 	// The candles after the stream's last one are new. Looking from the end
 	// costs O(new candles); if the last one is not in the window (a gap, or
 	// a first call), the stream warms up again from the whole window.
@@ -128,6 +135,7 @@ func (t *technical) feed(symbol string, cs []domain.Candle) *stream {
 	for _, c := range cs[from:] {
 		s.update(c)
 	}
+	t.lastSym, t.lastStream = symbol, s
 	return s
 }
 
