@@ -66,7 +66,7 @@ type aiReport struct {
 	AI          struct {
 		Mode, Provider, Model, Summary string
 		Prompts, Recorded, Missing     int
-		Failed                         int
+		Failed, Saved                  int
 		Models                         map[string]int
 		Warnings                       []string
 	} `json:"ai"`
@@ -139,36 +139,48 @@ func TestBacktestAIModes(t *testing.T) {
 		t.Fatal("the fake model's BUYs made no fill: the test proves nothing")
 	}
 
-	// Recorded, before anything is recorded: every prompt is missing, so no trade.
-	r = s.do("POST", "/api/backtests", tok, ask("recorded", ""))
-	var none aiReport
-	s.into(r, &none)
-	want := fmt.Sprintf("%d of %d prompts had no recorded decision", est.ModelCalls, est.ModelCalls)
-	if r.Status != 201 || none.AI.Missing != est.ModelCalls || len(none.Fills) != 0 || !strings.HasPrefix(none.AI.Summary, want) {
-		t.Fatalf("recorded with no recordings: %+v", none.AI)
+	if live.AI.Saved != est.ModelCalls || !strings.Contains(live.AI.Summary, "answers recorded") {
+		t.Fatalf("the live run's answers were not recorded: %+v", live.AI)
 	}
 
-	// Record the model's answers as live evaluations do (with their prompt hash): the replay is the live run.
-	ctx := context.Background()
-	i := 0
-	for prompt, dec := range fake.answers {
-		i++
-		e := domain.Evaluation{ID: fmt.Sprintf("rec-%d", i), Time: time.Now(), Strategy: "other_ai", Symbol: "BTC-USD", CandleTime: time.Now(),
-			Decision: dec, Confidence: 0.8, Reasoning: "recorded", Provider: "openai", Model: "fake-model", Prompt: prompt, PromptHash: ai.HashPrompt(prompt)}
-		if err := s.app.Store.AppendEvaluation(ctx, e); err != nil {
-			t.Fatal(err)
-		}
-	}
+	// Recorded: the live run's answers replay the same run, with no model call.
 	calls := fake.calls
 	r = s.do("POST", "/api/backtests", tok, ask("recorded", ""))
 	var rec aiReport
 	s.into(r, &rec)
 	if r.Status != 201 || rec.AI.Missing != 0 || rec.AI.Recorded != est.ModelCalls || rec.AI.Models["openai/fake-model"] != est.ModelCalls ||
-		!strings.HasPrefix(rec.AI.Summary, fmt.Sprintf("0 of %d prompts", est.ModelCalls)) || fake.calls != calls {
+		!strings.HasPrefix(rec.AI.Summary, fmt.Sprintf("0 of %d prompts had no recorded decision", est.ModelCalls)) || fake.calls != calls {
 		t.Fatalf("recorded: %+v (model calls %d -> %d)", rec.AI, calls, fake.calls)
 	}
 	if fmt.Sprint(rec.Fills) != fmt.Sprint(live.Fills) || rec.FinalEquity != live.FinalEquity {
 		t.Fatalf("the replay differs from the live run:\nlive %v %s\nreplay %v %s", live.Fills, live.FinalEquity, rec.Fills, rec.FinalEquity)
+	}
+
+	// Another symbol was never asked: every prompt is missing, a HOLD, so nothing trades.
+	r = s.do("POST", "/api/backtests", tok, strings.Replace(ask("recorded", ""), "BTC-USD", "ETH-USD", 1))
+	var none aiReport
+	s.into(r, &none)
+	if r.Status != 201 || none.AI.Missing != none.AI.Prompts || none.AI.Prompts == 0 || len(none.Fills) != 0 ||
+		!strings.HasPrefix(none.AI.Summary, fmt.Sprintf("%d of %d prompts had no recorded decision", none.AI.Prompts, none.AI.Prompts)) {
+		t.Fatalf("recorded with no recordings: %+v", none.AI)
+	}
+
+	// Decisions recorded by live strategy evaluations count too; the newest answer wins.
+	ctx := context.Background()
+	i := 0
+	for prompt, dec := range fake.answers {
+		i++
+		e := domain.Evaluation{ID: fmt.Sprintf("rec-%d", i), Time: time.Now().Add(time.Minute), Strategy: "other_ai", Symbol: "BTC-USD", CandleTime: time.Now(),
+			Decision: dec, Confidence: 0.8, Reasoning: "recorded", Provider: "openai", Model: "evaluated-model", Prompt: prompt, PromptHash: ai.HashPrompt(prompt)}
+		if err := s.app.Store.AppendEvaluation(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r = s.do("POST", "/api/backtests", tok, ask("recorded", ""))
+	var evals aiReport
+	s.into(r, &evals)
+	if r.Status != 201 || evals.AI.Models["openai/evaluated-model"] != est.ModelCalls || fmt.Sprint(evals.Fills) != fmt.Sprint(live.Fills) {
+		t.Fatalf("recorded from evaluations: %+v", evals.AI)
 	}
 
 	// The default is the built-in analyst, as before.

@@ -39,10 +39,14 @@ type AIRun struct {
 	Missing  int `json:"missing"`
 	Failed   int `json:"failed"`
 	// Models counts the replayed answers by the provider/model that gave them.
-	Models    map[string]int `json:"models,omitempty"`
-	FirstFail string         `json:"first_failure,omitempty"`
-	Summary   string         `json:"summary"`
-	Warnings  []string       `json:"warnings,omitempty"`
+	Models map[string]int `json:"models,omitempty"`
+	// Saved is how many of a live run's answers were recorded for replay.
+	Saved     int      `json:"saved,omitempty"`
+	FirstFail string   `json:"first_failure,omitempty"`
+	Summary   string   `json:"summary"`
+	Warnings  []string `json:"warnings,omitempty"`
+	// answers are a live run's usable answers, to record.
+	answers []ai.Decision
 }
 
 // Estimate is what a live run will do, shown before it runs.
@@ -137,6 +141,10 @@ func (p counted) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) 
 			p.run.FirstFail = err.Error()
 		}
 		d.Decision, d.Confidence, d.Reasoning = ai.Hold, 0, "Model call failed: "+err.Error()
+		return d, nil
+	}
+	if d.PromptHash != "" { // the built-in analyst has no prompt to replay by
+		p.run.answers = append(p.run.answers, d)
 	}
 	return d, nil
 }
@@ -163,7 +171,20 @@ func (a *AIRun) summarise() {
 		if a.Failed > 0 {
 			a.Summary += fmt.Sprintf("; %d failed and counted as HOLD", a.Failed)
 		}
+		if a.Saved > 0 {
+			a.Summary += fmt.Sprintf("; %d answers recorded, so a recorded run replays them", a.Saved)
+		}
 	default:
 		a.Summary = fmt.Sprintf("%d decisions from the built-in analyst", a.Prompts)
 	}
+}
+
+// recordings are the live run's answers as the store keeps them.
+func (a *AIRun) recordings(source string, at time.Time) []domain.AIRecording {
+	out := make([]domain.AIRecording, 0, len(a.answers))
+	for _, d := range a.answers {
+		out = append(out, domain.AIRecording{PromptHash: d.PromptHash, At: at, Source: source, Provider: d.Provider, Model: d.Model,
+			Decision: d.Decision, Confidence: d.Confidence, Reasoning: d.Reasoning, Prompt: d.Prompt, Raw: d.Raw})
+	}
+	return out
 }

@@ -48,17 +48,23 @@
 //   - recorded: the strategy renders the prompt it would send live (same
 //     template, candles, indicators, position, risk limits; the price is the
 //     candle's close) and the decision recorded with the same prompt hash is
-//     replayed. Recordings are the platform's strategy evaluations, from any
-//     strategy instance and any model: strategies, and so their decisions,
-//     belong to the platform rather than to one user, and the prompt hash
-//     already pins the whole question. The newest usable answer wins (a
-//     failed call is never replayed). A prompt with no recording counts as
-//     HOLD, and the report says "N of M prompts had no recorded decision"
-//     and which models the replayed answers came from.
+//     replayed. Recordings are the platform's strategy evaluations and the
+//     answers of earlier live-model backtests (table ai_recordings), from
+//     any strategy instance, user and model: strategies, and so their
+//     decisions, belong to the platform rather than to one user, and the
+//     prompt hash already pins the whole question. The newest usable answer
+//     wins (a failed call is never replayed). A prompt with no recording
+//     counts as HOLD, and the report says "N of M prompts had no recorded
+//     decision" and which models the replayed answers came from. Live
+//     strategy evaluations show the model the ticker's price when they ran,
+//     not the candle's close, so their prompts rarely match a backtest's;
+//     a live-model backtest's answers always do, so re-running it as
+//     recorded gives the same result without calling the model.
 //   - live: the provider configured in the settings, once per evaluation.
 //     Asked without confirm_live, nothing runs: the answer is an estimate
 //     (model calls = evaluations, twice that at most with repair retries)
 //     with a warning when the period's real data lies before the model's
 //     training cutoff (ai.TrainingCutoffs) or the cutoff is unknown. A
-//     failed call counts as HOLD and is reported.
+//     failed call counts as HOLD and is reported. Usable answers are
+//     recorded for replay.
 package backtest

@@ -104,9 +104,11 @@ type Deps struct {
 	// DataTime maps a candle's time on the chart's timeline to the real time
 	// of its data (nil: the same), for the training-cutoff warning.
 	DataTime func(time.Time) time.Time
-	// Decisions finds recorded AI decisions by prompt hash.
+	// Decisions finds recorded AI decisions by prompt hash and records a
+	// live run's answers.
 	Decisions interface {
 		RecordedDecision(ctx context.Context, promptHash string) (domain.Evaluation, bool, error)
+		SaveAIRecordings(ctx context.Context, rs []domain.AIRecording) error
 	}
 }
 
@@ -215,6 +217,12 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
 			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs)}}
 	if aiRun != nil {
+		if recs := aiRun.recordings("backtest:"+rep.ID, rep.CreatedAt); len(recs) > 0 && s.d.Decisions != nil {
+			if err := s.d.Decisions.SaveAIRecordings(ctx, recs); err != nil {
+				return Report{}, err
+			}
+			aiRun.Saved = len(recs)
+		}
 		aiRun.summarise()
 		rep.AI, rep.Assumptions.AIMode, rep.Assumptions.AIProvider = aiRun, mode, aiRun.Model
 	}

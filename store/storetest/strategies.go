@@ -297,4 +297,32 @@ func testRecordedDecision(t *testing.T, s domain.StrategyStore) {
 	if _, ok, _ := s.RecordedDecision(ctx, "h3"); ok {
 		t.Fatal("unknown hash matched")
 	}
+
+	// Recordings (live-model backtests) count too: the newer answer wins.
+	recs := []domain.AIRecording{
+		{PromptHash: "h1", At: at.Add(30 * time.Second), Source: "backtest:old", Provider: "openai", Model: "m3", Decision: "HOLD", Confidence: 0.5, Reasoning: "older than new", Prompt: "p", Raw: "{}"},
+		{PromptHash: "h3", At: at.Add(time.Hour), Source: "backtest:b1", Provider: "openai", Model: "m3", Decision: "BUY", Confidence: 0.75, Reasoning: "r3", Prompt: "p3 ✓", Raw: `{"decision":"BUY"}`},
+	}
+	if err := s.SaveAIRecordings(ctx, recs); err != nil {
+		t.Fatal(err)
+	}
+	if e, ok, err := s.RecordedDecision(ctx, "h1"); err != nil || !ok || e.ID != "new" {
+		t.Fatalf("h1 after an older recording = %+v (want the evaluation new)", e)
+	}
+	e, ok, err = s.RecordedDecision(ctx, "h3")
+	want := domain.Evaluation{Time: at.Add(time.Hour), Strategy: "backtest:b1", Provider: "openai", Model: "m3", Decision: "BUY", Confidence: 0.75,
+		Reasoning: "r3", Prompt: "p3 ✓", Raw: `{"decision":"BUY"}`, PromptHash: "h3"}
+	if err != nil || !ok || !reflect.DeepEqual(e, want) {
+		t.Fatalf("h3 from a recording = %#v, %v, %v\nwant %#v", e, ok, err, want)
+	}
+	if err := s.SaveAIRecordings(ctx, []domain.AIRecording{{PromptHash: "h4", At: at.Add(2 * time.Hour), Source: "x", Decision: "SELL"}}); err != nil {
+		t.Fatal(err)
+	}
+	if e, ok, _ := s.RecordedDecision(ctx, "h4"); !ok || e.Decision != "SELL" {
+		t.Fatalf("h4 = %+v", e)
+	}
+	wantCode(t, s.SaveAIRecordings(ctx, []domain.AIRecording{{PromptHash: "", At: at, Decision: "BUY"}}), domain.EInvalid)
+	if err := s.SaveAIRecordings(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -45,6 +45,8 @@ export interface AIRun {
   missing: number;
   failed: number;
   models?: Record<string, number>;
+  /** A live run's answers recorded for replay. */
+  saved?: number;
   first_failure?: string;
   summary: string;
   warnings?: string[];
