@@ -49,6 +49,16 @@ func TestFastPathIsTheGeneralPath(t *testing.T) {
 		{"ADA-USD", loose, func(p *trading.Policy) { p.StopLoss, p.StopLossPercent = true, d("0.03") }, func(r *backtest.Request) {
 			r.VolumeCap, r.Capital = d("0.0001"), d("25000.55")
 		}},
+		// From the middle on the prices have another exponent: the run leaves
+		// the fast path there and finishes in decimal.
+		{"ETH-USD", loose, func(p *trading.Policy) { p.StopLoss, p.StopLossPercent = true, d("0.01") }, func(r *backtest.Request) {
+			cs := append([]domain.Candle(nil), r.Candles...)
+			for i := len(cs) / 2; i < len(cs); i++ {
+				c := &cs[i]
+				c.Open, c.High, c.Low, c.Close = c.Open.Round(2), c.High.Round(2), c.Low.Round(2), c.Close.Round(2)
+			}
+			r.Candles = cs
+		}},
 		{"BTC-USD", loose, func(p *trading.Policy) {
 			p.Limits.MaxDailyTrades, p.Limits.DailyLossLimit, p.Limits.MaxDrawdown = 3, d("0.004"), d("0.5")
 			p.TakeProfit, p.TakeProfitPercent = true, d("0.005")
