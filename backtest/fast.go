@@ -59,14 +59,18 @@ type fixed struct {
 	fall, rise int64 // a falling price triggers at or below fall, a rising one at or above rise
 	peak       u128
 	peakF      float64
-	last       u128 // the last equity floated, to reuse its float
+	last       u128 // the last equity marked, to reuse its float and cents
 	lastF      float64
+	lastCents  int64
 	haveLast   bool
 	// the last loss check of a flat account (see lossCheck)
 	lossKey  lossKey
 	lossMsg  string
 	lossMemo *lossKey
-	consts   consts
+	// the day's start value (the risk check's), at scale, when it fits
+	dayStart   u128
+	dayStartOK bool
+	consts     consts
 }
 
 // newFixed returns the fast path's state, or nil when the candles' prices
@@ -185,23 +189,23 @@ func (f *fixed) mark(t int) (cents int64, dd float64, ok bool) {
 		if f.lastF, ok = float(eq, f.scale); !ok {
 			return 0, 0, false
 		}
-		f.last, f.haveLast = eq, true
+		// Round half away from zero (decimal.Round) to cents.
+		div := pow10u[f.scale-2]
+		r, carry := bits.Add64(eq.lo, div/2, 0)
+		h := eq.hi + carry
+		if h >= div {
+			return 0, 0, false
+		}
+		q, _ := bits.Div64(h, r, div)
+		if q > 1<<62 {
+			return 0, 0, false
+		}
+		f.last, f.lastCents, f.haveLast = eq, int64(q), true
 	}
 	if f.peakF > 0 {
 		dd = 1 - f.lastF/f.peakF
 	}
-	// Round half away from zero (decimal.Round) to cents.
-	div := pow10u[f.scale-2]
-	r, carry := bits.Add64(eq.lo, div/2, 0)
-	h := eq.hi + carry
-	if h >= div {
-		return 0, 0, false
-	}
-	q, _ := bits.Div64(h, r, div)
-	if q > 1<<62 {
-		return 0, 0, false
-	}
-	return int64(q), dd, true
+	return f.lastCents, dd, true
 }
 
 // peakDecimal is the peak as the decimal path holds it (for the risk check).
@@ -329,4 +333,18 @@ func ratio16(n, d uint64, neg bool) (float64, bool) {
 		x = -x
 	}
 	return x, true
+}
+
+// setDayStart keeps the day's start value in fixed point for the loss memo.
+func (f *fixed) setDayStart(d decimal.Decimal) {
+	f.dayStartOK = false
+	if d.Sign() < 0 || -int(d.Exponent()) > f.scale {
+		return
+	}
+	x := d.Shift(int32(f.scale)).BigInt()
+	if x.BitLen() > 128 {
+		return
+	}
+	lo := new(big.Int).And(x, new(big.Int).SetUint64(^uint64(0))).Uint64()
+	f.dayStart, f.dayStartOK = u128{hi: new(big.Int).Rsh(x, 64).Uint64(), lo: lo}, true
 }

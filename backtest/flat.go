@@ -2,7 +2,6 @@ package backtest
 
 import (
 	"math"
-	"time"
 
 	"kestrel/domain"
 	"kestrel/risk"
@@ -83,8 +82,8 @@ func newConsts(req Request) consts {
 // over): the refusal's message, or "" when the limits let the order through.
 func (r *run) lossCheck() string {
 	f := r.fx
-	key := lossKey{cash: f.cash, peak: f.peak, day: r.day} // the day fixes its start value
-	if f.lossMemo != nil && f.lossKey == key {
+	key := lossKey{cash: f.cash, peak: f.peak, dayStart: f.dayStart}
+	if f.dayStartOK && f.lossMemo != nil && f.lossKey == key {
 		return f.lossMsg
 	}
 	value := r.balance(domain.Quote(r.req.Symbol)).Total() // flat: equity is cash
@@ -97,7 +96,4 @@ func (r *run) lossCheck() string {
 	return msg
 }
 
-type lossKey struct {
-	cash, peak u128
-	day        time.Time
-}
+type lossKey struct{ cash, peak, dayStart u128 }

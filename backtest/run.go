@@ -337,6 +337,9 @@ func (r *run) rollDay(c domain.Candle) {
 	day := c.Time.UTC().Truncate(24 * time.Hour)
 	if !day.Equal(r.day) {
 		r.day, r.dayStart, r.trades = day, r.equity(c.Open), 0
+		if r.fx != nil {
+			r.fx.setDayStart(r.dayStart)
+		}
 	}
 }
 
