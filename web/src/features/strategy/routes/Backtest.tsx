@@ -98,6 +98,7 @@ export default function Backtest() {
   const pick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
   /** Shows a past run and puts what it asked into the form, ready to run again with changes. */
   const open = (run: BacktestRun) => {
+    setEstimate(null);
     setSelected(run.id);
     setComparing(null);
     setForm(formFromRequest(run.request));
@@ -111,7 +112,10 @@ export default function Backtest() {
       <div className="grid gap-6 lg:grid-cols-[minmax(280px,1fr)_3fr]">
         <div className="space-y-6">
           <BacktestForm form={form} errors={errors} onChange={change} onSubmit={submit} running={run.isPending} />
-          <RunHistory selected={selected} onOpen={open} picked={picked} onPick={pick} onCompare={() => setComparing([picked[0]!, picked[1]!])} />
+          <RunHistory selected={selected} onOpen={open} picked={picked} onPick={pick} onCompare={() => {
+              setEstimate(null);
+              setComparing([picked[0]!, picked[1]!]);
+            }} />
         </div>
         <div className="min-w-0 space-y-4">
           {comparing && <CompareRuns ids={comparing} onClose={() => setComparing(null)} />}
