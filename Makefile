@@ -28,7 +28,8 @@ web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SRC)
 	cd web && npm run build
 
 bin/kestrel: web/dist/index.html $(GO_FILES) go.mod go.sum
-	go build -trimpath -ldflags "$(LDFLAGS)" -o bin/kestrel ./cmd/kestrel
+	# Static (no cgo: the standard library's pure-Go resolver and user lookup): no dynamic loader at start.
+	CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)" -o bin/kestrel ./cmd/kestrel
 
 # The fake Coinbase exchange the end-to-end tests run the binary against.
 bin/coinbasefake: $(GO_FILES) go.mod go.sum

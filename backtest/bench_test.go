@@ -12,8 +12,14 @@ import (
 )
 
 // BenchmarkTechnicalBacktest: the technical strategy over the shipped
-// BTC-USD 15-minute history (with protective orders), reported in candles/s.
+// BTC-USD 15-minute history (with protective orders), reported in candles/s:
+// the fast path, and the general path it is checked against.
 func BenchmarkTechnicalBacktest(b *testing.B) {
+	b.Run("fast", func(b *testing.B) { benchTechnical(b, false) })
+	b.Run("general", func(b *testing.B) { benchTechnical(b, true) })
+}
+
+func benchTechnical(b *testing.B, reference bool) {
 	s, err := candles.Load("BTC-USD")
 	if err != nil {
 		b.Fatal(err)
@@ -27,7 +33,7 @@ func BenchmarkTechnicalBacktest(b *testing.B) {
 		req := request(strategy.NewTechnical(*strategy.DefaultIndicators()), cs, func(p *trading.Policy) {
 			p.StopLoss, p.StopLossPercent = true, d("0.02")
 		})
-		req.Warmup = strategy.DefaultIndicators().Warmup()
+		req.Warmup, req.Reference = strategy.DefaultIndicators().Warmup(), reference
 		if _, err := backtest.Run(context.Background(), req); err != nil {
 			b.Fatal(err)
 		}

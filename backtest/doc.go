@@ -30,4 +30,41 @@
 // 10,000 - 995 - 5.97 = 8,999.03. With a 2% stop-loss the stop rests at 98.00;
 // if candle 7 trades down to 97.50, the stop fills at 98.00: proceeds 975.10
 // less fee 5.8506, and the trade's P&L is 969.2494 - 1,000.97 = -31.7206.
+//
+// Fast path. A strategy that can decide without explaining
+// (strategy.QuickDecider: the technical strategy) runs on a fast path with
+// the same results, byte for byte: a candle with no signal waiting, no
+// order working and no resting order's price inside its range cannot
+// change the engine, so it is not shown to it and only marks equity, in
+// exact fixed point (cash + held x close in 128-bit integers, the floats
+// rounded as big.Rat rounds them); a SELL with nothing held, or a BUY the
+// loss limits refuse while the account is flat, is booked without the
+// engine. Every other candle runs the general code. Request.Reference turns
+// the fast path off; fast_test.go compares the two.
+//
+// AI-driven and hybrid strategies decide in one of three modes (ai_mode):
+//
+//   - builtin (the default): the built-in analyst, offline and free.
+//   - recorded: the strategy renders the prompt it would send live (same
+//     template, candles, indicators, position, risk limits; the price is the
+//     candle's close) and the decision recorded with the same prompt hash is
+//     replayed. Recordings are the platform's strategy evaluations and the
+//     answers of earlier live-model backtests (table ai_recordings), from
+//     any strategy instance, user and model: strategies, and so their
+//     decisions, belong to the platform rather than to one user, and the
+//     prompt hash already pins the whole question. The newest usable answer
+//     wins (a failed call is never replayed). A prompt with no recording
+//     counts as HOLD, and the report says "N of M prompts had no recorded
+//     decision" and which models the replayed answers came from. Live
+//     strategy evaluations show the model the ticker's price when they ran,
+//     not the candle's close, so their prompts rarely match a backtest's;
+//     a live-model backtest's answers always do, so re-running it as
+//     recorded gives the same result without calling the model.
+//   - live: the provider configured in the settings, once per evaluation.
+//     Asked without confirm_live, nothing runs: the answer is an estimate
+//     (model calls = evaluations, twice that at most with repair retries)
+//     with a warning when the period's real data lies before the model's
+//     training cutoff (ai.TrainingCutoffs) or the cutoff is unknown. A
+//     failed call counts as HOLD and is reported. Usable answers are
+//     recorded for replay.
 package backtest

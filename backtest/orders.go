@@ -11,6 +11,8 @@ import (
 
 var capMargin = decimal.RequireFromString("0.995") // as live strategies: 0.5% inside the caps
 
+const msgNoPosition = "No position to sell (a spot account never goes short)"
+
 // size is a BUY's quantity at price px, as the live engine sizes it.
 func (r *run) size(px decimal.Decimal) (decimal.Decimal, string) {
 	value := r.equity(px)
@@ -74,7 +76,7 @@ func (r *run) sellAll(reason string, c domain.Candle) {
 	}
 	qty := r.balance(r.base).Available
 	if !qty.IsPositive() {
-		r.refused["No position to sell (a spot account never goes short)"]++
+		r.refused[msgNoPosition]++
 		return
 	}
 	r.trades++
@@ -90,7 +92,6 @@ func (r *run) closeOut(last domain.Candle) {
 		r.sellAll("end_of_data", last)
 	}
 	if n := len(r.curve); n > 0 {
-		eq := r.equity(last.Close)
-		r.curve[n-1].Equity = eq.Round(2)
+		r.curve[n-1].Equity = cents(r.equity(last.Close))
 	}
 }

@@ -69,15 +69,10 @@ func (r *run) result() Result {
 		res.Fills = []Fill{}
 	}
 	res.Trades = roundTrips(r.fills)
-	equities := make([]decimal.Decimal, 0, len(r.curve)+1)
-	equities = append(equities, r.req.Capital)
-	for _, p := range r.curve {
-		equities = append(equities, p.Equity)
-	}
 	res.TotalReturn = res.FinalEquity.Div(res.InitialEquity).Sub(decimal.NewFromInt(1)).InexactFloat64()
-	res.MaxDrawdown = analytics.MaxDrawdown(equities).InexactFloat64()
+	var rets []float64
+	res.MaxDrawdown, rets = r.curveStats()
 	perYear := float64(365*24*time.Hour) / float64(w) // 24/7 markets: every candle of the year
-	rets := analytics.Returns(equities)
 	res.SharpeRatio, res.SortinoRatio = analytics.Sharpe(rets, perYear), analytics.Sortino(rets, perYear)
 	years := float64(res.EndDate.Sub(res.StartDate)) / float64(365*24*time.Hour)
 	res.CAGR = analytics.CAGR(res.InitialEquity, res.FinalEquity, years)
@@ -118,6 +113,26 @@ func (r *run) result() Result {
 		res.ProfitFactor = gross.Div(loss).InexactFloat64()
 	}
 	return res
+}
+
+// curveStats are the maximum drawdown and the period returns of the equity
+// series (the capital, then the curve), as analytics computes them; in
+// integer cents when the fast path kept them.
+func (r *run) curveStats() (float64, []float64) {
+	if capital, ok := centsOf(r.req.Capital); ok && r.fastCurve {
+		v := make([]int64, 0, len(r.curve)+1)
+		v = append(v, capital)
+		for _, p := range r.curve {
+			v = append(v, int64(p.Equity))
+		}
+		return centStats(v)
+	}
+	equities := make([]decimal.Decimal, 0, len(r.curve)+1)
+	equities = append(equities, r.req.Capital)
+	for _, p := range r.curve {
+		equities = append(equities, p.Equity.Decimal())
+	}
+	return analytics.MaxDrawdown(equities).InexactFloat64(), analytics.Returns(equities)
 }
 
 // roundTrips groups fills into trades from flat to flat.

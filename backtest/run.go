@@ -36,6 +36,9 @@ type Request struct {
 	// until it is done or an opposite signal replaces it.
 	VolumeCap decimal.Decimal
 	Policy    trading.Policy // risk limits and protective orders
+	// Reference turns the fast path off: every candle goes through the
+	// engine and the strategy's Evaluate (tests compare the two paths).
+	Reference bool
 }
 
 // Fill is one execution in the run.
@@ -50,9 +53,9 @@ type Fill struct {
 
 // Point is equity (and drawdown below its peak, a fraction) at a candle's close.
 type Point struct {
-	Time     time.Time       `json:"time"`
-	Equity   decimal.Decimal `json:"equity"`
-	Drawdown float64         `json:"drawdown"`
+	Time     time.Time `json:"time"`
+	Equity   Cents     `json:"equity"` // rounded half away from zero to cents
+	Drawdown float64   `json:"drawdown"`
 }
 
 // run holds one backtest's state.
@@ -72,6 +75,10 @@ type run struct {
 	now      time.Time
 	seq      int
 	working  *working // the unfilled rest of a market order held back by the volume cap
+	fx       *fixed   // the fast path's fixed-point state; nil marks in decimal
+	// fastCurve: every curve point was marked in fixed point (its metrics
+	// can be computed in integers too)
+	fastCurve bool
 }
 
 // working is a market order's rest still to fill.
@@ -86,41 +93,73 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	if len(req.Candles) <= req.Warmup+1 {
 		return Result{}, domain.Errorf(domain.EInvalid, "Not enough candles for this period (%d, and %d to warm up)", len(req.Candles), req.Warmup)
 	}
-	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}}
+	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}, curve: make([]Point, 0, len(req.Candles)-req.Warmup)}
 	spread := req.SlippageBps.Div(decimal.NewFromInt(10000))
 	r.eng = paper.New(paper.Config{Products: []domain.Product{req.Product}, TakerFee: req.TakerFee, MakerFee: req.MakerFee, Spread: spread,
 		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }})
 	r.eng.Deposit(domain.Quote(req.Symbol), req.Capital)
 	cs := req.Candles
+	quick, _ := req.Strategy.(strategy.QuickDecider)
+	if !req.Reference && quick != nil {
+		if r.fx = newFixed(cs); r.fx != nil {
+			r.fx.consts = newConsts(req)
+			r.fastCurve = true
+			r.sync()
+		}
+	}
 	var pending *strategy.Signal
+	var next strategy.Signal // pending points here: one signal waits at a time
 	for t := req.Warmup; t < len(cs); t++ {
-		if err := ctx.Err(); err != nil {
-			return Result{}, err
+		if r.fx == nil || t&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return Result{}, err
+			}
 		}
 		c := cs[t]
 		r.now = c.Time
-		r.quote(c.Open)
-		if pending != nil {
-			r.working = nil // a new decision replaces what was still working
-			r.act(*pending, c)
+		if r.fx != nil && pending != nil && r.working == nil && r.refusedFlat(*pending, t, c) {
 			pending = nil
-		} else if r.working != nil {
-			r.market(r.working.side, r.working.qty, r.working.reason, c)
 		}
-		r.walk(c)
-		r.mark(c)
+		if r.fx != nil && pending == nil && r.working == nil && r.fx.quiet(t) {
+			r.fastMark(t, c) // nothing can fill: the engine is not needed
+		} else {
+			r.quote(c.Open)
+			if pending != nil {
+				r.working = nil // a new decision replaces what was still working
+				r.act(*pending, c)
+				pending = nil
+			} else if r.working != nil {
+				r.market(r.working.side, r.working.qty, r.working.reason, c)
+			}
+			r.walk(c)
+			if r.fx != nil {
+				r.sync()
+			}
+			if r.fx != nil {
+				r.fastMark(t, c)
+			} else {
+				r.mark(c)
+			}
+		}
 		if t == len(cs)-1 {
 			break // no candle left to act on a signal at its close
 		}
 		window := cs[max(0, t-req.Warmup) : t+1]
-		sig, err := req.Strategy.Evaluate(ctx, strategy.Input{Symbol: req.Symbol, Candles: window, Position: r.position(), Now: c.Time.Add(width(cs))})
-		if err != nil {
-			return Result{}, fmt.Errorf("strategy at %s: %w", c.Time.Format(time.RFC3339), err)
+		var sig strategy.Signal
+		if r.fx != nil {
+			sig.Decision, sig.Confidence = quick.QuickDecide(req.Symbol, window)
+		} else {
+			var err error
+			sig, err = req.Strategy.Evaluate(ctx, strategy.Input{Symbol: req.Symbol, Candles: window, Position: r.position(), Now: c.Time.Add(width(cs))})
+			if err != nil {
+				return Result{}, fmt.Errorf("strategy at %s: %w", c.Time.Format(time.RFC3339), err)
+			}
 		}
 		if sig.Decision != strategy.Hold {
 			r.signals++
 			if sig.Confidence >= req.Config.MinConfidence && sig.Stale == "" {
-				pending = &sig
+				next = sig
+				pending = &next
 			}
 		}
 	}
@@ -211,6 +250,45 @@ func (r *run) equity(px decimal.Decimal) decimal.Decimal {
 	return r.balance(domain.Quote(r.req.Symbol)).Total().Add(r.balance(r.base).Total().Mul(px))
 }
 
+// sync hands the engine's state after an event to the fast path, or leaves
+// the fast path (marking in decimal from here on) when it does not fit.
+func (r *run) sync() {
+	if !r.fx.sync(r.balance(domain.Quote(r.req.Symbol)).Total(), r.balance(r.base).Total(), r.eng.LiveOrders()) {
+		r.leaveFast()
+	}
+}
+
+// leaveFast hands the peak back to the decimal path.
+func (r *run) leaveFast() {
+	r.peak, r.fx, r.fastCurve = r.fx.peakDecimal(), nil, false
+}
+
+// fastMark is mark in fixed point (the same figures).
+func (r *run) fastMark(t int, c domain.Candle) {
+	cents, dd, ok := r.fx.mark(t)
+	if !ok {
+		r.leaveFast()
+		r.mark(c)
+		return
+	}
+	r.curve = append(r.curve, Point{Time: c.Time, Equity: Cents(cents), Drawdown: dd})
+	if r.fx.held > 0 {
+		r.inPos++
+	}
+}
+
+// cents is eq rounded half away from zero to cents (an equity far beyond
+// any account, 9 x 10^16 USD, would not fit).
+func cents(eq decimal.Decimal) Cents { return Cents(eq.Round(2).Shift(2).IntPart()) }
+
+// peakValue is the equity peak so far.
+func (r *run) peakValue() decimal.Decimal {
+	if r.fx != nil {
+		return r.fx.peakDecimal()
+	}
+	return r.peak
+}
+
 // mark records equity at the close and rolls the day for the risk check.
 func (r *run) mark(c domain.Candle) {
 	held := r.balance(r.base).Total()
@@ -222,7 +300,7 @@ func (r *run) mark(c domain.Candle) {
 	if p := r.peak.InexactFloat64(); p > 0 {
 		dd = 1 - eq.InexactFloat64()/p
 	}
-	r.curve = append(r.curve, Point{Time: c.Time, Equity: eq.Round(2), Drawdown: dd})
+	r.curve = append(r.curve, Point{Time: c.Time, Equity: cents(eq), Drawdown: dd})
 	if held.IsPositive() {
 		r.inPos++
 	}
@@ -230,10 +308,7 @@ func (r *run) mark(c domain.Candle) {
 
 // act turns a signal into a market order at candle c's open.
 func (r *run) act(sig strategy.Signal, c domain.Candle) {
-	day := c.Time.UTC().Truncate(24 * time.Hour)
-	if !day.Equal(r.day) {
-		r.day, r.dayStart, r.trades = day, r.equity(c.Open), 0
-	}
+	r.rollDay(c)
 	if sig.Decision == strategy.Sell {
 		r.sellAll("signal", c)
 		return
@@ -243,7 +318,7 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 		r.refused[why]++
 		return
 	}
-	snap := risk.Snapshot{PortfolioValue: r.equity(c.Open), StartOfDayValue: r.dayStart, PeakValue: r.peak,
+	snap := risk.Snapshot{PortfolioValue: r.equity(c.Open), StartOfDayValue: r.dayStart, PeakValue: r.peakValue(),
 		Exposure: map[string]decimal.Decimal{}, TradesToday: r.trades}
 	if held := r.balance(r.base).Total(); held.IsPositive() {
 		snap.Exposure[r.req.Symbol] = held.Mul(c.Open)
@@ -255,6 +330,17 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 	}
 	r.trades++
 	r.market(domain.Buy, qty, "signal", c)
+}
+
+// rollDay starts a new day for the risk check at candle c's open, once.
+func (r *run) rollDay(c domain.Candle) {
+	day := c.Time.UTC().Truncate(24 * time.Hour)
+	if !day.Equal(r.day) {
+		r.day, r.dayStart, r.trades = day, r.equity(c.Open), 0
+		if r.fx != nil {
+			r.fx.setDayStart(r.dayStart)
+		}
+	}
 }
 
 // market fills qty at candle c's open, as much as the volume cap allows;

@@ -171,7 +171,7 @@ func TestEquityIsCashPlusPosition(t *testing.T) {
 			f++
 		}
 		close := cs[req.Warmup+i].Close
-		if want := cash.Add(qty.Mul(close)).Round(2); !p.Equity.Equal(want) {
+		if want := cash.Add(qty.Mul(close)).Round(2); !p.Equity.Decimal().Equal(want) {
 			t.Fatalf("%s: equity %s, cash %s + %s x %s = %s", p.Time, p.Equity, cash, qty, close, want)
 		}
 	}

@@ -47,6 +47,12 @@ type Ask struct {
 	// VolumeCap is the largest share of a candle's volume one order may take
 	// (0 to 1; 0 or absent: no cap); the rest fills at the next opens.
 	VolumeCap decimal.Decimal `json:"volume_cap"`
+	// AIMode is how an AI-driven or hybrid strategy decides: builtin (empty
+	// too), recorded or live (see AIModes).
+	AIMode string `json:"ai_mode,omitempty"`
+	// ConfirmLive runs a live-model backtest; without it a live ask only
+	// returns the estimate (*ConfirmLive).
+	ConfirmLive bool `json:"confirm_live,omitempty"`
 }
 
 // Assumptions are the run's fill model, shown in every report.
@@ -58,6 +64,7 @@ type Assumptions struct {
 	Fills         string          `json:"fills"`
 	Timeframe     string          `json:"timeframe"`
 	AIProvider    string          `json:"ai_provider,omitempty"`
+	AIMode        string          `json:"ai_mode,omitempty"`
 	EngineVersion string          `json:"engine_version"`
 	Build         string          `json:"build"`
 	CandlesHash   string          `json:"candles_hash"` // sha256 of the candles used, warm-up included
@@ -71,6 +78,7 @@ type Report struct {
 	Ask         Ask         `json:"request"`
 	Config      any         `json:"config"` // the strategy configuration used, overrides applied
 	Assumptions Assumptions `json:"assumptions"`
+	AI          *AIRun      `json:"ai,omitempty"` // AI-driven and hybrid runs
 	Result
 }
 
@@ -87,6 +95,21 @@ type Deps struct {
 	MakerFee decimal.Decimal
 	Clock    domain.Clock
 	Build    string // the binary's version
+	// AIProvider is the configured provider (api.ai.*), asked only by a
+	// confirmed live run.
+	AIProvider func() (ai.Provider, error)
+	// Limits summarises the risk limits for prompts, as live strategies do,
+	// so a backtest's prompts can match the recorded ones.
+	Limits func() string
+	// DataTime maps a candle's time on the chart's timeline to the real time
+	// of its data (nil: the same), for the training-cutoff warning.
+	DataTime func(time.Time) time.Time
+	// Decisions finds recorded AI decisions by prompt hash and records a
+	// live run's answers.
+	Decisions interface {
+		RecordedDecision(ctx context.Context, promptHash string) (domain.Evaluation, bool, error)
+		SaveAIRecordings(ctx context.Context, rs []domain.AIRecording) error
+	}
 }
 
 // Service validates, runs and stores backtests.
@@ -131,9 +154,22 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 			return Report{}, err
 		}
 	}
-	// AI-driven and hybrid runs ask the built-in analyst: deterministic and
-	// free. A paid model per candle is never called from here.
-	build := strategy.Builder(strategy.AIDeps{Provider: func() (ai.Provider, error) { return ai.Builtin{}, nil }})
+	mode := a.AIMode
+	if mode == "" {
+		mode = AIBuiltin
+	}
+	if cfg.AIParams == nil && mode != AIBuiltin {
+		return Report{}, domain.FieldErrors(map[string]string{"ai_mode": "AI mode applies only to AI-driven and hybrid strategies"}, "ai_mode")
+	}
+	var aiRun *AIRun
+	var prov ai.Provider
+	if cfg.AIParams != nil {
+		aiRun, prov, err = s.provider(mode, cfg.AIParams.Model)
+		if err != nil {
+			return Report{}, err
+		}
+	}
+	build := strategy.Builder(strategy.AIDeps{Provider: func() (ai.Provider, error) { return prov, nil }, Limits: s.d.Limits})
 	strat, err := build(cfg)
 	if err != nil {
 		return Report{}, domain.Errorf(domain.EInvalid, "%v", err)
@@ -164,6 +200,13 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 	if len(cs)-warmup < 2 {
 		return Report{}, domain.Errorf(domain.EInvalid, "No candles for %s in this period", a.Symbol)
 	}
+	if aiRun != nil && mode == AILive {
+		cut, warns := cutoffWarnings(aiRun.Provider, aiRun.Model, s.earliestData(cs[warmup:]))
+		aiRun.Warnings = warns
+		if !a.ConfirmLive {
+			return Report{}, &ConfirmLive{Estimate: s.estimate(a, aiRun, len(cs)-warmup-1, cut)}
+		}
+	}
 	res, err := Run(ctx, Request{Strategy: strat, Config: cfg, Symbol: a.Symbol, Product: product, Candles: cs, Warmup: warmup,
 		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: s.d.Policy()})
 	if err != nil {
@@ -173,8 +216,15 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: volumeCap(a.VolumeCap),
 			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
 			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs)}}
-	if cfg.AIParams != nil {
-		rep.Assumptions.AIProvider = ai.BuiltinLabel
+	if aiRun != nil {
+		if recs := aiRun.recordings("backtest:"+rep.ID, rep.CreatedAt); len(recs) > 0 && s.d.Decisions != nil {
+			if err := s.d.Decisions.SaveAIRecordings(ctx, recs); err != nil {
+				return Report{}, err
+			}
+			aiRun.Saved = len(recs)
+		}
+		aiRun.summarise()
+		rep.AI, rep.Assumptions.AIMode, rep.Assumptions.AIProvider = aiRun, mode, aiRun.Model
 	}
 	if err := s.save(ctx, rep); err != nil {
 		return Report{}, err
@@ -220,8 +270,11 @@ func (s *Service) validate(a Ask) (time.Time, time.Time, error) {
 	if a.VolumeCap.IsNegative() || a.VolumeCap.GreaterThan(decimal.NewFromInt(1)) {
 		f["volume_cap"] = "Volume cap must be a share of the candle's volume between 0 and 1"
 	}
+	if a.AIMode != "" && !contains(AIModes, a.AIMode) {
+		f["ai_mode"] = "AI mode must be builtin, recorded or live"
+	}
 	if len(f) > 0 {
-		return start, end, domain.FieldErrors(f, "strategy_name", "symbol", "start_date", "end_date", "initial_capital", "slippage_bps", "volume_cap")
+		return start, end, domain.FieldErrors(f, "strategy_name", "symbol", "start_date", "end_date", "initial_capital", "slippage_bps", "volume_cap", "ai_mode")
 	}
 	return start, end, nil
 }
@@ -304,4 +357,58 @@ func volumeCap(c decimal.Decimal) string {
 		return "none"
 	}
 	return c.Mul(decimal.NewFromInt(100)).String() + "% of each candle's volume; the rest fills at the next opens"
+}
+
+// provider is the AI a run of this mode asks, counting what it is asked.
+func (s *Service) provider(mode, option string) (*AIRun, ai.Provider, error) {
+	run := &AIRun{Mode: mode}
+	switch mode {
+	case AIRecorded:
+		if s.d.Decisions == nil {
+			return nil, nil, domain.Errorf(domain.EUnavailable, "Recorded decisions are not available")
+		}
+		run.Provider, run.Models = AIRecorded, map[string]int{} // the models are counted per answer
+		return run, replay{find: s.d.Decisions.RecordedDecision, run: run}, nil
+	case AILive:
+		var p ai.Provider
+		var err error = domain.Errorf(domain.EUnavailable, "No AI provider is configured")
+		if s.d.AIProvider != nil {
+			p, err = s.d.AIProvider()
+		}
+		if err != nil {
+			return nil, nil, domain.FieldErrors(map[string]string{"ai_mode": "The configured AI provider cannot be used: " + err.Error()}, "ai_mode")
+		}
+		run.Provider, run.Model = p.Name(), p.ModelLabel(option)
+		return run, counted{Provider: p, run: run}, nil
+	}
+	run.Provider, run.Model = ai.ProviderBuiltin, ai.BuiltinLabel
+	return run, counted{Provider: ai.Builtin{}, run: run}, nil
+}
+
+// estimate describes a live run before it runs.
+func (s *Service) estimate(a Ask, run *AIRun, calls int, cutoff string) Estimate {
+	e := Estimate{Status: "confirmation_required", Strategy: a.StrategyName, Symbol: a.Symbol, Provider: run.Provider, Model: run.Model,
+		ModelCalls: calls, MaxModelCalls: 2 * calls, TrainingCutoff: cutoff, Warnings: run.Warnings}
+	if e.Warnings == nil {
+		e.Warnings = []string{}
+	}
+	e.Message = fmt.Sprintf("This run asks %s (%s) %d times, once per evaluation (up to %d with repair retries). Send confirm_live: true to run it.",
+		run.Provider, run.Model, calls, 2*calls)
+	return e
+}
+
+// earliestData is the real time of the oldest data among the candles (the
+// replay loops, so it is not always the first).
+func (s *Service) earliestData(cs []domain.Candle) time.Time {
+	first := cs[0].Time
+	if s.d.DataTime == nil {
+		return first
+	}
+	first = s.d.DataTime(first)
+	for _, c := range cs[1:] {
+		if t := s.d.DataTime(c.Time); t.Before(first) {
+			first = t
+		}
+	}
+	return first
 }

@@ -76,6 +76,31 @@ type StrategyStore interface {
 	Evaluations(ctx context.Context, f EvaluationFilter) ([]Evaluation, error)
 	// PruneEvaluations deletes evaluations older than before.
 	PruneEvaluations(ctx context.Context, before time.Time) (int64, error)
+	// RecordedDecision returns the newest usable AI answer (a decision and
+	// no error) to the prompt with this hash: from any strategy's
+	// evaluations or from the AI recordings, whichever is newer, as an
+	// Evaluation (a recording fills Time, Decision, Confidence, Reasoning,
+	// Provider, Model, Prompt, PromptHash and Raw; Strategy is its Source).
+	// ok is false when there is none.
+	RecordedDecision(ctx context.Context, promptHash string) (e Evaluation, ok bool, err error)
+	// SaveAIRecordings stores model answers given outside an evaluation.
+	SaveAIRecordings(ctx context.Context, rs []AIRecording) error
+}
+
+// AIRecording is a model's usable answer given outside a strategy
+// evaluation (a live-model backtest), kept so that a backtest replaying
+// recorded decisions can give the same answer to the same prompt.
+type AIRecording struct {
+	PromptHash string
+	At         time.Time
+	Source     string // e.g. backtest:<id>
+	Provider   string
+	Model      string
+	Decision   string
+	Confidence float64
+	Reasoning  string
+	Prompt     string
+	Raw        string
 }
 
 // SymbolName lets the realtime hub route an evaluation by symbol.

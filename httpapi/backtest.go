@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"kestrel/backtest"
@@ -18,8 +19,12 @@ func (s *Server) backtestRoutes() {
 // from the query (defaults: BTC-USD, the last three months, 10,000).
 func (s *Server) strategyBacktest(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	a := s.d.Backtests.Defaults(backtest.Ask{StrategyName: r.PathValue("name"), Symbol: q.Get("symbol"), StartDate: q.Get("start_date"), EndDate: q.Get("end_date")})
+	a := s.d.Backtests.Defaults(backtest.Ask{StrategyName: r.PathValue("name"), Symbol: q.Get("symbol"), StartDate: q.Get("start_date"),
+		EndDate: q.Get("end_date"), AIMode: q.Get("ai_mode")})
 	rep, err := s.d.Backtests.Run(r.Context(), a)
+	if estimated(w, err) {
+		return // a live model run is confirmed only through POST /api/backtests
+	}
 	if err != nil {
 		fail(w, r, err)
 		return
@@ -34,11 +39,25 @@ func (s *Server) runBacktest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep, err := s.d.Backtests.Run(r.Context(), a)
+	if estimated(w, err) {
+		return
+	}
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, envelope{Success: true, Data: rep})
+}
+
+// estimated answers a live-model run asked without confirm_live with its
+// estimate (200, nothing run or stored; a run answers 201).
+func estimated(w http.ResponseWriter, err error) bool {
+	var c *backtest.ConfirmLive
+	if !errors.As(err, &c) {
+		return false
+	}
+	writeJSON(w, http.StatusOK, envelope{Success: true, Data: c.Estimate})
+	return true
 }
 
 func (s *Server) listBacktests(w http.ResponseWriter, r *http.Request) {

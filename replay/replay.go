@@ -132,6 +132,10 @@ func (r *Replay) MarketTime(wall time.Time) time.Time {
 // Now is the current market time.
 func (r *Replay) Now() time.Time { return r.MarketTime(r.opt.Clock.Now()) }
 
+// DataTime is the real time of the shipped candle that plays at market time
+// m (backtests warn when a model may remember that real period).
+func (r *Replay) DataTime(m time.Time) time.Time { return r.dataTime(m) }
+
 // dataTime maps a market time to the data's time (the loop).
 func (r *Replay) dataTime(m time.Time) time.Time {
 	off := m.Sub(r.first) % r.period

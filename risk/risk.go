@@ -137,6 +137,11 @@ func checkExposure(l Limits, s Snapshot, o Order) error {
 	return nil
 }
 
+// CheckLosses is the part of Check that judges the account, not the order:
+// the daily loss and drawdown limits. Backtests ask it alone when they know
+// the order passes the rest.
+func CheckLosses(l Limits, s Snapshot) error { return checkLosses(l, s) }
+
 func checkLosses(l Limits, s Snapshot) error {
 	if s.StartOfDayValue.IsPositive() {
 		loss := s.StartOfDayValue.Sub(s.PortfolioValue).Div(s.StartOfDayValue)

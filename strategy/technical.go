@@ -57,6 +57,10 @@ const (
 type technical struct {
 	in      Indicators
 	symbols map[string]*stream
+	// the symbol seen last and its stream: a backtest asks about one
+	// symbol on every candle
+	lastSym    string
+	lastStream *stream
 }
 
 // NewTechnical returns the technical strategy for these indicator settings.
@@ -89,7 +93,7 @@ func (t *technical) newStream() *stream {
 }
 
 func (s *stream) update(c domain.Candle) {
-	x := c.Close.InexactFloat64()
+	x := Float(c.Close)
 	s.prevShort, s.prevLng, s.prevMACD, s.prevSig = s.shortV, s.longV, s.macdV, s.sigV
 	s.close = x
 	s.rsiV = s.rsi.Update(x)
@@ -105,7 +109,10 @@ func (in Indicators) Warmup() int {
 }
 
 func (t *technical) feed(symbol string, cs []domain.Candle) *stream {
-	s := t.symbols[symbol]
+	s := t.lastStream
+	if s == nil || symbol != t.lastSym {
+		s = t.symbols[symbol]
+	}
 	// The candles after the stream's last one are new. Looking from the end
 	// costs O(new candles); if the last one is not in the window (a gap, or
 	// a first call), the stream warms up again from the whole window.
@@ -128,6 +135,7 @@ func (t *technical) feed(symbol string, cs []domain.Candle) *stream {
 	for _, c := range cs[from:] {
 		s.update(c)
 	}
+	t.lastSym, t.lastStream = symbol, s
 	return s
 }
 
@@ -140,6 +148,63 @@ func (t *technical) Evaluate(ctx context.Context, in Input) (Signal, error) {
 	return t.judge(s), nil
 }
 
+// QuickDecider decides as Evaluate does without explaining why (no reasoning
+// text, no indicator map): the same decision and confidence for the same
+// candles, for backtests' fast path.
+type QuickDecider interface {
+	QuickDecide(symbol string, candles []domain.Candle) (decision string, confidence float64)
+}
+
+// QuickDecide implements QuickDecider.
+func (t *technical) QuickDecide(symbol string, cs []domain.Candle) (string, float64) {
+	if len(cs) == 0 {
+		return Hold, 0
+	}
+	buy, sell := 0, 0
+	for _, v := range t.rules(t.feed(symbol, cs)) {
+		if v > 0 {
+			buy++
+		} else if v < 0 {
+			sell++
+		}
+	}
+	switch {
+	case buy > sell:
+		return Buy, round2(confidence(buy, sell))
+	case sell > buy:
+		return Sell, round2(confidence(sell, buy))
+	}
+	return Hold, 0.5
+}
+
+// rules are the votes of the four rules (RSI, SMA cross, MACD cross,
+// Bollinger) on the stream's latest values: +1 BUY, -1 SELL, 0 none. A rule
+// whose reading is not there yet does not vote.
+func (t *technical) rules(s *stream) [4]int {
+	in := t.in
+	var v [4]int
+	if finite(s.rsiV) {
+		switch {
+		case s.rsiV < in.RSIOversold:
+			v[0] = 1
+		case s.rsiV > in.RSIOverbought:
+			v[0] = -1
+		}
+	}
+	v[1] = crossed(s.prevShort, s.prevLng, s.shortV, s.longV)
+	v[2] = crossed(s.prevMACD, s.prevSig, s.macdV, s.sigV)
+	if finite(s.lower) {
+		if s.close <= s.lower {
+			v[3] = 1
+		} else if s.close >= s.upper {
+			v[3] = -1
+		}
+	}
+	return v
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
 // judge applies the four rules to the stream's latest values.
 func (t *technical) judge(s *stream) Signal {
 	vals := make(map[string]float64, 10)
@@ -148,7 +213,7 @@ func (t *technical) judge(s *stream) Signal {
 		v float64
 	}{{"close", s.close}, {"rsi", s.rsiV}, {"sma_short", s.shortV}, {"sma_long", s.longV}, {"macd", s.macdV}, {"macd_signal", s.sigV},
 		{"macd_hist", s.histV}, {"bb_upper", s.upper}, {"bb_middle", s.mid}, {"bb_lower", s.lower}} {
-		if !math.IsNaN(kv.v) && !math.IsInf(kv.v, 0) { // not enough data yet: not reported
+		if finite(kv.v) { // not enough data yet: not reported
 			vals[kv.k] = kv.v
 		}
 	}
@@ -161,30 +226,30 @@ func (t *technical) judge(s *stream) Signal {
 		}
 	}
 	in := t.in
-	if v, ok := vals["rsi"]; ok {
-		switch {
-		case v < in.RSIOversold:
-			vote(Buy, fmt.Sprintf("RSI %.1f below %g (oversold)", v, in.RSIOversold))
-		case v > in.RSIOverbought:
-			vote(Sell, fmt.Sprintf("RSI %.1f above %g (overbought)", v, in.RSIOverbought))
-		}
+	v := t.rules(s)
+	switch v[0] {
+	case 1:
+		vote(Buy, fmt.Sprintf("RSI %.1f below %g (oversold)", s.rsiV, in.RSIOversold))
+	case -1:
+		vote(Sell, fmt.Sprintf("RSI %.1f above %g (overbought)", s.rsiV, in.RSIOverbought))
 	}
-	if crossed(s.prevShort, s.prevLng, s.shortV, s.longV) > 0 {
+	switch v[1] {
+	case 1:
 		vote(Buy, fmt.Sprintf("SMA%d %.2f crossed above SMA%d %.2f", in.SMAShort, s.shortV, in.SMALong, s.longV))
-	} else if crossed(s.prevShort, s.prevLng, s.shortV, s.longV) < 0 {
+	case -1:
 		vote(Sell, fmt.Sprintf("SMA%d %.2f crossed below SMA%d %.2f", in.SMAShort, s.shortV, in.SMALong, s.longV))
 	}
-	if c := crossed(s.prevMACD, s.prevSig, s.macdV, s.sigV); c > 0 {
+	switch v[2] {
+	case 1:
 		vote(Buy, fmt.Sprintf("MACD %.4f crossed above its signal %.4f", s.macdV, s.sigV))
-	} else if c < 0 {
+	case -1:
 		vote(Sell, fmt.Sprintf("MACD %.4f crossed below its signal %.4f", s.macdV, s.sigV))
 	}
-	if _, ok := vals["bb_lower"]; ok {
-		if s.close <= s.lower {
-			vote(Buy, fmt.Sprintf("close %.2f at or below the lower Bollinger band %.2f", s.close, s.lower))
-		} else if s.close >= s.upper {
-			vote(Sell, fmt.Sprintf("close %.2f at or above the upper Bollinger band %.2f", s.close, s.upper))
-		}
+	switch v[3] {
+	case 1:
+		vote(Buy, fmt.Sprintf("close %.2f at or below the lower Bollinger band %.2f", s.close, s.lower))
+	case -1:
+		vote(Sell, fmt.Sprintf("close %.2f at or above the upper Bollinger band %.2f", s.close, s.upper))
 	}
 	return decide(buy, sell, vals)
 }
@@ -206,10 +271,13 @@ func crossed(prevA, prevB, a, b float64) int {
 	return 0
 }
 
+// confidence is 0.4 + 0.2 per rule for the decision - 0.2 per rule against, within [0, 1].
+func confidence(for_, against int) float64 {
+	return math.Max(0, math.Min(1, 0.4+0.2*float64(for_)-0.2*float64(against)))
+}
+
 func decide(buy, sell []string, vals map[string]float64) Signal {
-	conf := func(for_, against int) float64 {
-		return math.Max(0, math.Min(1, 0.4+0.2*float64(for_)-0.2*float64(against)))
-	}
+	conf := confidence
 	switch {
 	case len(buy) > len(sell):
 		return Signal{Decision: Buy, Confidence: round2(conf(len(buy), len(sell))), Reasoning: reason(buy, sell), Indicators: vals}

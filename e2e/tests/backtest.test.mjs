@@ -108,6 +108,34 @@ test('a backtest runs from the screen and shows its report, history and comparis
   await page.getByText(/Trades \(\d+\)/).waitFor();
   assert.equal(await page.getByTestId('bt-trade-row').count(), trades);
 
+  // An AI strategy: recorded decisions (none recorded on a new platform, so
+  // every prompt is a HOLD and says so), then the live model's estimate.
+  await page.getByLabel('Strategy', { exact: true }).selectOption('ai_strategy');
+  await page.getByLabel('Parameter overrides (JSON)').fill('');
+  await page.getByLabel('Start Date').fill('2026-02-01');
+  await page.getByLabel('End Date').fill('2026-02-15');
+  const mode = page.getByLabel('AI decisions', { exact: true });
+  assert.equal(await mode.inputValue(), 'builtin');
+  await mode.selectOption('recorded');
+  await page.getByRole('button', { name: 'Run Backtest' }).click();
+  await page.getByText('Backtest completed successfully').waitFor({ timeout: 30_000 });
+  const note = page.getByRole('note', { name: 'AI run' });
+  assert.match(await note.innerText(), /AI decisions: Recorded decisions\s+(\d+) of \1 prompts had no recorded decision/);
+  assert.match(await page.getByRole('note', { name: 'Assumptions' }).innerText(), /AI decisions: Recorded decisions/);
+  await shot(page, 'backtest-ai-recorded');
+
+  await mode.selectOption('live');
+  await page.getByRole('button', { name: 'Run Backtest' }).click();
+  const estimate = page.getByTestId('bt-live-estimate');
+  await estimate.waitFor({ timeout: 30_000 });
+  // 14 days of hourly candles, less the last: one call per evaluation.
+  assert.equal(await page.getByTestId('bt-model-calls').innerText(), '335');
+  await estimate.getByText('Training cutoff: none').waitFor();
+  await shot(page, 'backtest-ai-live-estimate');
+  await estimate.getByRole('button', { name: 'Run with 335 model calls' }).click();
+  await page.getByText('Backtest completed successfully').waitFor({ timeout: 30_000 });
+  assert.match(await note.innerText(), /AI decisions: Live model\s+335 model calls to builtin/);
+
   assert.deepEqual(external, []);
   assert.deepEqual(consoleErrors, []);
 });

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"kestrel/domain"
@@ -145,4 +146,58 @@ func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]d
 func (s *Store) PruneEvaluations(ctx context.Context, before time.Time) (int64, error) {
 	tag, err := s.pool.Exec(ctx, `DELETE FROM strategy_evaluations WHERE at < $1`, before)
 	return tag.RowsAffected(), err
+}
+
+// RecordedDecision implements domain.StrategyStore.
+func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain.Evaluation, bool, error) {
+	if promptHash == "" {
+		return domain.Evaluation{}, false, nil
+	}
+	var e domain.Evaluation
+	var ind []byte
+	err := s.pool.QueryRow(ctx, `SELECT `+evaluationCols+` FROM strategy_evaluations
+		WHERE prompt_hash = $1 AND error = '' AND decision <> '' ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
+		Scan(&e.ID, &e.Time, &e.Strategy, &e.Symbol, &e.CandleTime, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
+			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error)
+	found := err == nil
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return domain.Evaluation{}, false, err
+	}
+	if found {
+		e.Time, e.CandleTime = e.Time.UTC(), e.CandleTime.UTC()
+		if err := indicatorsInto(&e.Indicators, ind); err != nil {
+			return domain.Evaluation{}, false, err
+		}
+	}
+	var r domain.Evaluation
+	err = s.pool.QueryRow(ctx, `SELECT at, source, provider, model, decision, confidence, reasoning, prompt, raw FROM ai_recordings
+		WHERE prompt_hash = $1 ORDER BY at DESC LIMIT 1`, promptHash).
+		Scan(&r.Time, &r.Strategy, &r.Provider, &r.Model, &r.Decision, &r.Confidence, &r.Reasoning, &r.Prompt, &r.Raw)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return e, found, nil
+	}
+	if err != nil {
+		return domain.Evaluation{}, false, err
+	}
+	if r.Time, r.PromptHash = r.Time.UTC(), promptHash; found && !r.Time.After(e.Time) {
+		return e, true, nil
+	}
+	return r, true, nil
+}
+
+// SaveAIRecordings implements domain.StrategyStore.
+func (s *Store) SaveAIRecordings(ctx context.Context, rs []domain.AIRecording) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	rows := make([][]any, len(rs))
+	for i, r := range rs {
+		if r.PromptHash == "" || r.Decision == "" {
+			return domain.Errorf(domain.EInvalid, "An AI recording needs a prompt hash and a decision")
+		}
+		rows[i] = []any{r.PromptHash, r.At, r.Source, r.Provider, r.Model, r.Decision, r.Confidence, r.Reasoning, r.Prompt, r.Raw}
+	}
+	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"ai_recordings"},
+		[]string{"prompt_hash", "at", "source", "provider", "model", "decision", "confidence", "reasoning", "prompt", "raw"}, pgx.CopyFromRows(rows))
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -152,4 +153,70 @@ func (s *Store) PruneEvaluations(ctx context.Context, before time.Time) (int64, 
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+// RecordedDecision implements domain.StrategyStore.
+func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain.Evaluation, bool, error) {
+	if promptHash == "" {
+		return domain.Evaluation{}, false, nil
+	}
+	var e domain.Evaluation
+	var at, candle int64
+	var ind sql.NullString
+	err := s.r.QueryRowContext(ctx, `SELECT `+evaluationCols+` FROM strategy_evaluations
+		WHERE prompt_hash = ? AND error = '' AND decision <> '' ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
+		Scan(&e.ID, &at, &e.Strategy, &e.Symbol, &candle, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
+			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error)
+	found := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return domain.Evaluation{}, false, err
+	}
+	if found {
+		e.Time, e.CandleTime = fromMS(at), fromMS(candle)
+		if err := indicatorsInto(&e.Indicators, ind); err != nil {
+			return domain.Evaluation{}, false, err
+		}
+	}
+	var r domain.Evaluation
+	var rat int64
+	err = s.r.QueryRowContext(ctx, `SELECT at, source, provider, model, decision, confidence, reasoning, prompt, raw FROM ai_recordings
+		WHERE prompt_hash = ? ORDER BY at DESC LIMIT 1`, promptHash).
+		Scan(&rat, &r.Strategy, &r.Provider, &r.Model, &r.Decision, &r.Confidence, &r.Reasoning, &r.Prompt, &r.Raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return e, found, nil
+	}
+	if err != nil {
+		return domain.Evaluation{}, false, err
+	}
+	if r.Time, r.PromptHash = fromMS(rat), promptHash; found && !r.Time.After(e.Time) {
+		return e, true, nil
+	}
+	return r, true, nil
+}
+
+// SaveAIRecordings implements domain.StrategyStore.
+func (s *Store) SaveAIRecordings(ctx context.Context, rs []domain.AIRecording) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `INSERT INTO ai_recordings (prompt_hash, at, source, provider, model, decision, confidence, reasoning, prompt, raw)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, r := range rs {
+		if r.PromptHash == "" || r.Decision == "" {
+			return domain.Errorf(domain.EInvalid, "An AI recording needs a prompt hash and a decision")
+		}
+		if _, err := st.ExecContext(ctx, r.PromptHash, ms(r.At), r.Source, r.Provider, r.Model, r.Decision, r.Confidence, r.Reasoning, r.Prompt, r.Raw); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }

@@ -24,6 +24,7 @@ func RunStrategies(t *testing.T, open func(t *testing.T) domain.StrategyStore) {
 		{"EvaluationFilters", testEvaluationFilters},
 		{"EvaluationDefaultLimit", testEvaluationDefaultLimit},
 		{"PruneEvaluations", testPruneEvaluations},
+		{"RecordedDecision", testRecordedDecision},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}
@@ -265,5 +266,63 @@ func testPruneEvaluations(t *testing.T, s domain.StrategyStore) {
 	}
 	if got, _ := s.Evaluations(ctx, domain.EvaluationFilter{}); !reflect.DeepEqual(ids(got), []string{"p3", "p2"}) {
 		t.Fatalf("after prune %v, want [p3 p2]", ids(got))
+	}
+}
+
+// RecordedDecision finds the newest usable answer to a prompt, from any
+// strategy, and never a failed one.
+func testRecordedDecision(t *testing.T, s domain.StrategyStore) {
+	ctx := context.Background()
+	if _, ok, err := s.RecordedDecision(ctx, "h1"); ok || err != nil {
+		t.Fatalf("empty store: ok %v, err %v", ok, err)
+	}
+	for _, e := range []domain.Evaluation{
+		{ID: "old", Time: at, Strategy: "a", Symbol: "BTC-USD", CandleTime: at, Decision: "BUY", Confidence: 0.7, PromptHash: "h1", Prompt: "p", Provider: "openai", Model: "m1", Raw: "{}"},
+		{ID: "new", Time: at.Add(time.Minute), Strategy: "b", Symbol: "BTC-USD", CandleTime: at, Decision: "SELL", Confidence: 0.6, PromptHash: "h1", Prompt: "p", Provider: "replicate", Model: "m2"},
+		{ID: "failed", Time: at.Add(2 * time.Minute), Strategy: "b", Symbol: "BTC-USD", CandleTime: at, Decision: "HOLD", PromptHash: "h1", Prompt: "p", Error: "timeout"},
+		{ID: "other", Time: at.Add(3 * time.Minute), Strategy: "b", Symbol: "BTC-USD", CandleTime: at, Decision: "HOLD", PromptHash: "h2"},
+		{ID: "technical", Time: at.Add(4 * time.Minute), Strategy: "t", Symbol: "BTC-USD", CandleTime: at, Decision: "BUY"},
+	} {
+		if err := s.AppendEvaluation(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, ok, err := s.RecordedDecision(ctx, "h1")
+	if err != nil || !ok || e.ID != "new" || e.Decision != "SELL" || e.Model != "m2" || e.Provider != "replicate" || !e.Time.Equal(at.Add(time.Minute)) {
+		t.Fatalf("h1 = %+v, %v, %v (want the newest usable answer, new)", e, ok, err)
+	}
+	if _, ok, err := s.RecordedDecision(ctx, ""); ok || err != nil {
+		t.Fatalf("an empty hash matched (technical evaluations have none): %v %v", ok, err)
+	}
+	if _, ok, _ := s.RecordedDecision(ctx, "h3"); ok {
+		t.Fatal("unknown hash matched")
+	}
+
+	// Recordings (live-model backtests) count too: the newer answer wins.
+	recs := []domain.AIRecording{
+		{PromptHash: "h1", At: at.Add(30 * time.Second), Source: "backtest:old", Provider: "openai", Model: "m3", Decision: "HOLD", Confidence: 0.5, Reasoning: "older than new", Prompt: "p", Raw: "{}"},
+		{PromptHash: "h3", At: at.Add(time.Hour), Source: "backtest:b1", Provider: "openai", Model: "m3", Decision: "BUY", Confidence: 0.75, Reasoning: "r3", Prompt: "p3 ✓", Raw: `{"decision":"BUY"}`},
+	}
+	if err := s.SaveAIRecordings(ctx, recs); err != nil {
+		t.Fatal(err)
+	}
+	if e, ok, err := s.RecordedDecision(ctx, "h1"); err != nil || !ok || e.ID != "new" {
+		t.Fatalf("h1 after an older recording = %+v (want the evaluation new)", e)
+	}
+	e, ok, err = s.RecordedDecision(ctx, "h3")
+	want := domain.Evaluation{Time: at.Add(time.Hour), Strategy: "backtest:b1", Provider: "openai", Model: "m3", Decision: "BUY", Confidence: 0.75,
+		Reasoning: "r3", Prompt: "p3 ✓", Raw: `{"decision":"BUY"}`, PromptHash: "h3"}
+	if err != nil || !ok || !reflect.DeepEqual(e, want) {
+		t.Fatalf("h3 from a recording = %#v, %v, %v\nwant %#v", e, ok, err, want)
+	}
+	if err := s.SaveAIRecordings(ctx, []domain.AIRecording{{PromptHash: "h4", At: at.Add(2 * time.Hour), Source: "x", Decision: "SELL"}}); err != nil {
+		t.Fatal(err)
+	}
+	if e, ok, _ := s.RecordedDecision(ctx, "h4"); !ok || e.Decision != "SELL" {
+		t.Fatalf("h4 = %+v", e)
+	}
+	wantCode(t, s.SaveAIRecordings(ctx, []domain.AIRecording{{PromptHash: "", At: at, Decision: "BUY"}}), domain.EInvalid)
+	if err := s.SaveAIRecordings(ctx, nil); err != nil {
+		t.Fatal(err)
 	}
 }

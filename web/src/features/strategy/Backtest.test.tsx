@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/token';
 import { chartGranularity, defaultForm, fillMarkers, toAsk, validateBacktest } from './backtestModel';
-import type { BacktestReport, BacktestRun } from './backtestTypes';
+import type { BacktestAsk, BacktestReport, BacktestRun, LiveEstimate } from './backtestTypes';
 import Backtest from './routes/Backtest';
 
 // The charts draw on a canvas, which jsdom lacks; the end-to-end test sees them.
@@ -90,7 +90,7 @@ function mockServer({ post, stored = [] }: { post?: (body: unknown) => Response;
         const res = post ? post(c.body) : failure(500, 'no post');
         const copy = res.clone();
         const env = (await copy.json()) as { success: boolean; data?: BacktestReport };
-        if (env.success && env.data) runs.unshift(env.data);
+        if (env.success && env.data?.id) runs.unshift(env.data); // an estimate is not a run
         return res;
       }
       if (c.path === '/strategy/list') return ok({ strategies });
@@ -124,7 +124,7 @@ const posts = (calls: Call[]) => calls.filter((c) => c.method === 'POST');
 
 async function fillForm(v: { strategy?: string; start?: string; end?: string; capital?: string }) {
   if (v.strategy !== undefined) {
-    await screen.findByRole('option', { name: `${v.strategy} (technical)` });
+    await screen.findByRole('option', { name: new RegExp(`^${v.strategy} \\(`) });
     await userEvent.selectOptions(screen.getByLabelText('Strategy'), v.strategy);
   }
   for (const [label, value] of [
@@ -241,6 +241,63 @@ describe('Strategy Backtesting', () => {
     expect(screen.getByRole('note', { name: 'Assumptions' }).textContent).toContain('AI provider Built-in analyst');
   });
 
+  it('offers the AI modes only for AI strategies, and runs a live model only after its estimate is confirmed', async () => {
+    const estimate: LiveEstimate = {
+      status: 'confirmation_required', strategy_name: 'ai_strategy', symbol: 'BTC-USD', provider: 'openai', model: 'gpt-4.1-nano', model_calls: 1415, max_model_calls: 2830,
+      training_cutoff: '2024-06-01', warnings: ["These candles are real prices from 2024-05-01 on, before gpt-4.1-nano's training cutoff (2024-06-01): the model may remember them."], message: 'confirm',
+    };
+    const ai = { mode: 'live' as const, provider: 'openai', model: 'gpt-4.1-nano', prompts: 1415, recorded: 0, missing: 0, failed: 2, summary: '1415 model calls to openai (gpt-4.1-nano); 2 failed and counted as HOLD', warnings: estimate.warnings };
+    const calls = mockServer({
+      post: (body) => ((body as BacktestAsk).confirm_live ? ok(report({ strategy_name: 'ai_strategy', ai, assumptions: { ...report().assumptions, ai_mode: 'live', ai_provider: 'gpt-4.1-nano' } }), 201) : ok(estimate)),
+    });
+    renderScreen();
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
+    expect(screen.queryByLabelText('AI decisions')).toBeNull();
+    await userEvent.selectOptions(screen.getByLabelText('Strategy'), 'ai_strategy');
+    await userEvent.selectOptions(screen.getByLabelText('AI decisions'), 'live');
+    await run();
+
+    const box = within(await screen.findByTestId('bt-live-estimate'));
+    expect(box.getByTestId('bt-model-calls').textContent).toBe('1,415');
+    expect(box.getByText('Training cutoff: 2024-06-01')).toBeTruthy();
+    expect(box.getByRole('alert').textContent).toContain('may remember');
+    expect(posts(calls)).toHaveLength(1);
+    expect(posts(calls)[0]!.body).toMatchObject({ strategy_name: 'ai_strategy', ai_mode: 'live' });
+    expect((posts(calls)[0]!.body as BacktestAsk).confirm_live).toBeUndefined();
+
+    await userEvent.click(box.getByRole('button', { name: 'Run with 1,415 model calls' }));
+    expect(await screen.findByText('Backtest completed successfully')).toBeTruthy();
+    expect(posts(calls)[1]!.body).toMatchObject({ ai_mode: 'live', confirm_live: true });
+    expect(screen.queryByTestId('bt-live-estimate')).toBeNull();
+    const note = screen.getByRole('note', { name: 'AI run' }).textContent!;
+    expect(note).toContain('AI decisions: Live model');
+    expect(note).toContain('2 failed and counted as HOLD');
+    expect(screen.getByRole('note', { name: 'Assumptions' }).textContent).toContain('AI decisions: Live model');
+
+    // Back to a technical strategy: the mode resets and is not sent.
+    await userEvent.selectOptions(screen.getByLabelText('Strategy'), 'technical_strategy');
+    expect(screen.queryByLabelText('AI decisions')).toBeNull();
+    await run();
+    await vi.waitFor(() => expect(posts(calls)).toHaveLength(3));
+    expect((posts(calls)[2]!.body as BacktestAsk).ai_mode).toBeUndefined();
+  });
+
+  it('cancels a live estimate without running anything', async () => {
+    const calls = mockServer({
+      post: () => ok({ status: 'confirmation_required', strategy_name: 'ai_strategy', symbol: 'BTC-USD', provider: 'openai', model: 'local', model_calls: 10, max_model_calls: 20, warnings: ['The training cutoff of local is unknown'], message: 'm' }),
+    });
+    renderScreen();
+    await fillForm({ strategy: 'ai_strategy', start: '2026-01-01', end: '2026-03-01' });
+    await userEvent.selectOptions(screen.getByLabelText('AI decisions'), 'live');
+    await run();
+    const box = within(await screen.findByTestId('bt-live-estimate'));
+    expect(box.getByText('Training cutoff: unknown')).toBeTruthy();
+    await userEvent.click(box.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByTestId('bt-live-estimate')).toBeNull();
+    expect(screen.getByText('No Backtest Results')).toBeTruthy();
+    expect(posts(calls)).toHaveLength(1);
+  });
+
   it('sends parameter overrides and refuses ones that are not a JSON object', async () => {
     const calls = mockServer({ post: () => ok(report(), 201) });
     renderScreen();
@@ -328,6 +385,12 @@ describe('backtest model', () => {
     const f = defaultForm(new Date('2026-05-20T15:00:00Z'));
     expect([f.start_date, f.end_date, f.initial_capital]).toEqual(['2026-02-20', '2026-05-20', '10000']);
     expect(validateBacktest({ ...f, strategy_name: 'x' })).toEqual({});
+  });
+
+  it('sends the AI mode only when it is not the built-in analyst', () => {
+    const f = { ...defaultForm(), strategy_name: 'ai_strategy' };
+    expect(toAsk(f).ai_mode).toBeUndefined();
+    expect(toAsk({ ...f, ai_mode: 'recorded' }).ai_mode).toBe('recorded');
   });
 
   it('sends slippage in basis points and bounds it like the server', () => {

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import type { BacktestAsk, BacktestReport, BacktestRun, PeriodCandle } from './backtestTypes';
-import { CHART_CANDLES } from './backtestModel';
+import type { BacktestAsk, BacktestReport, BacktestRun, LiveEstimate, PeriodCandle } from './backtestTypes';
+import { CHART_CANDLES, isEstimate } from './backtestModel';
 
 /** How many past runs the history lists. */
 export const HISTORY_LIMIT = 20;
@@ -15,7 +15,8 @@ export const backtestKeys = {
 
 /** Fetchers: one per endpoint. */
 export const backtestApi = {
-  run: (ask: BacktestAsk) => api.post<BacktestReport>('/backtests', ask),
+  /** A report, or for a live-model run not yet confirmed, its estimate. */
+  run: (ask: BacktestAsk) => api.post<BacktestReport | LiveEstimate>('/backtests', ask),
   list: () => api.get<{ backtests: BacktestRun[] }>(`/backtests?limit=${HISTORY_LIMIT}`).then((d) => d.backtests),
   get: (id: string) => api.get<BacktestReport>(`/backtests/${encodeURIComponent(id)}`),
   candles: (symbol: string, granularity: string, start: string, end: string) => {
@@ -41,13 +42,15 @@ export function useBacktestPair(ids: [string, string]) {
   return useQueries({ queries: ids.map((id) => backtestQueries.one(id)) });
 }
 
-/** Runs a backtest; the report is cached under its id and the history refreshed. */
+/** Runs a backtest; the report is cached under its id and the history refreshed (an estimate is neither). */
 export function useRunBacktest() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: backtestApi.run,
     retry: 0,
-    onSuccess: (rep) => qc.setQueryData(backtestKeys.one(rep.id), rep),
+    onSuccess: (rep) => {
+      if (!isEstimate(rep)) qc.setQueryData(backtestKeys.one(rep.id), rep);
+    },
     onSettled: () => void qc.invalidateQueries({ queryKey: backtestKeys.list }),
   });
 }

@@ -1,5 +1,5 @@
 import { formatMoney, toNum } from '@/lib/format';
-import type { BacktestAsk, BacktestFill, BacktestReport } from './backtestTypes';
+import type { AIMode, BacktestAsk, BacktestFill, BacktestReport, LiveEstimate } from './backtestTypes';
 
 /** The spec's backtest messages (section 5), as the server words them too. */
 export const MSG = {
@@ -28,7 +28,21 @@ export interface BacktestForm {
   slippage_bps: string;
   /** The largest share of a candle's volume one order may take, in percent ('' or 0: no cap). */
   volume_cap_pct: string;
+  /** AI-driven and hybrid strategies only; the selector resets it to builtin for the others. */
+  ai_mode: AIMode;
 }
+
+export const AI_MODES: { value: AIMode; label: string; hint: string }[] = [
+  { value: 'builtin', label: 'Built-in analyst', hint: 'Offline and free; the same answers every run.' },
+  { value: 'recorded', label: 'Recorded decisions', hint: 'Replays the decisions recorded live for the same prompt; a prompt never recorded counts as HOLD.' },
+  { value: 'live', label: 'Live model', hint: 'Asks the configured model once per candle; you confirm the number of calls first.' },
+];
+
+/** Strategy kinds whose decisions come from a model. */
+export const usesAI = (type: string | undefined) => type === 'ai_driven' || type === 'hybrid';
+
+/** Tells a live-model estimate from a report in the answer to a run. */
+export const isEstimate = (r: BacktestReport | LiveEstimate): r is LiveEstimate => r.status === 'confirmation_required';
 
 export type BacktestErrors = Partial<Record<keyof BacktestForm, string>>;
 
@@ -39,7 +53,7 @@ export function defaultForm(now: Date = new Date()): BacktestForm {
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const start = new Date(end);
   start.setUTCMonth(start.getUTCMonth() - 3);
-  return { strategy_name: '', symbol: 'BTC-USD', start_date: ymd(start), end_date: ymd(end), initial_capital: String(DEFAULT_CAPITAL), params: '', slippage_bps: '0', volume_cap_pct: '' };
+  return { strategy_name: '', symbol: 'BTC-USD', start_date: ymd(start), end_date: ymd(end), initial_capital: String(DEFAULT_CAPITAL), params: '', slippage_bps: '0', volume_cap_pct: '', ai_mode: 'builtin' };
 }
 
 /** The form that asks for a stored run again, so it can be re-run with changes. */
@@ -52,6 +66,7 @@ export function formFromRequest(r: {
   params?: Record<string, unknown>;
   slippage_bps?: string | number;
   volume_cap?: string | number;
+  ai_mode?: AIMode;
 }): BacktestForm {
   return {
     strategy_name: r.strategy_name,
@@ -62,6 +77,7 @@ export function formFromRequest(r: {
     params: r.params ? JSON.stringify(r.params) : '',
     slippage_bps: String(r.slippage_bps ?? '0'),
     volume_cap_pct: Number(r.volume_cap ?? 0) > 0 ? String(Number(r.volume_cap) * 100) : '',
+    ai_mode: r.ai_mode ?? 'builtin',
   };
 }
 
@@ -105,6 +121,7 @@ export function toAsk(f: BacktestForm): BacktestAsk {
   if (bps > 0) ask.slippage_bps = bps;
   const cap = Number(f.volume_cap_pct || '0');
   if (cap > 0) ask.volume_cap = cap / 100;
+  if (f.ai_mode !== 'builtin') ask.ai_mode = f.ai_mode;
   return ask;
 }
 

@@ -13,6 +13,43 @@ export interface BacktestAsk {
   slippage_bps?: number;
   /** The largest share of a candle's volume one order may take (0-1); the rest fills at the next opens. */
   volume_cap?: number;
+  /** How an AI-driven or hybrid strategy decides (absent: builtin). */
+  ai_mode?: AIMode;
+  /** Runs a live-model backtest; without it the server answers with an estimate. */
+  confirm_live?: boolean;
+}
+
+export type AIMode = 'builtin' | 'recorded' | 'live';
+
+/** What a live-model run would do, answered instead of running it (backtest/aimode.go). */
+export interface LiveEstimate {
+  status: 'confirmation_required';
+  strategy_name: string;
+  symbol: string;
+  provider: string;
+  model: string;
+  model_calls: number;
+  max_model_calls: number;
+  training_cutoff?: string;
+  warnings: string[];
+  message: string;
+}
+
+/** The model side of an AI-driven or hybrid run. */
+export interface AIRun {
+  mode: AIMode;
+  provider: string;
+  model?: string;
+  prompts: number;
+  recorded: number;
+  missing: number;
+  failed: number;
+  models?: Record<string, number>;
+  /** A live run's answers recorded for replay. */
+  saved?: number;
+  first_failure?: string;
+  summary: string;
+  warnings?: string[];
 }
 
 /** The run's fill model, shown on every report. */
@@ -24,6 +61,7 @@ export interface Assumptions {
   fills: string;
   timeframe: string;
   ai_provider?: string;
+  ai_mode?: AIMode;
   engine_version: string;
   build: string;
   candles_hash: string;
@@ -64,6 +102,7 @@ export interface BacktestReport {
   request: Omit<BacktestAsk, 'initial_capital'> & { initial_capital: string | number };
   config: unknown;
   assumptions: Assumptions;
+  ai?: AIRun;
   strategy_name: string;
   symbol: string;
   start_date: string;

@@ -4,18 +4,19 @@ import { Card, ScreenHeader } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useBacktest, useRunBacktest } from '../backtestApi';
-import { defaultForm, formFromRequest, toAsk, validateBacktest, type BacktestErrors, type BacktestForm as Form } from '../backtestModel';
-import type { BacktestReport, BacktestRun } from '../backtestTypes';
+import { defaultForm, formFromRequest, isEstimate, toAsk, validateBacktest, type BacktestErrors, type BacktestForm as Form } from '../backtestModel';
+import type { BacktestAsk, BacktestReport, BacktestRun, LiveEstimate } from '../backtestTypes';
 import { BacktestForm } from '../components/backtest/BacktestForm';
 import { CompareRuns } from '../components/backtest/CompareRuns';
 import { EquityChart } from '../components/backtest/EquityChart';
 import { FillsChart } from '../components/backtest/FillsChart';
-import { AssumptionsBanner, NotExecuted, ReportSummary, ReportTitle } from '../components/backtest/ReportSummary';
+import { AIRunNote, AssumptionsBanner, NotExecuted, ReportSummary, ReportTitle } from '../components/backtest/ReportSummary';
+import { ConfirmLive } from '../components/backtest/ConfirmLive';
 import { RunHistory } from '../components/backtest/RunHistory';
 import { TradeTable } from '../components/backtest/TradeTable';
 import { FlashBanner, useFlash } from '../components/Flash';
 
-const FIELDS: (keyof Form)[] = ['strategy_name', 'symbol', 'start_date', 'end_date', 'initial_capital', 'params'];
+const FIELDS: (keyof Form)[] = ['strategy_name', 'symbol', 'start_date', 'end_date', 'initial_capital', 'params', 'ai_mode'];
 
 function EmptyState() {
   return (
@@ -37,6 +38,7 @@ function Report({ r }: { r: BacktestReport }) {
     <div className="space-y-4" data-testid="bt-report">
       <ReportTitle r={r} />
       <AssumptionsBanner a={r.assumptions} />
+      {r.ai && <AIRunNote ai={r.ai} />}
       <ReportSummary r={r} />
       <EquityChart points={r.equity_curve ?? []} initial={r.initial_equity} maxDrawdown={r.max_drawdown} />
       <FillsChart report={r} />
@@ -53,11 +55,14 @@ export default function Backtest() {
   const [selected, setSelected] = useState<string | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
   const [comparing, setComparing] = useState<[string, string] | null>(null);
+  /** A live-model run's estimate, waiting for the trader to confirm it. */
+  const [estimate, setEstimate] = useState<{ ask: BacktestAsk; e: LiveEstimate } | null>(null);
   const flash = useFlash();
   const run = useRunBacktest();
   const report = useBacktest(selected);
 
   const change = (k: keyof Form, v: string) => {
+    setEstimate(null);
     setForm((f) => ({ ...f, [k]: v }));
     setErrors((e) => ({ ...e, [k]: undefined, ...(k === 'start_date' || k === 'end_date' ? { start_date: undefined, end_date: undefined } : {}) }));
   };
@@ -67,8 +72,17 @@ export default function Backtest() {
     setErrors(errs);
     if (Object.keys(errs).length > 0) return;
     flash.clear();
-    run.mutate(toAsk(form), {
+    send(toAsk(form));
+  };
+
+  const send = (ask: BacktestAsk) => {
+    setEstimate(null);
+    run.mutate(ask, {
       onSuccess: (rep) => {
+        if (isEstimate(rep)) {
+          setEstimate({ ask, e: rep });
+          return;
+        }
         setSelected(rep.id);
         setComparing(null);
         if (rep.status === 'completed') flash.ok('Backtest completed successfully');
@@ -84,6 +98,7 @@ export default function Backtest() {
   const pick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
   /** Shows a past run and puts what it asked into the form, ready to run again with changes. */
   const open = (run: BacktestRun) => {
+    setEstimate(null);
     setSelected(run.id);
     setComparing(null);
     setForm(formFromRequest(run.request));
@@ -97,15 +112,19 @@ export default function Backtest() {
       <div className="grid gap-6 lg:grid-cols-[minmax(280px,1fr)_3fr]">
         <div className="space-y-6">
           <BacktestForm form={form} errors={errors} onChange={change} onSubmit={submit} running={run.isPending} />
-          <RunHistory selected={selected} onOpen={open} picked={picked} onPick={pick} onCompare={() => setComparing([picked[0]!, picked[1]!])} />
+          <RunHistory selected={selected} onOpen={open} picked={picked} onPick={pick} onCompare={() => {
+              setEstimate(null);
+              setComparing([picked[0]!, picked[1]!]);
+            }} />
         </div>
         <div className="min-w-0 space-y-4">
           {comparing && <CompareRuns ids={comparing} onClose={() => setComparing(null)} />}
+          {estimate && !run.isPending && <ConfirmLive e={estimate.e} onConfirm={() => send({ ...estimate.ask, confirm_live: true })} onCancel={() => setEstimate(null)} />}
           {run.isPending && <Spinner label="Running backtest..." />}
-          {!comparing && !run.isPending && !selected && <EmptyState />}
+          {!comparing && !run.isPending && !selected && !estimate && <EmptyState />}
           {!comparing && selected && report.isPending && <Spinner />}
           {!comparing && selected && report.isError && <ErrorBox message={errorMessage(report.error, 'Failed to load the backtest')} />}
-          {!comparing && report.data && <Report r={report.data} />}
+          {!comparing && !estimate && report.data && <Report r={report.data} />}
         </div>
       </div>
     </>

@@ -2,7 +2,8 @@ import { useState, type ReactNode } from 'react';
 import { btn } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { SYMBOLS, useStrategies } from '../../api';
-import { type BacktestErrors, type BacktestForm as Form } from '../../backtestModel';
+import { AI_MODES, usesAI, type BacktestErrors, type BacktestForm as Form } from '../../backtestModel';
+import type { AIMode } from '../../backtestTypes';
 
 function Labelled({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: ReactNode; children: ReactNode }) {
   return (
@@ -32,6 +33,9 @@ export function BacktestForm({ form, errors, onChange, onSubmit, running }: { fo
   // Overrides in the form (typed, or from an opened run) stay in view.
   const shown = advanced || form.params.trim() !== '';
   const dateError = errors.start_date ?? errors.end_date;
+  const typeOf = (name: string) => strategies.data?.find((s) => s.name === name)?.type;
+  const ai = usesAI(typeOf(form.strategy_name));
+  const mode = AI_MODES.find((m) => m.value === form.ai_mode);
   return (
     <Card title="Backtest Configuration">
       <form
@@ -43,7 +47,12 @@ export function BacktestForm({ form, errors, onChange, onSubmit, running }: { fo
         }}
       >
         <Labelled id="bt-strategy" label="Strategy" error={errors.strategy_name}>
-          <select {...aria('bt-strategy', errors.strategy_name)} value={form.strategy_name} onChange={(e) => onChange('strategy_name', e.target.value)} className={cls(errors.strategy_name)}>
+          <select {...aria('bt-strategy', errors.strategy_name)} value={form.strategy_name} onChange={(e) => {
+              onChange('strategy_name', e.target.value);
+              if (!usesAI(typeOf(e.target.value))) onChange('ai_mode', 'builtin');
+            }}
+            className={cls(errors.strategy_name)}
+          >
             <option value="">{strategies.isPending ? 'Loading strategies…' : 'Select a strategy'}</option>
             {strategies.data?.map((s) => (
               <option key={s.name} value={s.name}>
@@ -53,6 +62,17 @@ export function BacktestForm({ form, errors, onChange, onSubmit, running }: { fo
           </select>
         </Labelled>
         {strategies.isError && <p className="text-xs text-red-600 dark:text-red-400">Failed to load strategies</p>}
+        {ai && (
+          <Labelled id="bt-ai-mode" label="AI decisions" error={errors.ai_mode} hint={mode?.hint}>
+            <select {...aria('bt-ai-mode', errors.ai_mode)} value={form.ai_mode} onChange={(e) => onChange('ai_mode', e.target.value as AIMode)} className={cls(errors.ai_mode)}>
+              {AI_MODES.map((m) => (
+                <option key={m.value} value={m.value}>
+                  {m.label}
+                </option>
+              ))}
+            </select>
+          </Labelled>
+        )}
         <Labelled id="bt-symbol" label="Symbol" error={errors.symbol}>
           <input {...aria('bt-symbol', errors.symbol)} list="bt-symbols" value={form.symbol} onChange={(e) => onChange('symbol', e.target.value)} className={cls(errors.symbol)} placeholder="BTC-USD" />
           <datalist id="bt-symbols">

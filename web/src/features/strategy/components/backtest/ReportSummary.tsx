@@ -1,8 +1,8 @@
 import { Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { formatMoney, formatPercent, formatSignedMoney, pnlClass } from '@/lib/format';
-import { derived, pct, ratio, winRateClass } from '../../backtestModel';
-import type { Assumptions, BacktestReport } from '../../backtestTypes';
+import { AI_MODES, derived, pct, ratio, winRateClass } from '../../backtestModel';
+import type { AIRun, Assumptions, BacktestReport } from '../../backtestTypes';
 
 const day = (iso: string) => iso.slice(0, 10);
 const signedPct = (f: number) => formatPercent(f * 100);
@@ -19,6 +19,7 @@ export function AssumptionsBanner({ a }: { a: Assumptions }) {
     `${a.candles.toLocaleString('en-US')} candles (sha256 ${a.candles_hash.slice(0, 12)})`,
     `engine v${a.engine_version}`,
     a.build && `build ${a.build}`,
+    a.ai_mode && `AI decisions: ${AI_MODES.find((m) => m.value === a.ai_mode)?.label ?? a.ai_mode}`,
     a.ai_provider && `AI provider ${a.ai_provider}`,
   ].filter(Boolean);
   return (
@@ -26,6 +27,28 @@ export function AssumptionsBanner({ a }: { a: Assumptions }) {
       <p className="font-semibold">Assumptions</p>
       <p className="mt-1">{items.join(' · ')}</p>
       <p className="mt-1">Fills: {a.fills}.</p>
+    </div>
+  );
+}
+
+/** Where an AI strategy's decisions came from, with the counts and any warning. */
+export function AIRunNote({ ai }: { ai: AIRun }) {
+  const warn = ai.missing > 0 || ai.failed > 0 || (ai.warnings?.length ?? 0) > 0;
+  return (
+    <div
+      role="note"
+      aria-label="AI run"
+      data-testid="bt-ai-note"
+      className={`rounded border p-3 text-xs ${warn ? 'border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200' : 'border-sky-300 bg-sky-50 text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-200'}`}
+    >
+      <p className="font-semibold">AI decisions: {AI_MODES.find((m) => m.value === ai.mode)?.label ?? ai.mode}</p>
+      <p className="mt-1">{ai.summary}.</p>
+      {ai.first_failure && <p className="mt-1">First failure: {ai.first_failure}</p>}
+      {ai.warnings?.map((w) => (
+        <p key={w} className="mt-1">
+          {w}
+        </p>
+      ))}
     </div>
   );
 }

@@ -1,0 +1,350 @@
+package backtest
+
+import (
+	"math/big"
+	"math/bits"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+)
+
+// The fast path (see the package doc): between events nothing can fill, so
+// a candle with no pending signal, no working order and no resting order
+// within its range skips the engine entirely and only marks equity, in
+// exact fixed point. Every event (a signal, a trigger in range, the end)
+// runs the general code on the decimal engine. Equity, its peak, the
+// drawdown float and the curve's cents come out bit for bit as the decimal
+// path computes them (fast_test.go compares whole results).
+
+// heldScale is the decimals a quantity is kept in (the finest size step).
+const heldScale = 8
+
+var pow10u = func() (p [20]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return
+}()
+
+// u128 is an unsigned 128-bit integer.
+type u128 struct{ hi, lo uint64 }
+
+func (a u128) add(b u128) (u128, bool) {
+	lo, c := bits.Add64(a.lo, b.lo, 0)
+	hi, c2 := bits.Add64(a.hi, b.hi, c)
+	return u128{hi, lo}, c2 == 0
+}
+
+func (a u128) less(b u128) bool { return a.hi < b.hi || a.hi == b.hi && a.lo < b.lo }
+
+func (a u128) big() *big.Int {
+	x := new(big.Int).SetUint64(a.hi)
+	return x.Lsh(x, 64).Or(x, new(big.Int).SetUint64(a.lo))
+}
+
+// fixed is the fast path's state: cash and the base held at the engine's
+// last event in fixed point, the resting orders' trigger bounds and the
+// equity peak. Candle prices are read as integers at their exponent -p when
+// needed; a price of another shape simply takes the general path.
+type fixed struct {
+	cs         []domain.Candle
+	e          int32 // the candles' exponent, -p
+	p          int
+	scale      int   // equity scale: heldScale + p
+	cash       u128  // at scale
+	held       int64 // at heldScale
+	orders     bool  // resting orders exist
+	fall, rise int64 // a falling price triggers at or below fall, a rising one at or above rise
+	peak       u128
+	peakF      float64
+	last       u128 // the last equity marked, to reuse its float and cents
+	lastF      float64
+	lastCents  int64
+	haveLast   bool
+	// the last loss check of a flat account (see lossCheck)
+	lossKey  lossKey
+	lossMsg  string
+	lossMemo *lossKey
+	// the day's start value (the risk check's), at scale, when it fits
+	dayStart   u128
+	dayStartOK bool
+	consts     consts
+}
+
+// newFixed returns the fast path's state, or nil when the candles' prices
+// do not have an exponent between 0 and -8 (then everything runs the
+// general path).
+func newFixed(cs []domain.Candle) *fixed {
+	if len(cs) == 0 {
+		return nil
+	}
+	e := cs[0].Close.Exponent()
+	if e > 0 || e < -8 {
+		return nil
+	}
+	return &fixed{cs: cs, e: e, p: int(-e), scale: heldScale + int(-e)}
+}
+
+// price is a candle price as an integer x 10^-p, if it has that shape.
+func (f *fixed) price(d decimal.Decimal) (int64, bool) {
+	if d.Exponent() != f.e || d.Sign() < 0 || d.NumDigits() > 18 {
+		return 0, false
+	}
+	return d.CoefficientInt64(), true
+}
+
+// toScale is d as a non-negative integer x 10^-scale, if it is one that fits.
+func toScale(d decimal.Decimal, scale int) (u128, bool) {
+	e := int(d.Exponent())
+	if d.Sign() < 0 || -e > scale || d.NumDigits() > 18 {
+		return u128{}, false
+	}
+	c := uint64(d.CoefficientInt64())
+	k := scale + e
+	if k >= len(pow10u) {
+		return u128{}, false
+	}
+	hi, lo := bits.Mul64(c, pow10u[k])
+	return u128{hi, lo}, true
+}
+
+// sync reads cash, holdings and resting orders from the engine after an
+// event; false when they do not fit the fixed point (the run then marks in
+// decimal from here on).
+func (f *fixed) sync(cash, held decimal.Decimal, live []domain.Order) bool {
+	c, ok := toScale(cash, f.scale)
+	if !ok {
+		return false
+	}
+	h, ok := toScale(held, heldScale)
+	if !ok || h.hi != 0 || h.lo > 1<<62 {
+		return false
+	}
+	f.cash, f.held = c, int64(h.lo)
+	f.orders = len(live) > 0
+	f.fall, f.rise = -1, 1<<62
+	for _, o := range live {
+		px := o.Price
+		if o.Type == domain.StopLoss {
+			px = o.StopPrice
+		}
+		if px == nil {
+			continue
+		}
+		v, ok := toScale(*px, f.p)
+		if !ok || v.hi != 0 || v.lo > 1<<62 {
+			f.fall, f.rise = 1<<62, -1 // not comparable: every candle takes the general path
+			return true
+		}
+		falling := o.Side == domain.Sell && o.Type == domain.StopLoss || o.Side == domain.Buy && o.Type != domain.StopLoss
+		if falling {
+			f.fall = max(f.fall, int64(v.lo))
+		} else {
+			f.rise = min(f.rise, int64(v.lo))
+		}
+	}
+	return true
+}
+
+// quiet reports whether candle t can change nothing in the engine: no
+// resting order's price lies within its range (inclusive, to be safe).
+func (f *fixed) quiet(t int) bool {
+	if !f.orders {
+		return true
+	}
+	c := &f.cs[t]
+	var lo, hi int64 = 1 << 62, -1
+	for _, d := range [4]decimal.Decimal{c.Open, c.High, c.Low, c.Close} {
+		v, ok := f.price(d)
+		if !ok {
+			return false
+		}
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo > f.fall && hi < f.rise
+}
+
+// mark returns the equity at candle t's close (at f.scale), its drawdown
+// below the peak as the decimal path computes it, and its value in cents;
+// ok is false if it does not fit.
+func (f *fixed) mark(t int) (cents int64, dd float64, ok bool) {
+	px, ok := f.price(f.cs[t].Close)
+	if !ok {
+		return 0, 0, false
+	}
+	hi, lo := bits.Mul64(uint64(f.held), uint64(px))
+	eq, ok := f.cash.add(u128{hi, lo})
+	if !ok {
+		return 0, 0, false
+	}
+	if f.peak.less(eq) {
+		f.peak = eq
+		if f.peakF, ok = float(eq, f.scale); !ok {
+			return 0, 0, false
+		}
+	}
+	if eq != f.last || !f.haveLast {
+		if f.lastF, ok = float(eq, f.scale); !ok {
+			return 0, 0, false
+		}
+		// Round half away from zero (decimal.Round) to cents.
+		div := pow10u[f.scale-2]
+		r, carry := bits.Add64(eq.lo, div/2, 0)
+		h := eq.hi + carry
+		if h >= div {
+			return 0, 0, false
+		}
+		q, _ := bits.Div64(h, r, div)
+		if q > 1<<62 {
+			return 0, 0, false
+		}
+		f.last, f.lastCents, f.haveLast = eq, int64(q), true
+	}
+	if f.peakF > 0 {
+		dd = 1 - f.lastF/f.peakF
+	}
+	return f.lastCents, dd, true
+}
+
+// peakDecimal is the peak as the decimal path holds it (for the risk check).
+func (f *fixed) peakDecimal() decimal.Decimal {
+	return decimal.NewFromBigInt(f.peak.big(), int32(-f.scale))
+}
+
+// float is x x 10^-scale rounded to the nearest float64, as
+// decimal.InexactFloat64 gives it: trailing decimal zeros are dropped, and
+// once the integer is below 2^53 one IEEE division by an exact power of ten
+// rounds the exact value once. Larger integers take big.Rat.
+func float(x u128, scale int) (float64, bool) {
+	if x.hi >= pow10u[8] {
+		return 0, false
+	}
+	q, r := bits.Div64(x.hi, x.lo, pow10u[8])
+	n, s := uint64(0), scale
+	switch {
+	case r == 0:
+		n, s = q, scale-8
+		for s > 0 && n%10 == 0 && n != 0 {
+			n, s = n/10, s-1
+		}
+	default:
+		z := 0
+		for r%10 == 0 {
+			r, z = r/10, z+1
+		}
+		h, l := bits.Mul64(q, pow10u[8-z])
+		var c uint64
+		l, c = bits.Add64(l, r, 0)
+		if h != 0 || c != 0 {
+			return decimal.NewFromBigInt(x.big(), int32(-scale)).InexactFloat64(), true
+		}
+		n, s = l, scale-z
+	}
+	if s < 0 || n >= 1<<53 || s > 22 {
+		return decimal.NewFromBigInt(x.big(), int32(-scale)).InexactFloat64(), true
+	}
+	return float64(n) / pow10f[s], true
+}
+
+var pow10f = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// centsOf is d in whole cents, if it is a whole number of cents that fits.
+func centsOf(d decimal.Decimal) (int64, bool) {
+	v, ok := toScale(d, 2)
+	if !ok || v.hi != 0 || v.lo > 1<<62 {
+		return 0, false
+	}
+	return int64(v.lo), true
+}
+
+// centStats is analytics.MaxDrawdown(...).InexactFloat64() and
+// analytics.Returns of a series in cents, bit for bit: each ratio is
+// rounded half away from zero to 16 decimals (decimal.Div) and then to the
+// nearest float64. A ratio outside the integer range takes the decimal way.
+func centStats(v []int64) (float64, []float64) {
+	rets := make([]float64, 0, max(len(v)-1, 0))
+	for i := 1; i < len(v); i++ {
+		prev := v[i-1]
+		if prev <= 0 {
+			continue
+		}
+		n, neg := v[i]-prev, false
+		if n == 0 {
+			rets = append(rets, 0) // unchanged: the ratio is exactly zero
+			continue
+		}
+		if n < 0 {
+			n, neg = -n, true
+		}
+		x, ok := ratio16(uint64(n), uint64(prev), neg)
+		if !ok {
+			a, b := decimal.New(v[i], -2), decimal.New(prev, -2)
+			x = a.Sub(b).Div(b).InexactFloat64()
+		}
+		rets = append(rets, x)
+	}
+	// The worst (peak - v) / peak, compared exactly; rounding is monotonic,
+	// so rounding the worst equals the worst of the rounded.
+	var worstN, worstD uint64 = 0, 1
+	peak := int64(0)
+	for i, x := range v {
+		if i == 0 || x > peak {
+			peak = x
+		}
+		if peak <= 0 {
+			continue
+		}
+		n := uint64(peak - x)
+		h1, l1 := bits.Mul64(n, worstD)
+		h2, l2 := bits.Mul64(worstN, uint64(peak))
+		if (u128{h2, l2}).less(u128{h1, l1}) {
+			worstN, worstD = n, uint64(peak)
+		}
+	}
+	if worstN == 0 {
+		return 0, rets
+	}
+	dd, ok := ratio16(worstN, worstD, false)
+	if !ok {
+		dd = decimal.New(int64(worstN), 0).Div(decimal.New(int64(worstD), 0)).InexactFloat64()
+	}
+	return dd, rets
+}
+
+// ratio16 is n/d rounded half away from zero to 16 decimals, then to the
+// nearest float64 (negated when neg); ok is false when it does not fit.
+func ratio16(n, d uint64, neg bool) (float64, bool) {
+	hi, lo := bits.Mul64(n, pow10u[16])
+	if hi >= d {
+		return 0, false
+	}
+	q, rem := bits.Div64(hi, lo, d)
+	if rem >= d-rem {
+		q++
+	}
+	if q >= 1<<53 {
+		return 0, false
+	}
+	x := float64(q) / 1e16
+	if neg {
+		x = -x
+	}
+	return x, true
+}
+
+// setDayStart keeps the day's start value in fixed point for the loss memo.
+func (f *fixed) setDayStart(d decimal.Decimal) {
+	f.dayStartOK = false
+	if d.Sign() < 0 || -int(d.Exponent()) > f.scale {
+		return
+	}
+	x := d.Shift(int32(f.scale)).BigInt()
+	if x.BitLen() > 128 {
+		return
+	}
+	lo := new(big.Int).And(x, new(big.Int).SetUint64(^uint64(0))).Uint64()
+	f.dayStart, f.dayStartOK = u128{hi: new(big.Int).Rsh(x, 64).Uint64(), lo: lo}, true
+}

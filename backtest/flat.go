@@ -1,0 +1,99 @@
+package backtest
+
+import (
+	"math"
+
+	"kestrel/domain"
+	"kestrel/risk"
+	"kestrel/strategy"
+)
+
+// refusedFlat settles, without the engine, a signal that certainly trades
+// nothing while the account is flat (nothing held, nothing resting): a SELL
+// (nothing to sell), or a BUY that passes every order check by a wide
+// margin (computed in float) and is refused by the loss limits, which then
+// depend only on the account. It books what act would book and reports
+// true; false leaves the signal to act.
+func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
+	f := r.fx
+	if f.held != 0 || f.orders {
+		return false
+	}
+	r.rollDay(c) // as act does first (once a day, so act repeats nothing)
+	if sig.Decision == strategy.Sell {
+		r.refused[msgNoPosition]++
+		return true
+	}
+	if !r.orderChecksPass(t) {
+		return false
+	}
+	msg := r.lossCheck()
+	if msg == "" {
+		return false // it trades
+	}
+	r.refused[msg]++
+	return true
+}
+
+// orderChecksPass reports whether a flat account's BUY at candle t's open
+// certainly passes sizing and risk.Check's order checks (trade amount and
+// count): the float figures are within 1e-15 of the exact ones, and every
+// bound is kept by far more.
+func (r *run) orderChecksPass(t int) bool {
+	l, cfg, k := r.req.Policy.Limits, r.req.Config, &r.fx.consts
+	if l.MaxDailyTrades > 0 && r.trades >= l.MaxDailyTrades {
+		return false
+	}
+	value, _ := float(r.fx.cash, r.fx.scale)
+	eps := 1e-9 * (math.Abs(value) + 1)
+	target := math.Min(value*cfg.MaxPositionSize*cfg.RiskMultiplier, value*k.maxPosition*0.995)
+	notional := math.Min(target, k.maxTrade*0.995)
+	if notional < k.minTrade+eps {
+		return false
+	}
+	px, ok := r.fx.price(r.fx.cs[t].Open)
+	if !ok {
+		return false
+	}
+	open := float64(px) / pow10f[r.fx.p]
+	units := notional / (open * k.slip) / k.step
+	if units < 2 {
+		return false
+	}
+	lo, hi := (units-1)*k.step*open, units*k.step*open // qty = floor(units) steps, valued at the open
+	return lo >= k.minTrade+eps && hi <= k.maxTrade-eps
+}
+
+// consts are a run's limits as floats, for orderChecksPass.
+type consts struct{ maxPosition, maxTrade, minTrade, step, slip float64 }
+
+func newConsts(req Request) consts {
+	l := req.Policy.Limits
+	k := consts{maxPosition: l.MaxPositionSize.InexactFloat64(), maxTrade: l.MaxTradeAmount.InexactFloat64(), minTrade: l.MinTradeAmount.InexactFloat64(),
+		step: 1e-8, slip: 1 + req.SlippageBps.InexactFloat64()/1e4}
+	if s := req.Product.SizeIncrement; s.IsPositive() {
+		k.step = s.InexactFloat64()
+	}
+	return k
+}
+
+// lossCheck is risk.CheckLosses for a flat account, kept for the last
+// account state (a run stuck below its drawdown limit asks it over and
+// over): the refusal's message, or "" when the limits let the order through.
+func (r *run) lossCheck() string {
+	f := r.fx
+	key := lossKey{cash: f.cash, peak: f.peak, dayStart: f.dayStart}
+	if f.dayStartOK && f.lossMemo != nil && f.lossKey == key {
+		return f.lossMsg
+	}
+	value := r.balance(domain.Quote(r.req.Symbol)).Total() // flat: equity is cash
+	err := risk.CheckLosses(r.req.Policy.Limits, risk.Snapshot{PortfolioValue: value, StartOfDayValue: r.dayStart, PeakValue: r.peakValue()})
+	msg := ""
+	if err != nil {
+		msg = domain.ErrorMessage(err)
+	}
+	f.lossKey, f.lossMsg, f.lossMemo = key, msg, &key
+	return msg
+}
+
+type lossKey struct{ cash, peak, dayStart u128 }
