@@ -104,7 +104,7 @@ func (s *aiStrategy) Evaluate(ctx context.Context, in Input) (Signal, error) {
 // request is what the model is asked: the last context_length candles, the
 // indicators, the position, the price now and the risk limits.
 func (s *aiStrategy) request(in Input) ai.Request {
-	vals := s.ind.judge(s.ind.feed(in.Symbol, in.Candles)).Indicators
+	vals := s.ind.signal(in.Symbol, in.Candles).Indicators
 	price := in.Candles[len(in.Candles)-1].Close
 	if s.d.Price != nil {
 		if px, err := s.d.Price(in.Symbol); err == nil {

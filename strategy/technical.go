@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"kestrel/domain"
@@ -55,7 +56,10 @@ const (
 // already seen are skipped, and a gap (or a first call) warms it up again
 // from the window it is given.
 type technical struct {
-	in      Indicators
+	in Indicators
+	// mu guards the streams: the engine loop, the Test AI action and the
+	// prompt preview may feed the same instance at once.
+	mu      sync.Mutex
 	symbols map[string]*stream
 	// the symbol seen last and its stream: a backtest asks about one
 	// symbol on every candle
@@ -108,6 +112,7 @@ func (in Indicators) Warmup() int {
 	return max(in.RSIPeriod*4, in.SMALong, in.MACDSlow+in.MACDSignal*3, in.BollingerPeriod) + 1
 }
 
+// feed must be called with t.mu held.
 func (t *technical) feed(symbol string, cs []domain.Candle) *stream {
 	s := t.lastStream
 	if s == nil || symbol != t.lastSym {
@@ -144,8 +149,14 @@ func (t *technical) Evaluate(ctx context.Context, in Input) (Signal, error) {
 	if len(in.Candles) == 0 {
 		return Signal{}, fmt.Errorf("no closed candles for %s", in.Symbol)
 	}
-	s := t.feed(in.Symbol, in.Candles)
-	return t.judge(s), nil
+	return t.signal(in.Symbol, in.Candles), nil
+}
+
+// signal feeds the candles and judges the stream under the lock.
+func (t *technical) signal(symbol string, cs []domain.Candle) Signal {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.judge(t.feed(symbol, cs))
 }
 
 // QuickDecider decides as Evaluate does without explaining why (no reasoning
@@ -161,7 +172,10 @@ func (t *technical) QuickDecide(symbol string, cs []domain.Candle) (string, floa
 		return Hold, 0
 	}
 	buy, sell := 0, 0
-	for _, v := range t.rules(t.feed(symbol, cs)) {
+	t.mu.Lock()
+	votes := t.rules(t.feed(symbol, cs))
+	t.mu.Unlock()
+	for _, v := range votes {
 		if v > 0 {
 			buy++
 		} else if v < 0 {
