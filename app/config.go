@@ -33,12 +33,23 @@ type Config struct {
 	TakerFee    string  // sandbox taker fee rate
 	MakerFee    string  // sandbox maker fee rate
 	Spread      string  // extra fraction market orders pay beyond the bid/ask
+
+	// NATSURL, with a PostgreSQL DatabaseURL, makes this process one instance
+	// of a cluster (docs/SCALING.md); empty: one process, in-process bus.
+	NATSURL string
+	// InstanceID names this instance in the cluster (default: hostname-pid).
+	InstanceID string
+	// ForwardTimeout bounds how long a follower waits for the leader's answer.
+	ForwardTimeout time.Duration
 }
+
+// Clustered reports whether this process joins a cluster.
+func (c Config) Clustered() bool { return c.NATSURL != "" }
 
 // Defaults returns the embedded defaults.
 func Defaults() Config {
 	return Config{Addr: "127.0.0.1:8080", DataDir: "./data", LogLevel: "INFO", SessionTTL: time.Hour, SessionMaxAge: 12 * time.Hour,
-		ReplaySeed: 1, ReplaySpeed: 1, StartingUSD: "100000", TakerFee: "0.006", MakerFee: "0.004", Spread: "0"}
+		ReplaySeed: 1, ReplaySpeed: 1, StartingUSD: "100000", TakerFee: "0.006", MakerFee: "0.004", Spread: "0", ForwardTimeout: 5 * time.Second}
 }
 
 // SQLitePath is the embedded database file used when DatabaseURL is empty.
@@ -56,6 +67,12 @@ func (c Config) Validate() error {
 	}
 	if c.DatabaseURL != "" && !c.IsPostgres() && !strings.HasPrefix(c.DatabaseURL, "sqlite:") {
 		return fmt.Errorf("database URL must start with postgres://, postgresql:// or sqlite: (got %q)", redactURL(c.DatabaseURL))
+	}
+	if c.Clustered() && !c.IsPostgres() {
+		return fmt.Errorf("a cluster (NATS URL set) needs a PostgreSQL database URL: SQLite is one process's database")
+	}
+	if c.Clustered() && c.ForwardTimeout < 100*time.Millisecond {
+		return fmt.Errorf("forward timeout must be at least 100ms")
 	}
 	if _, err := ParseLogLevel(c.LogLevel); err != nil {
 		return err

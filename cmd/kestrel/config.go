@@ -47,6 +47,11 @@ func bindConfig(fs *flag.FlagSet) *app.Config {
 	fs.StringVar(&c.TakerFee, "sandbox-taker-fee", env("KESTREL_SANDBOX_TAKER_FEE", d.TakerFee), "sandbox taker fee rate [KESTREL_SANDBOX_TAKER_FEE]")
 	fs.StringVar(&c.MakerFee, "sandbox-maker-fee", env("KESTREL_SANDBOX_MAKER_FEE", d.MakerFee), "sandbox maker fee rate [KESTREL_SANDBOX_MAKER_FEE]")
 	fs.StringVar(&c.Spread, "sandbox-spread", env("KESTREL_SANDBOX_SPREAD", d.Spread), "extra fraction sandbox market orders pay beyond the bid/ask [KESTREL_SANDBOX_SPREAD]")
+	fs.StringVar(&c.NATSURL, "nats-url", env("KESTREL_NATS_URL", ""),
+		"NATS server (nats://host:4222): with a PostgreSQL database, this process is one instance of a cluster (docs/SCALING.md) [KESTREL_NATS_URL]")
+	fs.StringVar(&c.InstanceID, "instance-id", env("KESTREL_INSTANCE_ID", ""), "this instance's name in a cluster; default: hostname-pid [KESTREL_INSTANCE_ID]")
+	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", envDuration("KESTREL_FORWARD_TIMEOUT", d.ForwardTimeout),
+		"how long an instance waits for the leader to answer a forwarded trading command [KESTREL_FORWARD_TIMEOUT]")
 	return c
 }
 

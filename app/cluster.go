@@ -1,0 +1,216 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"kestrel/cluster"
+	"kestrel/domain"
+	"kestrel/events"
+	"kestrel/events/natsbus"
+	"kestrel/ops/marketwatch"
+)
+
+// node is this process's part in a cluster (nil when it runs alone).
+type node struct {
+	id      string
+	nc      *nats.Conn
+	bridge  *natsbus.Bridge
+	elector *cluster.Elector
+	members *cluster.Members
+	fwd     *cluster.Forwarder
+	started time.Time
+	handler http.Handler // the API, which the leader runs forwarded requests through
+}
+
+// joinCluster connects to NATS, bridges the bus and sets up the election,
+// the heartbeats and the forwarding of trading commands.
+func (a *App) joinCluster(started time.Time) error {
+	id := a.cfg.InstanceID
+	if id == "" {
+		id = cluster.DefaultInstanceID()
+	}
+	nc, err := nats.Connect(a.cfg.NATSURL, nats.Name("kestrel "+id), nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			slog.Error("lost the NATS connection; reconnecting", "err", err, "component", "cluster")
+		}),
+		nats.ReconnectHandler(func(*nats.Conn) { slog.Info("NATS connection restored", "component", "cluster") }))
+	if err != nil {
+		return fmt.Errorf("connect to NATS at %s: %w", redactURL(a.cfg.NATSURL), err)
+	}
+	n := &node{id: id, nc: nc, started: started, elector: cluster.NewElector(a.cfg.DatabaseURL, time.Second)}
+	if n.bridge, err = natsbus.Start(nc, a.Bus, id); err != nil {
+		nc.Close()
+		return fmt.Errorf("bridge events to NATS: %w", err)
+	}
+	if n.members, err = cluster.StartMembers(nc, id, time.Second, a.beat); err != nil {
+		nc.Close()
+		return fmt.Errorf("cluster heartbeats: %w", err)
+	}
+	n.fwd = cluster.NewForwarder(nc, id, n.elector.Leading, a.cfg.ForwardTimeout)
+	n.fwd.Changed = a.reloadShared
+	n.elector.OnChange = func(bool) { n.members.Announce() }
+	a.cluster = n
+	return nil
+}
+
+// leaveCluster closes the NATS side once the loops have stopped.
+func (a *App) leaveCluster() {
+	if a.cluster != nil {
+		a.cluster.bridge.Close()
+		a.cluster.nc.Close()
+	}
+}
+
+// runCluster is runEngine for a cluster instance: every instance runs the
+// market (for its own reads), the WebSocket hub, the heartbeats and the
+// election; only the leader runs the trading engine (lead).
+func (a *App) runCluster(ctx context.Context) {
+	n := a.cluster
+	loops := []func(context.Context){a.Market.Start,
+		func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) },
+		n.members.Run,
+		func(ctx context.Context) { _ = n.fwd.Listen(ctx) },
+		a.followLedger,
+		func(ctx context.Context) { n.elector.Run(ctx, a.lead) },
+	}
+	var wg sync.WaitGroup
+	for _, loop := range loops {
+		wg.Add(1)
+		go func() { defer wg.Done(); loop(ctx) }()
+	}
+	wg.Wait()
+}
+
+// lead runs the trading engine while this instance holds the lock: the
+// ledger, the emergency stop, the settings and the strategies are read
+// from the database again (as a restart does), then the matching loop,
+// the gateway's update loop, the strategies, the recording and watching
+// jobs and the forwarded commands run until leadership ends.
+func (a *App) lead(ctx context.Context) {
+	slog.Warn("this instance now runs the trading engine", "instance", a.cluster.id, "component", "cluster")
+	if err := a.rebuild(ctx); err != nil {
+		slog.Error("the new leader could not rebuild the engine state; stepping down", "err", err, "component", "cluster")
+		time.Sleep(time.Second) // let another instance try
+		return
+	}
+	matchTicks, pubTicks := a.Market.Subscribe(ctx), a.Market.Subscribe(ctx)
+	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run,
+		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
+		func(ctx context.Context) { marketwatch.Run(ctx, a.Market.LastTickAge, a.Alerts) },
+		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
+		func(ctx context.Context) { a.Market.PublishTickers(pubTicks, a.Bus) },
+		func(ctx context.Context) {
+			a.Exchange.Run(ctx, matchTicks, func(err error) { a.matchingFailed(ctx, err) })
+		},
+		func(ctx context.Context) {
+			if err := a.cluster.fwd.Serve(ctx, a.cluster.handler); err != nil {
+				slog.Error("cannot serve forwarded commands", "err", err, "component", "cluster")
+			}
+		},
+	}
+	var wg sync.WaitGroup
+	for _, loop := range loops {
+		wg.Add(1)
+		go func() { defer wg.Done(); loop(ctx) }()
+	}
+	wg.Wait()
+	a.Exchange.Invalidate() // from now on this instance reads the new leader's journal
+	slog.Warn("this instance stopped running the trading engine", "instance", a.cluster.id, "component", "cluster")
+}
+
+// rebuild reads the engine's state from the database.
+func (a *App) rebuild(ctx context.Context) error {
+	if err := a.Exchange.Restore(ctx); err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	if err := a.Trading.Reload(ctx); err != nil {
+		return fmt.Errorf("emergency stop: %w", err)
+	}
+	if err := a.Settings.Reload(ctx); err != nil {
+		return fmt.Errorf("settings: %w", err)
+	}
+	if err := a.Strategies.Reload(ctx); err != nil {
+		return fmt.Errorf("strategies: %w", err)
+	}
+	return nil
+}
+
+// followLedger keeps a follower's reads of the account current: every
+// trade update from the leader (and, should one be lost, every few
+// seconds) makes the next read load the ledger from the database.
+func (a *App) followLedger(ctx context.Context) {
+	updates := a.Bus.Subscribe(ctx, events.TopicTradeUpdate, 1024)
+	t := time.NewTicker(5 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case _, ok := <-updates:
+			if !ok {
+				return
+			}
+		case <-t.C:
+		case <-ctx.Done():
+			return
+		}
+		if !a.cluster.elector.Leading() {
+			a.Exchange.Invalidate()
+		}
+	}
+}
+
+// reloadShared reads again what another instance changed (settings,
+// strategies, the emergency stop).
+func (a *App) reloadShared(ctx context.Context) {
+	for name, reload := range map[string]func(context.Context) error{"settings": a.Settings.Reload, "strategies": a.Strategies.Reload, "emergency stop": a.Trading.Reload} {
+		if err := reload(ctx); err != nil {
+			slog.Error("reload after a change on another instance", "what", name, "err", err, "component", "cluster")
+		}
+	}
+}
+
+// beat is this instance's heartbeat; the leader adds its engine's health.
+func (a *App) beat() cluster.Beat {
+	b := cluster.Beat{Addr: a.Addr(), Started: a.cluster.started, Leader: a.cluster.elector.Leading()}
+	if b.Leader {
+		h := a.Exchange.Health()
+		b.EngineBeat, b.Exchange = a.Exchange.LastBeat(), &h
+	}
+	return b
+}
+
+// engineBeat is the matching loop's heartbeat: the leader's, wherever it runs.
+func (a *App) engineBeat() time.Time {
+	if a.cluster == nil || a.cluster.elector.Leading() {
+		return a.Exchange.LastBeat()
+	}
+	l, _ := a.cluster.members.Leader()
+	return l.EngineBeat // zero while no instance leads: the status says stale
+}
+
+// exchangeHealth is the exchange's health as the instance running it sees it.
+func (a *App) exchangeHealth() domain.ExchangeHealth {
+	if a.cluster != nil && !a.cluster.elector.Leading() {
+		if l, ok := a.cluster.members.Leader(); ok && l.Exchange != nil {
+			return *l.Exchange
+		}
+	}
+	return a.Exchange.Health()
+}
+
+// clusterView is /api/system/status's cluster entry.
+func (a *App) clusterView() cluster.View { return a.cluster.members.View() }
+
+// clusterStatus gives the API the cluster view, or nil when alone.
+func (a *App) clusterStatus() func() cluster.View {
+	if a.cluster == nil {
+		return nil
+	}
+	return a.clusterView
+}
