@@ -293,7 +293,7 @@ func (a *App) clusterConfig() map[string]any {
 	if a.cluster == nil {
 		return nil
 	}
-	return map[string]any{"instance": a.cluster.id, "nats": redactURL(a.cfg.NATSURL), "forward_timeout": a.cfg.ForwardTimeout.String()}
+	return map[string]any{"instance": a.cluster.id, "name": a.cfg.ClusterName, "nats": redactURL(a.cfg.NATSURL), "forward_timeout": a.cfg.ForwardTimeout.String()}
 }
 
 // tuning reads the HTTP settings from system.performance.

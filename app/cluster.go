@@ -45,15 +45,15 @@ func (a *App) joinCluster(started time.Time) error {
 		return fmt.Errorf("connect to NATS at %s: %w", redactURL(a.cfg.NATSURL), err)
 	}
 	n := &node{id: id, nc: nc, started: started, elector: cluster.NewElector(a.cfg.DatabaseURL, time.Second)}
-	if n.bridge, err = natsbus.Start(nc, a.Bus, id); err != nil {
+	if n.bridge, err = natsbus.Start(nc, a.Bus, a.cfg.ClusterName, id); err != nil {
 		nc.Close()
 		return fmt.Errorf("bridge events to NATS: %w", err)
 	}
-	if n.members, err = cluster.StartMembers(nc, id, time.Second, a.beat); err != nil {
+	if n.members, err = cluster.StartMembers(nc, a.cfg.ClusterName, id, time.Second, a.beat); err != nil {
 		nc.Close()
 		return fmt.Errorf("cluster heartbeats: %w", err)
 	}
-	n.fwd = cluster.NewForwarder(nc, id, n.elector.Leading, a.cfg.ForwardTimeout)
+	n.fwd = cluster.NewForwarder(nc, a.cfg.ClusterName, id, n.elector.Leading, a.cfg.ForwardTimeout)
 	n.fwd.Changed = a.reloadShared
 	n.elector.OnChange = func(bool) { n.members.Announce() }
 	a.cluster = n

@@ -39,6 +39,9 @@ type Config struct {
 	NATSURL string
 	// InstanceID names this instance in the cluster (default: hostname-pid).
 	InstanceID string
+	// ClusterName prefixes the NATS subjects, so clusters sharing a NATS
+	// server stay apart.
+	ClusterName string
 	// ForwardTimeout bounds how long a follower waits for the leader's answer.
 	ForwardTimeout time.Duration
 }
@@ -49,7 +52,7 @@ func (c Config) Clustered() bool { return c.NATSURL != "" }
 // Defaults returns the embedded defaults.
 func Defaults() Config {
 	return Config{Addr: "127.0.0.1:8080", DataDir: "./data", LogLevel: "INFO", SessionTTL: time.Hour, SessionMaxAge: 12 * time.Hour,
-		ReplaySeed: 1, ReplaySpeed: 1, StartingUSD: "100000", TakerFee: "0.006", MakerFee: "0.004", Spread: "0", ForwardTimeout: 5 * time.Second}
+		ReplaySeed: 1, ReplaySpeed: 1, StartingUSD: "100000", TakerFee: "0.006", MakerFee: "0.004", Spread: "0", ForwardTimeout: 5 * time.Second, ClusterName: "kestrel"}
 }
 
 // SQLitePath is the embedded database file used when DatabaseURL is empty.
@@ -70,6 +73,12 @@ func (c Config) Validate() error {
 	}
 	if c.Clustered() && !c.IsPostgres() {
 		return fmt.Errorf("a cluster (NATS URL set) needs a PostgreSQL database URL: SQLite is one process's database")
+	}
+	if c.Clustered() && !validName(c.ClusterName) {
+		return fmt.Errorf("cluster name must be letters, digits, ., - or _ (got %q)", c.ClusterName)
+	}
+	if c.Clustered() && c.InstanceID != "" && !validName(c.InstanceID) {
+		return fmt.Errorf("instance id must be letters, digits, ., - or _ (got %q)", c.InstanceID)
 	}
 	if c.Clustered() && c.ForwardTimeout < 100*time.Millisecond {
 		return fmt.Errorf("forward timeout must be at least 100ms")
@@ -126,4 +135,17 @@ func redactURL(u string) string {
 		}
 	}
 	return u
+}
+
+// validName accepts a NATS subject token (and a readable instance id).
+func validName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
 }

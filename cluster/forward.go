@@ -16,13 +16,6 @@ import (
 	"kestrel/domain"
 )
 
-// Subjects of forwarded commands and of the change notices that tell the
-// other instances to reload what they keep in memory.
-const (
-	CommandSubject = "kestrel.cluster.command"
-	ChangedSubject = "kestrel.cluster.changed"
-)
-
 // forwardedHeader marks a request a follower sent to the leader: it is
 // never forwarded again (no loop while leadership moves).
 const forwardedHeader = "X-Kestrel-Forwarded-By"
@@ -62,6 +55,9 @@ type reply struct {
 type Forwarder struct {
 	nc      *nats.Conn
 	self    string
+	// Subjects of forwarded commands and of the change notices that tell
+	// the other instances to reload what they keep in memory.
+	commands, changed string
 	leading func() bool
 	timeout time.Duration
 	// Changed is called on every instance but the one that made a change,
@@ -69,9 +65,9 @@ type Forwarder struct {
 	Changed func(ctx context.Context)
 }
 
-// NewForwarder forwards with the given reply timeout.
-func NewForwarder(nc *nats.Conn, self string, leading func() bool, timeout time.Duration) *Forwarder {
-	return &Forwarder{nc: nc, self: self, leading: leading, timeout: timeout}
+// NewForwarder forwards within the named cluster with the given reply timeout.
+func NewForwarder(nc *nats.Conn, cluster, self string, leading func() bool, timeout time.Duration) *Forwarder {
+	return &Forwarder{nc: nc, self: self, commands: cluster + ".command", changed: cluster + ".changed", leading: leading, timeout: timeout}
 }
 
 // Middleware runs leader-only requests here when this instance leads and
@@ -118,7 +114,7 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), f.timeout)
 	defer cancel()
-	msg, err := f.nc.RequestWithContext(ctx, CommandSubject, raw)
+	msg, err := f.nc.RequestWithContext(ctx, f.commands, raw)
 	if err != nil {
 		if !errors.Is(err, nats.ErrNoResponders) && !errors.Is(err, context.DeadlineExceeded) {
 			slog.Warn("forward to the leader failed", "err", err, "component", "cluster")
@@ -146,7 +142,7 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 // Serve answers forwarded requests with h until ctx ends; the leader runs
 // it for as long as it leads.
 func (f *Forwarder) Serve(ctx context.Context, h http.Handler) error {
-	sub, err := f.nc.Subscribe(CommandSubject, func(m *nats.Msg) {
+	sub, err := f.nc.Subscribe(f.commands, func(m *nats.Msg) {
 		go f.serveOne(ctx, h, m) // commands run concurrently, as HTTP requests do
 	})
 	if err != nil {
@@ -182,7 +178,7 @@ func (f *Forwarder) serveOne(ctx context.Context, h http.Handler, m *nats.Msg) {
 
 // Listen calls Changed when another instance announces a change.
 func (f *Forwarder) Listen(ctx context.Context) error {
-	sub, err := f.nc.Subscribe(ChangedSubject, func(m *nats.Msg) {
+	sub, err := f.nc.Subscribe(f.changed, func(m *nats.Msg) {
 		if string(m.Data) != f.self && f.Changed != nil {
 			f.Changed(ctx)
 		}
@@ -196,7 +192,7 @@ func (f *Forwarder) Listen(ctx context.Context) error {
 
 func (f *Forwarder) announceChange(path string) {
 	if !strings.HasPrefix(path, "/api/trading/orders") && path != "/api/trading/execute" { // orders reach the others as trade updates
-		_ = f.nc.Publish(ChangedSubject, []byte(f.self))
+		_ = f.nc.Publish(f.changed, []byte(f.self))
 	}
 }
 

@@ -12,8 +12,6 @@ import (
 	"kestrel/domain"
 )
 
-// HeartbeatSubject carries every instance's Beat.
-const HeartbeatSubject = "kestrel.cluster.heartbeat"
 
 // Beat is what an instance says of itself on each heartbeat.
 type Beat struct {
@@ -47,6 +45,7 @@ type View struct {
 // Members tracks the live instances from their heartbeats.
 type Members struct {
 	nc    *nats.Conn
+	subj  string // "<cluster>.heartbeat": every instance's Beat
 	self  string
 	every time.Duration
 	beat  func() Beat
@@ -61,11 +60,11 @@ type seenBeat struct {
 	at time.Time // when it arrived here (no reliance on the sender's clock)
 }
 
-// StartMembers listens to heartbeats; beat says what this instance
-// announces every interval once Run is called.
-func StartMembers(nc *nats.Conn, self string, every time.Duration, beat func() Beat) (*Members, error) {
-	m := &Members{nc: nc, self: self, every: every, beat: beat, seen: map[string]seenBeat{}}
-	sub, err := nc.Subscribe(HeartbeatSubject, m.receive)
+// StartMembers listens to the named cluster's heartbeats; beat says what
+// this instance announces every interval once Run is called.
+func StartMembers(nc *nats.Conn, cluster, self string, every time.Duration, beat func() Beat) (*Members, error) {
+	m := &Members{nc: nc, subj: cluster + ".heartbeat", self: self, every: every, beat: beat, seen: map[string]seenBeat{}}
+	sub, err := nc.Subscribe(m.subj, m.receive)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +98,7 @@ func (m *Members) Announce() { m.publish(m.beat()) }
 func (m *Members) publish(b Beat) {
 	b.Instance = m.self
 	if raw, err := json.Marshal(b); err == nil {
-		_ = m.nc.Publish(HeartbeatSubject, raw) // a lost beat is covered by the next
+		_ = m.nc.Publish(m.subj, raw) // a lost beat is covered by the next
 	}
 }
 

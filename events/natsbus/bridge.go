@@ -1,6 +1,6 @@
 // Package natsbus bridges the in-process event bus to NATS, so that every
 // instance of a cluster sees what any of them publishes: ticks, trade
-// updates, alerts and strategy signals go out on kestrel.events.<topic>
+// updates, alerts and strategy signals go out on <cluster>.events.<topic>
 // and come back in on the other instances' buses.
 package natsbus
 
@@ -17,8 +17,6 @@ import (
 	"kestrel/events"
 )
 
-// SubjectPrefix is followed by the bus topic.
-const SubjectPrefix = "kestrel.events."
 
 // message is what travels on NATS: the publishing instance (so an
 // instance skips its own events) and the event.
@@ -48,17 +46,18 @@ type Bridge struct {
 	nc       *nats.Conn
 	bus      *events.Bus
 	instance string
+	prefix   string // "<cluster>.events."
 	sub      *nats.Subscription
 	// Received counts events delivered from other instances; Failed counts
 	// events that could not be encoded, sent or decoded.
 	Received, Failed atomic.Int64
 }
 
-// Start subscribes to the other instances' events and relays this
-// instance's local publishes until Close.
-func Start(nc *nats.Conn, bus *events.Bus, instance string) (*Bridge, error) {
-	b := &Bridge{nc: nc, bus: bus, instance: instance}
-	sub, err := nc.Subscribe(SubjectPrefix+">", b.receive)
+// Start subscribes to the events of the other instances of the named
+// cluster and relays this instance's local publishes until Close.
+func Start(nc *nats.Conn, bus *events.Bus, cluster, instance string) (*Bridge, error) {
+	b := &Bridge{nc: nc, bus: bus, instance: instance, prefix: cluster + ".events."}
+	sub, err := nc.Subscribe(b.prefix+">", b.receive)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +95,7 @@ func (b *Bridge) send(e events.Event) {
 	if err == nil {
 		var raw []byte
 		if raw, err = json.Marshal(message{Instance: b.instance, Time: e.Time, Data: data}); err == nil {
-			err = b.nc.Publish(SubjectPrefix+e.Topic, raw)
+			err = b.nc.Publish(b.prefix+e.Topic, raw)
 		}
 	}
 	if err != nil {
@@ -106,7 +105,7 @@ func (b *Bridge) send(e events.Event) {
 }
 
 func (b *Bridge) receive(m *nats.Msg) {
-	topic := strings.TrimPrefix(m.Subject, SubjectPrefix)
+	topic := strings.TrimPrefix(m.Subject, b.prefix)
 	dec, ok := decoders[topic]
 	if !ok {
 		return

@@ -34,12 +34,13 @@ func connect(t *testing.T) *nats.Conn {
 func TestBridgeCarriesTypedEventsOnceWithoutEcho(t *testing.T) {
 	ncA, ncB := connect(t), connect(t)
 	busA, busB := events.NewBus(), events.NewBus()
-	a, err := Start(ncA, busA, "a-"+t.Name())
+	cluster := fmt.Sprintf("test%d", time.Now().UnixNano())
+	a, err := Start(ncA, busA, cluster, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b, err := Start(ncB, busB, "b-"+t.Name())
+	b, err := Start(ncB, busB, cluster, "b")
 	if err != nil {
 		t.Fatal(err)
 	}
