@@ -146,7 +146,9 @@ func TestFailover(t *testing.T) {
 	// new leader holds the lock, has rebuilt the engine and answers.
 	var after order
 	for {
+		sent := time.Now()
 		o, status := place(ctx, a.url, token, "after-"+suffix, true)
+		t.Logf("order after the SIGKILL: %d in %s", status, time.Since(sent).Round(time.Millisecond))
 		if status == http.StatusCreated || status == http.StatusOK {
 			after = o
 			break
@@ -268,7 +270,7 @@ func start(t *testing.T, bin, dbURL, natsURL, cluster, id string) *instance {
 	in := &instance{id: id, url: "http://" + addr, log: &bytes.Buffer{}}
 	in.cmd = exec.Command(bin, "serve", "--addr", addr, "--data-dir", t.TempDir())
 	in.cmd.Env = append(os.Environ(), "KESTREL_DATABASE_URL="+dbURL, "KESTREL_NATS_URL="+natsURL, "KESTREL_CLUSTER_NAME="+cluster,
-		"KESTREL_INSTANCE_ID="+id, "KESTREL_LOG_LEVEL=WARNING")
+		"KESTREL_INSTANCE_ID="+id, "KESTREL_LOG_LEVEL="+envOr("KESTREL_TEST_LOG_LEVEL", "WARNING"))
 	in.cmd.Stdout, in.cmd.Stderr = in.log, in.log
 	if err := in.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -278,7 +280,7 @@ func start(t *testing.T, bin, dbURL, natsURL, cluster, id string) *instance {
 			_ = in.cmd.Process.Kill()
 			_ = in.cmd.Wait()
 		}
-		if t.Failed() {
+		if t.Failed() || os.Getenv("KESTREL_TEST_LOG_LEVEL") != "" {
 			t.Logf("log of %s:\n%s", in.id, in.log)
 		}
 	})
@@ -465,4 +467,11 @@ func randHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
 }

@@ -53,13 +53,13 @@ type reply struct {
 
 // Forwarder sends leader-only requests to the leader and serves them there.
 type Forwarder struct {
-	nc      *nats.Conn
-	self    string
+	nc   *nats.Conn
+	self string
 	// Subjects of forwarded commands and of the change notices that tell
 	// the other instances to reload what they keep in memory.
 	commands, changed string
-	leading func() bool
-	timeout time.Duration
+	leading           func() bool
+	timeout           time.Duration
 	// Changed is called on every instance but the one that made a change,
 	// after a leader-only write succeeded, to reload its in-memory copies.
 	Changed func(ctx context.Context)
@@ -157,6 +157,7 @@ func (f *Forwarder) Serve(ctx context.Context, h http.Handler) error {
 }
 
 func (f *Forwarder) serveOne(ctx context.Context, h http.Handler, m *nats.Msg) {
+	began := time.Now()
 	var c command
 	rec := &recorder{header: http.Header{}, status: http.StatusOK}
 	if err := json.Unmarshal(m.Data, &c); err != nil {
@@ -173,6 +174,9 @@ func (f *Forwarder) serveOne(ctx context.Context, h http.Handler, m *nats.Msg) {
 	}
 	if err != nil {
 		slog.Warn("reply to a forwarded request failed", "err", err, "component", "cluster")
+	}
+	if took := time.Since(began); took > f.timeout/2 {
+		slog.Warn("a forwarded request was slow", "method", c.Method, "uri", c.URI, "from", c.From, "took", took, "component", "cluster")
 	}
 }
 

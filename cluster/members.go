@@ -12,7 +12,6 @@ import (
 	"kestrel/domain"
 )
 
-
 // Beat is what an instance says of itself on each heartbeat.
 type Beat struct {
 	Instance string    `json:"instance"`

@@ -17,7 +17,6 @@ import (
 	"kestrel/events"
 )
 
-
 // message is what travels on NATS: the publishing instance (so an
 // instance skips its own events) and the event.
 type message struct {
