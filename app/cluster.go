@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -27,6 +28,9 @@ type node struct {
 	fwd     *cluster.Forwarder
 	started time.Time
 	handler http.Handler // the API, which the leader runs forwarded requests through
+	// ready is true while this instance leads and its engine takes
+	// commands (after the rebuild, until leadership ends).
+	ready atomic.Bool
 }
 
 // joinCluster connects to NATS, bridges the bus and sets up the election,
@@ -53,7 +57,7 @@ func (a *App) joinCluster(started time.Time) error {
 		nc.Close()
 		return fmt.Errorf("cluster heartbeats: %w", err)
 	}
-	n.fwd = cluster.NewForwarder(nc, a.cfg.ClusterName, id, n.elector.Leading, a.cfg.ForwardTimeout)
+	n.fwd = cluster.NewForwarder(nc, a.cfg.ClusterName, id, n.ready.Load, a.cfg.ForwardTimeout)
 	n.fwd.Changed = a.reloadShared
 	n.elector.OnChange = func(bool) { n.members.Announce() }
 	a.cluster = n
@@ -109,12 +113,22 @@ func (a *App) lead(ctx context.Context) {
 		func(ctx context.Context) {
 			a.Exchange.Run(ctx, matchTicks, func(err error) { a.matchingFailed(ctx, err) })
 		},
-		func(ctx context.Context) {
-			if err := a.cluster.fwd.Serve(ctx, a.cluster.handler); err != nil {
-				slog.Error("cannot serve forwarded commands", "err", err, "component", "cluster")
-			}
-		},
 	}
+	// Commands are taken once the gateway's and the metrics' update loops
+	// listen to the exchange: a fill before that would reach no client.
+	listening := a.Exchange.Receivers() + 2
+	loops = append(loops, func(ctx context.Context) {
+		for a.Exchange.Receivers() < listening {
+			if !sleepCtx(ctx, 5*time.Millisecond) {
+				return
+			}
+		}
+		a.cluster.ready.Store(true)
+		go func() { <-ctx.Done(); a.cluster.ready.Store(false) }()
+		if err := a.cluster.fwd.Serve(ctx, a.cluster.handler); err != nil {
+			slog.Error("cannot serve forwarded commands", "err", err, "component", "cluster")
+		}
+	})
 	var wg sync.WaitGroup
 	for _, loop := range loops {
 		wg.Add(1)
@@ -213,4 +227,16 @@ func (a *App) clusterStatus() func() cluster.View {
 		return nil
 	}
 	return a.clusterView
+}
+
+// sleepCtx waits d or until ctx ends; it reports whether ctx is still live.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }

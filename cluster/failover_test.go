@@ -137,6 +137,7 @@ func TestFailover(t *testing.T) {
 	}()
 	time.Sleep(500 * time.Millisecond)
 	killed := time.Now()
+	t.Logf("SIGKILL %s at %s", lead.id, killed.UTC().Format("15:04:05.000"))
 	if err := lead.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

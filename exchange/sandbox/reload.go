@@ -18,3 +18,12 @@ func (s *Sandbox) Restore(ctx context.Context) error {
 	defer s.mu.Unlock()
 	return s.restore(ctx, true)
 }
+
+// Receivers counts the live Updates channels: a new cluster leader waits
+// for its engine loops to be listening before it accepts commands, so no
+// fill goes unannounced.
+func (s *Sandbox) Receivers() int {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	return len(s.subs)
+}
