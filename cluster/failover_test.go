@@ -197,7 +197,7 @@ func TestFailover(t *testing.T) {
 	t.Logf("%d acknowledged orders, all in the ledger", len(acked))
 }
 
-func freshDatabase(t *testing.T, ctx context.Context) string {
+func freshDatabase(t testing.TB, ctx context.Context) string {
 	t.Helper()
 	base := pgtest.BaseURL()
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -232,7 +232,7 @@ func freshDatabase(t *testing.T, ctx context.Context) string {
 	return fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, name)
 }
 
-func natsOrSkip(t *testing.T) string {
+func natsOrSkip(t testing.TB) string {
 	t.Helper()
 	url := os.Getenv("KESTREL_TEST_NATS_URL")
 	if url == "" {
@@ -250,7 +250,7 @@ func natsOrSkip(t *testing.T) string {
 	return url
 }
 
-func buildKestrel(t *testing.T, ctx context.Context) string {
+func buildKestrel(t testing.TB, ctx context.Context) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "kestrel")
 	out, err := exec.CommandContext(ctx, "go", "build", "-tags", "noui", "-o", bin, "kestrel/cmd/kestrel").CombinedOutput()
@@ -260,7 +260,7 @@ func buildKestrel(t *testing.T, ctx context.Context) string {
 	return bin
 }
 
-func start(t *testing.T, bin, dbURL, natsURL, cluster, id string) *instance {
+func start(t testing.TB, bin, dbURL, natsURL, cluster, id string) *instance {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -288,7 +288,7 @@ func start(t *testing.T, bin, dbURL, natsURL, cluster, id string) *instance {
 	return in
 }
 
-func waitReady(t *testing.T, ctx context.Context, in *instance) {
+func waitReady(t testing.TB, ctx context.Context, in *instance) {
 	t.Helper()
 	waitFor(t, ctx, 30*time.Second, in.id+" to answer", func() bool {
 		resp, err := http.Get(in.url + "/api/system/health")
@@ -300,7 +300,7 @@ func waitReady(t *testing.T, ctx context.Context, in *instance) {
 	})
 }
 
-func waitFor(t *testing.T, ctx context.Context, limit time.Duration, what string, cond func() bool) {
+func waitFor(t testing.TB, ctx context.Context, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for !cond() {
@@ -335,7 +335,7 @@ func call(ctx context.Context, method, url, token, body string, out any) int {
 	return resp.StatusCode
 }
 
-func register(t *testing.T, ctx context.Context, url string) string {
+func register(t testing.TB, ctx context.Context, url string) string {
 	t.Helper()
 	var out struct {
 		Token string `json:"token"`
@@ -387,7 +387,7 @@ func place(ctx context.Context, url, token, clientID string, market bool) (order
 	return out.Order, s
 }
 
-func orders(t *testing.T, ctx context.Context, url, token string) map[string]string {
+func orders(t testing.TB, ctx context.Context, url, token string) map[string]string {
 	t.Helper()
 	var out struct {
 		Orders []order `json:"orders"`
@@ -431,7 +431,7 @@ func waitFill(f *fillFeed, id string) <-chan struct{} {
 	return ch
 }
 
-func listen(t *testing.T, ctx context.Context, url, token string) *fillFeed {
+func listen(t testing.TB, ctx context.Context, url, token string) *fillFeed {
 	t.Helper()
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http")+"/api/ws?token="+token, nil)
 	if err != nil {
