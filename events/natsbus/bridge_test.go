@@ -24,6 +24,9 @@ func connect(t *testing.T) *nats.Conn {
 	}
 	nc, err := nats.Connect(url, nats.Timeout(2*time.Second))
 	if err != nil {
+		if os.Getenv("KESTREL_REQUIRE_NATS") == "1" {
+			t.Fatalf("NATS required but not reachable at %s: %v", url, err)
+		}
 		fmt.Printf("SKIP: NATS unreachable at %s: %v\n", url, err)
 		t.Skipf("NATS unreachable at %s: %v", url, err)
 	}
