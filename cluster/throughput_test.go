@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,10 +16,14 @@ import (
 // sub-benchmark on a fresh database). Followers forward every order to the
 // leader over NATS. Run with a fixed count, e.g.:
 //
-//	go test -run '^$' -bench ClusterOrders -benchtime 600x ./cluster/
+//	KESTREL_CLUSTER_BENCH=1 go test -run '^$' -bench ClusterOrders -benchtime 600x ./cluster/
 //
-// (the day's trade limit, at most 1000 in settings, bounds the count).
+// (the day's trade limit, at most 1000 in settings, bounds the count). It
+// starts servers for each run, so `make bench` leaves it out unless asked.
 func BenchmarkClusterOrders(b *testing.B) {
+	if os.Getenv("KESTREL_CLUSTER_BENCH") != "1" {
+		b.Skip("set KESTREL_CLUSTER_BENCH=1 to start the instances this benchmark measures")
+	}
 	for n := 1; n <= 3; n++ {
 		b.Run(fmt.Sprintf("instances=%d", n), func(b *testing.B) { benchOrders(b, n) })
 	}
