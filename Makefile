@@ -30,6 +30,10 @@ web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SRC)
 bin/kestrel: web/dist/index.html $(GO_FILES) go.mod go.sum
 	go build -trimpath -ldflags "$(LDFLAGS)" -o bin/kestrel ./cmd/kestrel
 
+# The fake Coinbase exchange the end-to-end tests run the binary against.
+bin/coinbasefake: $(GO_FILES) go.mod go.sum
+	go build -trimpath -o bin/coinbasefake ./exchange/coinbase/coinbasefake/cmd/coinbasefake
+
 ## test: lint, Go tests (SQLite and PostgreSQL), front-end unit tests, end-to-end browser tests
 test: lint test-go test-web test-e2e
 
@@ -43,7 +47,7 @@ test-go: web/dist/index.html
 test-web: web/node_modules/.package-lock.json
 	cd web && npm test
 
-test-e2e: bin/kestrel e2e/node_modules/.package-lock.json
+test-e2e: bin/kestrel bin/coinbasefake e2e/node_modules/.package-lock.json
 	cd e2e && npm test
 
 ## lint: gofmt, go vet, TypeScript strict, ESLint

@@ -68,6 +68,28 @@ func (s *Service) Resolve(ctx context.Context, id int64, by string) (domain.Aler
 	return a, nil
 }
 
+// ResolveKey resolves the open alert raised under key, if there is one
+// (for example the stale-market alert once prices return).
+func (s *Service) ResolveKey(ctx context.Context, key, by string) bool {
+	open := false
+	list, err := s.store.ListAlerts(ctx, domain.AlertFilter{Resolved: &open, Limit: 1000})
+	if err != nil {
+		slog.Error("list alerts to resolve", "key", key, "err", err)
+		return false
+	}
+	done := false
+	for _, a := range list {
+		if a.Key == key {
+			if _, err := s.Resolve(ctx, a.ID, by); err != nil {
+				slog.Error("resolve alert", "key", key, "err", err)
+				continue
+			}
+			done = true
+		}
+	}
+	return done
+}
+
 func level(severity string) slog.Level {
 	switch severity {
 	case domain.SeverityCritical, domain.SeverityHigh:

@@ -46,9 +46,20 @@ type App struct {
 	Alerts   *alert.Service
 	Settings *settings.Service
 	Metrics  *metrics.Metrics
-	Market   *replay.Replay
-	Exchange *sandbox.Sandbox
-	Trading  *trading.Service
+	// Market is the replayed history: the live market with the sandbox,
+	// and what backtests run on with any exchange.
+	Market *replay.Replay
+	// Live is the market the app trades on (the replay, or Coinbase's
+	// feed) and Exchange the exchange (the sandbox or the Coinbase adapter):
+	// switches the exchange settings turn (venue.go).
+	Live       *marketSwitch
+	Exchange   *exchangeSwitch
+	venueMu    sync.Mutex
+	venue      *venue
+	sandbox    *venue // built once, kept for switching back
+	sandboxOpt sandbox.Options
+	history    *portfolioView // the portfolio history of the exchange in use
+	Trading    *trading.Service
 	// Strategies runs the automated strategies through the gateway.
 	Strategies *strategy.Engine
 	// Backtests runs strategies over history.
@@ -127,13 +138,13 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		}
 	}
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
-		Market: a.Market, MarketSource: "sandbox replay of Coinbase candles", Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests,
-		Portfolio: store, MarketAge: a.Market.LastTickAge, ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
+		Market: a.Live, MarketSource: func() string { return a.current().source }, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests,
+		Portfolio: a.history, MarketAge: a.Live.LastTickAge, ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)
 		},
-		Restart: a.RestartEngine, Tuning: a.tuning, Cluster: a.clusterStatus()})
+		Restart: a.RestartEngine, Tuning: a.tuning, ExchangeTest: a.testExchange, Cluster: a.clusterStatus()})
 	handler := api.Handler()
 	if a.cluster != nil {
 		handler = a.cluster.fwd.Middleware(handler)
@@ -271,19 +282,21 @@ func (a *App) registerGauges() {
 	a.Metrics.Gauge("kestrel_websocket_slow_clients_dropped_total", "Realtime clients disconnected for falling behind.",
 		func() float64 { return float64(a.Hub.Stats().SlowDisconnect) })
 	a.Metrics.Gauge("kestrel_market_tick_age_seconds", "Seconds since the last market tick (replay lag); -1 before the first.", func() float64 {
-		if age := a.Market.LastTickAge(); age >= 0 {
+		if age := a.Live.LastTickAge(); age >= 0 {
 			return age.Seconds()
 		}
 		return -1
 	})
-	a.Metrics.Gauge("kestrel_market_ticks_dropped_total", "Market ticks dropped for slow subscribers.", func() float64 { return float64(a.Market.Dropped()) })
+	a.Metrics.Gauge("kestrel_market_ticks_dropped_total", "Market ticks dropped for slow subscribers.", func() float64 { return float64(a.Live.Dropped()) })
 }
 
 // effectiveConfig is the process configuration shown by /system/config (no secrets).
 func (a *App) effectiveConfig() map[string]any {
 	return map[string]any{"addr": a.cfg.Addr, "data_dir": a.cfg.DataDir, "database": a.describeDB(), "log_level": a.cfg.LogLevel,
 		"session_timeout": a.cfg.SessionTTL.String(), "session_max_age": a.cfg.SessionMaxAge.String(), "secret_key": map[bool]string{true: "from configuration", false: "key file in the data directory"}[a.cfg.SecretKey != ""],
-		"market":  map[string]any{"source": "replay", "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Market.Symbols()},
+		"market": map[string]any{"source": a.current().source, "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Live.Symbols()},
+		"exchange": map[string]any{"name": a.Exchange.Name(), "sandbox": a.Exchange.IsSandbox(), "coinbase_api_url": a.cfg.CoinbaseAPIURL,
+			"coinbase_ws_url": a.cfg.CoinbaseWSURL, "coinbase_user_ws_url": a.cfg.CoinbaseUserWSURL},
 		"sandbox": map[string]any{"starting_usd": a.cfg.StartingUSD, "taker_fee": a.cfg.TakerFee, "maker_fee": a.cfg.MakerFee, "spread": a.cfg.Spread},
 		"cluster": a.clusterConfig()}
 }

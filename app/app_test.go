@@ -33,9 +33,16 @@ type server struct {
 
 func start(t *testing.T, dir string) *server {
 	t.Helper()
+	return startWith(t, dir, func(*app.Config) {})
+}
+
+// startWith starts a server after edit has changed its configuration.
+func startWith(t *testing.T, dir string, edit func(*app.Config)) *server {
+	t.Helper()
 	cfg := app.Defaults()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.DataDir = dir
+	edit(&cfg)
 	a, err := app.New(context.Background(), cfg, httpapi.BuildInfo{Version: "test"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -506,10 +513,10 @@ func TestSecretsNeverInResponses(t *testing.T) {
 			t.Errorf("%s: %d, leaks a secret: %v", path, res.StatusCode, strings.Contains(string(raw), "PLAINTEXT"))
 		}
 	}
-	// The connection test uses the stored secret and says plainly that Coinbase is not in this build.
+	// The connection test uses the stored secret (not a PEM key here) and says why it fails, without echoing it.
 	var tc struct{ Status, Message string }
 	s.into(s.do("POST", "/api/settings/test-connection", op, `{"provider":"exchange"}`), &tc)
-	if tc.Status != "Failed" || !strings.Contains(tc.Message, "not available in this build") {
+	if tc.Status != "Failed" || !strings.Contains(tc.Message, "PEM") || strings.Contains(tc.Message, "PLAINTEXT") {
 		t.Fatalf("test connection: %+v", tc)
 	}
 	s.into(s.do("POST", "/api/settings/test-connection", op, `{"provider":"exchange","settings":{"exchange":{"provider":"sandbox"}}}`), &tc)

@@ -77,7 +77,7 @@ func (a *App) leaveCluster() {
 // election; only the leader runs the trading engine (lead).
 func (a *App) runCluster(ctx context.Context) {
 	n := a.cluster
-	loops := []func(context.Context){a.Market.Start,
+	loops := []func(context.Context){a.Live.Start,
 		func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) },
 		n.members.Run,
 		func(ctx context.Context) { _ = n.fwd.Listen(ctx) },
@@ -104,21 +104,23 @@ func (a *App) lead(ctx context.Context) {
 		time.Sleep(time.Second) // let another instance try
 		return
 	}
-	matchTicks, pubTicks := a.Market.Subscribe(ctx), a.Market.Subscribe(ctx)
+	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
 	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run,
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
-		func(ctx context.Context) { marketwatch.Run(ctx, a.Market.LastTickAge, a.Alerts) },
+		func(ctx context.Context) { marketwatch.Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
-		func(ctx context.Context) { a.Market.PublishTickers(pubTicks, a.Bus) },
-		func(ctx context.Context) {
-			a.Exchange.Run(ctx, matchTicks, func(err error) { a.matchingFailed(ctx, err) })
-		},
+		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
+		func(ctx context.Context) { a.current().run(ctx, matchTicks) },
 	}
 	// Commands are taken once the gateway's and the metrics' update loops
 	// listen to the exchange: a fill before that would reach no client.
-	listening := a.Exchange.Receivers() + 2
+	ledger := a.ledger()
+	listening := ledger.Receivers() + 2
+	if _, remote := ledger.(remoteLedger); remote {
+		listening = 0 // its updates come from the exchange's own stream
+	}
 	loops = append(loops, func(ctx context.Context) {
-		for a.Exchange.Receivers() < listening {
+		for ledger.Receivers() < listening {
 			if !sleepCtx(ctx, 5*time.Millisecond) {
 				return
 			}
@@ -135,13 +137,13 @@ func (a *App) lead(ctx context.Context) {
 		go func() { defer wg.Done(); loop(ctx) }()
 	}
 	wg.Wait()
-	a.Exchange.Invalidate() // from now on this instance reads the new leader's journal
+	a.ledger().Invalidate() // from now on this instance reads the new leader's journal
 	slog.Warn("this instance stopped running the trading engine", "instance", a.cluster.id, "component", "cluster")
 }
 
 // rebuild reads the engine's state from the database.
 func (a *App) rebuild(ctx context.Context) error {
-	if err := a.Exchange.Restore(ctx); err != nil {
+	if err := a.ledger().Restore(ctx); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
 	if err := a.Trading.Reload(ctx); err != nil {
@@ -174,20 +176,47 @@ func (a *App) followLedger(ctx context.Context) {
 			return
 		}
 		if !a.cluster.elector.Leading() {
-			a.Exchange.Invalidate()
+			a.ledger().Invalidate()
 		}
 	}
 }
 
 // reloadShared reads again what another instance changed (settings,
-// strategies, the emergency stop).
+// strategies, the emergency stop) and follows a change of exchange.
 func (a *App) reloadShared(ctx context.Context) {
+	old := a.Settings.Platform()
 	for name, reload := range map[string]func(context.Context) error{"settings": a.Settings.Reload, "strategies": a.Strategies.Reload, "emergency stop": a.Trading.Reload} {
 		if err := reload(ctx); err != nil {
 			slog.Error("reload after a change on another instance", "what", name, "err", err, "component", "cluster")
 		}
 	}
+	a.switchExchange(ctx, old, a.Settings.Platform(), domain.User{Email: "the cluster leader"})
 }
+
+// journaled is an exchange that keeps its ledger in memory over a journal
+// in the database (the sandbox): a new leader reloads it and a follower
+// re-reads it after the leader's changes. An exchange whose state lives
+// at the exchange (Coinbase) has nothing to reload.
+type journaled interface {
+	Restore(ctx context.Context) error
+	Invalidate()
+	Receivers() int
+}
+
+// ledger is the current exchange's journaled ledger, or a no-op.
+func (a *App) ledger() journaled {
+	if j, ok := a.Exchange.get().(journaled); ok {
+		return j
+	}
+	return remoteLedger{}
+}
+
+// remoteLedger stands for an exchange whose state is at the exchange.
+type remoteLedger struct{}
+
+func (remoteLedger) Restore(context.Context) error { return nil }
+func (remoteLedger) Invalidate()                   {}
+func (remoteLedger) Receivers() int                { return 0 }
 
 // beat is this instance's heartbeat; the leader adds its engine's health.
 func (a *App) beat() cluster.Beat {

@@ -44,6 +44,12 @@ type Config struct {
 	ClusterName string
 	// ForwardTimeout bounds how long a follower waits for the leader's answer.
 	ForwardTimeout time.Duration
+
+	// Coinbase endpoint overrides (empty: Coinbase's own hosts); tests and
+	// staging point them at a fake exchange.
+	CoinbaseAPIURL    string
+	CoinbaseWSURL     string
+	CoinbaseUserWSURL string
 }
 
 // Clustered reports whether this process joins a cluster.
@@ -91,6 +97,15 @@ func (c Config) Validate() error {
 	}
 	if c.SessionMaxAge < time.Minute {
 		return fmt.Errorf("session max age must be at least a minute")
+	}
+	for _, u := range []struct {
+		name, v string
+		schemes []string
+	}{{"Coinbase API URL", c.CoinbaseAPIURL, []string{"https://", "http://"}},
+		{"Coinbase WebSocket URL", c.CoinbaseWSURL, []string{"wss://", "ws://"}}, {"Coinbase user WebSocket URL", c.CoinbaseUserWSURL, []string{"wss://", "ws://"}}} {
+		if u.v != "" && !strings.HasPrefix(u.v, u.schemes[0]) && !strings.HasPrefix(u.v, u.schemes[1]) {
+			return fmt.Errorf("%s must start with %s or %s (got %q)", u.name, u.schemes[0], u.schemes[1], u.v)
+		}
 	}
 	if c.ReplaySpeed < 0 {
 		return fmt.Errorf("replay speed must be positive")

@@ -36,10 +36,18 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	opt.TakerFee, _ = decimal.NewFromString(a.cfg.TakerFee)
 	opt.MakerFee, _ = decimal.NewFromString(a.cfg.MakerFee)
 	opt.Spread, _ = decimal.NewFromString(a.cfg.Spread)
-	if a.Exchange, err = sandbox.New(ctx, a.Store, a.Market, opt); err != nil {
+	a.sandboxOpt = opt
+	v, err := a.venueFor(ctx, a.Settings.Platform().API.Exchange)
+	if err != nil {
 		return err
 	}
-	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Account: a.Exchange.Account, Market: a.Market, Store: a.Store,
+	a.Exchange, a.Live = &exchangeSwitch{}, &marketSwitch{}
+	a.use(v)
+	a.Settings.OnChange(a.switchExchange)
+	if a.history, err = newPortfolioView(ctx, a.Store); err != nil {
+		return fmt.Errorf("portfolio history: %w", err)
+	}
+	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Account: a.Exchange.Account, Market: a.Live, Store: a.history,
 		Clock: clock, Bus: a.Bus,
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		Alert: func(ctx context.Context, severity, title, message string) {
@@ -48,9 +56,10 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	if err != nil {
 		return err
 	}
-	a.Strategies, err = strategy.New(ctx, strategy.Deps{Store: a.Store, Market: a.Market, Exchange: a.Exchange, Gateway: a.Trading,
+	a.Strategies, err = strategy.New(ctx, strategy.Deps{Store: a.Store, Market: a.Live, Exchange: a.Exchange, Gateway: a.Trading,
 		Account: a.Exchange.Account, Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		AutoTrading: func() bool { return a.Settings.Platform().Trading.Automation.AutoTrading },
+		MarketStale: func() string { return marketwatch.Stale(a.Live.LastTickAge()) },
 		Clock:       clock, Bus: a.Bus, Build: strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary}),
 		Alert: func(ctx context.Context, severity, title, message string) {
 			a.Alerts.Raise(ctx, "strategy:"+title, severity, "strategy", title, message)
@@ -62,7 +71,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
 		Clock: clock, Build: a.build.Version + " " + a.build.Commit})
 	a.Alerts.OnResolve(func(ctx context.Context, al domain.Alert) { a.Strategies.ResumePaused(ctx, al.Title) })
-	a.Hub = ws.NewHub(256, a.Market.Symbols())
+	a.Hub = ws.NewHub(256, a.Live.Symbols())
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }
 	a.Settings.OnChange(a.applyEmergencyStop)
 	return nil
@@ -95,16 +104,14 @@ func (a *App) runEngine(ctx context.Context) {
 		return
 	}
 	// Subscribed before the market starts, so no tick is missed.
-	matchTicks, pubTicks := a.Market.Subscribe(ctx), a.Market.Subscribe(ctx)
-	loops := []func(context.Context){a.Market.Start, a.Trading.Run, a.Strategies.Run,
+	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
+	loops := []func(context.Context){a.Live.Start, a.Trading.Run, a.Strategies.Run,
 		func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) },
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
-		func(ctx context.Context) { marketwatch.Run(ctx, a.Market.LastTickAge, a.Alerts) },
+		func(ctx context.Context) { marketwatch.Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
-		func(ctx context.Context) { a.Market.PublishTickers(pubTicks, a.Bus) },
-		func(ctx context.Context) {
-			a.Exchange.Run(ctx, matchTicks, func(err error) { a.matchingFailed(ctx, err) })
-		},
+		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
+		func(ctx context.Context) { a.current().run(ctx, matchTicks) },
 	}
 	var wg sync.WaitGroup
 	for _, loop := range loops {
@@ -132,7 +139,7 @@ func (a *App) aiProvider() (ai.Provider, error) {
 }
 
 func (a *App) lastPrice(symbol string) (decimal.Decimal, error) {
-	t, err := a.Market.Ticker(symbol)
+	t, err := a.Live.Ticker(symbol)
 	return t.Price, err
 }
 

@@ -13,7 +13,7 @@ import (
 // settingsEffects tells the Settings screen which keys the running system
 // applies ("applied") and which it stores without acting on yet ("stored").
 var settingsEffects = map[string]string{
-	"api.exchange.provider": "stored",
+	"api.exchange.provider": "applied", // switches the exchange and the live market (app/venue.go)
 	// Every risk key is read by the gateway (trading.PolicyFrom) and each
 	// has a test that shows its effect (risk/, trading/rules_test.go).
 	"trading.riskManagement.maxPositionSize":     "applied",
@@ -58,17 +58,17 @@ var settingsEffects = map[string]string{
 	"system.logging.logRetention":                "applied",
 	"system.backup":                              "applied",
 	"system.performance":                         "applied",
-	"api.exchange.timeout":                       "stored",
-	"api.exchange.rateLimit":                     "stored",
+	"api.exchange.timeout":                       "applied", // Coinbase: per-request timeout
+	"api.exchange.rateLimit":                     "applied", // Coinbase: requests per second
 	"api.ai":                                     "applied",
 	"api.ai.apiToken":                            "applied",
 	"api.ai.baseUrl":                             "applied",
 	"api.ai.model":                               "applied",
 	"api.ai.provider":                            "applied",
 	"api.ai.timeout":                             "applied",
-	"api.exchange.apiKey":                        "stored",
-	"api.exchange.apiSecret":                     "stored",
-	"api.exchange.sandbox":                       "stored",
+	"api.exchange.apiKey":                        "applied",
+	"api.exchange.apiSecret":                     "applied",
+	"api.exchange.sandbox":                       "applied", // Coinbase: the sandbox host for accounts and orders
 	"system.backup.backupInterval":               "applied",
 	"system.backup.backupRetention":              "applied",
 	"system.backup.enableAutoBackup":             "applied",

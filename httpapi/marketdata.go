@@ -73,7 +73,7 @@ func (s *Server) realtime(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	ok(w, map[string]any{"symbol": sym, "ticker": t, "stats": st, "source": s.d.MarketSource})
+	ok(w, map[string]any{"symbol": sym, "ticker": t, "stats": st, "source": s.d.marketSource()})
 }
 
 type candlesResponse struct {

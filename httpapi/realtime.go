@@ -36,7 +36,7 @@ func (s *Server) websocketStatus(w http.ResponseWriter, r *http.Request) {
 		"frames_sent":          st.FramesSent,
 		"slow_clients_dropped": st.SlowDisconnect,
 		"feed":                 s.d.Hub.Feed(),
-		"source":               s.d.MarketSource,
+		"source":               s.d.marketSource(),
 	})
 }
 

@@ -39,8 +39,9 @@ type Deps struct {
 	MaxBodyBytes int64
 
 	// Market data, realtime and trading; nil leaves their routes out.
-	Market       domain.MarketData
-	MarketSource string
+	Market domain.MarketData
+	// MarketSource names where prices come from (the label the UI shows).
+	MarketSource func() string
 	Hub          *ws.Hub
 	Trading      *trading.Service
 	Strategies   *strategy.Engine
@@ -59,6 +60,9 @@ type Deps struct {
 	EngineBeat func() time.Time
 	// Settings stores the platform and per-user settings.
 	Settings *settings.Service
+	// ExchangeTest calls the exchange the settings describe with their
+	// credentials and says what it answered (nil: only the sandbox exists).
+	ExchangeTest func(ctx context.Context, e settings.Exchange) (string, error)
 	// SettingsEffects says, per settings key, whether the running system applies it.
 	SettingsEffects map[string]string
 	// Config is the effective process configuration for /system/config (no secrets).
@@ -223,4 +227,11 @@ func (s *Server) withAudit(next http.Handler) http.Handler {
 			logError(ctx, "audit log write failed", err)
 		}
 	})
+}
+
+func (d Deps) marketSource() string {
+	if d.MarketSource == nil {
+		return ""
+	}
+	return d.MarketSource()
 }

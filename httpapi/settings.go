@@ -157,9 +157,9 @@ func (s *Server) settingsOptions(w http.ResponseWriter, r *http.Request) {
 }
 
 // testConnection tries a provider with the entered settings (or, where the
-// entry is the mask, the stored secret). Only the sandbox exchange exists in
-// this build; another exchange answers Failed rather than pretending. The AI
-// provider is asked a real question (aiConnection).
+// entry is the mask, the stored secret). An exchange is asked for its
+// accounts with the entered key (exchangeConnection); the AI provider is
+// asked a real question (aiConnection).
 func (s *Server) testConnection(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Provider string          `json:"provider"` // exchange | ai
@@ -187,7 +187,7 @@ func (s *Server) testConnection(w http.ResponseWriter, r *http.Request) {
 			ok(w, connection{"sandbox", "Connected", "The built-in sandbox exchange is running"})
 			return
 		}
-		ok(w, connection{api.Exchange.Provider, "Failed", "The " + api.Exchange.Provider + " exchange adapter is not available in this build"})
+		ok(w, s.exchangeConnection(r.Context(), api.Exchange))
 	case "ai":
 		ok(w, s.aiConnection(r.Context(), api.AI))
 	default:

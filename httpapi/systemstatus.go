@@ -94,7 +94,7 @@ func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
 		if age >= 0 {
 			secs = age.Seconds()
 		}
-		out["market_data"] = map[string]any{"status": md, "last_tick_age_seconds": secs, "source": s.d.MarketSource}
+		out["market_data"] = map[string]any{"status": md, "last_tick_age_seconds": secs, "source": s.d.marketSource()}
 	}
 	if s.d.Cluster != nil {
 		out["cluster"] = s.d.Cluster()
@@ -189,7 +189,7 @@ func (s *Server) systemMetrics(w http.ResponseWriter, r *http.Request) {
 		out["websocket"] = s.d.Hub.Stats()
 	}
 	if s.d.MarketAge != nil {
-		out["market_data"] = map[string]any{"last_tick_age_seconds": s.d.MarketAge().Seconds(), "source": s.d.MarketSource}
+		out["market_data"] = map[string]any{"last_tick_age_seconds": s.d.MarketAge().Seconds(), "source": s.d.marketSource()}
 	}
 	ok(w, out)
 }

@@ -31,6 +31,9 @@ type Deps struct {
 	Policy   func() trading.Policy
 	// AutoTrading reports trading.automation.autoTrading.
 	AutoTrading func() bool
+	// MarketStale says why the market data cannot be trusted now ("" when
+	// it is fresh); automation does not trade until it is. Nil: never stale.
+	MarketStale func() string
 	Clock       domain.Clock
 	Bus         *events.Bus
 	Alert       trading.AlertFunc

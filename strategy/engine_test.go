@@ -79,6 +79,7 @@ type rig struct {
 	sb    *sandbox.Sandbox
 	gw    *trading.Service
 	auto  bool
+	stale string // what MarketStale answers
 	build func(strategy.Config) (strategy.Strategy, error)
 }
 
@@ -124,6 +125,7 @@ func newRig(t *testing.T, build ...func(strategy.Config) (strategy.Strategy, err
 	}
 	r.eng, err = strategy.New(ctx, strategy.Deps{Store: r.store, Market: r.mkt, Exchange: r.sb, Gateway: r.gw, Account: r.sb.Account,
 		Policy: func() trading.Policy { return policy }, AutoTrading: func() bool { return r.auto }, Clock: clk,
+		MarketStale: func() string { return r.stale },
 		Build: func(c strategy.Config) (strategy.Strategy, error) {
 			if r.build != nil {
 				return r.build(c)
@@ -203,6 +205,7 @@ func TestNotExecutedSaysWhy(t *testing.T) {
 	}{
 		{"automation off", func(r *rig) { r.auto = false }, "Automation is off"},
 		{"halted", func(r *rig) { r.gw.Stop(context.Background(), "ops", "") }, "Trading is halted"},
+		{"market stale", func(r *rig) { r.stale = "Automation paused: no market data for 45s" }, "Automation paused: no market data for 45s"},
 		{"below confidence", func(r *rig) {
 			c, _ := r.eng.Get(strategy.TechnicalName)
 			c.MinConfidence = 0.9

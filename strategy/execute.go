@@ -106,6 +106,8 @@ func (e *Engine) execute(ctx context.Context, c Config, symbol string, sig Signa
 		return false, "", sig.Stale
 	case !e.d.AutoTrading():
 		return false, "", "Automation is off (trading.automation.autoTrading)"
+	case e.d.MarketStale != nil && e.d.MarketStale() != "":
+		return false, "", e.d.MarketStale()
 	case e.d.Gateway.Halt().Active:
 		return false, "", "Trading is halted (emergency stop)"
 	case sig.Confidence < c.MinConfidence:

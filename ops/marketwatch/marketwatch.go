@@ -20,19 +20,50 @@ type Alerter interface {
 	Raise(ctx context.Context, key, severity, component, title, message string)
 }
 
+// Resolver closes the stale alert once prices return (alert.Service); an
+// Alerter without it leaves the alert for an operator.
+type Resolver interface {
+	ResolveKey(ctx context.Context, key, by string) bool
+}
+
 // Run checks the feed every five seconds until ctx ends. age is the time
 // since the last tick, negative before the first (replay.LastTickAge).
 func Run(ctx context.Context, age func() time.Duration, alerts Alerter) {
 	t := time.NewTicker(every)
 	defer t.Stop()
+	stale := false
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
-		Check(ctx, age(), alerts)
+		stale = Watch(ctx, stale, age(), alerts)
 	}
+}
+
+// Watch is one look at the feed given whether it was stale at the last:
+// it raises the alert while the feed is stale and resolves it when fresh
+// prices return. It reports whether the feed is stale now.
+func Watch(ctx context.Context, wasStale bool, age time.Duration, alerts Alerter) bool {
+	if Check(ctx, age, alerts) {
+		return true
+	}
+	if wasStale && age >= 0 {
+		if r, ok := alerts.(Resolver); ok {
+			r.ResolveKey(ctx, "market:stale", "system")
+		}
+	}
+	return false
+}
+
+// Stale says why automation must wait for the market ("" while the last
+// tick is at most StaleAfter old, or before the first).
+func Stale(age time.Duration) string {
+	if age <= StaleAfter {
+		return ""
+	}
+	return fmt.Sprintf("Automation paused: no market data for %s", age.Round(time.Second))
 }
 
 // Check raises a high alert when the last tick is older than StaleAfter and

@@ -38,3 +38,30 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+type resolving struct {
+	alerts
+	resolved []string
+}
+
+func (r *resolving) ResolveKey(_ context.Context, key, by string) bool {
+	r.resolved = append(r.resolved, key+" by "+by)
+	return true
+}
+
+// A stale feed raises the alert and pauses automation; fresh prices resolve
+// the alert and let automation trade again.
+func TestWatchRaisesThenResolves(t *testing.T) {
+	a := &resolving{}
+	stale := marketwatch.Watch(context.Background(), false, 45*time.Second, a)
+	if !stale || len(a.got) != 1 || marketwatch.Stale(45*time.Second) != "Automation paused: no market data for 45s" {
+		t.Fatalf("stale: %v %v", stale, a.got)
+	}
+	stale = marketwatch.Watch(context.Background(), stale, time.Second, a)
+	if stale || len(a.resolved) != 1 || a.resolved[0] != "market:stale by system" || marketwatch.Stale(time.Second) != "" {
+		t.Fatalf("fresh again: %v %v", stale, a.resolved)
+	}
+	if marketwatch.Watch(context.Background(), false, time.Second, a); len(a.resolved) != 1 {
+		t.Fatal("a fresh feed that was never stale resolves nothing")
+	}
+}

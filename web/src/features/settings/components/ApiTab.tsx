@@ -40,6 +40,7 @@ export function ApiTab({ settings, options }: { settings: PlatformSettings; opti
   }
 
   const exchangeIsSandbox = section.exchange.provider === 'sandbox';
+  const coinbase = section.exchange.provider === 'coinbase';
   return (
     <div className="space-y-6">
       <Group title="Exchange" effectKey="api.exchange">
@@ -49,9 +50,24 @@ export function ApiTab({ settings, options }: { settings: PlatformSettings; opti
           path="api.exchange.apiKey"
           label="API key"
           type="password"
-          hint={exchangeIsSandbox ? 'Not needed for the built-in sandbox exchange' : undefined}
+          hint={exchangeIsSandbox ? 'Not needed for the built-in sandbox exchange' : coinbase ? 'The CDP key name: organizations/…/apiKeys/…' : undefined}
         />
-        <TextInput path="api.exchange.apiSecret" label="API secret" type="password" />
+        <TextInput
+          path="api.exchange.apiSecret"
+          label="API secret"
+          type="password"
+          hint={coinbase ? 'The key’s EC private key (PEM), as in the downloaded key file' : undefined}
+        />
+        {coinbase && (
+          <div className="sm:col-span-2 space-y-1 text-xs text-slate-600 dark:text-slate-400" data-testid="coinbase-notes">
+            <p>
+              Sandbox mode sends accounts and orders to Coinbase’s sandbox, which answers with static responses (no matching, no
+              balances that move); prices, candles and 24h statistics stay Coinbase’s live public market data.
+            </p>
+            <p>Coinbase has no stop-market order: stop-losses are placed as stop-limit orders with the limit 1% beyond the stop.</p>
+            <p>Saving switches the running app to this exchange; orders already at the previous exchange stay there.</p>
+          </div>
+        )}
         <NumberInput path="api.exchange.timeout" label="Timeout" bound={BOUNDS.exchangeTimeout} />
         <NumberInput path="api.exchange.rateLimit" label="Rate limit" bound={BOUNDS.exchangeRateLimit} />
         <div className="sm:col-span-2">

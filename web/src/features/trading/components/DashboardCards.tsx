@@ -92,6 +92,11 @@ export function SystemStatusCard() {
           {s.market_data && (
             <Row label="Market Data">
               <span className={statusColor(s.market_data.status)}>{s.market_data.status}</span>
+              {s.market_data.source && (
+                <span className="ml-1 text-xs text-slate-500 dark:text-slate-400" data-testid="market-source">
+                  ({s.market_data.source})
+                </span>
+              )}
             </Row>
           )}
           {s.cluster && (

@@ -6,7 +6,7 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { formatPrice, formatQty, formatMoney, toNum } from '@/lib/format';
 import { useTradingPrefs } from '@/lib/prefs';
 import type { Order } from '@/lib/types';
-import { submitOrder, SYMBOLS, useInvalidateTrading, useProduct, useTicker, type TradeInput } from '../api';
+import { submitOrder, SYMBOLS, useInvalidateTrading, useProduct, useSystemStatus, useTicker, type TradeInput } from '../api';
 import { plainDecimal, validateTrade } from '../validate';
 
 const FALLBACK: Record<TradeInput['orderType'], string> = {
@@ -24,6 +24,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   const [done, setDone] = useState<Order | null>(null);
   const ticker = useTicker(t.symbol);
   const product = useProduct(t.symbol);
+  const onCoinbase = useSystemStatus().data?.exchange_api_key === 'coinbase_api';
   const refresh = useInvalidateTrading();
   const prefs = useTradingPrefs();
   const [prefilled, setPrefilled] = useState(false);
@@ -192,6 +193,12 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
               aria-invalid={!!errors.price}
             />
             {errors.price && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.price}</p>}
+            {t.orderType === 'stop_loss' && onCoinbase && (
+              <p className="mt-1 text-xs text-slate-500 dark:text-slate-400" data-testid="coinbase-stop-note">
+                Coinbase has no stop-market order: this is placed as a stop-limit whose limit sits 1% beyond the stop, so a fast
+                market can pass it unfilled.
+              </p>
+            )}
           </div>
         )}
       </div>

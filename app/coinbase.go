@@ -1,0 +1,84 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"kestrel/domain"
+	"kestrel/exchange/coinbase"
+	"kestrel/settings"
+)
+
+// coinbaseConfig is the adapter's configuration from the exchange settings
+// and the process's endpoint overrides.
+func (a *App) coinbaseConfig(e settings.Exchange) coinbase.Config {
+	return coinbase.Config{KeyName: e.APIKey, Secret: e.APISecret, Sandbox: e.Sandbox, Timeout: time.Duration(e.Timeout) * time.Millisecond,
+		RateLimit: e.RateLimit, APIURL: a.cfg.CoinbaseAPIURL, WSURL: a.cfg.CoinbaseWSURL, UserWSURL: a.cfg.CoinbaseUserWSURL, Meta: a.Store}
+}
+
+// testExchange is the settings' connection test: it reads the accounts
+// through the adapter with the entered credentials.
+func (a *App) testExchange(ctx context.Context, e settings.Exchange) (string, error) {
+	if e.Provider != "coinbase" {
+		return "", domain.Errorf(domain.EInvalid, "Unknown exchange provider %q", e.Provider)
+	}
+	cfg := a.coinbaseConfig(e)
+	x, err := coinbase.Open(cfg)
+	if err != nil {
+		return "", err
+	}
+	bals, err := x.Balances(ctx)
+	if err != nil {
+		return "", err
+	}
+	where := "production"
+	if e.Sandbox {
+		where = "sandbox"
+	}
+	noun := "accounts"
+	if len(bals) == 1 {
+		noun = "account"
+	}
+	return fmt.Sprintf("Coinbase (%s, %s) answered with %d %s", where, cfg.RESTURL(), len(bals), noun), nil
+}
+
+// Resync every pollEvery: the net under the user channel, and the feed of
+// changes while it is down.
+const pollEvery = 5 * time.Second
+
+// coinbaseVenue is Coinbase as the exchange and its feed as the live market.
+func (a *App) coinbaseVenue(e settings.Exchange) (*venue, error) {
+	cfg := a.coinbaseConfig(e)
+	x, err := coinbase.Open(cfg)
+	if err != nil {
+		return nil, err
+	}
+	feed, err := coinbase.OpenFeed(cfg, x, 15*time.Second, nil)
+	if err != nil {
+		return nil, err
+	}
+	v := &venue{exchange: x, market: feed, source: "Coinbase live market data"}
+	if e.Sandbox {
+		v.source += " (orders on Coinbase's sandbox)"
+	}
+	v.run = func(ctx context.Context, ticks <-chan domain.Tick) {
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for range ticks { // Coinbase matches orders itself, not on our ticks
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			x.RunUserStream(ctx, coinbase.StreamConfig{URL: cfg.UserURL(), Key: x.Key(), Stale: 15 * time.Second})
+		}()
+		x.Poll(ctx, pollEvery)
+		wg.Wait()
+	}
+	slog.Info("exchange: coinbase", "api", cfg.RESTURL(), "market_ws", cfg.MarketURL(), "user_ws", cfg.UserURL(), "sandbox", e.Sandbox)
+	return v, nil
+}

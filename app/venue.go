@@ -1,0 +1,198 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+	"kestrel/events"
+	"kestrel/exchange/sandbox"
+	"kestrel/settings"
+)
+
+// LiveMarket is a market the app trades on and shows.
+type LiveMarket interface {
+	domain.MarketData
+	Start(ctx context.Context)
+	LastTickAge() time.Duration
+	Dropped() int64
+	PublishTickers(ticks <-chan domain.Tick, bus *events.Bus)
+}
+
+// LiveExchange is an exchange the gateway trades through.
+type LiveExchange interface {
+	domain.Exchange
+	Account(ctx context.Context) (domain.Account, error)
+	Health() domain.ExchangeHealth
+	LastBeat() time.Time
+}
+
+// venue is one exchange with its market: the sandbox on the replay, or
+// Coinbase with its feed; run is the exchange's own loop.
+type venue struct {
+	exchange LiveExchange
+	market   LiveMarket
+	source   string
+	run      func(ctx context.Context, ticks <-chan domain.Tick)
+	key      settings.Exchange // the settings it was built from
+}
+
+// venueFor builds the venue the exchange settings select. A Coinbase that
+// cannot start (a malformed key) leaves the sandbox running, with an alert.
+func (a *App) venueFor(ctx context.Context, e settings.Exchange) (*venue, error) {
+	if e.Provider == "coinbase" {
+		v, err := a.coinbaseVenue(e)
+		if err == nil {
+			v.key = e
+			return v, nil
+		}
+		slog.Error("coinbase not connected; running the sandbox", "err", err, "component", "exchange")
+		a.Alerts.Raise(ctx, "exchange:coinbase", domain.SeverityCritical, "exchange", "Coinbase not connected",
+			"The exchange settings select Coinbase but the adapter could not start ("+domain.ErrorMessage(err)+"); the built-in sandbox is running instead. Fix the key in Settings.")
+	}
+	if a.sandbox == nil {
+		sb, err := sandbox.New(ctx, a.Store, a.Market, a.sandboxOpt)
+		if err != nil {
+			return nil, err
+		}
+		a.sandbox = &venue{exchange: sb, market: a.Market, source: "sandbox replay of Coinbase candles", key: settings.Exchange{Provider: "sandbox"},
+			run: func(ctx context.Context, ticks <-chan domain.Tick) {
+				sb.Run(ctx, ticks, func(err error) { a.matchingFailed(ctx, err) })
+			}}
+	}
+	return a.sandbox, nil
+}
+
+func (a *App) use(v *venue) {
+	a.venueMu.Lock()
+	a.venue = v
+	a.venueMu.Unlock()
+	a.Exchange.set(v.exchange)
+	a.Live.set(v.market)
+}
+
+func (a *App) current() *venue {
+	a.venueMu.Lock()
+	defer a.venueMu.Unlock()
+	return a.venue
+}
+
+// switchExchange follows a change of the exchange settings: the new venue
+// replaces the old and the engine restarts on it (orders already at an
+// exchange stay there).
+func (a *App) switchExchange(ctx context.Context, old, next settings.Settings, by domain.User) {
+	e := next.API.Exchange
+	cur := a.current()
+	same := cur.key.Provider == e.Provider && (e.Provider == "sandbox" || cur.key == e)
+	if same {
+		return
+	}
+	v, err := a.venueFor(context.WithoutCancel(ctx), e)
+	if err != nil {
+		slog.Error("switch exchange", "err", err, "component", "exchange")
+		return
+	}
+	if v == cur {
+		return
+	}
+	running := a.runCtx != nil && a.runCtx.Err() == nil
+	if running {
+		a.stopEngine()
+	}
+	a.use(v)
+	if err := a.history.restart(context.WithoutCancel(ctx), time.Now()); err != nil {
+		slog.Error("restart the portfolio history", "err", err, "component", "exchange")
+	}
+	if running {
+		a.startEngine()
+	}
+	slog.Warn("exchange switched", "exchange", v.exchange.Name(), "source", v.source, "by", by.Email, "component", "exchange")
+}
+
+// exchangeSwitch is the exchange every part of the app holds; it passes
+// each call to the current venue's exchange.
+type exchangeSwitch struct {
+	mu  sync.RWMutex
+	cur LiveExchange
+}
+
+func (s *exchangeSwitch) set(x LiveExchange) { s.mu.Lock(); s.cur = x; s.mu.Unlock() }
+func (s *exchangeSwitch) get() LiveExchange {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.cur
+}
+
+func (s *exchangeSwitch) Name() string    { return s.get().Name() }
+func (s *exchangeSwitch) IsSandbox() bool { return s.get().IsSandbox() }
+func (s *exchangeSwitch) Products(ctx context.Context) ([]domain.Product, error) {
+	return s.get().Products(ctx)
+}
+func (s *exchangeSwitch) PlaceOrder(ctx context.Context, r domain.OrderRequest) (domain.Order, error) {
+	return s.get().PlaceOrder(ctx, r)
+}
+func (s *exchangeSwitch) CancelOrder(ctx context.Context, id string) (domain.Order, error) {
+	return s.get().CancelOrder(ctx, id)
+}
+func (s *exchangeSwitch) ModifyOrder(ctx context.Context, id string, q, p *decimal.Decimal) (domain.Order, error) {
+	return s.get().ModifyOrder(ctx, id, q, p)
+}
+func (s *exchangeSwitch) Order(ctx context.Context, id string) (domain.Order, error) {
+	return s.get().Order(ctx, id)
+}
+func (s *exchangeSwitch) OrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
+	return s.get().OrderByClientID(ctx, userID, clientID)
+}
+func (s *exchangeSwitch) Orders(ctx context.Context, f domain.OrderFilter) ([]domain.Order, error) {
+	return s.get().Orders(ctx, f)
+}
+func (s *exchangeSwitch) LiveOrders(ctx context.Context) ([]domain.Order, error) {
+	return s.get().LiveOrders(ctx)
+}
+func (s *exchangeSwitch) Fills(ctx context.Context, f domain.FillFilter) ([]domain.Fill, error) {
+	return s.get().Fills(ctx, f)
+}
+func (s *exchangeSwitch) Balances(ctx context.Context) ([]domain.Balance, error) {
+	return s.get().Balances(ctx)
+}
+func (s *exchangeSwitch) Updates(ctx context.Context) <-chan domain.TradeUpdate {
+	return s.get().Updates(ctx)
+}
+func (s *exchangeSwitch) Account(ctx context.Context) (domain.Account, error) {
+	return s.get().Account(ctx)
+}
+func (s *exchangeSwitch) Health() domain.ExchangeHealth { return s.get().Health() }
+func (s *exchangeSwitch) LastBeat() time.Time           { return s.get().LastBeat() }
+
+// marketSwitch is the live market every part of the app holds.
+type marketSwitch struct {
+	mu  sync.RWMutex
+	cur LiveMarket
+}
+
+func (s *marketSwitch) set(m LiveMarket) { s.mu.Lock(); s.cur = m; s.mu.Unlock() }
+func (s *marketSwitch) get() LiveMarket {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.cur
+}
+
+func (s *marketSwitch) Symbols() []string                         { return s.get().Symbols() }
+func (s *marketSwitch) Ticker(sym string) (domain.Ticker, error)  { return s.get().Ticker(sym) }
+func (s *marketSwitch) Stats(sym string) (domain.Stats24h, error) { return s.get().Stats(sym) }
+func (s *marketSwitch) Candles(ctx context.Context, sym string, g domain.Granularity, start, end time.Time, limit int) ([]domain.Candle, error) {
+	return s.get().Candles(ctx, sym, g, start, end, limit)
+}
+func (s *marketSwitch) Subscribe(ctx context.Context) <-chan domain.Tick {
+	return s.get().Subscribe(ctx)
+}
+func (s *marketSwitch) Start(ctx context.Context)  { s.get().Start(ctx) }
+func (s *marketSwitch) LastTickAge() time.Duration { return s.get().LastTickAge() }
+func (s *marketSwitch) Dropped() int64             { return s.get().Dropped() }
+func (s *marketSwitch) PublishTickers(ticks <-chan domain.Tick, bus *events.Bus) {
+	s.get().PublishTickers(ticks, bus)
+}

@@ -1,0 +1,114 @@
+// Command coinbasefake serves the fake Coinbase exchange on its own, for
+// end-to-end tests and demos: a fresh CDP key each run, an account funded
+// with USD, prices and candle history from Kestrel's embedded Coinbase
+// candles (shifted so the newest ends now), a ticker and heartbeat every
+// second. It prints one JSON line with its URLs and the key, then serves.
+// POST /fake/price {"symbol","price"} moves a market (unauthenticated: a
+// test control, not part of Coinbase's API).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/candles"
+	"kestrel/domain"
+	"kestrel/exchange/coinbase"
+	"kestrel/exchange/coinbase/coinbasefake"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:0", "listen address")
+	usd := flag.String("usd", "100000", "USD the account starts with")
+	flag.Parse()
+	if _, err := decimal.NewFromString(*usd); err != nil {
+		log.Fatalf("--usd: %v", err)
+	}
+	key, pemText, err := coinbase.NewTestKey("organizations/kestrel-fake/apiKeys/" + fmt.Sprint(time.Now().UnixNano()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fake := coinbasefake.New(key.Name, key.Public())
+	fake.Deposit("USD", *usd)
+	var mu sync.Mutex
+	prices := map[string]string{}
+	for _, sym := range domain.Symbols {
+		s, err := candles.Load(sym)
+		if err != nil {
+			log.Fatalf("candles %s: %v", sym, err)
+		}
+		last := s.Candle(s.Len() - 1)
+		shift := time.Now().UTC().Truncate(candles.Width).Sub(last.Time)
+		from := max(0, s.Len()-2000) // a few weeks of 15-minute history
+		cs := make([]domain.Candle, 0, s.Len()-from)
+		for i := from; i < s.Len(); i++ {
+			c := s.Candle(i)
+			c.Time = c.Time.Add(shift)
+			cs = append(cs, c)
+		}
+		fake.SetCandles(sym, cs)
+		prices[sym] = last.Close.String()
+		fake.SetPrice(sym, prices[sym])
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", fake.Handler())
+	mux.HandleFunc("POST /fake/price", func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ Symbol, Price string }
+		mu.Lock()
+		defer mu.Unlock()
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil || prices[in.Symbol] == "" {
+			http.Error(w, "want {\"symbol\": a known product, \"price\": a decimal}", http.StatusBadRequest)
+			return
+		}
+		if _, err := decimal.NewFromString(in.Price); err != nil {
+			http.Error(w, "price is not a decimal", http.StatusBadRequest)
+			return
+		}
+		prices[in.Symbol] = in.Price
+		fake.SetPrice(in.Symbol, in.Price)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	base := "http://" + ln.Addr().String()
+	out, _ := json.Marshal(map[string]string{"api_url": base, "ws_url": "ws://" + ln.Addr().String() + "/ws", "key_name": key.Name, "secret": pemText})
+	fmt.Println(string(out))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for n := 1; ; n++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			fake.Heartbeat(n)
+			mu.Lock()
+			for _, sym := range domain.Symbols {
+				fake.SetPrice(sym, prices[sym]) // Coinbase sends a ticker on every trade; the fake at least once a second
+			}
+			mu.Unlock()
+		}
+	}()
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { <-ctx.Done(); _ = srv.Close() }()
+	if err := srv.Serve(ln); err != http.ErrServerClosed {
+		log.Fatal(err)
+	}
+}

@@ -1,0 +1,298 @@
+package coinbasefake
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"kestrel/domain"
+	cb "kestrel/exchange/coinbase"
+)
+
+// userEvent is one order's state on the user channel.
+type userEvent struct {
+	product string
+	order   cb.WSOrder
+}
+
+// userEvents describes changed orders for the user channel; callers hold mu.
+func (f *Fake) userEvents(os []*order) []userEvent {
+	out := make([]userEvent, 0, len(os))
+	for _, o := range os {
+		out = append(out, userEvent{product: o.ProductID, order: cb.WSOrder{OrderID: o.OrderID, ClientOrderID: o.ClientOrderID,
+			CumulativeQuantity: o.FilledSize, LeavesQuantity: o.size.Sub(o.filled).String(), AvgPrice: o.AverageFilledPrice,
+			TotalFees: o.TotalFees, Status: o.Status, ProductID: o.ProductID, CreationTime: o.CreatedTime, OrderSide: o.Side, OrderType: o.OrderType}})
+	}
+	return out
+}
+
+// userFeed is the WebSocket: the user channel (orders), heartbeats and the
+// market's ticker. Each connection numbers its messages; a dropped message
+// leaves a gap in sequence_num, as a lost one would at Coinbase.
+type userFeed struct {
+	f     *Fake
+	mu    sync.Mutex
+	conns map[*wsConn]bool
+	drop  int // messages to swallow (the sequence number still advances)
+	kill  bool
+}
+
+type wsConn struct {
+	c    *websocket.Conn
+	mu   sync.Mutex
+	seq  int64
+	subs map[string]map[string]bool // channel -> products ("" = all)
+	out  chan []byte
+	// ready lists channels whose subscription is complete (snapshot sent).
+	ready map[string]bool
+}
+
+func newUserFeed(f *Fake) *userFeed { return &userFeed{f: f, conns: map[*wsConn]bool{}} }
+
+// DropMessages makes the WebSocket lose the next n user-channel updates it
+// would send (a negative n takes back that many pending drops).
+func (f *Fake) DropMessages(n int) {
+	f.user.mu.Lock()
+	f.user.drop = max(f.user.drop+n, 0)
+	f.user.mu.Unlock()
+}
+
+// DropConnections closes every WebSocket connection now.
+func (f *Fake) DropConnections() {
+	f.user.mu.Lock()
+	for c := range f.user.conns {
+		_ = c.c.CloseNow()
+	}
+	f.user.mu.Unlock()
+}
+
+// Subscribers counts open WebSocket connections subscribed to channel.
+func (f *Fake) Subscribers(channel string) int {
+	f.user.mu.Lock()
+	defer f.user.mu.Unlock()
+	n := 0
+	for c := range f.user.conns {
+		c.mu.Lock()
+		if c.ready[channel] {
+			n++
+		}
+		c.mu.Unlock()
+	}
+	return n
+}
+
+func (u *userFeed) serve(w http.ResponseWriter, r *http.Request) {
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	conn := &wsConn{c: c, subs: map[string]map[string]bool{}, ready: map[string]bool{}, out: make(chan []byte, 1024)}
+	u.mu.Lock()
+	u.conns[conn] = true
+	u.mu.Unlock()
+	defer func() {
+		u.mu.Lock()
+		delete(u.conns, conn)
+		u.mu.Unlock()
+		_ = c.CloseNow()
+	}()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case b := <-conn.out:
+				if c.Write(ctx, websocket.MessageText, b) != nil {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	for {
+		_, raw, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		var sub cb.WSSubscribe
+		if json.Unmarshal(raw, &sub) != nil || sub.Channel == "" {
+			u.send(conn, "subscriptions", errorEvent("one channel per message is required"))
+			continue
+		}
+		if err := u.checkJWT(sub); err != nil {
+			u.send(conn, "subscriptions", errorEvent("authentication failure: "+err.Error()))
+			continue
+		}
+		conn.mu.Lock()
+		set := conn.subs[sub.Channel]
+		if set == nil {
+			set = map[string]bool{}
+			conn.subs[sub.Channel] = set
+		}
+		if len(sub.ProductIDs) == 0 {
+			set[""] = true
+		}
+		for _, p := range sub.ProductIDs {
+			set[p] = true
+		}
+		conn.mu.Unlock()
+		if sub.Channel == "user" {
+			u.send(conn, "user", u.snapshot())
+		}
+		conn.mu.Lock()
+		conn.ready[sub.Channel] = true
+		conn.mu.Unlock()
+	}
+}
+
+func errorEvent(msg string) []any { return []any{map[string]string{"type": "error", "message": msg}} }
+
+// checkJWT verifies a subscription's token: signed by the key, no uri claim.
+func (u *userFeed) checkJWT(s cb.WSSubscribe) error {
+	if s.Channel == "heartbeats" || s.Channel == "ticker" || s.Channel == "market_trades" || s.Channel == "candles" {
+		if s.JWT == "" {
+			return nil // public market data
+		}
+	}
+	kid, _, c, err := cb.Verify(s.JWT, u.f.pub)
+	if err != nil {
+		return err
+	}
+	now := u.f.now().Unix()
+	if kid != u.f.KeyName || c.Sub != u.f.KeyName || c.Iss != "cdp" || c.URI != "" || c.Exp <= now || c.Nbf > now+5 {
+		return errBadClaims
+	}
+	return nil
+}
+
+var errBadClaims = &claimsError{}
+
+type claimsError struct{}
+
+func (*claimsError) Error() string { return "bad claims" }
+
+func (u *userFeed) snapshot() []any {
+	u.f.mu.Lock()
+	var live []*order
+	for _, o := range u.f.orders {
+		if o.Status == "OPEN" {
+			live = append(live, o)
+		}
+	}
+	evs := u.f.userEvents(live)
+	u.f.mu.Unlock()
+	orders := make([]cb.WSOrder, 0, len(evs))
+	for _, e := range evs {
+		orders = append(orders, e.order)
+	}
+	return []any{cb.WSUserEvent{Type: "snapshot", Orders: orders}}
+}
+
+// send numbers and queues one message for a connection.
+func (u *userFeed) send(c *wsConn, channel string, events []any) {
+	u.deliver(c, channel, events, false)
+}
+
+// deliver numbers and queues one message; a droppable one (an order update)
+// may be swallowed by a drop fault, its sequence number still used.
+func (u *userFeed) deliver(c *wsConn, channel string, events []any, droppable bool) {
+	c.mu.Lock()
+	seq := c.seq
+	c.seq++
+	c.mu.Unlock()
+	u.mu.Lock()
+	dropped := droppable && u.drop > 0
+	if dropped {
+		u.drop--
+	}
+	u.mu.Unlock()
+	if dropped {
+		return
+	}
+	b, _ := json.Marshal(map[string]any{"channel": channel, "client_id": "", "timestamp": u.f.now().UTC().Format(time.RFC3339Nano),
+		"sequence_num": seq, "events": events})
+	select {
+	case c.out <- b:
+	default: // a client that cannot keep up loses messages, and sees the gap
+	}
+}
+
+// publish sends order changes to every user-channel subscriber.
+func (u *userFeed) publish(evs []userEvent) {
+	if len(evs) == 0 {
+		return
+	}
+	u.mu.Lock()
+	conns := make([]*wsConn, 0, len(u.conns))
+	for c := range u.conns {
+		conns = append(conns, c)
+	}
+	u.mu.Unlock()
+	for _, c := range conns {
+		c.mu.Lock()
+		set := c.subs["user"]
+		var orders []cb.WSOrder
+		for _, e := range evs {
+			if set != nil && (set[""] || set[e.product]) {
+				orders = append(orders, e.order)
+			}
+		}
+		c.mu.Unlock()
+		if len(orders) > 0 {
+			u.deliver(c, "user", []any{cb.WSUserEvent{Type: "update", Orders: orders}}, true)
+		}
+	}
+}
+
+// Heartbeat sends one heartbeats message to its subscribers (tests call it;
+// Coinbase sends one a second).
+func (f *Fake) Heartbeat(counter int) {
+	u := f.user
+	u.mu.Lock()
+	conns := make([]*wsConn, 0, len(u.conns))
+	for c := range u.conns {
+		conns = append(conns, c)
+	}
+	u.mu.Unlock()
+	for _, c := range conns {
+		c.mu.Lock()
+		on := c.subs["heartbeats"] != nil
+		c.mu.Unlock()
+		if on {
+			u.send(c, "heartbeats", []any{map[string]string{"current_time": f.now().UTC().Format(time.RFC3339Nano), "heartbeat_counter": strconv.Itoa(counter)}})
+		}
+	}
+}
+
+// market sends a market-data event to the connections subscribed to
+// channel for sym.
+func (u *userFeed) market(sym, channel string, event any) {
+	u.mu.Lock()
+	conns := make([]*wsConn, 0, len(u.conns))
+	for c := range u.conns {
+		conns = append(conns, c)
+	}
+	u.mu.Unlock()
+	for _, c := range conns {
+		c.mu.Lock()
+		set := c.subs[channel]
+		on := set != nil && (set[""] || set[sym])
+		c.mu.Unlock()
+		if on {
+			u.send(c, channel, []any{event})
+		}
+	}
+}
+
+// PublishCandle sends a live candle on the candles channel.
+func (f *Fake) PublishCandle(sym string, c domain.Candle) {
+	f.user.market(sym, "candles", cb.WSCandlesEvent{Type: "update", Candles: []cb.WSCandle{{Start: strconv.FormatInt(c.Time.Unix(), 10),
+		High: c.High.String(), Low: c.Low.String(), Open: c.Open.String(), Close: c.Close.String(), Volume: c.Volume.String(), ProductID: sym}}})
+}

@@ -1,0 +1,627 @@
+package coinbase
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+)
+
+// Options configure the adapter.
+type Options struct {
+	Client *Client
+	// Products reads product metadata when Client cannot (Coinbase's sandbox
+	// serves accounts and orders only); nil uses Client.
+	Products *Client
+	// Sandbox says the client talks to Coinbase's sandbox (static answers, no money).
+	Sandbox bool
+	// Symbols are the products Kestrel trades (domain.Symbols by default).
+	Symbols []string
+	// StopLimitOffset places a stop-loss's limit this fraction beyond its
+	// stop (below for a sell), so the order still fills in a fast market:
+	// Coinbase has no stop-market order. Default DefaultStopLimitOffset.
+	StopLimitOffset decimal.Decimal
+	// Meta keeps what Coinbase does not (user, strategy, protective group)
+	// across restarts; nil keeps it in memory only.
+	Meta domain.KVStore
+	Now  func() time.Time
+}
+
+// DefaultStopLimitOffset is 1%: a sell stop at 48,000 rests a limit at 47,520.
+var DefaultStopLimitOffset = decimal.RequireFromString("0.01")
+
+// MsgInsufficient is the spec's refusal for a trade the account cannot cover.
+const MsgInsufficient = "Insufficient balance for this trade"
+
+// Exchange implements domain.Exchange on Coinbase Advanced Trade.
+type Exchange struct {
+	c   *Client
+	opt Options
+
+	mu       sync.Mutex
+	meta     map[string]meta         // by Coinbase order id
+	byClient map[string]string       // Coinbase client_order_id -> order id
+	known    map[string]domain.Order // last state reported per order
+	live     map[string]domain.Order // pending and open orders
+	loaded   bool                    // live holds Coinbase's open orders
+	seen     map[string]bool         // fill entry ids already reported
+	fillMark time.Time               // fills before this were all seen
+	products []domain.Product
+	prodAt   time.Time
+
+	syncMu    sync.Mutex // one resync at a time
+	refreshMu sync.Mutex // one order read-back at a time
+	health    health
+	quotes    func() time.Time
+
+	subMu sync.Mutex
+	subs  map[chan domain.TradeUpdate]<-chan struct{}
+}
+
+var _ domain.Exchange = (*Exchange)(nil)
+
+// New returns the adapter; it calls Coinbase only when used.
+func New(opt Options) *Exchange {
+	if len(opt.Symbols) == 0 {
+		opt.Symbols = domain.Symbols
+	}
+	if !opt.StopLimitOffset.IsPositive() {
+		opt.StopLimitOffset = DefaultStopLimitOffset
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	return &Exchange{c: opt.Client, opt: opt, meta: map[string]meta{}, byClient: map[string]string{}, known: map[string]domain.Order{},
+		live: map[string]domain.Order{}, seen: map[string]bool{}, subs: map[chan domain.TradeUpdate]<-chan struct{}{}}
+}
+
+// Client is the REST client underneath (market data shares it).
+func (x *Exchange) Client() *Client { return x.c }
+
+// Name implements domain.Exchange.
+func (x *Exchange) Name() string { return "coinbase" }
+
+// IsSandbox implements domain.Exchange: Coinbase's sandbox moves no money.
+func (x *Exchange) IsSandbox() bool { return x.opt.Sandbox }
+
+// Products implements domain.Exchange: the traded symbols' increments and
+// minimum sizes as Coinbase publishes them, cached for ten minutes.
+func (x *Exchange) Products(ctx context.Context) ([]domain.Product, error) {
+	x.mu.Lock()
+	if x.products != nil && x.opt.Now().Sub(x.prodAt) < 10*time.Minute {
+		ps := x.products
+		x.mu.Unlock()
+		return ps, nil
+	}
+	x.mu.Unlock()
+	pc := x.c
+	if x.opt.Products != nil {
+		pc = x.opt.Products
+	}
+	raw, err := pc.Products(ctx, x.opt.Symbols)
+	if err != nil {
+		return nil, err
+	}
+	ps := make([]domain.Product, 0, len(raw))
+	for _, p := range raw {
+		if slices.Contains(x.opt.Symbols, p.ProductID) {
+			ps = append(ps, toProduct(p))
+		}
+	}
+	x.mu.Lock()
+	x.products, x.prodAt = ps, x.opt.Now()
+	x.mu.Unlock()
+	return ps, nil
+}
+
+func (x *Exchange) product(ctx context.Context, symbol string) (domain.Product, error) {
+	ps, err := x.Products(ctx)
+	if err != nil {
+		return domain.Product{}, err
+	}
+	for _, p := range ps {
+		if p.Symbol == symbol {
+			return p, nil
+		}
+	}
+	return domain.Product{}, domain.FieldErrors(map[string]string{"symbol": "Symbol must be one of " + strings.Join(x.opt.Symbols, ", ")}, "symbol")
+}
+
+// Balances implements domain.Exchange from the accounts endpoint.
+func (x *Exchange) Balances(ctx context.Context) ([]domain.Balance, error) {
+	accts, err := x.c.Accounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.Balance, 0, len(accts))
+	for _, a := range accts {
+		b := domain.Balance{Currency: a.Currency, Available: dec(a.AvailableBalance.Value), Hold: dec(a.Hold.Value)}
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Currency < out[j].Currency })
+	return out, nil
+}
+
+// Account is the balances with Kestrel's position books, rebuilt from the
+// traded symbols' fills (Coinbase reports no cost basis).
+func (x *Exchange) Account(ctx context.Context) (domain.Account, error) {
+	bals, err := x.Balances(ctx)
+	if err != nil {
+		return domain.Account{}, err
+	}
+	fills, err := x.Fills(ctx, domain.FillFilter{})
+	if err != nil {
+		return domain.Account{}, err
+	}
+	books := map[string]domain.PositionBook{}
+	for i := len(fills) - 1; i >= 0; i-- { // oldest first
+		f := fills[i]
+		b, ok := books[f.Symbol]
+		if !ok {
+			b = domain.NewPositionBook(f.Symbol)
+		}
+		books[f.Symbol] = b.Apply(f)
+	}
+	acct := domain.Account{Balances: bals}
+	for _, s := range x.opt.Symbols {
+		if b, ok := books[s]; ok {
+			acct.Positions = append(acct.Positions, b)
+		}
+	}
+	return acct, nil
+}
+
+// clientOrderID is the client_order_id Coinbase sees: one account serves
+// every Kestrel user, so a user's own id is made unique per user (a name-
+// based UUID, stable across retries and restarts).
+func clientOrderID(userID, clientID string) string {
+	return uuid.NewSHA1(uuid.NameSpaceOID, []byte("kestrel\x00"+userID+"\x00"+clientID)).String()
+}
+
+// PlaceOrder implements domain.Exchange. Every order carries a client order
+// id, so a retry never makes a second order: after an unknown outcome the
+// order is looked up by that id first, and sent again only if absent.
+func (x *Exchange) PlaceOrder(ctx context.Context, req domain.OrderRequest) (domain.Order, error) {
+	req.Symbol = strings.ToUpper(strings.TrimSpace(req.Symbol))
+	p, err := x.product(ctx, req.Symbol)
+	if err != nil {
+		return domain.Order{}, err
+	}
+	body, err := x.request(p, req)
+	if err != nil {
+		return domain.Order{}, err
+	}
+	m := meta{UserID: req.UserID, ClientID: req.ClientOrderID, Strategy: req.Strategy, GroupID: req.GroupID, ParentID: req.ParentID}
+	// A client order id seen before answers from memory; one that is not is
+	// still safe to send: Coinbase answers a repeated client_order_id with the
+	// order it already has instead of making another.
+	x.mu.Lock()
+	prev, seen := x.byClient[body.ClientOrderID]
+	x.mu.Unlock()
+	if seen && req.ClientOrderID != "" {
+		return x.Order(ctx, prev)
+	}
+	sent := x.opt.Now()
+	var id string
+	for attempt := 0; ; attempt++ {
+		resp, err := x.c.CreateOrder(ctx, body)
+		if err == nil {
+			if !resp.Success {
+				return domain.Order{}, rejection(resp)
+			}
+			id = resp.OrderID
+			if resp.SuccessResponse != nil && resp.SuccessResponse.OrderID != "" {
+				id = resp.SuccessResponse.OrderID
+			}
+			break
+		}
+		if !unknownOutcome(err) {
+			return domain.Order{}, err
+		}
+		slog.Warn("coinbase order outcome unknown; looking it up by client order id", "client_order_id", body.ClientOrderID, "err", err, "component", "exchange")
+		found, lerr := x.findByClientID(ctx, body.ClientOrderID, req.Symbol, sent.Add(-time.Minute))
+		if lerr == nil {
+			id = found.OrderID
+			break
+		}
+		if domain.ErrorCode(lerr) != domain.ENotFound {
+			return domain.Order{}, lerr
+		}
+		if attempt >= x.c.cfg.Retries {
+			return domain.Order{}, domain.Errorf(domain.EUnavailable,
+				"Coinbase did not confirm the order and it is not among your orders yet; check Orders before placing it again (%v)", err)
+		}
+		if err := x.c.cfg.Sleep(ctx, x.c.backoff(attempt)); err != nil {
+			return domain.Order{}, err
+		}
+	}
+	x.remember(ctx, id, body.ClientOrderID, m)
+	o, err := x.refresh(ctx, id)
+	if err == nil && o.Type == domain.Market && o.Status == domain.StatusPending {
+		o, err = x.settle(ctx, id) // an IOC order finishes within moments
+	}
+	return o, err
+}
+
+// settle re-reads a just-placed market order until it leaves pending (a
+// few tries; Coinbase matches IOC orders within milliseconds).
+func (x *Exchange) settle(ctx context.Context, id string) (domain.Order, error) {
+	var o domain.Order
+	var err error
+	for i := 0; i < 5; i++ {
+		if err := x.c.cfg.Sleep(ctx, 100*time.Millisecond<<i); err != nil {
+			return o, err
+		}
+		if o, err = x.refresh(ctx, id); err != nil || o.Status != domain.StatusPending {
+			return o, err
+		}
+	}
+	return o, err
+}
+
+// request builds the Coinbase order for a Kestrel request.
+func (x *Exchange) request(p domain.Product, req domain.OrderRequest) (CreateOrderRequest, error) {
+	f := map[string]string{}
+	if req.Side != domain.Buy && req.Side != domain.Sell {
+		f["side"] = "Side must be BUY or SELL"
+	}
+	if !req.Quantity.IsPositive() {
+		f["quantity"] = "Quantity must be greater than zero"
+	}
+	oc := OrderConfiguration{}
+	size := req.Quantity.String()
+	switch req.Type {
+	case domain.Market:
+		oc.MarketIOC = &MarketIOC{BaseSize: size}
+	case domain.Limit:
+		if req.Price == nil || !req.Price.IsPositive() {
+			f["price"] = "Limit orders need a price greater than zero"
+			break
+		}
+		oc.LimitGTC = &LimitGTC{BaseSize: size, LimitPrice: req.Price.String()}
+	case domain.StopLoss:
+		if req.StopPrice == nil || !req.StopPrice.IsPositive() {
+			f["stop_price"] = "Stop-loss orders need a stop price greater than zero"
+			break
+		}
+		limit, dir := x.stopLimit(p, req.Side, *req.StopPrice)
+		oc.StopLimitGTC = &StopLimitGTC{BaseSize: size, StopPrice: req.StopPrice.String(), LimitPrice: limit.String(), StopDirection: dir}
+	default:
+		f["order_type"] = "Order type must be market, limit or stop_loss"
+	}
+	if len(f) == 0 {
+		f = p.CheckIncrements(req)
+	}
+	if len(f) > 0 {
+		return CreateOrderRequest{}, domain.FieldErrors(f, "side", "order_type", "quantity", "price", "stop_price")
+	}
+	coid := uuid.NewString()
+	if req.ClientOrderID != "" {
+		coid = clientOrderID(req.UserID, req.ClientOrderID)
+	}
+	return CreateOrderRequest{ClientOrderID: coid, ProductID: req.Symbol, Side: string(req.Side), OrderConfiguration: oc}, nil
+}
+
+// stopLimit is the protective limit for a stop: the offset beyond the stop
+// in the direction the market is moving, on the product's price grid.
+func (x *Exchange) stopLimit(p domain.Product, side domain.Side, stop decimal.Decimal) (decimal.Decimal, string) {
+	return StopLimitFor(p.PriceIncrement, side, stop, x.opt.StopLimitOffset)
+}
+
+// StopLimitFor is the limit price and stop direction Coinbase is sent for a
+// stop-loss at stop: offset below it for a sell (rounded down to the price
+// increment), above it for a buy (rounded up).
+func StopLimitFor(inc decimal.Decimal, side domain.Side, stop, offset decimal.Decimal) (decimal.Decimal, string) {
+	if !inc.IsPositive() {
+		inc = decimal.New(1, -2)
+	}
+	if side == domain.Sell {
+		l := stop.Mul(decimal.NewFromInt(1).Sub(offset))
+		return l.Div(inc).Floor().Mul(inc), "STOP_DIRECTION_STOP_DOWN"
+	}
+	l := stop.Mul(decimal.NewFromInt(1).Add(offset))
+	return l.Div(inc).Ceil().Mul(inc), "STOP_DIRECTION_STOP_UP"
+}
+
+// rejection words an order Coinbase refused (HTTP 200, success false).
+func rejection(r CreateOrderResponse) error {
+	var code, msg string
+	if e := r.ErrorResponse; e != nil {
+		code, msg = e.Error, e.Message
+		if code == "" || code == "UNKNOWN_FAILURE_REASON" {
+			code = firstNonEmpty(e.PreviewFailureReason, e.NewOrderFailureReason, code)
+		}
+		if msg == "" {
+			msg = e.ErrorDetails
+		}
+	}
+	code = firstNonEmpty(code, r.FailureReason)
+	if strings.Contains(code, "INSUFFICIENT_FUND") {
+		return domain.Errorf(domain.ERejected, MsgInsufficient)
+	}
+	if msg == "" {
+		msg = code
+	}
+	return domain.Errorf(domain.ERejected, "Coinbase rejected the order: %s (%s)", msg, code)
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" && v != "UNKNOWN_FAILURE_REASON" {
+			return v
+		}
+	}
+	return ""
+}
+
+// remember records Kestrel's side of a new order (and stores it, if it can).
+func (x *Exchange) remember(ctx context.Context, id, coid string, m meta) {
+	x.mu.Lock()
+	x.meta[id] = m
+	x.byClient[coid] = id
+	x.mu.Unlock()
+	if x.opt.Meta != nil {
+		raw, _ := json.Marshal(m)
+		if err := x.opt.Meta.PutValue(ctx, "coinbase.order."+id, string(raw)); err != nil {
+			slog.Warn("store coinbase order details", "order_id", id, "err", err, "component", "exchange")
+		}
+		if err := x.opt.Meta.PutValue(ctx, "coinbase.client."+coid, id); err != nil {
+			slog.Warn("store coinbase client order id", "order_id", id, "err", err, "component", "exchange")
+		}
+	}
+}
+
+// metaFor returns Kestrel's side of an order, from memory or the store.
+func (x *Exchange) metaFor(ctx context.Context, id string) meta {
+	x.mu.Lock()
+	m, ok := x.meta[id]
+	x.mu.Unlock()
+	if ok || x.opt.Meta == nil {
+		return m
+	}
+	if raw, err := x.opt.Meta.GetValue(ctx, "coinbase.order."+id); err == nil && json.Unmarshal([]byte(raw), &m) == nil {
+		x.mu.Lock()
+		x.meta[id] = m
+		x.mu.Unlock()
+	}
+	return m
+}
+
+// findByClientID scans recent orders of symbol for a client_order_id.
+func (x *Exchange) findByClientID(ctx context.Context, coid, symbol string, since time.Time) (Order, error) {
+	q := OrderQuery{Start: since}
+	if symbol != "" {
+		q.Products = []string{symbol}
+	}
+	os, err := x.c.Orders(ctx, q)
+	if err != nil {
+		return Order{}, err
+	}
+	for _, o := range os {
+		if o.ClientOrderID == coid {
+			return o, nil
+		}
+	}
+	return Order{}, domain.Errorf(domain.ENotFound, "Order not found")
+}
+
+// Order implements domain.Exchange.
+func (x *Exchange) Order(ctx context.Context, id string) (domain.Order, error) {
+	o, err := x.c.Order(ctx, id)
+	if err != nil {
+		if domain.ErrorCode(err) == domain.ENotFound {
+			return domain.Order{}, domain.Errorf(domain.ENotFound, "Order not found")
+		}
+		return domain.Order{}, err
+	}
+	return toOrder(o, x.metaFor(ctx, id)), nil
+}
+
+// clientLookback bounds the scan for a client order id Kestrel has no
+// record of (the gateway asks before every order): retries come within
+// minutes, and a full history scan would cost a request per 250 orders.
+const clientLookback = 24 * time.Hour
+
+// OrderByClientID implements domain.Exchange: from memory, then the stored
+// record of orders Kestrel placed, then the last day of Coinbase's orders.
+func (x *Exchange) OrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
+	coid := clientOrderID(userID, clientID)
+	x.mu.Lock()
+	id, ok := x.byClient[coid]
+	x.mu.Unlock()
+	if !ok && x.opt.Meta != nil {
+		if stored, err := x.opt.Meta.GetValue(ctx, "coinbase.client."+coid); err == nil {
+			id, ok = stored, true
+		}
+	}
+	if ok {
+		return x.Order(ctx, id)
+	}
+	o, err := x.findByClientID(ctx, coid, "", x.opt.Now().Add(-clientLookback))
+	if err != nil {
+		return domain.Order{}, err
+	}
+	x.mu.Lock()
+	x.byClient[coid] = o.OrderID
+	x.mu.Unlock()
+	return toOrder(o, x.metaFor(ctx, o.OrderID)), nil
+}
+
+// Orders implements domain.Exchange, newest first.
+func (x *Exchange) Orders(ctx context.Context, f domain.OrderFilter) ([]domain.Order, error) {
+	q := OrderQuery{Statuses: statusFilter(f.Status), Start: f.Since, Limit: f.Limit}
+	if f.Symbol != "" {
+		q.Products = []string{strings.ToUpper(f.Symbol)}
+	}
+	raw, err := x.c.Orders(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.Order, 0, len(raw))
+	for _, o := range raw {
+		out = append(out, toOrder(o, x.metaFor(ctx, o.OrderID)))
+	}
+	return out, nil
+}
+
+// LiveOrders implements domain.Exchange from memory, loading Coinbase's
+// open orders the first time.
+func (x *Exchange) LiveOrders(ctx context.Context) ([]domain.Order, error) {
+	x.mu.Lock()
+	loaded := x.loaded
+	x.mu.Unlock()
+	if !loaded {
+		if err := x.Sync(ctx); err != nil {
+			return nil, err
+		}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	out := make([]domain.Order, 0, len(x.live))
+	for _, o := range x.live {
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
+			return out[i].CreatedAt.Before(out[j].CreatedAt)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}
+
+// Fills implements domain.Exchange, newest first.
+func (x *Exchange) Fills(ctx context.Context, f domain.FillFilter) ([]domain.Fill, error) {
+	q := FillQuery{Start: f.Since}
+	if f.Symbol != "" {
+		q.Products = []string{strings.ToUpper(f.Symbol)}
+	} else {
+		q.Products = x.opt.Symbols
+	}
+	if f.Limit > 0 {
+		q.Limit = f.Offset + f.Limit
+	}
+	raw, err := x.c.Fills(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if f.Offset >= len(raw) {
+		return []domain.Fill{}, nil
+	}
+	raw = raw[f.Offset:]
+	out := make([]domain.Fill, 0, len(raw))
+	for _, r := range raw {
+		out = append(out, toFill(r, x.metaFor(ctx, r.OrderID)))
+	}
+	return out, nil
+}
+
+// CancelOrder implements domain.Exchange.
+func (x *Exchange) CancelOrder(ctx context.Context, id string) (domain.Order, error) {
+	cur, err := x.Order(ctx, id)
+	if err != nil {
+		return domain.Order{}, err
+	}
+	if !cur.Status.Live() {
+		return domain.Order{}, domain.Errorf(domain.EConflict, "Order cannot be cancelled in status %s", cur.Status)
+	}
+	resp, err := x.c.CancelOrders(ctx, []string{id})
+	if err != nil {
+		return domain.Order{}, err
+	}
+	for _, r := range resp.Results {
+		if r.OrderID == id && !r.Success {
+			now, err := x.refresh(ctx, id)
+			if err == nil && !now.Status.Live() {
+				return domain.Order{}, domain.Errorf(domain.EConflict, "Order cannot be cancelled in status %s", now.Status)
+			}
+			return domain.Order{}, domain.Errorf(domain.ERejected, "Coinbase did not cancel the order: %s", r.FailureReason)
+		}
+	}
+	return x.refresh(ctx, id)
+}
+
+// ModifyOrder implements domain.Exchange with /orders/edit, which Coinbase
+// offers for limit GTC orders only: a stop is cancelled and placed anew by
+// the caller instead.
+func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *decimal.Decimal) (domain.Order, error) {
+	if quantity == nil && price == nil {
+		return domain.Order{}, domain.Errorf(domain.EInvalid, "Please provide at least one field to modify")
+	}
+	cur, err := x.Order(ctx, id)
+	if err != nil {
+		return domain.Order{}, err
+	}
+	if !cur.Status.Live() {
+		return domain.Order{}, domain.Errorf(domain.EConflict, "Only pending or open limit and stop orders can be modified (this one is %s)", cur.Status)
+	}
+	if cur.Type != domain.Limit {
+		return domain.Order{}, domain.Errorf(domain.EConflict, "Coinbase can edit limit orders only; cancel this %s order and place a new one", cur.Type)
+	}
+	req := domain.OrderRequest{Symbol: cur.Symbol, Side: cur.Side, Type: cur.Type, Quantity: cur.Quantity, Price: cur.Price}
+	if quantity != nil {
+		req.Quantity = *quantity
+	}
+	if price != nil {
+		req.Price = price
+	}
+	p, err := x.product(ctx, cur.Symbol)
+	if err != nil {
+		return domain.Order{}, err
+	}
+	if f := p.CheckIncrements(req); f != nil {
+		return domain.Order{}, domain.FieldErrors(f, "quantity", "price")
+	}
+	edit := EditRequest{OrderID: id, Price: req.Price.String(), Size: req.Quantity.String()}
+	resp, err := x.c.EditOrder(ctx, edit)
+	if unknownOutcome(err) { // look before editing again: the edit may have landed
+		if now, gerr := x.Order(ctx, id); gerr == nil && now.Quantity.Equal(req.Quantity) && now.Price != nil && now.Price.Equal(*req.Price) {
+			return x.refresh(ctx, id)
+		}
+		resp, err = x.c.EditOrder(ctx, edit)
+	}
+	if err != nil {
+		if unknownOutcome(err) {
+			return domain.Order{}, domain.Errorf(domain.EUnavailable, "Coinbase did not confirm the edit; check the order before trying again")
+		}
+		return domain.Order{}, err
+	}
+	if !resp.Success {
+		return domain.Order{}, editRejection(resp)
+	}
+	return x.refresh(ctx, id)
+}
+
+func editRejection(r EditResponse) error {
+	var reasons []string
+	for _, e := range r.Errors {
+		reason := firstNonEmpty(e.EditFailureReason, e.PreviewFailureReason)
+		switch {
+		case reason == "ORDER_NOT_FOUND":
+			return domain.Errorf(domain.ENotFound, "Order not found")
+		case strings.Contains(reason, "INSUFFICIENT_FUND"):
+			return domain.Errorf(domain.ERejected, MsgInsufficient)
+		case reason == "ONLY_OPEN_ORDERS_CAN_BE_EDITED":
+			return domain.Errorf(domain.EConflict, "Only open orders can be modified")
+		}
+		if reason != "" {
+			reasons = append(reasons, reason)
+		}
+	}
+	return domain.Errorf(domain.ERejected, "Coinbase refused the edit: %s", strings.Join(reasons, ", "))
+}
+
+// String describes the adapter for logs.
+func (x *Exchange) String() string {
+	return fmt.Sprintf("coinbase %s (sandbox %v)", x.c.cfg.BaseURL, x.opt.Sandbox)
+}
