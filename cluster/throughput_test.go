@@ -24,7 +24,8 @@ func BenchmarkClusterOrders(b *testing.B) {
 	if os.Getenv("KESTREL_CLUSTER_BENCH") != "1" {
 		b.Skip("set KESTREL_CLUSTER_BENCH=1 to start the instances this benchmark measures")
 	}
-	for n := 1; n <= 3; n++ {
+	// instances=0 is one process on PostgreSQL without NATS: the baseline.
+	for n := 0; n <= 3; n++ {
 		b.Run(fmt.Sprintf("instances=%d", n), func(b *testing.B) { benchOrders(b, n) })
 	}
 }
@@ -37,6 +38,9 @@ func benchOrders(b *testing.B, n int) {
 	bin := buildKestrel(b, ctx)
 	suffix := randHex(4)
 	var all []*instance
+	if n == 0 {
+		all = append(all, start(b, bin, dbURL, "", "", "alone-"+suffix))
+	}
 	for i := 1; i <= n; i++ {
 		all = append(all, start(b, bin, dbURL, natsURL, "kestrelbench"+suffix, fmt.Sprintf("b%d-%s", i, suffix)))
 	}
@@ -46,7 +50,7 @@ func benchOrders(b *testing.B, n int) {
 	token := register(b, ctx, all[0].url)
 	waitFor(b, ctx, 15*time.Second, "the instances to elect a leader", func() bool {
 		for _, in := range all {
-			if v, ok := clusterOf(ctx, in.url, token); !ok || v.Leader == "" || len(v.Instances) != n {
+			if v, ok := clusterOf(ctx, in.url, token); n > 0 && (!ok || v.Leader == "" || len(v.Instances) != n) {
 				return false
 			}
 		}
@@ -74,7 +78,7 @@ func benchOrders(b *testing.B, n int) {
 				if i >= int64(b.N) {
 					return
 				}
-				in := all[(int(i)+c)%n]
+				in := all[(int(i)+c)%len(all)]
 				if _, s := place(ctx, in.url, token, fmt.Sprintf("bench-%s-%d", suffix, i), false); s != http.StatusCreated {
 					failed.Add(1)
 				}
