@@ -155,12 +155,16 @@ func (a *App) rebuild(ctx context.Context) error {
 	if err := a.Strategies.Reload(ctx); err != nil {
 		return fmt.Errorf("strategies: %w", err)
 	}
+	if err := a.history.reload(ctx); err != nil {
+		return fmt.Errorf("portfolio history: %w", err)
+	}
 	return nil
 }
 
 // followLedger keeps a follower's reads of the account current: every
 // trade update from the leader (and, should one be lost, every few
-// seconds) makes the next read load the ledger from the database.
+// seconds) makes the next read load the ledger, and the drawdown peak,
+// from the database.
 func (a *App) followLedger(ctx context.Context) {
 	updates := a.Bus.Subscribe(ctx, events.TopicTradeUpdate, 1024)
 	t := time.NewTicker(5 * time.Second)
@@ -177,6 +181,9 @@ func (a *App) followLedger(ctx context.Context) {
 		}
 		if !a.cluster.elector.Leading() {
 			a.ledger().Invalidate()
+			if err := a.history.reload(ctx); err != nil && ctx.Err() == nil {
+				slog.Warn("reload the portfolio history", "err", err, "component", "cluster")
+			}
 		}
 	}
 }
@@ -268,4 +275,23 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return true
 	}
+}
+
+// reload reads the history's start again and forgets the cached peak: the
+// leader records the points, so another instance's copy goes stale.
+func (v *portfolioView) reload(ctx context.Context) error {
+	since := time.Time{}
+	raw, err := v.Store.GetValue(ctx, kvHistorySince)
+	switch {
+	case err == nil:
+		if since, err = time.Parse(time.RFC3339Nano, raw); err != nil {
+			return err
+		}
+	case domain.ErrorCode(err) != domain.ENotFound:
+		return err
+	}
+	v.mu.Lock()
+	v.since, v.peak = since, nil
+	v.mu.Unlock()
+	return nil
 }
