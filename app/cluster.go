@@ -175,6 +175,7 @@ func (a *App) followLedger(ctx context.Context) {
 			if !ok {
 				return
 			}
+			drain(updates) // a burst of fills costs one reload
 		case <-t.C:
 		case <-ctx.Done():
 			return
@@ -294,4 +295,18 @@ func (v *portfolioView) reload(ctx context.Context) error {
 	v.since, v.peak = since, nil
 	v.mu.Unlock()
 	return nil
+}
+
+// drain takes whatever is already queued on ch without waiting.
+func drain(ch <-chan events.Event) {
+	for {
+		select {
+		case _, ok := <-ch:
+			if !ok {
+				return
+			}
+		default:
+			return
+		}
+	}
 }
