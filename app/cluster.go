@@ -59,6 +59,7 @@ func (a *App) joinCluster(started time.Time) error {
 	}
 	n.fwd = cluster.NewForwarder(nc, a.cfg.ClusterName, id, n.ready.Load, a.cfg.ForwardTimeout)
 	n.fwd.Changed = a.reloadShared
+	n.fwd.Leader = func() string { l, _ := n.members.Leader(); return l.Instance }
 	n.elector.OnChange = func(bool) { n.members.Announce() }
 	a.cluster = n
 	return nil

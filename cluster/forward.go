@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -63,6 +64,11 @@ type Forwarder struct {
 	// Changed is called on every instance but the one that made a change,
 	// after a leader-only write succeeded, to reload its in-memory copies.
 	Changed func(ctx context.Context)
+	// Leader, when set, names the instance leading now (from the
+	// heartbeats): a command waiting on a leader that has since been
+	// replaced is answered 503 at once instead of at the timeout, since the
+	// one it was sent to will never answer.
+	Leader func() string
 }
 
 // NewForwarder forwards within the named cluster with the given reply timeout.
@@ -114,7 +120,12 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), f.timeout)
 	defer cancel()
+	replaced := f.watchLeader(ctx, cancel)
 	msg, err := f.nc.RequestWithContext(ctx, f.commands, raw)
+	if err != nil && replaced.Load() {
+		unavailable(w, "The instance running the trading engine changed while this command was on its way; retry with the same client order id")
+		return
+	}
 	if err != nil {
 		if !errors.Is(err, nats.ErrNoResponders) && !errors.Is(err, context.DeadlineExceeded) {
 			slog.Warn("forward to the leader failed", "err", err, "component", "cluster")
@@ -137,6 +148,37 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(rep.Status)
 	_, _ = w.Write(rep.Body)
+}
+
+// watchLeader cancels the wait when the heartbeats name a new leader (a
+// leader that died with the command in flight never answers it); the flag
+// says whether it did.
+func (f *Forwarder) watchLeader(ctx context.Context, cancel context.CancelFunc) *atomic.Bool {
+	var replaced atomic.Bool
+	if f.Leader == nil {
+		return &replaced
+	}
+	sentTo := f.Leader()
+	if sentTo == "" {
+		return &replaced // nobody leads: the request fails at once with no responders
+	}
+	go func() {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if now := f.Leader(); now != "" && now != sentTo {
+					replaced.Store(true)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return &replaced
 }
 
 // Serve answers forwarded requests with h until ctx ends; the leader runs

@@ -120,3 +120,35 @@ func TestForwardToLeader(t *testing.T) {
 		t.Fatalf("after step-down: %d, ran %d; want 503 and no second run", rec.Code, ran.Load())
 	}
 }
+
+// TestForwardGivesUpWhenTheLeaderChanges: a command sent to a leader that
+// dies with it in flight gets its 503 as soon as the heartbeats name the
+// new leader, not at the timeout.
+func TestForwardGivesUpWhenTheLeaderChanges(t *testing.T) {
+	ncDead, ncFollower := natsConn(t), natsConn(t)
+	cluster := fmt.Sprintf("fwdtest%d", time.Now().UnixNano())
+	// The dying leader's subscription: it receives the command and never answers.
+	sub, err := ncDead.Subscribe(cluster+".command", func(*nats.Msg) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	if err := ncDead.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	follower := NewForwarder(ncFollower, cluster, "follower", func() bool { return false }, time.Minute)
+	var leader atomic.Value
+	leader.Store("old")
+	follower.Leader = func() string { return leader.Load().(string) }
+	time.AfterFunc(200*time.Millisecond, func() { leader.Store("new") })
+
+	began := time.Now()
+	rec := httptest.NewRecorder()
+	follower.Middleware(http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequest("POST", "/api/trading/execute", strings.NewReader(`{}`)))
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "changed") {
+		t.Fatalf("got %d %s, want 503 saying the leader changed", rec.Code, rec.Body)
+	}
+	if waited := time.Since(began); waited > 30*time.Second {
+		t.Fatalf("waited %s: the wait did not end when the leader changed", waited)
+	}
+}
