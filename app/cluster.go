@@ -68,6 +68,7 @@ func (a *App) joinCluster(started time.Time) error {
 // leaveCluster closes the NATS side once the loops have stopped.
 func (a *App) leaveCluster() {
 	if a.cluster != nil {
+		a.cluster.members.Close()
 		a.cluster.bridge.Close()
 		a.cluster.nc.Close()
 	}

@@ -72,7 +72,8 @@ func StartMembers(nc *nats.Conn, cluster, self string, every time.Duration, beat
 }
 
 // Run heartbeats until ctx ends, then says goodbye so the others drop
-// this instance at once rather than after the timeout.
+// this instance at once rather than after the timeout. Listening goes on
+// until Close.
 func (m *Members) Run(ctx context.Context) {
 	t := time.NewTicker(m.every)
 	defer t.Stop()
@@ -84,8 +85,7 @@ func (m *Members) Run(ctx context.Context) {
 			b.Leaving, b.Leader = true, false
 			m.publish(b)
 			_ = m.nc.Flush()
-			m.sub.Unsubscribe()
-			return
+			return // still listening: Run starts again after an engine restart
 		case <-t.C:
 		}
 	}
@@ -155,3 +155,6 @@ func (m *Members) View() View {
 	}
 	return v
 }
+
+// Close stops listening to heartbeats.
+func (m *Members) Close() { m.sub.Unsubscribe() }
