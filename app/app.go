@@ -17,6 +17,7 @@ import (
 	"kestrel/alert"
 	"kestrel/auth"
 	"kestrel/backtest"
+	"kestrel/cluster"
 	"kestrel/domain"
 	"kestrel/events"
 	"kestrel/exchange/sandbox"
@@ -75,6 +76,8 @@ type App struct {
 	engMu     sync.Mutex
 	engCancel context.CancelFunc
 	engDone   chan struct{}
+
+	cluster *node // nil: one process
 }
 
 // OpenStore opens the store the configuration selects.
@@ -95,6 +98,14 @@ func OpenStore(ctx context.Context, cfg Config) (domain.Store, error) {
 func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*App, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.Clustered() {
+		// Instances starting together migrate and fund the ledger one at a time.
+		release, err := cluster.StartupLock(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
 	}
 	store, err := OpenStore(ctx, cfg)
 	if err != nil {
@@ -119,22 +130,35 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	copier, _ := store.(backup.Copier) // nil on PostgreSQL: backups then raise an alert
 	a.Backups = backup.New(copier, filepath.Join(cfg.DataDir, "backups"), a.Settings.Platform, a.Alerts, clock)
 	a.registerGauges()
-	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: clock.Now(), UI: ui,
+	started := clock.Now()
+	if cfg.Clustered() {
+		if err := a.joinCluster(started); err != nil {
+			store.Close()
+			return nil, err
+		}
+	}
+	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
 		Market: a.Live, MarketSource: func() string { return a.current().source }, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests,
-		Portfolio: a.history, MarketAge: a.Live.LastTickAge, ExchangeHealth: a.Exchange.Health, EngineBeat: a.Exchange.LastBeat,
+		Portfolio: a.history, MarketAge: a.Live.LastTickAge, ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)
 		},
-		Restart: a.RestartEngine, Tuning: a.tuning, ExchangeTest: a.testExchange})
+		Restart: a.RestartEngine, Tuning: a.tuning, ExchangeTest: a.testExchange, Cluster: a.clusterStatus()})
+	handler := api.Handler()
+	if a.cluster != nil {
+		handler = a.cluster.fwd.Middleware(handler)
+		a.cluster.handler = handler
+	}
 	a.server = &http.Server{
-		Handler:           api.Handler(),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
 	}
 	a.listener, err = net.Listen("tcp", cfg.Addr)
 	if err != nil {
+		a.leaveCluster()
 		store.Close()
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
@@ -228,6 +252,7 @@ func (a *App) Close() error {
 	} else {
 		a.listener.Close()
 	}
+	a.leaveCluster()
 	return a.Store.Close()
 }
 
@@ -272,7 +297,16 @@ func (a *App) effectiveConfig() map[string]any {
 		"market": map[string]any{"source": a.current().source, "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Live.Symbols()},
 		"exchange": map[string]any{"name": a.Exchange.Name(), "sandbox": a.Exchange.IsSandbox(), "coinbase_api_url": a.cfg.CoinbaseAPIURL,
 			"coinbase_ws_url": a.cfg.CoinbaseWSURL, "coinbase_user_ws_url": a.cfg.CoinbaseUserWSURL},
-		"sandbox": map[string]any{"starting_usd": a.cfg.StartingUSD, "taker_fee": a.cfg.TakerFee, "maker_fee": a.cfg.MakerFee, "spread": a.cfg.Spread}}
+		"sandbox": map[string]any{"starting_usd": a.cfg.StartingUSD, "taker_fee": a.cfg.TakerFee, "maker_fee": a.cfg.MakerFee, "spread": a.cfg.Spread},
+		"cluster": a.clusterConfig()}
+}
+
+// clusterConfig is the cluster part of /system/config (nil when alone).
+func (a *App) clusterConfig() map[string]any {
+	if a.cluster == nil {
+		return nil
+	}
+	return map[string]any{"instance": a.cluster.id, "name": a.cfg.ClusterName, "nats": redactURL(a.cfg.NATSURL), "forward_timeout": a.cfg.ForwardTimeout.String()}
 }
 
 // tuning reads the HTTP settings from system.performance.

@@ -34,6 +34,17 @@ type Config struct {
 	MakerFee    string  // sandbox maker fee rate
 	Spread      string  // extra fraction market orders pay beyond the bid/ask
 
+	// NATSURL, with a PostgreSQL DatabaseURL, makes this process one instance
+	// of a cluster (docs/SCALING.md); empty: one process, in-process bus.
+	NATSURL string
+	// InstanceID names this instance in the cluster (default: hostname-pid).
+	InstanceID string
+	// ClusterName prefixes the NATS subjects, so clusters sharing a NATS
+	// server stay apart.
+	ClusterName string
+	// ForwardTimeout bounds how long a follower waits for the leader's answer.
+	ForwardTimeout time.Duration
+
 	// Coinbase endpoint overrides (empty: Coinbase's own hosts); tests and
 	// staging point them at a fake exchange.
 	CoinbaseAPIURL    string
@@ -41,10 +52,13 @@ type Config struct {
 	CoinbaseUserWSURL string
 }
 
+// Clustered reports whether this process joins a cluster.
+func (c Config) Clustered() bool { return c.NATSURL != "" }
+
 // Defaults returns the embedded defaults.
 func Defaults() Config {
 	return Config{Addr: "127.0.0.1:8080", DataDir: "./data", LogLevel: "INFO", SessionTTL: time.Hour, SessionMaxAge: 12 * time.Hour,
-		ReplaySeed: 1, ReplaySpeed: 1, StartingUSD: "100000", TakerFee: "0.006", MakerFee: "0.004", Spread: "0"}
+		ReplaySeed: 1, ReplaySpeed: 1, StartingUSD: "100000", TakerFee: "0.006", MakerFee: "0.004", Spread: "0", ForwardTimeout: 5 * time.Second, ClusterName: "kestrel"}
 }
 
 // SQLitePath is the embedded database file used when DatabaseURL is empty.
@@ -62,6 +76,18 @@ func (c Config) Validate() error {
 	}
 	if c.DatabaseURL != "" && !c.IsPostgres() && !strings.HasPrefix(c.DatabaseURL, "sqlite:") {
 		return fmt.Errorf("database URL must start with postgres://, postgresql:// or sqlite: (got %q)", redactURL(c.DatabaseURL))
+	}
+	if c.Clustered() && !c.IsPostgres() {
+		return fmt.Errorf("a cluster (NATS URL set) needs a PostgreSQL database URL: SQLite is one process's database")
+	}
+	if c.Clustered() && !validName(c.ClusterName) {
+		return fmt.Errorf("cluster name must be letters, digits, ., - or _ (got %q)", c.ClusterName)
+	}
+	if c.Clustered() && c.InstanceID != "" && !validName(c.InstanceID) {
+		return fmt.Errorf("instance id must be letters, digits, ., - or _ (got %q)", c.InstanceID)
+	}
+	if c.Clustered() && c.ForwardTimeout < 100*time.Millisecond {
+		return fmt.Errorf("forward timeout must be at least 100ms")
 	}
 	if _, err := ParseLogLevel(c.LogLevel); err != nil {
 		return err
@@ -124,4 +150,17 @@ func redactURL(u string) string {
 		}
 	}
 	return u
+}
+
+// validName accepts a NATS subject token (and a readable instance id).
+func validName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
 }

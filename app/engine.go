@@ -100,6 +100,10 @@ func (a *App) applyEmergencyStop(ctx context.Context, old, next settings.Setting
 // loop, the realtime hub and the engine's recording and watching jobs,
 // until ctx ends.
 func (a *App) runEngine(ctx context.Context) {
+	if a.cluster != nil {
+		a.runCluster(ctx)
+		return
+	}
 	// Subscribed before the market starts, so no tick is missed.
 	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
 	loops := []func(context.Context){a.Live.Start, a.Trading.Run, a.Strategies.Run,

@@ -30,6 +30,7 @@ type Bus struct {
 	mu      sync.RWMutex
 	subs    map[string]map[*sub]struct{}
 	dropped atomic.Int64
+	relay   atomic.Pointer[func(Event)]
 }
 
 type sub struct{ ch chan Event }
@@ -37,12 +38,26 @@ type sub struct{ ch chan Event }
 // NewBus returns an empty bus.
 func NewBus() *Bus { return &Bus{subs: map[string]map[*sub]struct{}{}} }
 
-// Publish delivers e to every subscriber of its topic that has room.
+// Publish delivers e to every subscriber of its topic that has room, and
+// hands it to the relay when one is set.
 func (b *Bus) Publish(topic string, data any, at time.Time) {
 	e := Event{Topic: topic, Data: data, Time: at}
+	b.Deliver(e)
+	if r := b.relay.Load(); r != nil && *r != nil {
+		(*r)(e)
+	}
+}
+
+// SetRelay gives every event published here from now on to fn as well (a
+// cluster bridge sends them to the other instances). fn must not block.
+func (b *Bus) SetRelay(fn func(Event)) { b.relay.Store(&fn) }
+
+// Deliver hands e to the local subscribers only: events that arrive from
+// another instance come in here, so they are never relayed back out.
+func (b *Bus) Deliver(e Event) {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	for s := range b.subs[topic] {
+	for s := range b.subs[e.Topic] {
 		select {
 		case s.ch <- e:
 		default:

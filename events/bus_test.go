@@ -36,3 +36,20 @@ func TestUnsubscribeOnCancel(t *testing.T) {
 	}
 	b.Publish("t", 1, time.Time{}) // must not panic on a closed channel
 }
+
+func TestRelaySeesLocalPublishesOnly(t *testing.T) {
+	b := NewBus()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := b.Subscribe(ctx, "t", 4)
+	var relayed []any
+	b.SetRelay(func(e Event) { relayed = append(relayed, e.Data) })
+	b.Publish("t", "local", time.Time{})
+	b.Deliver(Event{Topic: "t", Data: "remote"})
+	if a, c := (<-ch).Data, (<-ch).Data; a != "local" || c != "remote" {
+		t.Fatalf("subscriber got %v, %v; want local, remote", a, c)
+	}
+	if len(relayed) != 1 || relayed[0] != "local" {
+		t.Fatalf("relayed %v, want only the local event (a delivered one must not echo back)", relayed)
+	}
+}

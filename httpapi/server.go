@@ -9,6 +9,7 @@ import (
 	"kestrel/alert"
 	"kestrel/auth"
 	"kestrel/backtest"
+	"kestrel/cluster"
 	"kestrel/domain"
 	"kestrel/httpapi/ws"
 	"kestrel/metrics"
@@ -72,6 +73,9 @@ type Deps struct {
 	Logs func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error)
 	// Restart restarts the trading engine and market feeds in-process.
 	Restart func(ctx context.Context, by string) error
+	// Cluster is this instance's view of its cluster (instance, leader,
+	// live instances) for /system/status; nil when it runs alone.
+	Cluster func() cluster.View
 	// Metrics records request counts and latency; nil records nothing.
 	Metrics *metrics.Metrics
 }

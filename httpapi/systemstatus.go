@@ -96,6 +96,9 @@ func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
 		}
 		out["market_data"] = map[string]any{"status": md, "last_tick_age_seconds": secs, "source": s.d.marketSource()}
 	}
+	if s.d.Cluster != nil {
+		out["cluster"] = s.d.Cluster()
+	}
 	out["overall_status"] = overall
 	ok(w, out)
 }

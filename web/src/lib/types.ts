@@ -169,7 +169,17 @@ export interface SystemStatus {
   exchange_api_key?: string;
   risk_management?: { emergency_stop: boolean; halted_by?: string; halted_at?: string | null; reason?: string };
   market_data?: { status: string; last_tick_age_seconds: number; source: string };
+  /** Present when the server runs as one instance of a cluster. */
+  cluster?: ClusterStatus;
   [key: string]: unknown;
+}
+
+export interface ClusterStatus {
+  /** This instance's id. */
+  instance: string;
+  /** The id of the instance running the trading engine; empty during a failover. */
+  leader: string;
+  instances: { id: string; addr: string; leader: boolean; started: string; last_seen: string }[];
 }
 
 export interface SystemMetrics {

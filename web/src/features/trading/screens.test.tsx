@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Order, Trade } from '@/lib/types';
+import { SystemStatusCard } from './components/DashboardCards';
 import { OrderManagement } from './components/OrderManagement';
 import { PortfolioOverview } from './components/PortfolioOverview';
 import { TradeHistory } from './components/TradeHistory';
@@ -163,5 +164,48 @@ describe('Trade history: partly filled, then cancelled', () => {
     expect(within(rows[1]!).queryByText(/cancelled remainder/)).toBeNull();
     await userEvent.click(within(rows[0]!).getByRole('button', { name: 'View' }));
     expect(within(screen.getByRole('dialog', { name: 'Trade Details' })).getByText('cancelled remainder 0.004')).toBeTruthy();
+  });
+});
+
+describe('System Status card', () => {
+  const status = {
+    overall_status: 'healthy',
+    timestamp: '2026-05-10T12:00:00Z',
+    trading_engine: { trading_halted: false, uptime_seconds: 60, status: 'running' },
+    database: { status: 'healthy' },
+  };
+
+  it('shows this instance, the leader and the live instances when clustered', async () => {
+    serve({
+      '/system/status': {
+        ...status,
+        cluster: {
+          instance: 'web-2',
+          leader: 'web-1',
+          instances: [
+            { id: 'web-1', addr: '10.0.0.1:8080', leader: true, started: '2026-05-10T11:00:00Z', last_seen: '2026-05-10T12:00:00Z' },
+            { id: 'web-2', addr: '10.0.0.2:8080', leader: false, started: '2026-05-10T11:00:00Z', last_seen: '2026-05-10T12:00:00Z' },
+          ],
+        },
+      },
+    });
+    renderWith(<SystemStatusCard />);
+    expect(await screen.findByText('web-2')).toBeTruthy();
+    expect(screen.getByText('web-1')).toBeTruthy();
+    expect(screen.getByText('2 live')).toBeTruthy();
+  });
+
+  it('says a leader is being elected while none leads', async () => {
+    serve({ '/system/status': { ...status, cluster: { instance: 'web-2', leader: '', instances: [] } } });
+    renderWith(<SystemStatusCard />);
+    expect(await screen.findByText('electing')).toBeTruthy();
+  });
+
+  it('shows no cluster rows for a single process', async () => {
+    serve({ '/system/status': status });
+    renderWith(<SystemStatusCard />);
+    expect(await screen.findByText('Overall')).toBeTruthy();
+    expect(screen.queryByText('Leader')).toBeNull();
+    expect(screen.queryByText('Instance')).toBeNull();
   });
 });

@@ -99,6 +99,23 @@ export function SystemStatusCard() {
               )}
             </Row>
           )}
+          {s.cluster && (
+            <>
+              <Row label="Instance">{s.cluster.instance}</Row>
+              <Row label="Leader">
+                {s.cluster.leader ? (
+                  <span className="text-emerald-600 dark:text-emerald-400">{s.cluster.leader === s.cluster.instance ? `${s.cluster.leader} (this one)` : s.cluster.leader}</span>
+                ) : (
+                  <span className="text-amber-600">electing</span>
+                )}
+              </Row>
+              <Row label="Instances">
+                <span title={s.cluster.instances.map((i) => `${i.id} ${i.addr}${i.leader ? ' (leader)' : ''}`).join('\n')}>
+                  {s.cluster.instances.length} live
+                </span>
+              </Row>
+            </>
+          )}
         </>
       )}
     </Card>

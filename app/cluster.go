@@ -1,0 +1,314 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"kestrel/cluster"
+	"kestrel/domain"
+	"kestrel/events"
+	"kestrel/events/natsbus"
+	"kestrel/ops/marketwatch"
+)
+
+// node is this process's part in a cluster (nil when it runs alone).
+type node struct {
+	id      string
+	nc      *nats.Conn
+	bridge  *natsbus.Bridge
+	elector *cluster.Elector
+	members *cluster.Members
+	fwd     *cluster.Forwarder
+	started time.Time
+	handler http.Handler // the API, which the leader runs forwarded requests through
+	// ready is true while this instance leads and its engine takes
+	// commands (after the rebuild, until leadership ends).
+	ready atomic.Bool
+}
+
+// joinCluster connects to NATS, bridges the bus and sets up the election,
+// the heartbeats and the forwarding of trading commands.
+func (a *App) joinCluster(started time.Time) error {
+	id := a.cfg.InstanceID
+	if id == "" {
+		id = cluster.DefaultInstanceID()
+	}
+	nc, err := nats.Connect(a.cfg.NATSURL, nats.Name("kestrel "+id), nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			slog.Error("lost the NATS connection; reconnecting", "err", err, "component", "cluster")
+		}),
+		nats.ReconnectHandler(func(*nats.Conn) { slog.Info("NATS connection restored", "component", "cluster") }))
+	if err != nil {
+		return fmt.Errorf("connect to NATS at %s: %w", redactURL(a.cfg.NATSURL), err)
+	}
+	n := &node{id: id, nc: nc, started: started, elector: cluster.NewElector(a.cfg.DatabaseURL, time.Second)}
+	if n.bridge, err = natsbus.Start(nc, a.Bus, a.cfg.ClusterName, id); err != nil {
+		nc.Close()
+		return fmt.Errorf("bridge events to NATS: %w", err)
+	}
+	if n.members, err = cluster.StartMembers(nc, a.cfg.ClusterName, id, time.Second, a.beat); err != nil {
+		nc.Close()
+		return fmt.Errorf("cluster heartbeats: %w", err)
+	}
+	n.fwd = cluster.NewForwarder(nc, a.cfg.ClusterName, id, n.ready.Load, a.cfg.ForwardTimeout)
+	n.fwd.Changed = a.reloadShared
+	n.fwd.Leader = func() string { l, _ := n.members.Leader(); return l.Instance }
+	n.elector.OnChange = func(bool) { n.members.Announce() }
+	a.cluster = n
+	return nil
+}
+
+// leaveCluster closes the NATS side once the loops have stopped.
+func (a *App) leaveCluster() {
+	if a.cluster != nil {
+		a.cluster.members.Close()
+		a.cluster.bridge.Close()
+		a.cluster.nc.Close()
+	}
+}
+
+// runCluster is runEngine for a cluster instance: every instance runs the
+// market (for its own reads), the WebSocket hub, the heartbeats and the
+// election; only the leader runs the trading engine (lead).
+func (a *App) runCluster(ctx context.Context) {
+	n := a.cluster
+	loops := []func(context.Context){a.Live.Start,
+		func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) },
+		n.members.Run,
+		func(ctx context.Context) { _ = n.fwd.Listen(ctx) },
+		a.followLedger,
+		func(ctx context.Context) { n.elector.Run(ctx, a.lead) },
+	}
+	var wg sync.WaitGroup
+	for _, loop := range loops {
+		wg.Add(1)
+		go func() { defer wg.Done(); loop(ctx) }()
+	}
+	wg.Wait()
+}
+
+// lead runs the trading engine while this instance holds the lock: the
+// ledger, the emergency stop, the settings and the strategies are read
+// from the database again (as a restart does), then the matching loop,
+// the gateway's update loop, the strategies, the recording and watching
+// jobs and the forwarded commands run until leadership ends.
+func (a *App) lead(ctx context.Context) {
+	slog.Warn("this instance now runs the trading engine", "instance", a.cluster.id, "component", "cluster")
+	if err := a.rebuild(ctx); err != nil {
+		slog.Error("the new leader could not rebuild the engine state; stepping down", "err", err, "component", "cluster")
+		time.Sleep(time.Second) // let another instance try
+		return
+	}
+	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
+	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run,
+		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
+		func(ctx context.Context) { marketwatch.Run(ctx, a.Live.LastTickAge, a.Alerts) },
+		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
+		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
+		func(ctx context.Context) { a.current().run(ctx, matchTicks) },
+	}
+	// Commands are taken once the gateway's and the metrics' update loops
+	// listen to the exchange: a fill before that would reach no client.
+	ledger := a.ledger()
+	listening := ledger.Receivers() + 2
+	if _, remote := ledger.(remoteLedger); remote {
+		listening = 0 // its updates come from the exchange's own stream
+	}
+	loops = append(loops, func(ctx context.Context) {
+		for ledger.Receivers() < listening {
+			if !sleepCtx(ctx, 5*time.Millisecond) {
+				return
+			}
+		}
+		a.cluster.ready.Store(true)
+		go func() { <-ctx.Done(); a.cluster.ready.Store(false) }()
+		if err := a.cluster.fwd.Serve(ctx, a.cluster.handler); err != nil {
+			slog.Error("cannot serve forwarded commands", "err", err, "component", "cluster")
+		}
+	})
+	var wg sync.WaitGroup
+	for _, loop := range loops {
+		wg.Add(1)
+		go func() { defer wg.Done(); loop(ctx) }()
+	}
+	wg.Wait()
+	a.ledger().Invalidate() // from now on this instance reads the new leader's journal
+	slog.Warn("this instance stopped running the trading engine", "instance", a.cluster.id, "component", "cluster")
+}
+
+// rebuild reads the engine's state from the database.
+func (a *App) rebuild(ctx context.Context) error {
+	if err := a.ledger().Restore(ctx); err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	if err := a.Trading.Reload(ctx); err != nil {
+		return fmt.Errorf("emergency stop: %w", err)
+	}
+	if err := a.Settings.Reload(ctx); err != nil {
+		return fmt.Errorf("settings: %w", err)
+	}
+	if err := a.Strategies.Reload(ctx); err != nil {
+		return fmt.Errorf("strategies: %w", err)
+	}
+	if err := a.history.reload(ctx); err != nil {
+		return fmt.Errorf("portfolio history: %w", err)
+	}
+	return nil
+}
+
+// followLedger keeps a follower's reads of the account current: every
+// trade update from the leader (and, should one be lost, every few
+// seconds) makes the next read load the ledger, and the drawdown peak,
+// from the database.
+func (a *App) followLedger(ctx context.Context) {
+	updates := a.Bus.Subscribe(ctx, events.TopicTradeUpdate, 1024)
+	t := time.NewTicker(5 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case _, ok := <-updates:
+			if !ok {
+				return
+			}
+			drain(updates) // a burst of fills costs one reload
+		case <-t.C:
+		case <-ctx.Done():
+			return
+		}
+		if !a.cluster.elector.Leading() {
+			a.ledger().Invalidate()
+			if err := a.history.reload(ctx); err != nil && ctx.Err() == nil {
+				slog.Warn("reload the portfolio history", "err", err, "component", "cluster")
+			}
+		}
+	}
+}
+
+// reloadShared reads again what another instance changed (settings,
+// strategies, the emergency stop) and follows a change of exchange.
+func (a *App) reloadShared(ctx context.Context) {
+	old := a.Settings.Platform()
+	for name, reload := range map[string]func(context.Context) error{"settings": a.Settings.Reload, "strategies": a.Strategies.Reload, "emergency stop": a.Trading.Reload} {
+		if err := reload(ctx); err != nil {
+			slog.Error("reload after a change on another instance", "what", name, "err", err, "component", "cluster")
+		}
+	}
+	a.switchExchange(ctx, old, a.Settings.Platform(), domain.User{Email: "the cluster leader"})
+}
+
+// journaled is an exchange that keeps its ledger in memory over a journal
+// in the database (the sandbox): a new leader reloads it and a follower
+// re-reads it after the leader's changes. An exchange whose state lives
+// at the exchange (Coinbase) has nothing to reload.
+type journaled interface {
+	Restore(ctx context.Context) error
+	Invalidate()
+	Receivers() int
+}
+
+// ledger is the current exchange's journaled ledger, or a no-op.
+func (a *App) ledger() journaled {
+	if j, ok := a.Exchange.get().(journaled); ok {
+		return j
+	}
+	return remoteLedger{}
+}
+
+// remoteLedger stands for an exchange whose state is at the exchange.
+type remoteLedger struct{}
+
+func (remoteLedger) Restore(context.Context) error { return nil }
+func (remoteLedger) Invalidate()                   {}
+func (remoteLedger) Receivers() int                { return 0 }
+
+// beat is this instance's heartbeat; the leader adds its engine's health.
+func (a *App) beat() cluster.Beat {
+	b := cluster.Beat{Addr: a.Addr(), Started: a.cluster.started, Leader: a.cluster.elector.Leading()}
+	if b.Leader {
+		h := a.Exchange.Health()
+		b.EngineBeat, b.Exchange = a.Exchange.LastBeat(), &h
+	}
+	return b
+}
+
+// engineBeat is the matching loop's heartbeat: the leader's, wherever it runs.
+func (a *App) engineBeat() time.Time {
+	if a.cluster == nil || a.cluster.elector.Leading() {
+		return a.Exchange.LastBeat()
+	}
+	l, _ := a.cluster.members.Leader()
+	return l.EngineBeat // zero while no instance leads: the status says stale
+}
+
+// exchangeHealth is the exchange's health as the instance running it sees it.
+func (a *App) exchangeHealth() domain.ExchangeHealth {
+	if a.cluster != nil && !a.cluster.elector.Leading() {
+		if l, ok := a.cluster.members.Leader(); ok && l.Exchange != nil {
+			return *l.Exchange
+		}
+	}
+	return a.Exchange.Health()
+}
+
+// clusterView is /api/system/status's cluster entry.
+func (a *App) clusterView() cluster.View { return a.cluster.members.View() }
+
+// clusterStatus gives the API the cluster view, or nil when alone.
+func (a *App) clusterStatus() func() cluster.View {
+	if a.cluster == nil {
+		return nil
+	}
+	return a.clusterView
+}
+
+// sleepCtx waits d or until ctx ends; it reports whether ctx is still live.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// reload reads the history's start again and forgets the cached peak: the
+// leader records the points, so another instance's copy goes stale.
+func (v *portfolioView) reload(ctx context.Context) error {
+	since := time.Time{}
+	raw, err := v.Store.GetValue(ctx, kvHistorySince)
+	switch {
+	case err == nil:
+		if since, err = time.Parse(time.RFC3339Nano, raw); err != nil {
+			return err
+		}
+	case domain.ErrorCode(err) != domain.ENotFound:
+		return err
+	}
+	v.mu.Lock()
+	v.since, v.peak = since, nil
+	v.mu.Unlock()
+	return nil
+}
+
+// drain takes whatever is already queued on ch without waiting.
+func drain(ch <-chan events.Event) {
+	for {
+		select {
+		case _, ok := <-ch:
+			if !ok {
+				return
+			}
+		default:
+			return
+		}
+	}
+}

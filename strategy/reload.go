@@ -1,0 +1,31 @@
+package strategy
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Reload reads the instances from the store again (in a cluster, after
+// another instance changed one); instances keep their evaluation state.
+func (e *Engine) Reload(ctx context.Context) error {
+	recs, err := e.d.Store.Strategies(ctx)
+	if err != nil {
+		return err
+	}
+	cfgs := make([]Config, 0, len(recs))
+	for _, r := range recs {
+		var c Config
+		if err := json.Unmarshal(r.Config, &c); err != nil {
+			return fmt.Errorf("strategy %s: %w", r.Name, err)
+		}
+		c.Name, c.Type, c.Enabled = r.Name, r.Type, r.Enabled
+		cfgs = append(cfgs, c)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, c := range cfgs {
+		e.adopt(c)
+	}
+	return nil
+}
