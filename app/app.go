@@ -53,12 +53,14 @@ type App struct {
 	// Backtests runs strategies over history.
 	Backtests *backtest.Service
 	Hub       *ws.Hub
-	LogBook   *logbook.Book
-	Backups   *backup.Backups
-	server    *http.Server
-	listener  net.Listener
-	stop      context.CancelFunc
-	done      chan struct{}
+	// API is the HTTP API (its route table drives the contract and authorization tests).
+	API      *httpapi.Server
+	LogBook  *logbook.Book
+	Backups  *backup.Backups
+	server   *http.Server
+	listener net.Listener
+	stop     context.CancelFunc
+	done     chan struct{}
 
 	runCtx    context.Context
 	engMu     sync.Mutex
@@ -116,6 +118,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)
 		},
 		Restart: a.RestartEngine, Tuning: a.tuning})
+	a.API = api
 	a.server = &http.Server{
 		Handler:           api.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
