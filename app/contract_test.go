@@ -61,7 +61,7 @@ func TestRouteTableMatchesOpenAPI(t *testing.T) {
 // matrix is the authorization test's world: a running app and ways to mint
 // tokens of each kind without a password round trip.
 type matrix struct {
-	s                    *server
+	s                     *server
 	opID, traderID, offID string
 }
 
@@ -203,4 +203,3 @@ func TestAuthorizationMatrix(t *testing.T) {
 	}
 	t.Logf("authorization matrix: %v", counts)
 }
-
