@@ -1,3 +1,7 @@
+import type { components } from '@/api/schema';
+
+type Schemas = components['schemas'];
+
 /** Platform settings as the server sends them (settings/schema.go). */
 
 export interface ExchangeSettings {
@@ -84,17 +88,9 @@ export interface PlatformSettings {
   system?: SystemSettings | null;
 }
 
-export interface ValidationIssue {
-  field: string;
-  message: string;
-  severity: string;
-}
+export type ValidationIssue = Schemas['ValidationIssue'];
 
-export interface ValidationResult {
-  isValid: boolean;
-  errors: ValidationIssue[] | null;
-  warnings: ValidationIssue[] | null;
-}
+export type ValidationResult = Schemas['ValidationResult'];
 
 export type Effect = 'applied' | 'stored';
 
@@ -137,8 +133,4 @@ export type Section = 'api' | 'trading' | 'ui' | 'system';
 
 export type ConnectionProvider = 'exchange' | 'ai';
 
-export interface ConnectionResult {
-  provider?: string;
-  status: 'Connected' | 'Failed' | string;
-  message: string;
-}
+export type ConnectionResult = Schemas['ConnectionResult'];
