@@ -1603,7 +1603,7 @@ export interface components {
             max_tokens?: number;
             temperature?: number;
             context_length?: number;
-            parameters?: Record<string, never>;
+            parameters?: Record<string, never> | null;
             /** @description The model that really answers (the provider's label for model), AI instances only */
             model_label?: string;
             provider?: string;
