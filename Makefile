@@ -9,7 +9,7 @@ COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 BUILD_TIME ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildTime=$(BUILD_TIME)
 
-.PHONY: run build test test-go test-fuzz test-web test-e2e lint bench clean
+.PHONY: run build test test-go test-fuzz test-web test-e2e lint vulncheck bench clean
 
 ## run: install front-end packages, build the app and the binary, serve on 127.0.0.1:8080
 run: build
@@ -61,11 +61,21 @@ test-web: web/node_modules/.package-lock.json
 test-e2e: bin/kestrel e2e/node_modules/.package-lock.json
 	cd e2e && npm test
 
-## lint: gofmt, go vet, TypeScript strict, ESLint
+# Pinned analysers, fetched from the Go module registry on first use and cached.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOVULNCHECK := golang.org/x/vuln/cmd/govulncheck@v1.9.0
+
+## lint: gofmt, go vet, staticcheck, TypeScript strict, ESLint
 lint: web/dist/index.html
 	@out=$$(gofmt -l $(GO_FILES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	go vet $(GO_PKGS)
+	go run $(STATICCHECK) $(GO_PKGS)
 	cd web && npm run typecheck && npm run lint
+
+## vulncheck: govulncheck; it needs the online Go vulnerability database, so it is not part of
+## lint (an offline machine cannot run it; docs/RELIABILITY.md)
+vulncheck:
+	go run $(GOVULNCHECK) $(GO_PKGS)
 
 ## bench: Go benchmarks (figures go into docs/PERFORMANCE.md)
 bench:
