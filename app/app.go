@@ -53,19 +53,20 @@ type App struct {
 	// Backtests runs strategies over history.
 	Backtests *backtest.Service
 	Hub       *ws.Hub
-	// API is the HTTP API (its route table drives the contract and authorization tests).
-	API      *httpapi.Server
-	LogBook  *logbook.Book
-	Backups  *backup.Backups
-	server   *http.Server
-	listener net.Listener
-	stop     context.CancelFunc
-	done     chan struct{}
+	LogBook   *logbook.Book
+	Backups   *backup.Backups
+	server    *http.Server
+	listener  net.Listener
+	stop      context.CancelFunc
+	done      chan struct{}
 
 	runCtx    context.Context
 	engMu     sync.Mutex
 	engCancel context.CancelFunc
 	engDone   chan struct{}
+
+	// API is the HTTP API (its route table drives the contract and authorization tests).
+	API *httpapi.Server
 }
 
 // OpenStore opens the store the configuration selects.

@@ -185,9 +185,10 @@ func (s *Server) registerRoutes() {
 func (s *Server) api(pattern string, a access, h http.HandlerFunc) {
 	var handler http.Handler = h
 	switch a {
+	case public:
 	case signedIn:
 		handler = s.requireAuth(handler)
-	case operatorOnly:
+	default: // operatorOnly, and fail closed for a route without a level
 		handler = s.requireAuth(requireRole(domain.RoleOperator, handler))
 	}
 	s.handle(pattern, Route{Access: a.String()}, s.withAudit(handler))
