@@ -1684,8 +1684,15 @@ export interface components {
             lower?: number;
             period?: number;
         };
-        /** @description The platform sections (api, trading, system) and the user's ui section; secrets arrive masked. Keys and bounds: settings/doc.go */
-        Settings: Record<string, never>;
+        /** @description The whole settings document: api, trading and system are platform-wide (operators change them; secrets arrive masked), ui is the caller's own. Bounds and messages: settings/validate.go */
+        Settings: {
+            version: string;
+            lastUpdated: string;
+            api: components["schemas"]["ApiSettings"];
+            trading: components["schemas"]["TradingSettings"];
+            ui: components["schemas"]["UISettings"];
+            system: components["schemas"]["SystemSettings"];
+        };
         ValidationIssue: {
             field: string;
             message: string;
@@ -1741,6 +1748,143 @@ export interface components {
         };
         /** @description An analytics tab; figures the data cannot support are null (docs/ANALYTICS.md) */
         Analytics: Record<string, never>;
+        ApiSettings: {
+            exchange: components["schemas"]["ExchangeSettings"];
+            ai: components["schemas"]["AIProviderSettings"];
+        };
+        ExchangeSettings: {
+            /** @description sandbox | coinbase */
+            provider: string;
+            apiKey: string;
+            apiSecret: string;
+            sandbox: boolean;
+            timeout: number;
+            rateLimit: number;
+        };
+        AIProviderSettings: {
+            /** @description builtin | replicate | openai */
+            provider: string;
+            apiToken: string;
+            model: string;
+            baseUrl: string;
+            timeout: number;
+        };
+        TradingSettings: {
+            defaultParameters: components["schemas"]["SettingsDefaultParameters"];
+            riskManagement: components["schemas"]["SettingsRiskManagement"];
+            automation: components["schemas"]["SettingsAutomation"];
+        };
+        SettingsDefaultParameters: {
+            quantity: number;
+            orderType: string;
+            timeInForce: string;
+        };
+        SettingsRiskManagement: {
+            maxPositionSize: number;
+            dailyLossLimit: number;
+            maxDrawdown: number;
+            stopLossPercent: number;
+            maxOpenPositions: number;
+            maxDailyTrades: number;
+            minTradeAmount: number;
+            maxTradeAmount: number;
+            maxLeverage: number;
+            /** @description Beyond the spec: take-profit distance above a BUY's fill price, as a fraction */
+            takeProfitPercent: number;
+        };
+        SettingsAutomation: {
+            autoTrading: boolean;
+            emergencyStop: boolean;
+            confirmTrades: boolean;
+            enableStopLoss: boolean;
+            enableTakeProfit: boolean;
+        };
+        UISettings: {
+            theme: components["schemas"]["SettingsTheme"];
+            dashboard: components["schemas"]["SettingsDashboard"];
+            charts: components["schemas"]["SettingsCharts"];
+            notifications: components["schemas"]["SettingsNotifications"];
+            display: components["schemas"]["SettingsDisplay"];
+            language: components["schemas"]["SettingsLanguage"];
+        };
+        SettingsTheme: {
+            mode: string;
+            primaryColor: string;
+            accentColor: string;
+            fontSize: string;
+        };
+        SettingsDashboard: {
+            layout: string;
+            showMetrics: boolean;
+            showCharts: boolean;
+            showRecentTrades: boolean;
+            refreshInterval: number;
+        };
+        SettingsCharts: {
+            type: string;
+            timeframe: string;
+            indicators: string[] | null;
+            showVolume: boolean;
+            showGrid: boolean;
+        };
+        SettingsNotifications: {
+            trades: boolean;
+            alerts: boolean;
+            system: boolean;
+            email: boolean;
+            push: boolean;
+            sound: boolean;
+        };
+        SettingsDisplay: {
+            currency: string;
+            decimalPlaces: number;
+            thousandsSeparator: string;
+            dateFormat: string;
+            timeFormat: string;
+        };
+        SettingsLanguage: {
+            locale: string;
+            timezone: string;
+        };
+        SystemSettings: {
+            monitoring: components["schemas"]["SettingsMonitoring"];
+            logging: components["schemas"]["SettingsLogging"];
+            backup: components["schemas"]["SettingsBackup"];
+            security: components["schemas"]["SettingsSecurity"];
+            performance: components["schemas"]["SettingsPerformance"];
+        };
+        SettingsMonitoring: {
+            enableHealthChecks: boolean;
+            healthCheckInterval: number;
+            enablePerformanceMetrics: boolean;
+            metricsRetention: number;
+        };
+        SettingsLogging: {
+            level: string;
+            enableFileLogging: boolean;
+            logRetention: number;
+            enableRemoteLogging: boolean;
+        };
+        SettingsBackup: {
+            enableAutoBackup: boolean;
+            backupInterval: number;
+            backupRetention: number;
+            backupLocation: string;
+        };
+        SettingsSecurity: {
+            enableTwoFactor: boolean;
+            sessionTimeout: number;
+            enableApiKeyRotation: boolean;
+            apiKeyRotationInterval: number;
+            enableAuditLog: boolean;
+        };
+        SettingsPerformance: {
+            enableCaching: boolean;
+            cacheTimeout: number;
+            enableCompression: boolean;
+            maxConcurrentRequests: number;
+            requestTimeout: number;
+        };
     };
     responses: {
         /** @description An error: 400 invalid (with field errors), 404, 409, 413, 422 rejected, 429, 500, 502, 503 */
