@@ -1477,7 +1477,9 @@ export interface components {
             cash: components["schemas"]["Decimal"];
         };
         /** @description The emergency stop's state */
-        Halt: Record<string, never>;
+        Halt: {
+            [key: string]: unknown;
+        };
         SystemStatus: {
             /** @enum {string} */
             overall_status: "healthy" | "degraded" | "unhealthy";
@@ -1528,7 +1530,9 @@ export interface components {
                 win_rate: number;
             };
             /** @description The hub's counters */
-            websocket?: Record<string, never>;
+            websocket?: {
+                [key: string]: unknown;
+            };
             market_data?: {
                 last_tick_age_seconds?: number;
                 source?: string;
@@ -1603,7 +1607,9 @@ export interface components {
             max_tokens?: number;
             temperature?: number;
             context_length?: number;
-            parameters?: Record<string, never> | null;
+            parameters?: {
+                [key: string]: unknown;
+            } | null;
             /** @description The model that really answers (the provider's label for model), AI instances only */
             model_label?: string;
             provider?: string;
@@ -1729,14 +1735,63 @@ export interface components {
             /** @description YYYY-MM-DD or RFC 3339 */
             start_date?: string;
             end_date?: string;
-            initial_capital?: components["schemas"]["Decimal"];
+            initial_capital?: components["schemas"]["DecimalInput"];
             /** @description Overrides the strategy's configuration for this run only */
-            params?: Record<string, never>;
-            slippage_bps?: components["schemas"]["Decimal"];
-            volume_cap?: components["schemas"]["Decimal"];
+            params?: {
+                [key: string]: unknown;
+            };
+            slippage_bps?: components["schemas"]["DecimalInput"];
+            volume_cap?: components["schemas"]["DecimalInput"];
         };
-        /** @description A run's report: assumptions, metrics, equity curve, fills, trades (backtest/doc.go) */
-        BacktestReport: Record<string, never>;
+        /** @description A stored run: what was asked, the assumptions and the result (backtest/doc.go) */
+        BacktestReport: {
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            request: components["schemas"]["BacktestAsk"];
+            /** @description The strategy configuration used, overrides applied */
+            config?: unknown;
+            assumptions: components["schemas"]["BacktestAssumptions"];
+            strategy_name: string;
+            symbol: string;
+            /** Format: date-time */
+            start_date: string;
+            /** Format: date-time */
+            end_date: string;
+            total_trades: number;
+            winning_trades: number;
+            losing_trades: number;
+            /** @description Fraction */
+            total_return: number;
+            /** @description Fraction of closed trades with net P&L above zero */
+            win_rate: number;
+            /** @description Fraction of the equity peak */
+            max_drawdown: number;
+            sharpe_ratio: number;
+            sortino_ratio: number;
+            calmar_ratio: number;
+            cagr: number;
+            profit_factor: number;
+            win_loss_ratio: number;
+            expectancy: components["schemas"]["Decimal"];
+            average_win: components["schemas"]["Decimal"];
+            average_loss: components["schemas"]["Decimal"];
+            exposure_time: number;
+            fees_paid: components["schemas"]["Decimal"];
+            buy_and_hold_return: number;
+            initial_equity: components["schemas"]["Decimal"];
+            final_equity: components["schemas"]["Decimal"];
+            signals: number;
+            not_executed: {
+                [key: string]: number;
+            } | null;
+            candles: number;
+            /** @description completed, not_implemented; anything else failed */
+            status: string;
+            equity_curve: components["schemas"]["BacktestEquityPoint"][] | null;
+            trades: components["schemas"]["BacktestTrade"][] | null;
+            fills: components["schemas"]["BacktestFill"][] | null;
+        };
         BacktestRun: {
             id: string;
             /** Format: date-time */
@@ -1744,10 +1799,12 @@ export interface components {
             strategy_name: string;
             symbol: string;
             status: string;
-            request?: Record<string, never>;
+            request: components["schemas"]["BacktestAsk"];
         };
         /** @description An analytics tab; figures the data cannot support are null (docs/ANALYTICS.md) */
-        Analytics: Record<string, never>;
+        Analytics: {
+            [key: string]: unknown;
+        };
         ApiSettings: {
             exchange: components["schemas"]["ExchangeSettings"];
             ai: components["schemas"]["AIProviderSettings"];
@@ -1885,6 +1942,66 @@ export interface components {
             maxConcurrentRequests: number;
             requestTimeout: number;
         };
+        /**
+         * @description An exact decimal: a string (preferred, no rounding on the way) or a JSON number
+         * @example 0.01
+         */
+        DecimalInput: string | number;
+        BacktestAssumptions: {
+            taker_fee: components["schemas"]["Decimal"];
+            maker_fee: components["schemas"]["Decimal"];
+            slippage_bps: components["schemas"]["Decimal"];
+            volume_cap: string;
+            fills: string;
+            timeframe: string;
+            ai_provider?: string;
+            engine_version: string;
+            build: string;
+            /** @description sha256 of the candles used, warm-up included */
+            candles_hash: string;
+            candles: number;
+        };
+        BacktestEquityPoint: {
+            /** Format: date-time */
+            time: string;
+            equity: components["schemas"]["Decimal"];
+            /** @description Fraction below the peak */
+            drawdown: number;
+        };
+        BacktestTrade: {
+            /** Format: date-time */
+            entry_time: string;
+            /** Format: date-time */
+            exit_time: string;
+            entry_price: components["schemas"]["Decimal"];
+            exit_price: components["schemas"]["Decimal"];
+            quantity: components["schemas"]["Decimal"];
+            fees: components["schemas"]["Decimal"];
+            pnl: components["schemas"]["Decimal"];
+            exit_reason: string;
+        };
+        BacktestFill: {
+            side: components["schemas"]["Side"];
+            /** Format: date-time */
+            time: string;
+            price: components["schemas"]["Decimal"];
+            quantity: components["schemas"]["Decimal"];
+            fee: components["schemas"]["Decimal"];
+            /** @description signal, stop_loss, take_profit or end_of_data */
+            reason: string;
+        };
+        BacktestAsk: {
+            strategy_name: string;
+            symbol: string;
+            start_date: string;
+            end_date: string;
+            initial_capital: components["schemas"]["Decimal"];
+            params?: {
+                [key: string]: unknown;
+            };
+            slippage_bps: components["schemas"]["Decimal"];
+            volume_cap: components["schemas"]["Decimal"];
+        };
     };
     responses: {
         /** @description An error: 400 invalid (with field errors), 404, 409, 413, 422 rejected, 429, 500, 502, 503 */
@@ -1937,7 +2054,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             default: components["responses"]["Error"];
@@ -2624,7 +2743,9 @@ export interface operations {
                         /** @constant */
                         success: true;
                         /** @description Hub counters and the server-side feed */
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -2661,7 +2782,9 @@ export interface operations {
                             subscribed: boolean;
                             symbols: string[];
                             channels: string[];
-                            feed: Record<string, never>;
+                            feed: {
+                                [key: string]: unknown;
+                            };
                         };
                     };
                 };
@@ -2700,7 +2823,9 @@ export interface operations {
                             subscribed: boolean;
                             symbols: string[];
                             channels: string[];
-                            feed: Record<string, never>;
+                            feed: {
+                                [key: string]: unknown;
+                            };
                         };
                     };
                 };
@@ -2745,11 +2870,11 @@ export interface operations {
                 "application/json": {
                     symbol: string;
                     action: components["schemas"]["Side"];
-                    quantity: components["schemas"]["Decimal"];
+                    quantity: components["schemas"]["DecimalInput"];
                     /** @enum {string} */
                     order_type?: "market" | "limit";
                     strategy?: string;
-                    price?: components["schemas"]["Decimal"];
+                    price?: components["schemas"]["DecimalInput"];
                     /** @description Idempotency key: a repeat returns the first order (200 instead of 201) */
                     client_order_id?: string;
                 };
@@ -2798,8 +2923,8 @@ export interface operations {
                 "application/json": {
                     symbol: string;
                     side: components["schemas"]["Side"];
-                    quantity: components["schemas"]["Decimal"];
-                    price: components["schemas"]["Decimal"];
+                    quantity: components["schemas"]["DecimalInput"];
+                    price: components["schemas"]["DecimalInput"];
                     strategy?: string;
                     /** @description Idempotency key: a repeat returns the first order (200 instead of 201) */
                     client_order_id?: string;
@@ -2849,8 +2974,8 @@ export interface operations {
                 "application/json": {
                     symbol: string;
                     side: components["schemas"]["Side"];
-                    quantity: components["schemas"]["Decimal"];
-                    stop_price: components["schemas"]["Decimal"];
+                    quantity: components["schemas"]["DecimalInput"];
+                    stop_price: components["schemas"]["DecimalInput"];
                     strategy?: string;
                     /** @description Idempotency key: a repeat returns the first order (200 instead of 201) */
                     client_order_id?: string;
@@ -2900,8 +3025,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    quantity?: components["schemas"]["Decimal"];
-                    price?: components["schemas"]["Decimal"];
+                    quantity?: components["schemas"]["DecimalInput"];
+                    price?: components["schemas"]["DecimalInput"];
                 };
             };
         };
@@ -3317,7 +3442,9 @@ export interface operations {
                 "application/json": {
                     name: string;
                     type: components["schemas"]["StrategyType"];
-                    config?: Record<string, never>;
+                    config?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -4088,7 +4215,9 @@ export interface operations {
                         /** @constant */
                         success: true;
                         /** @description version, started_at, the process configuration and the platform settings with secrets masked */
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -4197,7 +4326,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    [key: string]: unknown;
+                };
             };
         };
         responses: {
@@ -4227,7 +4358,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    [key: string]: unknown;
+                };
             };
         };
         responses: {
@@ -4320,7 +4453,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description A settings document: any of the sections api, trading, ui, system; omitted keys keep their values */
-                    settings: Record<string, never>;
+                    settings: {
+                        [key: string]: unknown;
+                    };
                     exportDate?: string;
                     version?: string;
                     checksum?: string;
@@ -4386,7 +4521,9 @@ export interface operations {
                     /** @enum {string} */
                     provider: "exchange" | "ai";
                     /** @description The api section as entered */
-                    settings?: Record<string, never>;
+                    settings?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
