@@ -9,7 +9,7 @@ COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 BUILD_TIME ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildTime=$(BUILD_TIME)
 
-.PHONY: run build test test-go test-web test-e2e lint bench clean
+.PHONY: run build test test-go test-fuzz test-web test-e2e lint vulncheck bench clean
 
 ## run: install front-end packages, build the app and the binary, serve on 127.0.0.1:8080
 run: build
@@ -35,8 +35,8 @@ bin/kestrel: web/dist/index.html $(GO_FILES) go.mod go.sum
 bin/coinbasefake: $(GO_FILES) go.mod go.sum
 	go build -trimpath -o bin/coinbasefake ./exchange/coinbase/coinbasefake/cmd/coinbasefake
 
-## test: lint, Go tests (SQLite and PostgreSQL), front-end unit tests, end-to-end browser tests
-test: lint test-go test-web test-e2e
+## test: lint, Go tests (SQLite and PostgreSQL), bounded fuzzing, front-end unit tests, end-to-end browser tests
+test: lint test-go test-fuzz test-web test-e2e
 
 # Packages with concurrency (engine loop, sandbox, strategies, hub, gateway, ops loops) also run under the race detector.
 RACE_PKGS := ./exchange/... ./trading/... ./strategy/... ./httpapi/ws/... ./events/... ./ops/...
@@ -45,17 +45,42 @@ test-go: web/dist/index.html
 	go test -count=1 $(GO_PKGS)
 	go test -race -count=1 $(RACE_PKGS)
 
+## test-fuzz: every Go fuzz target (found by name) for FUZZTIME each (FUZZTIME_HTTP for the
+## FuzzHTTP* targets, which start a whole server per worker first); seeds and the committed corpora
+## (testdata/fuzz) also run as plain tests in test-go. Longer runs: docs/RELIABILITY.md.
+FUZZTIME ?= 3s
+FUZZTIME_HTTP ?= 8s
+test-fuzz: web/dist/index.html
+	@targets=$$(go test -list '^Fuzz' $(GO_PKGS) | awk '/^Fuzz/{n[++c]=$$1} /^ok /{for(i=1;i<=c;i++) print $$2 ":" n[i]; c=0}'); \
+	[ -n "$$targets" ] || { echo "test-fuzz: no fuzz targets found"; exit 1; }; \
+	log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	for t in $$targets; do \
+	  name=$${t#*:}; ft=$(FUZZTIME); case $$name in FuzzHTTP*) ft=$(FUZZTIME_HTTP);; esac; \
+	  go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $$ft "$${t%%:*}" >"$$log" 2>&1 || { cat "$$log"; exit 1; }; \
+	  echo "fuzz $$t ($$ft): $$(grep -oE 'execs: [0-9]+' "$$log" | tail -1)"; \
+	done
+
 test-web: web/node_modules/.package-lock.json
 	cd web && npm test
 
 test-e2e: bin/kestrel bin/coinbasefake e2e/node_modules/.package-lock.json
 	cd e2e && npm test
 
-## lint: gofmt, go vet, TypeScript strict, ESLint
+# Pinned analysers, fetched from the Go module registry on first use and cached.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOVULNCHECK := golang.org/x/vuln/cmd/govulncheck@v1.9.0
+
+## lint: gofmt, go vet, staticcheck, TypeScript strict, ESLint
 lint: web/dist/index.html
 	@out=$$(gofmt -l $(GO_FILES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	go vet $(GO_PKGS)
+	go run $(STATICCHECK) $(GO_PKGS)
 	cd web && npm run typecheck && npm run lint
+
+## vulncheck: govulncheck; it needs the online Go vulnerability database, so it is not part of
+## lint (an offline machine cannot run it; docs/RELIABILITY.md)
+vulncheck:
+	go run $(GOVULNCHECK) $(GO_PKGS)
 
 ## bench: Go benchmarks (figures go into docs/PERFORMANCE.md)
 bench:

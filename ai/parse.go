@@ -101,7 +101,7 @@ func confidence(raw json.RawMessage) (float64, error) {
 			return 0, badAnswer("Confidence must be a number, got %q", clip(s, 40))
 		}
 	}
-	if c < 0 || c > 1 {
+	if !(c >= 0 && c <= 1) { // written so NaN ("NaN" in a string parses) is refused too
 		return 0, badAnswer("Confidence %s is outside 0-1", strconv.FormatFloat(c, 'f', -1, 64))
 	}
 	return c, nil

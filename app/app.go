@@ -78,6 +78,9 @@ type App struct {
 	engDone   chan struct{}
 
 	cluster *node // nil: one process
+
+	// API is the HTTP API (its route table drives the contract and authorization tests).
+	API *httpapi.Server
 }
 
 // OpenStore opens the store the configuration selects.
@@ -145,6 +148,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)
 		},
 		Restart: a.RestartEngine, Tuning: a.tuning, ExchangeTest: a.testExchange, Cluster: a.clusterStatus()})
+	a.API = api
 	handler := api.Handler()
 	if a.cluster != nil {
 		handler = a.cluster.fwd.Middleware(handler)

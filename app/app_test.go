@@ -18,6 +18,7 @@ import (
 	"kestrel/app"
 	"kestrel/domain"
 	"kestrel/httpapi"
+	"kestrel/httpapi/openapi/openapitest"
 	"kestrel/logbook"
 	"kestrel/store/postgres/pgtest"
 	"kestrel/store/sqlite"
@@ -80,6 +81,7 @@ func (s *server) do(method, path, token, body string) reply {
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
+	openapitest.Check(s.t, req, res.StatusCode, res.Header, raw)
 	r := reply{Status: res.StatusCode}
 	if err := json.Unmarshal(raw, &r); err != nil {
 		s.t.Fatalf("%s %s: %d %q", method, path, res.StatusCode, raw)

@@ -15,6 +15,7 @@ import (
 	"kestrel/auth"
 	"kestrel/domain"
 	"kestrel/httpapi"
+	"kestrel/httpapi/openapi/openapitest"
 	"kestrel/store/sqlite"
 )
 
@@ -73,6 +74,7 @@ func (a *testAPI) do(method, path, token, body string) response {
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
+	openapitest.Check(a.t, req, res.StatusCode, res.Header, raw)
 	r := response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
 	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(raw, &r); err != nil {

@@ -1,7 +1,12 @@
 package httpapi_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -84,5 +89,56 @@ func TestSPAFallback(t *testing.T) {
 	}
 	if r := a.do("GET", "/assets/missing.js", "", ""); r.Status != http.StatusNotFound {
 		t.Errorf("missing asset = %d, want 404", r.Status)
+	}
+}
+
+// Every /api route goes through Server.handle, which records it in the route
+// table the OpenAPI and authorization tests are generated from; a direct
+// mux registration would slip past both. (The "/api/" catch-all answers 404
+// for unknown paths and is not a route.)
+func TestAPIRoutesAreRegisteredThroughTheRouteTable(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if fn, ok := n.(*ast.FuncDecl); ok && fn.Name.Name == "handle" {
+				return false // the route table's own registration
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "Handle" && sel.Sel.Name != "HandleFunc") {
+				return true
+			}
+			if recv, ok := sel.X.(*ast.SelectorExpr); !ok || recv.Sel.Name != "mux" {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if !ok {
+				t.Errorf("%s: mux registration with a computed pattern; use s.api or s.handle", fset.Position(call.Pos()))
+				return true
+			}
+			pattern, _ := strconv.Unquote(lit.Value)
+			_, path, found := strings.Cut(pattern, " ")
+			if !found {
+				path = pattern
+			}
+			if strings.HasPrefix(path, "/api/") && pattern != "/api/" {
+				t.Errorf("%s: %s is registered on the mux directly; use s.api (or s.handle) so it is in the route table", fset.Position(call.Pos()), pattern)
+			}
+			return true
+		})
 	}
 }

@@ -21,7 +21,7 @@ func (s *Server) wsRoute() {
 		return ws.Identity{UserID: u.ID, SessionID: auth.SessionID(token), Check: check}, err
 	}
 	valid := func(sym string) bool { return slices.Contains(s.d.Market.Symbols(), sym) }
-	s.mux.Handle("GET /api/ws", s.d.Hub.Handler(authenticate, valid))
+	s.handle("GET /api/ws", Route{Access: signedIn.String(), TokenInQuery: true}, s.d.Hub.Handler(authenticate, valid))
 	s.d.Auth.OnSessionsEnded(func(e auth.Ended) {
 		s.d.Hub.CloseSessions(func(who ws.Identity) bool { return e.Matches(who.UserID, who.SessionID) })
 	})

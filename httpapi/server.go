@@ -4,6 +4,8 @@ import (
 	"context"
 	"io/fs"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"kestrel/alert"
@@ -82,18 +84,50 @@ type Deps struct {
 
 // Server routes HTTP requests.
 type Server struct {
-	d   Deps
-	mux *http.ServeMux
+	d      Deps
+	mux    *http.ServeMux
+	routes []Route
 }
 
-// access is who may call a route.
+// access is who may call a route. The zero value is no access level at all:
+// the route table test refuses a route registered with it.
 type access int
 
 const (
-	public access = iota
+	public access = iota + 1
 	signedIn
 	operatorOnly
 )
+
+// String is the access level as the route table and the OpenAPI description
+// (x-access) name it.
+func (a access) String() string {
+	switch a {
+	case public:
+		return "public"
+	case signedIn:
+		return "signed-in"
+	case operatorOnly:
+		return "operator"
+	}
+	return ""
+}
+
+// Route is one registered API route and who may call it: the table the
+// OpenAPI and authorization tests are generated from.
+type Route struct {
+	Method string
+	Path   string
+	// Access is public, signed-in or operator; empty when a route was
+	// registered without one (a bug the tests catch).
+	Access string
+	// TokenInQuery: the route reads its token from ?token= (the WebSocket,
+	// which browsers cannot give headers).
+	TokenInQuery bool
+}
+
+// Routes lists every /api route in registration order.
+func (s *Server) Routes() []Route { return slices.Clone(s.routes) }
 
 // New builds the router with every route.
 func New(d Deps) *Server {
@@ -101,11 +135,12 @@ func New(d Deps) *Server {
 		d.MaxBodyBytes = 1 << 20
 	}
 	s := &Server{d: d, mux: http.NewServeMux()}
-	s.routes()
+	s.registerRoutes()
 	return s
 }
 
-func (s *Server) routes() {
+func (s *Server) registerRoutes() {
+	s.api("GET /api/openapi.json", public, s.openAPI)
 	s.api("POST /api/auth/register", public, s.register)
 	s.api("POST /api/auth/login", public, s.login)
 	s.api("POST /api/auth/logout", signedIn, s.logout)
@@ -158,12 +193,21 @@ func (s *Server) routes() {
 func (s *Server) api(pattern string, a access, h http.HandlerFunc) {
 	var handler http.Handler = h
 	switch a {
+	case public:
 	case signedIn:
 		handler = s.requireAuth(handler)
-	case operatorOnly:
+	default: // operatorOnly, and fail closed for a route without a level
 		handler = s.requireAuth(requireRole(domain.RoleOperator, handler))
 	}
-	s.mux.Handle(pattern, s.withAudit(handler))
+	s.handle(pattern, Route{Access: a.String()}, s.withAudit(handler))
+}
+
+// handle is the one place /api routes reach the mux, so the route table is
+// complete (a test refuses direct s.mux registrations under /api).
+func (s *Server) handle(pattern string, r Route, h http.Handler) {
+	r.Method, r.Path, _ = strings.Cut(pattern, " ")
+	s.routes = append(s.routes, r)
+	s.mux.Handle(pattern, h)
 }
 
 // Handler is the whole HTTP stack: middleware around the router.

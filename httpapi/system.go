@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"kestrel/httpapi/openapi"
 )
 
 type healthReport struct {
@@ -29,4 +31,10 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) version(w http.ResponseWriter, r *http.Request) {
 	ok(w, s.d.Build)
+}
+
+// openAPI serves the API's own description (public: it documents, it grants nothing).
+func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Write(openapi.JSON)
 }

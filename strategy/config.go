@@ -115,6 +115,15 @@ func (c *Config) Normalize() {
 	if c.Timeframe == "" {
 		c.Timeframe = string(domain.OneHour)
 	}
+	// A kind keeps only the parameters it uses: AI keys decoded over a
+	// technical instance (or indicators over an AI one) would otherwise be
+	// stored without ever being validated.
+	switch c.Type {
+	case domain.StrategyTechnical:
+		c.AIParams = nil
+	case domain.StrategyAI:
+		c.Indicators = nil
+	}
 }
 
 // Validate returns field errors with the spec's messages (nil when valid).

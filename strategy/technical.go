@@ -75,7 +75,6 @@ func NewTechnical(in Indicators) Strategy {
 // stream is one symbol's indicator state after its last candle.
 type stream struct {
 	last               time.Time
-	width              time.Duration
 	rsi                *indicators.RSI
 	short, long        *indicators.SMA
 	macd               *indicators.MACD

@@ -66,27 +66,6 @@ func (b *book) remove(id string) {
 	}
 }
 
-// top returns the best entry without removing it.
-func (b *book) top() (*entry, bool) {
-	if len(b.entries) == 0 {
-		return nil, false
-	}
-	return b.entries[0], true
-}
-
-// crosses reports whether the top entry triggers at price: a high book's
-// top triggers when price <= key, a low book's when price >= key.
-func (b *book) crosses(price decimal.Decimal) (*entry, bool) {
-	e, ok := b.top()
-	if !ok {
-		return nil, false
-	}
-	if b.high {
-		return e, price.LessThanOrEqual(e.key)
-	}
-	return e, price.GreaterThanOrEqual(e.key)
-}
-
 // books are one symbol's resting orders.
 type books struct {
 	buyLimits  *book // fill when price <= limit: highest limit first

@@ -141,23 +141,30 @@ func (h *Hub) readLoop(ctx context.Context, conn *websocket.Conn, c *client, val
 		if err != nil {
 			return
 		}
-		var req request
-		reply := map[string]any{"type": "ack"}
-		if err := json.Unmarshal(raw, &req); err != nil {
-			reply = map[string]any{"type": "error", "message": "Invalid JSON message"}
-		} else if msg := c.apply(req, validSymbol); msg != "" {
-			reply = map[string]any{"type": "error", "message": msg}
-		} else {
-			reply["action"] = req.Action
-			reply["subscriptions"] = c.snapshot()
-		}
-		b, _ := json.Marshal(reply)
+		b := c.handle(raw, validSymbol)
 		select {
 		case c.send <- b:
 		default:
 			return
 		}
 	}
+}
+
+// handle answers one client message: an ack with the subscriptions, or an
+// error naming what was wrong.
+func (c *client) handle(raw []byte, validSymbol func(string) bool) []byte {
+	var req request
+	reply := map[string]any{"type": "ack"}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		reply = map[string]any{"type": "error", "message": "Invalid JSON message"}
+	} else if msg := c.apply(req, validSymbol); msg != "" {
+		reply = map[string]any{"type": "error", "message": msg}
+	} else {
+		reply["action"] = req.Action
+		reply["subscriptions"] = c.snapshot()
+	}
+	b, _ := json.Marshal(reply)
+	return b
 }
 
 // apply changes subscriptions; it returns an error message for a bad request.

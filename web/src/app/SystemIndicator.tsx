@@ -19,8 +19,8 @@ export function SystemIndicator() {
     label = 'System Online';
     dot = 'bg-emerald-500';
   } else if (data) {
-    label = data.status === 'degraded' ? 'System Degraded' : 'System Offline';
-    dot = data.status === 'degraded' ? 'bg-amber-500' : 'bg-red-500';
+    label = 'System Offline'; // the database check failed
+    dot = 'bg-red-500';
   }
   return (
     <span className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300" data-testid="system-indicator">

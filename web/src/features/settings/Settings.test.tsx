@@ -251,9 +251,10 @@ describe('Settings screen', () => {
   });
 
   it('shows the unavailable message when a section is missing', async () => {
-    const s = sampleSettings();
+    // A reply outside the contract (the section left out): the screen still copes.
+    const s: Partial<PlatformSettings> = sampleSettings();
     delete s.system;
-    mockServer((method, url) => (method === 'GET' && url === '/api/settings' ? json(200, { success: true, data: reply(s) }) : undefined));
+    mockServer((method, url) => (method === 'GET' && url === '/api/settings' ? json(200, { success: true, data: reply(s as PlatformSettings) }) : undefined));
     renderSettings();
     await userEvent.click(await screen.findByRole('tab', { name: 'System' }));
     expect(screen.getByText('System settings is loading or unavailable. Please refresh the page.')).toBeTruthy();

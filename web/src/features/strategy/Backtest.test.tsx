@@ -21,7 +21,7 @@ function report(over: Partial<BacktestReport> = {}): BacktestReport {
   return {
     id: 'run-1111-aaaa',
     created_at: '2026-05-01T10:00:00Z',
-    request: { strategy_name: 'technical_strategy', symbol: 'BTC-USD', start_date: '2026-01-01', end_date: '2026-03-01', initial_capital: '10000' },
+    request: { strategy_name: 'technical_strategy', symbol: 'BTC-USD', start_date: '2026-01-01', end_date: '2026-03-01', initial_capital: '10000', slippage_bps: '0', volume_cap: '0' },
     config: {},
     assumptions: { taker_fee: '0.006', maker_fee: '0.004', slippage_bps: '0', volume_cap: 'none', fills: "signals fill at the next candle's open", timeframe: 'ONE_HOUR', engine_version: '1', build: 'test', candles_hash: 'abcdef0123456789', candles: 1473 },
     strategy_name: 'technical_strategy',

@@ -140,6 +140,8 @@ describe('Orders: protective orders and holds', () => {
 describe('Trade history: partly filled, then cancelled', () => {
   const trade = (over: Partial<Trade>): Trade => ({
     id: 'trade-1',
+    order_id: 'trade-1',
+    order_type: 'limit',
     symbol: 'BTC-USD',
     side: 'BUY',
     quantity: '0.006',

@@ -87,9 +87,12 @@ describe('close position quantity', () => {
 
 const t = (over: Partial<Trade>): Trade => ({
   id: 'id',
+  order_id: 'id',
+  order_type: 'market',
   symbol: 'BTC-USD',
   side: 'BUY',
   quantity: '0.01',
+  filled_quantity: '0.01',
   price: '50000',
   total_value: '500',
   fee: '3',

@@ -1,0 +1,126 @@
+// Package openapitest checks HTTP responses against Kestrel's OpenAPI
+// description. Only tests import it, so the validator stays out of the binary.
+package openapitest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+
+	"kestrel/httpapi/openapi"
+)
+
+// Operation is one method and path the description has.
+type Operation struct {
+	Method string
+	Path   string
+	// Access is the operation's x-access: public, signed-in or operator.
+	Access string
+}
+
+// Doc is the loaded description with a router that matches requests the way
+// the server's own mux does (Go's pattern rules, not a second router's).
+type Doc struct {
+	T   *openapi3.T
+	mux *http.ServeMux
+	ops map[string]*openapi3.Operation // by mux pattern
+}
+
+var (
+	once   sync.Once
+	loaded *Doc
+	errL   error
+)
+
+// Load parses and validates the embedded description once per process.
+func Load() (*Doc, error) {
+	once.Do(func() { loaded, errL = load(openapi.JSON) })
+	return loaded, errL
+}
+
+func load(raw []byte) (*Doc, error) {
+	l := openapi3.NewLoader()
+	t, err := l.LoadFromData(raw)
+	if err != nil {
+		return nil, fmt.Errorf("openapi: parse: %w", err)
+	}
+	if err := t.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("openapi: invalid description: %w", err)
+	}
+	d := &Doc{T: t, mux: http.NewServeMux(), ops: map[string]*openapi3.Operation{}}
+	for path, item := range t.Paths.Map() {
+		for method, op := range item.Operations() {
+			pattern := method + " " + path
+			d.ops[pattern] = op
+			d.mux.Handle(pattern, http.NotFoundHandler())
+		}
+	}
+	return d, nil
+}
+
+// Operations lists every described operation, sorted.
+func (d *Doc) Operations() []Operation {
+	var out []Operation
+	for pattern, op := range d.ops {
+		m, p, _ := strings.Cut(pattern, " ")
+		acc, _ := op.Extensions["x-access"].(string)
+		out = append(out, Operation{Method: m, Path: p, Access: acc})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path+out[i].Method < out[j].Path+out[j].Method })
+	return out
+}
+
+// Check validates one response to req against the operation the request
+// matches. Requests that match no described operation are not checked here
+// (the route table test makes sure every real route is described).
+func (d *Doc) Check(req *http.Request, status int, header http.Header, body []byte) error {
+	probe := req.Clone(context.Background())
+	probe.Body = http.NoBody
+	_, pattern := d.mux.Handler(probe)
+	op := d.ops[pattern]
+	if op == nil {
+		return nil
+	}
+	method, path, _ := strings.Cut(pattern, " ")
+	route := &routers.Route{Spec: d.T, Path: path, PathItem: d.T.Paths.Value(path), Method: method, Operation: op}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: probe, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}},
+		Status:  status,
+		Header:  header,
+		Body:    io.NopCloser(bytes.NewReader(body)),
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		return fmt.Errorf("%s %s -> %d does not match the OpenAPI description (%s): %v\nbody: %.600s", req.Method, req.URL.Path, status, pattern, err, body)
+	}
+	return nil
+}
+
+// TB is the part of testing.TB Checker needs.
+type TB interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// Check validates a response and reports a mismatch as a test error.
+func Check(t TB, req *http.Request, status int, header http.Header, body []byte) {
+	t.Helper()
+	d, err := Load()
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	if err := d.Check(req, status, header, body); err != nil {
+		t.Errorf("%v", err)
+	}
+}
