@@ -63,15 +63,30 @@ func (s *Service) Place(ctx context.Context, req domain.OrderRequest) (domain.Or
 			return domain.Order{}, false, err
 		}
 	}
-	o, err := s.d.Exchange.PlaceOrder(ctx, req)
+	wait := s.submit(ctx, req)
+	s.countPlaced(1)
+	s.mu.Unlock() // the book holds the order now: the next check sees it while this one is journaled
+	o, err := wait()
+	s.mu.Lock()
+	if err != nil || o.Status == domain.StatusRejected {
+		s.countPlaced(-1)
+	}
 	if err != nil {
 		if domain.ErrorCode(err) == domain.ERejected {
 			s.d.Alert(ctx, "low", "Order rejected by the exchange", fmt.Sprintf("%s %s %s: %s", req.Side, req.Quantity, req.Symbol, domain.ErrorMessage(err)))
 		}
 		return domain.Order{}, false, err
 	}
-	s.placed(o)
 	return o, true, nil
+}
+
+// submit hands an order to the exchange, pipelined when it can be.
+func (s *Service) submit(ctx context.Context, req domain.OrderRequest) func() (domain.Order, error) {
+	if p, ok := s.d.Exchange.(domain.OrderPipeline); ok {
+		return p.SubmitOrder(ctx, req)
+	}
+	o, err := s.d.Exchange.PlaceOrder(ctx, req)
+	return func() (domain.Order, error) { return o, err }
 }
 
 // Modify gives a live order a new quantity and/or price. To the risk check
@@ -118,6 +133,12 @@ func (s *Service) Modify(ctx context.Context, id string, quantity, price *decima
 		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity.Sub(cur.FilledQuantity).Sub(cur.Hold), cur.ID); err != nil {
 			return domain.Order{}, err
 		}
+	}
+	if p, ok := s.d.Exchange.(domain.OrderPipeline); ok {
+		wait := p.SubmitModify(ctx, id, quantity, price)
+		s.mu.Unlock()
+		defer s.mu.Lock()
+		return wait()
 	}
 	return s.d.Exchange.ModifyOrder(ctx, id, quantity, price)
 }

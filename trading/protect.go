@@ -178,7 +178,9 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 				r.Type, r.Quantity, r.Symbol, parent.ID, domain.ErrorMessage(err)))
 			continue
 		}
-		s.placed(o)
+		if o.Status != domain.StatusRejected {
+			s.countPlaced(1)
+		}
 		out = append(out, o)
 	}
 	return out

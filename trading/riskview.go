@@ -81,10 +81,12 @@ func (s *Service) tradesToday(ctx context.Context, now time.Time) (int, error) {
 	return n, nil
 }
 
-// placed counts an order the gateway placed today. Callers hold s.mu.
-func (s *Service) placed(o domain.Order) {
-	if s.today.known && s.today.day.Equal(startOfDay(o.CreatedAt)) && o.Status != domain.StatusRejected {
-		s.today.count++
+// countPlaced adds n (1 for an order submitted, -1 when it then failed or
+// was rejected) to today's count, so orders still being journaled count
+// against the daily limit. Callers hold s.mu.
+func (s *Service) countPlaced(n int) {
+	if s.today.known && s.today.day.Equal(startOfDay(s.d.Clock.Now())) {
+		s.today.count += n
 	}
 }
 
