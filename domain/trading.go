@@ -226,6 +226,17 @@ type OrderPipeline interface {
 	SubmitModify(ctx context.Context, id string, quantity, price *decimal.Decimal) (wait func() (Order, error))
 }
 
+// LiveIndex is optional for an Exchange: what the risk check needs from the
+// live orders without copying the whole book on every order.
+type LiveIndex interface {
+	// BuyExposure is, per symbol, what the live BUY orders add if they fill
+	// (remaining quantity x limit or stop price).
+	BuyExposure(ctx context.Context) (map[string]decimal.Decimal, error)
+	// ProtectiveOrders lists symbol's live SELLs attached to a BUY (ParentID
+	// set), oldest first.
+	ProtectiveOrders(ctx context.Context, symbol string) ([]Order, error)
+}
+
 // TradeUpdate is one order state change, with its fill when it traded; the
 // realtime channel "trades" carries it.
 type TradeUpdate struct {

@@ -46,7 +46,7 @@ func (s *Service) Place(ctx context.Context, req domain.OrderRequest) (domain.Or
 			return domain.Order{}, false, err
 		}
 	}
-	v, err := s.view(ctx)
+	v, err := s.view(ctx, req.Symbol)
 	if err != nil {
 		return domain.Order{}, false, err
 	}
@@ -118,7 +118,7 @@ func (s *Service) Modify(ctx context.Context, id string, quantity, price *decima
 	if err := s.validate(ctx, &req); err != nil {
 		return domain.Order{}, err
 	}
-	v, err := s.view(ctx)
+	v, err := s.view(ctx, req.Symbol)
 	if err != nil {
 		return domain.Order{}, err
 	}

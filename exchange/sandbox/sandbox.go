@@ -72,7 +72,11 @@ type Sandbox struct {
 	subs  map[chan domain.TradeUpdate]<-chan struct{}
 }
 
-var _ domain.Exchange = (*Sandbox)(nil)
+var (
+	_ domain.Exchange      = (*Sandbox)(nil)
+	_ domain.OrderPipeline = (*Sandbox)(nil)
+	_ domain.LiveIndex     = (*Sandbox)(nil)
+)
 
 // New restores the sandbox from the store, funding it on the first start
 // and reconciling holds with the live orders.
@@ -206,6 +210,26 @@ func (s *Sandbox) LiveOrders(ctx context.Context) ([]domain.Order, error) {
 		return nil, err
 	}
 	return s.eng.LiveOrders(), nil
+}
+
+// BuyExposure implements domain.LiveIndex, from the engine's memory.
+func (s *Sandbox) BuyExposure(ctx context.Context) (map[string]decimal.Decimal, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ready(ctx); err != nil {
+		return nil, err
+	}
+	return s.eng.BuyExposure(), nil
+}
+
+// ProtectiveOrders implements domain.LiveIndex, from the engine's memory.
+func (s *Sandbox) ProtectiveOrders(ctx context.Context, symbol string) ([]domain.Order, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ready(ctx); err != nil {
+		return nil, err
+	}
+	return s.eng.ProtectiveOrders(symbol), nil
 }
 
 // Fills implements domain.Exchange.
