@@ -24,6 +24,9 @@ var migrations embed.FS
 type Store struct {
 	w *sql.DB // the one writer connection: SQLite allows a single writer anyway
 	r *sql.DB // readers; WAL lets them run beside the writer
+
+	stmts stmts
+	audit auditQueue
 }
 
 var _ domain.Store = (*Store)(nil)
@@ -53,6 +56,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err == nil {
 		err = migrate.Up(ctx, s, ms)
 	}
+	if err == nil {
+		err = s.prepareWriter(ctx)
+	}
 	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("migrate sqlite: %w", err)
@@ -62,6 +68,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 
 // Close closes both pools.
 func (s *Store) Close() error {
+	s.closeStmts()
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
