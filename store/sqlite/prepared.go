@@ -128,7 +128,7 @@ func (s *Store) writeAudit() {
 			e := it.e
 			return s.txExec(ctx, tx, insertAudit, ms(e.At), e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail)
 		}
-		err := s.tx(ctx, func(tx *sql.Tx) error {
+		err := s.auditTx(ctx, func(tx *sql.Tx) error {
 			for _, it := range batch {
 				if err := insert(tx, it); err != nil {
 					return err
@@ -138,10 +138,37 @@ func (s *Store) writeAudit() {
 		})
 		for _, it := range batch {
 			if err != nil && len(batch) > 1 {
-				it.done <- s.tx(ctx, func(tx *sql.Tx) error { return insert(tx, it) })
+				it.done <- s.auditTx(ctx, func(tx *sql.Tx) error { return insert(tx, it) })
 				continue
 			}
 			it.done <- err
 		}
 	}
+}
+
+// auditTx commits an audit batch without its own fsync (synchronous=NORMAL
+// for this one transaction, on the writer connection held throughout): the
+// write-ahead log is sequential, so the next ledger commit's fsync makes it
+// durable too. A killed process loses nothing committed; a power cut can
+// lose the audit rows of the last moments, never an order (the ledger's
+// commits fsync).
+func (s *Store) auditTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = FULL`)
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }
