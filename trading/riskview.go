@@ -153,6 +153,15 @@ func (s *Service) peakValue(ctx context.Context) (decimal.Decimal, error) {
 	return peak, nil
 }
 
+// ReloadMarks makes the next risk check re-read the start-of-day and peak
+// values from the store: for a history changed other than by
+// RecordPortfolio (an import, a test writing past values).
+func (s *Service) ReloadMarks() {
+	s.marks.mu.Lock()
+	s.marks.day, s.marks.peakRead = time.Time{}, time.Time{}
+	s.marks.mu.Unlock()
+}
+
 // recorded notes a value appended to the history.
 func (s *Service) recorded(v decimal.Decimal) {
 	s.marks.mu.Lock()
