@@ -41,6 +41,39 @@ type pendingOrder struct {
 	entry *entry
 }
 
+// recentFor is how long a journaled client order id stays in memory: a
+// lookup in the journal that started before the order was stored and
+// reaches the engine after it still finds it here.
+const recentFor = 10 * time.Second
+
+// recentOrder is a client order id journaled lately.
+type recentOrder struct {
+	order domain.Order
+	at    time.Time
+}
+
+// remember moves a journaled entry's client order ids from pending to
+// recent and forgets the ones older than recentFor. Callers hold mu.
+func (s *Sandbox) remember(e *entry, now time.Time) {
+	for _, k := range e.cids {
+		if p, ok := s.pending[k]; ok && p.entry == e {
+			delete(s.pending, k)
+			s.recent[k] = recentOrder{order: p.order, at: now}
+			s.recentFIFO = append(s.recentFIFO, k)
+		}
+	}
+	n := 0
+	for _, k := range s.recentFIFO {
+		r, ok := s.recent[k]
+		if ok && now.Sub(r.at) < recentFor {
+			break
+		}
+		delete(s.recent, k)
+		n++
+	}
+	s.recentFIFO = s.recentFIFO[n:]
+}
+
 // enqueue queues changes as one entry (nil when nothing changed). Callers
 // hold mu, so the queue's order is the engine's.
 func (s *Sandbox) enqueue(changes ...paper.Change) *entry {
@@ -124,7 +157,12 @@ func (s *Sandbox) writeLoop() {
 		} else {
 			s.health.ok(now)
 		}
+		wall := time.Now()
 		for _, e := range batch {
+			if err == nil {
+				s.remember(e, wall)
+				continue
+			}
 			for _, k := range e.cids {
 				if p, ok := s.pending[k]; ok && p.entry == e {
 					delete(s.pending, k)

@@ -157,3 +157,51 @@ func TestRepeatedClientIDWhileJournaling(t *testing.T) {
 		t.Fatalf("%d live orders, want 1", len(live))
 	}
 }
+
+// slowLookup answers a client order id lookup with what the journal held
+// when the lookup started, but only once released: a read that started
+// before the first order was journaled and reaches the engine after.
+type slowLookup struct {
+	*gate
+	started chan struct{}
+	answer  chan struct{}
+	calls   int
+}
+
+func (s *slowLookup) LedgerOrderByClientID(ctx context.Context, userID, cid string) (domain.Order, error) {
+	s.calls++
+	if s.calls == 2 {
+		s.started <- struct{}{}
+		<-s.answer
+		return domain.Order{}, domain.Errorf(domain.ENotFound, "Order not found")
+	}
+	return s.gate.LedgerOrderByClientID(ctx, userID, cid)
+}
+
+func TestRepeatedClientIDWhoseLookupRacedTheCommit(t *testing.T) {
+	e := newEnv(t)
+	g := &gate{LedgerStore: e.store, entered: make(chan struct{}, 1), release: make(chan struct{})}
+	sl := &slowLookup{gate: g, started: make(chan struct{}), answer: make(chan struct{})}
+	sb, err := sandbox.New(e.ctx, sl, e.prices, e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := sb.SubmitOrder(e.ctx, limit("raced"))
+	<-g.entered
+	second := make(chan func() (domain.Order, error), 1)
+	go func() { second <- sb.SubmitOrder(e.ctx, limit("raced")) }()
+	<-sl.started // the second lookup saw the journal before the first commit
+	g.release <- struct{}{}
+	a, err := first()
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(sl.answer) // ...and reaches the engine after it
+	b, err := (<-second)()
+	if err != nil || b.ID != a.ID {
+		t.Fatalf("repeat gave %q (%v), want the first order %s", b.ID, err, a.ID)
+	}
+	if live, _ := sb.LiveOrders(e.ctx); len(live) != 1 {
+		t.Fatalf("%d live orders, want 1", len(live))
+	}
+}

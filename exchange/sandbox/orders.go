@@ -27,8 +27,21 @@ func (s *Sandbox) PlaceOrder(ctx context.Context, req domain.OrderRequest) (doma
 // others use the engine while the journal commits.
 func (s *Sandbox) SubmitOrder(ctx context.Context, req domain.OrderRequest) func() (domain.Order, error) {
 	req.Symbol = strings.ToUpper(strings.TrimSpace(req.Symbol))
+	// A client order id is looked up in the journal before taking the
+	// engine, so no command waits on that read; what was journaled since the
+	// read started is in pending or recent (see place).
+	var stored *domain.Order
+	if req.ClientOrderID != "" {
+		prev, err := s.store.LedgerOrderByClientID(ctx, req.UserID, req.ClientOrderID)
+		switch {
+		case err == nil:
+			stored = &prev
+		case domain.ErrorCode(err) != domain.ENotFound:
+			return func() (domain.Order, error) { return domain.Order{}, err }
+		}
+	}
 	s.mu.Lock()
-	o, e, err := s.place(ctx, req)
+	o, e, err := s.place(ctx, req, stored)
 	s.mu.Unlock()
 	return func() (domain.Order, error) {
 		if werr := s.wait(ctx, e); werr != nil {
@@ -38,20 +51,22 @@ func (s *Sandbox) SubmitOrder(ctx context.Context, req domain.OrderRequest) func
 	}
 }
 
-func (s *Sandbox) place(ctx context.Context, req domain.OrderRequest) (domain.Order, *entry, error) {
+// place runs a new order; stored is the journal's order with the same
+// client order id, if the read before the lock found one. Callers hold mu.
+func (s *Sandbox) place(ctx context.Context, req domain.OrderRequest, stored *domain.Order) (domain.Order, *entry, error) {
 	if err := s.ready(ctx); err != nil {
 		return domain.Order{}, nil, err
 	}
 	if req.ClientOrderID != "" {
-		if p, ok := s.pending[cidKey{req.UserID, req.ClientOrderID}]; ok {
+		k := cidKey{req.UserID, req.ClientOrderID}
+		if p, ok := s.pending[k]; ok {
 			return p.order, p.entry, nil // acknowledged once it is journaled
 		}
-		prev, err := s.store.LedgerOrderByClientID(ctx, req.UserID, req.ClientOrderID)
-		if err == nil {
-			return prev, nil, nil
+		if r, ok := s.recent[k]; ok {
+			return r.order, nil, nil
 		}
-		if domain.ErrorCode(err) != domain.ENotFound {
-			return domain.Order{}, nil, err
+		if stored != nil {
+			return *stored, nil, nil
 		}
 	}
 	now := s.opt.Clock.Now()

@@ -63,6 +63,9 @@ type Sandbox struct {
 	health health
 	// pending are queued orders with client order ids, until journaled (under mu).
 	pending map[cidKey]pendingOrder
+	// recent are client order ids journaled in the last recentFor (under mu).
+	recent     map[cidKey]recentOrder
+	recentFIFO []cidKey
 
 	qmu     sync.Mutex
 	queue   []*entry // changes applied in memory, waiting for the journal
@@ -85,7 +88,7 @@ func New(ctx context.Context, store domain.LedgerStore, prices Prices, opt Optio
 		opt.Clock = domain.SystemClock{}
 	}
 	s := &Sandbox{opt: opt, store: store, prices: prices, seenAt: map[string]time.Time{}, subs: map[chan domain.TradeUpdate]<-chan struct{}{},
-		pending: map[cidKey]pendingOrder{}}
+		pending: map[cidKey]pendingOrder{}, recent: map[cidKey]recentOrder{}}
 	s.eng = paper.New(paper.Config{Products: opt.Products, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee, Spread: opt.Spread,
 		MaxFillPerQuote: opt.MaxFillPerTick, NewID: newID})
 	if err := s.restore(ctx, true); err != nil {
