@@ -32,44 +32,17 @@ func (s *Service) Place(ctx context.Context, req domain.OrderRequest) (domain.Or
 	if err := s.validate(ctx, &req); err != nil {
 		return domain.Order{}, false, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if req.ClientOrderID != "" {
-		prev, err := s.d.Exchange.OrderByClientID(ctx, req.UserID, req.ClientOrderID)
-		switch {
-		case err == nil && req.SameAs(prev):
-			return prev, false, nil
-		case err == nil:
-			return domain.Order{}, false, domain.Errorf(domain.EConflict,
-				"Client order id %s was already used for a different order (%s)", req.ClientOrderID, prev.ID)
-		case domain.ErrorCode(err) != domain.ENotFound:
-			return domain.Order{}, false, err
-		}
+	wait, prev, err := s.admit(ctx, req)
+	if wait == nil {
+		return prev, false, err
 	}
-	v, err := s.view(ctx, req.Symbol)
-	if err != nil {
-		return domain.Order{}, false, err
-	}
-	ro, err := s.assess(v, req, nil)
-	if err != nil {
-		return domain.Order{}, false, err
-	}
-	if err := risk.Check(s.d.Policy().Limits, v.snap, ro); err != nil {
-		s.d.Alert(ctx, "medium", "Order refused by risk check", fmt.Sprintf("%s %s %s: %s", req.Side, req.Quantity, req.Symbol, domain.ErrorMessage(err)))
-		return domain.Order{}, false, err
-	}
-	if req.Side == domain.Sell {
-		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity, ""); err != nil {
-			return domain.Order{}, false, err
-		}
-	}
-	wait := s.submit(ctx, req)
-	s.countPlaced(1)
-	s.mu.Unlock() // the book holds the order now: the next check sees it while this one is journaled
+	// The book holds the order now: the next check sees it while this one
+	// is journaled, outside the lock.
 	o, err := wait()
-	s.mu.Lock()
 	if err != nil || o.Status == domain.StatusRejected {
+		s.mu.Lock()
 		s.countPlaced(-1)
+		s.mu.Unlock()
 	}
 	if err != nil {
 		if domain.ErrorCode(err) == domain.ERejected {
@@ -78,6 +51,46 @@ func (s *Service) Place(ctx context.Context, req domain.OrderRequest) (domain.Or
 		return domain.Order{}, false, err
 	}
 	return o, true, nil
+}
+
+// admit runs idempotency and the risk check and submits the order, under
+// the lock. It returns the wait for the exchange's outcome, or (nil wait)
+// the first order of a repeated client order id or the refusal.
+func (s *Service) admit(ctx context.Context, req domain.OrderRequest) (func() (domain.Order, error), domain.Order, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if req.ClientOrderID != "" {
+		prev, err := s.d.Exchange.OrderByClientID(ctx, req.UserID, req.ClientOrderID)
+		switch {
+		case err == nil && req.SameAs(prev):
+			return nil, prev, nil
+		case err == nil:
+			return nil, domain.Order{}, domain.Errorf(domain.EConflict,
+				"Client order id %s was already used for a different order (%s)", req.ClientOrderID, prev.ID)
+		case domain.ErrorCode(err) != domain.ENotFound:
+			return nil, domain.Order{}, err
+		}
+	}
+	v, err := s.view(ctx, req.Symbol)
+	if err != nil {
+		return nil, domain.Order{}, err
+	}
+	ro, err := s.assess(v, req, nil)
+	if err != nil {
+		return nil, domain.Order{}, err
+	}
+	if err := risk.Check(s.d.Policy().Limits, v.snap, ro); err != nil {
+		s.d.Alert(ctx, "medium", "Order refused by risk check", fmt.Sprintf("%s %s %s: %s", req.Side, req.Quantity, req.Symbol, domain.ErrorMessage(err)))
+		return nil, domain.Order{}, err
+	}
+	if req.Side == domain.Sell {
+		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity, ""); err != nil {
+			return nil, domain.Order{}, err
+		}
+	}
+	wait := s.submit(ctx, req)
+	s.countPlaced(1)
+	return wait, domain.Order{}, nil
 }
 
 // submit hands an order to the exchange, pipelined when it can be.
