@@ -590,11 +590,13 @@ func TestEveryRiskRefusal(t *testing.T) {
 	if err := s.app.Store.AppendPortfolioPoint(ctx, domain.PortfolioPoint{Time: midnight, Value: decimal.NewFromInt(106_000), Cash: decimal.NewFromInt(106_000)}); err != nil {
 		t.Fatal(err)
 	}
+	s.app.Trading.ReloadMarks() // the history was written behind the gateway's back
 	refused(`{"symbol":"ETH-USD","action":"BUY","quantity":0.01}`, "Daily loss limit reached")
 	setRisk(`{"dailyLossLimit":0.2}`)
 	if err := s.app.Store.AppendPortfolioPoint(ctx, domain.PortfolioPoint{Time: midnight.Add(-48 * time.Hour), Value: decimal.NewFromInt(150_000), Cash: decimal.NewFromInt(150_000)}); err != nil {
 		t.Fatal(err)
 	}
+	s.app.Trading.ReloadMarks()
 	refused(`{"symbol":"ETH-USD","action":"BUY","quantity":0.01}`, "Maximum drawdown reached")
 	setRisk(`{"maxDrawdown":0.5}`)
 	placed(`{"symbol":"ETH-USD","action":"BUY","quantity":0.01}`)

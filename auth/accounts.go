@@ -37,6 +37,7 @@ func (s *Service) ended(e Ended) {
 
 // endUserSessions deletes userID's sessions except keep and tells the listener.
 func (s *Service) endUserSessions(ctx context.Context, userID, keep string) error {
+	defer s.sessions.dropUser(userID) // after the delete: a lookup racing it cannot cache what it ended
 	if _, err := s.store.DeleteUserSessions(ctx, userID, keep); err != nil {
 		return fmt.Errorf("end sessions: %w", err)
 	}
@@ -147,6 +148,7 @@ func (s *Service) UpdateUser(ctx context.Context, actor domain.User, id string, 
 }
 
 func (s *Service) apply(ctx context.Context, u, next domain.User) error {
+	defer s.sessions.dropUser(u.ID) // after the writes: the sessions reread the changed user
 	if next.Role != u.Role {
 		if err := s.store.SetUserRole(ctx, u.ID, next.Role); err != nil {
 			return err

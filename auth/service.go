@@ -41,6 +41,7 @@ type Service struct {
 	onEnd      atomic.Pointer[func(Ended)]
 	byAccount  *failureLimiter // keyed by account and address
 	byAddress  *failureLimiter
+	sessions   *sessionCache
 }
 
 // NewService returns a Service whose tokens live for ttl (sliding).
@@ -51,6 +52,7 @@ func NewService(store domain.Store, clock domain.Clock, ttl time.Duration) *Serv
 		clock:     clock,
 		byAccount: newFailureLimiter(maxFailuresPerAccount, failureWindow),
 		byAddress: newFailureLimiter(maxFailuresPerAddress, failureWindow),
+		sessions:  newSessionCache(),
 	}
 	s.SetSessionTTL(ttl)
 	s.SetSessionMaxAge(DefaultSessionMaxAge)
@@ -275,6 +277,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (domain.User, 
 			if err := s.store.ExtendSession(ctx, ss.TokenHash, next); err != nil {
 				return domain.User{}, err
 			}
+			s.sessions.extended(ss.TokenHash, next)
 		}
 	}
 	return u, nil
@@ -294,14 +297,23 @@ func (s *Service) session(ctx context.Context, token string) (domain.User, domai
 	if token == "" {
 		return domain.User{}, domain.Session{}, unauth
 	}
-	ss, err := s.store.SessionByHash(ctx, hashToken(token))
+	hash, now := hashToken(token), s.clock.Now()
+	if c, ok := s.sessions.get(hash); ok {
+		if s.expired(c.ss, now) {
+			s.sessions.drop(hash)
+			s.store.DeleteSession(ctx, hash)
+			return domain.User{}, c.ss, domain.Errorf(domain.EUnauthorized, "Session expired; please sign in again")
+		}
+		return c.u, c.ss, nil
+	}
+	gen := s.sessions.generation()
+	ss, err := s.store.SessionByHash(ctx, hash)
 	if domain.ErrorCode(err) == domain.ENotFound {
 		return domain.User{}, ss, unauth
 	} else if err != nil {
 		return domain.User{}, ss, err
 	}
-	now := s.clock.Now()
-	if !now.Before(ss.ExpiresAt) || !now.Before(s.maxAgeOf(ss)) {
+	if s.expired(ss, now) {
 		s.store.DeleteSession(ctx, ss.TokenHash)
 		return domain.User{}, ss, domain.Errorf(domain.EUnauthorized, "Session expired; please sign in again")
 	}
@@ -315,11 +327,18 @@ func (s *Service) session(ctx context.Context, token string) (domain.User, domai
 		s.store.DeleteSession(ctx, ss.TokenHash)
 		return domain.User{}, ss, domain.Errorf(domain.EUnauthorized, "This account is disabled")
 	}
+	s.sessions.put(gen, hash, cachedSession{ss: ss, u: u})
 	return u, ss, nil
+}
+
+// expired reports whether a session has ended by idleness or by age at now.
+func (s *Service) expired(ss domain.Session, now time.Time) bool {
+	return !now.Before(ss.ExpiresAt) || !now.Before(s.maxAgeOf(ss))
 }
 
 // Logout revokes the session of token.
 func (s *Service) Logout(ctx context.Context, token string) error {
+	defer s.sessions.drop(hashToken(token)) // after the delete (see sessionCache.generation)
 	if err := s.store.DeleteSession(ctx, hashToken(token)); err != nil {
 		return err
 	}

@@ -216,6 +216,27 @@ type Exchange interface {
 	Updates(ctx context.Context) <-chan TradeUpdate
 }
 
+// OrderPipeline is optional for an Exchange: it takes a place or modify into
+// its book at once and returns a wait that reports the outcome once it is
+// durable. The gateway holds its risk lock only until the submit returns,
+// so concurrent orders share the exchange's journal commits (group commit).
+// The book, and so the next risk check, already counts a submitted order.
+type OrderPipeline interface {
+	SubmitOrder(ctx context.Context, req OrderRequest) (wait func() (Order, error))
+	SubmitModify(ctx context.Context, id string, quantity, price *decimal.Decimal) (wait func() (Order, error))
+}
+
+// LiveIndex is optional for an Exchange: what the risk check needs from the
+// live orders without copying the whole book on every order.
+type LiveIndex interface {
+	// BuyExposure is, per symbol, what the live BUY orders add if they fill
+	// (remaining quantity x limit or stop price).
+	BuyExposure(ctx context.Context) (map[string]decimal.Decimal, error)
+	// ProtectiveOrders lists symbol's live SELLs attached to a BUY (ParentID
+	// set), oldest first.
+	ProtectiveOrders(ctx context.Context, symbol string) ([]Order, error)
+}
+
 // TradeUpdate is one order state change, with its fill when it traded; the
 // realtime channel "trades" carries it.
 type TradeUpdate struct {

@@ -67,31 +67,70 @@ func withTuning(tuning func() Tuning, next http.Handler) http.Handler {
 	})
 }
 
-// gzipWriter compresses the body once the handler has set its headers.
+// gzipMinSize is the smallest body worth compressing: below about one
+// packet gzip saves nothing on the wire and cost a tenth of an order's time
+// (the compressor's reset and flush).
+const gzipMinSize = 1400
+
+// gzipWriter compresses the body once it reaches gzipMinSize; a smaller
+// body goes out as it is when the handler is done (Close).
 type gzipWriter struct {
 	http.ResponseWriter
 	gz      *gzip.Writer
-	started bool
+	code    int    // status the handler set, sent once compression is decided
+	buf     []byte // the body so far, while undecided
+	decided bool
 }
 
 func (g *gzipWriter) WriteHeader(code int) {
-	if !g.started {
-		g.started = true
-		h := g.Header()
-		if h.Get("Content-Encoding") == "" && code != http.StatusNoContent && code != http.StatusNotModified {
-			h.Del("Content-Length")
-			h.Set("Content-Encoding", "gzip")
-			h.Add("Vary", "Accept-Encoding")
-			g.gz = gzipPool.Get().(*gzip.Writer)
-			g.gz.Reset(g.ResponseWriter)
-		}
+	if g.code == 0 {
+		g.code = code
 	}
-	g.ResponseWriter.WriteHeader(code)
+	if code == http.StatusNoContent || code == http.StatusNotModified || code < 200 {
+		g.decide(false)
+	}
+}
+
+// decide sends the headers, compressing or not, and what was buffered.
+func (g *gzipWriter) decide(compress bool) error {
+	if g.decided {
+		return nil
+	}
+	g.decided = true
+	if g.code == 0 {
+		g.code = http.StatusOK
+	}
+	h := g.Header()
+	if compress && h.Get("Content-Encoding") == "" {
+		h.Del("Content-Length")
+		h.Set("Content-Encoding", "gzip")
+		h.Add("Vary", "Accept-Encoding")
+		g.gz = gzipPool.Get().(*gzip.Writer)
+		g.gz.Reset(g.ResponseWriter)
+	}
+	g.ResponseWriter.WriteHeader(g.code)
+	if len(g.buf) == 0 {
+		return nil
+	}
+	var err error
+	if g.gz != nil {
+		_, err = g.gz.Write(g.buf)
+	} else {
+		_, err = g.ResponseWriter.Write(g.buf)
+	}
+	g.buf = nil
+	return err
 }
 
 func (g *gzipWriter) Write(b []byte) (int, error) {
-	if !g.started {
-		g.WriteHeader(http.StatusOK)
+	if !g.decided {
+		if len(g.buf)+len(b) < gzipMinSize {
+			g.buf = append(g.buf, b...)
+			return len(b), nil
+		}
+		if err := g.decide(true); err != nil {
+			return 0, err
+		}
 	}
 	if g.gz != nil {
 		return g.gz.Write(b)
@@ -99,7 +138,14 @@ func (g *gzipWriter) Write(b []byte) (int, error) {
 	return g.ResponseWriter.Write(b)
 }
 
+// Close sends a body too small to compress, or ends the compressed one.
 func (g *gzipWriter) Close() error {
+	if !g.decided {
+		if g.code == 0 && len(g.buf) == 0 {
+			return nil // nothing was written: leave the response to the server
+		}
+		return g.decide(false)
+	}
 	if g.gz == nil {
 		return nil
 	}

@@ -100,3 +100,19 @@ func TestTuningCompresses(t *testing.T) {
 		}
 	}
 }
+
+func TestTuningSendsSmallBodiesAsTheyAre(t *testing.T) {
+	body := `{"success":true,"data":{"order_id":"o-1"}}`
+	h := withTuning(func() Tuning { return Tuning{Compression: true} }, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		io.WriteString(w, body)
+	}))
+	req := httptest.NewRequest("POST", "/api/x", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusCreated || rec.Header().Get("Content-Encoding") != "" || rec.Body.String() != body {
+		t.Fatalf("status %d, encoding %q, body %q: want 201, none, the body", rec.Code, rec.Header().Get("Content-Encoding"), rec.Body.String())
+	}
+}

@@ -32,46 +32,74 @@ func (s *Service) Place(ctx context.Context, req domain.OrderRequest) (domain.Or
 	if err := s.validate(ctx, &req); err != nil {
 		return domain.Order{}, false, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if req.ClientOrderID != "" {
-		prev, err := s.d.Exchange.OrderByClientID(ctx, req.UserID, req.ClientOrderID)
-		switch {
-		case err == nil && req.SameAs(prev):
-			return prev, false, nil
-		case err == nil:
-			return domain.Order{}, false, domain.Errorf(domain.EConflict,
-				"Client order id %s was already used for a different order (%s)", req.ClientOrderID, prev.ID)
-		case domain.ErrorCode(err) != domain.ENotFound:
-			return domain.Order{}, false, err
-		}
+	wait, prev, err := s.admit(ctx, req)
+	if wait == nil {
+		return prev, false, err
 	}
-	v, err := s.view(ctx)
-	if err != nil {
-		return domain.Order{}, false, err
+	// The book holds the order now: the next check sees it while this one
+	// is journaled, outside the lock.
+	o, err := wait()
+	if err != nil || o.Status == domain.StatusRejected {
+		s.mu.Lock()
+		s.countPlaced(-1)
+		s.mu.Unlock()
 	}
-	ro, err := s.assess(v, req, nil)
-	if err != nil {
-		return domain.Order{}, false, err
-	}
-	if err := risk.Check(s.d.Policy().Limits, v.snap, ro); err != nil {
-		s.d.Alert(ctx, "medium", "Order refused by risk check", fmt.Sprintf("%s %s %s: %s", req.Side, req.Quantity, req.Symbol, domain.ErrorMessage(err)))
-		return domain.Order{}, false, err
-	}
-	if req.Side == domain.Sell {
-		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity, ""); err != nil {
-			return domain.Order{}, false, err
-		}
-	}
-	o, err := s.d.Exchange.PlaceOrder(ctx, req)
 	if err != nil {
 		if domain.ErrorCode(err) == domain.ERejected {
 			s.d.Alert(ctx, "low", "Order rejected by the exchange", fmt.Sprintf("%s %s %s: %s", req.Side, req.Quantity, req.Symbol, domain.ErrorMessage(err)))
 		}
 		return domain.Order{}, false, err
 	}
-	s.placed(o)
 	return o, true, nil
+}
+
+// admit runs idempotency and the risk check and submits the order, under
+// the lock. It returns the wait for the exchange's outcome, or (nil wait)
+// the first order of a repeated client order id or the refusal.
+func (s *Service) admit(ctx context.Context, req domain.OrderRequest) (func() (domain.Order, error), domain.Order, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if req.ClientOrderID != "" {
+		prev, err := s.d.Exchange.OrderByClientID(ctx, req.UserID, req.ClientOrderID)
+		switch {
+		case err == nil && req.SameAs(prev):
+			return nil, prev, nil
+		case err == nil:
+			return nil, domain.Order{}, domain.Errorf(domain.EConflict,
+				"Client order id %s was already used for a different order (%s)", req.ClientOrderID, prev.ID)
+		case domain.ErrorCode(err) != domain.ENotFound:
+			return nil, domain.Order{}, err
+		}
+	}
+	v, err := s.view(ctx, req.Symbol)
+	if err != nil {
+		return nil, domain.Order{}, err
+	}
+	ro, err := s.assess(v, req, nil)
+	if err != nil {
+		return nil, domain.Order{}, err
+	}
+	if err := risk.Check(s.d.Policy().Limits, v.snap, ro); err != nil {
+		s.d.Alert(ctx, "medium", "Order refused by risk check", fmt.Sprintf("%s %s %s: %s", req.Side, req.Quantity, req.Symbol, domain.ErrorMessage(err)))
+		return nil, domain.Order{}, err
+	}
+	if req.Side == domain.Sell {
+		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity, ""); err != nil {
+			return nil, domain.Order{}, err
+		}
+	}
+	wait := s.submit(ctx, req)
+	s.countPlaced(1)
+	return wait, domain.Order{}, nil
+}
+
+// submit hands an order to the exchange, pipelined when it can be.
+func (s *Service) submit(ctx context.Context, req domain.OrderRequest) func() (domain.Order, error) {
+	if p, ok := s.d.Exchange.(domain.OrderPipeline); ok {
+		return p.SubmitOrder(ctx, req)
+	}
+	o, err := s.d.Exchange.PlaceOrder(ctx, req)
+	return func() (domain.Order, error) { return o, err }
 }
 
 // Modify gives a live order a new quantity and/or price. To the risk check
@@ -103,7 +131,7 @@ func (s *Service) Modify(ctx context.Context, id string, quantity, price *decima
 	if err := s.validate(ctx, &req); err != nil {
 		return domain.Order{}, err
 	}
-	v, err := s.view(ctx)
+	v, err := s.view(ctx, req.Symbol)
 	if err != nil {
 		return domain.Order{}, err
 	}
@@ -118,6 +146,12 @@ func (s *Service) Modify(ctx context.Context, id string, quantity, price *decima
 		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity.Sub(cur.FilledQuantity).Sub(cur.Hold), cur.ID); err != nil {
 			return domain.Order{}, err
 		}
+	}
+	if p, ok := s.d.Exchange.(domain.OrderPipeline); ok {
+		wait := p.SubmitModify(ctx, id, quantity, price)
+		s.mu.Unlock()
+		defer s.mu.Lock()
+		return wait()
 	}
 	return s.d.Exchange.ModifyOrder(ctx, id, quantity, price)
 }

@@ -66,7 +66,11 @@ func (s *Service) RecordPortfolio(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.d.Store.AppendPortfolioPoint(ctx, domain.PortfolioPoint{Time: s.d.Clock.Now(), Value: v.Total, Cash: v.Cash})
+	if err := s.d.Store.AppendPortfolioPoint(ctx, domain.PortfolioPoint{Time: s.d.Clock.Now(), Value: v.Total, Cash: v.Cash}); err != nil {
+		return err
+	}
+	s.recorded(v.Total)
+	return nil
 }
 
 // pnlSince is the change in portfolio value since t (zero without history).

@@ -35,10 +35,21 @@ func (s *Service) Run(ctx context.Context) {
 			}
 		}
 	}()
+	var last time.Time       // when fills last recorded the portfolio value
+	var due <-chan time.Time // a recording owed to fills that came too soon after the last
+	record := func() {
+		last, due = time.Now(), nil
+		if err := s.RecordPortfolio(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("record portfolio value", "err", err)
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-due:
+			record()
+			continue
 		case <-wake:
 		}
 		mu.Lock()
@@ -50,13 +61,20 @@ func (s *Service) Run(ctx context.Context) {
 			s.handle(ctx, u)
 			filled = filled || u.Fill != nil
 		}
-		if filled {
-			if err := s.RecordPortfolio(ctx); err != nil && ctx.Err() == nil {
-				slog.Warn("record portfolio value", "err", err)
-			}
+		switch {
+		case !filled:
+		case time.Since(last) >= recordAfterFillsEvery:
+			record()
+		case due == nil:
+			due = time.After(recordAfterFillsEvery - time.Since(last))
 		}
 	}
 }
+
+// recordAfterFillsEvery spaces the portfolio values recorded after fills: a
+// burst of fills records at once and then once more when it is over, instead
+// of one stored value (and one commit) per batch of fills.
+const recordAfterFillsEvery = time.Second
 
 func (s *Service) handle(ctx context.Context, u domain.TradeUpdate) {
 	if s.d.Bus != nil {
@@ -178,7 +196,9 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 				r.Type, r.Quantity, r.Symbol, parent.ID, domain.ErrorMessage(err)))
 			continue
 		}
-		s.placed(o)
+		if o.Status != domain.StatusRejected {
+			s.countPlaced(1)
+		}
 		out = append(out, o)
 	}
 	return out

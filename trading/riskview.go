@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -12,16 +13,21 @@ import (
 	"kestrel/risk"
 )
 
-// view is the account as the risk check sees it, read once per decision.
+// view is the account as the risk check sees it, read once per decision
+// about an order on symbol.
 type view struct {
 	snap   risk.Snapshot
 	free   map[string]decimal.Decimal // available (not on hold), per currency
 	total  map[string]decimal.Decimal // available + hold, per currency
 	prices map[string]decimal.Decimal
-	live   []domain.Order
+	// protective are symbol's live SELLs attached to a BUY (ParentID set),
+	// oldest first: a SELL may take its quantity from them.
+	protective []domain.Order
+	// sells lists symbol's live SELLs (only read to word a refusal).
+	sells func() ([]domain.Order, error)
 }
 
-func (s *Service) view(ctx context.Context) (view, error) {
+func (s *Service) view(ctx context.Context, symbol string) (view, error) {
 	v := view{free: map[string]decimal.Decimal{}, total: map[string]decimal.Decimal{}, prices: map[string]decimal.Decimal{}}
 	val, err := s.value(ctx)
 	if err != nil {
@@ -31,31 +37,138 @@ func (s *Service) view(ctx context.Context) (view, error) {
 		v.free[b.Currency], v.total[b.Currency] = b.Available, b.Total()
 	}
 	v.prices = val.prices
-	if v.live, err = s.liveOrders(ctx); err != nil {
-		return v, err
-	}
 	v.snap = risk.Snapshot{EmergencyStop: s.Halt().Active, PortfolioValue: val.Total, Exposure: map[string]decimal.Decimal{}}
 	for _, p := range val.Positions {
 		if p.Quantity.IsPositive() {
 			v.snap.Exposure[p.Symbol] = p.CurrentValue
 		}
 	}
-	for _, o := range v.live {
-		if o.Side == domain.Buy {
-			v.snap.Exposure[o.Symbol] = v.snap.Exposure[o.Symbol].Add(exposureOf(o))
-		}
+	if err := s.liveView(ctx, &v, symbol); err != nil {
+		return v, err
 	}
 	now := s.d.Clock.Now()
-	if p, err := s.d.Store.PortfolioPointAt(ctx, startOfDay(now)); err == nil {
-		v.snap.StartOfDayValue = p.Value
+	if v.snap.StartOfDayValue, err = s.startOfDayValue(ctx, now); err != nil {
+		return v, err
 	}
-	if v.snap.PeakValue, err = s.d.Store.PeakPortfolioValue(ctx); err != nil {
+	if v.snap.PeakValue, err = s.peakValue(ctx); err != nil {
 		return v, err
 	}
 	if v.snap.TradesToday, err = s.tradesToday(ctx, now); err != nil {
 		return v, err
 	}
 	return v, nil
+}
+
+// liveView adds the live orders' part: resting BUYs' exposure and symbol's
+// protective SELLs. An exchange with a domain.LiveIndex answers from its
+// index; any other lists its live orders.
+func (s *Service) liveView(ctx context.Context, v *view, symbol string) error {
+	sellsOf := func(live []domain.Order) []domain.Order {
+		var out []domain.Order
+		for _, o := range live {
+			if o.Symbol == symbol && o.Side == domain.Sell {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	v.sells = func() ([]domain.Order, error) {
+		live, err := s.liveOrders(ctx)
+		return sellsOf(live), err
+	}
+	if idx, ok := s.d.Exchange.(domain.LiveIndex); ok {
+		exp, err := idx.BuyExposure(ctx)
+		if err != nil {
+			return err
+		}
+		for sym, x := range exp {
+			v.snap.Exposure[sym] = v.snap.Exposure[sym].Add(x)
+		}
+		v.protective, err = idx.ProtectiveOrders(ctx, symbol)
+		return err
+	}
+	live, err := s.liveOrders(ctx)
+	if err != nil {
+		return err
+	}
+	for _, o := range live {
+		if o.Side == domain.Buy {
+			v.snap.Exposure[o.Symbol] = v.snap.Exposure[o.Symbol].Add(exposureOf(o))
+		}
+		if o.Symbol == symbol && o.Side == domain.Sell && o.ParentID != "" {
+			v.protective = append(v.protective, o)
+		}
+	}
+	v.sells = func() ([]domain.Order, error) { return sellsOf(live), nil }
+	return nil
+}
+
+// marks are the figures of the portfolio history the risk check reads: the
+// value at the start of the day and the peak. The store is read for the
+// start of the day once a day (later points cannot change it) and for the
+// peak once a minute (retention may prune it); in between the peak follows
+// the values RecordPortfolio appends, so no order re-reads the history.
+type marks struct {
+	mu       sync.Mutex
+	day      time.Time
+	sod      decimal.Decimal
+	peak     decimal.Decimal
+	peakRead time.Time
+}
+
+const peakReread = time.Minute
+
+func (s *Service) startOfDayValue(ctx context.Context, now time.Time) (decimal.Decimal, error) {
+	day := startOfDay(now)
+	s.marks.mu.Lock()
+	defer s.marks.mu.Unlock()
+	if s.marks.day.Equal(day) {
+		return s.marks.sod, nil
+	}
+	p, err := s.d.Store.PortfolioPointAt(ctx, day)
+	switch {
+	case err == nil:
+		s.marks.sod = p.Value
+	case domain.ErrorCode(err) == domain.ENotFound:
+		s.marks.sod = decimal.Zero // unknown: no value recorded before today
+	default:
+		return decimal.Zero, err
+	}
+	s.marks.day = day
+	return s.marks.sod, nil
+}
+
+func (s *Service) peakValue(ctx context.Context) (decimal.Decimal, error) {
+	now := s.d.Clock.Now()
+	s.marks.mu.Lock()
+	defer s.marks.mu.Unlock()
+	if !s.marks.peakRead.IsZero() && now.Sub(s.marks.peakRead) < peakReread && !now.Before(s.marks.peakRead) {
+		return s.marks.peak, nil
+	}
+	peak, err := s.d.Store.PeakPortfolioValue(ctx)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	s.marks.peak, s.marks.peakRead = peak, now
+	return peak, nil
+}
+
+// ReloadMarks makes the next risk check re-read the start-of-day and peak
+// values from the store: for a history changed other than by
+// RecordPortfolio (an import, a test writing past values).
+func (s *Service) ReloadMarks() {
+	s.marks.mu.Lock()
+	s.marks.day, s.marks.peakRead = time.Time{}, time.Time{}
+	s.marks.mu.Unlock()
+}
+
+// recorded notes a value appended to the history.
+func (s *Service) recorded(v decimal.Decimal) {
+	s.marks.mu.Lock()
+	if !s.marks.peakRead.IsZero() && v.GreaterThan(s.marks.peak) {
+		s.marks.peak = v
+	}
+	s.marks.mu.Unlock()
 }
 
 // today counts the orders placed since 00:00 UTC. It is read from the
@@ -81,10 +194,12 @@ func (s *Service) tradesToday(ctx context.Context, now time.Time) (int, error) {
 	return n, nil
 }
 
-// placed counts an order the gateway placed today. Callers hold s.mu.
-func (s *Service) placed(o domain.Order) {
-	if s.today.known && s.today.day.Equal(startOfDay(o.CreatedAt)) && o.Status != domain.StatusRejected {
-		s.today.count++
+// countPlaced adds n (1 for an order submitted, -1 when it then failed or
+// was rejected) to today's count, so orders still being journaled count
+// against the daily limit. Callers hold s.mu.
+func (s *Service) countPlaced(n int) {
+	if s.today.known && s.today.day.Equal(startOfDay(s.d.Clock.Now())) {
+		s.today.count += n
 	}
 }
 
@@ -148,7 +263,7 @@ func (s *Service) assess(v view, req domain.OrderRequest, replacing *domain.Orde
 	}
 	base := domain.Base(req.Symbol)
 	sellable := v.free[base]
-	for _, g := range protectiveGroups(v.live, req.Symbol) {
+	for _, g := range protectiveGroups(v.protective, req.Symbol) {
 		sellable = sellable.Add(g.held)
 	}
 	if replacing != nil && replacing.ParentID == "" {
@@ -159,7 +274,11 @@ func (s *Service) assess(v view, req domain.OrderRequest, replacing *domain.Orde
 		return o, nil
 	}
 	if v.total[base].GreaterThanOrEqual(qty) {
-		return o, heldBy(v.live, req.Symbol, replacing)
+		sells, err := v.sells()
+		if err != nil {
+			return o, err
+		}
+		return o, heldBy(sells, req.Symbol, replacing)
 	}
 	return o, nil // more than is held: the exchange refuses it for want of funds
 }
@@ -219,7 +338,7 @@ func protectiveGroups(live []domain.Order, symbol string) []group {
 // Kestrel placed itself.
 func (s *Service) makeRoom(ctx context.Context, v view, symbol string, qty decimal.Decimal, except string) error {
 	need := qty.Sub(v.free[domain.Base(symbol)])
-	for _, g := range protectiveGroups(v.live, symbol) {
+	for _, g := range protectiveGroups(v.protective, symbol) {
 		if !need.IsPositive() {
 			return nil
 		}

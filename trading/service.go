@@ -54,6 +54,7 @@ type Service struct {
 	halt  HaltState
 	hmu   sync.RWMutex
 	today today // orders placed today, kept under mu
+	marks marks // start-of-day and peak portfolio values
 }
 
 // HaltState is the emergency stop.

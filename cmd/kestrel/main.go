@@ -51,6 +51,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("kestrel", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := bindConfig(fs)
+	pprofAddr := fs.String("pprof-addr", env("KESTREL_PPROF_ADDR", ""), "loopback address serving Go's profiler (/debug/pprof/), for measurements; empty: off [KESTREL_PPROF_ADDR]")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: kestrel [serve] [flags]
        kestrel user add --email E --name N [--role trader|operator] [--password P]
@@ -76,6 +77,14 @@ environment variable shown; a flag wins over its variable.
 	a, err := app.New(ctx, *cfg, buildInfo(), webUI())
 	if err != nil {
 		return err
+	}
+	if *pprofAddr != "" {
+		stopProfiler, err := serveProfiler(*pprofAddr)
+		if err != nil {
+			a.Close()
+			return err
+		}
+		defer stopProfiler()
 	}
 	runErr := a.Run(ctx)
 	return errors.Join(runErr, a.Close())

@@ -71,6 +71,7 @@ type Engine struct {
 	live      map[string]domain.Order
 	books     map[string]*books
 	quotes    map[string]Quote
+	idx       index
 	seq       uint64
 	ids       uint64
 }
@@ -88,6 +89,7 @@ func New(cfg Config) *Engine {
 func (e *Engine) reset() {
 	e.balances, e.positions, e.live = map[string]domain.Balance{}, map[string]domain.PositionBook{}, map[string]domain.Order{}
 	e.books = map[string]*books{}
+	e.idx = newIndex()
 	for sym := range e.products {
 		e.books[sym] = newBooks()
 	}
@@ -108,6 +110,7 @@ func (e *Engine) Load(bals []domain.Balance, pos []domain.PositionBook, live []d
 	}
 	for _, o := range live {
 		e.live[o.ID] = o
+		e.track(o)
 		e.rest(o)
 	}
 }
@@ -155,12 +158,7 @@ func (e *Engine) LiveOrders() []domain.Order {
 	for _, o := range e.live {
 		out = append(out, o)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.Before(out[j].CreatedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
+	sortOldestFirst(out)
 	return out
 }
 

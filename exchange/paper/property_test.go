@@ -52,6 +52,29 @@ func check(t *testing.T, step string, e *paper.Engine, l *ledger) {
 	if bad := e.HoldsReconcile(); len(bad) > 0 {
 		t.Fatalf("%s: holds do not reconcile: %v", step, bad)
 	}
+	// The index the risk check reads agrees with the book.
+	exp, prot := map[string]decimal.Decimal{}, map[string]int{}
+	for _, o := range e.LiveOrders() {
+		if o.Side == domain.Buy {
+			px := o.Price
+			if o.Type == domain.StopLoss {
+				px = o.StopPrice
+			}
+			exp[o.Symbol] = exp[o.Symbol].Add(o.Remaining().Mul(*px))
+		}
+		if o.Side == domain.Sell && o.ParentID != "" {
+			prot[o.Symbol]++
+		}
+	}
+	got := e.BuyExposure()
+	for _, sym := range symbols {
+		if !got[sym].Equal(exp[sym]) {
+			t.Fatalf("%s: %s buy exposure index %s, live orders %s", step, sym, got[sym], exp[sym])
+		}
+		if n := len(e.ProtectiveOrders(sym)); n != prot[sym] {
+			t.Fatalf("%s: %s protective index %d, live orders %d", step, sym, n, prot[sym])
+		}
+	}
 	if got := bal["USD"].Total(); !got.Equal(l.usd) {
 		t.Fatalf("%s: USD total %s, fills say %s", step, got, l.usd)
 	}

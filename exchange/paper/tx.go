@@ -113,6 +113,12 @@ func (t *tx) apply() Change {
 	for _, id := range t.order {
 		o := t.orders[id]
 		prev, was := e.live[id]
+		if was {
+			e.untrack(prev)
+		}
+		if o.Status.Live() {
+			e.track(o)
+		}
 		switch {
 		case o.Status.Live() && (!was || !key(prev).Equal(key(o))):
 			if was {
@@ -179,10 +185,7 @@ func (t *tx) release(o *domain.Order) {
 // engine's (oldest first) and then the ones this change added.
 func (t *tx) groupMembers(group string) []domain.Order {
 	var out []domain.Order
-	for _, o := range t.e.LiveOrders() {
-		if o.GroupID != group {
-			continue
-		}
+	for _, o := range t.e.groupLive(group) {
 		if c, ok := t.orders[o.ID]; ok {
 			o = c
 		}

@@ -19,57 +19,86 @@ func newID(string) string { return uuid.NewString() }
 
 // PlaceOrder implements domain.Exchange.
 func (s *Sandbox) PlaceOrder(ctx context.Context, req domain.OrderRequest) (domain.Order, error) {
-	req.Symbol = strings.ToUpper(strings.TrimSpace(req.Symbol))
-	s.mu.Lock()
-	o, ups, err := s.place(ctx, req)
-	s.mu.Unlock()
-	s.tell(ups)
-	return o, err
+	return s.SubmitOrder(ctx, req)()
 }
 
-func (s *Sandbox) place(ctx context.Context, req domain.OrderRequest) (domain.Order, []domain.TradeUpdate, error) {
+// SubmitOrder places req in the engine now and returns a wait that reports
+// the outcome once it is journaled (domain.OrderPipeline): the caller can let
+// others use the engine while the journal commits.
+func (s *Sandbox) SubmitOrder(ctx context.Context, req domain.OrderRequest) func() (domain.Order, error) {
+	req.Symbol = strings.ToUpper(strings.TrimSpace(req.Symbol))
+	// A client order id is looked up in the journal before taking the
+	// engine, so no command waits on that read; what was journaled since the
+	// read started is in pending or recent (see place).
+	var stored *domain.Order
+	if req.ClientOrderID != "" {
+		prev, err := s.store.LedgerOrderByClientID(ctx, req.UserID, req.ClientOrderID)
+		switch {
+		case err == nil:
+			stored = &prev
+		case domain.ErrorCode(err) != domain.ENotFound:
+			return func() (domain.Order, error) { return domain.Order{}, err }
+		}
+	}
+	s.mu.Lock()
+	o, e, err := s.place(ctx, req, stored)
+	s.mu.Unlock()
+	return func() (domain.Order, error) {
+		if werr := s.wait(ctx, e); werr != nil {
+			return domain.Order{}, werr
+		}
+		return o, err
+	}
+}
+
+// place runs a new order; stored is the journal's order with the same
+// client order id, if the read before the lock found one. Callers hold mu.
+func (s *Sandbox) place(ctx context.Context, req domain.OrderRequest, stored *domain.Order) (domain.Order, *entry, error) {
 	if err := s.ready(ctx); err != nil {
 		return domain.Order{}, nil, err
 	}
 	if req.ClientOrderID != "" {
-		prev, err := s.store.LedgerOrderByClientID(ctx, req.UserID, req.ClientOrderID)
-		if err == nil {
-			return prev, nil, nil
+		k := cidKey{req.UserID, req.ClientOrderID}
+		if p, ok := s.pending[k]; ok {
+			return p.order, p.entry, nil // acknowledged once it is journaled
 		}
-		if domain.ErrorCode(err) != domain.ENotFound {
-			return domain.Order{}, nil, err
+		if r, ok := s.recent[k]; ok {
+			return r.order, nil, nil
+		}
+		if stored != nil {
+			return *stored, nil, nil
 		}
 	}
 	now := s.opt.Clock.Now()
 	caught := s.catchUp(now, req.Symbol)
 	o, c, err := s.eng.Place(now, req)
 	if err != nil {
-		ups, cerr := s.commit(ctx, caught) // the market moved: keep what it matched
-		if cerr != nil {
-			return domain.Order{}, nil, cerr
-		}
-		return domain.Order{}, ups, err
+		return domain.Order{}, s.enqueue(caught), err // the market moved: keep what it matched
 	}
-	ups, err := s.commit(ctx, caught, c)
-	if err != nil {
-		return domain.Order{}, nil, err
-	}
-	return o, ups, nil
+	return o, s.enqueue(caught, c), nil
 }
 
 // CancelOrder implements domain.Exchange.
 func (s *Sandbox) CancelOrder(ctx context.Context, id string) (domain.Order, error) {
 	return s.change(ctx, id, "Order cannot be cancelled in status %s", func(now time.Time) (domain.Order, paper.Change, error) {
 		return s.eng.Cancel(now, id, "")
-	})
+	})()
 }
 
 // ModifyOrder implements domain.Exchange: a new quantity and/or price for a
 // live limit or stop order (the stop price for stops). The order loses its
 // time priority; a limit made marketable fills at once as a taker.
 func (s *Sandbox) ModifyOrder(ctx context.Context, id string, quantity, price *decimal.Decimal) (domain.Order, error) {
+	return s.SubmitModify(ctx, id, quantity, price)()
+}
+
+// SubmitModify is ModifyOrder with the wait for the journal returned
+// (domain.OrderPipeline).
+func (s *Sandbox) SubmitModify(ctx context.Context, id string, quantity, price *decimal.Decimal) func() (domain.Order, error) {
 	if quantity == nil && price == nil {
-		return domain.Order{}, domain.Errorf(domain.EInvalid, "Please provide at least one field to modify")
+		return func() (domain.Order, error) {
+			return domain.Order{}, domain.Errorf(domain.EInvalid, "Please provide at least one field to modify")
+		}
 	}
 	return s.change(ctx, id, "Only pending or open limit and stop orders can be modified (this one is %s)", func(now time.Time) (domain.Order, paper.Change, error) {
 		return s.eng.Modify(now, id, quantity, price)
@@ -77,10 +106,10 @@ func (s *Sandbox) ModifyOrder(ctx context.Context, id string, quantity, price *d
 }
 
 // change runs a command on a live order; notLive words the conflict for an
-// order that exists but is no longer live.
-func (s *Sandbox) change(ctx context.Context, id, notLive string, cmd func(time.Time) (domain.Order, paper.Change, error)) (domain.Order, error) {
+// order that exists but is no longer live. It returns the wait for the journal.
+func (s *Sandbox) change(ctx context.Context, id, notLive string, cmd func(time.Time) (domain.Order, paper.Change, error)) func() (domain.Order, error) {
 	s.mu.Lock()
-	o, ups, err := func() (domain.Order, []domain.TradeUpdate, error) {
+	o, e, err := func() (domain.Order, *entry, error) {
 		if err := s.ready(ctx); err != nil {
 			return domain.Order{}, nil, err
 		}
@@ -95,27 +124,27 @@ func (s *Sandbox) change(ctx context.Context, id, notLive string, cmd func(time.
 		now := s.opt.Clock.Now()
 		caught := s.catchUp(now, cur.Symbol)
 		if _, still := s.eng.LiveOrder(id); !still { // the market filled it just now
-			ups, err := s.commit(ctx, caught)
-			if err != nil {
-				return domain.Order{}, nil, err
+			status := domain.StatusFilled
+			for _, u := range caught.Orders {
+				if u.ID == id {
+					status = u.Status
+				}
 			}
-			filled, _ := s.store.LedgerOrder(ctx, id)
-			return domain.Order{}, ups, domain.Errorf(domain.EConflict, notLive, filled.Status)
+			return domain.Order{}, s.enqueue(caught), domain.Errorf(domain.EConflict, notLive, status)
 		}
 		o, c, err := cmd(now)
 		if err != nil {
-			ups, cerr := s.commit(ctx, caught)
-			if cerr != nil {
-				return domain.Order{}, nil, cerr
-			}
-			return domain.Order{}, ups, err
+			return domain.Order{}, s.enqueue(caught), err
 		}
-		ups, err := s.commit(ctx, caught, c)
-		return o, ups, err
+		return o, s.enqueue(caught, c), nil
 	}()
 	s.mu.Unlock()
-	s.tell(ups)
-	return o, err
+	return func() (domain.Order, error) {
+		if werr := s.wait(ctx, e); werr != nil {
+			return domain.Order{}, werr
+		}
+		return o, err
+	}
 }
 
 // catchUp shows the engine the market since it last looked at symbol: the
@@ -154,23 +183,23 @@ func (s *Sandbox) catchUp(now time.Time, symbol string) paper.Change {
 // from the journal and the next tick matches the orders again.
 func (s *Sandbox) OnTick(ctx context.Context, t domain.Tick) error {
 	s.mu.Lock()
-	ups, err := func() ([]domain.TradeUpdate, error) {
-		if err := s.ready(ctx); err != nil {
-			return nil, err
-		}
-		from, seen := s.seenAt[t.Symbol]
-		ups, err := s.commit(ctx, s.catchUp(s.opt.Clock.Now(), t.Symbol))
-		if err != nil { // match the same range again next time
-			if seen {
-				s.seenAt[t.Symbol] = from
-			} else {
-				delete(s.seenAt, t.Symbol)
-			}
-		}
-		return ups, err
-	}()
+	if err := s.ready(ctx); err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	from, seen := s.seenAt[t.Symbol]
+	e := s.enqueue(s.catchUp(s.opt.Clock.Now(), t.Symbol))
 	s.mu.Unlock()
-	s.tell(ups)
+	err := s.wait(ctx, e)
+	if err != nil { // match the same range again next time
+		s.mu.Lock()
+		if seen {
+			s.seenAt[t.Symbol] = from
+		} else {
+			delete(s.seenAt, t.Symbol)
+		}
+		s.mu.Unlock()
+	}
 	return err
 }
 

@@ -61,12 +61,25 @@ type Sandbox struct {
 	stale  bool                 // the engine must be rebuilt from the journal before use
 	seenAt map[string]time.Time // market time of the last price matched, per symbol
 	health health
+	// pending are queued orders with client order ids, until journaled (under mu).
+	pending map[cidKey]pendingOrder
+	// recent are client order ids journaled in the last recentFor (under mu).
+	recent     map[cidKey]recentOrder
+	recentFIFO []cidKey
+
+	qmu     sync.Mutex
+	queue   []*entry // changes applied in memory, waiting for the journal
+	writing bool     // a writeLoop is running
 
 	subMu sync.Mutex
 	subs  map[chan domain.TradeUpdate]<-chan struct{}
 }
 
-var _ domain.Exchange = (*Sandbox)(nil)
+var (
+	_ domain.Exchange      = (*Sandbox)(nil)
+	_ domain.OrderPipeline = (*Sandbox)(nil)
+	_ domain.LiveIndex     = (*Sandbox)(nil)
+)
 
 // New restores the sandbox from the store, funding it on the first start
 // and reconciling holds with the live orders.
@@ -74,7 +87,8 @@ func New(ctx context.Context, store domain.LedgerStore, prices Prices, opt Optio
 	if opt.Clock == nil {
 		opt.Clock = domain.SystemClock{}
 	}
-	s := &Sandbox{opt: opt, store: store, prices: prices, seenAt: map[string]time.Time{}, subs: map[chan domain.TradeUpdate]<-chan struct{}{}}
+	s := &Sandbox{opt: opt, store: store, prices: prices, seenAt: map[string]time.Time{}, subs: map[chan domain.TradeUpdate]<-chan struct{}{},
+		pending: map[cidKey]pendingOrder{}, recent: map[cidKey]recentOrder{}}
 	s.eng = paper.New(paper.Config{Products: opt.Products, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee, Spread: opt.Spread,
 		MaxFillPerQuote: opt.MaxFillPerTick, NewID: newID})
 	if err := s.restore(ctx, true); err != nil {
@@ -158,13 +172,31 @@ func (s *Sandbox) Account(ctx context.Context) (domain.Account, error) {
 	return domain.Account{Balances: s.eng.Balances(), Positions: s.eng.Positions()}, nil
 }
 
-// Order implements domain.Exchange.
+// Order implements domain.Exchange: a live order from memory, any other
+// from the journal.
 func (s *Sandbox) Order(ctx context.Context, id string) (domain.Order, error) {
+	s.mu.Lock()
+	o, live := s.eng.LiveOrder(id)
+	s.mu.Unlock()
+	if live {
+		return o, nil
+	}
 	return s.store.LedgerOrder(ctx, id)
 }
 
-// OrderByClientID implements domain.Exchange.
+// OrderByClientID implements domain.Exchange. An order still on its way to
+// the journal is waited for, so what it returns is durable.
 func (s *Sandbox) OrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
+	s.mu.Lock()
+	p, queued := s.pending[cidKey{userID, clientID}]
+	s.mu.Unlock()
+	if queued {
+		select {
+		case <-p.entry.done: // stored or failed: the journal says which
+		case <-ctx.Done():
+			return domain.Order{}, ctx.Err()
+		}
+	}
 	return s.store.LedgerOrderByClientID(ctx, userID, clientID)
 }
 
@@ -183,6 +215,26 @@ func (s *Sandbox) LiveOrders(ctx context.Context) ([]domain.Order, error) {
 	return s.eng.LiveOrders(), nil
 }
 
+// BuyExposure implements domain.LiveIndex, from the engine's memory.
+func (s *Sandbox) BuyExposure(ctx context.Context) (map[string]decimal.Decimal, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ready(ctx); err != nil {
+		return nil, err
+	}
+	return s.eng.BuyExposure(), nil
+}
+
+// ProtectiveOrders implements domain.LiveIndex, from the engine's memory.
+func (s *Sandbox) ProtectiveOrders(ctx context.Context, symbol string) ([]domain.Order, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ready(ctx); err != nil {
+		return nil, err
+	}
+	return s.eng.ProtectiveOrders(symbol), nil
+}
+
 // Fills implements domain.Exchange.
 func (s *Sandbox) Fills(ctx context.Context, f domain.FillFilter) ([]domain.Fill, error) {
 	return s.store.LedgerFills(ctx, f)
@@ -197,31 +249,4 @@ func (s *Sandbox) ready(ctx context.Context) error {
 		return domain.Errorf(domain.EUnavailable, "The sandbox exchange cannot read its ledger: %v", err)
 	}
 	return nil
-}
-
-// commit journals changes in one transaction. When the store fails, the
-// outcome is unknown (it may have committed): the engine is rebuilt from
-// the journal, which is the truth either way. Callers hold mu.
-func (s *Sandbox) commit(ctx context.Context, changes ...paper.Change) ([]domain.TradeUpdate, error) {
-	var all paper.Change
-	for _, c := range changes {
-		all.Orders = append(all.Orders, c.Orders...)
-		all.Fills = append(all.Fills, c.Fills...)
-		all.Balances = append(all.Balances, c.Balances...)
-		all.Positions = append(all.Positions, c.Positions...)
-		all.Updates = append(all.Updates, c.Updates...)
-	}
-	if all.Empty() {
-		return nil, nil
-	}
-	if err := s.store.ApplyLedger(ctx, all.Ledger()); err != nil {
-		s.health.fail(s.opt.Clock.Now(), err)
-		s.stale = true
-		if rerr := s.restore(context.WithoutCancel(ctx), false); rerr != nil {
-			slog.Error("sandbox ledger reload failed; will retry", "err", rerr, "component", "exchange")
-		}
-		return nil, err
-	}
-	s.health.ok(s.opt.Clock.Now())
-	return all.Updates, nil
 }

@@ -82,45 +82,47 @@ func holdInto(dst *decimal.Decimal, s *string) error {
 
 // ApplyLedger implements domain.LedgerStore.
 func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
+	// One round trip for the whole change: with group commit a change holds
+	// many orders, and a round trip per row made the commit the slow part.
+	b := &pgx.Batch{}
+	for _, o := range c.Orders {
+		b.Queue(`INSERT INTO sandbox_orders (`+orderCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+			ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price,
+			filled_quantity = excluded.filled_quantity, avg_fill_price = excluded.avg_fill_price, fee = excluded.fee,
+			hold = excluded.hold, group_id = excluded.group_id, parent_id = excluded.parent_id,
+			status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`,
+			o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),
+			o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
+			string(o.Status), o.RejectReason, o.Strategy, o.UserID, o.CreatedAt, o.UpdatedAt)
+	}
+	for _, f := range c.Fills {
+		b.Queue(`INSERT INTO sandbox_fills (id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, f.ID, f.OrderID, f.Symbol, string(f.Side), f.Quantity.String(), f.Price.String(),
+			f.Fee.String(), f.Liquidity, f.Strategy, f.Time)
+	}
+	for _, bal := range c.Balances {
+		b.Queue(`INSERT INTO sandbox_balances (currency, available, hold) VALUES ($1, $2, $3)
+			ON CONFLICT (currency) DO UPDATE SET available = excluded.available, hold = excluded.hold`,
+			bal.Currency, bal.Available.String(), bal.Hold.String())
+	}
+	for _, p := range c.Positions {
+		b.Queue(`INSERT INTO sandbox_positions (symbol, quantity, cost, realized) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost, realized = excluded.realized`,
+			p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String())
+	}
 	return s.tx(ctx, func(tx pgx.Tx) error {
-		for _, o := range c.Orders {
-			_, err := tx.Exec(ctx, `INSERT INTO sandbox_orders (`+orderCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
-				ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price,
-				filled_quantity = excluded.filled_quantity, avg_fill_price = excluded.avg_fill_price, fee = excluded.fee,
-				hold = excluded.hold, group_id = excluded.group_id, parent_id = excluded.parent_id,
-				status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`,
-				o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),
-				o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
-				string(o.Status), o.RejectReason, o.Strategy, o.UserID, o.CreatedAt, o.UpdatedAt)
+		br := tx.SendBatch(ctx, b)
+		defer br.Close()
+		for i := 0; i < b.Len(); i++ {
+			_, err := br.Exec()
 			var pgErr *pgconn.PgError
-			if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-				return domain.Errorf(domain.EConflict, "Client order id %s is already used", o.ClientOrderID)
+			if i < len(c.Orders) && errors.As(err, &pgErr) && pgErr.Code == "23505" {
+				return domain.Errorf(domain.EConflict, "Client order id %s is already used", c.Orders[i].ClientOrderID)
 			} else if err != nil {
 				return err
 			}
 		}
-		for _, f := range c.Fills {
-			if _, err := tx.Exec(ctx, `INSERT INTO sandbox_fills (id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, f.ID, f.OrderID, f.Symbol, string(f.Side), f.Quantity.String(), f.Price.String(),
-				f.Fee.String(), f.Liquidity, f.Strategy, f.Time); err != nil {
-				return err
-			}
-		}
-		for _, b := range c.Balances {
-			if _, err := tx.Exec(ctx, `INSERT INTO sandbox_balances (currency, available, hold) VALUES ($1, $2, $3)
-				ON CONFLICT (currency) DO UPDATE SET available = excluded.available, hold = excluded.hold`,
-				b.Currency, b.Available.String(), b.Hold.String()); err != nil {
-				return err
-			}
-		}
-		for _, p := range c.Positions {
-			if _, err := tx.Exec(ctx, `INSERT INTO sandbox_positions (symbol, quantity, cost, realized) VALUES ($1, $2, $3, $4)
-				ON CONFLICT (symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost, realized = excluded.realized`,
-				p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String()); err != nil {
-				return err
-			}
-		}
-		return nil
+		return br.Close()
 	})
 }
 

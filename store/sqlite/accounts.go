@@ -163,13 +163,6 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64
 	return res.RowsAffected()
 }
 
-// AppendAudit implements domain.AuditStore.
-func (s *Store) AppendAudit(ctx context.Context, e domain.AuditEntry) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO audit_log (at, user_id, actor, action, status, request_id, remote, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		ms(e.At), e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail)
-	return err
-}
-
 // ListAudit implements domain.AuditStore.
 func (s *Store) ListAudit(ctx context.Context, limit int) ([]domain.AuditEntry, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT id, at, user_id, actor, action, status, request_id, remote, detail FROM audit_log ORDER BY id DESC LIMIT ?`, limit)

@@ -80,15 +80,26 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
+// The ledger's writes, prepared once (prepareWriter).
+const (
+	upsertOrder = `INSERT INTO sandbox_orders (` + orderCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price,
+		filled_quantity = excluded.filled_quantity, avg_fill_price = excluded.avg_fill_price, fee = excluded.fee,
+		hold = excluded.hold, group_id = excluded.group_id, parent_id = excluded.parent_id,
+		status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`
+	insertFill = `INSERT INTO sandbox_fills (id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	upsertBalance = `INSERT INTO sandbox_balances (currency, available, hold) VALUES (?, ?, ?)
+		ON CONFLICT (currency) DO UPDATE SET available = excluded.available, hold = excluded.hold`
+	upsertPosition = `INSERT INTO sandbox_positions (symbol, quantity, cost, realized) VALUES (?, ?, ?, ?)
+		ON CONFLICT (symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost, realized = excluded.realized`
+)
+
 // ApplyLedger implements domain.LedgerStore.
 func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		for _, o := range c.Orders {
-			_, err := tx.ExecContext(ctx, `INSERT INTO sandbox_orders (`+orderCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price,
-				filled_quantity = excluded.filled_quantity, avg_fill_price = excluded.avg_fill_price, fee = excluded.fee,
-				hold = excluded.hold, group_id = excluded.group_id, parent_id = excluded.parent_id,
-				status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`,
+			err := s.txExec(ctx, tx, upsertOrder,
 				o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),
 				o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
 				string(o.Status), o.RejectReason, o.Strategy, o.UserID, ms(o.CreatedAt), ms(o.UpdatedAt))
@@ -99,22 +110,19 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 			}
 		}
 		for _, f := range c.Fills {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO sandbox_fills (id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, f.ID, f.OrderID, f.Symbol, string(f.Side), f.Quantity.String(), f.Price.String(),
+			if err := s.txExec(ctx, tx, insertFill, f.ID, f.OrderID, f.Symbol, string(f.Side), f.Quantity.String(), f.Price.String(),
 				f.Fee.String(), f.Liquidity, f.Strategy, ms(f.Time)); err != nil {
 				return err
 			}
 		}
 		for _, b := range c.Balances {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO sandbox_balances (currency, available, hold) VALUES (?, ?, ?)
-				ON CONFLICT (currency) DO UPDATE SET available = excluded.available, hold = excluded.hold`,
+			if err := s.txExec(ctx, tx, upsertBalance,
 				b.Currency, b.Available.String(), b.Hold.String()); err != nil {
 				return err
 			}
 		}
 		for _, p := range c.Positions {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO sandbox_positions (symbol, quantity, cost, realized) VALUES (?, ?, ?, ?)
-				ON CONFLICT (symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost, realized = excluded.realized`,
+			if err := s.txExec(ctx, tx, upsertPosition,
 				p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String()); err != nil {
 				return err
 			}
@@ -131,8 +139,12 @@ func (s *Store) LedgerOrder(ctx context.Context, id string) (domain.Order, error
 // LedgerOrderByClientID implements domain.LedgerStore. The condition matches
 // the partial unique index sandbox_orders_user_client.
 func (s *Store) LedgerOrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
-	return scanOrder(s.r.QueryRowContext(ctx, `SELECT `+orderCols+` FROM sandbox_orders
-		WHERE user_id = ? AND client_order_id = ? AND client_order_id <> ''`, userID, clientID))
+	st, err := s.prepared(ctx, s.r, `SELECT `+orderCols+` FROM sandbox_orders
+		WHERE user_id = ? AND client_order_id = ? AND client_order_id <> ''`)
+	if err != nil {
+		return domain.Order{}, err
+	}
+	return scanOrder(st.QueryRowContext(ctx, userID, clientID))
 }
 
 // LedgerOrders implements domain.LedgerStore.

@@ -24,6 +24,9 @@ var migrations embed.FS
 type Store struct {
 	w *sql.DB // the one writer connection: SQLite allows a single writer anyway
 	r *sql.DB // readers; WAL lets them run beside the writer
+
+	stmts stmts
+	audit auditQueue
 }
 
 var _ domain.Store = (*Store)(nil)
@@ -34,7 +37,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Add("_pragma", "busy_timeout(5000)")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "synchronous(FULL)")
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + path + "?" + q.Encode()
 	w, err := sql.Open("sqlite", dsn)
@@ -53,6 +56,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err == nil {
 		err = migrate.Up(ctx, s, ms)
 	}
+	if err == nil {
+		err = s.prepareWriter(ctx)
+	}
 	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("migrate sqlite: %w", err)
@@ -62,6 +68,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 
 // Close closes both pools.
 func (s *Store) Close() error {
+	s.closeStmts()
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
