@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"kestrel/auth"
 	"kestrel/cluster"
 	"kestrel/domain"
 	"kestrel/events"
@@ -61,7 +63,44 @@ func (a *App) joinCluster(started time.Time) error {
 	n.fwd.Changed = a.reloadShared
 	n.fwd.Leader = func() string { l, _ := n.members.Leader(); return l.Instance }
 	n.elector.OnChange = func(bool) { n.members.Announce() }
+	if err := a.shareSessionChanges(nc, id); err != nil {
+		nc.Close()
+		return err
+	}
 	a.cluster = n
+	return nil
+}
+
+// sessionChange is a logout, a disabling, or a change of a user's role or
+// password made on one instance, sent to the others so that their session
+// caches (and WebSocket connections) do not outlive it.
+type sessionChange struct {
+	From  string      `json:"from"`
+	Ended *auth.Ended `json:"ended,omitempty"`
+}
+
+// shareSessionChanges publishes this instance's session changes and
+// applies the others'.
+func (a *App) shareSessionChanges(nc *nats.Conn, self string) error {
+	subject := a.cfg.ClusterName + ".sessions"
+	if _, err := nc.Subscribe(subject, func(m *nats.Msg) {
+		var c sessionChange
+		if err := json.Unmarshal(m.Data, &c); err != nil {
+			slog.Warn("unreadable session change", "err", err, "component", "cluster")
+			return
+		}
+		if c.From != self {
+			a.Auth.Forget(c.Ended)
+		}
+	}); err != nil {
+		return fmt.Errorf("subscribe to session changes: %w", err)
+	}
+	a.Auth.OnInvalidated(func(e *auth.Ended) {
+		b, _ := json.Marshal(sessionChange{From: self, Ended: e})
+		if err := nc.Publish(subject, b); err != nil {
+			slog.Error("cannot tell the cluster of a session change", "err", err, "component", "cluster")
+		}
+	})
 	return nil
 }
 

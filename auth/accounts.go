@@ -35,13 +35,44 @@ func (s *Service) ended(e Ended) {
 	}
 }
 
+// announce tells the listeners here and, through OnInvalidated, the
+// other instances of a cluster that sessions ended.
+func (s *Service) announce(e Ended) {
+	s.ended(e)
+	s.invalidated(&e)
+}
+
+// OnInvalidated registers f to be told, after the store has changed, of
+// everything a cached session must not outlive here or elsewhere: ended
+// sessions (e), or a change of a user's role or status (e nil). A cluster
+// passes it to its other instances, which apply it with Forget. f must not
+// block.
+func (s *Service) OnInvalidated(f func(e *Ended)) { s.onInval.Store(&f) }
+
+func (s *Service) invalidated(e *Ended) {
+	if f := s.onInval.Load(); f != nil {
+		(*f)(e)
+	}
+}
+
+// Forget applies an invalidation made by another instance: the whole
+// session cache empties (each session's next request reads the store,
+// which already holds the change), and ended sessions reach the
+// OnSessionsEnded listener, which closes their connections here too.
+func (s *Service) Forget(e *Ended) {
+	s.sessions.clear()
+	if e != nil {
+		s.ended(*e)
+	}
+}
+
 // endUserSessions deletes userID's sessions except keep and tells the listener.
 func (s *Service) endUserSessions(ctx context.Context, userID, keep string) error {
 	defer s.sessions.dropUser(userID) // after the delete: a lookup racing it cannot cache what it ended
 	if _, err := s.store.DeleteUserSessions(ctx, userID, keep); err != nil {
 		return fmt.Errorf("end sessions: %w", err)
 	}
-	s.ended(Ended{UserID: userID, KeepSessionID: keep})
+	s.announce(Ended{UserID: userID, KeepSessionID: keep})
 	return nil
 }
 
@@ -148,6 +179,7 @@ func (s *Service) UpdateUser(ctx context.Context, actor domain.User, id string, 
 }
 
 func (s *Service) apply(ctx context.Context, u, next domain.User) error {
+	defer s.invalidated(nil)        // after the writes, like the drop below
 	defer s.sessions.dropUser(u.ID) // after the writes: the sessions reread the changed user
 	if next.Role != u.Role {
 		if err := s.store.SetUserRole(ctx, u.ID, next.Role); err != nil {

@@ -39,6 +39,7 @@ type Service struct {
 	sessionTTL atomic.Int64 // nanoseconds; settings may change it while running
 	maxAge     atomic.Int64 // nanoseconds; a session's absolute lifetime, however much it is used
 	onEnd      atomic.Pointer[func(Ended)]
+	onInval    atomic.Pointer[func(*Ended)]
 	byAccount  *failureLimiter // keyed by account and address
 	byAddress  *failureLimiter
 	sessions   *sessionCache
@@ -342,7 +343,7 @@ func (s *Service) Logout(ctx context.Context, token string) error {
 	if err := s.store.DeleteSession(ctx, hashToken(token)); err != nil {
 		return err
 	}
-	s.ended(Ended{SessionID: hashToken(token)})
+	s.announce(Ended{SessionID: hashToken(token)})
 	return nil
 }
 

@@ -89,3 +89,11 @@ func (c *sessionCache) dropUser(userID string) {
 		}
 	}
 }
+
+// clear forgets every session (another instance changed sessions or users).
+func (c *sessionCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	c.entries = map[string]cachedSession{}
+}

@@ -138,3 +138,35 @@ func TestSessionCacheEndsAtExpiry(t *testing.T) {
 	clock.t = clock.t.Add(time.Hour)
 	refused(t, s, token2, "an idle hour")
 }
+
+// Two instances of a cluster share the store; each keeps its own cache.
+// What one changes reaches the other through OnInvalidated and Forget
+// (over NATS in a cluster, a direct call here).
+func TestSessionCacheInvalidationReachesAnotherInstance(t *testing.T) {
+	a, cs, clock, op, tr := cachedService(t)
+	b := NewService(cs, clock, time.Hour)
+	a.OnInvalidated(func(e *Ended) { b.Forget(e) })
+	var closed []Ended
+	b.OnSessionsEnded(func(e Ended) { closed = append(closed, e) })
+	ctx := context.Background()
+
+	token, _ := a.OpenSession(ctx, tr.ID)
+	mustAuth(t, b, token) // cached on b
+	role := domain.RoleOperator
+	if _, err := a.UpdateUser(ctx, op, tr.ID, UserChange{Role: &role}); err != nil {
+		t.Fatal(err)
+	}
+	if u := mustAuth(t, b, token); u.Role != domain.RoleOperator {
+		t.Fatalf("b still sees role %s after a's change", u.Role)
+	}
+	if len(closed) != 0 {
+		t.Fatalf("a role change closed connections on b: %+v", closed)
+	}
+	if err := a.Logout(ctx, token); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, b, token, "a logout on another instance")
+	if len(closed) != 1 || closed[0].SessionID != hashToken(token) {
+		t.Fatalf("b was told %+v, want the logged-out session", closed)
+	}
+}

@@ -195,6 +195,24 @@ func TestFailover(t *testing.T) {
 		}
 	}
 	t.Logf("%d acknowledged orders, all in the ledger", len(acked))
+
+	// A logout on one instance ends the session on every instance at once,
+	// although each keeps a cache of sessions.
+	var login struct {
+		Token string `json:"token"`
+	}
+	if s := call(ctx, "POST", b.url+"/api/auth/login", "", `{"email":"ops@example.com","password":"correct horse 42"}`, &login); login.Token == "" {
+		t.Fatalf("login on %s: status %d", b.id, s)
+	}
+	if s := call(ctx, "GET", a.url+"/api/auth/me", login.Token, "", nil); s != http.StatusOK {
+		t.Fatalf("the new session on %s: status %d", a.id, s)
+	}
+	if s := call(ctx, "POST", b.url+"/api/auth/logout", login.Token, "", nil); s/100 != 2 {
+		t.Fatalf("logout on %s: status %d", b.id, s)
+	}
+	waitFor(t, ctx, 5*time.Second, "the logout on "+b.id+" to reach "+a.id, func() bool {
+		return call(ctx, "GET", a.url+"/api/auth/me", login.Token, "", nil) == http.StatusUnauthorized
+	})
 }
 
 func freshDatabase(t testing.TB, ctx context.Context) string {

@@ -9,8 +9,9 @@ import (
 )
 
 // Reload reads again what the gateway keeps in memory (the emergency stop,
-// the day's order count): a new leader of a cluster, or an instance told
-// that the leader changed the stop, calls it.
+// the day's order count, the start-of-day and peak values): a new leader
+// of a cluster, or an instance told that the leader changed the stop,
+// calls it.
 func (s *Service) Reload(ctx context.Context) error {
 	var h HaltState
 	raw, err := s.d.Store.GetValue(ctx, kvHalt)
@@ -28,5 +29,6 @@ func (s *Service) Reload(ctx context.Context) error {
 	s.mu.Lock()
 	s.today = today{}
 	s.mu.Unlock()
+	s.ReloadMarks() // the start-of-day and peak values, read again on next use
 	return nil
 }
