@@ -1,8 +1,14 @@
 package loadgen
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 func TestOnlyLoopbackIsAllowed(t *testing.T) {
@@ -52,5 +58,30 @@ func TestPercentiles(t *testing.T) {
 	}
 	if s.Max() != 100*time.Millisecond {
 		t.Errorf("max %s", s.Max())
+	}
+}
+
+// A paced run sends no more than the rate allows, whatever the clients
+// could do; the server here answers at once.
+func TestRatePacesAllClientsTogether(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"success":true,"data":{"order":{"id":"o1","status":"open"}}}`))
+	}))
+	defer srv.Close()
+	cfg := Config{Clients: 8, Duration: 500 * time.Millisecond, Rate: 20, Mix: map[Op]int{OpLimit: 1}, IDPrefix: "t",
+		Plan: Plan{Symbol: "BTC-USD", Side: "SELL", Quantity: decimal.RequireFromString("0.00000001"), LimitPrice: decimal.NewFromInt(1_000_000)}}
+	res, err := Run(context.Background(), srv.URL, "token", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 20/s for half a second: a ticker every 50 ms fires at most 10 times.
+	if got := n.Load(); got > 10 || res.Ops[OpLimit].OK != int(got) {
+		t.Fatalf("%d requests reached the server (%d counted), want at most 10", got, res.Ops[OpLimit].OK)
+	}
+	if _, err := Run(context.Background(), srv.URL, "token", Config{Clients: 1, Duration: time.Second, Rate: -1, Mix: map[Op]int{OpLimit: 1}}); err == nil {
+		t.Fatal("a negative rate was accepted")
 	}
 }

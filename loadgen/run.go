@@ -29,7 +29,10 @@ const (
 const (
 	MaxClients   = 1024
 	MaxWSClients = 5000
-	MaxDuration  = 10 * time.Minute
+	// MaxDuration allows a soak (the reliability issue's hour at 100
+	// orders/s) with room to spare.
+	MaxDuration = 2 * time.Hour
+	MaxRate     = 100_000
 )
 
 // Config is one run.
@@ -43,6 +46,10 @@ type Config struct {
 	IDPrefix string
 	// MaxOrders stops the run after this many requests (0: duration only).
 	MaxOrders int
+	// Rate paces the requests of all clients together, per second (0: each
+	// client sends its next request when the last one answered). A soak
+	// uses it to hold a steady load.
+	Rate      float64
 	WSClients int
 	PID       int // server process whose RSS is sampled (0: none)
 }
@@ -134,6 +141,9 @@ func Run(ctx context.Context, base, token string, cfg Config) (Result, error) {
 	if cfg.Duration <= 0 || cfg.Duration > MaxDuration {
 		return Result{}, fmt.Errorf("duration must be above 0 and at most %s", MaxDuration)
 	}
+	if cfg.Rate < 0 || cfg.Rate > MaxRate {
+		return Result{}, fmt.Errorf("rate must be 0-%d requests/s", MaxRate)
+	}
 	if cfg.WSClients < 0 || cfg.WSClients > MaxWSClients {
 		return Result{}, fmt.Errorf("websocket clients must be 0-%d", MaxWSClients)
 	}
@@ -149,7 +159,15 @@ func Run(ctx context.Context, base, token string, cfg Config) (Result, error) {
 
 	var sent sync.Mutex
 	total := 0
+	paced := pace(ctx, cfg.Rate)
 	take := func() bool {
+		if paced != nil {
+			select {
+			case <-paced:
+			case <-ctx.Done():
+				return false
+			}
+		}
 		sent.Lock()
 		defer sent.Unlock()
 		if cfg.MaxOrders > 0 && total >= cfg.MaxOrders {
@@ -198,6 +216,32 @@ func Run(ctx context.Context, base, token string, cfg Config) (Result, error) {
 		sort.Slice(s.lat, func(i, j int) bool { return s.lat[i] < s.lat[j] })
 	}
 	return res, nil
+}
+
+// pace hands out rate permits a second, evenly spaced, until ctx ends; nil
+// when the rate is 0 (no pacing). A permit not taken in time is not saved
+// up: a slow server gets the rate it can take, not a burst afterwards.
+func pace(ctx context.Context, rate float64) <-chan struct{} {
+	if rate <= 0 {
+		return nil
+	}
+	out := make(chan struct{})
+	go func() {
+		t := time.NewTicker(time.Duration(float64(time.Second) / rate))
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				select {
+				case out <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	return out
 }
 
 func (w *worker) stat(op Op) *Stats {

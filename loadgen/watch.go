@@ -73,6 +73,9 @@ func startWS(ctx context.Context, base, token, symbol string, n int) <-chan WSSt
 // RSSStats is the server's resident memory during the run.
 type RSSStats struct {
 	Start, Peak, End int64 // bytes; zero without a pid
+	// PerMinute is the RSS at the end of each whole minute of the run, so
+	// a soak shows whether memory stays flat.
+	PerMinute []int64
 }
 
 // startRSS samples the resident set size of pid every 250 ms until ctx ends.
@@ -86,12 +89,16 @@ func startRSS(ctx context.Context, pid int) <-chan RSSStats {
 		var st RSSStats
 		tick := time.NewTicker(250 * time.Millisecond)
 		defer tick.Stop()
+		start := time.Now()
 		for {
 			if v, err := ReadRSS(pid); err == nil {
 				if st.Start == 0 {
 					st.Start = v
 				}
 				st.Peak, st.End = max(st.Peak, v), v
+				if m := int(time.Since(start) / time.Minute); m > len(st.PerMinute) {
+					st.PerMinute = append(st.PerMinute, v)
+				}
 			}
 			select {
 			case <-ctx.Done():

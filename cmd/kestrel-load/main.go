@@ -42,11 +42,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	password := fs.String("password", "", "its password")
 	register := fs.Bool("register", true, "register the account when it does not exist (the first account of a new server becomes operator)")
 	clients := fs.Int("clients", 8, "concurrent order clients, each with its own connection")
-	duration := fs.Duration("duration", 10*time.Second, "how long to run (at most 10m)")
+	duration := fs.Duration("duration", 10*time.Second, "how long to run (at most 2h)")
 	mix := fs.String("mix", "limit", "operations and weights, e.g. limit:8,market:1,modify:1,cancel:1")
 	symbol := fs.String("symbol", "BTC-USD", "symbol to trade")
 	side := fs.String("side", "SELL", "side of every order: SELL (reduces a position, passes every risk limit) or BUY (short runs: daily trade limit)")
 	qty := fs.String("quantity", "", "quantity of each order (default: the product's minimum size)")
+	rate := fs.Float64("rate", 0, "requests per second across all clients (0: as fast as the server answers); a soak holds e.g. 100")
 	maxOrders := fs.Int("max-orders", 0, "stop after this many requests (0: run for the duration)")
 	expect := fs.Int("expect-orders", 200000, "orders the account must be able to rest (SELL: base currency bought at setup when short)")
 	fund := fs.String("fund-usd", "2000", "USD of base currency bought at setup when the free balance is short")
@@ -89,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cfg := loadgen.Config{Clients: *clients, Duration: *duration, Mix: weights, Plan: plan, MaxOrders: *maxOrders,
+	cfg := loadgen.Config{Clients: *clients, Duration: *duration, Mix: weights, Plan: plan, MaxOrders: *maxOrders, Rate: *rate,
 		WSClients: *wsClients, PID: *pid, IDPrefix: "load-" + strconv.FormatInt(time.Now().UnixNano(), 36)}
 	fmt.Fprintf(stderr, "running: %d clients, %s, mix %s, %s %s %s @ %s, %d websocket clients\n",
 		cfg.Clients, cfg.Duration, *mix, plan.Side, plan.Quantity, plan.Symbol, plan.LimitPrice, cfg.WSClients)
@@ -120,6 +121,8 @@ type runSummary struct {
 	WS         loadgen.WSStats
 	RSSPeakMiB float64
 	RSSEndMiB  float64
+	// RSSPerMinuteMiB is the server's memory at the end of each minute.
+	RSSPerMinuteMiB []float64 `json:",omitempty"`
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -127,6 +130,9 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 func summary(res loadgen.Result, cfg loadgen.Config) runSummary {
 	s := runSummary{Clients: cfg.Clients, Seconds: res.Elapsed.Seconds(), Ops: map[loadgen.Op]opSummary{}, Errors: res.Errors, WS: res.WS,
 		RSSPeakMiB: float64(res.RSS.Peak) / (1 << 20), RSSEndMiB: float64(res.RSS.End) / (1 << 20)}
+	for _, v := range res.RSS.PerMinute {
+		s.RSSPerMinuteMiB = append(s.RSSPerMinuteMiB, float64(v)/(1<<20))
+	}
 	all := 0
 	for op, st := range res.Ops {
 		s.Ops[op] = opSummary{OK: st.OK, Failed: st.Failed, PerSecond: float64(st.OK) / res.Elapsed.Seconds(),
@@ -162,5 +168,12 @@ func report(w io.Writer, res loadgen.Result, cfg loadgen.Config) {
 	}
 	if res.RSS.Peak > 0 {
 		fmt.Fprintf(w, "server RSS: %.0f MiB at start, %.0f MiB peak, %.0f MiB at end\n", float64(res.RSS.Start)/(1<<20), s.RSSPeakMiB, s.RSSEndMiB)
+		if len(s.RSSPerMinuteMiB) > 1 {
+			fmt.Fprint(w, "server RSS per minute (MiB):")
+			for _, v := range s.RSSPerMinuteMiB {
+				fmt.Fprintf(w, " %.0f", v)
+			}
+			fmt.Fprintln(w)
+		}
 	}
 }
