@@ -1501,7 +1501,14 @@ export interface components {
             database: {
                 status: string;
             };
-            exchange_api_key?: string;
+            /**
+             * @description The key of the exchange's entry: <name>_api for the running adapter (exchange_api when the exchange is not named)
+             * @enum {string}
+             */
+            exchange_api_key?: "sandbox_api" | "coinbase_api" | "exchange_api";
+            sandbox_api?: components["schemas"]["ExchangeStatus"];
+            coinbase_api?: components["schemas"]["ExchangeStatus"];
+            exchange_api?: components["schemas"]["ExchangeStatus"];
             risk_management?: {
                 emergency_stop: boolean;
                 halted_by?: string;
@@ -1514,8 +1521,8 @@ export interface components {
                 last_tick_age_seconds: number;
                 source: string;
             };
-        } & {
-            [key: string]: unknown;
+            /** @description Present when the server runs as one instance of a cluster */
+            cluster?: components["schemas"]["ClusterStatus"];
         };
         SystemMetrics: {
             /** Format: date-time */
@@ -1742,6 +1749,9 @@ export interface components {
             };
             slippage_bps?: components["schemas"]["DecimalInput"];
             volume_cap?: components["schemas"]["DecimalInput"];
+            ai_mode?: components["schemas"]["AIMode"];
+            /** @description Runs a live-model backtest; without it a live ask answers with its LiveEstimate */
+            confirm_live?: boolean;
         };
         /** @description A stored run: what was asked, the assumptions and the result (backtest/doc.go) */
         BacktestReport: {
@@ -1752,6 +1762,8 @@ export interface components {
             /** @description The strategy configuration used, overrides applied */
             config?: unknown;
             assumptions: components["schemas"]["BacktestAssumptions"];
+            /** @description AI-driven and hybrid runs only */
+            ai?: components["schemas"]["AIRun"];
             strategy_name: string;
             symbol: string;
             /** Format: date-time */
@@ -1960,6 +1972,7 @@ export interface components {
             /** @description sha256 of the candles used, warm-up included */
             candles_hash: string;
             candles: number;
+            ai_mode?: components["schemas"]["AIMode"];
         };
         BacktestEquityPoint: {
             /** Format: date-time */
@@ -2001,6 +2014,96 @@ export interface components {
             };
             slippage_bps: components["schemas"]["Decimal"];
             volume_cap: components["schemas"]["Decimal"];
+            ai_mode?: components["schemas"]["AIMode"];
+            /** @description Runs a live-model backtest; without it a live ask answers with its LiveEstimate */
+            confirm_live?: boolean;
+        };
+        /**
+         * @description How an AI-driven or hybrid strategy decides in a backtest: builtin (the built-in analyst, offline; the default), recorded (decisions recorded live, matched by prompt hash; none is HOLD) or live (the configured provider, only with confirm_live)
+         * @enum {string}
+         */
+        AIMode: "builtin" | "recorded" | "live";
+        /** @description The model side of an AI-driven or hybrid backtest */
+        AIRun: {
+            mode: components["schemas"]["AIMode"];
+            provider: string;
+            model?: string;
+            /** @description Decisions the strategy asked for, one per evaluation */
+            prompts: number;
+            /** @description Answered from a recording */
+            recorded: number;
+            /** @description Without a recording, counted as HOLD */
+            missing: number;
+            /** @description Live calls that failed, counted as HOLD */
+            failed: number;
+            /** @description Replayed answers by provider/model */
+            models?: {
+                [key: string]: number;
+            };
+            /** @description A live run's answers recorded for replay */
+            saved?: number;
+            first_failure?: string;
+            summary: string;
+            warnings?: string[];
+        };
+        /** @description What a live-model backtest would do, answered (200, nothing run or stored) instead of running it when confirm_live is absent */
+        LiveEstimate: {
+            /** @constant */
+            status: "confirmation_required";
+            strategy_name: string;
+            symbol: string;
+            provider: string;
+            model: string;
+            /** @description One per evaluation */
+            model_calls: number;
+            /** @description With a repair retry for every unusable answer */
+            max_model_calls: number;
+            /**
+             * Format: date
+             * @description The model's training cutoff; absent when unknown
+             */
+            training_cutoff?: string;
+            warnings: string[];
+            message: string;
+        };
+        /** @description A live instance, from its heartbeats */
+        ClusterMember: {
+            id: string;
+            /** @description Its HTTP address */
+            addr: string;
+            leader: boolean;
+            /** Format: date-time */
+            started: string;
+            /** Format: date-time */
+            last_seen: string;
+        };
+        /** @description This instance's view of its cluster */
+        ClusterStatus: {
+            /** @description This instance's id */
+            instance: string;
+            /** @description The instance running the trading engine; empty while none leads (a failover) */
+            leader: string;
+            instances: components["schemas"]["ClusterMember"][];
+        };
+        /** @description The exchange's entry in the system status, under the key exchange_api_key names */
+        ExchangeStatus: {
+            /** @enum {string} */
+            status: "healthy" | "degraded" | "unhealthy" | "unknown";
+            /** @description sandbox | coinbase */
+            name: string;
+            sandbox: boolean;
+            /**
+             * Format: date-time
+             * @description The exchange's last successful write of its state
+             */
+            last_success?: string | null;
+            /** Format: date-time */
+            last_quote_at?: string | null;
+            /** @description -1 before any price */
+            feed_age_seconds?: number;
+            last_error?: string | null;
+            /** Format: date-time */
+            last_error_at?: string | null;
         };
     };
     responses: {
@@ -3968,6 +4071,7 @@ export interface operations {
                 symbol?: string;
                 start_date?: string;
                 end_date?: string;
+                ai_mode?: components["schemas"]["AIMode"];
             };
             header?: never;
             path: {
@@ -3977,7 +4081,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description The stored report, or for ai_mode=live the estimate (a live run is confirmed only through POST /api/backtests) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3986,7 +4090,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["BacktestReport"];
+                        data: components["schemas"]["BacktestReport"] | components["schemas"]["LiveEstimate"];
                     };
                 };
             };
@@ -4038,6 +4142,19 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A live-model run asked without confirm_live: its estimate, nothing run or stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["LiveEstimate"];
+                    };
+                };
+            };
             /** @description Success */
             201: {
                 headers: {
