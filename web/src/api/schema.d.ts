@@ -1478,7 +1478,15 @@ export interface components {
         };
         /** @description The emergency stop's state */
         Halt: {
-            [key: string]: unknown;
+            active: boolean;
+            /** @description Who stopped trading */
+            by?: string;
+            /**
+             * Format: date-time
+             * @description When (the zero time while never stopped)
+             */
+            at: string;
+            reason?: string;
         };
         SystemStatus: {
             /** @enum {string} */
@@ -1536,10 +1544,7 @@ export interface components {
                 pending_orders: number;
                 win_rate: number;
             };
-            /** @description The hub's counters */
-            websocket?: {
-                [key: string]: unknown;
-            };
+            websocket?: components["schemas"]["HubStats"];
             market_data?: {
                 last_tick_age_seconds?: number;
                 source?: string;
@@ -2104,6 +2109,18 @@ export interface components {
             last_error?: string | null;
             /** Format: date-time */
             last_error_at?: string | null;
+        };
+        /** @description The channels published server-side, by symbol */
+        WebSocketFeed: {
+            [key: string]: string[];
+        };
+        /** @description The realtime hub's counters */
+        HubStats: {
+            clients: number;
+            frames_sent: number;
+            slow_clients_dropped: number;
+            /** @description Whether bus events are forwarded; without it clients stay connected but receive nothing */
+            running: boolean;
         };
     };
     responses: {
@@ -2847,7 +2864,15 @@ export interface operations {
                         success: true;
                         /** @description Hub counters and the server-side feed */
                         data: {
-                            [key: string]: unknown;
+                            /** @constant */
+                            status: "running";
+                            endpoint: string;
+                            connected_clients: number;
+                            frames_sent: number;
+                            slow_clients_dropped: number;
+                            feed: components["schemas"]["WebSocketFeed"];
+                            /** @description Where prices come from (the market source's label) */
+                            source: string;
                         };
                     };
                 };
@@ -2885,9 +2910,7 @@ export interface operations {
                             subscribed: boolean;
                             symbols: string[];
                             channels: string[];
-                            feed: {
-                                [key: string]: unknown;
-                            };
+                            feed: components["schemas"]["WebSocketFeed"];
                         };
                     };
                 };
@@ -2926,9 +2949,7 @@ export interface operations {
                             subscribed: boolean;
                             symbols: string[];
                             channels: string[];
-                            feed: {
-                                [key: string]: unknown;
-                            };
+                            feed: components["schemas"]["WebSocketFeed"];
                         };
                     };
                 };
