@@ -2122,6 +2122,35 @@ export interface components {
             /** @description Whether bus events are forwarded; without it clients stay connected but receive nothing */
             running: boolean;
         };
+        /** @description An evaluation with its outcome: pending until the position it opened is closed (and while not executed), then profit or loss with the P&L attributed to it */
+        EvaluationOutcome: {
+            id: string;
+            /** Format: date-time */
+            timestamp: string;
+            strategy_name: string;
+            symbol: string;
+            /** Format: date-time */
+            candle_time: string;
+            decision: components["schemas"]["Decision"];
+            confidence: number;
+            reasoning: string;
+            indicators: {
+                [key: string]: number;
+            } | null;
+            executed: boolean;
+            reason?: string;
+            order_id?: string;
+            provider?: string;
+            model?: string;
+            latency_ms?: number;
+            prompt_hash?: string;
+            prompt?: string;
+            raw?: string;
+            error?: string;
+            /** @enum {string} */
+            outcome: "pending" | "profit" | "loss";
+            pnl: components["schemas"]["Decimal"];
+        };
     };
     responses: {
         /** @description An error: 400 invalid (with field errors), 404, 409, 413, 422 rejected, 429, 500, 502, 503 */
@@ -3716,7 +3745,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            signals: components["schemas"]["Evaluation"][];
+                            signals: components["schemas"]["EvaluationOutcome"][];
                             count: number;
                         };
                     };
@@ -3780,7 +3809,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            decisions: components["schemas"]["Evaluation"][];
+                            decisions: components["schemas"]["EvaluationOutcome"][];
                             count: number;
                         };
                     };
@@ -3815,7 +3844,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            decisions: components["schemas"]["Evaluation"][];
+                            decisions: components["schemas"]["EvaluationOutcome"][];
                             count: number;
                         };
                     };
