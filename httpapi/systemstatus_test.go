@@ -11,6 +11,7 @@ import (
 
 	"kestrel/alert"
 	"kestrel/auth"
+	"kestrel/cluster"
 	"kestrel/domain"
 	"kestrel/httpapi"
 	"kestrel/store/sqlite"
@@ -129,23 +130,60 @@ func TestSystemStatusFollowsTheSources(t *testing.T) {
 // signed-in reader of /api/system/status.
 func statusAPI(t *testing.T, clk *clock, started time.Time, src *sources) func() status {
 	t.Helper()
+	get := rawStatusAPI(t, clk, started, src, nil)
+	return func() status {
+		t.Helper()
+		var st status
+		if raw := get(); json.Unmarshal(raw, &st) != nil {
+			t.Fatalf("status: %s", raw)
+		}
+		return st
+	}
+}
+
+// rawStatusAPI is statusAPI's reader with the cluster view given (nil: alone),
+// returning the reply's data as sent (the test client checks it against the
+// OpenAPI description).
+func rawStatusAPI(t *testing.T, clk *clock, started time.Time, src *sources, view func() cluster.View) func() json.RawMessage {
+	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "k.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := auth.NewService(store, clk, 24*time.Hour)
-	s := httpapi.New(httpapi.Deps{Store: store, Auth: a, Clock: clk, Started: started, Alerts: alert.New(store, nil, clk), ExchangeHealth: src.health, EngineBeat: src.lastBeat})
+	s := httpapi.New(httpapi.Deps{Store: store, Auth: a, Clock: clk, Started: started, Alerts: alert.New(store, nil, clk), ExchangeHealth: src.health, EngineBeat: src.lastBeat, Cluster: view})
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(func() { srv.Close(); store.Close() })
 	api := &testAPI{t: t, srv: srv, store: store, auth: a}
 	token, _ := api.register("op@example.com", "Olga", "operator-pass")
-	return func() status {
+	return func() json.RawMessage {
 		t.Helper()
 		r := api.do("GET", "/api/system/status", token, "")
-		var st status
-		if r.Status != 200 || json.Unmarshal(r.Data, &st) != nil {
+		if r.Status != 200 {
 			t.Fatalf("status: %d %s", r.Status, r.Raw)
 		}
-		return st
+		return r.Data
+	}
+}
+
+// An instance of a cluster lists itself, the leader and the live instances.
+func TestSystemStatusShowsTheCluster(t *testing.T) {
+	started := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
+	now := started.Add(time.Minute)
+	src := &sources{exchange: domain.ExchangeHealth{LastQuote: now}, beat: now}
+	view := cluster.View{Instance: "b", Leader: "a", Instances: []cluster.Member{
+		{ID: "a", Addr: "10.0.0.1:8080", Leader: true, Started: started, LastSeen: now.Add(-time.Second)},
+		{ID: "b", Addr: "10.0.0.2:8080", Started: started.Add(time.Second), LastSeen: now},
+	}}
+	raw := rawStatusAPI(t, &clock{t: now}, started, src, func() cluster.View { return view })()
+	var got struct {
+		Cluster cluster.View `json:"cluster"`
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Cluster.Instance != "b" || got.Cluster.Leader != "a" || len(got.Cluster.Instances) != 2 || !got.Cluster.Instances[0].Leader ||
+		!got.Cluster.Instances[1].LastSeen.Equal(now) {
+		t.Fatalf("cluster %+v, want %+v", got.Cluster, view)
 	}
 }

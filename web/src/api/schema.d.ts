@@ -1478,7 +1478,15 @@ export interface components {
         };
         /** @description The emergency stop's state */
         Halt: {
-            [key: string]: unknown;
+            active: boolean;
+            /** @description Who stopped trading */
+            by?: string;
+            /**
+             * Format: date-time
+             * @description When (the zero time while never stopped)
+             */
+            at: string;
+            reason?: string;
         };
         SystemStatus: {
             /** @enum {string} */
@@ -1501,7 +1509,14 @@ export interface components {
             database: {
                 status: string;
             };
-            exchange_api_key?: string;
+            /**
+             * @description The key of the exchange's entry: <name>_api for the running adapter (exchange_api when the exchange is not named)
+             * @enum {string}
+             */
+            exchange_api_key?: "sandbox_api" | "coinbase_api" | "exchange_api";
+            sandbox_api?: components["schemas"]["ExchangeStatus"];
+            coinbase_api?: components["schemas"]["ExchangeStatus"];
+            exchange_api?: components["schemas"]["ExchangeStatus"];
             risk_management?: {
                 emergency_stop: boolean;
                 halted_by?: string;
@@ -1514,8 +1529,8 @@ export interface components {
                 last_tick_age_seconds: number;
                 source: string;
             };
-        } & {
-            [key: string]: unknown;
+            /** @description Present when the server runs as one instance of a cluster */
+            cluster?: components["schemas"]["ClusterStatus"];
         };
         SystemMetrics: {
             /** Format: date-time */
@@ -1529,10 +1544,7 @@ export interface components {
                 pending_orders: number;
                 win_rate: number;
             };
-            /** @description The hub's counters */
-            websocket?: {
-                [key: string]: unknown;
-            };
+            websocket?: components["schemas"]["HubStats"];
             market_data?: {
                 last_tick_age_seconds?: number;
                 source?: string;
@@ -1742,6 +1754,9 @@ export interface components {
             };
             slippage_bps?: components["schemas"]["DecimalInput"];
             volume_cap?: components["schemas"]["DecimalInput"];
+            ai_mode?: components["schemas"]["AIMode"];
+            /** @description Runs a live-model backtest; without it a live ask answers with its LiveEstimate */
+            confirm_live?: boolean;
         };
         /** @description A stored run: what was asked, the assumptions and the result (backtest/doc.go) */
         BacktestReport: {
@@ -1752,6 +1767,8 @@ export interface components {
             /** @description The strategy configuration used, overrides applied */
             config?: unknown;
             assumptions: components["schemas"]["BacktestAssumptions"];
+            /** @description AI-driven and hybrid runs only */
+            ai?: components["schemas"]["AIRun"];
             strategy_name: string;
             symbol: string;
             /** Format: date-time */
@@ -1960,6 +1977,7 @@ export interface components {
             /** @description sha256 of the candles used, warm-up included */
             candles_hash: string;
             candles: number;
+            ai_mode?: components["schemas"]["AIMode"];
         };
         BacktestEquityPoint: {
             /** Format: date-time */
@@ -2001,6 +2019,137 @@ export interface components {
             };
             slippage_bps: components["schemas"]["Decimal"];
             volume_cap: components["schemas"]["Decimal"];
+            ai_mode?: components["schemas"]["AIMode"];
+            /** @description Runs a live-model backtest; without it a live ask answers with its LiveEstimate */
+            confirm_live?: boolean;
+        };
+        /**
+         * @description How an AI-driven or hybrid strategy decides in a backtest: builtin (the built-in analyst, offline; the default), recorded (decisions recorded live, matched by prompt hash; none is HOLD) or live (the configured provider, only with confirm_live)
+         * @enum {string}
+         */
+        AIMode: "builtin" | "recorded" | "live";
+        /** @description The model side of an AI-driven or hybrid backtest */
+        AIRun: {
+            mode: components["schemas"]["AIMode"];
+            provider: string;
+            model?: string;
+            /** @description Decisions the strategy asked for, one per evaluation */
+            prompts: number;
+            /** @description Answered from a recording */
+            recorded: number;
+            /** @description Without a recording, counted as HOLD */
+            missing: number;
+            /** @description Live calls that failed, counted as HOLD */
+            failed: number;
+            /** @description Replayed answers by provider/model */
+            models?: {
+                [key: string]: number;
+            };
+            /** @description A live run's answers recorded for replay */
+            saved?: number;
+            first_failure?: string;
+            summary: string;
+            warnings?: string[];
+        };
+        /** @description What a live-model backtest would do, answered (200, nothing run or stored) instead of running it when confirm_live is absent */
+        LiveEstimate: {
+            /** @constant */
+            status: "confirmation_required";
+            strategy_name: string;
+            symbol: string;
+            provider: string;
+            model: string;
+            /** @description One per evaluation */
+            model_calls: number;
+            /** @description With a repair retry for every unusable answer */
+            max_model_calls: number;
+            /**
+             * Format: date
+             * @description The model's training cutoff; absent when unknown
+             */
+            training_cutoff?: string;
+            warnings: string[];
+            message: string;
+        };
+        /** @description A live instance, from its heartbeats */
+        ClusterMember: {
+            id: string;
+            /** @description Its HTTP address */
+            addr: string;
+            leader: boolean;
+            /** Format: date-time */
+            started: string;
+            /** Format: date-time */
+            last_seen: string;
+        };
+        /** @description This instance's view of its cluster */
+        ClusterStatus: {
+            /** @description This instance's id */
+            instance: string;
+            /** @description The instance running the trading engine; empty while none leads (a failover) */
+            leader: string;
+            instances: components["schemas"]["ClusterMember"][];
+        };
+        /** @description The exchange's entry in the system status, under the key exchange_api_key names */
+        ExchangeStatus: {
+            /** @enum {string} */
+            status: "healthy" | "degraded" | "unhealthy" | "unknown";
+            /** @description sandbox | coinbase */
+            name: string;
+            sandbox: boolean;
+            /**
+             * Format: date-time
+             * @description The exchange's last successful write of its state
+             */
+            last_success?: string | null;
+            /** Format: date-time */
+            last_quote_at?: string | null;
+            /** @description -1 before any price */
+            feed_age_seconds?: number;
+            last_error?: string | null;
+            /** Format: date-time */
+            last_error_at?: string | null;
+        };
+        /** @description The channels published server-side, by symbol */
+        WebSocketFeed: {
+            [key: string]: string[];
+        };
+        /** @description The realtime hub's counters */
+        HubStats: {
+            clients: number;
+            frames_sent: number;
+            slow_clients_dropped: number;
+            /** @description Whether bus events are forwarded; without it clients stay connected but receive nothing */
+            running: boolean;
+        };
+        /** @description An evaluation with its outcome: pending until the position it opened is closed (and while not executed), then profit or loss with the P&L attributed to it */
+        EvaluationOutcome: {
+            id: string;
+            /** Format: date-time */
+            timestamp: string;
+            strategy_name: string;
+            symbol: string;
+            /** Format: date-time */
+            candle_time: string;
+            decision: components["schemas"]["Decision"];
+            confidence: number;
+            reasoning: string;
+            indicators: {
+                [key: string]: number;
+            } | null;
+            executed: boolean;
+            reason?: string;
+            order_id?: string;
+            provider?: string;
+            model?: string;
+            latency_ms?: number;
+            prompt_hash?: string;
+            prompt?: string;
+            raw?: string;
+            error?: string;
+            /** @enum {string} */
+            outcome: "pending" | "profit" | "loss";
+            pnl: components["schemas"]["Decimal"];
         };
     };
     responses: {
@@ -2744,7 +2893,15 @@ export interface operations {
                         success: true;
                         /** @description Hub counters and the server-side feed */
                         data: {
-                            [key: string]: unknown;
+                            /** @constant */
+                            status: "running";
+                            endpoint: string;
+                            connected_clients: number;
+                            frames_sent: number;
+                            slow_clients_dropped: number;
+                            feed: components["schemas"]["WebSocketFeed"];
+                            /** @description Where prices come from (the market source's label) */
+                            source: string;
                         };
                     };
                 };
@@ -2782,9 +2939,7 @@ export interface operations {
                             subscribed: boolean;
                             symbols: string[];
                             channels: string[];
-                            feed: {
-                                [key: string]: unknown;
-                            };
+                            feed: components["schemas"]["WebSocketFeed"];
                         };
                     };
                 };
@@ -2823,9 +2978,7 @@ export interface operations {
                             subscribed: boolean;
                             symbols: string[];
                             channels: string[];
-                            feed: {
-                                [key: string]: unknown;
-                            };
+                            feed: components["schemas"]["WebSocketFeed"];
                         };
                     };
                 };
@@ -3592,7 +3745,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            signals: components["schemas"]["Evaluation"][];
+                            signals: components["schemas"]["EvaluationOutcome"][];
                             count: number;
                         };
                     };
@@ -3656,7 +3809,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            decisions: components["schemas"]["Evaluation"][];
+                            decisions: components["schemas"]["EvaluationOutcome"][];
                             count: number;
                         };
                     };
@@ -3691,7 +3844,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            decisions: components["schemas"]["Evaluation"][];
+                            decisions: components["schemas"]["EvaluationOutcome"][];
                             count: number;
                         };
                     };
@@ -3968,6 +4121,7 @@ export interface operations {
                 symbol?: string;
                 start_date?: string;
                 end_date?: string;
+                ai_mode?: components["schemas"]["AIMode"];
             };
             header?: never;
             path: {
@@ -3977,7 +4131,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description The stored report, or for ai_mode=live the estimate (a live run is confirmed only through POST /api/backtests) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3986,7 +4140,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["BacktestReport"];
+                        data: components["schemas"]["BacktestReport"] | components["schemas"]["LiveEstimate"];
                     };
                 };
             };
@@ -4038,6 +4192,19 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A live-model run asked without confirm_live: its estimate, nothing run or stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["LiveEstimate"];
+                    };
+                };
+            };
             /** @description Success */
             201: {
                 headers: {

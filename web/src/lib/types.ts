@@ -32,4 +32,9 @@ export type Balance = Schemas['Balance'];
 export type Performance = Schemas['Performance'];
 export type PortfolioSummary = Schemas['PortfolioSummary'];
 export type SystemStatus = Schemas['SystemStatus'];
+/** Present in the system status when the server runs as one instance of a cluster. */
+export type ClusterStatus = Schemas['ClusterStatus'];
+export type ClusterMember = Schemas['ClusterMember'];
+/** The exchange's entry in the system status, under the key exchange_api_key names. */
+export type ExchangeStatus = Schemas['ExchangeStatus'];
 export type SystemMetrics = Schemas['SystemMetrics'];

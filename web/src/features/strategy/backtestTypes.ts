@@ -16,7 +16,19 @@ export interface BacktestAsk {
   slippage_bps?: number;
   /** The largest share of a candle's volume one order may take (0-1); the rest fills at the next opens. */
   volume_cap?: number;
+  /** How an AI-driven or hybrid strategy decides (absent: builtin). */
+  ai_mode?: AIMode;
+  /** Runs a live-model backtest; without it the server answers with a LiveEstimate. */
+  confirm_live?: boolean;
 }
+
+export type AIMode = Schemas['AIMode'];
+
+/** What a live-model run would do, answered (200, not stored) instead of running it. */
+export type LiveEstimate = Schemas['LiveEstimate'];
+
+/** The model side of an AI-driven or hybrid run. */
+export type AIRun = Schemas['AIRun'];
 
 /** The run's fill model, shown on every report. */
 export type Assumptions = Schemas['BacktestAssumptions'];

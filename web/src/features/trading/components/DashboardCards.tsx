@@ -48,8 +48,7 @@ export function SystemStatusCard() {
   const qc = useQueryClient();
   const resume = useMutation({ mutationFn: () => api.post('/trading/resume'), retry: 0, onSettled: () => qc.invalidateQueries() });
   const s = status.data;
-  const exchangeKey = (s?.exchange_api_key as string | undefined) ?? '';
-  const exchange = (s?.[exchangeKey] as { status: string; sandbox: boolean } | undefined) ?? undefined;
+  const exchange = s?.exchange_api_key ? s[s.exchange_api_key] : undefined;
   return (
     <Card title="System Status">
       {!s ? (
