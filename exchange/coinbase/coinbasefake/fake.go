@@ -52,9 +52,9 @@ type Fake struct {
 }
 
 type account struct {
-	uuid             string
-	available, hold  decimal.Decimal
-	currency, portID string
+	uuid            string
+	available, hold decimal.Decimal
+	currency        string
 }
 
 type order struct {

@@ -39,7 +39,6 @@ type userFeed struct {
 	mu    sync.Mutex
 	conns map[*wsConn]bool
 	drop  int // messages to swallow (the sequence number still advances)
-	kill  bool
 }
 
 type wsConn struct {
