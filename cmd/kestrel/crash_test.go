@@ -60,9 +60,18 @@ func startServer(t *testing.T, args ...string) *server {
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	found := make(chan string, 1)
 	go func() {
+		// KESTREL_CRASH_SERVER_LOG keeps the servers' logs for a failure's post-mortem.
+		var keep io.Writer = io.Discard
+		if p := os.Getenv("KESTREL_CRASH_SERVER_LOG"); p != "" {
+			if f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
+				defer f.Close()
+				keep = f
+			}
+		}
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			line := sc.Text()
+			fmt.Fprintln(keep, line)
 			if i := strings.Index(line, "url=http://"); i >= 0 && strings.Contains(line, "kestrel serving") {
 				select {
 				case found <- strings.Fields(line[i+4:])[0]:

@@ -244,7 +244,8 @@ func (f *flood) answer(r *request, out loadgen.OrderReply) {
 
 // retry sends every unanswered request again until it is answered (a 503
 // waits and tries again, for at most 10 s). A cancel that finds its order
-// already cancelled was applied the first time. It returns how many it
+// already cancelled was applied the first time; a refused modify of an
+// order its client cancelled since is moot. It returns how many it
 // retried.
 func (f *flood) retry() int {
 	f.mu.Lock()
@@ -256,6 +257,12 @@ func (f *flood) retry() int {
 	}
 	f.mu.Unlock()
 	for _, r := range todo {
+		f.mu.Lock()
+		superseded := r.kind == opModify && f.cancelled[r.target]
+		f.mu.Unlock()
+		if superseded { // refused, then its client cancelled the order: moot
+			continue
+		}
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 			status, out, err := f.call(r)
 			var ae *loadgen.APIError
