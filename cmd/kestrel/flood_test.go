@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,8 +81,7 @@ type flood struct {
 	acked     int                        // placements acknowledged
 	modified  map[string]decimal.Decimal // order id -> last acknowledged price
 	cancelled map[string]bool            // order id -> cancel acknowledged
-	refused   int                        // 503 answers (retried later)
-	refusal   string                     // one 503 message, for the log
+	refused   map[string]int             // 503 answers (retried later) by message
 	clients   []*floodClient
 	halt      atomic.Bool // stop sending
 	down      atomic.Bool // a request got no answer: the server is gone
@@ -93,7 +93,7 @@ func newFlood(t *testing.T, url, prefix string) *flood {
 	t.Helper()
 	ctx := context.Background()
 	f := &flood{t: t, c: loadgen.NewClient(url, floodClients), prefix: prefix,
-		modified: map[string]decimal.Decimal{}, cancelled: map[string]bool{}}
+		modified: map[string]decimal.Decimal{}, cancelled: map[string]bool{}, refused: map[string]int{}}
 	if err := f.c.SignIn(ctx, "crash@example.com", "crash-test-pass", "Crash", true); err != nil {
 		t.Fatal(err)
 	}
@@ -215,8 +215,7 @@ func (f *flood) send(fc *floodClient, r *request) {
 	var ae *loadgen.APIError
 	switch {
 	case errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable && ae.Code == domain.EUnavailable && ae.Message != "":
-		f.refused++
-		f.refusal = ae.Message
+		f.refused[ae.Message]++
 	case status == 0:
 		// unanswered: the outcome is unknown until the retry
 		f.down.Store(true)
@@ -309,6 +308,33 @@ func (f *flood) replay() int {
 
 // counts says what the flood sent, by kind, for the log.
 func (f *flood) counts() string {
+	return f.sent() + "; " + f.refusals()
+}
+
+// refusals sums the 503 answers by message.
+func (f *flood) refusals() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var parts []string
+	for m, n := range f.refused {
+		parts = append(parts, fmt.Sprintf("%d × %q", n, m))
+	}
+	slices.Sort(parts)
+	return fmt.Sprintf("503 answers: %d kinds [%s]", len(parts), strings.Join(parts, ", "))
+}
+
+// refusedTotal is how many 503 answers the flood got.
+func (f *flood) refusedTotal() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, c := range f.refused {
+		n += c
+	}
+	return n
+}
+
+func (f *flood) sent() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var by [len(opNames)]int

@@ -182,7 +182,7 @@ func (s *Sandbox) writeLoop() {
 }
 
 // MsgNotStored is the answer to every command of a batch whose commit failed.
-const MsgNotStored = "The change could not be stored (the database is unavailable) and may not have taken effect; " +
+const MsgNotStored = "The change could not be stored (the database did not confirm it) and may not have taken effect; " +
 	"retry it: an order with a client order id is placed at most once"
 
 // journalError is what the commands of a failed batch are told. A refusal
