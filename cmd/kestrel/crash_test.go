@@ -214,6 +214,6 @@ func killNine(t *testing.T, args []string, open openLedger) {
 	}
 	srv.cmd.Wait()
 	check()
-	t.Logf("%s; %d kills, %d placements acknowledged, %d requests retried, %d placements replayed; %s",
-		f.counts(), len(kills), f.acked, retried, replayed, time.Since(began).Round(100*time.Millisecond))
+	t.Logf("%s; %d kills, %d placements acknowledged, %d requests retried (%d placements of them had been stored before the kill), %d placements replayed; %s",
+		f.counts(), len(kills), f.acked, retried, f.found, replayed, time.Since(began).Round(100*time.Millisecond))
 }

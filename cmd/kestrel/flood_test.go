@@ -82,6 +82,7 @@ type flood struct {
 	modified  map[string]decimal.Decimal // order id -> last acknowledged price
 	cancelled map[string]bool            // order id -> cancel acknowledged
 	refused   map[string]int             // 503 answers (retried later) by message
+	found     int                        // retried placements the server had stored before (200, not 201)
 	clients   []*floodClient
 	halt      atomic.Bool // stop sending
 	down      atomic.Bool // a request got no answer: the server is gone
@@ -269,6 +270,9 @@ func (f *flood) retry() int {
 			case err == nil:
 				f.mu.Lock()
 				f.answer(r, out)
+				if r.cid != "" && status == http.StatusOK {
+					f.found++
+				}
 				f.mu.Unlock()
 			case r.kind == opCancel && errors.As(err, &ae) && ae.Code == domain.EConflict && strings.Contains(ae.Message, string(domain.StatusCancelled)):
 				f.mu.Lock()
@@ -308,6 +312,9 @@ func (f *flood) replay() int {
 
 // counts says what the flood sent, by kind, for the log.
 func (f *flood) counts() string {
+	if f.refusedTotal() == 0 {
+		return f.sent()
+	}
 	return f.sent() + "; " + f.refusals()
 }
 

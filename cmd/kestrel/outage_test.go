@@ -161,5 +161,6 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 	}
 	defer st.Close()
 	verifyLedger(t, ctx, st, f)
-	t.Logf("%s; %d placements acknowledged, %d requests retried; %s", f.counts(), f.acked, retried, time.Since(began).Round(100*time.Millisecond))
+	t.Logf("%s; %d placements acknowledged, %d requests retried (%d placements of them had been stored though refused); %s",
+		f.counts(), f.acked, retried, f.found, time.Since(began).Round(100*time.Millisecond))
 }
