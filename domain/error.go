@@ -27,9 +27,25 @@ type Error struct {
 	Message string
 	// Fields maps an input field name to its error message (validation errors).
 	Fields map[string]string
+	// Cause is the underlying failure, for the logs only (never shown):
+	// e.g. the driver's error behind an EUnavailable.
+	Cause error
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+func (e *Error) Error() string {
+	if e.Cause != nil {
+		return fmt.Sprintf("%s: %s (%v)", e.Code, e.Message, e.Cause)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+// Unwrap gives errors.Is and errors.As the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Unavailable is an EUnavailable error: message for the user, cause for the logs.
+func Unavailable(cause error, message string) *Error {
+	return &Error{Code: EUnavailable, Message: message, Cause: cause}
+}
 
 // Errorf builds an *Error with a formatted message.
 func Errorf(code, format string, args ...any) *Error {

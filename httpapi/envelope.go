@@ -74,6 +74,8 @@ func fail(w http.ResponseWriter, r *http.Request, err error) {
 	if !errors.As(err, &de) {
 		slog.ErrorContext(r.Context(), "request failed", "err", err, "method", r.Method, "path", r.URL.Path, "request_id", requestID(r.Context()))
 		de = &domain.Error{Code: domain.EInternal, Message: "Internal server error"}
+	} else if de.Cause != nil { // e.g. a 503: the client sees the message, the operator why
+		slog.WarnContext(r.Context(), "request refused", "code", de.Code, "err", de.Cause, "method", r.Method, "path", r.URL.Path, "request_id", requestID(r.Context()))
 	}
 	writeJSON(w, statusFor(de.Code), envelope{Error: &errorBody{Code: de.Code, Message: de.Message, Fields: de.Fields}})
 }

@@ -3,23 +3,19 @@ package main
 import (
 	"bufio"
 	"context"
-
 	"fmt"
 	"io"
-	"net/http"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"kestrel/domain"
-	"kestrel/loadgen"
 	"kestrel/store/postgres"
 	"kestrel/store/postgres/pgtest"
 	"kestrel/store/sqlite"
@@ -64,9 +60,18 @@ func startServer(t *testing.T, args ...string) *server {
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	found := make(chan string, 1)
 	go func() {
+		// KESTREL_CRASH_SERVER_LOG keeps the servers' logs for a failure's post-mortem.
+		var keep io.Writer = io.Discard
+		if p := os.Getenv("KESTREL_CRASH_SERVER_LOG"); p != "" {
+			if f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
+				defer f.Close()
+				keep = f
+			}
+		}
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			line := sc.Text()
+			fmt.Fprintln(keep, line)
 			if i := strings.Index(line, "url=http://"); i >= 0 && strings.Contains(line, "kestrel serving") {
 				select {
 				case found <- strings.Fields(line[i+4:])[0]:
@@ -85,22 +90,40 @@ func startServer(t *testing.T, args ...string) *server {
 	return nil
 }
 
-// request is one order request of the flood and what became of it.
-type request struct {
-	cid    string
-	market bool
-	order  string // the acknowledged order's id ("" when unanswered)
+// crashRequests is the size of one run's flood, crashKills how many times
+// it is killed on the way.
+const (
+	crashRequests = 1000
+	crashKills    = 3
+)
+
+// crashSeed is KESTREL_CRASH_SEED when set (to replay a failed run's kill
+// points), else the clock.
+func crashSeed(t *testing.T) uint64 {
+	if s := os.Getenv("KESTREL_CRASH_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("KESTREL_CRASH_SEED=%q: %v", s, err)
+		}
+		return n
+	}
+	return uint64(time.Now().UnixNano())
 }
 
-// TestKillNineLosesNothingAcknowledged floods the real server with orders
-// carrying client order ids (resting limits, market orders that fill,
-// cancels), kills it with SIGKILL mid-flood, restarts it and retries every
-// request that got no answer. Every acknowledged order must exist exactly
-// once with its id, every acknowledged cancel must hold, holds must equal
-// the live orders' holds and balances must reconcile with the fills.
+// openLedger opens the server's store beside it, for the checks.
+type openLedger func(context.Context) (domain.LedgerStore, func())
+
+// TestKillNineLosesNothingAcknowledged floods the real server with 1,000
+// requests (market, limit, stop-loss, modify, cancel; placements carry client
+// order ids) and kills it with SIGKILL at several seeded random moments.
+// After each kill it restarts the server on the same data and retries every
+// request that got no answer; then, and at the end, every acknowledged order
+// must exist exactly once with its id, acknowledged cancels and modifies
+// must hold, holds must equal the live orders' holds and balances must
+// reconcile with the fills.
 func TestKillNineLosesNothingAcknowledged(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts the server three times")
+		t.Skip("starts the server four times per database")
 	}
 	t.Run("sqlite", func(t *testing.T) {
 		dir := t.TempDir()
@@ -124,214 +147,73 @@ func TestKillNineLosesNothingAcknowledged(t *testing.T) {
 	})
 }
 
-func killNine(t *testing.T, args []string, open func(context.Context) (domain.LedgerStore, func())) {
+func killNine(t *testing.T, args []string, open openLedger) {
 	ctx := context.Background()
+	began := time.Now()
+	seed := crashSeed(t)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	// One kill in each of crashKills equal windows of the flood (after the
+	// first hundred requests), 0-30 ms after that request is handed out;
+	// the flood goes on until the server stops answering, so requests are
+	// in flight at every kill.
+	window := (crashRequests - 100) / crashKills
+	var kills []int
+	var delays []time.Duration
+	for k := 0; k < crashKills; k++ {
+		kills = append(kills, 100+k*window+rng.IntN(window-50))
+		delays = append(delays, time.Duration(rng.IntN(30))*time.Millisecond)
+	}
+	t.Logf("seed %d: kills after requests %v, %v later (KESTREL_CRASH_SEED=%d replays them)", seed, kills, delays, seed)
+
 	srv := startServer(t, args...)
-	c := loadgen.NewClient(srv.url, 16)
-	if err := c.SignIn(ctx, "crash@example.com", "crash-test-pass", "Crash", true); err != nil {
-		t.Fatal(err)
+	f := newFlood(t, srv.url, "crash")
+	check := func() {
+		st, closeStore := open(ctx)
+		defer closeStore()
+		verifyLedger(t, ctx, st, f)
 	}
-	var plan loadgen.Plan
-	var err error
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if plan, err = loadgen.Prepare(ctx, c, "BTC-USD", "SELL", decimal.Zero, 50_000, decimal.NewFromInt(1000), io.Discard); err == nil || time.Now().After(deadline) {
-			break
-		}
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	// The flood: 16 clients until the kill, each request with a client order id.
-	const clients = 16
-	var mu sync.Mutex
-	var reqs []*request
-	cancelled := map[string]bool{} // order id -> cancel acknowledged
-	acked := 0
-	killed := make(chan struct{})
-	var wg sync.WaitGroup
-	for w := 0; w < clients; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var resting []string
-			for i := 0; ; i++ {
-				select {
-				case <-killed:
-					return
-				default:
-				}
-				if i%7 == 6 && len(resting) > 0 { // cancel one of ours
-					id := resting[len(resting)-1]
-					resting = resting[:len(resting)-1]
-					if _, err := c.Do(ctx, http.MethodDelete, "/api/trading/orders/"+id, nil, nil); err == nil {
-						mu.Lock()
-						cancelled[id] = true
-						mu.Unlock()
-					}
-					continue
-				}
-				r := &request{cid: fmt.Sprintf("crash-%d-%d", w, i), market: i%5 == 4}
-				mu.Lock()
-				reqs = append(reqs, r)
-				mu.Unlock()
-				var out loadgen.OrderReply
-				if _, err := c.Do(ctx, http.MethodPost, path(r), body(plan, r), &out); err != nil {
-					continue // unanswered (or refused): retried after the restart
-				}
-				mu.Lock()
-				r.order = out.Order.ID
-				acked++
-				mu.Unlock()
-				if !r.market {
-					resting = append(resting, out.Order.ID)
-				}
-			}
-		}()
-	}
-	// Kill once a few hundred orders are acknowledged (at most 5 s in).
-	for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(20 * time.Millisecond) {
-		mu.Lock()
-		n := acked
-		mu.Unlock()
-		if n >= 400 {
-			break
-		}
-	}
-	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	srv.cmd.Wait()
-	close(killed)
-	wg.Wait()
-	mu.Lock()
-	t.Logf("killed after %d acknowledged orders of %d sent, %d cancels acknowledged", acked, len(reqs), len(cancelled))
-	mu.Unlock()
-	if acked == 0 {
-		t.Fatal("no order was acknowledged before the kill")
-	}
-
-	// Restart on the same data and retry every unanswered request.
-	srv = startServer(t, args...)
-	c.Base = srv.url
 	retried := 0
-	for _, r := range reqs {
-		var out loadgen.OrderReply
-		status, err := c.Do(ctx, http.MethodPost, path(r), body(plan, r), &out)
-		if err != nil {
-			t.Fatalf("retry of %s: %v", r.cid, err)
+	for k, at := range kills {
+		reached := make(chan struct{})
+		done := make(chan struct{})
+		go func() { defer close(done); f.run(crashRequests, at, reached) }()
+		select {
+		case <-reached:
+		case <-done:
+			t.Fatalf("the flood stopped before request %d", at)
 		}
-		switch {
-		case r.order != "" && (status != http.StatusOK || out.Order.ID != r.order):
-			t.Fatalf("%s was acknowledged as %s; after the restart it is %s (status %d)", r.cid, r.order, out.Order.ID, status)
-		case r.order == "":
-			r.order = out.Order.ID
-			retried++
+		time.Sleep(delays[k])
+		if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
 		}
+		srv.cmd.Wait()
+		<-done
+		if f.next >= crashRequests {
+			t.Fatal("the flood ended before the kill")
+		}
+		f.mu.Lock()
+		t.Logf("kill %d after %d requests: %d placements acknowledged so far", k+1, f.next, f.acked)
+		f.mu.Unlock()
+
+		srv = startServer(t, args...)
+		f.c.Base = srv.url
+		n := f.retry()
+		retried += n
+		t.Logf("restart %d: %d unanswered requests retried", k+1, n)
+		if t.Failed() {
+			return
+		}
+		check()
 	}
-	t.Logf("%d unanswered requests retried", retried)
+	f.run(crashRequests, -1, nil)
+	n := f.retry()
+	retried += n
+	replayed := f.replay()
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	srv.cmd.Wait()
-
-	st, closeStore := open(ctx)
-	defer closeStore()
-	verifyLedger(t, ctx, st, reqs, cancelled)
-}
-
-func path(r *request) string {
-	if r.market {
-		return "/api/trading/execute"
-	}
-	return "/api/trading/orders/limit"
-}
-
-func body(p loadgen.Plan, r *request) map[string]any {
-	if r.market {
-		return map[string]any{"symbol": p.Symbol, "action": p.Side, "quantity": p.Quantity.String(), "order_type": "market", "client_order_id": r.cid}
-	}
-	return map[string]any{"symbol": p.Symbol, "side": p.Side, "quantity": p.Quantity.String(), "price": p.LimitPrice.String(), "client_order_id": r.cid}
-}
-
-// verifyLedger checks the journal after the crash: each request's order
-// exactly once, acknowledged cancels kept, holds equal to the live orders'
-// holds, and every balance equal to the starting funds moved by the fills.
-func verifyLedger(t *testing.T, ctx context.Context, st domain.LedgerStore, reqs []*request, cancelled map[string]bool) {
-	t.Helper()
-	orders, err := st.LedgerOrders(ctx, domain.OrderFilter{Limit: 1_000_000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	byCID := map[string][]domain.Order{}
-	byID := map[string]domain.Order{}
-	for _, o := range orders {
-		byID[o.ID] = o
-		if o.ClientOrderID != "" {
-			byCID[o.ClientOrderID] = append(byCID[o.ClientOrderID], o)
-		}
-	}
-	for _, r := range reqs {
-		got := byCID[r.cid]
-		if len(got) != 1 || got[0].ID != r.order {
-			t.Fatalf("%s: %d stored orders, want exactly 1 with id %s", r.cid, len(got), r.order)
-		}
-	}
-	for id := range cancelled {
-		if o := byID[id]; o.Status != domain.StatusCancelled {
-			t.Fatalf("cancel of %s was acknowledged, but it is %q after the restart", id, o.Status)
-		}
-	}
-	fills, err := st.LedgerFills(ctx, domain.FillFilter{Limit: 1_000_000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]decimal.Decimal{"USD": decimal.NewFromInt(100_000)}
-	perOrder := map[string]decimal.Decimal{}
-	for _, f := range fills {
-		base, quote, _ := strings.Cut(f.Symbol, "-")
-		notional := f.Quantity.Mul(f.Price)
-		if f.Side == domain.Buy {
-			want[base] = want[base].Add(f.Quantity)
-			want[quote] = want[quote].Sub(notional).Sub(f.Fee)
-		} else {
-			want[base] = want[base].Sub(f.Quantity)
-			want[quote] = want[quote].Add(notional).Sub(f.Fee)
-		}
-		perOrder[f.OrderID] = perOrder[f.OrderID].Add(f.Quantity)
-	}
-	for id, q := range perOrder {
-		if o, ok := byID[id]; !ok || !o.FilledQuantity.Equal(q) {
-			t.Fatalf("order %s: filled %s, its fills say %s", id, o.FilledQuantity, q)
-		}
-	}
-	live, err := st.LedgerLiveOrders(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	holds := map[string]decimal.Decimal{}
-	for _, o := range live {
-		if cur := o.HoldCurrency(); cur != "" {
-			holds[cur] = holds[cur].Add(o.Hold)
-		}
-	}
-	bals, err := st.LedgerBalances(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range bals {
-		if !b.Total().Equal(want[b.Currency]) {
-			t.Errorf("%s total %s, the fills say %s", b.Currency, b.Total(), want[b.Currency])
-		}
-		if !b.Hold.Equal(holds[b.Currency]) {
-			t.Errorf("%s hold %s, the live orders hold %s", b.Currency, b.Hold, holds[b.Currency])
-		}
-		delete(want, b.Currency)
-	}
-	for cur, v := range want {
-		if !v.IsZero() {
-			t.Errorf("%s: no balance stored, the fills say %s", cur, v)
-		}
-	}
-	t.Logf("%d orders, %d fills, %d live orders checked", len(orders), len(fills), len(live))
+	check()
+	t.Logf("%s; %d kills, %d placements acknowledged, %d requests retried (%d placements of them had been stored before the kill), %d placements replayed; %s",
+		f.counts(), len(kills), f.acked, retried, f.found, replayed, time.Since(began).Round(100*time.Millisecond))
 }

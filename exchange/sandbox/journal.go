@@ -139,11 +139,12 @@ func (s *Sandbox) writeLoop() {
 		s.qmu.Unlock()
 
 		ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
-		err := s.store.ApplyLedger(ctx, merge(batch))
+		err := journalError(s.store.ApplyLedger(ctx, merge(batch)))
 		cancel()
 		now := s.opt.Clock.Now()
 		s.mu.Lock()
 		if err != nil {
+			slog.Warn("sandbox journal commit failed; its batch is refused and the engine reloaded", "err", err, "commands", len(batch), "component", "exchange")
 			s.health.fail(now, err)
 			s.stale = true
 			s.qmu.Lock()
@@ -178,6 +179,22 @@ func (s *Sandbox) writeLoop() {
 			close(e.done)
 		}
 	}
+}
+
+// MsgNotStored is the answer to every command of a batch whose commit failed.
+const MsgNotStored = "The change could not be stored (the database did not confirm it) and may not have taken effect; " +
+	"retry it: an order with a client order id is placed at most once"
+
+// journalError is what the commands of a failed batch are told. A refusal
+// the store gave (e.g. a client order id already used) stays as it is;
+// anything else means the journal could not be written, so the outcome is
+// unknown: 503, retry. The store's error is kept as the cause, for the logs.
+func journalError(err error) error {
+	switch domain.ErrorCode(err) {
+	case "", domain.EConflict, domain.EInvalid, domain.ERejected:
+		return err
+	}
+	return domain.Unavailable(err, MsgNotStored)
 }
 
 // merge makes one change of a batch: each order, balance and position

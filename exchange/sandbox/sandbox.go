@@ -246,7 +246,7 @@ func (s *Sandbox) ready(ctx context.Context) error {
 		return nil
 	}
 	if err := s.restore(ctx, false); err != nil {
-		return domain.Errorf(domain.EUnavailable, "The sandbox exchange cannot read its ledger: %v", err)
+		return domain.Unavailable(err, "The sandbox exchange cannot read its ledger (the database is unavailable); try again shortly")
 	}
 	return nil
 }

@@ -110,7 +110,7 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 			ON CONFLICT (symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost, realized = excluded.realized`,
 			p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String())
 	}
-	return s.tx(ctx, func(tx pgx.Tx) error {
+	return s.tx(ctx, func(tx pgx.Tx) error { // tx maps a lost connection to EUnavailable
 		br := tx.SendBatch(ctx, b)
 		defer br.Close()
 		for i := 0; i < b.Len(); i++ {
@@ -128,14 +128,16 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 
 // LedgerOrder implements domain.LedgerStore.
 func (s *Store) LedgerOrder(ctx context.Context, id string) (domain.Order, error) {
-	return scanOrder(s.pool.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE id = $1`, id))
+	o, err := scanOrder(s.pool.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE id = $1`, id))
+	return o, unreachable(err)
 }
 
 // LedgerOrderByClientID implements domain.LedgerStore. The condition matches
 // the partial unique index sandbox_orders_user_client.
 func (s *Store) LedgerOrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
-	return scanOrder(s.pool.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders
+	o, err := scanOrder(s.pool.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders
 		WHERE user_id = $1 AND client_order_id = $2 AND client_order_id <> ''`, userID, clientID))
+	return o, unreachable(err)
 }
 
 // LedgerOrders implements domain.LedgerStore.
@@ -161,7 +163,7 @@ func (s *Store) LedgerLiveOrders(ctx context.Context) ([]domain.Order, error) {
 func (s *Store) queryOrders(ctx context.Context, q string, args ...any) ([]domain.Order, error) {
 	rows, err := s.pool.Query(ctx, q, args...)
 	if err != nil {
-		return nil, err
+		return nil, unreachable(err)
 	}
 	defer rows.Close()
 	out := []domain.Order{}
@@ -172,7 +174,7 @@ func (s *Store) queryOrders(ctx context.Context, q string, args ...any) ([]domai
 		}
 		out = append(out, o)
 	}
-	return out, rows.Err()
+	return out, unreachable(rows.Err())
 }
 
 // LedgerFills implements domain.LedgerStore.
@@ -187,7 +189,7 @@ func (s *Store) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.
 	rows, err := s.pool.Query(ctx, `SELECT id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at FROM sandbox_fills
 		WHERE at >= $1 AND ($2 = '' OR symbol = $2) ORDER BY at DESC, id DESC LIMIT $3 OFFSET $4`, since, f.Symbol, f.Limit, f.Offset)
 	if err != nil {
-		return nil, err
+		return nil, unreachable(err)
 	}
 	defer rows.Close()
 	out := []domain.Fill{}
@@ -203,14 +205,14 @@ func (s *Store) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.
 		}
 		out = append(out, fl)
 	}
-	return out, rows.Err()
+	return out, unreachable(rows.Err())
 }
 
 // LedgerBalances implements domain.LedgerStore.
 func (s *Store) LedgerBalances(ctx context.Context) ([]domain.Balance, error) {
 	rows, err := s.pool.Query(ctx, `SELECT currency, available, hold FROM sandbox_balances ORDER BY currency`)
 	if err != nil {
-		return nil, err
+		return nil, unreachable(err)
 	}
 	defer rows.Close()
 	out := []domain.Balance{}
@@ -225,14 +227,14 @@ func (s *Store) LedgerBalances(ctx context.Context) ([]domain.Balance, error) {
 		}
 		out = append(out, b)
 	}
-	return out, rows.Err()
+	return out, unreachable(rows.Err())
 }
 
 // LedgerPositions implements domain.LedgerStore.
 func (s *Store) LedgerPositions(ctx context.Context) ([]domain.PositionBook, error) {
 	rows, err := s.pool.Query(ctx, `SELECT symbol, quantity, cost, realized FROM sandbox_positions ORDER BY symbol`)
 	if err != nil {
-		return nil, err
+		return nil, unreachable(err)
 	}
 	defer rows.Close()
 	out := []domain.PositionBook{}
@@ -247,5 +249,5 @@ func (s *Store) LedgerPositions(ctx context.Context) ([]domain.PositionBook, err
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	return out, unreachable(rows.Err())
 }

@@ -85,9 +85,11 @@ func (s *Store) Apply(ctx context.Context, m migrate.Migration) error {
 	})
 }
 
-// tx runs fn in a transaction, committing when it returns nil.
+// tx runs fn in a transaction, committing when it returns nil. A lost
+// connection is an EUnavailable error (the transaction did not commit, or
+// its commit was not confirmed).
 func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, s.pool, fn)
+	return unreachable(pgx.BeginFunc(ctx, s.pool, fn))
 }
 
 func notFound(err error, msg string) error {

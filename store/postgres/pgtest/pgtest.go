@@ -69,3 +69,43 @@ func redact(raw string) string {
 	}
 	return u.Redacted()
 }
+
+// Database creates a fresh database (not a schema: a test may cut every
+// connection to it without touching anyone else's), drops it when the test
+// ends, and returns its name and a URL whose connections use it. It skips
+// or fails like URL when no server is reachable.
+func Database(t testing.TB) (name, dbURL string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	base := BaseURL()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		if os.Getenv("KESTREL_REQUIRE_POSTGRES") == "1" {
+			t.Fatalf("PostgreSQL required but not reachable at %s: %v", redact(base), err)
+		}
+		t.Skipf("SKIP: PostgreSQL not reachable at %s (%v); PostgreSQL tests did not run", redact(base), err)
+	}
+	defer conn.Close(ctx)
+	b := make([]byte, 6)
+	rand.Read(b)
+	name = "kestrel_test_" + hex.EncodeToString(b)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if c, err := pgx.Connect(ctx, base); err == nil {
+			// FORCE ends the connections a killed server left behind.
+			c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+			c.Close(ctx)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("parse %s: %v", redact(base), err)
+	}
+	u.Path = "/" + name
+	return name, u.String()
+}
