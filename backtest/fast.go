@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
+	"kestrel/strategy"
 )
 
 // The fast path (see the package doc): between events nothing can fill, so
@@ -49,7 +50,7 @@ func (a u128) big() *big.Int {
 // equity peak. Candle prices are read as integers at their exponent -p when
 // needed; a price of another shape simply takes the general path.
 type fixed struct {
-	cs         []domain.Candle
+	bars       []bar // readBars
 	e          int32 // the candles' exponent, -p
 	p          int
 	scale      int   // equity scale: heldScale + p
@@ -66,7 +67,7 @@ type fixed struct {
 	// the last loss check of a flat account (see lossCheck)
 	lossKey  lossKey
 	lossMsg  string
-	lossMemo *lossKey
+	lossMemo bool
 	// the day's start value (the risk check's), at scale, when it fits
 	dayStart   u128
 	dayStartOK bool
@@ -84,7 +85,7 @@ func newFixed(cs []domain.Candle) *fixed {
 	if e > 0 || e < -8 {
 		return nil
 	}
-	return &fixed{cs: cs, e: e, p: int(-e), scale: heldScale + int(-e)}
+	return &fixed{e: e, p: int(-e), scale: heldScale + int(-e)}
 }
 
 // price is a candle price as an integer x 10^-p, if it has that shape.
@@ -93,6 +94,59 @@ func (f *fixed) price(d decimal.Decimal) (int64, bool) {
 		return 0, false
 	}
 	return d.CoefficientInt64(), true
+}
+
+// bar is one candle read once for the fast path: its prices as integers
+// x 10^-p (-1 where a price is not of that shape: the candle then takes
+// the general path) and its close as the strategy reads it.
+type bar struct {
+	open, lo, hi, close int64   // lo and hi: the lowest and highest of the four prices
+	closeF              float64 // strategy.Float(Close)
+}
+
+// readBars reads every candle's prices once, in one sequential pass (each
+// decimal is a pointer to chase; read in order they come from memory
+// quickly, read on demand they cost a cache miss each). It returns nil when
+// the replay would not see what Evaluate sees: without a warm-up candle
+// (every window then starts afresh) or with times that do not strictly
+// increase (Evaluate skips a candle whose time it has seen). With f nil
+// (prices of no fixed shape) only closeF is set.
+func readBars(cs []domain.Candle, warmup int, f *fixed) []bar {
+	if warmup < 1 {
+		return nil
+	}
+	bars := make([]bar, len(cs))
+	for i := range cs {
+		c, b := &cs[i], &bars[i]
+		if i > 0 && !c.Time.After(cs[i-1].Time) {
+			return nil
+		}
+		b.closeF = strategy.Float(c.Close)
+		b.open, b.lo, b.hi, b.close = -1, -1, -1, -1
+		if f == nil {
+			continue
+		}
+		if px, ok := f.price(c.Close); ok {
+			b.close = px
+		}
+		var lo, hi int64 = 1 << 62, -1
+		for _, d := range [...]*decimal.Decimal{&c.Open, &c.High, &c.Low, &c.Close} {
+			v, ok := f.price(*d)
+			if !ok {
+				lo, hi = -1, -1
+				break
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		b.lo, b.hi = lo, hi
+		if lo >= 0 {
+			b.open, _ = f.price(c.Open)
+		}
+	}
+	if f != nil {
+		f.bars = bars
+	}
+	return bars
 }
 
 // toScale is d as a non-negative integer x 10^-scale, if it is one that fits.
@@ -154,24 +208,16 @@ func (f *fixed) quiet(t int) bool {
 	if !f.orders {
 		return true
 	}
-	c := &f.cs[t]
-	var lo, hi int64 = 1 << 62, -1
-	for _, d := range [4]decimal.Decimal{c.Open, c.High, c.Low, c.Close} {
-		v, ok := f.price(d)
-		if !ok {
-			return false
-		}
-		lo, hi = min(lo, v), max(hi, v)
-	}
-	return lo > f.fall && hi < f.rise
+	b := &f.bars[t]
+	return b.lo >= 0 && b.lo > f.fall && b.hi < f.rise
 }
 
 // mark returns the equity at candle t's close (at f.scale), its drawdown
 // below the peak as the decimal path computes it, and its value in cents;
 // ok is false if it does not fit.
 func (f *fixed) mark(t int) (cents int64, dd float64, ok bool) {
-	px, ok := f.price(f.cs[t].Close)
-	if !ok {
+	px := f.bars[t].close
+	if px < 0 {
 		return 0, 0, false
 	}
 	hi, lo := bits.Mul64(uint64(f.held), uint64(px))

@@ -51,8 +51,8 @@ func (r *run) orderChecksPass(t int) bool {
 	if notional < k.minTrade+eps {
 		return false
 	}
-	px, ok := r.fx.price(r.fx.cs[t].Open)
-	if !ok {
+	px := r.fx.bars[t].open
+	if px < 0 {
 		return false
 	}
 	open := float64(px) / pow10f[r.fx.p]
@@ -83,7 +83,7 @@ func newConsts(req Request) consts {
 func (r *run) lossCheck() string {
 	f := r.fx
 	key := lossKey{cash: f.cash, peak: f.peak, dayStart: f.dayStart}
-	if f.dayStartOK && f.lossMemo != nil && f.lossKey == key {
+	if f.dayStartOK && f.lossMemo && f.lossKey == key {
 		return f.lossMsg
 	}
 	value := r.balance(domain.Quote(r.req.Symbol)).Total() // flat: equity is cash
@@ -92,7 +92,7 @@ func (r *run) lossCheck() string {
 	if err != nil {
 		msg = domain.ErrorMessage(err)
 	}
-	f.lossKey, f.lossMsg, f.lossMemo = key, msg, &key
+	f.lossKey, f.lossMsg, f.lossMemo = key, msg, true
 	return msg
 }
 
