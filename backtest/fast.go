@@ -3,6 +3,7 @@ package backtest
 import (
 	"math/big"
 	"math/bits"
+	"sync"
 
 	"github.com/shopspring/decimal"
 
@@ -50,6 +51,7 @@ func (a u128) big() *big.Int {
 // equity peak. Candle prices are read as integers at their exponent -p when
 // needed; a price of another shape simply takes the general path.
 type fixed struct {
+	cs         []domain.Candle
 	bars       []bar // readBars
 	e          int32 // the candles' exponent, -p
 	p          int
@@ -96,57 +98,87 @@ func (f *fixed) price(d decimal.Decimal) (int64, bool) {
 	return d.CoefficientInt64(), true
 }
 
-// bar is one candle read once for the fast path: its prices as integers
+// bar is one candle read for the fast path: its prices as integers
 // x 10^-p (-1 where a price is not of that shape: the candle then takes
-// the general path) and its close as the strategy reads it.
+// the general path) and its close as the strategy reads it. lo and hi, the
+// lowest and highest of the four prices, are read when first needed
+// (unread: lo is -2): only candles with resting orders ask.
 type bar struct {
-	open, lo, hi, close int64   // lo and hi: the lowest and highest of the four prices
+	open, close, lo, hi int64
 	closeF              float64 // strategy.Float(Close)
 }
 
-// readBars reads every candle's prices once, in one sequential pass (each
-// decimal is a pointer to chase; read in order they come from memory
-// quickly, read on demand they cost a cache miss each). It returns nil when
-// the replay would not see what Evaluate sees: without a warm-up candle
-// (every window then starts afresh) or with times that do not strictly
-// increase (Evaluate skips a candle whose time it has seen). With f nil
-// (prices of no fixed shape) only closeF is set.
+// barPool keeps the bars of finished runs (a run's bars are as long as its
+// candles; reusing them saves zeroing and collecting megabytes per run).
+var barPool sync.Pool
+
+// readBars reads every candle's close and open once, in one sequential
+// pass (each decimal is a pointer to chase: in order they come from memory
+// quickly, on demand each costs a cache miss). It returns nil when the
+// replay would not see what Evaluate sees: without a warm-up candle (every
+// window then starts afresh) or with times that do not strictly increase
+// (Evaluate skips a candle whose time it has seen). With f nil (prices of
+// no fixed shape) only closeF is set. putBars gives the bars back.
 func readBars(cs []domain.Candle, warmup int, f *fixed) []bar {
 	if warmup < 1 {
 		return nil
 	}
-	bars := make([]bar, len(cs))
+	var bars []bar
+	if p, ok := barPool.Get().(*[]bar); ok && cap(*p) >= len(cs) {
+		bars = (*p)[:len(cs)]
+	} else {
+		bars = make([]bar, len(cs))
+	}
 	for i := range cs {
 		c, b := &cs[i], &bars[i]
 		if i > 0 && !c.Time.After(cs[i-1].Time) {
+			putBars(bars)
 			return nil
 		}
 		b.closeF = strategy.Float(c.Close)
-		b.open, b.lo, b.hi, b.close = -1, -1, -1, -1
+		b.open, b.close, b.lo, b.hi = -1, -1, -2, -1
 		if f == nil {
 			continue
 		}
 		if px, ok := f.price(c.Close); ok {
 			b.close = px
 		}
-		var lo, hi int64 = 1 << 62, -1
-		for _, d := range [...]*decimal.Decimal{&c.Open, &c.High, &c.Low, &c.Close} {
-			v, ok := f.price(*d)
-			if !ok {
-				lo, hi = -1, -1
-				break
-			}
-			lo, hi = min(lo, v), max(hi, v)
-		}
-		b.lo, b.hi = lo, hi
-		if lo >= 0 {
-			b.open, _ = f.price(c.Open)
+		if px, ok := f.price(c.Open); ok {
+			b.open = px
 		}
 	}
 	if f != nil {
-		f.bars = bars
+		f.bars, f.cs = bars, cs
 	}
 	return bars
+}
+
+func putBars(b []bar) {
+	if b != nil {
+		barPool.Put(&b)
+	}
+}
+
+// bounds reads candle t's lowest and highest price (-1, -1: one does not
+// have the fixed shape).
+func (f *fixed) bounds(t int) (lo, hi int64) {
+	b := &f.bars[t]
+	if b.lo == -2 {
+		c := &f.cs[t]
+		b.lo, b.hi = 1<<62, -1
+		for _, d := range [...]*decimal.Decimal{&c.High, &c.Low} {
+			v, ok := f.price(*d)
+			if !ok || b.open < 0 || b.close < 0 {
+				b.lo, b.hi = -1, -1
+				break
+			}
+			b.lo, b.hi = min(b.lo, v), max(b.hi, v)
+		}
+		if b.lo >= 0 {
+			b.lo, b.hi = min(b.lo, b.open, b.close), max(b.hi, b.open, b.close)
+		}
+	}
+	return b.lo, b.hi
 }
 
 // toScale is d as a non-negative integer x 10^-scale, if it is one that fits.
@@ -208,8 +240,8 @@ func (f *fixed) quiet(t int) bool {
 	if !f.orders {
 		return true
 	}
-	b := &f.bars[t]
-	return b.lo >= 0 && b.lo > f.fall && b.hi < f.rise
+	lo, hi := f.bounds(t)
+	return lo >= 0 && lo > f.fall && hi < f.rise
 }
 
 // mark returns the equity at candle t's close (at f.scale), its drawdown

@@ -176,6 +176,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	r.closeOut(cs[len(cs)-1])
+	putBars(bars)
 	return r.result(), nil
 }
 
