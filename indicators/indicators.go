@@ -93,8 +93,8 @@ func (r *RSI) Update(x float64) float64 {
 	}
 	ch := x - r.prev
 	r.prev = x
-	gain, loss := maxZero(ch), maxZero(-ch)
-	k := r.seen - 1 // changes seen
+	gain, loss := max(ch, 0), max(-ch, 0) // the builtin is math.Max without a call
+	k := r.seen - 1                       // changes seen
 	if k <= r.n {
 		r.avgGain += gain / float64(r.n)
 		r.avgLoss += loss / float64(r.n)
@@ -172,15 +172,6 @@ func (b *Bollinger) Update(x float64) (middle, upper, lower float64) {
 	if math.IsNaN(mid) {
 		return mid, mid, mid
 	}
-	sd := math.Sqrt(maxZero(b.sumSq/float64(n) - mid*mid))
+	sd := math.Sqrt(max(b.sumSq/float64(n)-mid*mid, 0))
 	return mid, mid + b.k*sd, mid - b.k*sd
-}
-
-// maxZero is math.Max(x, 0), inlined (math.Max is a call on amd64): NaN
-// stays NaN and -0 becomes +0, as there.
-func maxZero(x float64) float64 {
-	if x < 0 || x == 0 {
-		return 0
-	}
-	return x
 }

@@ -76,7 +76,7 @@ func NewTechnical(in Indicators) Strategy {
 type stream struct {
 	last               time.Time
 	rsi                *indicators.RSI
-	short, long        *indicators.SMA
+	short, long        *indicators.SMA // nil: the Bollinger middle (newStream)
 	macd               *indicators.MACD
 	bb                 *indicators.Bollinger
 	close              float64
@@ -90,9 +90,18 @@ type stream struct {
 
 func (t *technical) newStream() *stream {
 	in := t.in
-	return &stream{rsi: indicators.NewRSI(in.RSIPeriod), short: indicators.NewSMA(in.SMAShort), long: indicators.NewSMA(in.SMALong),
-		macd: indicators.NewMACD(in.MACDFast, in.MACDSlow, in.MACDSignal), bb: indicators.NewBollinger(in.BollingerPeriod, in.BollingerStd),
+	s := &stream{rsi: indicators.NewRSI(in.RSIPeriod), macd: indicators.NewMACD(in.MACDFast, in.MACDSlow, in.MACDSignal),
+		bb:        indicators.NewBollinger(in.BollingerPeriod, in.BollingerStd),
 		prevShort: math.NaN(), prevLng: math.NaN(), prevMACD: math.NaN(), prevSig: math.NaN()}
+	// An SMA as long as the Bollinger period is the bands' middle (the
+	// same values summed in the same order): it is not computed twice.
+	if in.SMAShort != in.BollingerPeriod {
+		s.short = indicators.NewSMA(in.SMAShort)
+	}
+	if in.SMALong != in.BollingerPeriod {
+		s.long = indicators.NewSMA(in.SMALong)
+	}
+	return s
 }
 
 func (s *stream) update(c domain.Candle) {
@@ -105,9 +114,15 @@ func (s *stream) push(x float64) {
 	s.prevShort, s.prevLng, s.prevMACD, s.prevSig = s.shortV, s.longV, s.macdV, s.sigV
 	s.close = x
 	s.rsiV = s.rsi.Update(x)
-	s.shortV, s.longV = s.short.Update(x), s.long.Update(x)
 	s.macdV, s.sigV, s.histV = s.macd.Update(x)
 	s.mid, s.upper, s.lower = s.bb.Update(x)
+	s.shortV, s.longV = s.mid, s.mid
+	if s.short != nil {
+		s.shortV = s.short.Update(x)
+	}
+	if s.long != nil {
+		s.longV = s.long.Update(x)
+	}
 }
 
 // Warmup is how many candles before the evaluated one settle the indicators.
@@ -264,7 +279,8 @@ func (t *technical) rules(s *stream) [4]int {
 	return v
 }
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+// finite: x - x is 0 for a finite x and NaN for NaN and the infinities.
+func finite(x float64) bool { return x-x == 0 }
 
 // judge applies the four rules to the stream's latest values.
 func (t *technical) judge(s *stream) Signal {
