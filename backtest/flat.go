@@ -16,6 +16,11 @@ import (
 // true; false leaves the signal to act.
 func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
 	f := r.fx
+	if f.held != 0 && sig.Decision == strategy.Buy && r.atTarget(t) {
+		r.rollDay(c)
+		r.refused[msgAtTarget]++
+		return true
+	}
 	if f.held != 0 || f.orders {
 		return false
 	}
@@ -62,6 +67,30 @@ func (r *run) orderChecksPass(t int) bool {
 	}
 	lo, hi := (units-1)*k.step*open, units*k.step*open // qty = floor(units) steps, valued at the open
 	return lo >= k.minTrade+eps && hi <= k.maxTrade-eps
+}
+
+// atTarget reports whether a BUY at candle t's open, with a position held,
+// is certainly refused by sizing as already at its target size (computed
+// in float, with a margin far beyond its error), and whether nothing can
+// fill at that open first (the open is inside every resting order's
+// trigger). Then act would only book the refusal.
+func (r *run) atTarget(t int) bool {
+	f, cfg, k := r.fx, r.req.Config, &r.fx.consts
+	open := f.bars[t].open
+	if open < 0 || open <= f.fall || open >= f.rise {
+		return false
+	}
+	cash, ok := float(f.cash, f.scale)
+	if !ok {
+		return false
+	}
+	px := float64(open) / pow10f[f.p]
+	held := float64(f.held) / pow10f[heldScale] * px
+	value := cash + held
+	target := math.Min(value*cfg.MaxPositionSize*cfg.RiskMultiplier, value*k.maxPosition*0.995)
+	notional := math.Min(target-held, k.maxTrade*0.995)
+	eps := 1e-9 * (math.Abs(value) + math.Abs(held) + 1)
+	return notional < k.minTrade-eps
 }
 
 // consts are a run's limits as floats, for orderChecksPass.
