@@ -135,13 +135,17 @@ func readBars(cs []domain.Candle, warmup int, f *fixed) []bar {
 			putBars(bars)
 			return nil
 		}
-		b.closeF = strategy.Float(c.Close)
 		b.open, b.close, b.lo, b.hi = -1, -1, -2, -1
 		if f == nil {
+			b.closeF = strategy.Float(c.Close)
 			continue
 		}
-		if px, ok := f.price(c.Close); ok {
+		px, ok := f.price(c.Close)
+		if ok {
 			b.close = px
+		}
+		if b.closeF, ok = strategy.FixedFloat(px, f.e); !ok || b.close < 0 {
+			b.closeF = strategy.Float(c.Close) // another shape, or too many digits
 		}
 		if px, ok := f.price(c.Open); ok {
 			b.open = px
