@@ -346,24 +346,31 @@ func centsOf(d decimal.Decimal) (int64, bool) {
 // analytics.Returns of a series in cents, bit for bit: each ratio is
 // rounded half away from zero to 16 decimals (decimal.Div) and then to the
 // nearest float64. A ratio outside the integer range takes the decimal way.
-func centStats(v []int64) (float64, []float64) {
-	rets := make([]float64, 0, max(len(v)-1, 0))
-	for i := 1; i < len(v); i++ {
-		prev := v[i-1]
+func centStats(capital int64, curve []Point) (float64, []float64) {
+	v := func(i int) int64 { // the series: the capital, then the curve
+		if i == 0 {
+			return capital
+		}
+		return int64(curve[i-1].Equity)
+	}
+	n := len(curve) + 1
+	rets := make([]float64, 0, n-1)
+	for i := 1; i < n; i++ {
+		prev := v(i - 1)
 		if prev <= 0 {
 			continue
 		}
-		n, neg := v[i]-prev, false
-		if n == 0 {
+		d, neg := v(i)-prev, false
+		if d == 0 {
 			rets = append(rets, 0) // unchanged: the ratio is exactly zero
 			continue
 		}
-		if n < 0 {
-			n, neg = -n, true
+		if d < 0 {
+			d, neg = -d, true
 		}
-		x, ok := ratio16(uint64(n), uint64(prev), neg)
+		x, ok := ratio16(uint64(d), uint64(prev), neg)
 		if !ok {
-			a, b := decimal.New(v[i], -2), decimal.New(prev, -2)
+			a, b := decimal.New(v(i), -2), decimal.New(prev, -2)
 			x = a.Sub(b).Div(b).InexactFloat64()
 		}
 		rets = append(rets, x)
@@ -372,7 +379,8 @@ func centStats(v []int64) (float64, []float64) {
 	// so rounding the worst equals the worst of the rounded.
 	var worstN, worstD uint64 = 0, 1
 	peak := int64(0)
-	for i, x := range v {
+	for i := range n {
+		x := v(i)
 		if i == 0 || x > peak {
 			peak = x
 		}

@@ -18,7 +18,7 @@ func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
 	f := r.fx
 	if f.held != 0 && sig.Decision == strategy.Buy && r.atTarget(t) {
 		r.rollDay(c)
-		r.refused[msgAtTarget]++
+		r.refuse(msgAtTarget)
 		return true
 	}
 	if f.held != 0 || f.orders {
@@ -26,7 +26,7 @@ func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
 	}
 	r.rollDay(c) // as act does first (once a day, so act repeats nothing)
 	if sig.Decision == strategy.Sell {
-		r.refused[msgNoPosition]++
+		r.refuse(msgNoPosition)
 		return true
 	}
 	if !r.orderChecksPass(t) {
@@ -36,7 +36,7 @@ func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
 	if msg == "" {
 		return false // it trades
 	}
-	r.refused[msg]++
+	r.refuse(msg)
 	return true
 }
 
@@ -126,3 +126,39 @@ func (r *run) lossCheck() string {
 }
 
 type lossKey struct{ cash, peak, dayStart u128 }
+
+// refuse counts a refusal of the fast path's: a few messages over and
+// over, counted without hashing each (r.refused takes them at the end).
+func (r *run) refuse(msg string) {
+	t := &r.tally
+	for i := range t.msg {
+		if t.n[i] > 0 && t.msg[i] == msg {
+			t.n[i]++
+			return
+		}
+	}
+	for i := range t.msg {
+		if t.n[i] == 0 {
+			t.msg[i], t.n[i] = msg, 1
+			return
+		}
+	}
+	r.refused[msg]++
+}
+
+type tally struct {
+	msg [4]string
+	n   [4]int
+}
+
+// refusals is r.refused with the tally added.
+func (r *run) refusals() map[string]int {
+	t := &r.tally
+	for i := range t.msg {
+		if t.n[i] > 0 {
+			r.refused[t.msg[i]] += t.n[i]
+		}
+	}
+	r.tally = tally{}
+	return r.refused
+}

@@ -77,6 +77,7 @@ type run struct {
 	seq      int
 	working  *working // the unfilled rest of a market order held back by the volume cap
 	fx       *fixed   // the fast path's fixed-point state; nil marks in decimal
+	tally    tally    // the fast path's refusals (refuse)
 	// fastCurve: every curve point was marked in fixed point (its metrics
 	// can be computed in integers too)
 	fastCurve bool
@@ -355,7 +356,15 @@ func (r *run) rollDay(c domain.Candle) {
 		day--
 	}
 	if !r.dayKnown || day != r.day {
-		r.day, r.dayKnown, r.dayStart, r.trades = day, true, r.equity(c.Open), 0
+		r.day, r.dayKnown, r.trades = day, true, 0
+		if f := r.fx; f != nil && f.held == 0 && !f.orders {
+			// flat, nothing resting (nothing filled since the last sync): the
+			// equity is the cash, already in fixed point
+			r.dayStart = r.balance(domain.Quote(r.req.Symbol)).Total()
+			f.dayStart, f.dayStartOK = f.cash, true
+			return
+		}
+		r.dayStart = r.equity(c.Open)
 		if r.fx != nil {
 			r.fx.setDayStart(r.dayStart)
 		}
