@@ -3,10 +3,12 @@ package backtest
 import (
 	"math/big"
 	"math/bits"
+	"sync"
 
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
+	"kestrel/strategy"
 )
 
 // The fast path (see the package doc): between events nothing can fill, so
@@ -50,6 +52,7 @@ func (a u128) big() *big.Int {
 // needed; a price of another shape simply takes the general path.
 type fixed struct {
 	cs         []domain.Candle
+	bars       []bar // readBars
 	e          int32 // the candles' exponent, -p
 	p          int
 	scale      int   // equity scale: heldScale + p
@@ -66,7 +69,7 @@ type fixed struct {
 	// the last loss check of a flat account (see lossCheck)
 	lossKey  lossKey
 	lossMsg  string
-	lossMemo *lossKey
+	lossMemo bool
 	// the day's start value (the risk check's), at scale, when it fits
 	dayStart   u128
 	dayStartOK bool
@@ -84,7 +87,7 @@ func newFixed(cs []domain.Candle) *fixed {
 	if e > 0 || e < -8 {
 		return nil
 	}
-	return &fixed{cs: cs, e: e, p: int(-e), scale: heldScale + int(-e)}
+	return &fixed{e: e, p: int(-e), scale: heldScale + int(-e)}
 }
 
 // price is a candle price as an integer x 10^-p, if it has that shape.
@@ -93,6 +96,93 @@ func (f *fixed) price(d decimal.Decimal) (int64, bool) {
 		return 0, false
 	}
 	return d.CoefficientInt64(), true
+}
+
+// bar is one candle read for the fast path: its prices as integers
+// x 10^-p (-1 where a price is not of that shape: the candle then takes
+// the general path) and its close as the strategy reads it. lo and hi, the
+// lowest and highest of the four prices, are read when first needed
+// (unread: lo is -2): only candles with resting orders ask.
+type bar struct {
+	open, close, lo, hi int64
+	closeF              float64 // strategy.Float(Close)
+}
+
+// barPool keeps the bars of finished runs (a run's bars are as long as its
+// candles; reusing them saves zeroing and collecting megabytes per run).
+var barPool sync.Pool
+
+// readBars reads every candle's close and open once, in one sequential
+// pass (each decimal is a pointer to chase: in order they come from memory
+// quickly, on demand each costs a cache miss). It returns nil when the
+// replay would not see what Evaluate sees: without a warm-up candle (every
+// window then starts afresh) or with times that do not strictly increase
+// (Evaluate skips a candle whose time it has seen). With f nil (prices of
+// no fixed shape) only closeF is set. putBars gives the bars back.
+func readBars(cs []domain.Candle, warmup int, f *fixed) []bar {
+	if warmup < 1 {
+		return nil
+	}
+	var bars []bar
+	if p, ok := barPool.Get().(*[]bar); ok && cap(*p) >= len(cs) {
+		bars = (*p)[:len(cs)]
+	} else {
+		bars = make([]bar, len(cs))
+	}
+	for i := range cs {
+		c, b := &cs[i], &bars[i]
+		if i > 0 && !c.Time.After(cs[i-1].Time) {
+			putBars(bars)
+			return nil
+		}
+		b.open, b.close, b.lo, b.hi = -1, -1, -2, -1
+		if f == nil {
+			b.closeF = strategy.Float(c.Close)
+			continue
+		}
+		px, ok := f.price(c.Close)
+		if ok {
+			b.close = px
+		}
+		if b.closeF, ok = strategy.FixedFloat(px, f.e); !ok || b.close < 0 {
+			b.closeF = strategy.Float(c.Close) // another shape, or too many digits
+		}
+		if px, ok := f.price(c.Open); ok {
+			b.open = px
+		}
+	}
+	if f != nil {
+		f.bars, f.cs = bars, cs
+	}
+	return bars
+}
+
+func putBars(b []bar) {
+	if b != nil {
+		barPool.Put(&b)
+	}
+}
+
+// bounds reads candle t's lowest and highest price (-1, -1: one does not
+// have the fixed shape).
+func (f *fixed) bounds(t int) (lo, hi int64) {
+	b := &f.bars[t]
+	if b.lo == -2 {
+		c := &f.cs[t]
+		b.lo, b.hi = 1<<62, -1
+		for _, d := range [...]*decimal.Decimal{&c.High, &c.Low} {
+			v, ok := f.price(*d)
+			if !ok || b.open < 0 || b.close < 0 {
+				b.lo, b.hi = -1, -1
+				break
+			}
+			b.lo, b.hi = min(b.lo, v), max(b.hi, v)
+		}
+		if b.lo >= 0 {
+			b.lo, b.hi = min(b.lo, b.open, b.close), max(b.hi, b.open, b.close)
+		}
+	}
+	return b.lo, b.hi
 }
 
 // toScale is d as a non-negative integer x 10^-scale, if it is one that fits.
@@ -154,24 +244,16 @@ func (f *fixed) quiet(t int) bool {
 	if !f.orders {
 		return true
 	}
-	c := &f.cs[t]
-	var lo, hi int64 = 1 << 62, -1
-	for _, d := range [4]decimal.Decimal{c.Open, c.High, c.Low, c.Close} {
-		v, ok := f.price(d)
-		if !ok {
-			return false
-		}
-		lo, hi = min(lo, v), max(hi, v)
-	}
-	return lo > f.fall && hi < f.rise
+	lo, hi := f.bounds(t)
+	return lo >= 0 && lo > f.fall && hi < f.rise
 }
 
 // mark returns the equity at candle t's close (at f.scale), its drawdown
 // below the peak as the decimal path computes it, and its value in cents;
 // ok is false if it does not fit.
 func (f *fixed) mark(t int) (cents int64, dd float64, ok bool) {
-	px, ok := f.price(f.cs[t].Close)
-	if !ok {
+	px := f.bars[t].close
+	if px < 0 {
 		return 0, 0, false
 	}
 	hi, lo := bits.Mul64(uint64(f.held), uint64(px))
@@ -264,24 +346,31 @@ func centsOf(d decimal.Decimal) (int64, bool) {
 // analytics.Returns of a series in cents, bit for bit: each ratio is
 // rounded half away from zero to 16 decimals (decimal.Div) and then to the
 // nearest float64. A ratio outside the integer range takes the decimal way.
-func centStats(v []int64) (float64, []float64) {
-	rets := make([]float64, 0, max(len(v)-1, 0))
-	for i := 1; i < len(v); i++ {
-		prev := v[i-1]
+func centStats(capital int64, curve []Point) (float64, []float64) {
+	v := func(i int) int64 { // the series: the capital, then the curve
+		if i == 0 {
+			return capital
+		}
+		return int64(curve[i-1].Equity)
+	}
+	n := len(curve) + 1
+	rets := make([]float64, 0, n-1)
+	for i := 1; i < n; i++ {
+		prev := v(i - 1)
 		if prev <= 0 {
 			continue
 		}
-		n, neg := v[i]-prev, false
-		if n == 0 {
+		d, neg := v(i)-prev, false
+		if d == 0 {
 			rets = append(rets, 0) // unchanged: the ratio is exactly zero
 			continue
 		}
-		if n < 0 {
-			n, neg = -n, true
+		if d < 0 {
+			d, neg = -d, true
 		}
-		x, ok := ratio16(uint64(n), uint64(prev), neg)
+		x, ok := ratio16(uint64(d), uint64(prev), neg)
 		if !ok {
-			a, b := decimal.New(v[i], -2), decimal.New(prev, -2)
+			a, b := decimal.New(v(i), -2), decimal.New(prev, -2)
 			x = a.Sub(b).Div(b).InexactFloat64()
 		}
 		rets = append(rets, x)
@@ -290,7 +379,8 @@ func centStats(v []int64) (float64, []float64) {
 	// so rounding the worst equals the worst of the rounded.
 	var worstN, worstD uint64 = 0, 1
 	peak := int64(0)
-	for i, x := range v {
+	for i := range n {
+		x := v(i)
 		if i == 0 || x > peak {
 			peak = x
 		}

@@ -107,3 +107,40 @@ func TestFastPathIsTheGeneralPath(t *testing.T) {
 		})
 	}
 }
+
+// Where a private replay would not see what Evaluate sees (no warm-up: each
+// window starts afresh; a repeated candle time: Evaluate skips the candle),
+// the run takes the general path and the results stay equal.
+func TestFastPathDeclinesWhatReplayCannotSee(t *testing.T) {
+	ind := *strategy.DefaultIndicators()
+	ind.RSIOversold, ind.RSIOverbought = 40, 60
+	cs := shipped(t, "BTC-USD", 0, 6000)
+	dup := append([]domain.Candle(nil), cs...)
+	dup[3000].Time = dup[2999].Time
+	for _, c := range []struct {
+		name   string
+		cs     []domain.Candle
+		warmup int
+	}{{"no warm-up", cs, 0}, {"repeated time", dup, ind.Warmup()}} {
+		t.Run(c.name, func(t *testing.T) {
+			var out [2][]byte
+			for i, reference := range []bool{true, false} {
+				req := request(strategy.NewTechnical(ind), c.cs, nil)
+				req.Warmup, req.Reference = c.warmup, reference
+				res, err := backtest.Run(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out[i], err = json.Marshal(res); err != nil {
+					t.Fatal(err)
+				}
+				if c.warmup > 0 && res.TotalTrades < 5 {
+					t.Fatalf("only %d trades: the comparison proves little", res.TotalTrades)
+				}
+			}
+			if !bytes.Equal(out[0], out[1]) {
+				t.Fatal("the fast and general paths differ")
+			}
+		})
+	}
+}

@@ -16,12 +16,17 @@ import (
 // true; false leaves the signal to act.
 func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
 	f := r.fx
+	if f.held != 0 && sig.Decision == strategy.Buy && r.atTarget(t) {
+		r.rollDay(c)
+		r.refuse(msgAtTarget)
+		return true
+	}
 	if f.held != 0 || f.orders {
 		return false
 	}
 	r.rollDay(c) // as act does first (once a day, so act repeats nothing)
 	if sig.Decision == strategy.Sell {
-		r.refused[msgNoPosition]++
+		r.refuse(msgNoPosition)
 		return true
 	}
 	if !r.orderChecksPass(t) {
@@ -31,7 +36,7 @@ func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
 	if msg == "" {
 		return false // it trades
 	}
-	r.refused[msg]++
+	r.refuse(msg)
 	return true
 }
 
@@ -51,8 +56,8 @@ func (r *run) orderChecksPass(t int) bool {
 	if notional < k.minTrade+eps {
 		return false
 	}
-	px, ok := r.fx.price(r.fx.cs[t].Open)
-	if !ok {
+	px := r.fx.bars[t].open
+	if px < 0 {
 		return false
 	}
 	open := float64(px) / pow10f[r.fx.p]
@@ -62,6 +67,30 @@ func (r *run) orderChecksPass(t int) bool {
 	}
 	lo, hi := (units-1)*k.step*open, units*k.step*open // qty = floor(units) steps, valued at the open
 	return lo >= k.minTrade+eps && hi <= k.maxTrade-eps
+}
+
+// atTarget reports whether a BUY at candle t's open, with a position held,
+// is certainly refused by sizing as already at its target size (computed
+// in float, with a margin far beyond its error), and whether nothing can
+// fill at that open first (the open is inside every resting order's
+// trigger). Then act would only book the refusal.
+func (r *run) atTarget(t int) bool {
+	f, cfg, k := r.fx, r.req.Config, &r.fx.consts
+	open := f.bars[t].open
+	if open < 0 || open <= f.fall || open >= f.rise {
+		return false
+	}
+	cash, ok := float(f.cash, f.scale)
+	if !ok {
+		return false
+	}
+	px := float64(open) / pow10f[f.p]
+	held := float64(f.held) / pow10f[heldScale] * px
+	value := cash + held
+	target := math.Min(value*cfg.MaxPositionSize*cfg.RiskMultiplier, value*k.maxPosition*0.995)
+	notional := math.Min(target-held, k.maxTrade*0.995)
+	eps := 1e-9 * (math.Abs(value) + math.Abs(held) + 1)
+	return notional < k.minTrade-eps
 }
 
 // consts are a run's limits as floats, for orderChecksPass.
@@ -83,7 +112,7 @@ func newConsts(req Request) consts {
 func (r *run) lossCheck() string {
 	f := r.fx
 	key := lossKey{cash: f.cash, peak: f.peak, dayStart: f.dayStart}
-	if f.dayStartOK && f.lossMemo != nil && f.lossKey == key {
+	if f.dayStartOK && f.lossMemo && f.lossKey == key {
 		return f.lossMsg
 	}
 	value := r.balance(domain.Quote(r.req.Symbol)).Total() // flat: equity is cash
@@ -92,8 +121,44 @@ func (r *run) lossCheck() string {
 	if err != nil {
 		msg = domain.ErrorMessage(err)
 	}
-	f.lossKey, f.lossMsg, f.lossMemo = key, msg, &key
+	f.lossKey, f.lossMsg, f.lossMemo = key, msg, true
 	return msg
 }
 
 type lossKey struct{ cash, peak, dayStart u128 }
+
+// refuse counts a refusal of the fast path's: a few messages over and
+// over, counted without hashing each (r.refused takes them at the end).
+func (r *run) refuse(msg string) {
+	t := &r.tally
+	for i := range t.msg {
+		if t.n[i] > 0 && t.msg[i] == msg {
+			t.n[i]++
+			return
+		}
+	}
+	for i := range t.msg {
+		if t.n[i] == 0 {
+			t.msg[i], t.n[i] = msg, 1
+			return
+		}
+	}
+	r.refused[msg]++
+}
+
+type tally struct {
+	msg [4]string
+	n   [4]int
+}
+
+// refusals is r.refused with the tally added.
+func (r *run) refusals() map[string]int {
+	t := &r.tally
+	for i := range t.msg {
+		if t.n[i] > 0 {
+			r.refused[t.msg[i]] += t.n[i]
+		}
+	}
+	r.tally = tally{}
+	return r.refused
+}

@@ -11,7 +11,10 @@ import (
 
 var capMargin = decimal.RequireFromString("0.995") // as live strategies: 0.5% inside the caps
 
-const msgNoPosition = "No position to sell (a spot account never goes short)"
+const (
+	msgNoPosition = "No position to sell (a spot account never goes short)"
+	msgAtTarget   = "Position already at its target size"
+)
 
 // size is a BUY's quantity at price px, as the live engine sizes it.
 func (r *run) size(px decimal.Decimal) (decimal.Decimal, string) {
@@ -22,7 +25,7 @@ func (r *run) size(px decimal.Decimal) (decimal.Decimal, string) {
 	held := r.balance(r.base).Total().Mul(px)
 	notional := decimal.Min(target.Sub(held), l.MaxTradeAmount.Mul(capMargin))
 	if notional.LessThan(l.MinTradeAmount) {
-		return decimal.Zero, "Position already at its target size"
+		return decimal.Zero, msgAtTarget
 	}
 	step := r.req.Product.SizeIncrement
 	if !step.IsPositive() {

@@ -63,7 +63,7 @@ func (r *run) result() Result {
 	first, last := cs[0], cs[len(cs)-1]
 	w := width(r.req.Candles)
 	res := Result{StrategyName: r.req.Config.Name, Symbol: r.req.Symbol, StartDate: first.Time, EndDate: last.Time.Add(w),
-		InitialEquity: r.req.Capital, FinalEquity: r.equity(last.Close).Round(8), Signals: r.signals, NotExecuted: r.refused,
+		InitialEquity: r.req.Capital, FinalEquity: r.equity(last.Close).Round(8), Signals: r.signals, NotExecuted: r.refusals(),
 		Candles: len(cs), Status: "completed", EquityCurve: r.curve, Fills: r.fills}
 	if res.Fills == nil {
 		res.Fills = []Fill{}
@@ -120,12 +120,7 @@ func (r *run) result() Result {
 // integer cents when the fast path kept them.
 func (r *run) curveStats() (float64, []float64) {
 	if capital, ok := centsOf(r.req.Capital); ok && r.fastCurve {
-		v := make([]int64, 0, len(r.curve)+1)
-		v = append(v, capital)
-		for _, p := range r.curve {
-			v = append(v, int64(p.Equity))
-		}
-		return centStats(v)
+		return centStats(capital, r.curve)
 	}
 	equities := make([]decimal.Decimal, 0, len(r.curve)+1)
 	equities = append(equities, r.req.Capital)

@@ -68,7 +68,8 @@ type run struct {
 	signals  int
 	refused  map[string]int
 	dayStart decimal.Decimal
-	day      time.Time
+	day      int64 // the current UTC day (days since 1970)
+	dayKnown bool
 	peak     decimal.Decimal
 	trades   int // orders placed on the current day
 	inPos    int // candles closed holding a position
@@ -76,6 +77,7 @@ type run struct {
 	seq      int
 	working  *working // the unfilled rest of a market order held back by the volume cap
 	fx       *fixed   // the fast path's fixed-point state; nil marks in decimal
+	tally    tally    // the fast path's refusals (refuse)
 	// fastCurve: every curve point was marked in fixed point (its metrics
 	// can be computed in integers too)
 	fastCurve bool
@@ -99,12 +101,24 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }})
 	r.eng.Deposit(domain.Quote(req.Symbol), req.Capital)
 	cs := req.Candles
-	quick, _ := req.Strategy.(strategy.QuickDecider)
-	if !req.Reference && quick != nil {
+	var replay *strategy.Replay
+	if rp, ok := req.Strategy.(strategy.Replayer); ok && !req.Reference {
+		replay = rp.Replay()
 		if r.fx = newFixed(cs); r.fx != nil {
 			r.fx.consts = newConsts(req)
 			r.fastCurve = true
 			r.sync()
+		}
+	}
+	// Every candle's prices read once; the warm-up only feeds the replay.
+	var bars []bar
+	if replay != nil {
+		if bars = readBars(cs, req.Warmup, r.fx); bars == nil {
+			replay, r.fx, r.fastCurve = nil, nil, false // the general path throughout
+		} else {
+			for _, b := range bars[:req.Warmup] {
+				replay.Feed(b.closeF)
+			}
 		}
 	}
 	var pending *strategy.Signal
@@ -115,9 +129,9 @@ func Run(ctx context.Context, req Request) (Result, error) {
 				return Result{}, err
 			}
 		}
-		c := cs[t]
+		c := &cs[t]
 		r.now = c.Time
-		if r.fx != nil && pending != nil && r.working == nil && r.refusedFlat(*pending, t, c) {
+		if r.fx != nil && pending != nil && r.working == nil && r.refusedFlat(*pending, t, *c) {
 			pending = nil
 		}
 		if r.fx != nil && pending == nil && r.working == nil && r.fx.quiet(t) {
@@ -126,30 +140,30 @@ func Run(ctx context.Context, req Request) (Result, error) {
 			r.quote(c.Open)
 			if pending != nil {
 				r.working = nil // a new decision replaces what was still working
-				r.act(*pending, c)
+				r.act(*pending, *c)
 				pending = nil
 			} else if r.working != nil {
-				r.market(r.working.side, r.working.qty, r.working.reason, c)
+				r.market(r.working.side, r.working.qty, r.working.reason, *c)
 			}
-			r.walk(c)
+			r.walk(*c)
 			if r.fx != nil {
 				r.sync()
 			}
 			if r.fx != nil {
 				r.fastMark(t, c)
 			} else {
-				r.mark(c)
+				r.mark(*c)
 			}
 		}
 		if t == len(cs)-1 {
 			break // no candle left to act on a signal at its close
 		}
-		window := cs[max(0, t-req.Warmup) : t+1]
 		var sig strategy.Signal
-		if r.fx != nil {
-			sig.Decision, sig.Confidence = quick.QuickDecide(req.Symbol, window)
+		if replay != nil {
+			sig.Decision, sig.Confidence = replay.Next(bars[t].closeF)
 		} else {
 			var err error
+			window := cs[max(0, t-req.Warmup) : t+1]
 			sig, err = req.Strategy.Evaluate(ctx, strategy.Input{Symbol: req.Symbol, Candles: window, Position: r.position(), Now: c.Time.Add(width(cs))})
 			if err != nil {
 				return Result{}, fmt.Errorf("strategy at %s: %w", c.Time.Format(time.RFC3339), err)
@@ -163,8 +177,8 @@ func Run(ctx context.Context, req Request) (Result, error) {
 			}
 		}
 	}
-	last := cs[len(cs)-1]
-	r.closeOut(last)
+	r.closeOut(cs[len(cs)-1])
+	putBars(bars)
 	return r.result(), nil
 }
 
@@ -264,11 +278,11 @@ func (r *run) leaveFast() {
 }
 
 // fastMark is mark in fixed point (the same figures).
-func (r *run) fastMark(t int, c domain.Candle) {
+func (r *run) fastMark(t int, c *domain.Candle) {
 	cents, dd, ok := r.fx.mark(t)
 	if !ok {
 		r.leaveFast()
-		r.mark(c)
+		r.mark(*c)
 		return
 	}
 	r.curve = append(r.curve, Point{Time: c.Time, Equity: Cents(cents), Drawdown: dd})
@@ -334,9 +348,23 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 
 // rollDay starts a new day for the risk check at candle c's open, once.
 func (r *run) rollDay(c domain.Candle) {
-	day := c.Time.UTC().Truncate(24 * time.Hour)
-	if !day.Equal(r.day) {
-		r.day, r.dayStart, r.trades = day, r.equity(c.Open), 0
+	// The UTC day's number: days since 1970 (floored) start where
+	// Truncate(24h) cuts, without its cost on every signal.
+	sec := c.Time.Unix()
+	day := sec / 86400
+	if sec < 0 && sec%86400 != 0 {
+		day--
+	}
+	if !r.dayKnown || day != r.day {
+		r.day, r.dayKnown, r.trades = day, true, 0
+		if f := r.fx; f != nil && f.held == 0 && !f.orders {
+			// flat, nothing resting (nothing filled since the last sync): the
+			// equity is the cash, already in fixed point
+			r.dayStart = r.balance(domain.Quote(r.req.Symbol)).Total()
+			f.dayStart, f.dayStartOK = f.cash, true
+			return
+		}
+		r.dayStart = r.equity(c.Open)
 		if r.fx != nil {
 			r.fx.setDayStart(r.dayStart)
 		}

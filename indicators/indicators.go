@@ -27,7 +27,9 @@ func (s *SMA) Update(x float64) float64 {
 	}
 	s.window[s.i] = x
 	s.sum += x
-	s.i = (s.i + 1) % s.n
+	if s.i++; s.i == s.n { // not %: a division on every value
+		s.i = 0
+	}
 	return s.Value()
 }
 
@@ -91,8 +93,8 @@ func (r *RSI) Update(x float64) float64 {
 	}
 	ch := x - r.prev
 	r.prev = x
-	gain, loss := math.Max(ch, 0), math.Max(-ch, 0)
-	k := r.seen - 1 // changes seen
+	gain, loss := max(ch, 0), max(-ch, 0) // the builtin is math.Max without a call
+	k := r.seen - 1                       // changes seen
 	if k <= r.n {
 		r.avgGain += gain / float64(r.n)
 		r.avgLoss += loss / float64(r.n)
@@ -163,11 +165,13 @@ func (b *Bollinger) Update(x float64) (middle, upper, lower float64) {
 	}
 	b.window[b.i] = x
 	b.sumSq += x * x
-	b.i = (b.i + 1) % n
+	if b.i++; b.i == n {
+		b.i = 0
+	}
 	mid := b.sma.Update(x)
 	if math.IsNaN(mid) {
 		return mid, mid, mid
 	}
-	sd := math.Sqrt(math.Max(b.sumSq/float64(n)-mid*mid, 0))
+	sd := math.Sqrt(max(b.sumSq/float64(n)-mid*mid, 0))
 	return mid, mid + b.k*sd, mid - b.k*sd
 }

@@ -39,3 +39,31 @@ func BenchmarkTechnicalPerCandle(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkReplayPerCandle: the backtest's private replay of the technical
+// strategy, one close fed and decided per op (real BTC-USD closes).
+func BenchmarkReplayPerCandle(b *testing.B) {
+	s, err := candles.Load("BTC-USD")
+	if err != nil {
+		b.Fatal(err)
+	}
+	closes := make([]float64, s.Len())
+	for i := range closes {
+		closes[i] = strategy.Float(s.Candle(i).Close)
+	}
+	tech := strategy.NewTechnical(*strategy.DefaultIndicators()).(strategy.Replayer)
+	r, i, votes := tech.Replay(), 0, 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if i == len(closes) {
+			r, i = tech.Replay(), 0
+		}
+		if d, _ := r.Next(closes[i]); d != strategy.Hold {
+			votes++
+		}
+		i++
+	}
+	if votes == 0 {
+		b.Fatal("no decision but HOLD")
+	}
+}

@@ -13,8 +13,14 @@ import (
 // depend on it.
 func TestFloatIsInexactFloat64(t *testing.T) {
 	check := func(d decimal.Decimal) {
-		if got, want := Float(d), d.InexactFloat64(); got != want {
+		want := d.InexactFloat64()
+		if got := Float(d); got != want {
 			t.Fatalf("Float(%s) = %v, want %v", d, got, want)
+		}
+		if d.NumDigits() <= 18 {
+			if got, ok := FixedFloat(d.CoefficientInt64(), d.Exponent()); ok && got != want {
+				t.Fatalf("FixedFloat(%s) = %v, want %v", d, got, want)
+			}
 		}
 	}
 	for _, sym := range []string{"BTC-USD", "ETH-USD", "SOL-USD", "ADA-USD"} {

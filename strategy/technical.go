@@ -76,7 +76,7 @@ func NewTechnical(in Indicators) Strategy {
 type stream struct {
 	last               time.Time
 	rsi                *indicators.RSI
-	short, long        *indicators.SMA
+	short, long        *indicators.SMA // nil: the Bollinger middle (newStream)
 	macd               *indicators.MACD
 	bb                 *indicators.Bollinger
 	close              float64
@@ -90,20 +90,39 @@ type stream struct {
 
 func (t *technical) newStream() *stream {
 	in := t.in
-	return &stream{rsi: indicators.NewRSI(in.RSIPeriod), short: indicators.NewSMA(in.SMAShort), long: indicators.NewSMA(in.SMALong),
-		macd: indicators.NewMACD(in.MACDFast, in.MACDSlow, in.MACDSignal), bb: indicators.NewBollinger(in.BollingerPeriod, in.BollingerStd),
+	s := &stream{rsi: indicators.NewRSI(in.RSIPeriod), macd: indicators.NewMACD(in.MACDFast, in.MACDSlow, in.MACDSignal),
+		bb:        indicators.NewBollinger(in.BollingerPeriod, in.BollingerStd),
 		prevShort: math.NaN(), prevLng: math.NaN(), prevMACD: math.NaN(), prevSig: math.NaN()}
+	// An SMA as long as the Bollinger period is the bands' middle (the
+	// same values summed in the same order): it is not computed twice.
+	if in.SMAShort != in.BollingerPeriod {
+		s.short = indicators.NewSMA(in.SMAShort)
+	}
+	if in.SMALong != in.BollingerPeriod {
+		s.long = indicators.NewSMA(in.SMALong)
+	}
+	return s
 }
 
 func (s *stream) update(c domain.Candle) {
-	x := Float(c.Close)
+	s.push(Float(c.Close))
+	s.last = c.Time
+}
+
+// push moves the indicators on by one close.
+func (s *stream) push(x float64) {
 	s.prevShort, s.prevLng, s.prevMACD, s.prevSig = s.shortV, s.longV, s.macdV, s.sigV
 	s.close = x
 	s.rsiV = s.rsi.Update(x)
-	s.shortV, s.longV = s.short.Update(x), s.long.Update(x)
 	s.macdV, s.sigV, s.histV = s.macd.Update(x)
 	s.mid, s.upper, s.lower = s.bb.Update(x)
-	s.last = c.Time
+	s.shortV, s.longV = s.mid, s.mid
+	if s.short != nil {
+		s.shortV = s.short.Update(x)
+	}
+	if s.long != nil {
+		s.longV = s.long.Update(x)
+	}
 }
 
 // Warmup is how many candles before the evaluated one settle the indicators.
@@ -170,11 +189,44 @@ func (t *technical) QuickDecide(symbol string, cs []domain.Candle) (string, floa
 	if len(cs) == 0 {
 		return Hold, 0
 	}
-	buy, sell := 0, 0
 	t.mu.Lock()
-	votes := t.rules(t.feed(symbol, cs))
-	t.mu.Unlock()
-	for _, v := range votes {
+	defer t.mu.Unlock()
+	return t.quick(t.feed(symbol, cs))
+}
+
+// Replayer is a strategy a backtest can replay on a private stream.
+type Replayer interface {
+	Replay() *Replay
+}
+
+// Replay is a private copy of the technical strategy's state for one
+// backtest: fed every close of the run in order from its first candle, it
+// decides as Evaluate does on each window ending there (Evaluate warms a
+// new stream up from the window's start, the run's first candle, and then
+// streams). Being private it needs no lock, no symbol lookup and no time
+// comparison per candle; it is not safe for concurrent use.
+type Replay struct {
+	t *technical
+	s *stream
+}
+
+// Replay implements Replayer.
+func (t *technical) Replay() *Replay { return &Replay{t: t, s: t.newStream()} }
+
+// Next feeds the next close, Float(candle.Close), and returns the decision
+// and confidence Evaluate gives on the candles fed so far.
+func (r *Replay) Next(close float64) (decision string, confidence float64) {
+	r.s.push(close)
+	return r.t.quick(r.s)
+}
+
+// Feed feeds a close without deciding (the warm-up).
+func (r *Replay) Feed(close float64) { r.s.push(close) }
+
+// quick is judge's decision and confidence without the explanation.
+func (t *technical) quick(s *stream) (string, float64) {
+	buy, sell := 0, 0
+	for _, v := range t.rules(s) {
 		if v > 0 {
 			buy++
 		} else if v < 0 {
@@ -183,12 +235,23 @@ func (t *technical) QuickDecide(symbol string, cs []domain.Candle) (string, floa
 	}
 	switch {
 	case buy > sell:
-		return Buy, round2(confidence(buy, sell))
+		return Buy, confidences[buy][sell]
 	case sell > buy:
-		return Sell, round2(confidence(sell, buy))
+		return Sell, confidences[sell][buy]
 	}
 	return Hold, 0.5
 }
+
+// confidences[for][against] is round2(confidence(for, against)), computed
+// once (four rules vote).
+var confidences = func() (c [5][5]float64) {
+	for f := range c {
+		for a := range c[f] {
+			c[f][a] = round2(confidence(f, a))
+		}
+	}
+	return
+}()
 
 // rules are the votes of the four rules (RSI, SMA cross, MACD cross,
 // Bollinger) on the stream's latest values: +1 BUY, -1 SELL, 0 none. A rule
@@ -216,7 +279,8 @@ func (t *technical) rules(s *stream) [4]int {
 	return v
 }
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+// finite: x - x is 0 for a finite x and NaN for NaN and the infinities.
+func finite(x float64) bool { return x-x == 0 }
 
 // judge applies the four rules to the stream's latest values.
 func (t *technical) judge(s *stream) Signal {
@@ -270,10 +334,8 @@ func (t *technical) judge(s *stream) Signal {
 // crossed is +1 when a rose above b between the previous and current values,
 // -1 when it fell below, 0 otherwise (or without both readings).
 func crossed(prevA, prevB, a, b float64) int {
-	for _, x := range []float64{prevA, prevB, a, b} {
-		if math.IsNaN(x) {
-			return 0
-		}
+	if prevA != prevA || prevB != prevB || a != a || b != b { // NaN: a reading is missing
+		return 0
 	}
 	switch {
 	case prevA <= prevB && a > b:
