@@ -230,8 +230,15 @@ func TestTradeEndToEnd(t *testing.T) {
 		Trades []struct{ ID, Status string }
 		Total  int
 	}
-	s.into(s.do("GET", "/api/trading/history?symbol=BTC-USD", tok, ""), &hist)
-	// The buy, and the protective stop-loss attached to its fill (pending).
+	// The buy, and the protective stop-loss attached to its fill (pending),
+	// which the gateway's update loop places once it hears of the fill.
+	for i := 0; i < 100; i++ {
+		s.into(s.do("GET", "/api/trading/history?symbol=BTC-USD", tok, ""), &hist)
+		if hist.Total >= 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if hist.Total != 2 || hist.Trades[1].Status != "executed" || hist.Trades[0].Status != "pending" {
 		t.Fatalf("history: %+v", hist)
 	}

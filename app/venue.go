@@ -127,6 +127,10 @@ func (s *exchangeSwitch) get() LiveExchange {
 	return s.cur
 }
 
+// Current implements domain.Switcher: the gateway finds the current
+// exchange's group commit and live-order index through it.
+func (s *exchangeSwitch) Current() domain.Exchange { return s.get() }
+
 func (s *exchangeSwitch) Name() string    { return s.get().Name() }
 func (s *exchangeSwitch) IsSandbox() bool { return s.get().IsSandbox() }
 func (s *exchangeSwitch) Products(ctx context.Context) ([]domain.Product, error) {

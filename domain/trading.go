@@ -237,6 +237,25 @@ type LiveIndex interface {
 	ProtectiveOrders(ctx context.Context, symbol string) ([]Order, error)
 }
 
+// Switcher is an Exchange that stands for another chosen at run time (the
+// app switches venues when the settings change). The optional interfaces
+// above are those of the current one: see Underlying.
+type Switcher interface {
+	Current() Exchange
+}
+
+// Underlying is the exchange x stands for now: x itself, or a Switcher's
+// current exchange, so a caller can look up OrderPipeline and LiveIndex.
+func Underlying(x Exchange) Exchange {
+	for {
+		sw, ok := x.(Switcher)
+		if !ok {
+			return x
+		}
+		x = sw.Current()
+	}
+}
+
 // TradeUpdate is one order state change, with its fill when it traded; the
 // realtime channel "trades" carries it.
 type TradeUpdate struct {

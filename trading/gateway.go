@@ -95,7 +95,7 @@ func (s *Service) admit(ctx context.Context, req domain.OrderRequest) (func() (d
 
 // submit hands an order to the exchange, pipelined when it can be.
 func (s *Service) submit(ctx context.Context, req domain.OrderRequest) func() (domain.Order, error) {
-	if p, ok := s.d.Exchange.(domain.OrderPipeline); ok {
+	if p, ok := domain.Underlying(s.d.Exchange).(domain.OrderPipeline); ok {
 		return p.SubmitOrder(ctx, req)
 	}
 	o, err := s.d.Exchange.PlaceOrder(ctx, req)
@@ -147,7 +147,7 @@ func (s *Service) Modify(ctx context.Context, id string, quantity, price *decima
 			return domain.Order{}, err
 		}
 	}
-	if p, ok := s.d.Exchange.(domain.OrderPipeline); ok {
+	if p, ok := domain.Underlying(s.d.Exchange).(domain.OrderPipeline); ok {
 		wait := p.SubmitModify(ctx, id, quantity, price)
 		s.mu.Unlock()
 		defer s.mu.Lock()

@@ -76,7 +76,7 @@ func (s *Service) liveView(ctx context.Context, v *view, symbol string) error {
 		live, err := s.liveOrders(ctx)
 		return sellsOf(live), err
 	}
-	if idx, ok := s.d.Exchange.(domain.LiveIndex); ok {
+	if idx, ok := domain.Underlying(s.d.Exchange).(domain.LiveIndex); ok {
 		exp, err := idx.BuyExposure(ctx)
 		if err != nil {
 			return err
