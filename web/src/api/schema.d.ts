@@ -1803,7 +1803,7 @@ export interface components {
                 [key: string]: number;
             } | null;
             candles: number;
-            /** @description completed, not_implemented; anything else failed */
+            /** @description completed: a stored run always completed (a run that fails is answered with an error and not stored) */
             status: string;
             equity_curve: components["schemas"]["BacktestEquityPoint"][] | null;
             trades: components["schemas"]["BacktestTrade"][] | null;

@@ -30,9 +30,6 @@ function EmptyState() {
 }
 
 function Report({ r }: { r: BacktestReport }) {
-  if (r.status === 'not_implemented') {
-    return <p className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-800 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">Backtesting is being implemented; these results are placeholder data.</p>;
-  }
   if (r.status !== 'completed') return <ErrorBox message={`Backtest failed to complete (status ${r.status})`} />;
   return (
     <div className="space-y-4" data-testid="bt-report">
