@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
+	"kestrel/exchange/updatefeed"
 )
 
 // Options configure the adapter.
@@ -64,8 +65,7 @@ type Exchange struct {
 	health    health
 	quotes    func() time.Time
 
-	subMu sync.Mutex
-	subs  map[chan domain.TradeUpdate]<-chan struct{}
+	updates updatefeed.Feed
 }
 
 var _ domain.Exchange = (*Exchange)(nil)
@@ -82,7 +82,7 @@ func New(opt Options) *Exchange {
 		opt.Now = time.Now
 	}
 	return &Exchange{c: opt.Client, opt: opt, meta: map[string]meta{}, byClient: map[string]string{}, known: map[string]domain.Order{},
-		live: map[string]domain.Order{}, seen: map[string]bool{}, subs: map[chan domain.TradeUpdate]<-chan struct{}{}}
+		live: map[string]domain.Order{}, seen: map[string]bool{}}
 }
 
 // Client is the REST client underneath (market data shares it).

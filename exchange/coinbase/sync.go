@@ -11,41 +11,10 @@ import (
 	"kestrel/domain"
 )
 
-// updateBuffer is how many updates a receiver may lag behind before the
-// adapter waits for it.
-const updateBuffer = 4096
-
 // Updates implements domain.Exchange: every order change the adapter sees
 // (its own calls, resyncs, the user channel), in order, until ctx ends.
 func (x *Exchange) Updates(ctx context.Context) <-chan domain.TradeUpdate {
-	ch := make(chan domain.TradeUpdate, updateBuffer)
-	x.subMu.Lock()
-	x.subs[ch] = ctx.Done()
-	x.subMu.Unlock()
-	go func() {
-		<-ctx.Done()
-		x.subMu.Lock()
-		delete(x.subs, ch)
-		close(ch)
-		x.subMu.Unlock()
-	}()
-	return ch
-}
-
-func (x *Exchange) tell(ups []domain.TradeUpdate) {
-	if len(ups) == 0 {
-		return
-	}
-	x.subMu.Lock()
-	defer x.subMu.Unlock()
-	for ch, done := range x.subs {
-		for _, u := range ups {
-			select {
-			case ch <- u:
-			case <-done:
-			}
-		}
-	}
+	return x.updates.Subscribe(ctx)
 }
 
 // refresh reads an order (and its fills when it traded since last seen),
@@ -96,7 +65,7 @@ func (x *Exchange) refresh(ctx context.Context, id string) (domain.Order, error)
 	if len(ups) == 0 && (!had || prev.Status != o.Status || !prev.Quantity.Equal(o.Quantity) || !eqDec(prev.Price, o.Price)) {
 		ups = append(ups, domain.TradeUpdate{Order: o})
 	}
-	x.tell(ups)
+	x.updates.Tell(ups)
 	return o, nil
 }
 

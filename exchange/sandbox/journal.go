@@ -174,7 +174,7 @@ func (s *Sandbox) writeLoop() {
 		for _, e := range batch {
 			e.err = err
 			if err == nil {
-				s.tell(e.updates)
+				s.updates.Tell(e.updates)
 			}
 			close(e.done)
 		}

@@ -23,7 +23,5 @@ func (s *Sandbox) Restore(ctx context.Context) error {
 // for its engine loops to be listening before it accepts commands, so no
 // fill goes unannounced.
 func (s *Sandbox) Receivers() int {
-	s.subMu.Lock()
-	defer s.subMu.Unlock()
-	return len(s.subs)
+	return s.updates.Receivers()
 }

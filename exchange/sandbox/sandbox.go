@@ -17,6 +17,7 @@ import (
 
 	"kestrel/domain"
 	"kestrel/exchange/paper"
+	"kestrel/exchange/updatefeed"
 )
 
 // Prices gives the current bid/ask; domain.MarketData satisfies it.
@@ -71,8 +72,7 @@ type Sandbox struct {
 	queue   []*entry // changes applied in memory, waiting for the journal
 	writing bool     // a writeLoop is running
 
-	subMu sync.Mutex
-	subs  map[chan domain.TradeUpdate]<-chan struct{}
+	updates updatefeed.Feed
 }
 
 var (
@@ -87,7 +87,7 @@ func New(ctx context.Context, store domain.LedgerStore, prices Prices, opt Optio
 	if opt.Clock == nil {
 		opt.Clock = domain.SystemClock{}
 	}
-	s := &Sandbox{opt: opt, store: store, prices: prices, seenAt: map[string]time.Time{}, subs: map[chan domain.TradeUpdate]<-chan struct{}{},
+	s := &Sandbox{opt: opt, store: store, prices: prices, seenAt: map[string]time.Time{},
 		pending: map[cidKey]pendingOrder{}, recent: map[cidKey]recentOrder{}}
 	s.eng = paper.New(paper.Config{Products: opt.Products, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee, Spread: opt.Spread,
 		MaxFillPerQuote: opt.MaxFillPerTick, NewID: newID})

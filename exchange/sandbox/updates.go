@@ -8,43 +8,11 @@ import (
 	"kestrel/domain"
 )
 
-// updateBuffer is how many updates a slow receiver may lag behind before
-// the exchange waits for it.
-const updateBuffer = 4096
-
 // Updates implements domain.Exchange. Every committed change reaches every
 // receiver in order; a receiver that stops reading holds the exchange up,
 // so receivers must keep reading until ctx ends.
 func (s *Sandbox) Updates(ctx context.Context) <-chan domain.TradeUpdate {
-	ch := make(chan domain.TradeUpdate, updateBuffer)
-	s.subMu.Lock()
-	s.subs[ch] = ctx.Done()
-	s.subMu.Unlock()
-	go func() {
-		<-ctx.Done()
-		s.subMu.Lock()
-		delete(s.subs, ch)
-		close(ch)
-		s.subMu.Unlock()
-	}()
-	return ch
-}
-
-// tell delivers committed updates, in order, outside the engine's lock.
-func (s *Sandbox) tell(ups []domain.TradeUpdate) {
-	if len(ups) == 0 {
-		return
-	}
-	s.subMu.Lock()
-	defer s.subMu.Unlock()
-	for ch, done := range s.subs {
-		for _, u := range ups {
-			select {
-			case ch <- u:
-			case <-done: // the receiver left; its channel closes once we let go
-			}
-		}
-	}
+	return s.updates.Subscribe(ctx)
 }
 
 // health is what the sandbox knows of its own state for the status screen.
