@@ -14,7 +14,7 @@ import (
 func TestElectionHandsOver(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	url := freshDatabase(t, ctx)
+	url := freshDatabase(t)
 	var leaders atomic.Int32
 	var overlap atomic.Bool
 	lead := func(ctx context.Context) {

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/jackc/pgx/v5"
 	"github.com/nats-io/nats.go"
 
 	"kestrel/store/postgres/pgtest"
@@ -42,7 +41,7 @@ func TestFailover(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 85*time.Second)
 	defer cancel()
-	dbURL := freshDatabase(t, ctx)
+	dbURL := freshDatabase(t)
 	natsURL := natsOrSkip(t)
 	bin := buildKestrel(t, ctx)
 
@@ -215,39 +214,12 @@ func TestFailover(t *testing.T) {
 	})
 }
 
-func freshDatabase(t testing.TB, ctx context.Context) string {
+// freshDatabase is a database of the test's own: the instances migrate it
+// as a new platform, and killing them touches nobody else's connections.
+func freshDatabase(t testing.TB) string {
 	t.Helper()
-	base := pgtest.BaseURL()
-	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(cctx, base)
-	if err != nil {
-		if os.Getenv("KESTREL_REQUIRE_POSTGRES") == "1" {
-			t.Fatalf("PostgreSQL required but not reachable: %v", err)
-		}
-		fmt.Printf("SKIP: PostgreSQL not reachable (%v); the cluster failover test did not run\n", err)
-		t.Skipf("PostgreSQL not reachable: %v", err)
-	}
-	defer conn.Close(context.Background())
-	name := "kestrel_cluster_" + randHex(6)
-	if _, err := conn.Exec(cctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if c, err := pgx.Connect(ctx, base); err == nil {
-			if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-				t.Logf("drop database %s: %v", name, err)
-			}
-			c.Close(ctx)
-		}
-	})
-	cfg, err := pgx.ParseConfig(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, name)
+	_, url := pgtest.Database(t)
+	return url
 }
 
 func natsOrSkip(t testing.TB) string {

@@ -33,7 +33,7 @@ func BenchmarkClusterOrders(b *testing.B) {
 func benchOrders(b *testing.B, n int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dbURL := freshDatabase(b, ctx)
+	dbURL := freshDatabase(b)
 	natsURL := natsOrSkip(b)
 	bin := buildKestrel(b, ctx)
 	suffix := randHex(4)

@@ -30,17 +30,9 @@ func URL(t testing.TB) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	base := BaseURL()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		if os.Getenv("KESTREL_REQUIRE_POSTGRES") == "1" {
-			t.Fatalf("PostgreSQL required but not reachable at %s: %v", redact(base), err)
-		}
-		t.Skipf("SKIP: PostgreSQL not reachable at %s (%v); PostgreSQL tests did not run", redact(base), err)
-	}
+	conn := connect(t, ctx, base)
 	defer conn.Close(ctx)
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "kestrel_test_" + hex.EncodeToString(b)
+	schema := uniqueName()
 	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
 		t.Fatalf("create schema: %v", err)
 	}
@@ -62,6 +54,27 @@ func URL(t testing.TB) string {
 	return u.String()
 }
 
+// connect opens an administrative connection to base, or skips the test
+// (fails it when KESTREL_REQUIRE_POSTGRES=1) when no server answers.
+func connect(t testing.TB, ctx context.Context, base string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		if os.Getenv("KESTREL_REQUIRE_POSTGRES") == "1" {
+			t.Fatalf("PostgreSQL required but not reachable at %s: %v", redact(base), err)
+		}
+		t.Skipf("SKIP: PostgreSQL not reachable at %s (%v); PostgreSQL tests did not run", redact(base), err)
+	}
+	return conn
+}
+
+// uniqueName names a test's schema or database.
+func uniqueName() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return "kestrel_test_" + hex.EncodeToString(b)
+}
+
 func redact(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -79,17 +92,9 @@ func Database(t testing.TB) (name, dbURL string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	base := BaseURL()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		if os.Getenv("KESTREL_REQUIRE_POSTGRES") == "1" {
-			t.Fatalf("PostgreSQL required but not reachable at %s: %v", redact(base), err)
-		}
-		t.Skipf("SKIP: PostgreSQL not reachable at %s (%v); PostgreSQL tests did not run", redact(base), err)
-	}
+	conn := connect(t, ctx, base)
 	defer conn.Close(ctx)
-	b := make([]byte, 6)
-	rand.Read(b)
-	name = "kestrel_test_" + hex.EncodeToString(b)
+	name = uniqueName()
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		t.Fatalf("create database: %v", err)
 	}
