@@ -153,10 +153,11 @@ func killNine(t *testing.T, args []string, open openLedger) {
 	seed := crashSeed(t)
 	rng := rand.New(rand.NewPCG(seed, 0))
 	// One kill in each of crashKills equal windows of the flood (after the
-	// first hundred requests), 0-30 ms after that request is handed out;
-	// the flood goes on until the server stops answering, so requests are
-	// in flight at every kill.
-	window := (crashRequests - 100) / crashKills
+	// first hundred requests and before the last 2 x lateMargin), 0-30 ms
+	// after that request is handed out or sooner when the flood nears its
+	// end; the flood goes on until the server stops answering, so requests
+	// are in flight at every kill.
+	window := (crashRequests - 100 - 2*lateMargin) / crashKills
 	var kills []int
 	var delays []time.Duration
 	for k := 0; k < crashKills; k++ {
@@ -174,15 +175,18 @@ func killNine(t *testing.T, args []string, open openLedger) {
 	}
 	retried := 0
 	for k, at := range kills {
-		reached := make(chan struct{})
+		reached, late := make(chan struct{}), make(chan struct{})
 		done := make(chan struct{})
-		go func() { defer close(done); f.run(crashRequests, at, reached) }()
+		go func() { defer close(done); f.run(crashRequests, at, reached, late) }()
 		select {
 		case <-reached:
 		case <-done:
 			t.Fatalf("the flood stopped before request %d", at)
 		}
-		time.Sleep(delays[k])
+		select { // the delay, unless the flood nears its end first
+		case <-time.After(delays[k]):
+		case <-late:
+		}
 		if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
@@ -205,7 +209,7 @@ func killNine(t *testing.T, args []string, open openLedger) {
 		}
 		check()
 	}
-	f.run(crashRequests, -1, nil)
+	f.run(crashRequests, -1, nil, nil)
 	n := f.retry()
 	retried += n
 	replayed := f.replay()

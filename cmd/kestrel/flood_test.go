@@ -120,7 +120,9 @@ func newFlood(t *testing.T, url, prefix string) *flood {
 // answering (each client then stops at its first unanswered request).
 // reached (if not nil) is closed when request at is handed out: the moment
 // to kill, with the flood still going.
-func (f *flood) run(end, at int, reached chan struct{}) {
+// run hands out requests up to end; reached closes when request at is
+// handed out and late when request end-lateMargin is (nil: not wanted).
+func (f *flood) run(end, at int, reached, late chan struct{}) {
 	f.down.Store(false)
 	var wg sync.WaitGroup
 	for _, fc := range f.clients {
@@ -137,6 +139,9 @@ func (f *flood) run(end, at int, reached chan struct{}) {
 				if f.next == at && reached != nil {
 					close(reached)
 				}
+				if f.next == end-lateMargin && late != nil {
+					close(late)
+				}
 				f.next++
 				f.mu.Unlock()
 				f.send(fc, r)
@@ -145,6 +150,11 @@ func (f *flood) run(end, at int, reached chan struct{}) {
 	}
 	wg.Wait()
 }
+
+// lateMargin is how many requests are still to be handed out when run
+// says the flood is nearly over: a kill waits no longer than that, so the
+// server dies with requests in flight however fast it answers.
+const lateMargin = 100
 
 // build makes request i for fc. Callers hold mu.
 func (f *flood) build(fc *floodClient, i int) *request {

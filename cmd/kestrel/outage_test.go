@@ -90,7 +90,7 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 	// The flood runs (as a lost answer would stop it, the server must keep
 	// answering) until it is halted.
 	done := make(chan struct{})
-	go func() { defer close(done); f.run(1<<30, -1, nil) }()
+	go func() { defer close(done); f.run(1<<30, -1, nil, nil) }()
 	defer func() { f.halt.Store(true); <-done }()
 	waitAcked(100, 15*time.Second)
 
