@@ -74,6 +74,10 @@ type LedgerStore interface {
 	// LedgerOrderByClientID returns the user's order with that client id or
 	// not_found; client ids are unique per user, looked up by index.
 	LedgerOrderByClientID(ctx context.Context, userID, clientID string) (Order, error)
+	// LedgerClientOrderIDs calls fn with the user and client id of every
+	// order that has one, so an exchange can tell a new client order id from
+	// a retry without reading the journal per order.
+	LedgerClientOrderIDs(ctx context.Context, fn func(userID, clientID string)) error
 	// LedgerOrders lists orders newest first.
 	LedgerOrders(ctx context.Context, f OrderFilter) ([]Order, error)
 	// LedgerLiveOrders lists pending and open orders, oldest first (time priority).

@@ -29,7 +29,8 @@ func (memLedger) LedgerLiveOrders(context.Context) ([]domain.Order, error) { ret
 func (memLedger) LedgerFills(context.Context, domain.FillFilter) ([]domain.Fill, error) {
 	return nil, nil
 }
-func (memLedger) LedgerBalances(context.Context) ([]domain.Balance, error) { return nil, nil }
+func (memLedger) LedgerBalances(context.Context) ([]domain.Balance, error)         { return nil, nil }
+func (memLedger) LedgerClientOrderIDs(context.Context, func(string, string)) error { return nil }
 func (memLedger) LedgerPositions(context.Context) ([]domain.PositionBook, error) {
 	return nil, nil
 }

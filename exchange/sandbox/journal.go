@@ -92,6 +92,7 @@ func (s *Sandbox) enqueue(changes ...paper.Change) *entry {
 		if o.ClientOrderID != "" {
 			k := cidKey{o.UserID, o.ClientOrderID}
 			s.pending[k] = pendingOrder{order: o, entry: e}
+			s.known[s.hashCID(k)] = struct{}{} // kept if the commit fails: a false "maybe" only costs a read
 			e.cids = append(e.cids, k)
 		}
 	}

@@ -8,6 +8,7 @@ import "context"
 func (s *Sandbox) Invalidate() {
 	s.mu.Lock()
 	s.stale = true
+	s.knownComplete = false // another instance journals: its client order ids are not in known
 	s.mu.Unlock()
 }
 

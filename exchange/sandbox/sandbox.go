@@ -8,6 +8,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"strings"
 	"sync"
@@ -67,6 +68,13 @@ type Sandbox struct {
 	// recent are client order ids journaled in the last recentFor (under mu).
 	recent     map[cidKey]recentOrder
 	recentFIFO []cidKey
+	// known holds a hash of every client order id this engine journaled or
+	// found in the journal on start (under mu): an id it does not hold is
+	// new, so a new order needs no journal read to rule out a retry. It is
+	// only trusted while complete, i.e. loaded by the last full restore.
+	known         map[uint64]struct{}
+	knownComplete bool
+	knownSeed     maphash.Seed
 
 	qmu     sync.Mutex
 	queue   []*entry // changes applied in memory, waiting for the journal
@@ -88,7 +96,8 @@ func New(ctx context.Context, store domain.LedgerStore, prices Prices, opt Optio
 		opt.Clock = domain.SystemClock{}
 	}
 	s := &Sandbox{opt: opt, store: store, prices: prices, seenAt: map[string]time.Time{},
-		pending: map[cidKey]pendingOrder{}, recent: map[cidKey]recentOrder{}}
+		pending: map[cidKey]pendingOrder{}, recent: map[cidKey]recentOrder{},
+		known: map[uint64]struct{}{}, knownSeed: maphash.MakeSeed()}
 	s.eng = paper.New(paper.Config{Products: opt.Products, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee, Spread: opt.Spread,
 		MaxFillPerQuote: opt.MaxFillPerTick, NewID: newID})
 	if err := s.restore(ctx, true); err != nil {
@@ -123,6 +132,9 @@ func (s *Sandbox) restore(ctx context.Context, starting bool) error {
 	s.stale = false
 	if !starting {
 		return nil
+	}
+	if err := s.loadKnown(ctx); err != nil {
+		return err
 	}
 	now := s.opt.Clock.Now()
 	if len(bals) == 0 {
@@ -185,11 +197,17 @@ func (s *Sandbox) Order(ctx context.Context, id string) (domain.Order, error) {
 }
 
 // OrderByClientID implements domain.Exchange. An order still on its way to
-// the journal is waited for, so what it returns is durable.
+// the journal is waited for, so what it returns is durable; an id the
+// engine never saw is not_found without a read.
 func (s *Sandbox) OrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
+	k := cidKey{userID, clientID}
 	s.mu.Lock()
-	p, queued := s.pending[cidKey{userID, clientID}]
+	p, queued := s.pending[k]
+	maybe := queued || s.mayKnow(k)
 	s.mu.Unlock()
+	if !maybe {
+		return domain.Order{}, domain.Errorf(domain.ENotFound, "No order with client order id %s", clientID)
+	}
 	if queued {
 		select {
 		case <-p.entry.done: // stored or failed: the journal says which

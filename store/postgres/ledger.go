@@ -140,6 +140,24 @@ func (s *Store) LedgerOrderByClientID(ctx context.Context, userID, clientID stri
 	return o, unreachable(err)
 }
 
+// LedgerClientOrderIDs implements domain.LedgerStore, from the partial
+// unique index sandbox_orders_user_client alone.
+func (s *Store) LedgerClientOrderIDs(ctx context.Context, fn func(userID, clientID string)) error {
+	rows, err := s.pool.Query(ctx, `SELECT user_id, client_order_id FROM sandbox_orders WHERE client_order_id <> ''`)
+	if err != nil {
+		return unreachable(err)
+	}
+	defer rows.Close()
+	var user, cid string
+	for rows.Next() {
+		if err := rows.Scan(&user, &cid); err != nil {
+			return unreachable(err)
+		}
+		fn(user, cid)
+	}
+	return unreachable(rows.Err())
+}
+
 // LedgerOrders implements domain.LedgerStore.
 func (s *Store) LedgerOrders(ctx context.Context, f domain.OrderFilter) ([]domain.Order, error) {
 	if f.Limit <= 0 {

@@ -147,6 +147,24 @@ func (s *Store) LedgerOrderByClientID(ctx context.Context, userID, clientID stri
 	return scanOrder(st.QueryRowContext(ctx, userID, clientID))
 }
 
+// LedgerClientOrderIDs implements domain.LedgerStore, from the partial
+// unique index sandbox_orders_user_client alone.
+func (s *Store) LedgerClientOrderIDs(ctx context.Context, fn func(userID, clientID string)) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT user_id, client_order_id FROM sandbox_orders WHERE client_order_id <> ''`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var user, cid string
+	for rows.Next() {
+		if err := rows.Scan(&user, &cid); err != nil {
+			return err
+		}
+		fn(user, cid)
+	}
+	return rows.Err()
+}
+
 // LedgerOrders implements domain.LedgerStore.
 func (s *Store) LedgerOrders(ctx context.Context, f domain.OrderFilter) ([]domain.Order, error) {
 	q, args := `SELECT `+orderCols+` FROM sandbox_orders WHERE 1 = 1`, []any{}

@@ -194,6 +194,20 @@ func testLedgerClientIDs(t *testing.T, s domain.LedgerStore) {
 			t.Fatalf("LedgerOrderByClientID(%q, %q): %v, want not_found", tc.user, tc.cid, err)
 		}
 	}
+	// Every stored client id, once each, none of the orders without one or
+	// of the refused change.
+	ids := map[string]int{}
+	if err := s.LedgerClientOrderIDs(ctx, func(user, cid string) { ids[user+"/"+cid]++ }); err != nil {
+		t.Fatal(err)
+	}
+	for key, n := range ids { // the store is shared: other parts' ids may be there too
+		if n != 1 || strings.HasSuffix(key, "/") || key == "ua/other" {
+			t.Fatalf("LedgerClientOrderIDs gave %s %d times (all: %v)", key, n, ids)
+		}
+	}
+	if ids["ua/same"] != 1 || ids["ub/same"] != 1 {
+		t.Fatalf("LedgerClientOrderIDs = %v, want ua/same and ub/same among them", ids)
+	}
 }
 
 func testLedgerFillFilters(t *testing.T, s domain.LedgerStore) {
