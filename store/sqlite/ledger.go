@@ -97,7 +97,7 @@ const (
 
 // ApplyLedger implements domain.LedgerStore.
 func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.ledgerCommit(ctx, func(tx *sql.Tx) error {
 		for _, o := range c.Orders {
 			err := s.txExec(ctx, tx, upsertOrder,
 				o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),

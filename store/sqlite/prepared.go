@@ -78,13 +78,20 @@ func (s *Store) closeStmts() {
 
 // Audit entries are group-committed: every API call that changes state
 // appends one, and on the one writer connection each in its own transaction
-// they queued behind each other and behind the exchange's journal. A writer
-// goroutine inserts whatever is queued in one transaction; when that fails it
-// inserts them one by one, so only a bad entry fails.
+// they queued behind each other and behind the exchange's journal. Entries
+// that arrive while a ledger commit is under way ride in it (ApplyLedger
+// takes the queue before it commits), so under load the writer runs one
+// transaction, fsynced, where it ran two; the audit writer goroutine only
+// writes what is queued while no ledger commit is under way, in one
+// transaction, and when that fails it inserts them one by one, so only a bad
+// entry fails.
 type auditQueue struct {
 	mu      sync.Mutex
+	cond    sync.Cond // signalled when a ledger commit ends
 	queue   []*auditItem
-	writing bool
+	writing bool // a writeAudit goroutine runs
+	ledger  int  // ledger commits under way
+	own     int  // transactions the audit writer committed itself (for tests)
 }
 
 type auditItem struct {
@@ -99,10 +106,7 @@ func (s *Store) AppendAudit(ctx context.Context, e domain.AuditEntry) error {
 	it := &auditItem{e: e, done: make(chan error, 1)}
 	s.audit.mu.Lock()
 	s.audit.queue = append(s.audit.queue, it)
-	if !s.audit.writing {
-		s.audit.writing = true
-		go s.writeAudit()
-	}
+	s.startAuditWriter()
 	s.audit.mu.Unlock()
 	select {
 	case err := <-it.done:
@@ -112,9 +116,21 @@ func (s *Store) AppendAudit(ctx context.Context, e domain.AuditEntry) error {
 	}
 }
 
+// startAuditWriter starts the writer goroutine unless one runs. Callers
+// hold audit.mu.
+func (s *Store) startAuditWriter() {
+	if !s.audit.writing && len(s.audit.queue) > 0 {
+		s.audit.writing = true
+		go s.writeAudit()
+	}
+}
+
 func (s *Store) writeAudit() {
 	for {
 		s.audit.mu.Lock()
+		for s.audit.ledger > 0 && len(s.audit.queue) > 0 {
+			s.audit.cond.Wait() // the ledger commit under way takes them
+		}
 		batch := s.audit.queue
 		s.audit.queue = nil
 		if len(batch) == 0 {
@@ -122,28 +138,83 @@ func (s *Store) writeAudit() {
 			s.audit.mu.Unlock()
 			return
 		}
+		s.audit.own++
 		s.audit.mu.Unlock()
 		ctx := context.Background()
-		insert := func(tx *sql.Tx, it *auditItem) error {
-			e := it.e
-			return s.txExec(ctx, tx, insertAudit, ms(e.At), e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail)
-		}
-		err := s.auditTx(ctx, func(tx *sql.Tx) error {
-			for _, it := range batch {
-				if err := insert(tx, it); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+		err := s.auditTx(ctx, func(tx *sql.Tx) error { return s.insertAudits(ctx, tx, batch) })
 		for _, it := range batch {
 			if err != nil && len(batch) > 1 {
-				it.done <- s.auditTx(ctx, func(tx *sql.Tx) error { return insert(tx, it) })
+				it.done <- s.auditTx(ctx, func(tx *sql.Tx) error { return s.insertAudits(ctx, tx, []*auditItem{it}) })
 				continue
 			}
 			it.done <- err
 		}
 	}
+}
+
+func (s *Store) insertAudits(ctx context.Context, tx *sql.Tx, batch []*auditItem) error {
+	for _, it := range batch {
+		e := it.e
+		if err := s.txExec(ctx, tx, insertAudit, ms(e.At), e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ledgerCommit runs a ledger transaction that also carries the audit
+// entries queued by the time its own rows are written. They sit behind a
+// savepoint: an entry that cannot be stored goes back to the audit writer
+// (which stores the others and fails only it) and never fails the ledger.
+// When the ledger transaction fails they go back to the queue too.
+func (s *Store) ledgerCommit(ctx context.Context, fn func(*sql.Tx) error) error {
+	s.audit.mu.Lock()
+	s.audit.ledger++
+	s.audit.mu.Unlock()
+	var riders []*auditItem
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		s.audit.mu.Lock()
+		riders, s.audit.queue = s.audit.queue, nil
+		s.audit.mu.Unlock()
+		if len(riders) == 0 {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `SAVEPOINT audit`); err != nil {
+			return err
+		}
+		if s.insertAudits(ctx, tx, riders) != nil {
+			if _, err := tx.ExecContext(ctx, `ROLLBACK TO audit`); err != nil {
+				return err
+			}
+			s.requeueAudits(riders)
+			riders = nil
+		}
+		_, err := tx.ExecContext(ctx, `RELEASE audit`)
+		return err
+	})
+	if err != nil && len(riders) > 0 {
+		s.requeueAudits(riders)
+		riders = nil
+	}
+	s.audit.mu.Lock()
+	s.audit.ledger--
+	s.startAuditWriter()
+	s.audit.cond.Broadcast()
+	s.audit.mu.Unlock()
+	for _, it := range riders {
+		it.done <- nil
+	}
+	return err
+}
+
+// requeueAudits puts entries back at the head of the queue.
+func (s *Store) requeueAudits(items []*auditItem) {
+	s.audit.mu.Lock()
+	s.audit.queue = append(items, s.audit.queue...)
+	s.audit.mu.Unlock()
 }
 
 // auditTx commits an audit batch without its own fsync (synchronous=NORMAL

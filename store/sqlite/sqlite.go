@@ -52,6 +52,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(4)
 	s := &Store{w: w, r: r}
+	s.audit.cond.L = &s.audit.mu
 	ms, err := migrate.Load(migrations, "migrations")
 	if err == nil {
 		err = migrate.Up(ctx, s, ms)
