@@ -132,7 +132,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	}
 	copier, _ := store.(backup.Copier) // nil on PostgreSQL: backups then raise an alert
 	a.Backups = backup.New(copier, filepath.Join(cfg.DataDir, "backups"), a.Settings.Platform, a.Alerts, clock)
-	a.registerGauges()
+	a.registerMetrics()
 	started := clock.Now()
 	if cfg.Clustered() {
 		if err := a.joinCluster(started); err != nil {
@@ -143,7 +143,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
 		Market: a.Live, MarketSource: func() string { return a.current().source }, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests,
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
-		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, Config: a.effectiveConfig(),
+		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)
 		},
@@ -280,18 +280,23 @@ func (a *App) describeDB() string {
 	return "sqlite " + a.cfg.SQLitePath()
 }
 
-// registerGauges exposes live state to Prometheus.
-func (a *App) registerGauges() {
+// registerMetrics exposes live state to Prometheus: levels as gauges,
+// running counts as counters.
+func (a *App) registerMetrics() {
 	a.Metrics.Gauge("kestrel_websocket_clients", "Connected realtime clients.", func() float64 { return float64(a.Hub.Stats().Clients) })
-	a.Metrics.Gauge("kestrel_websocket_slow_clients_dropped_total", "Realtime clients disconnected for falling behind.",
+	a.Metrics.Counter("kestrel_websocket_slow_clients_dropped_total", "Realtime clients disconnected for falling behind.",
 		func() float64 { return float64(a.Hub.Stats().SlowDisconnect) })
+	a.Metrics.Counter("kestrel_websocket_frames_sent_total", "Frames sent to realtime clients.",
+		func() float64 { return float64(a.Hub.Stats().FramesSent) })
 	a.Metrics.Gauge("kestrel_market_tick_age_seconds", "Seconds since the last market tick (replay lag); -1 before the first.", func() float64 {
 		if age := a.Live.LastTickAge(); age >= 0 {
 			return age.Seconds()
 		}
 		return -1
 	})
-	a.Metrics.Gauge("kestrel_market_ticks_dropped_total", "Market ticks dropped for slow subscribers.", func() float64 { return float64(a.Live.Dropped()) })
+	a.Metrics.Counter("kestrel_market_ticks_dropped_total", "Market ticks dropped for slow subscribers.", func() float64 { return float64(a.Live.Dropped()) })
+	a.Metrics.Counter("kestrel_events_dropped_total", "Events (ticks, trade updates, alerts, signals) the in-process bus dropped for subscribers with full buffers.",
+		func() float64 { return float64(a.Bus.Dropped()) })
 }
 
 // effectiveConfig is the process configuration shown by /system/config (no secrets).
@@ -302,7 +307,7 @@ func (a *App) effectiveConfig() map[string]any {
 		"exchange": map[string]any{"name": a.Exchange.Name(), "sandbox": a.Exchange.IsSandbox(), "coinbase_api_url": a.cfg.CoinbaseAPIURL,
 			"coinbase_ws_url": a.cfg.CoinbaseWSURL, "coinbase_user_ws_url": a.cfg.CoinbaseUserWSURL},
 		"sandbox": map[string]any{"starting_usd": a.cfg.StartingUSD, "taker_fee": a.cfg.TakerFee, "maker_fee": a.cfg.MakerFee, "spread": a.cfg.Spread},
-		"cluster": a.clusterConfig()}
+		"metrics": map[bool]string{true: "bearer token required", false: "open"}[a.cfg.MetricsToken != ""], "cluster": a.clusterConfig()}
 }
 
 // clusterConfig is the cluster part of /system/config (nil when alone).

@@ -8,6 +8,7 @@ import (
 	"kestrel/logbook"
 	"log/slog"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -50,6 +51,10 @@ type Config struct {
 	CoinbaseAPIURL    string
 	CoinbaseWSURL     string
 	CoinbaseUserWSURL string
+
+	// MetricsToken, when set, is the bearer token /metrics requires (for a
+	// deployment whose port is reachable by others); empty: open.
+	MetricsToken string
 }
 
 // Clustered reports whether this process joins a cluster.
@@ -106,6 +111,9 @@ func (c Config) Validate() error {
 		if u.v != "" && !strings.HasPrefix(u.v, u.schemes[0]) && !strings.HasPrefix(u.v, u.schemes[1]) {
 			return fmt.Errorf("%s must start with %s or %s (got %q)", u.name, u.schemes[0], u.schemes[1], u.v)
 		}
+	}
+	if c.MetricsToken != "" && !validBearer(c.MetricsToken) {
+		return fmt.Errorf("metrics token must be at least 16 characters: letters, digits and - . _ ~ + /, optionally ending in = (a bearer token, RFC 6750)")
 	}
 	if c.ReplaySpeed < 0 {
 		return fmt.Errorf("replay speed must be positive")
@@ -164,3 +172,9 @@ func validName(s string) bool {
 	}
 	return true
 }
+
+// bearerToken is RFC 6750's b64token: what a client can send after "Bearer ".
+var bearerToken = regexp.MustCompile(`^[A-Za-z0-9._~+/-]+=*$`)
+
+// validBearer accepts a metrics token a scraper can send and nobody guesses.
+func validBearer(s string) bool { return len(s) >= 16 && bearerToken.MatchString(s) }

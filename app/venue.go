@@ -176,13 +176,33 @@ func (s *exchangeSwitch) LastBeat() time.Time           { return s.get().LastBea
 type marketSwitch struct {
 	mu  sync.RWMutex
 	cur LiveMarket
+	// Dropped ticks counted under the markets used before cur, and cur's
+	// own count when it became current: a new Coinbase feed starts at zero,
+	// and the process's count must not go back when it does.
+	droppedBefore, droppedAtSet int64
 }
 
-func (s *marketSwitch) set(m LiveMarket) { s.mu.Lock(); s.cur = m; s.mu.Unlock() }
+func (s *marketSwitch) set(m LiveMarket) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur != nil {
+		s.droppedBefore += s.cur.Dropped() - s.droppedAtSet
+	}
+	s.cur, s.droppedAtSet = m, m.Dropped()
+}
+
 func (s *marketSwitch) get() LiveMarket {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.cur
+}
+
+// Dropped counts the ticks dropped by the markets this process has used,
+// each while it was current: it never decreases.
+func (s *marketSwitch) Dropped() int64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.droppedBefore + s.cur.Dropped() - s.droppedAtSet
 }
 
 func (s *marketSwitch) Symbols() []string                         { return s.get().Symbols() }
@@ -196,7 +216,6 @@ func (s *marketSwitch) Subscribe(ctx context.Context) <-chan domain.Tick {
 }
 func (s *marketSwitch) Start(ctx context.Context)  { s.get().Start(ctx) }
 func (s *marketSwitch) LastTickAge() time.Duration { return s.get().LastTickAge() }
-func (s *marketSwitch) Dropped() int64             { return s.get().Dropped() }
 func (s *marketSwitch) PublishTickers(ticks <-chan domain.Tick, bus *events.Bus) {
 	s.get().PublishTickers(ticks, bus)
 }

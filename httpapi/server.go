@@ -80,6 +80,8 @@ type Deps struct {
 	Cluster func() cluster.View
 	// Metrics records request counts and latency; nil records nothing.
 	Metrics *metrics.Metrics
+	// MetricsToken, when set, is the bearer token GET /metrics requires.
+	MetricsToken string
 }
 
 // Server routes HTTP requests.
@@ -181,7 +183,7 @@ func (s *Server) registerRoutes() {
 	}
 
 	if s.d.Metrics != nil {
-		s.mux.Handle("GET /metrics", s.d.Metrics.Handler())
+		s.mux.Handle("GET /metrics", requireMetricsToken(s.d.MetricsToken, s.d.Metrics.Handler()))
 	}
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, domain.Errorf(domain.ENotFound, "No such API endpoint: %s %s", r.Method, r.URL.Path))

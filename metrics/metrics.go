@@ -21,7 +21,8 @@ type Metrics struct {
 	DatabaseErrors prometheus.Counter
 }
 
-// New registers every collector; gauges that read live state are added with GaugeFunc.
+// New registers every collector; values read from live state at scrape time
+// are added with Gauge and Counter.
 func New() *Metrics {
 	r := prometheus.NewRegistry()
 	m := &Metrics{
@@ -41,9 +42,15 @@ func New() *Metrics {
 	return m
 }
 
-// Gauge registers a gauge read from f at scrape time.
+// Gauge registers a level (it may go up and down) read from f at scrape time.
 func (m *Metrics) Gauge(name, help string, f func() float64) {
 	m.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f))
+}
+
+// Counter registers a count read from f at scrape time. f must never
+// decrease while the process runs: Prometheus reads a decrease as a restart.
+func (m *Metrics) Counter(name, help string, f func() float64) {
+	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f))
 }
 
 // Handler serves the registry in the Prometheus text format.
