@@ -73,7 +73,7 @@ func TestRatePacesAllClientsTogether(t *testing.T) {
 	defer srv.Close()
 	cfg := Config{Clients: 8, Duration: 500 * time.Millisecond, Rate: 20, Mix: map[Op]int{OpLimit: 1}, IDPrefix: "t",
 		Plan: Plan{Symbol: "BTC-USD", Side: "SELL", Quantity: decimal.RequireFromString("0.00000001"), LimitPrice: decimal.NewFromInt(1_000_000)}}
-	res, err := Run(context.Background(), srv.URL, "token", cfg)
+	res, err := Run(context.Background(), []string{srv.URL}, "token", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,38 @@ func TestRatePacesAllClientsTogether(t *testing.T) {
 	if got := n.Load(); got > 10 || res.Ops[OpLimit].OK != int(got) {
 		t.Fatalf("%d requests reached the server (%d counted), want at most 10", got, res.Ops[OpLimit].OK)
 	}
-	if _, err := Run(context.Background(), srv.URL, "token", Config{Clients: 1, Duration: time.Second, Rate: -1, Mix: map[Op]int{OpLimit: 1}}); err == nil {
+	if _, err := Run(context.Background(), []string{srv.URL}, "token", Config{Clients: 1, Duration: time.Second, Rate: -1, Mix: map[Op]int{OpLimit: 1}}); err == nil {
 		t.Fatal("a negative rate was accepted")
+	}
+}
+
+// Several URLs (a cluster's instances) share the clients round-robin.
+func TestClientsSpreadOverURLs(t *testing.T) {
+	var hits [3]atomic.Int64
+	var srvs []string
+	for i := range hits {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits[i].Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"success":true,"data":{"order":{"id":"o1","status":"open"}}}`))
+		}))
+		defer srv.Close()
+		srvs = append(srvs, srv.URL)
+	}
+	cfg := Config{Clients: 6, Duration: 5 * time.Second, MaxOrders: 600, Mix: map[Op]int{OpLimit: 1}, IDPrefix: "t",
+		Plan: Plan{Symbol: "BTC-USD", Side: "SELL", Quantity: decimal.RequireFromString("0.00000001"), LimitPrice: decimal.NewFromInt(1_000_000)}}
+	res, err := Run(context.Background(), srvs, "token", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := int64(0)
+	for i := range hits {
+		if hits[i].Load() == 0 {
+			t.Fatalf("instance %d got no request (%d, %d, %d)", i, hits[0].Load(), hits[1].Load(), hits[2].Load())
+		}
+		total += hits[i].Load()
+	}
+	if total != 600 || res.Ops[OpLimit].OK != 600 {
+		t.Fatalf("%d requests reached the servers, %d counted, want 600", total, res.Ops[OpLimit].OK)
 	}
 }

@@ -133,8 +133,13 @@ type worker struct {
 
 // Run drives the server with cfg.Clients concurrent clients (each its own
 // keep-alive connection, sending the next request when the last answered)
-// until the duration ends or MaxOrders requests were sent.
-func Run(ctx context.Context, base, token string, cfg Config) (Result, error) {
+// until the duration ends or MaxOrders requests were sent. With several
+// base URLs (instances of one cluster) client i uses bases[i mod n], and the
+// WebSocket clients are spread the same way.
+func Run(ctx context.Context, bases []string, token string, cfg Config) (Result, error) {
+	if len(bases) == 0 {
+		return Result{}, errors.New("no server URL")
+	}
 	if cfg.Clients < 1 || cfg.Clients > MaxClients {
 		return Result{}, fmt.Errorf("clients must be 1-%d", MaxClients)
 	}
@@ -155,7 +160,7 @@ func Run(ctx context.Context, base, token string, cfg Config) (Result, error) {
 	defer cancel()
 
 	rss := startRSS(ctx, cfg.PID)
-	wsDone := startWS(ctx, base, token, cfg.Plan.Symbol, cfg.WSClients)
+	wsDone := startWS(ctx, bases, token, cfg.Plan.Symbol, cfg.WSClients)
 
 	var sent sync.Mutex
 	total := 0
@@ -176,13 +181,16 @@ func Run(ctx context.Context, base, token string, cfg Config) (Result, error) {
 		total++
 		return true
 	}
-	client := NewClient(base, cfg.Clients)
-	client.Token = token
+	clients := make([]*Client, len(bases))
+	for i, b := range bases {
+		clients[i] = NewClient(b, (cfg.Clients+len(bases)-1)/len(bases))
+		clients[i].Token = token
+	}
 	workers := make([]*worker, cfg.Clients)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i := range workers {
-		w := &worker{c: client, cfg: &cfg, id: i, stats: map[Op]*Stats{}, errs: map[string]int{}}
+		w := &worker{c: clients[i%len(clients)], cfg: &cfg, id: i, stats: map[Op]*Stats{}, errs: map[string]int{}}
 		workers[i] = w
 		wg.Add(1)
 		go func() {

@@ -24,17 +24,17 @@ type WSStats struct {
 
 // startWS connects n clients subscribed to symbol's ticker and trades and
 // counts the frames they receive until ctx ends.
-func startWS(ctx context.Context, base, token, symbol string, n int) <-chan WSStats {
+func startWS(ctx context.Context, bases []string, token, symbol string, n int) <-chan WSStats {
 	out := make(chan WSStats, 1)
 	if n == 0 {
 		out <- WSStats{}
 		return out
 	}
-	wsURL := "ws" + strings.TrimPrefix(base, "http") + "/api/ws?token=" + token
 	var frames atomic.Int64
 	var connected, dropped atomic.Int32
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
+		wsURL := "ws" + strings.TrimPrefix(bases[i%len(bases)], "http") + "/api/ws?token=" + token
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

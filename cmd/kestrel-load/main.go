@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -36,7 +37,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("kestrel-load", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	base := fs.String("url", "http://127.0.0.1:8080", "server base URL (loopback only)")
+	base := fs.String("url", "http://127.0.0.1:8080", "server base URL (loopback only); several, comma-separated, spread the clients over the instances of a cluster")
 	token := fs.String("token", "", "bearer token to use (instead of --email/--password)")
 	email := fs.String("email", "load@example.com", "account to sign in as")
 	password := fs.String("password", "", "its password")
@@ -57,8 +58,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := loadgen.CheckLoopback(*base); err != nil {
-		return err
+	bases := strings.Split(*base, ",")
+	for _, b := range bases {
+		if err := loadgen.CheckLoopback(b); err != nil {
+			return err
+		}
 	}
 	weights, err := loadgen.ParseMix(*mix)
 	if err != nil {
@@ -76,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	c := loadgen.NewClient(*base, 2)
+	c := loadgen.NewClient(bases[0], 2)
 	c.Token = *token
 	if c.Token == "" {
 		if *password == "" {
@@ -94,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		WSClients: *wsClients, PID: *pid, IDPrefix: "load-" + strconv.FormatInt(time.Now().UnixNano(), 36)}
 	fmt.Fprintf(stderr, "running: %d clients, %s, mix %s, %s %s %s @ %s, %d websocket clients\n",
 		cfg.Clients, cfg.Duration, *mix, plan.Side, plan.Quantity, plan.Symbol, plan.LimitPrice, cfg.WSClients)
-	res, err := loadgen.Run(ctx, *base, c.Token, cfg)
+	res, err := loadgen.Run(ctx, bases, c.Token, cfg)
 	if err != nil {
 		return err
 	}
