@@ -31,18 +31,34 @@ type Valuation struct {
 // whole (available plus hold); a currency without a price adds nothing.
 func Value(acct domain.Account, prices Prices) Valuation {
 	v := Valuation{Positions: make([]domain.Position, 0, len(acct.Positions))}
-	for _, b := range acct.Balances {
-		if b.Currency == QuoteCurrency {
-			v.Cash = v.Cash.Add(b.Total())
-		} else if px, ok := prices[Pair(b.Currency)]; ok {
-			v.Total = v.Total.Add(b.Total().Mul(px))
-		}
-	}
-	v.Total = v.Total.Add(v.Cash)
+	v.Cash, v.Total = Totals(acct.Balances, prices)
 	for _, book := range acct.Positions {
 		v.Positions = append(v.Positions, Position(book, prices))
 	}
 	return v
+}
+
+// Totals is Value's cash and total alone, for callers that need no
+// positions (every order's risk check).
+func Totals(balances []domain.Balance, prices Prices) (cash, total decimal.Decimal) {
+	for _, b := range balances {
+		if b.Currency == QuoteCurrency {
+			cash = cash.Add(b.Total())
+		} else if px, ok := prices[Pair(b.Currency)]; ok {
+			total = total.Add(b.Total().Mul(px))
+		}
+	}
+	return cash, total.Add(cash)
+}
+
+// PositionValue is Position's current value alone: the book at its
+// symbol's price, to the cent; false without a price.
+func PositionValue(book domain.PositionBook, prices Prices) (decimal.Decimal, bool) {
+	px, ok := prices[book.Symbol]
+	if !ok {
+		return decimal.Decimal{}, false
+	}
+	return book.Quantity.Mul(px).Round(2), true
 }
 
 // Position values a book at its symbol's price: current value and
@@ -56,7 +72,7 @@ func Position(book domain.PositionBook, prices Prices) domain.Position {
 	}
 	value := book.Quantity.Mul(px)
 	pos.CurrentPrice = px
-	pos.CurrentValue = value.Round(2)
+	pos.CurrentValue = value.Round(2) // as PositionValue
 	pos.UnrealizedPnL = value.Sub(book.Cost).Round(2)
 	pos.PnLPercentage = percent(value.Sub(book.Cost), book.Cost)
 	return pos

@@ -2,7 +2,10 @@ package analytics
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
 )
@@ -105,5 +108,40 @@ func TestPnL(t *testing.T) {
 		{"flat", "100000", "100000", "0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { eq(t, "pnl", PnL(dec(tc.start), dec(tc.end)), tc.want) })
+	}
+}
+
+// Totals and PositionValue, which the risk check uses on every order, agree
+// with Value exactly, priced or not.
+func TestTotalsAndPositionValueAgreeWithValue(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	amount := func(scale int32) decimal.Decimal { return decimal.New(r.Int64N(1_000_000_000), -scale) }
+	for range 500 {
+		acct := domain.Account{}
+		prices := Prices{}
+		for _, cur := range []string{"USD", "BTC", "ETH", "SOL"} {
+			if r.IntN(4) == 0 {
+				continue
+			}
+			acct.Balances = append(acct.Balances, domain.Balance{Currency: cur, Available: amount(8), Hold: amount(8)})
+			if cur != "USD" {
+				if r.IntN(3) > 0 {
+					prices[Pair(cur)] = amount(2)
+				}
+				acct.Positions = append(acct.Positions, domain.PositionBook{Symbol: Pair(cur), Quantity: amount(8), Cost: amount(2), Realized: amount(2)})
+			}
+		}
+		v := Value(acct, prices)
+		cash, total := Totals(acct.Balances, prices)
+		if !cash.Equal(v.Cash) || !total.Equal(v.Total) {
+			t.Fatalf("Totals = %s, %s; Value = %s, %s", cash, total, v.Cash, v.Total)
+		}
+		for i, book := range acct.Positions {
+			x, priced := PositionValue(book, prices)
+			_, want := prices[book.Symbol]
+			if priced != want || (priced && !x.Equal(v.Positions[i].CurrentValue)) {
+				t.Fatalf("PositionValue(%s) = %s, %v; Value says %s", book.Symbol, x, priced, v.Positions[i].CurrentValue)
+			}
+		}
 	}
 }

@@ -94,6 +94,32 @@ func (r *Replay) Dropped() int64 {
 // Ticker implements domain.MarketData.
 func (r *Replay) Ticker(symbol string) (domain.Ticker, error) {
 	m := r.Now()
+	sec := m.Unix()
+	r.mu.Lock()
+	c, ok := r.tickerCache[symbol]
+	r.mu.Unlock()
+	if ok && c.sec == sec {
+		t := c.t
+		t.Time = m
+		return t, nil
+	}
+	t, err := r.ticker(symbol, m)
+	if err != nil {
+		return t, err
+	}
+	r.mu.Lock()
+	r.tickerCache[symbol] = cachedTicker{sec: sec, t: t}
+	r.mu.Unlock()
+	return t, nil
+}
+
+type cachedTicker struct {
+	sec int64
+	t   domain.Ticker
+}
+
+// ticker computes symbol's ticker at market time m.
+func (r *Replay) ticker(symbol string, m time.Time) (domain.Ticker, error) {
 	price, _, err := r.PriceAt(symbol, m)
 	if err != nil {
 		return domain.Ticker{}, err

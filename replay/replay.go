@@ -39,8 +39,12 @@ type Replay struct {
 	lastMkt  map[string]time.Time
 	// statsCache holds each symbol's 24-hour summary for the current market second.
 	statsCache map[string]cachedStats
-	subs       map[chan domain.Tick]struct{}
-	dropped    int64
+	// tickerCache holds each symbol's ticker for the current market second:
+	// the price path moves once a second, and every order's risk check
+	// values the account at the tickers.
+	tickerCache map[string]cachedTicker
+	subs        map[chan domain.Tick]struct{}
+	dropped     int64
 }
 
 // walkCache is how many walks are kept per symbol.
@@ -77,7 +81,7 @@ func New(opt Options) (*Replay, error) {
 		opt.SubBuffer = 256
 	}
 	r := &Replay{opt: opt, series: map[string]*candles.Series{}, walks: map[string][]cachedWalk{},
-		lastMkt: map[string]time.Time{}, statsCache: map[string]cachedStats{}, subs: map[chan domain.Tick]struct{}{}, t0: opt.Clock.Now()}
+		lastMkt: map[string]time.Time{}, statsCache: map[string]cachedStats{}, tickerCache: map[string]cachedTicker{}, subs: map[chan domain.Tick]struct{}{}, t0: opt.Clock.Now()}
 	if err := r.load(); err != nil {
 		return nil, err
 	}

@@ -282,3 +282,26 @@ func TestRangeCoversEverySecondBetweenTicks(t *testing.T) {
 		}
 	}
 }
+
+// The ticker is computed once per symbol and market second; a read later in
+// the same second carries its own time, and the next second's read follows
+// the path.
+func TestTickerCachedPerMarketSecond(t *testing.T) {
+	r, c := newReplay(t, time.Date(2026, 5, 1, 12, 0, 7, 100_000_000, time.UTC), 1)
+	for i := 0; i < 40; i++ {
+		for _, sym := range []string{"BTC-USD", "ADA-USD"} {
+			got, err := r.Ticker(sym)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := r.ticker(sym, r.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.Price.Equal(want.Price) || !got.Bid.Equal(want.Bid) || !got.Ask.Equal(want.Ask) || !got.Volume24h.Equal(want.Volume24h) || !got.Time.Equal(want.Time) {
+				t.Fatalf("%s at %s: cached %+v, computed %+v", sym, c.t, got, want)
+			}
+		}
+		c.t = c.t.Add(300 * time.Millisecond) // several reads per second, across 12 seconds
+	}
+}

@@ -23,9 +23,19 @@ type valuation struct {
 // value reads balances and position books in one snapshot, looks up the
 // price of every currency held and values them.
 func (s *Service) value(ctx context.Context) (valuation, error) {
-	acct, err := s.d.Account(ctx)
+	acct, prices, err := s.snapshot(ctx)
 	if err != nil {
 		return valuation{}, err
+	}
+	return valuation{Valuation: analytics.Value(acct, prices), balances: acct.Balances, prices: prices}, nil
+}
+
+// snapshot reads balances and position books in one snapshot and the price
+// of every currency held.
+func (s *Service) snapshot(ctx context.Context) (domain.Account, analytics.Prices, error) {
+	acct, err := s.d.Account(ctx)
+	if err != nil {
+		return acct, nil, err
 	}
 	prices := analytics.Prices{}
 	for _, b := range acct.Balances {
@@ -37,7 +47,7 @@ func (s *Service) value(ctx context.Context) (valuation, error) {
 			prices[sym] = t.Price
 		}
 	}
-	return valuation{Valuation: analytics.Value(acct, prices), balances: acct.Balances, prices: prices}, nil
+	return acct, prices, nil
 }
 
 func startOfDay(t time.Time) time.Time {

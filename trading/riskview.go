@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"kestrel/analytics"
 	"kestrel/domain"
 	"kestrel/risk"
 )
@@ -29,18 +30,19 @@ type view struct {
 
 func (s *Service) view(ctx context.Context, symbol string) (view, error) {
 	v := view{free: map[string]decimal.Decimal{}, total: map[string]decimal.Decimal{}, prices: map[string]decimal.Decimal{}}
-	val, err := s.value(ctx)
+	acct, prices, err := s.snapshot(ctx)
 	if err != nil {
 		return v, err
 	}
-	for _, b := range val.balances {
+	for _, b := range acct.Balances {
 		v.free[b.Currency], v.total[b.Currency] = b.Available, b.Total()
 	}
-	v.prices = val.prices
-	v.snap = risk.Snapshot{EmergencyStop: s.Halt().Active, PortfolioValue: val.Total, Exposure: map[string]decimal.Decimal{}}
-	for _, p := range val.Positions {
-		if p.Quantity.IsPositive() {
-			v.snap.Exposure[p.Symbol] = p.CurrentValue
+	v.prices = prices
+	_, total := analytics.Totals(acct.Balances, prices) // Value's total without valuing every position in full
+	v.snap = risk.Snapshot{EmergencyStop: s.Halt().Active, PortfolioValue: total, Exposure: map[string]decimal.Decimal{}}
+	for _, book := range acct.Positions {
+		if x, priced := analytics.PositionValue(book, prices); priced && book.Quantity.IsPositive() {
+			v.snap.Exposure[book.Symbol] = x
 		}
 	}
 	if err := s.liveView(ctx, &v, symbol); err != nil {
