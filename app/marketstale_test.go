@@ -111,6 +111,8 @@ func TestStaleMarketPausesAutomationUntilPricesReturn(t *testing.T) {
 	waitUntil(t, "the stale alert", func() bool { return staleAlert(s, op, "false") != nil })
 	if a := staleAlert(s, op, "false"); a.Severity != "high" || !strings.HasPrefix(a.Message, "No price update for ") {
 		t.Fatalf("alert %+v", a)
+	} else {
+		t.Logf("raised: %s", a.Message)
 	}
 
 	// Switched on while stale, the strategy evaluates the last closed candle
@@ -132,6 +134,7 @@ func TestStaleMarketPausesAutomationUntilPricesReturn(t *testing.T) {
 	if n := fake.OrderCount(); n != 0 {
 		t.Fatalf("%d orders at Coinbase while the market is stale", n)
 	}
+	t.Logf("evaluated while stale: %s, %s", paused.Decision, paused.Reason)
 
 	// A trader's market order still fills (with its protective stop). Its
 	// execution is on the market's trade channel, which is market data: the
@@ -170,6 +173,9 @@ func TestStaleMarketPausesAutomationUntilPricesReturn(t *testing.T) {
 		a := staleAlert(s, op, "true")
 		return a != nil && staleAlert(s, op, "false") == nil
 	})
+	if a := staleAlert(s, op, "true"); a.ResolvedBy != "system" {
+		t.Fatalf("resolved by %q, want system", a.ResolvedBy)
+	}
 	var traded evaluation
 	waitUntil(t, "the strategy's trade", func() bool {
 		evs := evaluations(s, op)
@@ -197,7 +203,7 @@ func TestStaleMarketPausesAutomationUntilPricesReturn(t *testing.T) {
 
 type alertRow struct {
 	Severity, Title, Message string
-	Resolved                 bool
+	ResolvedBy               string `json:"resolved_by"`
 }
 
 // staleAlert is the 'Market data stale' alert among the resolved ("true")

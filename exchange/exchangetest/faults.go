@@ -111,7 +111,7 @@ func met(t *testing.T, h Harness, what string, f Fault, tries int) {
 	if h.Faults.SelfRetrying && tries != 1 {
 		t.Fatalf("the exchange retries by itself, yet the caller saw the %s (%d tries)", f, tries)
 	}
-	t.Logf("%s after a %s: %d tries by the caller", what, f, tries)
+	t.Logf("%s, %s injected: %d tries by the caller", what, f, tries)
 }
 
 // createFault: a market buy whose first create meets f, retried with the
