@@ -21,7 +21,7 @@ type marketClock struct {
 	t  time.Time
 }
 
-func (c *marketClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *marketClock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *marketClock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 // evaluation is a stored strategy evaluation as the signals API gives it.
@@ -139,7 +139,9 @@ func TestStaleMarketPausesAutomationUntilPricesReturn(t *testing.T) {
 	// A trader's market order still fills (with its protective stop). Its
 	// execution is on the market's trade channel, which is market data: the
 	// feed is fresh for a moment, then stale again.
-	var placed struct{ Order struct{ Status, Strategy string } }
+	var placed struct {
+		Order struct{ Status, Strategy string }
+	}
 	r := s.do("POST", "/api/trading/execute", op, `{"symbol":"BTC-USD","action":"BUY","quantity":0.01}`)
 	s.into(r, &placed)
 	if placed.Order.Status != "filled" || placed.Order.Strategy != "" {
