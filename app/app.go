@@ -303,7 +303,8 @@ func (a *App) registerMetrics() {
 func (a *App) effectiveConfig() map[string]any {
 	return map[string]any{"addr": a.cfg.Addr, "data_dir": a.cfg.DataDir, "database": a.describeDB(), "log_level": a.cfg.LogLevel,
 		"session_timeout": a.cfg.SessionTTL.String(), "session_max_age": a.cfg.SessionMaxAge.String(), "secret_key": map[bool]string{true: "from configuration", false: "key file in the data directory"}[a.cfg.SecretKey != ""],
-		"market": map[string]any{"source": a.current().source, "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Live.Symbols()},
+		"market": map[string]any{"source": a.current().source, "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Live.Symbols(),
+			"stale_after": a.cfg.MarketStaleAfter.String()},
 		"exchange": map[string]any{"name": a.Exchange.Name(), "sandbox": a.Exchange.IsSandbox(), "coinbase_api_url": a.cfg.CoinbaseAPIURL,
 			"coinbase_ws_url": a.cfg.CoinbaseWSURL, "coinbase_user_ws_url": a.cfg.CoinbaseUserWSURL},
 		"sandbox": map[string]any{"starting_usd": a.cfg.StartingUSD, "taker_fee": a.cfg.TakerFee, "maker_fee": a.cfg.MakerFee, "spread": a.cfg.Spread},

@@ -17,7 +17,6 @@ import (
 	"kestrel/domain"
 	"kestrel/events"
 	"kestrel/events/natsbus"
-	"kestrel/ops/marketwatch"
 )
 
 // node is this process's part in a cluster (nil when it runs alone).
@@ -148,7 +147,7 @@ func (a *App) lead(ctx context.Context) {
 	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
 	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run,
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
-		func(ctx context.Context) { marketwatch.Run(ctx, a.Live.LastTickAge, a.Alerts) },
+		func(ctx context.Context) { a.marketWatch().Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
 		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
 		func(ctx context.Context) { a.current().run(ctx, matchTicks) },

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/shopspring/decimal"
 	"kestrel/logbook"
+	"kestrel/ops/marketwatch"
 	"log/slog"
 	"path/filepath"
 	"regexp"
@@ -35,6 +36,10 @@ type Config struct {
 	MakerFee    string  // sandbox maker fee rate
 	Spread      string  // extra fraction market orders pay beyond the bid/ask
 
+	// MarketStaleAfter is how long the market feed may go without a price
+	// before the 'Market data stale' alert and the automation pause.
+	MarketStaleAfter time.Duration
+
 	// NATSURL, with a PostgreSQL DatabaseURL, makes this process one instance
 	// of a cluster (docs/SCALING.md); empty: one process, in-process bus.
 	NATSURL string
@@ -63,7 +68,8 @@ func (c Config) Clustered() bool { return c.NATSURL != "" }
 // Defaults returns the embedded defaults.
 func Defaults() Config {
 	return Config{Addr: "127.0.0.1:8080", DataDir: "./data", LogLevel: "INFO", SessionTTL: time.Hour, SessionMaxAge: 12 * time.Hour,
-		ReplaySeed: 1, ReplaySpeed: 1, StartingUSD: "100000", TakerFee: "0.006", MakerFee: "0.004", Spread: "0", ForwardTimeout: 5 * time.Second, ClusterName: "kestrel"}
+		ReplaySeed: 1, ReplaySpeed: 1, StartingUSD: "100000", TakerFee: "0.006", MakerFee: "0.004", Spread: "0", ForwardTimeout: 5 * time.Second, ClusterName: "kestrel",
+		MarketStaleAfter: marketwatch.StaleAfter}
 }
 
 // SQLitePath is the embedded database file used when DatabaseURL is empty.
@@ -93,6 +99,9 @@ func (c Config) Validate() error {
 	}
 	if c.Clustered() && c.ForwardTimeout < 100*time.Millisecond {
 		return fmt.Errorf("forward timeout must be at least 100ms")
+	}
+	if c.MarketStaleAfter < time.Second {
+		return fmt.Errorf("market stale-after must be at least 1s (got %s)", c.MarketStaleAfter)
 	}
 	if _, err := ParseLogLevel(c.LogLevel); err != nil {
 		return err

@@ -59,7 +59,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	a.Strategies, err = strategy.New(ctx, strategy.Deps{Store: a.Store, Market: a.Live, Exchange: a.Exchange, Gateway: a.Trading,
 		Account: a.Exchange.Account, Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		AutoTrading: func() bool { return a.Settings.Platform().Trading.Automation.AutoTrading },
-		MarketStale: func() string { return marketwatch.Stale(a.Live.LastTickAge()) },
+		MarketStale: func() string { return a.marketWatch().Stale(a.Live.LastTickAge()) },
 		Clock:       clock, Bus: a.Bus, Build: strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary}),
 		Alert: func(ctx context.Context, severity, title, message string) {
 			a.Alerts.Raise(ctx, "strategy:"+title, severity, "strategy", title, message)
@@ -109,7 +109,7 @@ func (a *App) runEngine(ctx context.Context) {
 	loops := []func(context.Context){a.Live.Start, a.Trading.Run, a.Strategies.Run,
 		func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) },
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
-		func(ctx context.Context) { marketwatch.Run(ctx, a.Live.LastTickAge, a.Alerts) },
+		func(ctx context.Context) { a.marketWatch().Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
 		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
 		func(ctx context.Context) { a.current().run(ctx, matchTicks) },
@@ -120,6 +120,12 @@ func (a *App) runEngine(ctx context.Context) {
 		go func() { defer wg.Done(); loop(ctx) }()
 	}
 	wg.Wait()
+}
+
+// marketWatch judges the feed's age: the alert and the automation pause
+// share its threshold.
+func (a *App) marketWatch() marketwatch.Watcher {
+	return marketwatch.Watcher{After: a.cfg.MarketStaleAfter}
 }
 
 // matchingFailed reports a matching change the journal could not store;

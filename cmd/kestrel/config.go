@@ -47,6 +47,8 @@ func bindConfig(fs *flag.FlagSet) *app.Config {
 	fs.StringVar(&c.TakerFee, "sandbox-taker-fee", env("KESTREL_SANDBOX_TAKER_FEE", d.TakerFee), "sandbox taker fee rate [KESTREL_SANDBOX_TAKER_FEE]")
 	fs.StringVar(&c.MakerFee, "sandbox-maker-fee", env("KESTREL_SANDBOX_MAKER_FEE", d.MakerFee), "sandbox maker fee rate [KESTREL_SANDBOX_MAKER_FEE]")
 	fs.StringVar(&c.Spread, "sandbox-spread", env("KESTREL_SANDBOX_SPREAD", d.Spread), "extra fraction sandbox market orders pay beyond the bid/ask [KESTREL_SANDBOX_SPREAD]")
+	fs.DurationVar(&c.MarketStaleAfter, "market-stale-after", envDuration("KESTREL_MARKET_STALE_AFTER", d.MarketStaleAfter),
+		"how long the market feed may go without a price before the stale alert and the automation pause [KESTREL_MARKET_STALE_AFTER]")
 	fs.StringVar(&c.CoinbaseAPIURL, "coinbase-api-url", env("KESTREL_COINBASE_API_URL", ""), "Coinbase REST base URL; default: Coinbase's production host, or its sandbox host when the exchange settings say sandbox [KESTREL_COINBASE_API_URL]")
 	fs.StringVar(&c.CoinbaseWSURL, "coinbase-ws-url", env("KESTREL_COINBASE_WS_URL", ""), "Coinbase market-data WebSocket URL; default: Coinbase's [KESTREL_COINBASE_WS_URL]")
 	fs.StringVar(&c.CoinbaseUserWSURL, "coinbase-user-ws-url", env("KESTREL_COINBASE_USER_WS_URL", ""), "Coinbase user-channel WebSocket URL; default: Coinbase's [KESTREL_COINBASE_USER_WS_URL]")

@@ -542,6 +542,12 @@ func (x *Exchange) CancelOrder(ctx context.Context, id string) (domain.Order, er
 	for _, r := range resp.Results {
 		if r.OrderID == id && !r.Success {
 			now, err := x.refresh(ctx, id)
+			if err == nil && now.Status == domain.StatusCancelled {
+				// Live when read above, cancelled now: this call's own cancel
+				// whose answer was lost and which the client sent again (or a
+				// cancel racing it). The order is cancelled as asked.
+				return now, nil
+			}
 			if err == nil && !now.Status.Live() {
 				return domain.Order{}, domain.Errorf(domain.EConflict, "Order cannot be cancelled in status %s", now.Status)
 			}

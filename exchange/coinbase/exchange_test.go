@@ -75,14 +75,36 @@ func newRig(t testing.TB, timeout time.Duration) *rig {
 
 func TestContract(t *testing.T) {
 	exchangetest.Run(t, func(t *testing.T) exchangetest.Harness {
-		r := newRig(t, 5*time.Second)
+		// An answer that never comes costs the attempt's timeout: short here.
+		r := newRig(t, time.Second)
 		return exchangetest.Harness{Exchange: r.x, Move: func(t *testing.T, sym, price string) {
 			r.fake.SetPrice(sym, price)
 			if err := r.x.Sync(ctx); err != nil { // what the user channel or the poller does live
 				t.Fatal(err)
 			}
-		}}
+		}, Faults: &exchangetest.Faults{FailNext: r.failNext, Armed: r.fake.PendingFaults, SelfRetrying: true}}
 	})
+}
+
+// contractRoutes are the requests each kind of contract fault hits.
+var contractRoutes = map[exchangetest.Op]string{
+	exchangetest.Create: "POST /orders", exchangetest.Cancel: "POST /orders/batch_cancel", exchangetest.Read: "GET /",
+}
+
+// failNext injects a contract fault into the fake: an answer that never
+// comes after the work is done, a 429 with rate-limit headers, or a 503.
+func (r *rig) failNext(op exchangetest.Op, f exchangetest.Fault) string {
+	ft := coinbasefake.Fault{Match: contractRoutes[op], Times: 1}
+	switch f {
+	case exchangetest.Timeout:
+		ft.Hang = true
+	case exchangetest.RateLimited:
+		ft.Status = 429
+	case exchangetest.ServerError:
+		ft.Status = 503
+	}
+	r.fake.Inject(ft)
+	return ""
 }
 
 func count(reqs []string, route string) int {

@@ -1,7 +1,9 @@
 // Package exchangetest is the contract every domain.Exchange passes: the
 // sandbox now, and a live or backtesting exchange later. It checks behaviour
 // through the interface only, reconciling balances with the exchange's own
-// fills and fees rather than with one implementation's rates.
+// fills and fees rather than with one implementation's rates. A harness
+// that can inject failures (Faults) also runs the fault cases: timeouts,
+// 429 and 5xx on create, cancel and reads, never a duplicate order.
 package exchangetest
 
 import (
@@ -20,6 +22,8 @@ type Harness struct {
 	Exchange domain.Exchange
 	// Move sets the market price of a symbol and lets the exchange match it.
 	Move func(t *testing.T, symbol, price string)
+	// Faults injects request failures; nil skips the fault cases.
+	Faults *Faults
 }
 
 // Run runs the contract; open returns a fresh harness with BTC-USD at 50,000.
@@ -43,6 +47,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}
+	runFaults(t, open)
 }
 
 var ctx = context.Background()

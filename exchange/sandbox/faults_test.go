@@ -3,11 +3,13 @@ package sandbox_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
+	"kestrel/exchange/exchangetest"
 	"kestrel/exchange/sandbox"
 )
 
@@ -114,4 +116,56 @@ func TestRestartReconcilesHoldsWithLiveOrders(t *testing.T) {
 			t.Fatalf("reconciled hold not stored: %+v", s)
 		}
 	}
+}
+
+// journalFaults is the journal with the contract's faults: a commit that
+// lands and is reported failed (a timeout: the answer lost) or one refused
+// with nothing written (a server error). A command's commit is the first
+// after it, so the next commit is the next command's.
+type journalFaults struct {
+	domain.LedgerStore
+	mu            sync.Mutex
+	lost, refused int
+}
+
+func (j *journalFaults) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.refused > 0 {
+		j.refused--
+		return errors.New("connection reset before the commit")
+	}
+	if err := j.LedgerStore.ApplyLedger(ctx, c); err != nil {
+		return err
+	}
+	if j.lost > 0 {
+		j.lost--
+		return errors.New("connection reset while committing")
+	}
+	return nil
+}
+
+// failNext arms a contract fault, or says why it means nothing here.
+func (j *journalFaults) failNext(op exchangetest.Op, f exchangetest.Fault) string {
+	if op == exchangetest.Read {
+		return "the sandbox reads its engine's memory and its ledger store: no request goes out to fail " +
+			"(a database that cannot answer is the PostgreSQL outage test's subject, cmd/kestrel)"
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	switch f {
+	case exchangetest.Timeout:
+		j.lost++
+	case exchangetest.ServerError:
+		j.refused++
+	default:
+		return "the sandbox is a local engine: nothing limits its request rate"
+	}
+	return ""
+}
+
+func (j *journalFaults) armed() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.lost + j.refused
 }

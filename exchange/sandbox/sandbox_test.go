@@ -434,12 +434,21 @@ func TestManyOrdersCrossInPriceOrder(t *testing.T) {
 	}
 }
 
+// The contract, with its faults on the journal: a commit whose answer is
+// lost (timeout) or that is refused (server error); the sandbox answers
+// both 503 and its caller retries with the client order id.
 func TestExchangeContract(t *testing.T) {
 	exchangetest.Run(t, func(t *testing.T) exchangetest.Harness {
 		e := newEnv(t)
+		j := &journalFaults{LedgerStore: e.store}
+		sb, err := sandbox.New(e.ctx, j, e.prices, e.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.sb = sb
 		return exchangetest.Harness{Exchange: e.sb, Move: func(t *testing.T, sym, p string) {
 			e.t = t
 			e.tick(sym, p)
-		}}
+		}, Faults: &exchangetest.Faults{FailNext: j.failNext, Armed: j.armed}}
 	})
 }

@@ -9,11 +9,12 @@ import (
 	"kestrel/domain"
 )
 
-// StaleAfter is how long without a tick before the feed counts as stale.
+// StaleAfter is how long without a tick before the feed counts as stale,
+// unless a Watcher says otherwise.
 const StaleAfter = 30 * time.Second
 
-// every is how often Run looks at the feed.
-const every = 5 * time.Second
+// maxEvery is how often Run looks at the feed at most.
+const maxEvery = 5 * time.Second
 
 // Alerter raises a deduplicated system alert (alert.Service).
 type Alerter interface {
@@ -26,10 +27,28 @@ type Resolver interface {
 	ResolveKey(ctx context.Context, key, by string) bool
 }
 
-// Run checks the feed every five seconds until ctx ends. age is the time
-// since the last tick, negative before the first (replay.LastTickAge).
-func Run(ctx context.Context, age func() time.Duration, alerts Alerter) {
-	t := time.NewTicker(every)
+// Watcher judges a feed's age against one staleness threshold: the alert
+// and the automation pause use the same one.
+type Watcher struct {
+	// After is how long without a tick makes the feed stale (StaleAfter when zero).
+	After time.Duration
+}
+
+func (w Watcher) after() time.Duration {
+	if w.After <= 0 {
+		return StaleAfter
+	}
+	return w.After
+}
+
+// every is how often Run looks: four times per threshold, at most every
+// five seconds, so the alert comes at most a quarter late.
+func (w Watcher) every() time.Duration { return min(maxEvery, w.after()/4) }
+
+// Run checks the feed until ctx ends. age is the time since the last tick,
+// negative before the first (replay.LastTickAge).
+func (w Watcher) Run(ctx context.Context, age func() time.Duration, alerts Alerter) {
+	t := time.NewTicker(w.every())
 	defer t.Stop()
 	stale := false
 	for {
@@ -38,15 +57,15 @@ func Run(ctx context.Context, age func() time.Duration, alerts Alerter) {
 			return
 		case <-t.C:
 		}
-		stale = Watch(ctx, stale, age(), alerts)
+		stale = w.Watch(ctx, stale, age(), alerts)
 	}
 }
 
 // Watch is one look at the feed given whether it was stale at the last:
 // it raises the alert while the feed is stale and resolves it when fresh
 // prices return. It reports whether the feed is stale now.
-func Watch(ctx context.Context, wasStale bool, age time.Duration, alerts Alerter) bool {
-	if Check(ctx, age, alerts) {
+func (w Watcher) Watch(ctx context.Context, wasStale bool, age time.Duration, alerts Alerter) bool {
+	if w.Check(ctx, age, alerts) {
 		return true
 	}
 	if wasStale && age >= 0 {
@@ -58,18 +77,19 @@ func Watch(ctx context.Context, wasStale bool, age time.Duration, alerts Alerter
 }
 
 // Stale says why automation must wait for the market ("" while the last
-// tick is at most StaleAfter old, or before the first).
-func Stale(age time.Duration) string {
-	if age <= StaleAfter {
+// tick is at most the threshold old, or before the first).
+func (w Watcher) Stale(age time.Duration) string {
+	if age <= w.after() {
 		return ""
 	}
 	return fmt.Sprintf("Automation paused: no market data for %s", age.Round(time.Second))
 }
 
-// Check raises a high alert when the last tick is older than StaleAfter and
-// reports whether it did. A feed that has not ticked yet is starting, not stale.
-func Check(ctx context.Context, age time.Duration, alerts Alerter) bool {
-	if age <= StaleAfter {
+// Check raises a high alert when the last tick is older than the threshold
+// and reports whether it did. A feed that has not ticked yet is starting,
+// not stale.
+func (w Watcher) Check(ctx context.Context, age time.Duration, alerts Alerter) bool {
+	if age <= w.after() {
 		return false
 	}
 	alerts.Raise(ctx, "market:stale", domain.SeverityHigh, "market_data", "Market data stale",

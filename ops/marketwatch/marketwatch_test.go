@@ -8,6 +8,9 @@ import (
 	"kestrel/ops/marketwatch"
 )
 
+// std is the watcher with the default threshold (StaleAfter).
+var std marketwatch.Watcher
+
 type alerts struct{ got []string }
 
 func (a *alerts) Raise(_ context.Context, key, severity, component, title, message string) {
@@ -27,7 +30,7 @@ func TestCheck(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := &alerts{}
-			raised := marketwatch.Check(context.Background(), tc.age, a)
+			raised := std.Check(context.Background(), tc.age, a)
 			got := ""
 			if len(a.got) == 1 {
 				got = a.got[0]
@@ -53,15 +56,30 @@ func (r *resolving) ResolveKey(_ context.Context, key, by string) bool {
 // the alert and let automation trade again.
 func TestWatchRaisesThenResolves(t *testing.T) {
 	a := &resolving{}
-	stale := marketwatch.Watch(context.Background(), false, 45*time.Second, a)
-	if !stale || len(a.got) != 1 || marketwatch.Stale(45*time.Second) != "Automation paused: no market data for 45s" {
+	stale := std.Watch(context.Background(), false, 45*time.Second, a)
+	if !stale || len(a.got) != 1 || std.Stale(45*time.Second) != "Automation paused: no market data for 45s" {
 		t.Fatalf("stale: %v %v", stale, a.got)
 	}
-	stale = marketwatch.Watch(context.Background(), stale, time.Second, a)
-	if stale || len(a.resolved) != 1 || a.resolved[0] != "market:stale by system" || marketwatch.Stale(time.Second) != "" {
+	stale = std.Watch(context.Background(), stale, time.Second, a)
+	if stale || len(a.resolved) != 1 || a.resolved[0] != "market:stale by system" || std.Stale(time.Second) != "" {
 		t.Fatalf("fresh again: %v %v", stale, a.resolved)
 	}
-	if marketwatch.Watch(context.Background(), false, time.Second, a); len(a.resolved) != 1 {
+	if std.Watch(context.Background(), false, time.Second, a); len(a.resolved) != 1 {
 		t.Fatal("a fresh feed that was never stale resolves nothing")
+	}
+}
+
+// A Watcher's own threshold decides both the alert and the pause.
+func TestWatcherThreshold(t *testing.T) {
+	w := marketwatch.Watcher{After: 2 * time.Second}
+	a := &alerts{}
+	if w.Check(context.Background(), 2*time.Second, a) || w.Stale(2*time.Second) != "" {
+		t.Fatalf("stale at the threshold: %v", a.got)
+	}
+	if !w.Check(context.Background(), 2600*time.Millisecond, a) || len(a.got) != 1 || a.got[0] != "market:stale high: No price update for 3s" {
+		t.Fatalf("past the threshold: %v", a.got)
+	}
+	if got := w.Stale(2600 * time.Millisecond); got != "Automation paused: no market data for 3s" {
+		t.Fatalf("pause reason %q", got)
 	}
 }

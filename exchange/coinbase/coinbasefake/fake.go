@@ -125,6 +125,17 @@ func (f *Fake) Inject(fs ...Fault) {
 	f.mu.Unlock()
 }
 
+// PendingFaults counts the injected failures not met yet.
+func (f *Fake) PendingFaults() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, ft := range f.faults {
+		n += max(ft.Times, 0)
+	}
+	return n
+}
+
 // Requests lists the authenticated requests served so far ("METHOD /path").
 func (f *Fake) Requests() []string {
 	f.mu.Lock()

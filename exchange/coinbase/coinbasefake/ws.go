@@ -38,7 +38,8 @@ type userFeed struct {
 	f     *Fake
 	mu    sync.Mutex
 	conns map[*wsConn]bool
-	drop  int // messages to swallow (the sequence number still advances)
+	drop  int              // messages to swallow (the sequence number still advances)
+	stamp func() time.Time // message timestamps (nil: the fake's clock)
 }
 
 type wsConn struct {
@@ -58,6 +59,15 @@ func newUserFeed(f *Fake) *userFeed { return &userFeed{f: f, conns: map[*wsConn]
 func (f *Fake) DropMessages(n int) {
 	f.user.mu.Lock()
 	f.user.drop = max(f.user.drop+n, 0)
+	f.user.mu.Unlock()
+}
+
+// SetMarketClock stamps WebSocket messages with now instead of the fake's
+// clock (nil: its clock again). A ticker's timestamp is its market time,
+// so a test can close candles without waiting for them.
+func (f *Fake) SetMarketClock(now func() time.Time) {
+	f.user.mu.Lock()
+	f.user.stamp = now
 	f.user.mu.Unlock()
 }
 
@@ -211,11 +221,15 @@ func (u *userFeed) deliver(c *wsConn, channel string, events []any, droppable bo
 	if dropped {
 		u.drop--
 	}
+	stamp := u.f.now
+	if u.stamp != nil {
+		stamp = u.stamp
+	}
 	u.mu.Unlock()
 	if dropped {
 		return
 	}
-	b, _ := json.Marshal(map[string]any{"channel": channel, "client_id": "", "timestamp": u.f.now().UTC().Format(time.RFC3339Nano),
+	b, _ := json.Marshal(map[string]any{"channel": channel, "client_id": "", "timestamp": stamp().UTC().Format(time.RFC3339Nano),
 		"sequence_num": seq, "events": events})
 	select {
 	case c.out <- b:
