@@ -63,6 +63,7 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 
 	srv := startServer(t, "--data-dir", t.TempDir(), "--database-url", url)
 	f := newFlood(t, srv.url, "outage")
+	probes := readProbes(t, srv.url, f.c)
 	health := func() string {
 		var h struct {
 			Status string `json:"status"`
@@ -107,6 +108,7 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 	before := f.acked
 	f.mu.Unlock()
 	allow(false)
+	stopProbes := sendProbes(t, probes)
 	var unhealthy, healthy atomic.Int64
 	for end := time.Now().Add(outageFor); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		terminated.Add(int64(terminate()))
@@ -120,6 +122,7 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 	during := f.acked - before
 	f.mu.Unlock()
 	refusedOutage := f.refusedTotal() - refusedKilling
+	stopProbes()
 	allow(true)
 	back := time.Now()
 	for health() != "healthy" {
@@ -129,6 +132,7 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	recovered := time.Since(back)
+	probesRecovered(t, probes)
 	f.mu.Lock()
 	after := f.acked
 	f.mu.Unlock()
@@ -146,6 +150,7 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 	if refusedOutage == 0 {
 		t.Error("no request was refused while the database was unreachable")
 	}
+	t.Logf("reads while the database was unreachable: %s", checkProbes(t, probes))
 	if t.Failed() {
 		return
 	}
