@@ -83,7 +83,7 @@ func TestEveryCallUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
 		}
 		out := v.Method(i).Call(in)
 		err, _ := out[len(out)-1].Interface().(error)
-		if domain.ErrorCode(err) != domain.EUnavailable || domain.ErrorMessage(err) != postgres.MsgUnavailable {
+		if domain.ErrorCode(err) != domain.EUnavailable || domain.ErrorMessage(err) != domain.MsgDatabaseUnavailable {
 			t.Errorf("%s while cut off: %v, want EUnavailable", m.Name, err)
 		}
 		checked++

@@ -11,9 +11,6 @@ import (
 	"kestrel/domain"
 )
 
-// MsgUnavailable is what a caller is told when the database cannot be reached.
-const MsgUnavailable = "The database is unavailable; try again shortly"
-
 // unreachable turns a failure to reach the database (no connection, a
 // connection terminated or broken mid-query, the server shutting down) into
 // a domain EUnavailable error that keeps the driver's error as its cause, so
@@ -27,7 +24,7 @@ func unreachable(err error) error {
 	if errors.As(err, &de) {
 		return err
 	}
-	return domain.Unavailable(err, MsgUnavailable)
+	return domain.Unavailable(err, domain.MsgDatabaseUnavailable)
 }
 
 // connectionLost reports whether err says the database could not be
