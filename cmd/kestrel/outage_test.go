@@ -27,8 +27,10 @@ const (
 // server holds is terminated, repeatedly, for outageFor. Only
 // the test's own database is touched (pgtest.Database), never the server.
 // Meanwhile the health endpoint must say unhealthy and orders must be
-// refused with a 503 "unavailable" envelope (never a 500); once the
-// database is back the server must recover by itself, and after retrying
+// refused with a 503 "unavailable" envelope (never a 500), as must the reads
+// only the database can answer, a sign-in and a session no cache knows yet
+// (readProbes); once the database is back the server must recover by itself
+// (the probes all succeed again, that session included), and after retrying
 // every refused or unanswered request the ledger must hold every
 // acknowledged order exactly once, with holds and balances reconciled.
 func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
@@ -108,7 +110,9 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 	before := f.acked
 	f.mu.Unlock()
 	allow(false)
+	terminated.Add(int64(terminate())) // no connection is left for the probes' first round
 	stopProbes := sendProbes(t, probes)
+	defer stopProbes() // on a failure; stopping twice is harmless
 	var unhealthy, healthy atomic.Int64
 	for end := time.Now().Add(outageFor); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		terminated.Add(int64(terminate()))
