@@ -6,6 +6,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"kestrel/domain"
@@ -15,9 +16,10 @@ import (
 // connection terminated or broken mid-query, the server shutting down) into
 // a domain EUnavailable error that keeps the driver's error as its cause, so
 // callers answer 503 and the logs still say why. Anything else, an SQL
-// error included, is returned unchanged.
+// error included, is returned unchanged. No row (the common answer of a
+// lookup) returns at once, before any work that allocates.
 func unreachable(err error) error {
-	if err == nil || !connectionLost(err) {
+	if err == nil || errors.Is(err, pgx.ErrNoRows) || !connectionLost(err) {
 		return err
 	}
 	var de *domain.Error

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"database/sql"
 	"errors"
 
 	"modernc.org/sqlite"
@@ -20,10 +21,14 @@ const MsgDiskFull = "The database's disk is full, so nothing was changed; try ag
 // 503 and the logs still say why. Anything else, a constraint violation
 // included, is returned unchanged. The transaction such an error ends is
 // rolled back (tx, and SQLite itself when COMMIT fails), so nothing of it is
-// stored.
+// stored. Nil and no row (the common answers) return at once, before
+// anything that allocates.
 func unavailable(err error) error {
+	if err == nil || errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
 	var se *sqlite.Error
-	if err == nil || !errors.As(err, &se) {
+	if !errors.As(err, &se) {
 		return err
 	}
 	var de *domain.Error
