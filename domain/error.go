@@ -21,6 +21,10 @@ const (
 	EUnavailable  = "unavailable"  // a dependency is down (503)
 )
 
+// MsgDatabaseUnavailable is what a caller is told when the store cannot be
+// reached or cannot work for now (EUnavailable); every store says it alike.
+const MsgDatabaseUnavailable = "The database is unavailable; try again shortly"
+
 // Error is an application error whose message is safe to show to the user.
 type Error struct {
 	Code    string

@@ -129,14 +129,17 @@ func (s *Service) Save(ctx context.Context, by domain.User, next Settings) (Sett
 		s.platform = withoutUI(next)
 	}
 	s.mu.Unlock()
-	uiJSON, _ := json.Marshal(next.UI)
-	if err := s.kv.PutValue(ctx, kvUIPrefix+by.ID, string(uiJSON)); err != nil {
-		return next, res, err
-	}
+	// The platform change is stored and in force: the running system hears
+	// of it now, even when storing the UI part fails below (a retry would
+	// find the platform unchanged and tell nobody).
 	if platformChanged {
 		for _, fn := range s.listeners {
 			fn(ctx, old, s.Platform(), by)
 		}
+	}
+	uiJSON, _ := json.Marshal(next.UI)
+	if err := s.kv.PutValue(ctx, kvUIPrefix+by.ID, string(uiJSON)); err != nil {
+		return next, res, err
 	}
 	out, err := s.Get(ctx, by.ID)
 	out.LastUpdated = now

@@ -232,3 +232,40 @@ func TestStoredBeforeTakeProfitLoadsItsDefault(t *testing.T) {
 		t.Errorf("stop loss = %v, want the stored %v", got, want)
 	}
 }
+
+// failingUI is a store whose writes of personal UI sections fail, as a
+// full disk can refuse the second of a save's two writes.
+type failingUI struct{ domain.KVStore }
+
+func (f failingUI) PutValue(ctx context.Context, key, value string) error {
+	if strings.HasPrefix(key, kvUIPrefix) {
+		return domain.Unavailable(nil, domain.MsgDatabaseUnavailable)
+	}
+	return f.KVStore.PutValue(ctx, key, value)
+}
+
+// A platform change that was stored is announced even when storing the UI
+// part then fails: the save answers unavailable, the retry finds the
+// platform unchanged, so without the announcement the running system
+// would never apply it.
+func TestStoredPlatformChangeIsAnnouncedWhenTheUIWriteFails(t *testing.T) {
+	ctx := context.Background()
+	svc, _, _ := newService(t)
+	svc.kv = failingUI{svc.kv}
+	var heard int
+	svc.OnChange(func(_ context.Context, _, now Settings, _ domain.User) {
+		heard = now.Trading.RiskManagement.MaxOpenPositions
+	})
+	s, err := svc.Get(ctx, op.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Trading.RiskManagement.MaxOpenPositions = 7
+	if _, _, err := svc.Save(ctx, op, s); domain.ErrorCode(err) != domain.EUnavailable {
+		t.Fatalf("save with the UI write failing: %v, want unavailable", err)
+	}
+	if svc.Platform().Trading.RiskManagement.MaxOpenPositions != 7 || heard != 7 {
+		t.Fatalf("platform %d, announced %d; want the stored change (7) in force and announced",
+			svc.Platform().Trading.RiskManagement.MaxOpenPositions, heard)
+	}
+}

@@ -27,8 +27,10 @@ const (
 // server holds is terminated, repeatedly, for outageFor. Only
 // the test's own database is touched (pgtest.Database), never the server.
 // Meanwhile the health endpoint must say unhealthy and orders must be
-// refused with a 503 "unavailable" envelope (never a 500); once the
-// database is back the server must recover by itself, and after retrying
+// refused with a 503 "unavailable" envelope (never a 500), as must the reads
+// only the database can answer, a sign-in and a session no cache knows yet
+// (readProbes); once the database is back the server must recover by itself
+// (the probes all succeed again, that session included), and after retrying
 // every refused or unanswered request the ledger must hold every
 // acknowledged order exactly once, with holds and balances reconciled.
 func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
@@ -63,6 +65,7 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 
 	srv := startServer(t, "--data-dir", t.TempDir(), "--database-url", url)
 	f := newFlood(t, srv.url, "outage")
+	probes := readProbes(t, srv.url, f.c)
 	health := func() string {
 		var h struct {
 			Status string `json:"status"`
@@ -107,6 +110,9 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 	before := f.acked
 	f.mu.Unlock()
 	allow(false)
+	terminated.Add(int64(terminate())) // no connection is left for the probes' first round
+	stopProbes := sendProbes(t, probes)
+	defer stopProbes() // on a failure; stopping twice is harmless
 	var unhealthy, healthy atomic.Int64
 	for end := time.Now().Add(outageFor); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		terminated.Add(int64(terminate()))
@@ -120,6 +126,7 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 	during := f.acked - before
 	f.mu.Unlock()
 	refusedOutage := f.refusedTotal() - refusedKilling
+	stopProbes()
 	allow(true)
 	back := time.Now()
 	for health() != "healthy" {
@@ -129,6 +136,7 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	recovered := time.Since(back)
+	probesRecovered(t, probes)
 	f.mu.Lock()
 	after := f.acked
 	f.mu.Unlock()
@@ -146,6 +154,7 @@ func TestPostgresOutageRefusesAndRecovers(t *testing.T) {
 	if refusedOutage == 0 {
 		t.Error("no request was refused while the database was unreachable")
 	}
+	t.Logf("reads while the database was unreachable: %s", checkProbes(t, probes))
 	if t.Failed() {
 		return
 	}

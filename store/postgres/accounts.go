@@ -13,7 +13,7 @@ import (
 
 const userCols = `id, email, name, role, created_at, last_login, disabled`
 
-func scanUser(row pgx.Row, extra ...any) (domain.User, error) {
+func scanUser(row pgRow, extra ...any) (domain.User, error) {
 	var u domain.User
 	var role string
 	dest := append([]any{&u.ID, &u.Email, &u.Name, &role, &u.CreatedAt, &u.LastLogin, &u.Disabled}, extra...)
@@ -58,25 +58,25 @@ func (s *Store) CreateUser(ctx context.Context, u domain.User, hash string, only
 // UserByEmail implements domain.UserStore.
 func (s *Store) UserByEmail(ctx context.Context, email string) (domain.User, string, error) {
 	var hash string
-	u, err := scanUser(s.pool.QueryRow(ctx, `SELECT `+userCols+`, password_hash FROM users WHERE email = $1`, email), &hash)
+	u, err := scanUser(s.db.QueryRow(ctx, `SELECT `+userCols+`, password_hash FROM users WHERE email = $1`, email), &hash)
 	return u, hash, err
 }
 
 // UserByID implements domain.UserStore.
 func (s *Store) UserByID(ctx context.Context, id string) (domain.User, error) {
-	return scanUser(s.pool.QueryRow(ctx, `SELECT `+userCols+` FROM users WHERE id = $1`, id))
+	return scanUser(s.db.QueryRow(ctx, `SELECT `+userCols+` FROM users WHERE id = $1`, id))
 }
 
 // ListUsers implements domain.UserStore.
 func (s *Store) ListUsers(ctx context.Context) ([]domain.User, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+userCols+` FROM users ORDER BY created_at, id`)
+	rows, err := s.db.Query(ctx, `SELECT `+userCols+` FROM users ORDER BY created_at, id`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	out := []domain.User{}
 	for rows.Next() {
-		u, err := scanUser(rows)
+		u, err := scanUser(rows.row())
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +102,7 @@ func (s *Store) SetPasswordHash(ctx context.Context, id string, hash string) err
 
 // updateUser runs an UPDATE of one user, not_found when it matched none.
 func (s *Store) updateUser(ctx context.Context, sql string, args ...any) error {
-	tag, err := s.pool.Exec(ctx, sql, args...)
+	tag, err := s.db.Exec(ctx, sql, args...)
 	if err != nil {
 		return err
 	}
@@ -114,20 +114,20 @@ func (s *Store) updateUser(ctx context.Context, sql string, args ...any) error {
 
 // SetLastLogin implements domain.UserStore.
 func (s *Store) SetLastLogin(ctx context.Context, id string, at time.Time) error {
-	_, err := s.pool.Exec(ctx, `UPDATE users SET last_login = $1 WHERE id = $2`, at, id)
+	_, err := s.db.Exec(ctx, `UPDATE users SET last_login = $1 WHERE id = $2`, at, id)
 	return err
 }
 
 // CountUsers implements domain.UserStore.
 func (s *Store) CountUsers(ctx context.Context) (int, error) {
 	var n int
-	err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM users`).Scan(&n)
+	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM users`).Scan(&n)
 	return n, err
 }
 
 // CreateSession implements domain.SessionStore.
 func (s *Store) CreateSession(ctx context.Context, ss domain.Session) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+	_, err := s.db.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
 		ss.TokenHash, ss.UserID, ss.CreatedAt, ss.ExpiresAt)
 	return err
 }
@@ -135,7 +135,7 @@ func (s *Store) CreateSession(ctx context.Context, ss domain.Session) error {
 // SessionByHash implements domain.SessionStore.
 func (s *Store) SessionByHash(ctx context.Context, hash string) (domain.Session, error) {
 	var ss domain.Session
-	err := s.pool.QueryRow(ctx, `SELECT token_hash, user_id, created_at, expires_at FROM sessions WHERE token_hash = $1`, hash).
+	err := s.db.QueryRow(ctx, `SELECT token_hash, user_id, created_at, expires_at FROM sessions WHERE token_hash = $1`, hash).
 		Scan(&ss.TokenHash, &ss.UserID, &ss.CreatedAt, &ss.ExpiresAt)
 	ss.CreatedAt, ss.ExpiresAt = ss.CreatedAt.UTC(), ss.ExpiresAt.UTC()
 	return ss, notFound(err, "Session not found")
@@ -143,25 +143,25 @@ func (s *Store) SessionByHash(ctx context.Context, hash string) (domain.Session,
 
 // ExtendSession implements domain.SessionStore.
 func (s *Store) ExtendSession(ctx context.Context, hash string, expiresAt time.Time) error {
-	_, err := s.pool.Exec(ctx, `UPDATE sessions SET expires_at = $1 WHERE token_hash = $2`, expiresAt, hash)
+	_, err := s.db.Exec(ctx, `UPDATE sessions SET expires_at = $1 WHERE token_hash = $2`, expiresAt, hash)
 	return err
 }
 
 // DeleteSession implements domain.SessionStore.
 func (s *Store) DeleteSession(ctx context.Context, hash string) error {
-	_, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, hash)
+	_, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, hash)
 	return err
 }
 
 // DeleteUserSessions implements domain.SessionStore.
 func (s *Store) DeleteUserSessions(ctx context.Context, userID, keep string) (int64, error) {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2`, userID, keep)
+	tag, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2`, userID, keep)
 	return tag.RowsAffected(), err
 }
 
 // DeleteExpiredSessions implements domain.SessionStore.
 func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error) {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE expires_at < $1`, now)
+	tag, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE expires_at < $1`, now)
 	return tag.RowsAffected(), err
 }
 
@@ -178,12 +178,12 @@ func (s *Store) AppendAudit(ctx context.Context, e domain.AuditEntry) error {
 	b.Queue(`INSERT INTO audit_log (at, user_id, actor, action, status, request_id, remote, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 		e.At, e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail)
 	b.Queue(`COMMIT`)
-	return s.pool.SendBatch(ctx, b).Close()
+	return s.db.SendBatch(ctx, b)
 }
 
 // ListAudit implements domain.AuditStore.
 func (s *Store) ListAudit(ctx context.Context, limit int) ([]domain.AuditEntry, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, at, user_id, actor, action, status, request_id, remote, detail FROM audit_log ORDER BY id DESC LIMIT $1`, limit)
+	rows, err := s.db.Query(ctx, `SELECT id, at, user_id, actor, action, status, request_id, remote, detail FROM audit_log ORDER BY id DESC LIMIT $1`, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -203,13 +203,13 @@ func (s *Store) ListAudit(ctx context.Context, limit int) ([]domain.AuditEntry, 
 // GetValue implements domain.KVStore.
 func (s *Store) GetValue(ctx context.Context, key string) (string, error) {
 	var v string
-	err := s.pool.QueryRow(ctx, `SELECT value FROM kv WHERE key = $1`, key).Scan(&v)
+	err := s.db.QueryRow(ctx, `SELECT value FROM kv WHERE key = $1`, key).Scan(&v)
 	return v, notFound(err, "No value for "+key)
 }
 
 // PutValue implements domain.KVStore.
 func (s *Store) PutValue(ctx context.Context, key, value string) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO kv (key, value, updated_at) VALUES ($1, $2, now())
+	_, err := s.db.Exec(ctx, `INSERT INTO kv (key, value, updated_at) VALUES ($1, $2, now())
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`, key, value)
 	return err
 }

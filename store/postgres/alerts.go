@@ -13,7 +13,7 @@ var _ domain.AlertStore = (*Store)(nil)
 
 const alertCols = `id, key, severity, title, message, component, count, created_at, last_seen, resolved, resolved_at, resolved_by`
 
-func scanAlert(row pgx.Row) (domain.Alert, error) {
+func scanAlert(row pgRow) (domain.Alert, error) {
 	var a domain.Alert
 	err := row.Scan(&a.ID, &a.Key, &a.Severity, &a.Title, &a.Message, &a.Component, &a.Count, &a.CreatedAt, &a.LastSeen, &a.Resolved, &a.ResolvedAt, &a.ResolvedBy)
 	if err != nil {
@@ -44,7 +44,7 @@ func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, 
 				return err
 			}
 		}
-		out, err = scanAlert(tx.QueryRow(ctx, `SELECT `+alertCols+` FROM alerts WHERE key = $1 AND NOT resolved`, a.Key))
+		out, err = scanAlert(pgRow{tx.QueryRow(ctx, `SELECT `+alertCols+` FROM alerts WHERE key = $1 AND NOT resolved`, a.Key)})
 		return err
 	})
 	return out, isNew, err
@@ -52,7 +52,7 @@ func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, 
 
 // ListAlerts implements domain.AlertStore.
 func (s *Store) ListAlerts(ctx context.Context, f domain.AlertFilter) ([]domain.Alert, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+alertCols+` FROM alerts
+	rows, err := s.db.Query(ctx, `SELECT `+alertCols+` FROM alerts
 		WHERE ($1 = '' OR severity = $1) AND ($2::boolean IS NULL OR resolved = $2)
 		ORDER BY last_seen DESC, id DESC LIMIT $3`, f.Severity, f.Resolved, f.Limit)
 	if err != nil {
@@ -61,7 +61,7 @@ func (s *Store) ListAlerts(ctx context.Context, f domain.AlertFilter) ([]domain.
 	defer rows.Close()
 	out := []domain.Alert{}
 	for rows.Next() {
-		a, err := scanAlert(rows)
+		a, err := scanAlert(rows.row())
 		if err != nil {
 			return nil, err
 		}
@@ -72,11 +72,11 @@ func (s *Store) ListAlerts(ctx context.Context, f domain.AlertFilter) ([]domain.
 
 // ResolveAlert implements domain.AlertStore.
 func (s *Store) ResolveAlert(ctx context.Context, id int64, by string, at time.Time) (domain.Alert, error) {
-	tag, err := s.pool.Exec(ctx, `UPDATE alerts SET resolved = true, resolved_at = $1, resolved_by = $2 WHERE id = $3 AND NOT resolved`, at, by, id)
+	tag, err := s.db.Exec(ctx, `UPDATE alerts SET resolved = true, resolved_at = $1, resolved_by = $2 WHERE id = $3 AND NOT resolved`, at, by, id)
 	if err != nil {
 		return domain.Alert{}, err
 	}
-	a, err := scanAlert(s.pool.QueryRow(ctx, `SELECT `+alertCols+` FROM alerts WHERE id = $1`, id))
+	a, err := scanAlert(s.db.QueryRow(ctx, `SELECT `+alertCols+` FROM alerts WHERE id = $1`, id))
 	if err != nil {
 		return a, err
 	}
@@ -88,6 +88,6 @@ func (s *Store) ResolveAlert(ctx context.Context, id int64, by string, at time.T
 
 // PruneAlerts implements domain.AlertStore.
 func (s *Store) PruneAlerts(ctx context.Context, before time.Time) (int64, error) {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM alerts WHERE resolved AND last_seen < $1`, before)
+	tag, err := s.db.Exec(ctx, `DELETE FROM alerts WHERE resolved AND last_seen < $1`, before)
 	return tag.RowsAffected(), err
 }

@@ -18,7 +18,7 @@ func (s *Store) SaveBacktest(ctx context.Context, b domain.BacktestRecord) error
 	if b.ID == "" || !json.Valid(b.Request) || !json.Valid(b.Result) {
 		return domain.Errorf(domain.EInvalid, "A backtest needs an id and JSON request and result")
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO backtests (id, created_at, strategy, symbol, status, request, result) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+	_, err := s.db.Exec(ctx, `INSERT INTO backtests (id, created_at, strategy, symbol, status, request, result) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 		b.ID, b.CreatedAt, b.Strategy, b.Symbol, b.Status, string(b.Request), string(b.Result))
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
@@ -32,7 +32,7 @@ func (s *Store) Backtests(ctx context.Context, limit int) ([]domain.BacktestReco
 	if limit <= 0 {
 		limit = 100
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, created_at, strategy, symbol, status, request::text FROM backtests
+	rows, err := s.db.Query(ctx, `SELECT id, created_at, strategy, symbol, status, request::text FROM backtests
 		ORDER BY created_at DESC, id DESC LIMIT $1`, limit)
 	if err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ func (s *Store) Backtests(ctx context.Context, limit int) ([]domain.BacktestReco
 func (s *Store) Backtest(ctx context.Context, id string) (domain.BacktestRecord, error) {
 	var b domain.BacktestRecord
 	var req, res string
-	err := s.pool.QueryRow(ctx, `SELECT id, created_at, strategy, symbol, status, request::text, result::text FROM backtests WHERE id = $1`, id).
+	err := s.db.QueryRow(ctx, `SELECT id, created_at, strategy, symbol, status, request::text, result::text FROM backtests WHERE id = $1`, id).
 		Scan(&b.ID, &b.CreatedAt, &b.Strategy, &b.Symbol, &b.Status, &req, &res)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return b, domain.Errorf(domain.ENotFound, "Backtest not found")

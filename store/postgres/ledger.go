@@ -54,7 +54,7 @@ func firstErr(errs ...error) error {
 
 // scanOrder reads one row of orderCols. An order stored before holds were
 // kept (hold IS NULL) reads with a zero Hold.
-func scanOrder(row pgx.Row) (domain.Order, error) {
+func scanOrder(row pgRow) (domain.Order, error) {
 	var o domain.Order
 	var qty, filled, fee string
 	var price, stop, avg, hold *string
@@ -128,34 +128,32 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 
 // LedgerOrder implements domain.LedgerStore.
 func (s *Store) LedgerOrder(ctx context.Context, id string) (domain.Order, error) {
-	o, err := scanOrder(s.pool.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE id = $1`, id))
-	return o, unreachable(err)
+	return scanOrder(s.db.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE id = $1`, id))
 }
 
 // LedgerOrderByClientID implements domain.LedgerStore. The condition matches
 // the partial unique index sandbox_orders_user_client.
 func (s *Store) LedgerOrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
-	o, err := scanOrder(s.pool.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders
+	return scanOrder(s.db.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders
 		WHERE user_id = $1 AND client_order_id = $2 AND client_order_id <> ''`, userID, clientID))
-	return o, unreachable(err)
 }
 
 // LedgerClientOrderIDs implements domain.LedgerStore, from the partial
 // unique index sandbox_orders_user_client alone.
 func (s *Store) LedgerClientOrderIDs(ctx context.Context, fn func(userID, clientID string)) error {
-	rows, err := s.pool.Query(ctx, `SELECT user_id, client_order_id FROM sandbox_orders WHERE client_order_id <> ''`)
+	rows, err := s.db.Query(ctx, `SELECT user_id, client_order_id FROM sandbox_orders WHERE client_order_id <> ''`)
 	if err != nil {
-		return unreachable(err)
+		return err
 	}
 	defer rows.Close()
 	var user, cid string
 	for rows.Next() {
 		if err := rows.Scan(&user, &cid); err != nil {
-			return unreachable(err)
+			return err
 		}
 		fn(user, cid)
 	}
-	return unreachable(rows.Err())
+	return rows.Err()
 }
 
 // LedgerOrders implements domain.LedgerStore.
@@ -179,20 +177,20 @@ func (s *Store) LedgerLiveOrders(ctx context.Context) ([]domain.Order, error) {
 }
 
 func (s *Store) queryOrders(ctx context.Context, q string, args ...any) ([]domain.Order, error) {
-	rows, err := s.pool.Query(ctx, q, args...)
+	rows, err := s.db.Query(ctx, q, args...)
 	if err != nil {
-		return nil, unreachable(err)
+		return nil, err
 	}
 	defer rows.Close()
 	out := []domain.Order{}
 	for rows.Next() {
-		o, err := scanOrder(rows)
+		o, err := scanOrder(rows.row())
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, o)
 	}
-	return out, unreachable(rows.Err())
+	return out, rows.Err()
 }
 
 // LedgerFills implements domain.LedgerStore.
@@ -204,10 +202,10 @@ func (s *Store) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.
 	if since.IsZero() {
 		since = time.Unix(0, 0)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at FROM sandbox_fills
+	rows, err := s.db.Query(ctx, `SELECT id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at FROM sandbox_fills
 		WHERE at >= $1 AND ($2 = '' OR symbol = $2) ORDER BY at DESC, id DESC LIMIT $3 OFFSET $4`, since, f.Symbol, f.Limit, f.Offset)
 	if err != nil {
-		return nil, unreachable(err)
+		return nil, err
 	}
 	defer rows.Close()
 	out := []domain.Fill{}
@@ -223,14 +221,14 @@ func (s *Store) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.
 		}
 		out = append(out, fl)
 	}
-	return out, unreachable(rows.Err())
+	return out, rows.Err()
 }
 
 // LedgerBalances implements domain.LedgerStore.
 func (s *Store) LedgerBalances(ctx context.Context) ([]domain.Balance, error) {
-	rows, err := s.pool.Query(ctx, `SELECT currency, available, hold FROM sandbox_balances ORDER BY currency`)
+	rows, err := s.db.Query(ctx, `SELECT currency, available, hold FROM sandbox_balances ORDER BY currency`)
 	if err != nil {
-		return nil, unreachable(err)
+		return nil, err
 	}
 	defer rows.Close()
 	out := []domain.Balance{}
@@ -245,14 +243,14 @@ func (s *Store) LedgerBalances(ctx context.Context) ([]domain.Balance, error) {
 		}
 		out = append(out, b)
 	}
-	return out, unreachable(rows.Err())
+	return out, rows.Err()
 }
 
 // LedgerPositions implements domain.LedgerStore.
 func (s *Store) LedgerPositions(ctx context.Context) ([]domain.PositionBook, error) {
-	rows, err := s.pool.Query(ctx, `SELECT symbol, quantity, cost, realized FROM sandbox_positions ORDER BY symbol`)
+	rows, err := s.db.Query(ctx, `SELECT symbol, quantity, cost, realized FROM sandbox_positions ORDER BY symbol`)
 	if err != nil {
-		return nil, unreachable(err)
+		return nil, err
 	}
 	defer rows.Close()
 	out := []domain.PositionBook{}
@@ -267,5 +265,5 @@ func (s *Store) LedgerPositions(ctx context.Context) ([]domain.PositionBook, err
 		}
 		out = append(out, p)
 	}
-	return out, unreachable(rows.Err())
+	return out, rows.Err()
 }

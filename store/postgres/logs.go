@@ -38,7 +38,7 @@ func (s *Store) ListLogs(ctx context.Context, f domain.LogFilter) ([]domain.LogE
 	if levels == nil {
 		levels = []string{}
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, time, level, component, message, attrs FROM log_entries
+	rows, err := s.db.Query(ctx, `SELECT id, time, level, component, message, attrs FROM log_entries
 		WHERE (cardinality($1::text[]) = 0 OR level = ANY($1)) AND ($2 = '' OR component = $2) AND ($3::timestamptz IS NULL OR time < $3)
 		ORDER BY time DESC, id DESC LIMIT $4`, levels, f.Component, before, f.Limit)
 	if err != nil {
@@ -59,6 +59,6 @@ func (s *Store) ListLogs(ctx context.Context, f domain.LogFilter) ([]domain.LogE
 
 // PruneLogs implements domain.LogStore.
 func (s *Store) PruneLogs(ctx context.Context, before time.Time) (int64, error) {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM log_entries WHERE time < $1`, before)
+	tag, err := s.db.Exec(ctx, `DELETE FROM log_entries WHERE time < $1`, before)
 	return tag.RowsAffected(), err
 }

@@ -2,6 +2,8 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -17,26 +19,7 @@ import (
 // 503, not 500), and work again by themselves once the database is back.
 func TestLedgerUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
 	ctx := context.Background()
-	name, url := pgtest.Database(t)
-	st, err := postgres.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	admin, err := pgx.Connect(ctx, pgtest.BaseURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if _, err := admin.Exec(ctx, q, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Cleanup(func() { admin.Exec(context.Background(), "ALTER DATABASE "+name+" ALLOW_CONNECTIONS true") })
-	exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS false")
-	exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name)
+	st, back := cutOff(t)
 
 	usd := domain.Balance{Currency: "USD", Available: decimal.NewFromInt(100)}
 	for what, err := range map[string]error{
@@ -56,7 +39,7 @@ func TestLedgerUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
 		t.Error("Ping succeeded while the database refused connections")
 	}
 
-	exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS true")
+	back()
 	if err := st.ApplyLedger(ctx, domain.LedgerChange{Balances: []domain.Balance{usd}}); err != nil {
 		t.Fatalf("write once the database is back: %v", err)
 	}
@@ -65,4 +48,83 @@ func TestLedgerUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
 	}
 }
 
+// Every call of the store, reads included, fails as EUnavailable while the
+// database is unreachable, whichever pgx call (query, row scan, batch, copy,
+// transaction) it makes. The methods are found by reflection, so a new one
+// is checked without being listed here.
+func TestEveryCallUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
+	ctx := context.Background()
+	st, back := cutOff(t)
+	// Arguments for the methods that refuse zero values before asking the database.
+	args := map[string][]any{
+		"SaveBacktest":     {domain.BacktestRecord{ID: "b1", Request: json.RawMessage(`{}`), Result: json.RawMessage(`{}`)}},
+		"SaveStrategy":     {domain.StrategyRecord{Name: "s1"}},
+		"AppendEvaluation": {domain.Evaluation{ID: "e1"}},
+		"RecordedDecision": {"prompt-hash"},
+		"SaveAIRecordings": {[]domain.AIRecording{{PromptHash: "prompt-hash", Decision: "BUY"}}},
+	}
+	errType := reflect.TypeFor[error]()
+	v := reflect.ValueOf(st)
+	checked := 0
+	for i := range v.NumMethod() {
+		m := v.Type().Method(i)
+		ft := m.Type // the receiver is argument 0
+		if m.Name == "Close" || ft.NumOut() == 0 || ft.Out(ft.NumOut()-1) != errType {
+			continue
+		}
+		in := []reflect.Value{reflect.ValueOf(ctx)}
+		given := args[m.Name]
+		for j := 2; j < ft.NumIn(); j++ {
+			if k := j - 2; k < len(given) {
+				in = append(in, reflect.ValueOf(given[k]))
+			} else {
+				in = append(in, reflect.Zero(ft.In(j)))
+			}
+		}
+		out := v.Method(i).Call(in)
+		err, _ := out[len(out)-1].Interface().(error)
+		if domain.ErrorCode(err) != domain.EUnavailable || domain.ErrorMessage(err) != domain.MsgDatabaseUnavailable {
+			t.Errorf("%s while cut off: %v, want EUnavailable", m.Name, err)
+		}
+		checked++
+	}
+	t.Logf("%d methods checked", checked)
+	if checked < 50 {
+		t.Fatalf("only %d methods checked: the reflection missed the store's methods", checked)
+	}
+	back()
+	if _, err := st.Strategies(ctx); err != nil {
+		t.Fatalf("once the database is back: %v", err)
+	}
+}
+
 func second[T any](_ T, err error) error { return err }
+
+// cutOff opens a store on a database of its own (pgtest.Database) and cuts
+// it off: the database refuses connections and the store's are terminated.
+// back lets connections in again.
+func cutOff(t *testing.T) (st *postgres.Store, back func()) {
+	t.Helper()
+	ctx := context.Background()
+	name, url := pgtest.Database(t)
+	st, err := postgres.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	admin, err := pgx.Connect(ctx, pgtest.BaseURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close(context.Background()) })
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := admin.Exec(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { admin.Exec(context.Background(), "ALTER DATABASE "+name+" ALLOW_CONNECTIONS true") })
+	exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS false")
+	exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name)
+	return st, func() { exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS true") }
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
@@ -14,13 +13,13 @@ var _ domain.PortfolioStore = (*Store)(nil)
 
 // AppendPortfolioPoint implements domain.PortfolioStore.
 func (s *Store) AppendPortfolioPoint(ctx context.Context, p domain.PortfolioPoint) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO portfolio_points (at, value, cash) VALUES ($1, $2::numeric, $3::numeric)`, p.Time, p.Value.String(), p.Cash.String())
+	_, err := s.db.Exec(ctx, `INSERT INTO portfolio_points (at, value, cash) VALUES ($1, $2::numeric, $3::numeric)`, p.Time, p.Value.String(), p.Cash.String())
 	return err
 }
 
 // PortfolioPoints implements domain.PortfolioStore.
 func (s *Store) PortfolioPoints(ctx context.Context, since, until time.Time, limit int) ([]domain.PortfolioPoint, error) {
-	rows, err := s.pool.Query(ctx, `SELECT at, value::text, cash::text FROM (
+	rows, err := s.db.Query(ctx, `SELECT at, value::text, cash::text FROM (
 		SELECT at, value, cash FROM portfolio_points WHERE at >= $1 AND at < $2 ORDER BY at DESC LIMIT $3) p ORDER BY at`,
 		since, until, limit)
 	if err != nil {
@@ -29,7 +28,7 @@ func (s *Store) PortfolioPoints(ctx context.Context, since, until time.Time, lim
 	defer rows.Close()
 	out := []domain.PortfolioPoint{}
 	for rows.Next() {
-		p, err := scanPoint(rows)
+		p, err := scanPoint(rows.row())
 		if err != nil {
 			return nil, err
 		}
@@ -40,14 +39,14 @@ func (s *Store) PortfolioPoints(ctx context.Context, since, until time.Time, lim
 
 // PortfolioPointAt implements domain.PortfolioStore.
 func (s *Store) PortfolioPointAt(ctx context.Context, t time.Time) (domain.PortfolioPoint, error) {
-	p, err := scanPoint(s.pool.QueryRow(ctx, `SELECT at, value::text, cash::text FROM portfolio_points WHERE at <= $1 ORDER BY at DESC LIMIT 1`, t))
+	p, err := scanPoint(s.db.QueryRow(ctx, `SELECT at, value::text, cash::text FROM portfolio_points WHERE at <= $1 ORDER BY at DESC LIMIT 1`, t))
 	return p, notFound(err, "No portfolio value recorded before "+t.Format(time.RFC3339))
 }
 
 // PeakPortfolioValue implements domain.PortfolioStore.
 func (s *Store) PeakPortfolioValue(ctx context.Context) (decimal.Decimal, error) {
 	var v string
-	if err := s.pool.QueryRow(ctx, `SELECT COALESCE(MAX(value), 0)::text FROM portfolio_points`).Scan(&v); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT COALESCE(MAX(value), 0)::text FROM portfolio_points`).Scan(&v); err != nil {
 		return decimal.Zero, err
 	}
 	return decimal.NewFromString(v)
@@ -55,11 +54,11 @@ func (s *Store) PeakPortfolioValue(ctx context.Context) (decimal.Decimal, error)
 
 // PrunePortfolioPoints implements domain.PortfolioStore.
 func (s *Store) PrunePortfolioPoints(ctx context.Context, before time.Time) (int64, error) {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM portfolio_points WHERE at < $1`, before)
+	tag, err := s.db.Exec(ctx, `DELETE FROM portfolio_points WHERE at < $1`, before)
 	return tag.RowsAffected(), err
 }
 
-func scanPoint(row pgx.Row) (domain.PortfolioPoint, error) {
+func scanPoint(row pgRow) (domain.PortfolioPoint, error) {
 	var p domain.PortfolioPoint
 	var value, cash string
 	if err := row.Scan(&p.Time, &value, &cash); err != nil {

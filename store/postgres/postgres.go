@@ -20,7 +20,7 @@ var migrations embed.FS
 
 // Store implements domain.Store on PostgreSQL.
 type Store struct {
-	pool *pgxpool.Pool
+	db db
 }
 
 var _ domain.Store = (*Store)(nil)
@@ -31,7 +31,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
-	s := &Store{pool: pool}
+	s := &Store{db: db{pool}}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("connect postgres: %w", err)
@@ -48,17 +48,17 @@ func Open(ctx context.Context, url string) (*Store, error) {
 }
 
 // Close closes the pool.
-func (s *Store) Close() error { s.pool.Close(); return nil }
+func (s *Store) Close() error { s.db.Close(); return nil }
 
 // Ping checks the database answers.
-func (s *Store) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
+func (s *Store) Ping(ctx context.Context) error { return s.db.Ping(ctx) }
 
 // AppliedVersions implements migrate.Target.
 func (s *Store) AppliedVersions(ctx context.Context) (map[int]bool, error) {
-	if _, err := s.pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
+	if _, err := s.db.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT version FROM schema_migrations`)
+	rows, err := s.db.Query(ctx, `SELECT version FROM schema_migrations`)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func (s *Store) Apply(ctx context.Context, m migrate.Migration) error {
 // connection is an EUnavailable error (the transaction did not commit, or
 // its commit was not confirmed).
 func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
-	return unreachable(pgx.BeginFunc(ctx, s.pool, fn))
+	return s.db.BeginFunc(ctx, fn)
 }
 
 func notFound(err error, msg string) error {

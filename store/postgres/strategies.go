@@ -62,7 +62,7 @@ func (s *Store) SaveStrategy(ctx context.Context, st domain.StrategyRecord) erro
 	if err != nil {
 		return err
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO strategies (name, type, enabled, config, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
+	_, err = s.db.Exec(ctx, `INSERT INTO strategies (name, type, enabled, config, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (name) DO UPDATE SET type = excluded.type, enabled = excluded.enabled, config = excluded.config, updated_at = excluded.updated_at`,
 		st.Name, st.Type, st.Enabled, cfg, st.CreatedAt, st.UpdatedAt)
 	return err
@@ -70,7 +70,7 @@ func (s *Store) SaveStrategy(ctx context.Context, st domain.StrategyRecord) erro
 
 // Strategies implements domain.StrategyStore.
 func (s *Store) Strategies(ctx context.Context) ([]domain.StrategyRecord, error) {
-	rows, err := s.pool.Query(ctx, `SELECT name, type, enabled, config, created_at, updated_at FROM strategies ORDER BY name`)
+	rows, err := s.db.Query(ctx, `SELECT name, type, enabled, config, created_at, updated_at FROM strategies ORDER BY name`)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (s *Store) AppendEvaluation(ctx context.Context, e domain.Evaluation) error
 	if err != nil {
 		return err
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO strategy_evaluations (`+evaluationCols+`)
+	_, err = s.db.Exec(ctx, `INSERT INTO strategy_evaluations (`+evaluationCols+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
 		e.ID, e.Time, e.Strategy, e.Symbol, e.CandleTime, e.Decision, e.Confidence, e.Reasoning, ind, e.Executed,
 		e.Reason, e.OrderID, e.Provider, e.Model, e.LatencyMS, e.PromptHash, e.Prompt, e.Raw, e.Error)
@@ -117,7 +117,7 @@ func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]d
 	if !f.Since.IsZero() {
 		since = &f.Since
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+evaluationCols+` FROM strategy_evaluations
+	rows, err := s.db.Query(ctx, `SELECT `+evaluationCols+` FROM strategy_evaluations
 		WHERE ($1 = '' OR strategy = $1) AND ($2 = '' OR symbol = $2) AND ($3::boolean IS NULL OR executed = $3)
 		AND ($4::timestamptz IS NULL OR at >= $4)
 		ORDER BY at DESC, id DESC LIMIT $5`, f.Strategy, f.Symbol, f.Executed, since, f.Limit)
@@ -144,7 +144,7 @@ func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]d
 
 // PruneEvaluations implements domain.StrategyStore.
 func (s *Store) PruneEvaluations(ctx context.Context, before time.Time) (int64, error) {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM strategy_evaluations WHERE at < $1`, before)
+	tag, err := s.db.Exec(ctx, `DELETE FROM strategy_evaluations WHERE at < $1`, before)
 	return tag.RowsAffected(), err
 }
 
@@ -155,7 +155,7 @@ func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain
 	}
 	var e domain.Evaluation
 	var ind []byte
-	err := s.pool.QueryRow(ctx, `SELECT `+evaluationCols+` FROM strategy_evaluations
+	err := s.db.QueryRow(ctx, `SELECT `+evaluationCols+` FROM strategy_evaluations
 		WHERE prompt_hash = $1 AND error = '' AND decision <> '' ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
 		Scan(&e.ID, &e.Time, &e.Strategy, &e.Symbol, &e.CandleTime, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
 			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error)
@@ -170,7 +170,7 @@ func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain
 		}
 	}
 	var r domain.Evaluation
-	err = s.pool.QueryRow(ctx, `SELECT at, source, provider, model, decision, confidence, reasoning, prompt, raw FROM ai_recordings
+	err = s.db.QueryRow(ctx, `SELECT at, source, provider, model, decision, confidence, reasoning, prompt, raw FROM ai_recordings
 		WHERE prompt_hash = $1 ORDER BY at DESC LIMIT 1`, promptHash).
 		Scan(&r.Time, &r.Strategy, &r.Provider, &r.Model, &r.Decision, &r.Confidence, &r.Reasoning, &r.Prompt, &r.Raw)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -197,7 +197,7 @@ func (s *Store) SaveAIRecordings(ctx context.Context, rs []domain.AIRecording) e
 		}
 		rows[i] = []any{r.PromptHash, r.At, r.Source, r.Provider, r.Model, r.Decision, r.Confidence, r.Reasoning, r.Prompt, r.Raw}
 	}
-	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"ai_recordings"},
+	_, err := s.db.CopyFrom(ctx, pgx.Identifier{"ai_recordings"},
 		[]string{"prompt_hash", "at", "source", "provider", "model", "decision", "confidence", "reasoning", "prompt", "raw"}, pgx.CopyFromRows(rows))
 	return err
 }

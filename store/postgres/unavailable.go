@@ -6,28 +6,27 @@ import (
 	"net"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"kestrel/domain"
 )
 
-// MsgUnavailable is what a caller is told when the database cannot be reached.
-const MsgUnavailable = "The database is unavailable; try again shortly"
-
 // unreachable turns a failure to reach the database (no connection, a
 // connection terminated or broken mid-query, the server shutting down) into
 // a domain EUnavailable error that keeps the driver's error as its cause, so
 // callers answer 503 and the logs still say why. Anything else, an SQL
-// error included, is returned unchanged.
+// error included, is returned unchanged. No row (the common answer of a
+// lookup) returns at once, before any work that allocates.
 func unreachable(err error) error {
-	if err == nil || !connectionLost(err) {
+	if err == nil || errors.Is(err, pgx.ErrNoRows) || !connectionLost(err) {
 		return err
 	}
 	var de *domain.Error
 	if errors.As(err, &de) {
 		return err
 	}
-	return domain.Unavailable(err, MsgUnavailable)
+	return domain.Unavailable(err, domain.MsgDatabaseUnavailable)
 }
 
 // connectionLost reports whether err says the database could not be

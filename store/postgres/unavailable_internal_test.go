@@ -36,7 +36,7 @@ func TestUnreachableSortsLostConnectionsFromRefusals(t *testing.T) {
 		if !errors.Is(got, c.err) {
 			t.Errorf("%s: the cause is lost", c.name)
 		}
-		if c.want == domain.EUnavailable && domain.ErrorMessage(got) != MsgUnavailable {
+		if c.want == domain.EUnavailable && domain.ErrorMessage(got) != domain.MsgDatabaseUnavailable {
 			t.Errorf("%s: message %q", c.name, domain.ErrorMessage(got))
 		}
 	}

@@ -13,28 +13,28 @@ import (
 // the order path's time.
 type stmts struct {
 	mu sync.Mutex
-	m  map[stmtKey]*sql.Stmt
+	m  map[stmtKey]sqlStmt
 }
 
 type stmtKey struct {
-	db *sql.DB
+	db db
 	q  string
 }
 
-// prepared returns q prepared on db (once).
-func (s *Store) prepared(ctx context.Context, db *sql.DB, q string) (*sql.Stmt, error) {
+// prepared returns q prepared on d (once).
+func (s *Store) prepared(ctx context.Context, d db, q string) (sqlStmt, error) {
 	s.stmts.mu.Lock()
 	defer s.stmts.mu.Unlock()
-	k := stmtKey{db, q}
+	k := stmtKey{d, q}
 	if st, ok := s.stmts.m[k]; ok {
 		return st, nil
 	}
-	st, err := db.PrepareContext(ctx, q)
+	st, err := d.PrepareContext(ctx, q)
 	if err != nil {
-		return nil, err
+		return st, err
 	}
 	if s.stmts.m == nil {
-		s.stmts.m = map[stmtKey]*sql.Stmt{}
+		s.stmts.m = map[stmtKey]sqlStmt{}
 	}
 	s.stmts.m[k] = st
 	return st, nil
@@ -48,8 +48,8 @@ func (s *Store) txExec(ctx context.Context, tx *sql.Tx, q string, args ...any) e
 	st := s.stmts.m[stmtKey{s.w, q}]
 	s.stmts.mu.Unlock()
 	var err error
-	if st != nil {
-		_, err = tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	if st.st != nil {
+		_, err = tx.StmtContext(ctx, st.st).ExecContext(ctx, args...)
 	} else {
 		_, err = tx.ExecContext(ctx, q, args...)
 	}
@@ -71,7 +71,7 @@ func (s *Store) closeStmts() {
 	s.stmts.mu.Lock()
 	defer s.stmts.mu.Unlock()
 	for _, st := range s.stmts.m {
-		st.Close()
+		st.st.Close()
 	}
 	s.stmts.m = nil
 }
@@ -223,7 +223,8 @@ func (s *Store) requeueAudits(items []*auditItem) {
 // durable too. A killed process loses nothing committed; a power cut can
 // lose the audit rows of the last moments, never an order (the ledger's
 // commits fsync).
-func (s *Store) auditTx(ctx context.Context, fn func(*sql.Tx) error) error {
+func (s *Store) auditTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+	defer func() { err = unavailable(err) }()
 	conn, err := s.w.Conn(ctx)
 	if err != nil {
 		return err

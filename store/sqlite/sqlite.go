@@ -22,8 +22,8 @@ var migrations embed.FS
 
 // Store implements domain.Store on SQLite.
 type Store struct {
-	w *sql.DB // the one writer connection: SQLite allows a single writer anyway
-	r *sql.DB // readers; WAL lets them run beside the writer
+	w db // the one writer connection: SQLite allows a single writer anyway
+	r db // readers; WAL lets them run beside the writer
 
 	stmts stmts
 	audit auditQueue
@@ -51,7 +51,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
 	r.SetMaxOpenConns(4)
-	s := &Store{w: w, r: r}
+	s := &Store{w: db{w}, r: db{r}}
 	s.audit.cond.L = &s.audit.mu
 	ms, err := migrate.Load(migrations, "migrations")
 	if err == nil {
@@ -111,17 +111,19 @@ func (s *Store) Apply(ctx context.Context, m migrate.Migration) error {
 	})
 }
 
-// tx runs fn in a write transaction, committing when it returns nil.
+// tx runs fn in a write transaction, committing when it returns nil; any
+// error rolls it back whole. Errors leave through unavailable: fn returns
+// them as the driver gives them.
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.w.BeginTx(ctx)
 	if err != nil {
 		return err
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return unavailable(err)
 	}
-	return tx.Commit()
+	return unavailable(tx.Commit())
 }
 
 // ms and fromMS convert times to the integer milliseconds stored in SQLite.

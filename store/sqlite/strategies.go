@@ -199,24 +199,21 @@ func (s *Store) SaveAIRecordings(ctx context.Context, rs []domain.AIRecording) e
 	if len(rs) == 0 {
 		return nil
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, `INSERT INTO ai_recordings (prompt_hash, at, source, provider, model, decision, confidence, reasoning, prompt, raw)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for _, r := range rs {
-		if r.PromptHash == "" || r.Decision == "" {
-			return domain.Errorf(domain.EInvalid, "An AI recording needs a prompt hash and a decision")
-		}
-		if _, err := st.ExecContext(ctx, r.PromptHash, ms(r.At), r.Source, r.Provider, r.Model, r.Decision, r.Confidence, r.Reasoning, r.Prompt, r.Raw); err != nil {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, `INSERT INTO ai_recordings (prompt_hash, at, source, provider, model, decision, confidence, reasoning, prompt, raw)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
 			return err
 		}
-	}
-	return tx.Commit()
+		defer st.Close()
+		for _, r := range rs {
+			if r.PromptHash == "" || r.Decision == "" {
+				return domain.Errorf(domain.EInvalid, "An AI recording needs a prompt hash and a decision")
+			}
+			if _, err := st.ExecContext(ctx, r.PromptHash, ms(r.At), r.Source, r.Provider, r.Model, r.Decision, r.Confidence, r.Reasoning, r.Prompt, r.Raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
