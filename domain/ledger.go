@@ -61,6 +61,9 @@ type LedgerChange struct {
 	Fills     []Fill         // inserted
 	Balances  []Balance      // new full values
 	Positions []PositionBook // new full values
+	// Audit holds the audit entries of the requests whose orders the
+	// change places (see AuditRider): stored with them or not at all.
+	Audit []AuditEntry
 }
 
 // LedgerStore persists the sandbox exchange's orders, fills, balances and positions.

@@ -38,6 +38,7 @@ func userFrom(ctx context.Context) domain.User {
 // auditNote lets handlers name the actor (login) or add detail to the audit entry.
 type auditNote struct {
 	userID, actor, detail string
+	rider                 *domain.AuditRider // set by rideAudit
 }
 
 func noteAudit(ctx context.Context, userID, actor, detail string) {

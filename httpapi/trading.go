@@ -35,8 +35,13 @@ func orderReply(w http.ResponseWriter, r *http.Request, o domain.Order, err erro
 		fail(w, r, err)
 		return
 	}
-	noteAudit(r.Context(), "", "", string(o.Side)+" "+o.Quantity.String()+" "+o.Symbol+" "+string(o.Type)+" -> "+string(o.Status)+" ("+o.ID+")")
+	noteAudit(r.Context(), "", "", orderDetail(o))
 	writeJSON(w, status, envelope{Success: true, Data: map[string]any{"order": o, "order_id": o.ID, "status": o.Status}})
+}
+
+// orderDetail is an order's audit detail.
+func orderDetail(o domain.Order) string {
+	return string(o.Side) + " " + o.Quantity.String() + " " + o.Symbol + " " + string(o.Type) + " -> " + string(o.Status) + " (" + o.ID + ")"
 }
 
 // placeReply writes a placed order: 201 when new, 200 when a repeated
@@ -67,6 +72,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request) {
 	if typ == domain.Limit {
 		req.Price = in.Price.ptr()
 	}
+	r = s.rideAudit(r)
 	o, created, err := s.d.Trading.Place(r.Context(), req)
 	placeReply(w, r, o, created, renameField(err, "side", "action"))
 }
@@ -79,6 +85,7 @@ func (s *Server) placeLimit(w http.ResponseWriter, r *http.Request) {
 	}
 	req := orderRequest(userFrom(r.Context()).ID, in.ClientOrderID, in.Symbol, in.Side, domain.Limit, in.Quantity, in.Strategy)
 	req.Price = in.Price.ptr()
+	r = s.rideAudit(r)
 	o, created, err := s.d.Trading.Place(r.Context(), req)
 	placeReply(w, r, o, created, err)
 }
@@ -91,6 +98,7 @@ func (s *Server) placeStopLoss(w http.ResponseWriter, r *http.Request) {
 	}
 	req := orderRequest(userFrom(r.Context()).ID, in.ClientOrderID, in.Symbol, in.Side, domain.StopLoss, in.Quantity, in.Strategy)
 	req.StopPrice = in.StopPrice.ptr()
+	r = s.rideAudit(r)
 	o, created, err := s.d.Trading.Place(r.Context(), req)
 	placeReply(w, r, o, created, err)
 }

@@ -29,6 +29,7 @@ type entry struct {
 	change  domain.LedgerChange
 	updates []domain.TradeUpdate
 	cids    []cidKey // client order ids this change introduces
+	riders  []*domain.AuditRider
 	done    chan struct{}
 	err     error
 }
@@ -77,6 +78,12 @@ func (s *Sandbox) remember(e *entry, now time.Time) {
 // enqueue queues changes as one entry (nil when nothing changed). Callers
 // hold mu, so the queue's order is the engine's.
 func (s *Sandbox) enqueue(changes ...paper.Change) *entry {
+	return s.enqueueAudited(nil, domain.Order{}, changes...)
+}
+
+// enqueueAudited is enqueue that also journals rider's audit entry for the
+// placed order o (nil rider: none). Callers hold mu.
+func (s *Sandbox) enqueueAudited(rider *domain.AuditRider, o domain.Order, changes ...paper.Change) *entry {
 	e := &entry{done: make(chan struct{})}
 	for _, c := range changes {
 		e.change.Orders = append(e.change.Orders, c.Orders...)
@@ -87,6 +94,10 @@ func (s *Sandbox) enqueue(changes ...paper.Change) *entry {
 	}
 	if len(e.change.Orders) == 0 && len(e.change.Balances) == 0 && len(e.change.Positions) == 0 {
 		return nil
+	}
+	if rider != nil {
+		e.change.Audit = append(e.change.Audit, rider.Entry(o))
+		e.riders = append(e.riders, rider)
 	}
 	for _, o := range e.change.Orders {
 		if o.ClientOrderID != "" {
@@ -175,6 +186,9 @@ func (s *Sandbox) writeLoop() {
 		for _, e := range batch {
 			e.err = err
 			if err == nil {
+				for _, r := range e.riders {
+					r.MarkStored()
+				}
 				s.updates.Tell(e.updates)
 			}
 			close(e.done)
@@ -216,6 +230,7 @@ func merge(batch []*entry) domain.LedgerChange {
 			m.Orders = append(m.Orders, o)
 		}
 		m.Fills = append(m.Fills, e.change.Fills...)
+		m.Audit = append(m.Audit, e.change.Audit...)
 		for _, b := range e.change.Balances {
 			if i, ok := bals[b.Currency]; ok {
 				m.Balances[i] = b

@@ -78,7 +78,7 @@ func (s *Sandbox) place(ctx context.Context, req domain.OrderRequest, stored *do
 	if err != nil {
 		return domain.Order{}, s.enqueue(caught), err // the market moved: keep what it matched
 	}
-	return o, s.enqueue(caught, c), nil
+	return o, s.enqueueAudited(domain.TakeAuditRider(ctx), o, caught, c), nil
 }
 
 // CancelOrder implements domain.Exchange.

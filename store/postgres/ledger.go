@@ -110,6 +110,10 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 			ON CONFLICT (symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost, realized = excluded.realized`,
 			p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String())
 	}
+	for _, e := range c.Audit {
+		b.Queue(`INSERT INTO audit_log (at, user_id, actor, action, status, request_id, remote, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			e.At, e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail)
+	}
 	return s.tx(ctx, func(tx pgx.Tx) error { // tx maps a lost connection to EUnavailable
 		br := tx.SendBatch(ctx, b)
 		defer br.Close()

@@ -127,6 +127,11 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 				return err
 			}
 		}
+		for _, e := range c.Audit {
+			if err := s.txExec(ctx, tx, insertAudit, ms(e.At), e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 }

@@ -24,6 +24,7 @@ func RunLedger(t *testing.T, s domain.LedgerStore) {
 		{"HoldsAndLinks", testLedgerHolds},
 		{"ClientIDsPerUser", testLedgerClientIDs},
 		{"FillFilters", testLedgerFillFilters},
+		{"AuditWithTheChange", testLedgerAudit},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, s) })
 	}
@@ -253,5 +254,47 @@ func testLedgerFillFilters(t *testing.T, s domain.LedgerStore) {
 		if strings.Join(ids, " ") != tc.want {
 			t.Fatalf("%s: LedgerFills(%+v) = [%s], want [%s]", tc.name, tc.f, strings.Join(ids, " "), tc.want)
 		}
+	}
+}
+
+// testLedgerAudit: audit entries in a change are stored with it, in order,
+// and not at all when the change is refused.
+func testLedgerAudit(t *testing.T, s domain.LedgerStore) {
+	ctx := context.Background()
+	lister, ok := s.(interface {
+		ListAudit(ctx context.Context, limit int) ([]domain.AuditEntry, error)
+	})
+	if !ok {
+		t.Skip("this store keeps no audit log")
+	}
+	entry := func(detail string) domain.AuditEntry {
+		return domain.AuditEntry{At: at, UserID: "uaud", Actor: "aud@example.com", Action: "POST /api/trading/orders/limit",
+			Status: 201, RequestID: "r-" + detail, Remote: "127.0.0.1", Detail: detail}
+	}
+	err := s.ApplyLedger(ctx, domain.LedgerChange{Orders: []domain.Order{limitOrder("aud1", "uaud", "aud-c1"), limitOrder("aud2", "uaud", "aud-c2")},
+		Audit: []domain.AuditEntry{entry("first"), entry("second")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A refused change (a client id already used) stores neither its order nor its entry.
+	err = s.ApplyLedger(ctx, domain.LedgerChange{Orders: []domain.Order{limitOrder("aud3", "uaud", "aud-c1")}, Audit: []domain.AuditEntry{entry("refused")}})
+	wantCode(t, err, domain.EConflict)
+	got, err := lister.ListAudit(ctx, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine []domain.AuditEntry
+	for _, e := range got {
+		if e.UserID == "uaud" {
+			mine = append(mine, e)
+		}
+	}
+	if len(mine) != 2 || mine[0].Detail != "second" || mine[1].Detail != "first" {
+		t.Fatalf("audit entries = %+v, want second then first (newest first), nothing of the refused change", mine)
+	}
+	e := mine[1]
+	if !e.At.Equal(at) || e.Actor != "aud@example.com" || e.Action != "POST /api/trading/orders/limit" || e.Status != 201 ||
+		e.RequestID != "r-first" || e.Remote != "127.0.0.1" {
+		t.Fatalf("stored entry = %+v", e)
 	}
 }
