@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -114,5 +115,21 @@ func TestClientsSpreadOverURLs(t *testing.T) {
 	}
 	if total != 600 || res.Ops[OpLimit].OK != 600 {
 		t.Fatalf("%d requests reached the servers, %d counted, want 600", total, res.Ops[OpLimit].OK)
+	}
+}
+
+// ReadCPU reads a process's CPU time from /proc: this test's own, after
+// burning some, is at least what getrusage says it used before.
+func TestReadCPUOfThisProcess(t *testing.T) {
+	before := selfCPU()
+	for x, end := 0, time.Now().Add(50*time.Millisecond); time.Now().Before(end); x++ {
+		_ = x * x
+	}
+	got, err := ReadCPU(os.Getpid())
+	if err != nil {
+		t.Skip("no /proc here:", err)
+	}
+	if got < before-clockTick || got <= 0 {
+		t.Fatalf("ReadCPU = %s, getrusage said %s before burning CPU", got, before)
 	}
 }

@@ -95,6 +95,9 @@ type Result struct {
 	Errors  map[string]int // by status and message
 	WS      WSStats
 	RSS     RSSStats
+	// ServerCPU is the CPU time the server (Config.PID) used during the
+	// run, ToolCPU this tool's own: both share the machine's cores.
+	ServerCPU, ToolCPU time.Duration
 }
 
 // Stats is one operation's count and latencies.
@@ -160,6 +163,8 @@ func Run(ctx context.Context, bases []string, token string, cfg Config) (Result,
 	defer cancel()
 
 	rss := startRSS(ctx, cfg.PID)
+	serverCPU0, _ := ReadCPU(cfg.PID)
+	toolCPU0 := selfCPU()
 	wsDone := startWS(ctx, bases, token, cfg.Plan.Symbol, cfg.WSClients)
 
 	var sent sync.Mutex
@@ -205,6 +210,12 @@ func Run(ctx context.Context, bases []string, token string, cfg Config) (Result,
 	cancel()
 	res.WS = <-wsDone
 	res.RSS = <-rss
+	res.ToolCPU = selfCPU() - toolCPU0
+	if cfg.PID > 0 {
+		if c, err := ReadCPU(cfg.PID); err == nil {
+			res.ServerCPU = c - serverCPU0
+		}
+	}
 	for _, w := range workers {
 		for op, s := range w.stats {
 			t := res.Ops[op]

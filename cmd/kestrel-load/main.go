@@ -127,6 +127,10 @@ type runSummary struct {
 	RSSEndMiB  float64
 	// RSSPerMinuteMiB is the server's memory at the end of each minute.
 	RSSPerMinuteMiB []float64 `json:",omitempty"`
+	// CPU time per successful request, in microseconds, and cores used on
+	// average: the server's (with --pid) and this tool's own.
+	ServerCPUPerRequestUS, ServerCores float64 `json:",omitempty"`
+	ToolCPUPerRequestUS, ToolCores     float64
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -144,6 +148,11 @@ func summary(res loadgen.Result, cfg loadgen.Config) runSummary {
 		all += st.OK
 	}
 	s.PerSecond = float64(all) / res.Elapsed.Seconds()
+	if all > 0 {
+		perReq := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(all) }
+		s.ServerCPUPerRequestUS, s.ServerCores = perReq(res.ServerCPU), res.ServerCPU.Seconds()/res.Elapsed.Seconds()
+		s.ToolCPUPerRequestUS, s.ToolCores = perReq(res.ToolCPU), res.ToolCPU.Seconds()/res.Elapsed.Seconds()
+	}
 	return s
 }
 
@@ -170,6 +179,10 @@ func report(w io.Writer, res loadgen.Result, cfg loadgen.Config) {
 		fmt.Fprintf(w, "websocket: %d of %d connected, %d frames (%.0f/s), %d dropped\n", s.WS.Connected, s.WS.Clients, s.WS.Frames,
 			float64(s.WS.Frames)/s.Seconds, s.WS.Dropped)
 	}
+	if res.ServerCPU > 0 {
+		fmt.Fprintf(w, "server CPU: %.0f µs per request (%.2f cores); ", s.ServerCPUPerRequestUS, s.ServerCores)
+	}
+	fmt.Fprintf(w, "this tool's CPU: %.0f µs per request (%.2f cores)\n", s.ToolCPUPerRequestUS, s.ToolCores)
 	if res.RSS.Peak > 0 {
 		fmt.Fprintf(w, "server RSS: %.0f MiB at start, %.0f MiB peak, %.0f MiB at end\n", float64(res.RSS.Start)/(1<<20), s.RSSPeakMiB, s.RSSEndMiB)
 		if len(s.RSSPerMinuteMiB) > 1 {
