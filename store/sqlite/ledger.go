@@ -97,6 +97,11 @@ const (
 
 // ApplyLedger implements domain.LedgerStore.
 func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
+	// The driver watches a cancellable context with a goroutine per
+	// statement; a local commit cannot usefully be interrupted (SQLite's own
+	// busy timeout bounds waiting for the lock), so the journal's statements
+	// run without one.
+	ctx = context.WithoutCancel(ctx)
 	return s.ledgerCommit(ctx, func(tx *sql.Tx) error {
 		for _, o := range c.Orders {
 			err := s.txExec(ctx, tx, upsertOrder,
