@@ -7,8 +7,9 @@ import (
 )
 
 // Every order request leaves exactly one audit entry with the status it was
-// answered with: new orders (whose entries are stored with the order itself),
-// a repeated client order id, a refusal and a validation error alike.
+// answered with: new, modified and cancelled orders (whose entries are stored
+// with the change itself), a repeated client order id, a refusal and a
+// validation error alike.
 func TestOrderRequestsAreAuditedOnce(t *testing.T) {
 	s := start(t, t.TempDir())
 	op, _ := s.accounts()
@@ -24,6 +25,7 @@ func TestOrderRequestsAreAuditedOnce(t *testing.T) {
 		{"/api/trading/orders/limit", `{"symbol":"BTC-USD","side":"BUY","quantity":"0.001","price":"20000.001"}`, 400},
 	}
 	ids := map[string]bool{}
+	var first string
 	for _, r := range reqs {
 		got := s.do("POST", r.path, op, r.body)
 		if got.Status != r.want {
@@ -35,6 +37,22 @@ func TestOrderRequestsAreAuditedOnce(t *testing.T) {
 			}
 			s.into(got, &o)
 			ids[o.OrderID] = true
+			if first == "" {
+				first = o.OrderID
+			}
+		}
+	}
+	// The resting limit modified, cancelled, and cancelled again (409).
+	for _, r := range []struct {
+		method, path, body string
+		want               int
+	}{
+		{"PUT", "/api/trading/orders/" + first, `{"price":"21000"}`, 200},
+		{"DELETE", "/api/trading/orders/" + first, "", 200},
+		{"DELETE", "/api/trading/orders/" + first, "", 409},
+	} {
+		if got := s.do(r.method, r.path, op, r.body); got.Status != r.want {
+			t.Fatalf("%s %s: %d %+v, want %d", r.method, r.path, got.Status, got.Error, r.want)
 		}
 	}
 	var audit struct {
@@ -60,11 +78,14 @@ func TestOrderRequestsAreAuditedOnce(t *testing.T) {
 		}
 	}
 	want := map[string]int{
-		"POST /api/trading/orders/limit 201":     1,
-		"POST /api/trading/execute 201":          1,
-		"POST /api/trading/orders/stop-loss 201": 1,
-		"POST /api/trading/orders/limit 200":     1,
-		"POST /api/trading/orders/limit 400":     1,
+		"POST /api/trading/orders/limit 201":           1,
+		"POST /api/trading/execute 201":                1,
+		"POST /api/trading/orders/stop-loss 201":       1,
+		"POST /api/trading/orders/limit 200":           1,
+		"POST /api/trading/orders/limit 400":           1,
+		"PUT /api/trading/orders/" + first + " 200":    1,
+		"DELETE /api/trading/orders/" + first + " 200": 1,
+		"DELETE /api/trading/orders/" + first + " 409": 1,
 	}
 	for k, n := range want {
 		if count[k] != n {

@@ -39,6 +39,7 @@ func userFrom(ctx context.Context) domain.User {
 type auditNote struct {
 	userID, actor, detail string
 	rider                 *domain.AuditRider // set by rideAudit
+	riderStatus           int                // the answer rider's entry was written for
 }
 
 func noteAudit(ctx context.Context, userID, actor, detail string) {

@@ -262,7 +262,7 @@ func (s *Server) withAudit(next http.Handler) http.Handler {
 		note := &auditNote{}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), keyAudit, note)))
-		if note.rider.Stored() && rec.status == http.StatusCreated {
+		if note.rider.Stored() && rec.status == note.riderStatus {
 			return // stored with the order it placed (rideAudit)
 		}
 		e := domain.AuditEntry{
@@ -279,19 +279,20 @@ func (s *Server) withAudit(next http.Handler) http.Handler {
 }
 
 // rideAudit lets the exchange store this request's audit entry in the
-// transaction that stores the order it places (domain.AuditRider), so the
-// request waits for one commit, not two. The entry is the one withAudit
-// would write for the 201 answer; when the order is not placed, or the
-// answer is another, withAudit writes its own as usual.
-func (s *Server) rideAudit(r *http.Request) *http.Request {
+// transaction that stores the order it places, modifies or cancels (target:
+// the order's id, "" for a new one; domain.AuditRider), so the request waits
+// for one commit, not two. The entry is the one withAudit would write for
+// the success answer (status); when the order is not changed, or the answer
+// is another, withAudit writes its own as usual.
+func (s *Server) rideAudit(r *http.Request, target string, status int) *http.Request {
 	note, ok := r.Context().Value(keyAudit).(*auditNote)
 	if !ok {
 		return r
 	}
-	note.rider = domain.NewAuditRider(func(o domain.Order) domain.AuditEntry {
+	note.rider, note.riderStatus = domain.NewAuditRider(target, func(o domain.Order) domain.AuditEntry {
 		return domain.AuditEntry{At: s.d.Clock.Now(), UserID: note.userID, Actor: note.actor, Action: r.Method + " " + r.URL.Path,
-			Status: http.StatusCreated, RequestID: requestID(r.Context()), Remote: clientAddr(r), Detail: orderDetail(o)}
-	})
+			Status: status, RequestID: requestID(r.Context()), Remote: clientAddr(r), Detail: orderDetail(o)}
+	}), status
 	return r.WithContext(domain.WithAuditRider(r.Context(), note.rider))
 }
 

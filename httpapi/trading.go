@@ -72,7 +72,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request) {
 	if typ == domain.Limit {
 		req.Price = in.Price.ptr()
 	}
-	r = s.rideAudit(r)
+	r = s.rideAudit(r, "", http.StatusCreated)
 	o, created, err := s.d.Trading.Place(r.Context(), req)
 	placeReply(w, r, o, created, renameField(err, "side", "action"))
 }
@@ -85,7 +85,7 @@ func (s *Server) placeLimit(w http.ResponseWriter, r *http.Request) {
 	}
 	req := orderRequest(userFrom(r.Context()).ID, in.ClientOrderID, in.Symbol, in.Side, domain.Limit, in.Quantity, in.Strategy)
 	req.Price = in.Price.ptr()
-	r = s.rideAudit(r)
+	r = s.rideAudit(r, "", http.StatusCreated)
 	o, created, err := s.d.Trading.Place(r.Context(), req)
 	placeReply(w, r, o, created, err)
 }
@@ -98,7 +98,7 @@ func (s *Server) placeStopLoss(w http.ResponseWriter, r *http.Request) {
 	}
 	req := orderRequest(userFrom(r.Context()).ID, in.ClientOrderID, in.Symbol, in.Side, domain.StopLoss, in.Quantity, in.Strategy)
 	req.StopPrice = in.StopPrice.ptr()
-	r = s.rideAudit(r)
+	r = s.rideAudit(r, "", http.StatusCreated)
 	o, created, err := s.d.Trading.Place(r.Context(), req)
 	placeReply(w, r, o, created, err)
 }
@@ -120,11 +120,13 @@ func (s *Server) modifyOrder(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, fieldErr(f[0], f[1]))
 		return
 	}
+	r = s.rideAudit(r, r.PathValue("id"), http.StatusOK)
 	o, err := s.d.Trading.Modify(r.Context(), r.PathValue("id"), in.Quantity.ptr(), in.Price.ptr())
 	orderReply(w, r, o, err, http.StatusOK)
 }
 
 func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
+	r = s.rideAudit(r, r.PathValue("id"), http.StatusOK)
 	o, err := s.d.Trading.Cancel(r.Context(), r.PathValue("id"))
 	orderReply(w, r, o, err, http.StatusOK)
 }

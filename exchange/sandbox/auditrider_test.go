@@ -55,7 +55,7 @@ func TestAuditRiderIsJournaledWithItsOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	rider := func(detail string) *domain.AuditRider {
-		return domain.NewAuditRider(func(o domain.Order) domain.AuditEntry {
+		return domain.NewAuditRider("", func(o domain.Order) domain.AuditEntry {
 			return domain.AuditEntry{Action: "POST /orders", Status: 201, Detail: detail + " " + o.ID}
 		})
 	}
@@ -101,5 +101,40 @@ func TestAuditRiderIsJournaledWithItsOrder(t *testing.T) {
 	}
 	if r4.Stored() || len(st.audited()) != 1 {
 		t.Fatalf("a failed commit's rider: stored %v, entries %d", r4.Stored(), len(st.audited()))
+	}
+}
+
+// A modify's or cancel's rider goes only with the command on its own order:
+// another order cancelled on the way (room for a SELL) does not take it.
+func TestAuditRiderFollowsItsTarget(t *testing.T) {
+	e := newEnv(t)
+	st := &recordingLedger{LedgerStore: e.store}
+	sb, err := sandbox.New(e.ctx, st, e.prices, e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := sb.PlaceOrder(e.ctx, limit("target-a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := sb.PlaceOrder(e.ctx, limit("target-b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := domain.NewAuditRider(b.ID, func(o domain.Order) domain.AuditEntry {
+		return domain.AuditEntry{Action: "DELETE /orders/" + b.ID, Status: 200, Detail: "cancelled " + o.ID}
+	})
+	ctx := domain.WithAuditRider(e.ctx, r)
+	if _, err := sb.CancelOrder(ctx, a.ID); err != nil { // another order, in the same request
+		t.Fatal(err)
+	}
+	if r.Stored() || len(st.audited()) != 0 {
+		t.Fatalf("the rider went with another order's cancel: stored %v, %+v", r.Stored(), st.audited())
+	}
+	if _, err := sb.CancelOrder(ctx, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.audited(); !r.Stored() || len(got) != 1 || got[0].Detail != "cancelled "+b.ID {
+		t.Fatalf("after its own cancel: stored %v, entries %+v", r.Stored(), got)
 	}
 }

@@ -82,7 +82,7 @@ func (s *Sandbox) enqueue(changes ...paper.Change) *entry {
 }
 
 // enqueueAudited is enqueue that also journals rider's audit entry for the
-// placed order o (nil rider: none). Callers hold mu.
+// order o the command placed or changed (nil rider: none). Callers hold mu.
 func (s *Sandbox) enqueueAudited(rider *domain.AuditRider, o domain.Order, changes ...paper.Change) *entry {
 	e := &entry{done: make(chan struct{})}
 	for _, c := range changes {

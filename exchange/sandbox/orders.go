@@ -78,7 +78,7 @@ func (s *Sandbox) place(ctx context.Context, req domain.OrderRequest, stored *do
 	if err != nil {
 		return domain.Order{}, s.enqueue(caught), err // the market moved: keep what it matched
 	}
-	return o, s.enqueueAudited(domain.TakeAuditRider(ctx), o, caught, c), nil
+	return o, s.enqueueAudited(domain.TakeAuditRider(ctx, ""), o, caught, c), nil
 }
 
 // CancelOrder implements domain.Exchange.
@@ -139,7 +139,7 @@ func (s *Sandbox) change(ctx context.Context, id, notLive string, cmd func(time.
 		if err != nil {
 			return domain.Order{}, s.enqueue(caught), err
 		}
-		return o, s.enqueue(caught, c), nil
+		return o, s.enqueueAudited(domain.TakeAuditRider(ctx, id), o, caught, c), nil
 	}()
 	s.mu.Unlock()
 	return func() (domain.Order, error) {
