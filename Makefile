@@ -77,10 +77,11 @@ lint: web/dist/index.html
 	go run $(STATICCHECK) $(GO_PKGS)
 	cd web && npm run typecheck && npm run lint
 
-## vulncheck: govulncheck; it needs the online Go vulnerability database, so it is not part of
-## lint (an offline machine cannot run it; docs/RELIABILITY.md)
+## vulncheck: govulncheck; it needs the Go vulnerability database, online by default, so it is
+## not part of lint; VULNDB=file:///dir points it at a local copy (docs/RELIABILITY.md)
+VULNDB ?=
 vulncheck:
-	go run $(GOVULNCHECK) $(GO_PKGS)
+	go run $(GOVULNCHECK) $(if $(VULNDB),-db $(VULNDB)) $(GO_PKGS)
 
 ## bench: Go benchmarks (figures go into docs/PERFORMANCE.md)
 bench:
