@@ -86,7 +86,7 @@ func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
 	if s.d.MarketAge != nil {
 		age := s.d.MarketAge()
 		md := "healthy"
-		if age < 0 || age > 30*time.Second {
+		if age < 0 || s.d.MarketWatch.Late(age) {
 			md = "degraded"
 			degrade("degraded")
 		}
@@ -114,7 +114,7 @@ func (s *Server) exchangeStatus(now time.Time) (key string, entry map[string]any
 		name, sandbox = s.d.Trading.ExchangeName(), s.d.Trading.IsSandbox()
 	}
 	if s.d.ExchangeHealth != nil {
-		entry, status = exchangeEntry(s.d.ExchangeHealth(), s.d.Started, now)
+		entry, status = exchangeEntry(s.d.ExchangeHealth(), s.d.MarketWatch, s.d.Started, now)
 	} else {
 		entry, status = map[string]any{"status": "unknown"}, "healthy" // no health source: claim nothing, blame nothing
 	}
