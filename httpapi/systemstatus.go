@@ -24,9 +24,14 @@ func (s *Server) systemRoutes() {
 	}
 }
 
-// componentStatus is one entry of the system status.
-type componentStatus struct {
-	Status string `json:"status"`
+// databaseEntry is the database's status entry: its grade and, while its
+// writes fail, what the refused callers were told and when.
+func databaseEntry(status string, f *domain.WriteFault) map[string]any {
+	e := map[string]any{"status": status, "last_error": nil, "last_error_at": nil}
+	if f != nil {
+		e["last_error"], e["last_error_at"] = f.Message, f.At
+	}
+	return e
 }
 
 func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
@@ -41,13 +46,11 @@ func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	db := "healthy"
-	if err := s.d.Store.Ping(ctx); err != nil {
-		logError(ctx, "status: database ping failed", err)
-		db = "unhealthy"
-		degrade("unhealthy")
+	db, fault := s.databaseHealth(ctx, "status")
+	if db != "healthy" {
+		degrade(db)
 	}
-	out["database"] = componentStatus{db}
+	out["database"] = databaseEntry(db, fault)
 
 	halted := false
 	if s.d.Trading != nil {
