@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -114,6 +115,11 @@ func TestStaleMarketPausesAutomationUntilPricesReturn(t *testing.T) {
 	} else {
 		t.Logf("raised: %s", a.Message)
 	}
+	// The status grades the feed by the same threshold: stale after a
+	// second, not after a fixed 30 s.
+	if market, exchange := feedStatus(s, op); market != "degraded" || exchange == "healthy" {
+		t.Fatalf("status while stale: market data %q, exchange %q; want degraded and not healthy", market, exchange)
+	}
 
 	// Switched on while stale, the strategy evaluates the last closed candle
 	// it can see, decides BUY, and does not trade.
@@ -178,6 +184,9 @@ func TestStaleMarketPausesAutomationUntilPricesReturn(t *testing.T) {
 	if a := staleAlert(s, op, "true"); a.ResolvedBy != "system" {
 		t.Fatalf("resolved by %q, want system", a.ResolvedBy)
 	}
+	if market, exchange := feedStatus(s, op); market != "healthy" || exchange != "healthy" {
+		t.Fatalf("status once prices returned: market data %q, exchange %q; want healthy", market, exchange)
+	}
 	var traded evaluation
 	waitUntil(t, "the strategy's trade", func() bool {
 		evs := evaluations(s, op)
@@ -219,6 +228,19 @@ func staleAlert(s *server, tok, resolved string) *alertRow {
 		}
 	}
 	return nil
+}
+
+// feedStatus is /api/system/status's grade of the market data and of the
+// exchange (its entry named by exchange_api_key).
+func feedStatus(s *server, tok string) (market, exchange string) {
+	var st map[string]json.RawMessage
+	s.into(s.do("GET", "/api/system/status", tok, ""), &st)
+	var key string
+	var m, x struct{ Status string }
+	json.Unmarshal(st["exchange_api_key"], &key)
+	json.Unmarshal(st["market_data"], &m)
+	json.Unmarshal(st[key], &x)
+	return m.Status, x.Status
 }
 
 // evaluations are the AI strategy's stored evaluations, newest first.

@@ -4,13 +4,15 @@ import (
 	"time"
 
 	"kestrel/domain"
+	"kestrel/ops/marketwatch"
 )
 
-// How old a signal may get before the status says so. The market ticks and
-// the engine beats every second, so these leave room for a slow machine.
+// How old a signal may get before the status says so. The feed's limits
+// come from the configured market watch (one threshold for the alert, the
+// automation pause and the status); the engine beats every second, so its
+// limit leaves room for a slow machine.
 const (
-	feedStaleAfter = 30 * time.Second // exchange without a price: degraded
-	feedDeadAfter  = 2 * time.Minute  // exchange without a price: unhealthy
+	feedDeadFactor = 4                // exchange without a price for this many thresholds: unhealthy (2 min at the default 30 s)
 	beatStaleAfter = 10 * time.Second // engine loop without a heartbeat: stale
 )
 
@@ -32,22 +34,22 @@ func ageSeconds(t, now time.Time) float64 {
 }
 
 // exchangeHealth grades the exchange from its own account: unhealthy when it
-// has seen no price for feedDeadAfter (it cannot match), degraded when its
-// last write failed or its feed is older than feedStaleAfter.
-func exchangeHealth(h domain.ExchangeHealth, started, now time.Time) string {
+// has seen no price for feedDeadFactor thresholds (it cannot match),
+// degraded when its last write failed or its feed is stale.
+func exchangeHealth(h domain.ExchangeHealth, watch marketwatch.Watcher, started, now time.Time) string {
 	feed := sinceOr(h.LastQuote, started, now)
 	switch {
-	case feed > feedDeadAfter:
+	case feed > feedDeadFactor*watch.Threshold():
 		return "unhealthy"
-	case h.LastError != "" || feed > feedStaleAfter:
+	case h.LastError != "" || watch.Late(feed):
 		return "degraded"
 	}
 	return "healthy"
 }
 
 // exchangeEntry is the exchange's status entry (and its grade).
-func exchangeEntry(h domain.ExchangeHealth, started, now time.Time) (map[string]any, string) {
-	st := exchangeHealth(h, started, now)
+func exchangeEntry(h domain.ExchangeHealth, watch marketwatch.Watcher, started, now time.Time) (map[string]any, string) {
+	st := exchangeHealth(h, watch, started, now)
 	e := map[string]any{"status": st, "last_success": nullTime(h.LastCommit), "last_quote_at": nullTime(h.LastQuote),
 		"feed_age_seconds": ageSeconds(h.LastQuote, now), "last_error": nil, "last_error_at": nil}
 	if h.LastError != "" {

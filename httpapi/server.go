@@ -15,6 +15,7 @@ import (
 	"kestrel/domain"
 	"kestrel/httpapi/ws"
 	"kestrel/metrics"
+	"kestrel/ops/marketwatch"
 	"kestrel/settings"
 	"kestrel/strategy"
 	"kestrel/trading"
@@ -54,6 +55,10 @@ type Deps struct {
 	Alerts *alert.Service
 	// MarketAge is the time since the last market tick (negative: none yet).
 	MarketAge func() time.Duration
+	// MarketWatch is the staleness threshold the alert and the automation
+	// pause use (--market-stale-after); the status grades the feed by it
+	// too. The zero value is marketwatch's default.
+	MarketWatch marketwatch.Watcher
 	// ExchangeHealth is the exchange adapter's account of its writes and
 	// feed for /system/status; nil reports the exchange's status as unknown.
 	ExchangeHealth func() domain.ExchangeHealth

@@ -24,9 +24,14 @@ func (s *Server) systemRoutes() {
 	}
 }
 
-// componentStatus is one entry of the system status.
-type componentStatus struct {
-	Status string `json:"status"`
+// databaseEntry is the database's status entry: its grade and, while its
+// writes fail, what the refused callers were told and when.
+func databaseEntry(status string, f *domain.WriteFault) map[string]any {
+	e := map[string]any{"status": status, "last_error": nil, "last_error_at": nil}
+	if f != nil {
+		e["last_error"], e["last_error_at"] = f.Message, f.At
+	}
+	return e
 }
 
 func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
@@ -41,13 +46,11 @@ func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	db := "healthy"
-	if err := s.d.Store.Ping(ctx); err != nil {
-		logError(ctx, "status: database ping failed", err)
-		db = "unhealthy"
-		degrade("unhealthy")
+	db, fault := s.databaseHealth(ctx, "status")
+	if db != "healthy" {
+		degrade(db)
 	}
-	out["database"] = componentStatus{db}
+	out["database"] = databaseEntry(db, fault)
 
 	halted := false
 	if s.d.Trading != nil {
@@ -86,7 +89,7 @@ func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
 	if s.d.MarketAge != nil {
 		age := s.d.MarketAge()
 		md := "healthy"
-		if age < 0 || age > 30*time.Second {
+		if age < 0 || s.d.MarketWatch.Late(age) {
 			md = "degraded"
 			degrade("degraded")
 		}
@@ -114,7 +117,7 @@ func (s *Server) exchangeStatus(now time.Time) (key string, entry map[string]any
 		name, sandbox = s.d.Trading.ExchangeName(), s.d.Trading.IsSandbox()
 	}
 	if s.d.ExchangeHealth != nil {
-		entry, status = exchangeEntry(s.d.ExchangeHealth(), s.d.Started, now)
+		entry, status = exchangeEntry(s.d.ExchangeHealth(), s.d.MarketWatch, s.d.Started, now)
 	} else {
 		entry, status = map[string]any{"status": "unknown"}, "healthy" // no health source: claim nothing, blame nothing
 	}

@@ -14,6 +14,7 @@ import (
 	"kestrel/cluster"
 	"kestrel/domain"
 	"kestrel/httpapi"
+	"kestrel/ops/marketwatch"
 	"kestrel/store/sqlite"
 )
 
@@ -52,6 +53,10 @@ type status struct {
 		Halted   bool    `json:"trading_halted"`
 		LastBeat *string `json:"last_heartbeat"`
 	} `json:"trading_engine"`
+	Market struct {
+		Status string  `json:"status"`
+		Age    float64 `json:"last_tick_age_seconds"`
+	} `json:"market_data"`
 }
 
 func TestSystemStatusFromHealthSources(t *testing.T) {
@@ -126,11 +131,47 @@ func TestSystemStatusFollowsTheSources(t *testing.T) {
 	}
 }
 
+// The feed is graded by the configured staleness threshold, the one the
+// 'Market data stale' alert and the automation pause use: stale past it
+// (the exchange and the market entry degraded), the exchange unhealthy past
+// four of it. The zero watcher is the default 30 s.
+func TestSystemStatusGradesTheFeedByTheConfiguredThreshold(t *testing.T) {
+	started := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
+	now := started.Add(time.Hour)
+	for _, tc := range []struct {
+		name                           string
+		after, silent                  time.Duration
+		wantExchange, wantMarket, want string
+	}{
+		{"1 s threshold, silent 0.5 s", time.Second, 500 * time.Millisecond, "healthy", "healthy", "healthy"},
+		{"1 s threshold, silent 2 s", time.Second, 2 * time.Second, "degraded", "degraded", "degraded"},
+		{"1 s threshold, silent 5 s", time.Second, 5 * time.Second, "unhealthy", "degraded", "unhealthy"},
+		{"default, silent 20 s", 0, 20 * time.Second, "healthy", "healthy", "healthy"},
+		{"default, silent 45 s", 0, 45 * time.Second, "degraded", "degraded", "degraded"},
+		{"default, silent 3 min", 0, 3 * time.Minute, "unhealthy", "degraded", "unhealthy"},
+		{"5 min threshold, silent 3 min", 5 * time.Minute, 3 * time.Minute, "healthy", "healthy", "healthy"},
+		{"5 min threshold, silent 6 min", 5 * time.Minute, 6 * time.Minute, "degraded", "degraded", "degraded"},
+		{"5 min threshold, silent 21 min", 5 * time.Minute, 21 * time.Minute, "unhealthy", "degraded", "unhealthy"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := &sources{exchange: domain.ExchangeHealth{LastQuote: now.Add(-tc.silent)}, beat: now}
+			st := statusAPI(t, &clock{t: now}, started, src, func(d *httpapi.Deps) {
+				d.MarketWatch = marketwatch.Watcher{After: tc.after}
+				d.MarketAge = func() time.Duration { return tc.silent }
+			})()
+			if st.Exchange.Status != tc.wantExchange || st.Market.Status != tc.wantMarket || st.Overall != tc.want {
+				t.Fatalf("exchange %q, market %q, overall %q; want %q, %q, %q (%+v)",
+					st.Exchange.Status, st.Market.Status, st.Overall, tc.wantExchange, tc.wantMarket, tc.want, st)
+			}
+		})
+	}
+}
+
 // statusAPI serves the router on clk with the given sources and returns a
 // signed-in reader of /api/system/status.
-func statusAPI(t *testing.T, clk *clock, started time.Time, src *sources) func() status {
+func statusAPI(t *testing.T, clk *clock, started time.Time, src *sources, more ...func(*httpapi.Deps)) func() status {
 	t.Helper()
-	get := rawStatusAPI(t, clk, started, src, nil)
+	get := rawStatusAPI(t, clk, started, src, nil, more...)
 	return func() status {
 		t.Helper()
 		var st status
@@ -143,15 +184,19 @@ func statusAPI(t *testing.T, clk *clock, started time.Time, src *sources) func()
 
 // rawStatusAPI is statusAPI's reader with the cluster view given (nil: alone),
 // returning the reply's data as sent (the test client checks it against the
-// OpenAPI description).
-func rawStatusAPI(t *testing.T, clk *clock, started time.Time, src *sources, view func() cluster.View) func() json.RawMessage {
+// OpenAPI description); more sets further dependencies.
+func rawStatusAPI(t *testing.T, clk *clock, started time.Time, src *sources, view func() cluster.View, more ...func(*httpapi.Deps)) func() json.RawMessage {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "k.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := auth.NewService(store, clk, 24*time.Hour)
-	s := httpapi.New(httpapi.Deps{Store: store, Auth: a, Clock: clk, Started: started, Alerts: alert.New(store, nil, clk), ExchangeHealth: src.health, EngineBeat: src.lastBeat, Cluster: view})
+	d := httpapi.Deps{Store: store, Auth: a, Clock: clk, Started: started, Alerts: alert.New(store, nil, clk), ExchangeHealth: src.health, EngineBeat: src.lastBeat, Cluster: view}
+	for _, f := range more {
+		f(&d)
+	}
+	s := httpapi.New(d)
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(func() { srv.Close(); store.Close() })
 	api := &testAPI{t: t, srv: srv, store: store, auth: a}

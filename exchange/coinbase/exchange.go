@@ -588,10 +588,16 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 	if f := p.CheckIncrements(req); f != nil {
 		return domain.Order{}, domain.FieldErrors(f, "quantity", "price")
 	}
+	// Already as asked: a caller sending again an edit whose answer it lost
+	// (Coinbase refuses an edit equal to the order as
+	// EDIT_REQUEST_EQUAL_TO_ORIGINAL_REQUEST).
+	if edited(cur, req) {
+		return x.refresh(ctx, id)
+	}
 	edit := EditRequest{OrderID: id, Price: req.Price.String(), Size: req.Quantity.String()}
 	resp, err := x.c.EditOrder(ctx, edit)
 	if unknownOutcome(err) { // look before editing again: the edit may have landed
-		if now, gerr := x.Order(ctx, id); gerr == nil && now.Quantity.Equal(req.Quantity) && now.Price != nil && now.Price.Equal(*req.Price) {
+		if now, gerr := x.Order(ctx, id); gerr == nil && edited(now, req) {
 			return x.refresh(ctx, id)
 		}
 		resp, err = x.c.EditOrder(ctx, edit)
@@ -603,9 +609,30 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 		return domain.Order{}, err
 	}
 	if !resp.Success {
+		if equalEdit(resp) { // an earlier try landed after the look above
+			if now, gerr := x.Order(ctx, id); gerr == nil && edited(now, req) {
+				return x.refresh(ctx, id)
+			}
+		}
 		return domain.Order{}, editRejection(resp)
 	}
 	return x.refresh(ctx, id)
+}
+
+// edited reports whether o has req's quantity and limit price.
+func edited(o domain.Order, req domain.OrderRequest) bool {
+	return o.Quantity.Equal(req.Quantity) && o.Price != nil && req.Price != nil && o.Price.Equal(*req.Price)
+}
+
+// equalEdit reports whether Coinbase refused an edit for asking what the
+// order already is.
+func equalEdit(r EditResponse) bool {
+	for _, e := range r.Errors {
+		if e.EditFailureReason == "EDIT_REQUEST_EQUAL_TO_ORIGINAL_REQUEST" {
+			return true
+		}
+	}
+	return false
 }
 
 func editRejection(r EditResponse) error {

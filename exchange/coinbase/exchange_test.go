@@ -88,7 +88,8 @@ func TestContract(t *testing.T) {
 
 // contractRoutes are the requests each kind of contract fault hits.
 var contractRoutes = map[exchangetest.Op]string{
-	exchangetest.Create: "POST /orders", exchangetest.Cancel: "POST /orders/batch_cancel", exchangetest.Read: "GET /",
+	exchangetest.Create: "POST /orders", exchangetest.Cancel: "POST /orders/batch_cancel", exchangetest.Modify: "POST /orders/edit",
+	exchangetest.Read: "GET /",
 }
 
 // failNext injects a contract fault into the fake: an answer that never
@@ -335,6 +336,33 @@ func TestStopLossIsStopLimitWithOffset(t *testing.T) {
 	_, err = r.x.ModifyOrder(ctx, o.ID, nil, dp("0.43"))
 	if domain.ErrorCode(err) != domain.EConflict || !strings.Contains(domain.ErrorMessage(err), "limit orders only") {
 		t.Fatalf("modify a stop: %v", err)
+	}
+}
+
+// An edit whose answer is lost and whose look fails too is sent again;
+// Coinbase refuses the second as equal to the order (the first landed), and
+// the trader is told the edit was made, not that Coinbase refused it.
+func TestEditThatLandedIsNotRefused(t *testing.T) {
+	r := newRig(t, 300*time.Millisecond)
+	o, err := r.x.PlaceOrder(ctx, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("40000")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := "GET /orders/historical/" + o.ID
+	r.fake.Inject(
+		coinbasefake.Fault{Match: read, Times: 1}, // the read before the edit: answered
+		coinbasefake.Fault{Match: "POST /orders/edit", Times: 1, Hang: true},
+		coinbasefake.Fault{Match: read, Times: 4, Status: 503}, // the look after it: every try of the client fails
+	)
+	m, err := r.x.ModifyOrder(ctx, o.ID, dp("0.2"), dp("45000"))
+	if err != nil || !m.Quantity.Equal(d("0.2")) || !m.Price.Equal(d("45000")) {
+		t.Fatalf("modify: %+v %v, want 0.2 at 45000", m, err)
+	}
+	if n := r.fake.PendingFaults(); n != 0 {
+		t.Fatalf("%d faults not met: the case did not happen", n)
+	}
+	if n := count(r.fake.Requests(), "POST /orders/edit"); n != 2 {
+		t.Fatalf("%d edits sent, want 2 (the lost one and the one refused as equal)", n)
 	}
 }
 

@@ -3,7 +3,7 @@
 // through the interface only, reconciling balances with the exchange's own
 // fills and fees rather than with one implementation's rates. A harness
 // that can inject failures (Faults) also runs the fault cases: timeouts,
-// 429 and 5xx on create, cancel and reads, never a duplicate order.
+// 429 and 5xx on create, cancel, modify and reads, never a duplicate order.
 package exchangetest
 
 import (

@@ -26,6 +26,7 @@ type Op string
 const (
 	Create Op = "create" // placing an order
 	Cancel Op = "cancel" // cancelling one (not the read before it)
+	Modify Op = "modify" // a new quantity and price for a resting limit (not the read before it)
 	Read   Op = "read"   // balances, orders, fills
 )
 
@@ -51,6 +52,7 @@ var faultCases = []struct {
 }{
 	{Create, createFault},
 	{Cancel, cancelFault},
+	{Modify, modifyFault},
 	{Read, readFault},
 }
 
@@ -182,6 +184,49 @@ func cancelFault(t *testing.T, h Harness, f Fault) {
 	if b := balance(t, x, "USD"); !b.Available.Equal(before.Available) || !b.Hold.Equal(before.Hold) {
 		t.Fatalf("USD after the cancel %+v, before the order %+v", b, before)
 	}
+}
+
+// modifyFault: a resting limit buy (0.1 at 40,000) whose modify to 0.2 at
+// 45,000 meets f, retried with the same values, is that one order with the
+// new quantity and price: no second order, no fill, the USD hold the new
+// order's (the first hold scaled by the notional, as an exchange may hold
+// a fee reserve too) and the total unchanged. Modifying it once more to the
+// same values, as a caller whose answer was lost does, answers the same
+// order unchanged.
+func modifyFault(t *testing.T, h Harness, f Fault) {
+	x := h.Exchange
+	before := balance(t, x, "USD")
+	o := place(t, x, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("40000")})
+	held := balance(t, x, "USD").Hold.Sub(before.Hold)
+	wantHold := before.Hold.Add(held.Mul(d("9000")).Div(d("4000"))) // 0.2 x 45,000 for 0.1 x 40,000
+	modified := func(what string, m domain.Order) {
+		t.Helper()
+		if m.ID != o.ID || m.Status != domain.StatusOpen || !m.Quantity.Equal(d("0.2")) || m.Price == nil || !m.Price.Equal(d("45000")) {
+			t.Fatalf("%s after a %s: %+v, want order %s open, 0.2 at 45000", what, f, m, o.ID)
+		}
+		if b := balance(t, x, "USD"); !b.Hold.Equal(wantHold) || !b.Available.Add(b.Hold).Equal(before.Available.Add(before.Hold)) {
+			t.Fatalf("%s: USD %+v, want hold %s and the total of %+v", what, b, wantHold, before)
+		}
+	}
+	arm(t, h, Modify, f)
+	m, tries, err := retry(func() (domain.Order, error) { return x.ModifyOrder(ctx, o.ID, dp("0.2"), dp("45000")) })
+	if err != nil {
+		t.Fatalf("modify after a %s, %d tries: %v", f, tries, err)
+	}
+	met(t, h, "modify", f, tries)
+	modified("the answer", m)
+	modified("the order", order(t, x, o.ID))
+	if os, err := x.Orders(ctx, domain.OrderFilter{}); err != nil || len(os) != 1 {
+		t.Fatalf("orders %d (%v), want exactly 1", len(os), err)
+	}
+	if fs, err := x.Fills(ctx, domain.FillFilter{}); err != nil || len(fs) != 0 {
+		t.Fatalf("fills %+v (%v), want none", fs, err)
+	}
+	again, err := x.ModifyOrder(ctx, o.ID, dp("0.2"), dp("45000"))
+	if err != nil {
+		t.Fatalf("the same modify once more: %v", err)
+	}
+	modified("the same modify once more", again)
 }
 
 // readFault: each read whose request meets f answers what it would have.

@@ -34,16 +34,22 @@ type Watcher struct {
 	After time.Duration
 }
 
-func (w Watcher) after() time.Duration {
+// Threshold is the age past which the feed is stale: After, or StaleAfter
+// when After is zero.
+func (w Watcher) Threshold() time.Duration {
 	if w.After <= 0 {
 		return StaleAfter
 	}
 	return w.After
 }
 
+// Late reports whether a feed whose last tick is age old is stale (never
+// before the first tick: age is then negative).
+func (w Watcher) Late(age time.Duration) bool { return age > w.Threshold() }
+
 // every is how often Run looks: four times per threshold, at most every
 // five seconds, so the alert comes at most a quarter late.
-func (w Watcher) every() time.Duration { return min(maxEvery, w.after()/4) }
+func (w Watcher) every() time.Duration { return min(maxEvery, w.Threshold()/4) }
 
 // Run checks the feed until ctx ends. age is the time since the last tick,
 // negative before the first (replay.LastTickAge).
@@ -79,7 +85,7 @@ func (w Watcher) Watch(ctx context.Context, wasStale bool, age time.Duration, al
 // Stale says why automation must wait for the market ("" while the last
 // tick is at most the threshold old, or before the first).
 func (w Watcher) Stale(age time.Duration) string {
-	if age <= w.after() {
+	if !w.Late(age) {
 		return ""
 	}
 	return fmt.Sprintf("Automation paused: no market data for %s", age.Round(time.Second))
@@ -89,7 +95,7 @@ func (w Watcher) Stale(age time.Duration) string {
 // and reports whether it did. A feed that has not ticked yet is starting,
 // not stale.
 func (w Watcher) Check(ctx context.Context, age time.Duration, alerts Alerter) bool {
-	if age <= w.after() {
+	if !w.Late(age) {
 		return false
 	}
 	alerts.Raise(ctx, "market:stale", domain.SeverityHigh, "market_data", "Market data stale",

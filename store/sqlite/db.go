@@ -11,14 +11,24 @@ import (
 // (503) whichever call met it. Store methods reach the pools only through it
 // (TestPoolsAreReachedOnlyThroughTheFunnel); transactions are funnelled where
 // they end (tx, auditTx). Its wrappers hold one pointer, so passing them as
-// an interface allocates nothing.
-type db struct{ pool *sql.DB }
+// an interface allocates nothing. The writer's health remembers how its
+// writes end (nil for the readers).
+type db struct {
+	pool   *sql.DB
+	health *writeHealth
+}
 
-// ExecContext runs a statement.
+// ExecContext runs a statement; on the writer its outcome is the health's.
 func (d db) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	res, err := d.pool.ExecContext(ctx, q, args...)
-	return res, unavailable(err)
+	err = unavailable(err)
+	d.health.note(err)
+	return res, err
 }
+
+// untracked is d without its health: for writes that are not the
+// database's (a backup's copy goes to another file).
+func (d db) untracked() db { return db{pool: d.pool} }
 
 // QueryContext runs a query; the rows' Err and Scan are funnelled too.
 func (d db) QueryContext(ctx context.Context, q string, args ...any) (sqlRows, error) {
@@ -31,10 +41,14 @@ func (d db) QueryRowContext(ctx context.Context, q string, args ...any) sqlRow {
 	return sqlRow{d.pool.QueryRowContext(ctx, q, args...)}
 }
 
-// BeginTx starts a transaction on one connection of the pool.
+// BeginTx starts a transaction on one connection of the pool; failing to
+// is a failed write (starting one is not yet a successful one).
 func (d db) BeginTx(ctx context.Context) (*sql.Tx, error) {
 	tx, err := d.pool.BeginTx(ctx, nil)
-	return tx, unavailable(err)
+	if err = unavailable(err); err != nil {
+		d.health.note(err)
+	}
+	return tx, err
 }
 
 // Conn reserves one connection of the pool.

@@ -224,7 +224,7 @@ func (s *Store) requeueAudits(items []*auditItem) {
 // lose the audit rows of the last moments, never an order (the ledger's
 // commits fsync).
 func (s *Store) auditTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
-	defer func() { err = unavailable(err) }()
+	defer func() { err = unavailable(err); s.w.health.note(err) }()
 	conn, err := s.w.Conn(ctx)
 	if err != nil {
 		return err

@@ -29,7 +29,10 @@ type Store struct {
 	audit auditQueue
 }
 
-var _ domain.Store = (*Store)(nil)
+var (
+	_ domain.Store       = (*Store)(nil)
+	_ domain.WriteHealth = (*Store)(nil)
+)
 
 // Open opens (creating if needed) the database file at path and migrates it.
 func Open(ctx context.Context, path string) (*Store, error) {
@@ -51,7 +54,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
 	r.SetMaxOpenConns(4)
-	s := &Store{w: db{w}, r: db{r}}
+	s := &Store{w: db{pool: w, health: newWriteHealth()}, r: db{pool: r}}
 	s.audit.cond.L = &s.audit.mu
 	ms, err := migrate.Load(migrations, "migrations")
 	if err == nil {
@@ -121,9 +124,13 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return unavailable(err)
+		err = unavailable(err)
+		s.w.health.note(err)
+		return err
 	}
-	return unavailable(tx.Commit())
+	err = unavailable(tx.Commit())
+	s.w.health.note(err)
+	return err
 }
 
 // ms and fromMS convert times to the integer milliseconds stored in SQLite.
@@ -132,8 +139,9 @@ func ms(t time.Time) int64 { return t.UnixMilli() }
 func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 
 // BackupTo writes a consistent copy of the live database to path (VACUUM
-// INTO reads one snapshot while writers go on).
+// INTO reads one snapshot while writers go on). It writes only the copy,
+// so its outcome says nothing of the database's own writes.
 func (s *Store) BackupTo(ctx context.Context, path string) error {
-	_, err := s.w.ExecContext(ctx, `VACUUM INTO ?`, path)
+	_, err := s.w.untracked().ExecContext(ctx, `VACUUM INTO ?`, path)
 	return err
 }

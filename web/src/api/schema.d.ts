@@ -1306,8 +1306,11 @@ export interface components {
             role?: components["schemas"]["Role"];
         };
         Health: {
-            /** @enum {string} */
-            status: "healthy" | "unhealthy";
+            /**
+             * @description unhealthy when the database does not answer; degraded while it answers but refuses writes (SQLite on a full or read-only disk)
+             * @enum {string}
+             */
+            status: "healthy" | "degraded" | "unhealthy";
             checks: {
                 [key: string]: string;
             };
@@ -1507,7 +1510,15 @@ export interface components {
                 running?: boolean;
             };
             database: {
-                status: string;
+                /**
+                 * @description unhealthy when the database does not answer; degraded while it answers but its writes fail (the last write failed, or one did within the last minute)
+                 * @enum {string}
+                 */
+                status: "healthy" | "degraded" | "unhealthy";
+                /** @description What the refused writes were told, while they fail */
+                last_error: string | null;
+                /** Format: date-time */
+                last_error_at: string | null;
             };
             /**
              * @description The key of the exchange's entry: <name>_api for the running adapter (exchange_api when the exchange is not named)

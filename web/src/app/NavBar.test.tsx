@@ -6,8 +6,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/token';
 import { NavBar } from './NavBar';
 
-function renderAt(path: string) {
-  vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ success: true, data: { status: 'healthy' } }), { status: 200 })));
+function renderAt(path: string, health = 'healthy') {
+  vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ success: true, data: { status: health } }), { status: 200 })));
   return render(
     <QueryClientProvider client={new QueryClient()}>
       <MemoryRouter initialEntries={[path]}>
@@ -27,6 +27,12 @@ describe('NavBar', () => {
     expect(screen.getByRole('link', { name: 'Trading' }).className).not.toContain('bg-blue-600');
     expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
     expect(await screen.findByText('System Online')).toBeTruthy();
+  });
+
+  it("says 'System Degraded' while the server answers but its database refuses writes", async () => {
+    renderAt('/', 'degraded');
+    expect(await screen.findByText('System Degraded')).toBeTruthy();
+    expect(screen.queryByText('System Offline')).toBeNull();
   });
 
   it('highlights the parent of a sub-route and opens its dropdown', async () => {

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import type { Health } from '@/lib/types';
 
-/** 'System Online' while the server reports itself healthy. */
+/** 'System Online' while the server reports itself healthy, 'System Degraded' while it answers but cannot store changes. */
 export function SystemIndicator() {
   const { data, isError } = useQuery({
     queryKey: ['system', 'health'],
@@ -18,6 +18,9 @@ export function SystemIndicator() {
   } else if (data?.status === 'healthy') {
     label = 'System Online';
     dot = 'bg-emerald-500';
+  } else if (data?.status === 'degraded') {
+    label = 'System Degraded'; // it answers, but the database refuses writes
+    dot = 'bg-amber-500';
   } else if (data) {
     label = 'System Offline'; // the database check failed
     dot = 'bg-red-500';

@@ -174,7 +174,7 @@ describe('System Status card', () => {
     overall_status: 'healthy',
     timestamp: '2026-05-10T12:00:00Z',
     trading_engine: { trading_halted: false, uptime_seconds: 60, status: 'running' },
-    database: { status: 'healthy' },
+    database: { status: 'healthy', last_error: null, last_error_at: null },
   };
 
   it('shows this instance, the leader and the live instances when clustered', async () => {
@@ -201,6 +201,13 @@ describe('System Status card', () => {
     serve({ '/system/status': { ...status, cluster: { instance: 'web-2', leader: '', instances: [] } } });
     renderWith(<SystemStatusCard />);
     expect(await screen.findByText('electing')).toBeTruthy();
+  });
+
+  it("shows why the database is degraded while its writes fail", async () => {
+    const message = "The database's disk is full, so nothing was changed; try again once space has been freed";
+    serve({ '/system/status': { ...status, overall_status: 'degraded', database: { status: 'degraded', last_error: message, last_error_at: '2026-05-10T11:59:00Z' } } });
+    renderWith(<SystemStatusCard />);
+    expect((await screen.findByTestId('database-error')).textContent).toBe(message);
   });
 
   it('shows no cluster rows for a single process', async () => {

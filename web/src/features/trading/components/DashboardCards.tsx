@@ -82,6 +82,11 @@ export function SystemStatusCard() {
           <Row label="Database">
             <span className={statusColor(s.database.status)}>{s.database.status}</span>
           </Row>
+          {s.database.last_error && (
+            <p className="text-right text-xs text-amber-700 dark:text-amber-400" data-testid="database-error">
+              {s.database.last_error}
+            </p>
+          )}
           <Row label="Exchange API">
             <span className={statusColor(exchange?.status)}>
               {exchange?.status ?? 'unknown'}
