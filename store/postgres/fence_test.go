@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -178,5 +179,33 @@ func TestFenceSerialisesTheTakeoverWithACommit(t *testing.T) {
 	}
 	if err := b.ApplyLedger(ctx, order("o-3")); err != nil {
 		t.Fatalf("B commits: %v", err)
+	}
+}
+
+// BenchmarkApplyLedger is one command's commit (an order and its balance)
+// without and with the fence check, which rides in the same round trip.
+func BenchmarkApplyLedger(b *testing.B) {
+	for _, fence := range []bool{false, true} {
+		b.Run(map[bool]string{false: "unfenced", true: "fenced"}[fence], func(b *testing.B) {
+			ctx := context.Background()
+			s, err := postgres.Open(ctx, pgtest.URL(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			if fence {
+				if _, err := s.AdvanceFence(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				c := order(fmt.Sprintf("o-%d", i))
+				c.Balances = usd(int64(i)).Balances
+				if err := s.ApplyLedger(ctx, c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
