@@ -17,6 +17,7 @@ import (
 	"kestrel/domain"
 	"kestrel/events"
 	"kestrel/events/natsbus"
+	"kestrel/store/postgres"
 )
 
 // node is this process's part in a cluster (nil when it runs alone).
@@ -139,6 +140,11 @@ func (a *App) runCluster(ctx context.Context) {
 // jobs and the forwarded commands run until leadership ends.
 func (a *App) lead(ctx context.Context) {
 	slog.Warn("this instance now runs the trading engine", "instance", a.cluster.id, "component", "cluster")
+	if err := a.fence(ctx); err != nil {
+		slog.Error("the new leader could not take the ledger's fence; stepping down", "err", err, "component", "cluster")
+		time.Sleep(time.Second) // let another instance try
+		return
+	}
 	if err := a.rebuild(ctx); err != nil {
 		slog.Error("the new leader could not rebuild the engine state; stepping down", "err", err, "component", "cluster")
 		time.Sleep(time.Second) // let another instance try
@@ -179,6 +185,30 @@ func (a *App) lead(ctx context.Context) {
 	wg.Wait()
 	a.ledger().Invalidate() // from now on this instance reads the new leader's journal
 	slog.Warn("this instance stopped running the trading engine", "instance", a.cluster.id, "component", "cluster")
+}
+
+// fencer is a store whose ledger commits a cluster leader fences
+// (store/postgres): once another instance has taken over, they fail.
+type fencer interface {
+	AdvanceFence(ctx context.Context) (int64, error)
+}
+
+var _ fencer = (*postgres.Store)(nil) // a renamed method must not unfence the cluster silently
+
+// fence moves the cluster's fencing epoch on and fences this instance's
+// ledger commits at it, before the ledger is read and matching starts: a
+// commit of the previous leader still under way lands before the epoch
+// moves or is refused (docs/SCALING.md, Failure behaviour).
+func (a *App) fence(ctx context.Context) error {
+	f, ok := a.Store.(fencer)
+	if !ok {
+		return nil
+	}
+	epoch, err := f.AdvanceFence(ctx)
+	if err == nil {
+		slog.Info("ledger fenced at a new epoch", "epoch", epoch, "instance", a.cluster.id, "component", "cluster")
+	}
+	return err
 }
 
 // rebuild reads the engine's state from the database.

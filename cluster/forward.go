@@ -93,7 +93,7 @@ func (f *Forwarder) Middleware(next http.Handler) http.Handler {
 			return
 		}
 		if r.Header.Get(forwardedHeader) != "" {
-			unavailable(w, "This instance no longer runs the trading engine; retry (with the same client order id)")
+			unavailable(w, domain.MsgNotLeader)
 			return
 		}
 		f.forward(w, r)

@@ -25,6 +25,11 @@ const (
 // reached or cannot work for now (EUnavailable); every store says it alike.
 const MsgDatabaseUnavailable = "The database is unavailable; try again shortly"
 
+// MsgNotLeader is what a cluster instance that no longer runs the trading
+// engine answers a trading write (EUnavailable): it did not take effect, and
+// the retry reaches the instance that leads now.
+const MsgNotLeader = "This instance no longer runs the trading engine; retry (with the same client order id)"
+
 // Error is an application error whose message is safe to show to the user.
 type Error struct {
 	Code    string

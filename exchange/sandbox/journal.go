@@ -201,13 +201,17 @@ const MsgNotStored = "The change could not be stored (the database did not confi
 	"retry it: an order with a client order id is placed at most once"
 
 // journalError is what the commands of a failed batch are told. A refusal
-// the store gave (e.g. a client order id already used) stays as it is;
-// anything else means the journal could not be written, so the outcome is
-// unknown: 503, retry. The store's error is kept as the cause, for the logs.
+// the store gave (e.g. a client order id already used, or the cluster fence
+// saying another instance leads now) stays as it is; anything else means the
+// journal could not be written, so the outcome is unknown: 503, retry. The
+// store's error is kept as the cause, for the logs.
 func journalError(err error) error {
 	switch domain.ErrorCode(err) {
 	case "", domain.EConflict, domain.EInvalid, domain.ERejected:
 		return err
+	}
+	if domain.ErrorMessage(err) == domain.MsgNotLeader {
+		return err // refused whole, so not stored: the retry goes to the new leader
 	}
 	return domain.Unavailable(err, MsgNotStored)
 }

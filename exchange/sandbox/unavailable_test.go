@@ -111,3 +111,37 @@ func (s *refusing) ApplyLedger(ctx context.Context, c domain.LedgerChange) error
 	}
 	return s.LedgerStore.ApplyLedger(ctx, c)
 }
+
+// A commit the cluster fence refused (another instance leads now) reaches
+// the caller as the store said it, 503 "no longer runs the trading engine":
+// it was not stored, so the retry belongs on the new leader. The engine
+// forgets the change.
+func TestFencedCommitSaysThisInstanceNoLongerLeads(t *testing.T) {
+	e := newEnv(t)
+	st := &superseded{LedgerStore: e.store}
+	sb, err := sandbox.New(e.ctx, st, e.prices, e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.on = true
+	_, err = sb.PlaceOrder(e.ctx, domain.OrderRequest{UserID: "u1", ClientOrderID: "c3", Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("40000")})
+	if domain.ErrorCode(err) != domain.EUnavailable || domain.ErrorMessage(err) != domain.MsgNotLeader {
+		t.Fatalf("fenced commit: %v, want EUnavailable %q", err, domain.MsgNotLeader)
+	}
+	st.on = false
+	if live, err := sb.LiveOrders(e.ctx); err != nil || len(live) != 0 {
+		t.Fatalf("live orders after the fenced commit: %+v, %v; want none", live, err)
+	}
+}
+
+type superseded struct {
+	domain.LedgerStore
+	on bool
+}
+
+func (s *superseded) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
+	if s.on {
+		return domain.Unavailable(errors.New("ledger fence: epoch 1 has been superseded"), domain.MsgNotLeader)
+	}
+	return s.LedgerStore.ApplyLedger(ctx, c)
+}

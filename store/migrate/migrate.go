@@ -1,5 +1,7 @@
 // Package migrate applies a store's embedded, numbered SQL migrations in order.
-// Each engine owns its SQL; this package only sequences the files.
+// Each engine owns its SQL; this package only sequences the files. The stores
+// share one numbering: a number is one schema change, and a store that does
+// not need it skips the number (0015, the cluster fence, is PostgreSQL's only).
 package migrate
 
 import (

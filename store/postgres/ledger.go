@@ -84,7 +84,13 @@ func holdInto(dst *decimal.Decimal, s *string) error {
 func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 	// One round trip for the whole change: with group commit a change holds
 	// many orders, and a round trip per row made the commit the slow part.
+	// A fenced store's first statement is the fence check, in the same trip.
 	b := &pgx.Batch{}
+	epoch, first := s.epoch.Load(), 0
+	if epoch != 0 {
+		b.Queue(fenceCheck, epoch)
+		first = 1
+	}
 	for _, o := range c.Orders {
 		b.Queue(`INSERT INTO sandbox_orders (`+orderCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
 			ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price,
@@ -117,7 +123,17 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 	return s.tx(ctx, func(tx pgx.Tx) error { // tx maps a lost connection to EUnavailable
 		br := tx.SendBatch(ctx, b)
 		defer br.Close()
-		for i := 0; i < b.Len(); i++ {
+		if first == 1 {
+			if tag, err := br.Exec(); err != nil {
+				return err
+			} else if tag.RowsAffected() != 1 {
+				return fenced(epoch) // the rest of the batch is rolled back with it
+			}
+			if s.afterFence != nil {
+				s.afterFence()
+			}
+		}
+		for i := 0; i < b.Len()-first; i++ {
 			_, err := br.Exec()
 			var pgErr *pgconn.PgError
 			if i < len(c.Orders) && errors.As(err, &pgErr) && pgErr.Code == "23505" {

@@ -7,6 +7,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -21,6 +22,12 @@ var migrations embed.FS
 // Store implements domain.Store on PostgreSQL.
 type Store struct {
 	db db
+	// epoch is the cluster fencing epoch the ledger commits check (fence.go);
+	// zero: not fenced, no check.
+	epoch atomic.Int64
+	// afterFence, set by tests only, runs inside a fenced ledger commit once
+	// the fence row is held, before the commit.
+	afterFence func()
 }
 
 var _ domain.Store = (*Store)(nil)

@@ -1,0 +1,5 @@
+package postgres
+
+// SetAfterFence makes every fenced ledger commit of s call f once it holds
+// the fence row, before it commits (the fence tests hold it there).
+func SetAfterFence(s *Store, f func()) { s.afterFence = f }
