@@ -123,12 +123,19 @@ func (s *Stats) Max() time.Duration {
 	return s.lat[len(s.lat)-1]
 }
 
+// caller sends one API request (Client and wireClient).
+type caller interface {
+	Do(ctx context.Context, method, path string, body, out any) (int, error)
+}
+
 type worker struct {
-	c       *Client
+	c       caller
 	cfg     *Config
 	id      int
 	n       int
-	resting []string // this client's resting orders, oldest first
+	resting []string // this client's resting orders, oldest first (when track)
+	track   bool     // the mix modifies or cancels: keep the resting orders' ids
+	body    []byte
 	stats   map[Op]*Stats
 	errs    map[string]int
 	alt     bool
@@ -191,11 +198,19 @@ func Run(ctx context.Context, bases []string, token string, cfg Config) (Result,
 		clients[i] = NewClient(b, (cfg.Clients+len(bases)-1)/len(bases))
 		clients[i].Token = token
 	}
+	// Each worker has a connection of its own: the light client for http://
+	// servers, net/http's otherwise.
+	callerFor := func(i int) caller {
+		if wc, err := newWireClient(bases[i%len(bases)], token); err == nil {
+			return wc
+		}
+		return clients[i%len(clients)]
+	}
 	workers := make([]*worker, cfg.Clients)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i := range workers {
-		w := &worker{c: clients[i%len(clients)], cfg: &cfg, id: i, stats: map[Op]*Stats{}, errs: map[string]int{}}
+		w := &worker{c: callerFor(i), cfg: &cfg, track: cfg.Mix[OpModify] > 0 || cfg.Mix[OpCancel] > 0, id: i, stats: map[Op]*Stats{}, errs: map[string]int{}}
 		workers[i] = w
 		wg.Add(1)
 		go func() {
@@ -282,16 +297,14 @@ func (w *worker) do(ctx context.Context, op Op) {
 	w.n++
 	cid := fmt.Sprintf("%s-%d-%d", w.cfg.IDPrefix, w.id, w.n)
 	var method, path string
-	var body map[string]any
+	var body any
 	switch op {
 	case OpLimit:
 		method, path = http.MethodPost, "/api/trading/orders/limit"
-		body = map[string]any{"symbol": p.Symbol, "side": p.Side, "quantity": p.Quantity.String(), "price": p.LimitPrice.String(),
-			"client_order_id": cid, "strategy": "kestrel-load"}
+		body = w.orderBody(`{"symbol":`, p.Symbol, `,"side":`, p.Side, `,"quantity":`, p.Quantity.String(), `,"price":`, p.LimitPrice.String(), cid)
 	case OpMarket:
 		method, path = http.MethodPost, "/api/trading/execute"
-		body = map[string]any{"symbol": p.Symbol, "action": p.Side, "quantity": p.Quantity.String(), "order_type": "market",
-			"client_order_id": cid, "strategy": "kestrel-load"}
+		body = w.orderBody(`{"symbol":`, p.Symbol, `,"action":`, p.Side, `,"quantity":`, p.Quantity.String(), `,"order_type":`, "market", cid)
 	case OpModify:
 		w.alt = !w.alt
 		price := p.LimitPrice
@@ -307,12 +320,12 @@ func (w *worker) do(ctx context.Context, op Op) {
 		w.resting = w.resting[:last]
 	}
 	var out OrderReply
-	start := time.Now()
-	var b any
-	if body != nil {
-		b = body
+	var into any
+	if w.track && op == OpLimit {
+		into = &out // the order's id, for later modifies and cancels
 	}
-	status, err := w.c.Do(ctx, method, path, b, &out)
+	start := time.Now()
+	status, err := w.c.Do(ctx, method, path, body, into)
 	d := time.Since(start)
 	s := w.stat(op)
 	if err != nil {
@@ -329,7 +342,23 @@ func (w *worker) do(ctx context.Context, op Op) {
 	}
 	s.OK++
 	s.lat = append(s.lat, d)
-	if op == OpLimit && (out.Order.Status == "open" || out.Order.Status == "pending") {
+	if into != nil && (out.Order.Status == "open" || out.Order.Status == "pending") {
 		w.resting = append(w.resting, out.Order.ID)
 	}
+}
+
+// orderBody writes an order's JSON into the worker's buffer: four string
+// fields in pairs (key prefix, value), the client order id and the
+// strategy. The values are symbols, sides and decimals: nothing to escape.
+func (w *worker) orderBody(k1, v1, k2, v2, k3, v3, k4, v4, cid string) []byte {
+	b := w.body[:0]
+	for _, kv := range [4][2]string{{k1, v1}, {k2, v2}, {k3, v3}, {k4, v4}} {
+		b = append(b, kv[0]...)
+		b = strconv.AppendQuote(b, kv[1])
+	}
+	b = append(b, `,"client_order_id":`...)
+	b = strconv.AppendQuote(b, cid)
+	b = append(b, `,"strategy":"kestrel-load"}`...)
+	w.body = b
+	return b
 }
