@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"context"
 	"encoding/json"
-	"reflect"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -12,6 +11,7 @@ import (
 	"kestrel/domain"
 	"kestrel/store/postgres"
 	"kestrel/store/postgres/pgtest"
+	"kestrel/store/storetest"
 )
 
 // With its database refusing connections and its connections terminated,
@@ -63,31 +63,11 @@ func TestEveryCallUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
 		"RecordedDecision": {"prompt-hash"},
 		"SaveAIRecordings": {[]domain.AIRecording{{PromptHash: "prompt-hash", Decision: "BUY"}}},
 	}
-	errType := reflect.TypeFor[error]()
-	v := reflect.ValueOf(st)
-	checked := 0
-	for i := range v.NumMethod() {
-		m := v.Type().Method(i)
-		ft := m.Type // the receiver is argument 0
-		if m.Name == "Close" || ft.NumOut() == 0 || ft.Out(ft.NumOut()-1) != errType {
-			continue
-		}
-		in := []reflect.Value{reflect.ValueOf(ctx)}
-		given := args[m.Name]
-		for j := 2; j < ft.NumIn(); j++ {
-			if k := j - 2; k < len(given) {
-				in = append(in, reflect.ValueOf(given[k]))
-			} else {
-				in = append(in, reflect.Zero(ft.In(j)))
-			}
-		}
-		out := v.Method(i).Call(in)
-		err, _ := out[len(out)-1].Interface().(error)
+	checked := storetest.CallEveryMethod(ctx, st, args, func(name string, err error) {
 		if domain.ErrorCode(err) != domain.EUnavailable || domain.ErrorMessage(err) != domain.MsgDatabaseUnavailable {
-			t.Errorf("%s while cut off: %v, want EUnavailable", m.Name, err)
+			t.Errorf("%s while cut off: %v, want EUnavailable", name, err)
 		}
-		checked++
-	}
+	})
 	t.Logf("%d methods checked", checked)
 	if checked < 50 {
 		t.Fatalf("only %d methods checked: the reflection missed the store's methods", checked)

@@ -17,6 +17,7 @@ import (
 	"kestrel/httpapi"
 	"kestrel/loadgen"
 	"kestrel/store/sqlite"
+	"kestrel/store/storetest"
 )
 
 // A whole Kestrel on SQLite, through its HTTP API, while its disk is full
@@ -26,14 +27,7 @@ import (
 // everything works again once the disk has room, without a restart.
 func TestFullOrReadOnlyDiskAnswers503AndRecovers(t *testing.T) {
 	ctx := context.Background()
-	cfg := app.Defaults()
-	cfg.Addr, cfg.DataDir = "127.0.0.1:0", t.TempDir()
-	a, err := app.New(ctx, cfg, httpapi.BuildInfo{Version: "test"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go a.Run(ctx)
-	t.Cleanup(func() { a.Close() })
+	a := runApp(t)
 	for i := 0; i < 100 && a.Market.LastTickAge() < 0; i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -167,18 +161,8 @@ func TestFullOrReadOnlyDiskAnswers503AndRecovers(t *testing.T) {
 // checkHolds compares each currency's hold with the holds of the live orders.
 func checkHolds(t *testing.T, st domain.LedgerStore) {
 	t.Helper()
-	ctx := context.Background()
-	live, err := st.LedgerLiveOrders(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	holds := map[string]decimal.Decimal{}
-	for _, o := range live {
-		if cur := o.HoldCurrency(); cur != "" {
-			holds[cur] = holds[cur].Add(o.Hold)
-		}
-	}
-	bals, err := st.LedgerBalances(ctx)
+	holds, live := storetest.LiveHolds(t, st)
+	bals, err := st.LedgerBalances(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,4 +171,19 @@ func checkHolds(t *testing.T, st domain.LedgerStore) {
 			t.Errorf("%s hold %s, the %d live orders hold %s", b.Currency, b.Hold, len(live), holds[b.Currency])
 		}
 	}
+}
+
+// runApp runs a whole Kestrel on SQLite in a temporary directory until the
+// test ends.
+func runApp(t *testing.T) *app.App {
+	t.Helper()
+	cfg := app.Defaults()
+	cfg.Addr, cfg.DataDir = "127.0.0.1:0", t.TempDir()
+	a, err := app.New(context.Background(), cfg, httpapi.BuildInfo{Version: "test"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go a.Run(context.Background())
+	t.Cleanup(func() { a.Close() })
+	return a
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"reflect"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	"kestrel/domain"
 	"kestrel/store/sqlite"
+	"kestrel/store/storetest"
 )
 
 func openStore(t *testing.T) *sqlite.Store {
@@ -113,37 +113,19 @@ func TestEveryWriteUnavailableOnAReadOnlyDatabase(t *testing.T) {
 	if err := sqlite.SetReadOnly(st, true); err != nil {
 		t.Fatal(err)
 	}
-	errType := reflect.TypeFor[error]()
-	v := reflect.ValueOf(st)
 	refused := 0
-	for i := range v.NumMethod() {
-		m := v.Type().Method(i)
-		ft := m.Type // the receiver is argument 0
-		if m.Name == "Close" || ft.NumOut() == 0 || ft.Out(ft.NumOut()-1) != errType {
-			continue
-		}
-		in := []reflect.Value{reflect.ValueOf(ctx)}
-		given := args[m.Name]
-		for j := 2; j < ft.NumIn(); j++ {
-			if k := j - 2; k < len(given) {
-				in = append(in, reflect.ValueOf(given[k]))
-			} else {
-				in = append(in, reflect.Zero(ft.In(j)))
-			}
-		}
-		out := v.Method(i).Call(in)
-		err, _ := out[len(out)-1].Interface().(error)
+	storetest.CallEveryMethod(ctx, st, args, func(name string, err error) {
 		switch domain.ErrorCode(err) {
 		case "", domain.ENotFound:
 		case domain.EUnavailable:
 			if domain.ErrorMessage(err) != domain.MsgDatabaseUnavailable {
-				t.Errorf("%s: message %q", m.Name, domain.ErrorMessage(err))
+				t.Errorf("%s: message %q", name, domain.ErrorMessage(err))
 			}
 			refused++
 		default:
-			t.Errorf("%s on a read-only database: %v, want success or EUnavailable", m.Name, err)
+			t.Errorf("%s on a read-only database: %v, want success or EUnavailable", name, err)
 		}
-	}
+	})
 	if refused < 25 {
 		t.Errorf("only %d calls refused: the writes did not reach the database", refused)
 	}

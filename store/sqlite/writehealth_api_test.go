@@ -12,9 +12,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"kestrel/app"
 	"kestrel/domain"
-	"kestrel/httpapi"
 	"kestrel/httpapi/openapi/openapitest"
 	"kestrel/loadgen"
 	"kestrel/store/sqlite"
@@ -46,14 +44,7 @@ type dbHealth struct {
 // does not clear it either, and a successful write after the hold does.
 func TestHealthDegradedWhileWritesFail(t *testing.T) {
 	ctx := context.Background()
-	cfg := app.Defaults()
-	cfg.Addr, cfg.DataDir = "127.0.0.1:0", t.TempDir()
-	a, err := app.New(ctx, cfg, httpapi.BuildInfo{Version: "test"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go a.Run(ctx)
-	t.Cleanup(func() { a.Close() })
+	a := runApp(t)
 	st := a.Store.(*sqlite.Store)
 	clock := newSettableNow(time.Now())
 	sqlite.SetWriteHealthClock(st, clock.now)
