@@ -233,30 +233,57 @@ func (a *App) rebuild(ctx context.Context) error {
 
 // followLedger keeps a follower's reads of the account current: every
 // trade update from the leader (and, should one be lost, every few
-// seconds) makes the next read load the ledger, and the drawdown peak,
-// from the database.
+// seconds) makes the next read load the ledger from the database, and a
+// fill (or the same few seconds) the drawdown peak. An order that rests or
+// is cancelled moves no value, so it costs no read of the database here.
 func (a *App) followLedger(ctx context.Context) {
 	updates := a.Bus.Subscribe(ctx, events.TopicTradeUpdate, 1024)
 	t := time.NewTicker(5 * time.Second)
 	defer t.Stop()
 	for {
+		filled := true
 		select {
-		case _, ok := <-updates:
+		case e, ok := <-updates:
 			if !ok {
 				return
 			}
-			drain(updates) // a burst of fills costs one reload
+			filled = drainFills(e, updates) // a burst of updates costs one reload
 		case <-t.C:
 		case <-ctx.Done():
 			return
 		}
 		if !a.cluster.elector.Leading() {
 			a.ledger().Invalidate()
+			if !filled {
+				continue
+			}
 			if err := a.history.reload(ctx); err != nil && ctx.Err() == nil {
 				slog.Warn("reload the portfolio history", "err", err, "component", "cluster")
 			}
 		}
 	}
+}
+
+// drainFills takes whatever trade updates are queued behind first without
+// waiting and reports whether any of them, first included, was a fill.
+func drainFills(first events.Event, ch <-chan events.Event) bool {
+	filled := isFill(first)
+	for {
+		select {
+		case e, ok := <-ch:
+			if !ok {
+				return filled
+			}
+			filled = filled || isFill(e)
+		default:
+			return filled
+		}
+	}
+}
+
+func isFill(e events.Event) bool {
+	u, ok := e.Data.(domain.TradeUpdate)
+	return !ok || u.Fill != nil // an update of another shape: reload to be safe
 }
 
 // reloadShared reads again what another instance changed (settings,
@@ -365,18 +392,4 @@ func (v *portfolioView) reload(ctx context.Context) error {
 	v.since, v.peak = since, nil
 	v.mu.Unlock()
 	return nil
-}
-
-// drain takes whatever is already queued on ch without waiting.
-func drain(ch <-chan events.Event) {
-	for {
-		select {
-		case _, ok := <-ch:
-			if !ok {
-				return
-			}
-		default:
-			return
-		}
-	}
 }

@@ -3,6 +3,9 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"kestrel/domain"
+	"kestrel/events"
 )
 
 func TestClusterConfigValidation(t *testing.T) {
@@ -27,6 +30,39 @@ func TestClusterConfigValidation(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
 			t.Errorf("%s: error %v, want one about %q", c.name, err, c.wantErr)
+		}
+	}
+}
+
+// TestFollowerReloadsThePeakOnFillsOnly: a burst of trade updates makes a
+// follower read the portfolio history again only when one of them is a
+// fill; resting and cancelled orders move no value.
+func TestFollowerReloadsThePeakOnFillsOnly(t *testing.T) {
+	upd := func(fill bool) events.Event {
+		u := domain.TradeUpdate{Order: domain.Order{ID: "o"}}
+		if fill {
+			u.Fill = &domain.Fill{ID: "f"}
+		}
+		return events.Event{Topic: events.TopicTradeUpdate, Data: u}
+	}
+	for _, c := range []struct {
+		name  string
+		first events.Event
+		rest  []events.Event
+		want  bool
+	}{
+		{"one resting order", upd(false), nil, false},
+		{"resting orders", upd(false), []events.Event{upd(false), upd(false)}, false},
+		{"a fill first", upd(true), []events.Event{upd(false)}, true},
+		{"a fill last", upd(false), []events.Event{upd(false), upd(true)}, true},
+		{"an update of another shape", events.Event{Data: "?"}, nil, true},
+	} {
+		ch := make(chan events.Event, 8)
+		for _, e := range c.rest {
+			ch <- e
+		}
+		if got := drainFills(c.first, ch); got != c.want || len(ch) != 0 {
+			t.Errorf("%s: filled %v with %d left queued, want %v and none", c.name, got, len(ch), c.want)
 		}
 	}
 }

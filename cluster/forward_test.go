@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -150,5 +151,123 @@ func TestForwardGivesUpWhenTheLeaderChanges(t *testing.T) {
 	}
 	if waited := time.Since(began); waited > 30*time.Second {
 		t.Fatalf("waited %s: the wait did not end when the leader changed", waited)
+	}
+}
+
+// serveLeader runs api behind a leading forwarder of the named cluster and
+// returns a follower's middleware in front of it, once the leader answers.
+func serveLeader(t *testing.T, cluster string, api http.Handler) http.Handler {
+	t.Helper()
+	leader := NewForwarder(natsConn(t), cluster, "leader", func() bool { return true }, 5*time.Second)
+	follower := NewForwarder(natsConn(t), cluster, "follower", func() bool { return false }, 5*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- leader.Serve(ctx, leader.Middleware(api)) }()
+	t.Cleanup(func() { cancel(); <-served })
+	front := follower.Middleware(http.NotFoundHandler())
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		rec := httptest.NewRecorder()
+		front.ServeHTTP(rec, httptest.NewRequest("POST", "/api/trading/stop", nil))
+		if rec.Code != http.StatusServiceUnavailable {
+			return front
+		}
+	}
+	t.Fatal("the leader never answered")
+	return nil
+}
+
+// TestForwardCarriesTheRequestAsItIs: method, path and query, repeated
+// headers, a body that is not text and the remote address reach the
+// leader's handler unchanged, and its status, repeated headers and body
+// come back; a client's header that poses as a forwarding field is dropped.
+func TestForwardCarriesTheRequestAsItIs(t *testing.T) {
+	body := []byte{0, 1, 2, '\r', '\n', 0xff, '{', '}'}
+	var got *http.Request
+	var gotBody []byte
+	front := serveLeader(t, fmt.Sprintf("fwdtest%d", time.Now().UnixNano()), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/trading/stop" {
+			return // the readiness probe
+		}
+		got = r
+		gotBody, _ = io.ReadAll(r.Body)
+		w.Header().Add("Set-Cookie", "a=1")
+		w.Header().Add("Set-Cookie", "b=2")
+		w.WriteHeader(http.StatusConflict)
+		_, _ = w.Write([]byte("conflict body"))
+	}))
+
+	req := httptest.NewRequest("PUT", "/api/trading/orders/o-1?price=1&price=2", bytes.NewReader(body))
+	req.Header.Add("X-Trace", "one")
+	req.Header.Add("X-Trace", "two")
+	req.Header.Set("Kestrel-Fwd-Method", "DELETE")
+	req.Header.Set("Kestrel-Fwd-Remote-Addr", "10.9.9.9:1")
+	req.RemoteAddr = "192.0.2.7:4321"
+	rec := httptest.NewRecorder()
+	front.ServeHTTP(rec, req)
+
+	if got == nil {
+		t.Fatalf("the leader's handler never ran: %d %s", rec.Code, rec.Body)
+	}
+	if got.Method != "PUT" || got.URL.RequestURI() != "/api/trading/orders/o-1?price=1&price=2" || got.RemoteAddr != "192.0.2.7:4321" {
+		t.Errorf("leader saw %s %s from %s, want PUT /api/trading/orders/o-1?price=1&price=2 from 192.0.2.7:4321", got.Method, got.URL.RequestURI(), got.RemoteAddr)
+	}
+	if !bytes.Equal(gotBody, body) {
+		t.Errorf("leader read body %q, want %q", gotBody, body)
+	}
+	if tr := got.Header.Values("X-Trace"); len(tr) != 2 || tr[0] != "one" || tr[1] != "two" {
+		t.Errorf("X-Trace = %q, want [one two]", tr)
+	}
+	if got.Header.Get(forwardedHeader) != "follower" {
+		t.Errorf("%s = %q, want follower", forwardedHeader, got.Header.Get(forwardedHeader))
+	}
+	for k := range got.Header {
+		if strings.HasPrefix(k, reservedPrefix) {
+			t.Errorf("the leader's handler saw the forwarding field %s", k)
+		}
+	}
+	if rec.Code != http.StatusConflict || rec.Body.String() != "conflict body" {
+		t.Errorf("answer %d %q, want 409 %q", rec.Code, rec.Body, "conflict body")
+	}
+	if c := rec.Header().Values("Set-Cookie"); len(c) != 2 || c[0] != "a=1" || c[1] != "b=2" {
+		t.Errorf("Set-Cookie = %q, want [a=1 b=2]", c)
+	}
+	for k := range rec.Header() {
+		if strings.HasPrefix(k, reservedPrefix) {
+			t.Errorf("the client saw the forwarding field %s", k)
+		}
+	}
+}
+
+// TestForwardedCommandsRunConcurrently: commands forwarded together run at
+// the same time on the leader, as HTTP requests do, not one after another.
+func TestForwardedCommandsRunConcurrently(t *testing.T) {
+	const n = 20
+	var arrived atomic.Int32
+	all := make(chan struct{})
+	front := serveLeader(t, fmt.Sprintf("fwdtest%d", time.Now().UnixNano()), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/trading/stop" {
+			return
+		}
+		if arrived.Add(1) == n {
+			close(all)
+		}
+		select { // each waits for all the others: serial handling would time out
+		case <-all:
+		case <-time.After(4 * time.Second):
+			w.WriteHeader(http.StatusGatewayTimeout)
+		}
+	}))
+	codes := make(chan int, n)
+	for range n {
+		go func() {
+			rec := httptest.NewRecorder()
+			front.ServeHTTP(rec, httptest.NewRequest("POST", "/api/trading/execute", strings.NewReader(`{}`)))
+			codes <- rec.Code
+		}()
+	}
+	for range n {
+		if c := <-codes; c != http.StatusOK {
+			t.Fatalf("a command answered %d (arrived together: %d of %d), want 200", c, arrived.Load(), n)
+		}
 	}
 }

@@ -17,13 +17,13 @@ import (
 	"kestrel/events"
 )
 
-// message is what travels on NATS: the publishing instance (so an
-// instance skips its own events) and the event.
-type message struct {
-	Instance string          `json:"instance"`
-	Time     time.Time       `json:"time"`
-	Data     json.RawMessage `json:"data"`
-}
+// An event travels on NATS as its value's JSON, with the publishing
+// instance (so an instance skips its own events before decoding them) and
+// the event's time in the message's headers.
+const (
+	hdrInstance = "Kestrel-Instance"
+	hdrTime     = "Kestrel-Time"
+)
 
 // decoders give each bridged topic's value its Go type back: local
 // subscribers (the WebSocket hub) read typed values, not JSON.
@@ -92,10 +92,8 @@ func (b *Bridge) send(e events.Event) {
 	}
 	data, err := json.Marshal(e.Data)
 	if err == nil {
-		var raw []byte
-		if raw, err = json.Marshal(message{Instance: b.instance, Time: e.Time, Data: data}); err == nil {
-			err = b.nc.Publish(b.prefix+e.Topic, raw)
-		}
+		h := nats.Header{hdrInstance: {b.instance}, hdrTime: {e.Time.Format(time.RFC3339Nano)}}
+		err = b.nc.PublishMsg(&nats.Msg{Subject: b.prefix + e.Topic, Header: h, Data: data})
 	}
 	if err != nil {
 		b.Failed.Add(1)
@@ -109,20 +107,22 @@ func (b *Bridge) receive(m *nats.Msg) {
 	if !ok {
 		return
 	}
-	var msg message
-	if err := json.Unmarshal(m.Data, &msg); err != nil {
-		b.Failed.Add(1)
-		return
-	}
-	if msg.Instance == b.instance {
+	from := m.Header.Get(hdrInstance)
+	if from == b.instance {
 		return // our own event, already delivered locally
 	}
-	v, err := dec(msg.Data)
+	at, err := time.Parse(time.RFC3339Nano, m.Header.Get(hdrTime))
 	if err != nil {
 		b.Failed.Add(1)
-		slog.Warn("cluster event not understood", "topic", topic, "from", msg.Instance, "err", err, "component", "cluster")
+		slog.Warn("cluster event without its time", "topic", topic, "from", from, "err", err, "component", "cluster")
+		return
+	}
+	v, err := dec(m.Data)
+	if err != nil {
+		b.Failed.Add(1)
+		slog.Warn("cluster event not understood", "topic", topic, "from", from, "err", err, "component", "cluster")
 		return
 	}
 	b.Received.Add(1)
-	b.bus.Deliver(events.Event{Topic: topic, Data: v, Time: msg.Time})
+	b.bus.Deliver(events.Event{Topic: topic, Data: v, Time: at})
 }

@@ -56,7 +56,8 @@ func TestBridgeCarriesTypedEventsOnceWithoutEcho(t *testing.T) {
 	px := decimal.RequireFromString("64123.45")
 	sent := domain.TradeUpdate{Order: domain.Order{ID: "o-1", Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit,
 		Quantity: decimal.RequireFromString("0.0105"), Price: &px, Status: domain.StatusFilled}}
-	busA.Publish(events.TopicTradeUpdate, sent, time.Now())
+	at := time.Now()
+	busA.Publish(events.TopicTradeUpdate, sent, at)
 
 	if e := <-onA; e.Data.(domain.TradeUpdate).Order.ID != "o-1" {
 		t.Fatalf("local subscriber got %+v", e.Data)
@@ -69,6 +70,9 @@ func TestBridgeCarriesTypedEventsOnceWithoutEcho(t *testing.T) {
 		}
 		if got.Order.ID != "o-1" || !got.Order.Price.Equal(px) || !got.Order.Quantity.Equal(sent.Order.Quantity) {
 			t.Fatalf("other instance got %+v, want %+v", got.Order, sent.Order)
+		}
+		if !e.Time.Equal(at) {
+			t.Fatalf("other instance got the event's time %s, want %s", e.Time, at)
 		}
 	case <-ctx.Done():
 		t.Fatal("the other instance never received the trade update")

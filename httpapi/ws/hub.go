@@ -128,19 +128,24 @@ func symbolOf(v any) string {
 // Broadcast encodes one frame and queues it for every client subscribed to
 // channel (and to symbol, when the client filters by symbols).
 func (h *Hub) Broadcast(channel, typ, symbol string, data any, at time.Time) {
-	frame, err := json.Marshal(Message{Type: typ, Channel: channel, Data: data, Timestamp: at})
-	if err != nil {
-		return
-	}
 	h.mu.RLock()
 	if !h.published(channel, symbol) {
 		h.mu.RUnlock()
 		return
 	}
+	// The frame is encoded once, for the first client that wants it: with
+	// none (an instance nobody watches) the event costs no encoding.
+	var frame []byte
 	var slow []*client
 	for c := range h.clients {
 		if !c.wants(channel, symbol) {
 			continue
+		}
+		if frame == nil {
+			var err error
+			if frame, err = json.Marshal(Message{Type: typ, Channel: channel, Data: data, Timestamp: at}); err != nil {
+				break
+			}
 		}
 		select {
 		case c.send <- frame:
