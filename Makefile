@@ -38,8 +38,8 @@ bin/coinbasefake: $(GO_FILES) go.mod go.sum
 ## test: lint, Go tests (SQLite and PostgreSQL), bounded fuzzing, front-end unit tests, end-to-end browser tests
 test: lint test-go test-fuzz test-web test-e2e
 
-# Packages with concurrency (engine loop, sandbox, strategies, hub, gateway, ops loops) also run under the race detector.
-RACE_PKGS := ./exchange/... ./trading/... ./strategy/... ./httpapi/ws/... ./events/... ./ops/...
+# Packages with concurrency (engine loop, sandbox, strategies, hub, gateway, ops loops, cluster forwarding) also run under the race detector.
+RACE_PKGS := ./exchange/... ./trading/... ./strategy/... ./httpapi/ws/... ./events/... ./ops/... ./cluster/...
 
 test-go: web/dist/index.html
 	go test -count=1 $(GO_PKGS)
