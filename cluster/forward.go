@@ -53,6 +53,17 @@ const (
 	hdrStatus      = reservedPrefix + "Status"
 )
 
+// copyUnreserved copies the header fields outside the reserved prefix
+// from src to dst, under their canonical names, and returns dst.
+func copyUnreserved(dst, src map[string][]string) http.Header {
+	for k, vs := range src {
+		if k = textproto.CanonicalMIMEHeaderKey(k); !strings.HasPrefix(k, reservedPrefix) {
+			dst[k] = vs
+		}
+	}
+	return dst
+}
+
 // workerIdle is how long a worker serving forwarded commands waits for
 // the next one before it ends.
 const workerIdle = 10 * time.Second
@@ -120,12 +131,7 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 		writeEnvelope(w, http.StatusRequestEntityTooLarge, domain.ETooLarge, "The request body is too large to forward to the trading engine")
 		return
 	}
-	h := make(nats.Header, len(r.Header)+4)
-	for k, vs := range r.Header {
-		if !strings.HasPrefix(k, reservedPrefix) {
-			h[k] = vs
-		}
-	}
+	h := nats.Header(copyUnreserved(make(map[string][]string, len(r.Header)+4), r.Header))
 	h[forwardedHeader] = []string{f.self}
 	h[hdrMethod], h[hdrURI], h[hdrRemoteAddr] = []string{r.Method}, []string{r.URL.RequestURI()}, []string{r.RemoteAddr}
 	ctx, cancel := context.WithTimeout(r.Context(), f.timeout)
@@ -151,11 +157,8 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 		unavailable(w, "The trading engine's answer could not be read")
 		return
 	}
-	for k, vs := range msg.Header {
-		if k != "Content-Length" && !strings.HasPrefix(k, reservedPrefix) {
-			w.Header()[k] = vs
-		}
-	}
+	copyUnreserved(w.Header(), msg.Header)
+	w.Header().Del("Content-Length") // the body is written whole below; the server sets it
 	w.WriteHeader(status)
 	_, _ = w.Write(msg.Data)
 }
@@ -166,12 +169,12 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 // each command only registers with the leader's era.
 func (f *Forwarder) watchLeader(cancel context.CancelFunc) (replaced *atomic.Bool, stop func() bool) {
 	replaced = new(atomic.Bool)
-	if f.Leader == nil {
-		return replaced, func() bool { return false }
+	var e *era
+	if f.Leader != nil {
+		e = f.observe(f.Leader())
 	}
-	e := f.observe(f.Leader())
-	if e == nil {
-		return replaced, func() bool { return false } // nobody leads: the request fails at once with no responders
+	if e == nil { // not watched, or nobody leads: the request fails at once with no responders
+		return replaced, func() bool { return false }
 	}
 	f.watchOnce.Do(func() { go f.watchLeaders() })
 	return replaced, context.AfterFunc(e.ctx, func() { replaced.Store(true); cancel() })
@@ -264,12 +267,7 @@ func (f *Forwarder) serveOne(ctx context.Context, h http.Handler, m *nats.Msg) {
 	if req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), method, uri, bytes.NewReader(m.Data)); err != nil || method == "" {
 		writeEnvelope(rec, http.StatusBadRequest, domain.EInvalid, "The forwarded request could not be read")
 	} else {
-		req.Header = make(http.Header, len(m.Header))
-		for k, vs := range m.Header {
-			if !strings.HasPrefix(k, reservedPrefix) {
-				req.Header[textproto.CanonicalMIMEHeaderKey(k)] = vs
-			}
-		}
+		req.Header = copyUnreserved(make(http.Header, len(m.Header)), m.Header)
 		req.RemoteAddr = m.Header.Get(hdrRemoteAddr)
 		h.ServeHTTP(rec, req)
 	}
