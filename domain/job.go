@@ -60,6 +60,7 @@ type JobStore interface {
 	// it had already finished (the first outcome stands).
 	FinishJob(ctx context.Context, id, status, resultRef, reason string, at time.Time) (bool, error)
 	// CancelJob cancels a queued job at once and marks a running one
-	// CancelRequested; a finished job is left as it is. It returns the job.
+	// CancelRequested (the first reason stands); a finished job is left as
+	// it is. It returns the job.
 	CancelJob(ctx context.Context, id, reason string, at time.Time) (Job, error)
 }

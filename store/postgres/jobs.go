@@ -104,7 +104,7 @@ func (s *Store) FinishJob(ctx context.Context, id, status, resultRef, reason str
 func (s *Store) CancelJob(ctx context.Context, id, reason string, at time.Time) (domain.Job, error) {
 	j, err := scanJob(s.db.QueryRow(ctx, `UPDATE jobs SET
 		status = CASE WHEN status = $1 THEN $2 ELSE status END,
-		error = CASE WHEN status = $1 THEN $3 ELSE error END,
+		error = CASE WHEN status = $1 OR (status = $5 AND NOT cancel_requested) THEN $3 ELSE error END,
 		finished_at = CASE WHEN status = $1 THEN $4 ELSE finished_at END,
 		cancel_requested = cancel_requested OR status = $5
 		WHERE id = $6 RETURNING `+jobColumns, domain.JobQueued, domain.JobCancelled, reason, at, domain.JobRunning, id))

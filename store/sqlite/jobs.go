@@ -122,7 +122,7 @@ func (s *Store) CancelJob(ctx context.Context, id, reason string, at time.Time) 
 		domain.JobCancelled, reason, ms(at), id, domain.JobQueued); err != nil {
 		return domain.Job{}, err
 	}
-	if _, err := s.w.ExecContext(ctx, `UPDATE jobs SET cancel_requested = 1 WHERE id = ? AND status = ?`, id, domain.JobRunning); err != nil {
+	if _, err := s.w.ExecContext(ctx, `UPDATE jobs SET cancel_requested = 1, error = ? WHERE id = ? AND status = ? AND cancel_requested = 0`, reason, id, domain.JobRunning); err != nil {
 		return domain.Job{}, err
 	}
 	return s.Job(ctx, id)

@@ -71,8 +71,11 @@ func RunJobs(t *testing.T, s domain.JobStore) {
 	if ok, _ := s.ClaimJob(ctx, "j2", end); ok {
 		t.Fatal("a cancelled job was claimed")
 	}
-	if j, err = s.CancelJob(ctx, "j1", "Cancelled by u1", end); err != nil || j.Status != domain.JobRunning || !j.CancelRequested {
+	if j, err = s.CancelJob(ctx, "j1", "Cancelled by u1", end); err != nil || j.Status != domain.JobRunning || !j.CancelRequested || j.Error != "Cancelled by u1" {
 		t.Fatalf("cancel running = %+v, %v", j, err)
+	}
+	if j, _ = s.CancelJob(ctx, "j1", "Cancelled by u2", end); j.Error != "Cancelled by u1" {
+		t.Fatalf("a second cancel changed the reason: %+v", j)
 	}
 	_, err = s.CancelJob(ctx, "missing", "x", end)
 	wantCode(t, err, domain.ENotFound)
