@@ -1855,7 +1855,7 @@ export interface components {
             symbol: string;
             status: components["schemas"]["JobStatus"];
             request: components["schemas"]["BacktestAsk"];
-            progress?: number;
+            progress: number;
             /** @description Why a job failed or was cancelled */
             error?: string;
         };
