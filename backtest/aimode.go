@@ -151,7 +151,7 @@ func (p counted) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) 
 	}
 	p.run.Prompts++
 	d, err := p.Provider.Decide(ctx, r)
-	p.run.usage(d)
+	p.run.usage(d, err)
 	if err != nil {
 		if ctx.Err() != nil {
 			return d, ctx.Err()
@@ -172,9 +172,14 @@ func (p counted) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) 
 	return d, nil
 }
 
-// usage adds one answer's calls, tokens and cost.
-func (a *AIRun) usage(d ai.Decision) {
-	a.ModelCalls += d.Calls
+// usage adds one answer's calls, tokens and cost. A provider that makes
+// no HTTP call (the built-in analyst) was still asked once.
+func (a *AIRun) usage(d ai.Decision, err error) {
+	calls := d.Calls
+	if calls == 0 && err == nil {
+		calls = 1
+	}
+	a.ModelCalls += calls
 	a.PromptTokens += d.PromptTokens
 	a.CompletionTokens += d.CompletionTokens
 	if d.Cost != nil {
