@@ -379,6 +379,7 @@ describe('Strategy Backtesting', () => {
     expect(screen.getByTestId('bt-job-status').textContent).toBe('Running');
     expect(screen.getByText(/40% of the candles done/)).toBeTruthy();
     expect(screen.queryByText('Backtest completed successfully')).toBeNull();
+    expect(within(await screen.findByTestId('bt-history-status')).getByText('(running 40%)')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(await screen.findByText('Backtest cancelled: Cancelled by op@example.com')).toBeTruthy();
     expect(screen.queryByRole('progressbar')).toBeNull();

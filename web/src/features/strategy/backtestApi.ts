@@ -33,7 +33,13 @@ export const backtestApi = {
 
 /** Query options, shared by the hooks and by tests. A finished run never changes; one under way is read again until it ends. */
 export const backtestQueries = {
-  list: () => queryOptions({ queryKey: backtestKeys.list, queryFn: backtestApi.list, staleTime: 0 }),
+  list: () =>
+    queryOptions({
+      queryKey: backtestKeys.list,
+      queryFn: backtestApi.list,
+      staleTime: 0,
+      refetchInterval: (q) => (q.state.data?.some((r) => !isFinished(r.status)) ? POLL_MS : false),
+    }),
   one: (id: string) =>
     queryOptions({
       queryKey: backtestKeys.one(id),
@@ -99,6 +105,7 @@ export function useJobStream(): void {
         return;
       }
       qc.setQueryData<BacktestJob>(key, (old) => (old && !isFinished(old.status) ? { ...old, status: j.status, progress: j.progress } : old));
+      qc.setQueryData<BacktestRun[]>(backtestKeys.list, (old) => old?.map((r) => (r.id === j.id && !isFinished(r.status) ? { ...r, status: j.status, progress: j.progress } : r)));
     });
     if (jobUsers++ === 0) realtime.subscribe(['jobs']);
     return () => {
