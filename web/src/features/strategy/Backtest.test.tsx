@@ -90,7 +90,7 @@ const asRun = (j: BacktestJob): BacktestRun => ({
  * then goes through the states outcome gives (each GET takes the next; the
  * last stays), by default straight to completed. Cancel cancels it.
  */
-function mockServer({ post, stored = [], outcome = (r) => [done(r)] }: { post?: (body: unknown) => Response; stored?: BacktestReport[]; outcome?: (r: BacktestReport) => BacktestJob[] } = {}) {
+function mockServer({ post, stored = [], outcome = (r) => [done(r)], role = 'operator' }: { post?: (body: unknown) => Response; stored?: BacktestReport[]; outcome?: (r: BacktestReport) => BacktestJob[]; role?: string } = {}) {
   const calls: Call[] = [];
   const jobs = new Map<string, BacktestJob[]>(stored.map((r) => [r.id, [done(r)]]));
   const order = stored.map((r) => r.id);
@@ -110,6 +110,7 @@ function mockServer({ post, stored = [], outcome = (r) => [done(r)] }: { post?: 
         return ok({ id: r.id, status: 'queued' }, 202);
       }
       if (c.path === '/strategy/list') return ok({ strategies });
+      if (c.path === '/auth/me') return ok({ id: 'u1', email: 'op@example.com', name: 'Op', role });
       if (c.path === '/backtests') {
         const list = order.map((id) => asRun(jobs.get(id)![0]!));
         return ok({ backtests: list, count: list.length });
@@ -306,6 +307,15 @@ describe('Strategy Backtesting', () => {
     await run();
     await vi.waitFor(() => expect(posts(calls)).toHaveLength(3));
     expect((posts(calls)[2]!.body as BacktestAsk).ai_mode).toBeUndefined();
+  });
+
+  it('offers a trader no live model: it spends the platform budget', async () => {
+    mockServer({ role: 'trader' });
+    renderScreen();
+    await fillForm({ strategy: 'ai_strategy' });
+    const live = await screen.findByRole('option', { name: 'Live model (operators only)' });
+    expect((live as HTMLOptionElement).disabled).toBe(true);
+    expect((screen.getByRole('option', { name: 'Recorded decisions' }) as HTMLOptionElement).disabled).toBe(false);
   });
 
   it('cancels a live estimate without running anything', async () => {
