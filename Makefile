@@ -42,8 +42,8 @@ bin/aifake: $(GO_FILES) go.mod go.sum
 
 test: lint test-go test-fuzz test-web test-e2e
 
-# Packages with concurrency (engine loop, sandbox, strategies, hub, gateway, ops loops, cluster forwarding) also run under the race detector.
-RACE_PKGS := ./exchange/... ./trading/... ./strategy/... ./httpapi/ws/... ./events/... ./ops/... ./cluster/...
+# Packages with concurrency (engine loop, sandbox, strategies, hub, gateway, ops loops, cluster forwarding, jobs runner) also run under the race detector.
+RACE_PKGS := ./exchange/... ./trading/... ./strategy/... ./httpapi/ws/... ./events/... ./ops/... ./cluster/... ./jobs/...
 
 test-go: web/dist/index.html
 	go test -count=1 $(GO_PKGS)
