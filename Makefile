@@ -36,10 +36,14 @@ bin/coinbasefake: $(GO_FILES) go.mod go.sum
 	go build -trimpath -o bin/coinbasefake ./exchange/coinbase/coinbasefake/cmd/coinbasefake
 
 ## test: lint, Go tests (SQLite and PostgreSQL), bounded fuzzing, front-end unit tests, end-to-end browser tests
+# The fake OpenAI-compatible model (a configurable delay per answer) for live-model backtests.
+bin/aifake: $(GO_FILES) go.mod go.sum
+	go build -trimpath -o bin/aifake ./ai/aifake/cmd/aifake
+
 test: lint test-go test-fuzz test-web test-e2e
 
-# Packages with concurrency (engine loop, sandbox, strategies, hub, gateway, ops loops, cluster forwarding) also run under the race detector.
-RACE_PKGS := ./exchange/... ./trading/... ./strategy/... ./httpapi/ws/... ./events/... ./ops/... ./cluster/...
+# Packages with concurrency (engine loop, sandbox, strategies, hub, gateway, ops loops, cluster forwarding, jobs runner) also run under the race detector.
+RACE_PKGS := ./exchange/... ./trading/... ./strategy/... ./httpapi/ws/... ./events/... ./ops/... ./cluster/... ./jobs/...
 
 test-go: web/dist/index.html
 	go test -count=1 $(GO_PKGS)
@@ -63,7 +67,7 @@ test-fuzz: web/dist/index.html
 test-web: web/node_modules/.package-lock.json
 	cd web && npm test
 
-test-e2e: bin/kestrel bin/coinbasefake e2e/node_modules/.package-lock.json
+test-e2e: bin/kestrel bin/coinbasefake bin/aifake e2e/node_modules/.package-lock.json
 	cd e2e && npm test
 
 # Pinned analysers, fetched from the Go module registry on first use and cached.

@@ -48,6 +48,7 @@ type Decision struct {
 	// BuiltinLabel for the built-in analyst.
 	Model                          string
 	Latency                        time.Duration
+	Calls                          int // model calls made (2 with the repair retry)
 	PromptTokens, CompletionTokens int
 	Cost                           *float64 // only when the provider reports it
 	Prompt, Raw                    string

@@ -65,6 +65,7 @@ func ask(ctx context.Context, r Request, d Decision, call complete) (Decision, e
 func timed(ctx context.Context, d *Decision, call complete, q query) (completion, error) {
 	start := time.Now()
 	c, err := call(ctx, q)
+	d.Calls++
 	d.Latency += time.Since(start)
 	d.PromptTokens += c.PromptTokens
 	d.CompletionTokens += c.CompletionTokens

@@ -23,6 +23,7 @@ import (
 	"kestrel/exchange/sandbox"
 	"kestrel/httpapi"
 	"kestrel/httpapi/ws"
+	"kestrel/jobs"
 	"kestrel/logbook"
 	"kestrel/metrics"
 	"kestrel/ops/backup"
@@ -71,6 +72,9 @@ type App struct {
 	listener  net.Listener
 	stop      context.CancelFunc
 	done      chan struct{}
+
+	// Jobs runs long work (backtests) outside requests.
+	Jobs *jobs.Runner
 
 	runCtx    context.Context
 	engMu     sync.Mutex
@@ -130,6 +134,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		store.Close()
 		return nil, err
 	}
+	a.openJobs(clock)
 	copier, _ := store.(backup.Copier) // nil on PostgreSQL: backups then raise an alert
 	a.Backups = backup.New(copier, filepath.Join(cfg.DataDir, "backups"), a.Settings.Platform, a.Alerts, clock)
 	a.registerMetrics()
@@ -141,7 +146,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		}
 	}
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
-		Market: a.Live, MarketSource: func() string { return a.current().source }, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests,
+		Market: a.Live, MarketSource: func() string { return a.current().source }, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests, Jobs: a.Jobs,
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
@@ -263,7 +268,7 @@ func (a *App) Close() error {
 // opsLoops are the maintenance jobs that run for the server's lifetime.
 func (a *App) opsLoops() []func(context.Context) {
 	clock := domain.SystemClock{}
-	return []func(context.Context){
+	loops := []func(context.Context){
 		func(ctx context.Context) { a.Auth.PruneEvery(ctx, 10*time.Minute) },
 		func(ctx context.Context) {
 			healthcheck.Run(ctx, a.Store, a.Settings.Platform, a.Alerts, a.Metrics.DatabaseErrors)
@@ -271,6 +276,10 @@ func (a *App) opsLoops() []func(context.Context) {
 		func(ctx context.Context) { retention.Run(ctx, a.Store, a.Settings.Platform, clock) },
 		a.Backups.Run,
 	}
+	if a.cluster == nil {
+		loops = append(loops, a.Jobs.Run) // a cluster's leader runs them (lead)
+	}
+	return loops
 }
 
 func (a *App) describeDB() string {

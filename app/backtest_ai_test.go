@@ -67,6 +67,9 @@ type aiReport struct {
 		Mode, Provider, Model, Summary string
 		Prompts, Recorded, Missing     int
 		Failed, Saved                  int
+		ModelCalls                     int      `json:"model_calls"`
+		Cost                           *float64 `json:"cost"`
+		CostReported                   int      `json:"cost_reported"`
 		Models                         map[string]int
 		Warnings                       []string
 	} `json:"ai"`
@@ -92,7 +95,7 @@ func TestBacktestAIModes(t *testing.T) {
 	}
 
 	// Live without confirm_live: the estimate, no model call, nothing stored.
-	r := s.do("POST", "/api/backtests", tok, ask("live", ""))
+	r := s.do("POST", "/api/backtests", op, ask("live", ""))
 	var est struct {
 		Status         string   `json:"status"`
 		ModelCalls     int      `json:"model_calls"`
@@ -115,7 +118,7 @@ func TestBacktestAIModes(t *testing.T) {
 		t.Fatalf("the estimate called the model %d times", fake.calls)
 	}
 	// The spec's GET form answers a live run with the estimate too; only POST confirms.
-	if r := s.do("GET", "/api/strategy/backtest/ai_strategy?symbol=BTC-USD&start_date=2026-01-01&end_date=2026-01-15&ai_mode=live", tok, ""); r.Status != 200 ||
+	if r := s.do("GET", "/api/strategy/backtest/ai_strategy?symbol=BTC-USD&start_date=2026-01-01&end_date=2026-01-15&ai_mode=live", op, ""); r.Status != 200 ||
 		!strings.Contains(string(r.Data), `"status":"confirmation_required"`) || fake.calls != 0 {
 		t.Fatalf("GET live: %+v", r)
 	}
@@ -125,8 +128,8 @@ func TestBacktestAIModes(t *testing.T) {
 	}
 
 	// Confirmed: one call per evaluation.
-	r = s.do("POST", "/api/backtests", tok, ask("live", `,"confirm_live":true`))
-	if r.Status != 201 {
+	r = s.backtest(op, ask("live", `,"confirm_live":true`))
+	if r.Status != 202 {
 		t.Fatalf("live run: %+v", r)
 	}
 	var live aiReport
@@ -145,10 +148,10 @@ func TestBacktestAIModes(t *testing.T) {
 
 	// Recorded: the live run's answers replay the same run, with no model call.
 	calls := fake.calls
-	r = s.do("POST", "/api/backtests", tok, ask("recorded", ""))
+	r = s.backtest(tok, ask("recorded", ""))
 	var rec aiReport
 	s.into(r, &rec)
-	if r.Status != 201 || rec.AI.Missing != 0 || rec.AI.Recorded != est.ModelCalls || rec.AI.Models["openai/fake-model"] != est.ModelCalls ||
+	if r.Status != 202 || rec.AI.Missing != 0 || rec.AI.Recorded != est.ModelCalls || rec.AI.Models["openai/fake-model"] != est.ModelCalls ||
 		!strings.HasPrefix(rec.AI.Summary, fmt.Sprintf("0 of %d prompts had no recorded decision", est.ModelCalls)) || fake.calls != calls {
 		t.Fatalf("recorded: %+v (model calls %d -> %d)", rec.AI, calls, fake.calls)
 	}
@@ -157,10 +160,10 @@ func TestBacktestAIModes(t *testing.T) {
 	}
 
 	// Another symbol was never asked: every prompt is missing, a HOLD, so nothing trades.
-	r = s.do("POST", "/api/backtests", tok, strings.Replace(ask("recorded", ""), "BTC-USD", "ETH-USD", 1))
+	r = s.backtest(tok, strings.Replace(ask("recorded", ""), "BTC-USD", "ETH-USD", 1))
 	var none aiReport
 	s.into(r, &none)
-	if r.Status != 201 || none.AI.Missing != none.AI.Prompts || none.AI.Prompts == 0 || len(none.Fills) != 0 ||
+	if r.Status != 202 || none.AI.Missing != none.AI.Prompts || none.AI.Prompts == 0 || len(none.Fills) != 0 ||
 		!strings.HasPrefix(none.AI.Summary, fmt.Sprintf("%d of %d prompts had no recorded decision", none.AI.Prompts, none.AI.Prompts)) {
 		t.Fatalf("recorded with no recordings: %+v", none.AI)
 	}
@@ -176,18 +179,18 @@ func TestBacktestAIModes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r = s.do("POST", "/api/backtests", tok, ask("recorded", ""))
+	r = s.backtest(tok, ask("recorded", ""))
 	var evals aiReport
 	s.into(r, &evals)
-	if r.Status != 201 || evals.AI.Models["openai/evaluated-model"] != est.ModelCalls || fmt.Sprint(evals.Fills) != fmt.Sprint(live.Fills) {
+	if r.Status != 202 || evals.AI.Models["openai/evaluated-model"] != est.ModelCalls || fmt.Sprint(evals.Fills) != fmt.Sprint(live.Fills) {
 		t.Fatalf("recorded from evaluations: %+v", evals.AI)
 	}
 
 	// The default is the built-in analyst, as before.
-	r = s.do("POST", "/api/backtests", tok, ask("", ""))
+	r = s.backtest(tok, ask("", ""))
 	var builtin aiReport
 	s.into(r, &builtin)
-	if r.Status != 201 || builtin.AI.Mode != "builtin" || builtin.AI.Prompts != est.ModelCalls || builtin.Assumptions.AIProvider != ai.BuiltinLabel || fake.calls != calls {
+	if r.Status != 202 || builtin.AI.Mode != "builtin" || builtin.AI.Prompts != est.ModelCalls || builtin.Assumptions.AIProvider != ai.BuiltinLabel || fake.calls != calls {
 		t.Fatalf("builtin: %+v", builtin.AI)
 	}
 
@@ -195,13 +198,13 @@ func TestBacktestAIModes(t *testing.T) {
 	if r := s.do("PUT", "/api/settings", op, `{"api":{"ai":{"model":"gpt-4.1-nano"}}}`); r.Status != 200 {
 		t.Fatalf("settings: %+v", r)
 	}
-	s.into(s.do("POST", "/api/backtests", tok, ask("live", "")), &est)
+	s.into(s.do("POST", "/api/backtests", op, ask("live", "")), &est)
 	if est.TrainingCutoff != "2024-06-01" || len(est.Warnings) != 0 {
 		t.Fatalf("gpt-4.1-nano on 2026 data: %+v", est)
 	}
 	early := `{"strategy_name":"ai_strategy","symbol":"BTC-USD","start_date":"2024-05-01","end_date":"2024-05-15","initial_capital":10000,"ai_mode":"live"}`
 	est.Warnings = nil
-	s.into(s.do("POST", "/api/backtests", tok, early), &est)
+	s.into(s.do("POST", "/api/backtests", op, early), &est)
 	if len(est.Warnings) != 1 || !strings.Contains(est.Warnings[0], "from 2024-05-01 on, before gpt-4.1-nano's training cutoff (2024-06-01)") {
 		t.Fatalf("gpt-4.1-nano on May 2024 data: %+v", est)
 	}
@@ -209,7 +212,7 @@ func TestBacktestAIModes(t *testing.T) {
 		ask("psychic", ""): "ai_mode",
 		`{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-01-15","initial_capital":10000,"ai_mode":"live"}`: "ai_mode",
 	} {
-		if r := s.do("POST", "/api/backtests", tok, body); r.Status != 400 || r.Error.Fields[field] == "" {
+		if r := s.do("POST", "/api/backtests", op, body); r.Status != 400 || r.Error.Fields[field] == "" {
 			t.Errorf("%s: %+v", body, r)
 		}
 	}

@@ -28,7 +28,7 @@ func TestBacktestAPI(t *testing.T) {
 		}
 	}
 
-	r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"ETH-USD","start_date":"2026-01-01","end_date":"2026-03-01","initial_capital":10000}`)
+	r := s.backtest(tok, `{"strategy_name":"technical_strategy","symbol":"ETH-USD","start_date":"2026-01-01","end_date":"2026-03-01","initial_capital":10000}`)
 	var rep struct {
 		ID          string `json:"id"`
 		Status      string `json:"status"`
@@ -38,7 +38,7 @@ func TestBacktestAPI(t *testing.T) {
 			CandlesHash string `json:"candles_hash"`
 		} `json:"assumptions"`
 	}
-	if r.Status != 201 {
+	if r.Status != 202 {
 		t.Fatalf("run: %+v", r)
 	}
 	s.into(r, &rep)
@@ -62,7 +62,7 @@ func TestBacktestAPI(t *testing.T) {
 		t.Fatalf("GET backtest: %+v", g.Error)
 	}
 	// Re-running the same request gives the same result.
-	again := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"ETH-USD","start_date":"2026-01-01","end_date":"2026-03-01","initial_capital":10000}`)
+	again := s.backtest(tok, `{"strategy_name":"technical_strategy","symbol":"ETH-USD","start_date":"2026-01-01","end_date":"2026-03-01","initial_capital":10000}`)
 	var rep2 struct {
 		FinalEquity string `json:"final_equity"`
 		Assumptions struct {
@@ -84,14 +84,14 @@ func TestBacktestSlippage(t *testing.T) {
 	s := start(t, t.TempDir())
 	_, tok := s.accounts()
 	run := func(bps string) (string, string) {
-		r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000,"slippage_bps":`+bps+`}`)
+		r := s.backtest(tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000,"slippage_bps":`+bps+`}`)
 		var rep struct {
 			FinalEquity string `json:"final_equity"`
 			Assumptions struct {
 				SlippageBps string `json:"slippage_bps"`
 			} `json:"assumptions"`
 		}
-		if r.Status != 201 {
+		if r.Status != 202 {
 			t.Fatalf("bps %s: %+v", bps, r)
 		}
 		s.into(r, &rep)
@@ -105,8 +105,8 @@ func TestBacktestSlippage(t *testing.T) {
 	if r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000,"slippage_bps":5000}`); r.Status != 400 || r.Error.Fields["slippage_bps"] == "" {
 		t.Fatalf("5000 bps: %+v", r)
 	}
-	r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000,"volume_cap":0.01}`)
-	if r.Status != 201 || !strings.Contains(string(r.Data), `"volume_cap":"1% of each candle's volume`) {
+	r := s.backtest(tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000,"volume_cap":0.01}`)
+	if r.Status != 202 || !strings.Contains(string(r.Data), `"volume_cap":"1% of each candle's volume`) {
 		t.Fatalf("volume cap: %d %s", r.Status, r.Error.Message)
 	}
 }

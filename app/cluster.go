@@ -151,7 +151,7 @@ func (a *App) lead(ctx context.Context) {
 		return
 	}
 	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
-	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run,
+	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run, a.Jobs.Run,
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
 		func(ctx context.Context) { a.marketWatch().Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },

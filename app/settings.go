@@ -66,6 +66,7 @@ var settingsEffects = map[string]string{
 	"api.ai.model":                               "applied",
 	"api.ai.provider":                            "applied",
 	"api.ai.timeout":                             "applied",
+	"api.ai.backtestMaxModelCalls":               "applied", // the cap of a live-model backtest's model calls
 	"api.exchange.apiKey":                        "applied",
 	"api.exchange.apiSecret":                     "applied",
 	"api.exchange.sandbox":                       "applied", // Coinbase: the sandbox host for accounts and orders

@@ -40,13 +40,25 @@ type AIRun struct {
 	Failed   int `json:"failed"`
 	// Models counts the replayed answers by the provider/model that gave them.
 	Models map[string]int `json:"models,omitempty"`
-	// Saved is how many of a live run's answers were recorded for replay.
-	Saved     int      `json:"saved,omitempty"`
+	// Saved is how many of a live run's answers were recorded for replay
+	// (each as it arrived, so a run that fails or is cancelled keeps them).
+	Saved int `json:"saved,omitempty"`
+	// ModelCalls is how many calls a live run made (a repair retry is a
+	// second call), failed ones included; the tokens and the cost are the
+	// providers' figures, the cost summed over the CostReported answers
+	// whose provider reported one (nil when none did).
+	ModelCalls       int      `json:"model_calls"`
+	PromptTokens     int      `json:"prompt_tokens,omitempty"`
+	CompletionTokens int      `json:"completion_tokens,omitempty"`
+	Cost             *float64 `json:"cost,omitempty"`
+	CostReported     int      `json:"cost_reported,omitempty"`
+	// CallCap is the most model calls the run may make (live runs).
+	CallCap   int      `json:"model_call_cap,omitempty"`
 	FirstFail string   `json:"first_failure,omitempty"`
 	Summary   string   `json:"summary"`
 	Warnings  []string `json:"warnings,omitempty"`
-	// answers are a live run's usable answers, to record.
-	answers []ai.Decision
+	// save records a live run's usable answer as it arrives.
+	save func(ctx context.Context, d ai.Decision) error
 }
 
 // Estimate is what a live run will do, shown before it runs.
@@ -60,6 +72,7 @@ type Estimate struct {
 	// costs one more call (the repair retry), so at most twice this.
 	ModelCalls     int      `json:"model_calls"`
 	MaxModelCalls  int      `json:"max_model_calls"`
+	CallCap        int      `json:"model_call_cap"`            // the most calls the run may make (api.ai.backtestMaxModelCalls)
 	TrainingCutoff string   `json:"training_cutoff,omitempty"` // YYYY-MM-DD, empty when unknown
 	Warnings       []string `json:"warnings"`
 	Message        string   `json:"message"`
@@ -123,15 +136,22 @@ func (p replay) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) {
 }
 
 // counted asks a live provider and counts the calls; a failed call is a
-// HOLD (counted and reported), so one timeout does not end a long run.
+// HOLD (counted and reported), so one timeout does not end a long run. A
+// live run stops with an error once its calls reach the cap, and stores
+// each usable answer as it arrives.
 type counted struct {
 	ai.Provider
 	run *AIRun
 }
 
 func (p counted) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) {
+	if p.run.CallCap > 0 && p.run.ModelCalls >= p.run.CallCap {
+		return ai.Decision{}, domain.Errorf(domain.EInvalid, "The run reached its cap of %d model calls after %d evaluations (repair retries count as calls); the answers so far are stored",
+			p.run.CallCap, p.run.Prompts)
+	}
 	p.run.Prompts++
 	d, err := p.Provider.Decide(ctx, r)
+	p.run.usage(d, err)
 	if err != nil {
 		if ctx.Err() != nil {
 			return d, ctx.Err()
@@ -143,10 +163,33 @@ func (p counted) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) 
 		d.Decision, d.Confidence, d.Reasoning = ai.Hold, 0, "Model call failed: "+err.Error()
 		return d, nil
 	}
-	if d.PromptHash != "" { // the built-in analyst has no prompt to replay by
-		p.run.answers = append(p.run.answers, d)
+	if d.PromptHash != "" && p.run.save != nil { // the built-in analyst has no prompt to replay by
+		if err := p.run.save(ctx, d); err != nil {
+			return d, fmt.Errorf("store the model's answer: %w", err)
+		}
+		p.run.Saved++
 	}
 	return d, nil
+}
+
+// usage adds one answer's calls, tokens and cost. A provider that makes
+// no HTTP call (the built-in analyst) was still asked once.
+func (a *AIRun) usage(d ai.Decision, err error) {
+	calls := d.Calls
+	if calls == 0 && err == nil {
+		calls = 1
+	}
+	a.ModelCalls += calls
+	a.PromptTokens += d.PromptTokens
+	a.CompletionTokens += d.CompletionTokens
+	if d.Cost != nil {
+		sum := *d.Cost
+		if a.Cost != nil {
+			sum += *a.Cost
+		}
+		a.Cost = &sum
+		a.CostReported++
+	}
 }
 
 // summarise writes the run's one-line account of its AI side.
@@ -167,7 +210,12 @@ func (a *AIRun) summarise() {
 			a.Summary += " from " + strings.Join(parts, ", ")
 		}
 	case AILive:
-		a.Summary = fmt.Sprintf("%d model calls to %s (%s)", a.Prompts, a.Provider, a.Model)
+		a.Summary = fmt.Sprintf("%d model calls to %s (%s) for %d evaluations", a.ModelCalls, a.Provider, a.Model, a.Prompts)
+		if a.Cost != nil {
+			a.Summary += fmt.Sprintf("; cost %.6g as the provider reported it for %d of them", *a.Cost, a.CostReported)
+		} else if a.ModelCalls > 0 {
+			a.Summary += "; the provider reported no cost"
+		}
 		if a.Failed > 0 {
 			a.Summary += fmt.Sprintf("; %d failed and counted as HOLD", a.Failed)
 		}
@@ -179,12 +227,8 @@ func (a *AIRun) summarise() {
 	}
 }
 
-// recordings are the live run's answers as the store keeps them.
-func (a *AIRun) recordings(source string, at time.Time) []domain.AIRecording {
-	out := make([]domain.AIRecording, 0, len(a.answers))
-	for _, d := range a.answers {
-		out = append(out, domain.AIRecording{PromptHash: d.PromptHash, At: at, Source: source, Provider: d.Provider, Model: d.Model,
-			Decision: d.Decision, Confidence: d.Confidence, Reasoning: d.Reasoning, Prompt: d.Prompt, Raw: d.Raw})
-	}
-	return out
+// recording is a live run's answer as the store keeps it.
+func recording(d ai.Decision, source string, at time.Time) domain.AIRecording {
+	return domain.AIRecording{PromptHash: d.PromptHash, At: at, Source: source, Provider: d.Provider, Model: d.Model,
+		Decision: d.Decision, Confidence: d.Confidence, Reasoning: d.Reasoning, Prompt: d.Prompt, Raw: d.Raw}
 }

@@ -56,7 +56,47 @@ func TestReplayByPromptHash(t *testing.T) {
 type failing struct{ ai.Builtin }
 
 func (failing) Decide(context.Context, ai.Request) (ai.Decision, error) {
-	return ai.Decision{Provider: "openai"}, errors.New("429 too many requests")
+	return ai.Decision{Provider: "openai", Calls: 1}, errors.New("429 too many requests")
+}
+
+// answering is a live provider that answers every prompt (one call each).
+type answering struct{ ai.Builtin }
+
+func (answering) Decide(_ context.Context, r ai.Request) (ai.Decision, error) {
+	cost := 0.5
+	return ai.Decision{Decision: ai.Buy, Confidence: 0.9, Provider: "openai", Model: "m", Calls: 1, Cost: &cost, PromptHash: "h-" + r.Price.String()}, nil
+}
+
+// A live run stores each answer as it arrives and stops at its cap on
+// model calls, before calling again.
+func TestLiveAnswersAreStoredAndCapped(t *testing.T) {
+	var saved []string
+	run := &AIRun{Mode: AILive, Provider: "openai", Model: "m", CallCap: 2, save: func(_ context.Context, d ai.Decision) error {
+		saved = append(saved, d.PromptHash)
+		return nil
+	}}
+	p := counted{Provider: answering{}, run: run}
+	for _, px := range []string{"100", "101"} {
+		if _, err := p.Decide(context.Background(), aiRequest(px)); err != nil {
+			t.Fatal(err)
+		}
+		if len(saved) != run.ModelCalls {
+			t.Fatalf("%d answers stored after %d calls", len(saved), run.ModelCalls)
+		}
+	}
+	if _, err := p.Decide(context.Background(), aiRequest("102")); err == nil || !strings.Contains(err.Error(), "cap of 2 model calls after 2 evaluations") {
+		t.Fatalf("past the cap: %v", err)
+	}
+	run.summarise()
+	if run.ModelCalls != 2 || run.Prompts != 2 || run.Saved != 2 || run.Cost == nil || *run.Cost != 1 || run.CostReported != 2 ||
+		!strings.HasPrefix(run.Summary, "2 model calls to openai (m) for 2 evaluations; cost 1 as the provider reported it for 2 of them") {
+		t.Fatalf("%+v", run)
+	}
+	run.save = func(context.Context, ai.Decision) error { return errors.New("disk full") }
+	run.CallCap = 0
+	if _, err := p.Decide(context.Background(), aiRequest("103")); err == nil {
+		t.Fatal("an answer that cannot be stored must end the run")
+	}
 }
 
 func TestLiveFailureIsAHold(t *testing.T) {
@@ -72,7 +112,7 @@ func TestLiveFailureIsAHold(t *testing.T) {
 		t.Fatal("a cancelled run must stop")
 	}
 	run.summarise()
-	if run.Failed != 1 || run.FirstFail != "429 too many requests" || run.Summary != "2 model calls to openai (m); 1 failed and counted as HOLD" {
+	if run.Failed != 1 || run.FirstFail != "429 too many requests" || run.Summary != "2 model calls to openai (m) for 2 evaluations; the provider reported no cost; 1 failed and counted as HOLD" {
 		t.Fatalf("%+v", run)
 	}
 }

@@ -60,11 +60,28 @@
 //     not the candle's close, so their prompts rarely match a backtest's;
 //     a live-model backtest's answers always do, so re-running it as
 //     recorded gives the same result without calling the model.
-//   - live: the provider configured in the settings, once per evaluation.
-//     Asked without confirm_live, nothing runs: the answer is an estimate
-//     (model calls = evaluations, twice that at most with repair retries)
-//     with a warning when the period's real data lies before the model's
-//     training cutoff (ai.TrainingCutoffs) or the cutoff is unknown. A
-//     failed call counts as HOLD and is reported. Usable answers are
-//     recorded for replay.
+//   - live: the provider configured in the settings, once per evaluation;
+//     operators only (it spends the platform's AI budget). Asked without
+//     confirm_live, nothing runs: the answer is an estimate (model calls =
+//     evaluations, twice that at most with repair retries) with a warning
+//     when the period's real data lies before the model's training cutoff
+//     (ai.TrainingCutoffs) or the cutoff is unknown. An estimate above the
+//     cap on model calls per run (api.ai.backtestMaxModelCalls, 2,000 by
+//     default) is refused before any call; while running, the run stops
+//     with an error before a call once its calls (repair retries included)
+//     have reached the cap, so the last question's repair retry is the only
+//     call that can pass it. A failed call counts as HOLD and is reported.
+//     Each usable answer is recorded for replay as it arrives (source
+//     backtest:<id>), so a run that fails or is cancelled keeps what it paid
+//     for. The report gives the calls made, the tokens, and the cost summed
+//     over the answers whose provider reported one.
+//
+// Runs as jobs. POST /api/backtests validates the ask in the request
+// (Service.Start with RunOptions.Check: field errors, a live run's estimate
+// and cap) and queues a job (package jobs); the job runs Service.Start with
+// the job's id as the report's id and a progress callback (Request.Progress:
+// the share of the candles done, every candle on the general path, every
+// 1,024 on the fast path) under a context its cancel ends. The spec's GET
+// /api/strategy/backtest/{name} still runs in the request and so never runs
+// a live model (it answers the estimate).
 package backtest

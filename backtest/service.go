@@ -110,6 +110,23 @@ type Deps struct {
 		RecordedDecision(ctx context.Context, promptHash string) (domain.Evaluation, bool, error)
 		SaveAIRecordings(ctx context.Context, rs []domain.AIRecording) error
 	}
+	// MaxModelCalls is the most model calls one live run may make
+	// (api.ai.backtestMaxModelCalls; nil or 0: DefaultMaxModelCalls).
+	MaxModelCalls func() int
+}
+
+// DefaultMaxModelCalls caps a live run's model calls when no setting does.
+const DefaultMaxModelCalls = 2000
+
+// RunOptions are how a run is carried out (by the jobs runner, or at once).
+type RunOptions struct {
+	// ID is the report's id (the job's); empty: a new one.
+	ID string
+	// Progress hears the share of the candles done (0..1).
+	Progress func(float64)
+	// Check only validates the ask (and, for a live run, estimates it and
+	// checks the cap on model calls) and runs nothing; the report is empty.
+	Check bool
 }
 
 // Service validates, runs and stores backtests.
@@ -136,6 +153,11 @@ func (s *Service) Defaults(a Ask) Ask {
 
 // Run validates the ask, runs it and stores the report.
 func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
+	return s.Start(ctx, a, RunOptions{})
+}
+
+// Start validates the ask and, unless o.Check, runs it and stores the report.
+func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error) {
 	a.StrategyName, a.Symbol = strings.TrimSpace(a.StrategyName), strings.ToUpper(strings.TrimSpace(a.Symbol))
 	start, end, err := s.validate(a)
 	if err != nil {
@@ -178,6 +200,9 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	if o.Check && mode != AILive {
+		return Report{}, nil
+	}
 	g := domain.Granularity(cfg.Timeframe)
 	warm := 2
 	if cfg.Indicators != nil {
@@ -203,26 +228,39 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 	if aiRun != nil && mode == AILive {
 		cut, warns := cutoffWarnings(aiRun.Provider, aiRun.Model, s.earliestData(cs[warmup:]))
 		aiRun.Warnings = warns
+		est := s.estimate(a, aiRun, len(cs)-warmup-1, cut)
+		if est.ModelCalls > aiRun.CallCap {
+			return Report{}, domain.FieldErrors(map[string]string{"ai_mode": fmt.Sprintf(
+				"This run would ask the model %d times (once per evaluation), more than the cap of %d model calls per run (setting api.ai.backtestMaxModelCalls): shorten the period, choose a longer timeframe or raise the cap",
+				est.ModelCalls, aiRun.CallCap)}, "ai_mode")
+		}
 		if !a.ConfirmLive {
-			return Report{}, &ConfirmLive{Estimate: s.estimate(a, aiRun, len(cs)-warmup-1, cut)}
+			return Report{}, &ConfirmLive{Estimate: est}
+		}
+	}
+	if o.Check {
+		return Report{}, nil
+	}
+	id := o.ID
+	if id == "" {
+		id = uuid.NewString()
+	}
+	if aiRun != nil && mode == AILive && s.d.Decisions != nil {
+		aiRun.save = func(ctx context.Context, d ai.Decision) error {
+			return s.d.Decisions.SaveAIRecordings(ctx, []domain.AIRecording{recording(d, "backtest:"+id, s.now())})
 		}
 	}
 	res, err := Run(ctx, Request{Strategy: strat, Config: cfg, Symbol: a.Symbol, Product: product, Candles: cs, Warmup: warmup,
-		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: s.d.Policy()})
+		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: s.d.Policy(),
+		Progress: o.Progress})
 	if err != nil {
 		return Report{}, err
 	}
-	rep := Report{ID: uuid.NewString(), CreatedAt: s.now(), Ask: a, Config: cfg, Result: res,
+	rep := Report{ID: id, CreatedAt: s.now(), Ask: a, Config: cfg, Result: res,
 		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: volumeCap(a.VolumeCap),
 			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
 			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs)}}
 	if aiRun != nil {
-		if recs := aiRun.recordings("backtest:"+rep.ID, rep.CreatedAt); len(recs) > 0 && s.d.Decisions != nil {
-			if err := s.d.Decisions.SaveAIRecordings(ctx, recs); err != nil {
-				return Report{}, err
-			}
-			aiRun.Saved = len(recs)
-		}
 		aiRun.summarise()
 		rep.AI, rep.Assumptions.AIMode, rep.Assumptions.AIProvider = aiRun, mode, aiRun.Model
 	}
@@ -378,22 +416,31 @@ func (s *Service) provider(mode, option string) (*AIRun, ai.Provider, error) {
 		if err != nil {
 			return nil, nil, domain.FieldErrors(map[string]string{"ai_mode": "The configured AI provider cannot be used: " + err.Error()}, "ai_mode")
 		}
-		run.Provider, run.Model = p.Name(), p.ModelLabel(option)
+		run.Provider, run.Model, run.CallCap = p.Name(), p.ModelLabel(option), s.maxModelCalls()
 		return run, counted{Provider: p, run: run}, nil
 	}
 	run.Provider, run.Model = ai.ProviderBuiltin, ai.BuiltinLabel
 	return run, counted{Provider: ai.Builtin{}, run: run}, nil
 }
 
+func (s *Service) maxModelCalls() int {
+	if s.d.MaxModelCalls != nil {
+		if n := s.d.MaxModelCalls(); n > 0 {
+			return n
+		}
+	}
+	return DefaultMaxModelCalls
+}
+
 // estimate describes a live run before it runs.
 func (s *Service) estimate(a Ask, run *AIRun, calls int, cutoff string) Estimate {
 	e := Estimate{Status: "confirmation_required", Strategy: a.StrategyName, Symbol: a.Symbol, Provider: run.Provider, Model: run.Model,
-		ModelCalls: calls, MaxModelCalls: 2 * calls, TrainingCutoff: cutoff, Warnings: run.Warnings}
+		ModelCalls: calls, MaxModelCalls: 2 * calls, CallCap: run.CallCap, TrainingCutoff: cutoff, Warnings: run.Warnings}
 	if e.Warnings == nil {
 		e.Warnings = []string{}
 	}
-	e.Message = fmt.Sprintf("This run asks %s (%s) %d times, once per evaluation (up to %d with repair retries). Send confirm_live: true to run it.",
-		run.Provider, run.Model, calls, 2*calls)
+	e.Message = fmt.Sprintf("This run asks %s (%s) %d times, once per evaluation (up to %d with repair retries; it stops at the cap of %d calls). Send confirm_live: true to run it.",
+		run.Provider, run.Model, calls, 2*calls, run.CallCap)
 	return e
 }
 

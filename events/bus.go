@@ -16,6 +16,7 @@ const (
 	TopicTradeUpdate = "trade_update" // data: TradeUpdate
 	TopicAlert       = "alert"        // data: an alert value
 	TopicSignal      = "signal"       // data: domain.Evaluation (a strategy's decision)
+	TopicJob         = "job"          // data: domain.Job (a change of a job's status or progress)
 )
 
 // Event is one published message.

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -10,20 +9,29 @@ import (
 
 func (s *Server) backtestRoutes() {
 	s.api("GET /api/strategy/backtest/{name}", signedIn, s.strategyBacktest)
-	s.api("POST /api/backtests", signedIn, s.runBacktest)
 	s.api("GET /api/backtests", signedIn, s.listBacktests)
 	s.api("GET /api/backtests/{id}", signedIn, s.getBacktest)
+	if s.d.Jobs != nil {
+		s.api("POST /api/backtests", signedIn, s.submitBacktest)
+		s.api("POST /api/backtests/{id}/cancel", signedIn, s.cancelBacktest)
+	}
 }
 
 // strategyBacktest is the spec's GET form: symbol, start_date and end_date
-// from the query (defaults: BTC-USD, the last three months, 10,000).
+// from the query (defaults: BTC-USD, the last three months, 10,000). It runs
+// in the request, so it never runs a live model: ai_mode=live answers the
+// estimate, and only a job (POST /api/backtests) runs it.
 func (s *Server) strategyBacktest(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	a := s.d.Backtests.Defaults(backtest.Ask{StrategyName: r.PathValue("name"), Symbol: q.Get("symbol"), StartDate: q.Get("start_date"),
 		EndDate: q.Get("end_date"), AIMode: q.Get("ai_mode")})
+	if err := liveAllowed(r, a); err != nil {
+		fail(w, r, err)
+		return
+	}
 	rep, err := s.d.Backtests.Run(r.Context(), a)
 	if estimated(w, err) {
-		return // a live model run is confirmed only through POST /api/backtests
+		return
 	}
 	if err != nil {
 		fail(w, r, err)
@@ -32,25 +40,8 @@ func (s *Server) strategyBacktest(w http.ResponseWriter, r *http.Request) {
 	ok(w, rep)
 }
 
-func (s *Server) runBacktest(w http.ResponseWriter, r *http.Request) {
-	var a backtest.Ask
-	if err := decode(r, &a); err != nil {
-		fail(w, r, err)
-		return
-	}
-	rep, err := s.d.Backtests.Run(r.Context(), a)
-	if estimated(w, err) {
-		return
-	}
-	if err != nil {
-		fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, envelope{Success: true, Data: rep})
-}
-
 // estimated answers a live-model run asked without confirm_live with its
-// estimate (200, nothing run or stored; a run answers 201).
+// estimate (200, nothing run or stored).
 func estimated(w http.ResponseWriter, err error) bool {
 	var c *backtest.ConfirmLive
 	if !errors.As(err, &c) {
@@ -66,7 +57,7 @@ func (s *Server) listBacktests(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	runs, err := s.d.Backtests.List(r.Context(), limit)
+	runs, err := s.backtestRuns(r.Context(), limit)
 	if err != nil {
 		fail(w, r, err)
 		return
@@ -75,10 +66,10 @@ func (s *Server) listBacktests(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getBacktest(w http.ResponseWriter, r *http.Request) {
-	raw, err := s.d.Backtests.Get(r.Context(), r.PathValue("id"))
+	b, err := s.backtestJob(r.Context(), r.PathValue("id"))
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
-	ok(w, json.RawMessage(raw))
+	ok(w, b)
 }

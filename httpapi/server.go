@@ -14,6 +14,7 @@ import (
 	"kestrel/cluster"
 	"kestrel/domain"
 	"kestrel/httpapi/ws"
+	"kestrel/jobs"
 	"kestrel/metrics"
 	"kestrel/ops/marketwatch"
 	"kestrel/settings"
@@ -49,6 +50,10 @@ type Deps struct {
 	Trading      *trading.Service
 	Strategies   *strategy.Engine
 	Backtests    *backtest.Service
+
+	// Jobs runs backtests outside requests (POST /api/backtests).
+	Jobs *jobs.Runner
+
 	// Portfolio history store.
 	Portfolio domain.PortfolioStore
 	// Alerts lists and resolves system alerts.

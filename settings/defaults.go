@@ -9,7 +9,7 @@ func Defaults() Settings {
 		Version: Version,
 		API: API{
 			Exchange: Exchange{Provider: "sandbox", Sandbox: true, Timeout: 30000, RateLimit: 10},
-			AI:       AIProvider{Provider: "builtin", Model: "gpt-4.1-nano", Timeout: 60000},
+			AI:       AIProvider{Provider: "builtin", Model: "gpt-4.1-nano", Timeout: 60000, BacktestMaxModelCalls: 2000},
 		},
 		Trading: Trading{
 			DefaultParameters: DefaultParameters{Quantity: 0.01, OrderType: "market", TimeInForce: "GTC"},

@@ -37,6 +37,9 @@ type AIProvider struct {
 	Model    string `json:"model"`
 	BaseURL  string `json:"baseUrl"` // OpenAI-compatible endpoints
 	Timeout  int    `json:"timeout"` // ms
+	// BacktestMaxModelCalls caps the model calls of one live-model backtest
+	// (0: the default, 2,000).
+	BacktestMaxModelCalls int `json:"backtestMaxModelCalls"`
 }
 
 // Trading holds defaults, risk limits and automation switches.

@@ -56,6 +56,7 @@ func TestValidationMessagesAndBounds(t *testing.T) {
 		{"replicate model", func(s *Settings) { s.API.AI.Provider = "replicate"; s.API.AI.Model = "llama3.2" }, "api.ai.model", "AI model must be one of [gpt-4.1-nano gpt-4-turbo claude-3-sonnet llama-2-70b]", false},
 		{"ai model", func(s *Settings) { s.API.AI.Model = " " }, "api.ai.model", "AI model is required", false},
 		{"ai timeout", func(s *Settings) { s.API.AI.Timeout = 9999 }, "api.ai.timeout", "AI provider timeout must be between 10000 and 300000 ms", false},
+		{"backtest model calls", func(s *Settings) { s.API.AI.BacktestMaxModelCalls = 100001 }, "api.ai.backtestMaxModelCalls", "Model calls per backtest must be between 1 and 100000 calls", false},
 		{"quantity", func(s *Settings) { s.Trading.DefaultParameters.Quantity = 0.0005 }, "trading.defaultParameters.quantity", "Default quantity must be at least 0.001", false},
 		{"max position", func(s *Settings) { s.Trading.RiskManagement.MaxPositionSize = 1.01 }, "trading.riskManagement.maxPositionSize", "Max position size must be between 0.01 and 1", false},
 		{"daily loss", func(s *Settings) { s.Trading.RiskManagement.DailyLossLimit = 0.6 }, "trading.riskManagement.dailyLossLimit", "Daily loss limit must be between 0.01 and 0.5", false},

@@ -119,6 +119,9 @@ func validateAPI(c *checker, a API) {
 		oneOf(c, "api.ai.model", "AI model", ai.Model, AIModels)
 	}
 	c.intRange("api.ai.timeout", "AI provider timeout", ai.Timeout, 10000, 300000, " ms")
+	if ai.BacktestMaxModelCalls != 0 { // 0 (a document from before the setting): the default, 2,000
+		c.intRange("api.ai.backtestMaxModelCalls", "Model calls per backtest", ai.BacktestMaxModelCalls, 1, 100000, " calls")
+	}
 }
 
 func validateTrading(c *checker, t Trading) {

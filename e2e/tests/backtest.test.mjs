@@ -2,24 +2,30 @@
 // technical strategy over two past months with its report (metrics, the
 // assumptions, the equity curve, the price chart with fills and the trade
 // list), a second run with parameter overrides, the history and two runs
-// compared side by side. Each state is photographed.
+// compared side by side. Runs are jobs: a live model that answers slowly
+// shows the progress bar, is cancelled, and the answers it paid for replay.
+// Each state is photographed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
-import { startServer } from '../lib/server.mjs';
+import { api, startServer } from '../lib/server.mjs';
+import { startAIFake } from '../lib/aifake.mjs';
 import { dismissAlerts, register } from '../lib/flows.mjs';
 
 let server;
 let browser;
+let model;
 
 before(async () => {
   server = await startServer();
   browser = await launch();
+  model = await startAIFake('200ms');
 });
 
 after(async () => {
   await browser?.close();
   await server?.stop();
+  await model?.stop();
 });
 
 
@@ -135,6 +141,29 @@ test('a backtest runs from the screen and shows its report, history and comparis
   await estimate.getByRole('button', { name: 'Run with 335 model calls' }).click();
   await page.getByText('Backtest completed successfully').waitFor({ timeout: 30_000 });
   assert.match(await note.innerText(), /AI decisions: Live model\s+335 model calls to builtin/);
+
+  // A model that takes 200 ms per answer: the run is a job with a progress
+  // bar; Cancel stops it and keeps the answers paid for, which replay.
+  const login = await api(server.url, 'POST', '/api/auth/login', { body: { email: 'bea@example.com', password: 'correct horse battery' } });
+  const set = await api(server.url, 'PUT', '/api/settings', { token: login.data.token, body: { api: { ai: { provider: 'openai', baseUrl: model.url, model: 'fake-model', timeout: 10000 } } } });
+  assert.equal(set.status, 200, JSON.stringify(set.error));
+  await page.getByRole('button', { name: 'Run Backtest' }).click();
+  await estimate.getByRole('button', { name: 'Run with 335 model calls' }).click();
+  const bar = page.getByRole('progressbar', { name: 'Backtest progress' });
+  await bar.waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => Number(document.querySelector('[role=progressbar]')?.getAttribute('aria-valuenow')) >= 3, null, { timeout: 60_000 });
+  await shot(page, 'backtest-job-progress');
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await page.getByText(/^Backtest cancelled: Cancelled by bea@example\.com$/).waitFor({ timeout: 30_000 });
+  await page.getByTestId('bt-history-status').filter({ hasText: 'cancelled' }).first().waitFor();
+  await shot(page, 'backtest-job-cancelled');
+
+  await mode.selectOption('recorded');
+  await page.getByRole('button', { name: 'Run Backtest' }).click();
+  await page.getByText('Backtest completed successfully').waitFor({ timeout: 30_000 });
+  const replayed = /(\d+) of 335 prompts had no recorded decision \(counted as HOLD\); (\d+) replayed from openai\/fake-model x(\d+)/.exec(await note.innerText());
+  assert.ok(replayed, await note.innerText());
+  assert.ok(Number(replayed[2]) >= 10 && Number(replayed[2]) < 335 && Number(replayed[1]) + Number(replayed[2]) === 335, replayed[0]);
 
   assert.deepEqual(external, []);
   assert.deepEqual(consoleErrors, []);

@@ -32,6 +32,7 @@ var decoders = map[string]func([]byte) (any, error){
 	events.TopicTradeUpdate: decode[domain.TradeUpdate],
 	events.TopicAlert:       decode[domain.Alert],
 	events.TopicSignal:      decode[domain.Evaluation],
+	events.TopicJob:         decode[domain.Job],
 }
 
 func decode[T any](b []byte) (any, error) {

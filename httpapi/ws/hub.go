@@ -1,5 +1,5 @@
 // Package ws is the realtime endpoint /api/ws: clients subscribe to channels
-// (ticker, trades, alerts) and symbols, and receive JSON frames
+// (ticker, trades, alerts, signals, jobs) and symbols, and receive JSON frames
 // {type, channel, data, timestamp}. Each frame is encoded once and fanned out;
 // a client whose send buffer is full is disconnected, never waited on.
 package ws
@@ -20,6 +20,7 @@ const (
 	ChannelTrades  = "trades"  // trade_update
 	ChannelAlerts  = "alerts"  // system_alert
 	ChannelSignals = "signals" // strategy_signal
+	ChannelJobs    = "jobs"    // job_update
 )
 
 var channelAliases = map[string]string{
@@ -27,6 +28,7 @@ var channelAliases = map[string]string{
 	ChannelTrades:  ChannelTrades,
 	ChannelAlerts:  ChannelAlerts,
 	ChannelSignals: ChannelSignals,
+	ChannelJobs:    ChannelJobs,
 	"matches":      ChannelTrades, // the spec's default pair is "ticker and matches"
 }
 
@@ -87,6 +89,7 @@ func (h *Hub) Run(ctx context.Context, bus *events.Bus) {
 	trades := bus.Subscribe(ctx, events.TopicTradeUpdate, 1024)
 	alerts := bus.Subscribe(ctx, events.TopicAlert, 256)
 	signals := bus.Subscribe(ctx, events.TopicSignal, 256)
+	jobs := bus.Subscribe(ctx, events.TopicJob, 256)
 	for {
 		select {
 		case <-ctx.Done():
@@ -111,6 +114,11 @@ func (h *Hub) Run(ctx context.Context, bus *events.Bus) {
 				return
 			}
 			h.Broadcast(ChannelSignals, "strategy_signal", symbolOf(e.Data), e.Data, e.Time)
+		case e, ok := <-jobs:
+			if !ok {
+				return
+			}
+			h.Broadcast(ChannelJobs, "job_update", "", e.Data, e.Time)
 		}
 	}
 }

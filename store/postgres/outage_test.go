@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -58,6 +59,8 @@ func TestEveryCallUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
 	// Arguments for the methods that refuse zero values before asking the database.
 	args := map[string][]any{
 		"SaveBacktest":     {domain.BacktestRecord{ID: "b1", Request: json.RawMessage(`{}`), Result: json.RawMessage(`{}`)}},
+		"CreateJob":        {domain.Job{ID: "j1", Kind: "backtest", Params: json.RawMessage(`{}`)}},
+		"FinishJob":        {"j1", domain.JobFailed, "", "reason", time.Time{}},
 		"SaveStrategy":     {domain.StrategyRecord{Name: "s1"}},
 		"AppendEvaluation": {domain.Evaluation{ID: "e1"}},
 		"RecordedDecision": {"prompt-hash"},

@@ -104,6 +104,8 @@ func TestEveryWriteUnavailableOnAReadOnlyDatabase(t *testing.T) {
 		"ApplyLedger":          {domain.LedgerChange{Balances: []domain.Balance{{Currency: "USD", Available: decimal.NewFromInt(1)}}}},
 		"AppendLogs":           {[]domain.LogEntry{{Time: at, Level: "ERROR", Component: "test", Message: "m"}}},
 		"SaveBacktest":         {domain.BacktestRecord{ID: "b1", Request: []byte(`{}`), Result: []byte(`{}`)}},
+		"CreateJob":            {domain.Job{ID: "j1", Kind: "backtest", Params: []byte(`{}`)}},
+		"FinishJob":            {"j1", domain.JobFailed, "", "reason", time.Time{}},
 		"SaveStrategy":         {domain.StrategyRecord{Name: "s1"}},
 		"AppendEvaluation":     {domain.Evaluation{ID: "e1"}},
 		"SaveAIRecordings":     {[]domain.AIRecording{{PromptHash: "h", Decision: "BUY"}}},

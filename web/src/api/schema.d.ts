@@ -404,7 +404,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** WebSocket upgrade (token in ?token=); client messages: {action: subscribe|unsubscribe|ping, channels, symbols} */
+        /**
+         * WebSocket upgrade (token in ?token=); client messages: {action: subscribe|unsubscribe|ping, channels, symbols}
+         * @description Channels: ticker (market_data), trades or matches (trade_update), alerts (system_alert), signals (strategy_signal) and jobs (job_update: a Job after every change of status and, at most twice a second, of progress; every signed-in client may subscribe, as every signed-in user may list backtests).
+         */
         get: operations["getWs"];
         put?: never;
         post?: never;
@@ -984,10 +987,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stored backtest runs, newest first */
+        /** Backtest runs, newest first: stored reports, and jobs queued, running, failed or cancelled */
         get: operations["getBacktests"];
         put?: never;
-        /** Run and store a backtest */
+        /**
+         * Queue a backtest as a job
+         * @description Validates the ask at once (400 with field errors; a live-model run asked without confirm_live answers its estimate, 200, and one whose estimate exceeds api.ai.backtestMaxModelCalls is refused, 400, before any model is called), then stores it as a job and answers 202. The job runs outside the request (on a cluster's leader); follow it with GET /api/backtests/{id} or the WebSocket's jobs channel. ai_mode live is for operators only (403 for traders).
+         */
         post: operations["postBacktests"];
         delete?: never;
         options?: never;
@@ -1002,10 +1008,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A stored backtest report */
+        /** A backtest's status and progress, with its report once completed */
         get: operations["getBacktestsId"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backtests/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running backtest (its owner or an operator)
+         * @description A queued job is cancelled at once; a running one stops within moments (its status turns cancelled; a live-model run keeps the answers it paid for). A finished backtest is a conflict (409).
+         */
+        post: operations["postBacktestsIdCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1820,14 +1846,18 @@ export interface components {
             trades: components["schemas"]["BacktestTrade"][] | null;
             fills: components["schemas"]["BacktestFill"][] | null;
         };
+        /** @description A stored report (status completed) or a backtest job without one */
         BacktestRun: {
             id: string;
             /** Format: date-time */
             created_at: string;
             strategy_name: string;
             symbol: string;
-            status: string;
+            status: components["schemas"]["JobStatus"];
             request: components["schemas"]["BacktestAsk"];
+            progress: number;
+            /** @description Why a job failed or was cancelled */
+            error?: string;
         };
         /** @description An analytics tab; figures the data cannot support are null (docs/ANALYTICS.md) */
         Analytics: {
@@ -1853,6 +1883,8 @@ export interface components {
             model: string;
             baseUrl: string;
             timeout: number;
+            /** @description the most model calls one live-model backtest may make (1 to 100,000; 0 or absent: the default, 2,000) */
+            backtestMaxModelCalls?: number;
         };
         TradingSettings: {
             defaultParameters: components["schemas"]["SettingsDefaultParameters"];
@@ -2056,11 +2088,21 @@ export interface components {
             models?: {
                 [key: string]: number;
             };
-            /** @description A live run's answers recorded for replay */
+            /** @description A live run's answers recorded for replay, each as it arrived (a failed or cancelled run keeps them) */
             saved?: number;
             first_failure?: string;
             summary: string;
             warnings?: string[];
+            /** @description Calls a live run made to the model, failed ones and repair retries included */
+            model_calls: number;
+            prompt_tokens?: number;
+            completion_tokens?: number;
+            /** @description Summed over the answers whose provider reported a cost; absent when none did */
+            cost?: number;
+            /** @description Answers whose provider reported a cost */
+            cost_reported?: number;
+            /** @description The most calls the run could make (api.ai.backtestMaxModelCalls) */
+            model_call_cap?: number;
         };
         /** @description What a live-model backtest would do, answered (200, nothing run or stored) instead of running it when confirm_live is absent */
         LiveEstimate: {
@@ -2081,6 +2123,8 @@ export interface components {
             training_cutoff?: string;
             warnings: string[];
             message: string;
+            /** @description The most calls one run may make (api.ai.backtestMaxModelCalls); an estimate above it is refused (400) */
+            model_call_cap: number;
         };
         /** @description A live instance, from its heartbeats */
         ClusterMember: {
@@ -2161,6 +2205,47 @@ export interface components {
             /** @enum {string} */
             outcome: "pending" | "profit" | "loss";
             pnl: components["schemas"]["Decimal"];
+        };
+        /** @enum {string} */
+        JobStatus: "queued" | "running" | "completed" | "failed" | "cancelled";
+        /** @description A backtest job: its state and, once completed, the stored report */
+        BacktestJob: {
+            id: string;
+            status: components["schemas"]["JobStatus"];
+            /** @description Share of the candles done */
+            progress: number;
+            /** @description Why it failed or was cancelled */
+            error?: string;
+            /** @description The user id that queued it */
+            owner?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            finished_at?: string;
+            request: components["schemas"]["BacktestAsk"];
+            report?: components["schemas"]["BacktestReport"];
+        };
+        /** @description A job as the WebSocket's jobs channel sends it (type job_update) after every change of status and, at most twice a second, of progress */
+        Job: {
+            id: string;
+            /** @description backtest */
+            kind: string;
+            owner: string;
+            status: components["schemas"]["JobStatus"];
+            /** @description What was asked (a backtest: its BacktestAsk) */
+            params: unknown;
+            progress: number;
+            result_ref?: string;
+            error?: string;
+            cancel_requested?: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            finished_at?: string;
         };
     };
     responses: {
@@ -4216,8 +4301,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Success */
-            201: {
+            /** @description Queued: follow it with GET /api/backtests/{id} */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4225,11 +4310,15 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["BacktestReport"];
+                        data: {
+                            id: string;
+                            status: components["schemas"]["JobStatus"];
+                        };
                     };
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
         };
     };
@@ -4253,7 +4342,35 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["BacktestReport"];
+                        data: components["schemas"]["BacktestJob"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postBacktestsIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job as it stands after the cancel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["BacktestJob"];
                     };
                 };
             };

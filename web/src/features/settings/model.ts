@@ -60,6 +60,7 @@ export const BOUNDS = {
   exchangeTimeout: { min: 1000, max: 120000, step: 1000, unit: 'ms' },
   exchangeRateLimit: { min: 1, max: 100, step: 1, unit: 'requests/sec' },
   aiTimeout: { min: 10000, max: 300000, step: 1000, unit: 'ms' },
+  backtestMaxModelCalls: { min: 1, max: 100000, step: 100, unit: 'calls' },
   quantity: { min: 0.001, step: 0.001 },
   maxPositionSize: { min: 0.01, max: 1, step: 0.01, unit: 'fraction' },
   dailyLossLimit: { min: 0.01, max: 0.5, step: 0.01, unit: 'fraction' },

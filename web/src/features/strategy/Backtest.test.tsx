@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/token';
 import { chartGranularity, defaultForm, fillMarkers, toAsk, validateBacktest } from './backtestModel';
-import type { BacktestAsk, BacktestReport, BacktestRun, LiveEstimate } from './backtestTypes';
+import type { BacktestAsk, BacktestJob, BacktestReport, BacktestRun, LiveEstimate } from './backtestTypes';
 import Backtest from './routes/Backtest';
 
 // The charts draw on a canvas, which jsdom lacks; the end-to-end test sees them.
@@ -74,12 +74,26 @@ interface Call {
   body: unknown;
 }
 
-const asRun = (r: BacktestReport): BacktestRun => ({ id: r.id, created_at: r.created_at, strategy_name: r.strategy_name, symbol: r.symbol, status: r.status, request: r.request });
+/** A job that completed with the report r. */
+const done = (r: BacktestReport): BacktestJob => ({ id: r.id, status: 'completed', progress: 1, created_at: r.created_at, request: r.request, report: r });
 
-/** A fetch mock for the screen: runs and stored reports; post answers POST /backtests. */
-function mockServer({ post, stored = [] }: { post?: (body: unknown) => Response; stored?: BacktestReport[] } = {}) {
+/** The same job still running at progress p. */
+const running = (r: BacktestReport, p: number): BacktestJob => ({ id: r.id, status: 'running', progress: p, created_at: r.created_at, request: r.request });
+
+const asRun = (j: BacktestJob): BacktestRun => ({
+  id: j.id, created_at: j.created_at, strategy_name: j.request.strategy_name, symbol: j.request.symbol, status: j.status, progress: j.progress, request: j.request, ...(j.error ? { error: j.error } : {}),
+});
+
+/**
+ * A fetch mock for the screen: POST /backtests answers what post gives (an
+ * error, an estimate, or a report, which is queued as a job: 202); the job
+ * then goes through the states outcome gives (each GET takes the next; the
+ * last stays), by default straight to completed. Cancel cancels it.
+ */
+function mockServer({ post, stored = [], outcome = (r) => [done(r)], role = 'operator' }: { post?: (body: unknown) => Response; stored?: BacktestReport[]; outcome?: (r: BacktestReport) => BacktestJob[]; role?: string } = {}) {
   const calls: Call[] = [];
-  const runs = [...stored];
+  const jobs = new Map<string, BacktestJob[]>(stored.map((r) => [r.id, [done(r)]]));
+  const order = stored.map((r) => r.id);
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
@@ -88,15 +102,27 @@ function mockServer({ post, stored = [] }: { post?: (body: unknown) => Response;
       calls.push(c);
       if (c.method === 'POST' && c.path === '/backtests') {
         const res = post ? post(c.body) : failure(500, 'no post');
-        const copy = res.clone();
-        const env = (await copy.json()) as { success: boolean; data?: BacktestReport };
-        if (env.success && env.data?.id) runs.unshift(env.data); // an estimate is not a run
-        return res;
+        const env = (await res.clone().json().catch(() => ({ success: false }))) as { success: boolean; data?: BacktestReport | LiveEstimate };
+        if (!env.success || !env.data || env.data.status === 'confirmation_required') return res; // an estimate is not a run
+        const r = env.data as BacktestReport;
+        jobs.set(r.id, outcome(r));
+        order.unshift(r.id);
+        return ok({ id: r.id, status: 'queued' }, 202);
       }
       if (c.path === '/strategy/list') return ok({ strategies });
-      if (c.path === '/backtests') return ok({ backtests: runs.map(asRun), count: runs.length });
-      const one = runs.find((r) => c.path === `/backtests/${r.id}`);
-      if (one) return ok(one);
+      if (c.path === '/auth/me') return ok({ id: 'u1', email: 'op@example.com', name: 'Op', role });
+      if (c.path === '/backtests') {
+        const list = order.map((id) => asRun(jobs.get(id)![0]!));
+        return ok({ backtests: list, count: list.length });
+      }
+      const m = /^\/backtests\/([^/]+)(\/cancel)?$/.exec(c.path);
+      const states = m ? jobs.get(m[1]!) : undefined;
+      if (states && m![2]) {
+        const j: BacktestJob = { ...states[0]!, status: 'cancelled', error: 'Cancelled by op@example.com', report: undefined };
+        jobs.set(j.id, [j]);
+        return ok(j);
+      }
+      if (states) return ok(states.length > 1 ? states.shift() : states[0]);
       return failure(404, `no ${c.path}`);
     }),
   );
@@ -243,10 +269,10 @@ describe('Strategy Backtesting', () => {
 
   it('offers the AI modes only for AI strategies, and runs a live model only after its estimate is confirmed', async () => {
     const estimate: LiveEstimate = {
-      status: 'confirmation_required', strategy_name: 'ai_strategy', symbol: 'BTC-USD', provider: 'openai', model: 'gpt-4.1-nano', model_calls: 1415, max_model_calls: 2830,
+      status: 'confirmation_required', strategy_name: 'ai_strategy', symbol: 'BTC-USD', provider: 'openai', model: 'gpt-4.1-nano', model_calls: 1415, max_model_calls: 2830, model_call_cap: 2000,
       training_cutoff: '2024-06-01', warnings: ["These candles are real prices from 2024-05-01 on, before gpt-4.1-nano's training cutoff (2024-06-01): the model may remember them."], message: 'confirm',
     };
-    const ai = { mode: 'live' as const, provider: 'openai', model: 'gpt-4.1-nano', prompts: 1415, recorded: 0, missing: 0, failed: 2, summary: '1415 model calls to openai (gpt-4.1-nano); 2 failed and counted as HOLD', warnings: estimate.warnings };
+    const ai = { mode: 'live' as const, provider: 'openai', model: 'gpt-4.1-nano', prompts: 1415, model_calls: 1417, model_call_cap: 2000, prompt_tokens: 1000, completion_tokens: 200, recorded: 0, missing: 0, failed: 2, summary: '1415 model calls to openai (gpt-4.1-nano); 2 failed and counted as HOLD', warnings: estimate.warnings };
     const calls = mockServer({
       post: (body) => ((body as BacktestAsk).confirm_live ? ok(report({ strategy_name: 'ai_strategy', ai, assumptions: { ...report().assumptions, ai_mode: 'live', ai_provider: 'gpt-4.1-nano' } }), 201) : ok(estimate)),
     });
@@ -272,6 +298,7 @@ describe('Strategy Backtesting', () => {
     const note = screen.getByRole('note', { name: 'AI run' }).textContent!;
     expect(note).toContain('AI decisions: Live model');
     expect(note).toContain('2 failed and counted as HOLD');
+    expect(screen.getByTestId('bt-model-usage').textContent).toBe('Model calls: 1,417 (cap 2,000) · tokens 1,200 · cost not reported by the provider');
     expect(screen.getByRole('note', { name: 'Assumptions' }).textContent).toContain('AI decisions: Live model');
 
     // Back to a technical strategy: the mode resets and is not sent.
@@ -282,9 +309,18 @@ describe('Strategy Backtesting', () => {
     expect((posts(calls)[2]!.body as BacktestAsk).ai_mode).toBeUndefined();
   });
 
+  it('offers a trader no live model: it spends the platform budget', async () => {
+    mockServer({ role: 'trader' });
+    renderScreen();
+    await fillForm({ strategy: 'ai_strategy' });
+    const live = await screen.findByRole('option', { name: 'Live model (operators only)' });
+    expect((live as HTMLOptionElement).disabled).toBe(true);
+    expect((screen.getByRole('option', { name: 'Recorded decisions' }) as HTMLOptionElement).disabled).toBe(false);
+  });
+
   it('cancels a live estimate without running anything', async () => {
     const calls = mockServer({
-      post: () => ok({ status: 'confirmation_required', strategy_name: 'ai_strategy', symbol: 'BTC-USD', provider: 'openai', model: 'local', model_calls: 10, max_model_calls: 20, warnings: ['The training cutoff of local is unknown'], message: 'm' }),
+      post: () => ok({ status: 'confirmation_required', strategy_name: 'ai_strategy', symbol: 'BTC-USD', provider: 'openai', model: 'local', model_calls: 10, max_model_calls: 20, model_call_cap: 2000, warnings: ['The training cutoff of local is unknown'], message: 'm' }),
     });
     renderScreen();
     await fillForm({ strategy: 'ai_strategy', start: '2026-01-01', end: '2026-03-01' });
@@ -332,13 +368,43 @@ describe('Strategy Backtesting', () => {
     expect((await screen.findByRole('alert')).textContent).toMatch(/^Failed to run backtest/);
   });
 
-  it("shows 'Backtest failed to complete' when the run did not complete", async () => {
-    mockServer({ post: () => ok(report({ status: 'failed' }), 201) });
+  it("shows 'Backtest failed to complete' and the reason when the run failed", async () => {
+    mockServer({ post: () => ok(report(), 201), outcome: (r) => [{ ...running(r, 0), status: 'failed', error: 'No candles for BTC-USD in this period' }] });
     renderScreen();
     await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
     await run();
-    expect((await screen.findAllByText(/Backtest failed to complete/)).length).toBeGreaterThan(0);
+    expect(await screen.findByText('Backtest failed to complete')).toBeTruthy();
+    expect(screen.getByText('Backtest failed: No candles for BTC-USD in this period')).toBeTruthy();
     expect(screen.queryByText('Backtest completed successfully')).toBeNull();
+    expect(within(await screen.findByTestId('bt-history-status')).getByText('(failed)')).toBeTruthy();
+  });
+
+  it('shows a queued run with a progress bar and cancels it', async () => {
+    const calls = mockServer({ post: () => ok(report(), 201), outcome: (r) => [running(r, 0.4)] });
+    renderScreen();
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
+    await run();
+    const bar = await screen.findByRole('progressbar', { name: 'Backtest progress' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('40');
+    expect(screen.getByTestId('bt-job-status').textContent).toBe('Running');
+    expect(screen.getByText(/40% of the candles done/)).toBeTruthy();
+    expect(screen.queryByText('Backtest completed successfully')).toBeNull();
+    expect(within(await screen.findByTestId('bt-history-status')).getByText('(running 40%)')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByText('Backtest cancelled: Cancelled by op@example.com')).toBeTruthy();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(posts(calls).map((c) => c.path)).toEqual(['/backtests', '/backtests/run-1111-aaaa/cancel']);
+    expect(within(await screen.findByTestId('bt-history-status')).getByText('(cancelled)')).toBeTruthy();
+  });
+
+  it('follows a running backtest until its report arrives', async () => {
+    mockServer({ post: () => ok(report(), 201), outcome: (r) => [running(r, 0.25), done(r)] });
+    renderScreen();
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
+    await run();
+    expect((await screen.findByRole('progressbar')).getAttribute('aria-valuenow')).toBe('25');
+    expect(await screen.findByText('Backtest completed successfully', {}, { timeout: 3000 })).toBeTruthy();
+    expect(screen.getByTestId('bt-report')).toBeTruthy();
   });
 
   it('opens a past run from the history and compares two side by side', async () => {

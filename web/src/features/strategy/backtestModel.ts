@@ -35,14 +35,17 @@ export interface BacktestForm {
 export const AI_MODES: { value: AIMode; label: string; hint: string }[] = [
   { value: 'builtin', label: 'Built-in analyst', hint: 'Offline and free; the same answers every run.' },
   { value: 'recorded', label: 'Recorded decisions', hint: 'Replays the decisions recorded live for the same prompt; a prompt never recorded counts as HOLD.' },
-  { value: 'live', label: 'Live model', hint: 'Asks the configured model once per candle; you confirm the number of calls first.' },
+  { value: 'live', label: 'Live model', hint: 'Operators only: asks the configured model once per candle, within the cap on model calls; you confirm the number of calls first.' },
 ];
 
 /** Strategy kinds whose decisions come from a model. */
 export const usesAI = (type: string | undefined) => type === 'ai_driven' || type === 'hybrid';
 
-/** Tells a live-model estimate from a report in the answer to a run. */
-export const isEstimate = (r: BacktestReport | LiveEstimate): r is LiveEstimate => r.status === 'confirmation_required';
+/** Tells a live-model estimate from a queued run (or a report) in the answer to a run. */
+export const isEstimate = (r: { status: string } | LiveEstimate): r is LiveEstimate => r.status === 'confirmation_required';
+
+/** Whether a backtest job has ended (completed, failed or cancelled). */
+export const isFinished = (status: string) => status === 'completed' || status === 'failed' || status === 'cancelled';
 
 export type BacktestErrors = Partial<Record<keyof BacktestForm, string>>;
 

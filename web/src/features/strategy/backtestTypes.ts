@@ -43,6 +43,20 @@ export type BacktestFill = Schemas['BacktestFill'];
 /** A stored run: what was asked, the assumptions and the result. */
 export type BacktestReport = Schemas['BacktestReport'];
 
+/** GET /api/backtests/{id}: a backtest job's status and progress, with its report once completed. */
+export type BacktestJob = Schemas['BacktestJob'];
+
+export type JobStatus = Schemas['JobStatus'];
+
+/** A job as the WebSocket's jobs channel sends it. */
+export type Job = Schemas['Job'];
+
+/** POST /api/backtests: queued (202). */
+export interface QueuedBacktest {
+  id: string;
+  status: JobStatus;
+}
+
 /** One line of GET /api/backtests. */
 export type BacktestRun = Schemas['BacktestRun'];
 

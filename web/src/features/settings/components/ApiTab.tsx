@@ -90,6 +90,11 @@ export function ApiTab({ settings, options }: { settings: PlatformSettings; opti
           <SelectInput path="api.ai.model" label="Model" choices={toChoices(options.aiModels)} />
         )}
         <NumberInput path="api.ai.timeout" label="Timeout" bound={BOUNDS.aiTimeout} />
+        <NumberInput
+          path="api.ai.backtestMaxModelCalls"
+          label="Model calls per backtest"
+          bound={BOUNDS.backtestMaxModelCalls}
+        />
         {section.ai.provider === 'openai' && (
           <TextInput path="api.ai.baseUrl" label="Base URL" placeholder="https://api.openai.com/v1" hint="For OpenAI-compatible endpoints" />
         )}

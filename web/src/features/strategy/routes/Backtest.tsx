@@ -1,15 +1,16 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorBox } from '@/components/Field';
 import { Card, ScreenHeader } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { ApiError, errorMessage } from '@/lib/api';
-import { useBacktest, useRunBacktest } from '../backtestApi';
-import { defaultForm, formFromRequest, isEstimate, toAsk, validateBacktest, type BacktestErrors, type BacktestForm as Form } from '../backtestModel';
-import type { BacktestAsk, BacktestReport, BacktestRun, LiveEstimate } from '../backtestTypes';
+import { useBacktest, useCancelBacktest, useJobStream, useRunBacktest } from '../backtestApi';
+import { defaultForm, formFromRequest, isEstimate, isFinished, toAsk, validateBacktest, type BacktestErrors, type BacktestForm as Form } from '../backtestModel';
+import type { BacktestAsk, BacktestJob, BacktestReport, BacktestRun, LiveEstimate } from '../backtestTypes';
 import { BacktestForm } from '../components/backtest/BacktestForm';
 import { CompareRuns } from '../components/backtest/CompareRuns';
 import { EquityChart } from '../components/backtest/EquityChart';
 import { FillsChart } from '../components/backtest/FillsChart';
+import { JobEnded, JobProgress } from '../components/backtest/JobProgress';
 import { AIRunNote, AssumptionsBanner, NotExecuted, ReportSummary, ReportTitle } from '../components/backtest/ReportSummary';
 import { ConfirmLive } from '../components/backtest/ConfirmLive';
 import { RunHistory } from '../components/backtest/RunHistory';
@@ -45,6 +46,13 @@ function Report({ r }: { r: BacktestReport }) {
   );
 }
 
+/** A backtest: its progress while under way, why it ended without a report, or the report. */
+function JobView({ job, onCancel, cancelling }: { job: BacktestJob; onCancel: () => void; cancelling: boolean }) {
+  if (!isFinished(job.status)) return <JobProgress job={job} onCancel={onCancel} cancelling={cancelling} />;
+  if (job.status !== 'completed' || !job.report) return <JobEnded job={job} />;
+  return <Report r={job.report} />;
+}
+
 /** Strategy Backtesting: the form and the run history on the left, the report (or a comparison) on the right. */
 export default function Backtest() {
   const [form, setForm] = useState<Form>(() => defaultForm());
@@ -56,7 +64,20 @@ export default function Backtest() {
   const [estimate, setEstimate] = useState<{ ask: BacktestAsk; e: LiveEstimate } | null>(null);
   const flash = useFlash();
   const run = useRunBacktest();
+  const cancel = useCancelBacktest();
   const report = useBacktest(selected);
+  useJobStream();
+  /** The run this screen queued, to say how it ended once it does. */
+  const queued = useRef<string | null>(null);
+  const job = report.data;
+  const { ok: flashOk, fail: flashFail } = flash;
+  useEffect(() => {
+    if (!job || job.id !== queued.current || !isFinished(job.status)) return;
+    queued.current = null;
+    if (job.status === 'completed') flashOk('Backtest completed successfully');
+    else if (job.status === 'cancelled') flashFail('Backtest cancelled');
+    else flashFail('Backtest failed to complete');
+  }, [job, flashOk, flashFail]);
 
   const change = (k: keyof Form, v: string) => {
     setEstimate(null);
@@ -80,10 +101,9 @@ export default function Backtest() {
           setEstimate({ ask, e: rep });
           return;
         }
+        queued.current = rep.id;
         setSelected(rep.id);
         setComparing(null);
-        if (rep.status === 'completed') flash.ok('Backtest completed successfully');
-        else flash.fail('Backtest failed to complete');
       },
       onError: (err) => {
         if (err instanceof ApiError) setErrors(Object.fromEntries(Object.entries(err.fields).filter(([k]) => (FIELDS as string[]).includes(k))));
@@ -117,11 +137,11 @@ export default function Backtest() {
         <div className="min-w-0 space-y-4">
           {comparing && <CompareRuns ids={comparing} onClose={() => setComparing(null)} />}
           {estimate && !run.isPending && <ConfirmLive e={estimate.e} onConfirm={() => send({ ...estimate.ask, confirm_live: true })} onCancel={() => setEstimate(null)} />}
-          {run.isPending && <Spinner label="Running backtest..." />}
+          {run.isPending && <Spinner label="Queueing backtest..." />}
           {!comparing && !run.isPending && !selected && !estimate && <EmptyState />}
           {!comparing && selected && report.isPending && <Spinner />}
           {!comparing && selected && report.isError && <ErrorBox message={errorMessage(report.error, 'Failed to load the backtest')} />}
-          {!comparing && !estimate && report.data && <Report r={report.data} />}
+          {!comparing && !estimate && job && <JobView job={job} onCancel={() => cancel.mutate(job.id, { onError: (err) => flash.fail('Failed to cancel the backtest', err) })} cancelling={cancel.isPending} />}
         </div>
       </div>
     </>

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { btn } from '@/components/Modal';
 import { Card } from '@/components/Screen';
-import { SYMBOLS, useStrategies } from '../../api';
+import { SYMBOLS, useIsOperator, useStrategies } from '../../api';
 import { AI_MODES, usesAI, type BacktestErrors, type BacktestForm as Form } from '../../backtestModel';
 import type { AIMode } from '../../backtestTypes';
 
@@ -36,6 +36,8 @@ export function BacktestForm({ form, errors, onChange, onSubmit, running }: { fo
   const typeOf = (name: string) => strategies.data?.find((s) => s.name === name)?.type;
   const ai = usesAI(typeOf(form.strategy_name));
   const mode = AI_MODES.find((m) => m.value === form.ai_mode);
+  // A live model spends the platform's AI budget: the server refuses it to traders (403).
+  const operator = useIsOperator();
   return (
     <Card title="Backtest Configuration">
       <form
@@ -66,8 +68,8 @@ export function BacktestForm({ form, errors, onChange, onSubmit, running }: { fo
           <Labelled id="bt-ai-mode" label="AI decisions" error={errors.ai_mode} hint={mode?.hint}>
             <select {...aria('bt-ai-mode', errors.ai_mode)} value={form.ai_mode} onChange={(e) => onChange('ai_mode', e.target.value as AIMode)} className={cls(errors.ai_mode)}>
               {AI_MODES.map((m) => (
-                <option key={m.value} value={m.value}>
-                  {m.label}
+                <option key={m.value} value={m.value} disabled={m.value === 'live' && !operator}>
+                  {m.value === 'live' && !operator ? `${m.label} (operators only)` : m.label}
                 </option>
               ))}
             </select>

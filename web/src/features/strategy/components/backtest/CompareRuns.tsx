@@ -34,8 +34,12 @@ const METRICS: [string, (r: BacktestReport) => ReactNode][] = [
 
 /** Two stored runs side by side. */
 export function CompareRuns({ ids, onClose }: { ids: [string, string]; onClose: () => void }) {
-  const [a, b] = useBacktestPair(ids);
-  const failed = a?.isError || b?.isError;
+  const [qa, qb] = useBacktestPair(ids);
+  const failed = qa?.isError || qb?.isError;
+  const loaded = !!qa?.data && !!qb?.data;
+  /** Only completed runs have a report to compare. */
+  const a = qa?.data?.report;
+  const b = qb?.data?.report;
   return (
     <Card
       title={
@@ -48,22 +52,23 @@ export function CompareRuns({ ids, onClose }: { ids: [string, string]; onClose: 
       }
     >
       {failed && <p className="text-sm text-red-600 dark:text-red-400">Failed to load a run to compare</p>}
-      {!failed && (!a?.data || !b?.data) && <Spinner />}
-      {a?.data && b?.data && (
+      {!failed && !loaded && <Spinner />}
+      {loaded && (!a || !b) && <p className="text-sm text-slate-500 dark:text-slate-400">Only completed runs can be compared.</p>}
+      {a && b && (
         <table className="w-full text-sm" aria-label="Run comparison">
           <thead>
             <tr className="border-b border-slate-200 text-left text-xs uppercase text-slate-500 dark:border-slate-800 dark:text-slate-400">
               <th className="py-2 font-medium">Metric</th>
-              <th className="py-2 text-right font-medium">Run A · {a.data.id.slice(0, 8)}</th>
-              <th className="py-2 text-right font-medium">Run B · {b.data.id.slice(0, 8)}</th>
+              <th className="py-2 text-right font-medium">Run A · {a.id.slice(0, 8)}</th>
+              <th className="py-2 text-right font-medium">Run B · {b.id.slice(0, 8)}</th>
             </tr>
           </thead>
           <tbody>
             {METRICS.map(([label, f]) => (
               <tr key={label} className="border-b border-slate-100 dark:border-slate-800/60">
                 <td className="py-1.5 text-slate-500 dark:text-slate-400">{label}</td>
-                <td className="py-1.5 text-right font-medium tabular-nums">{f(a.data)}</td>
-                <td className="py-1.5 text-right font-medium tabular-nums">{f(b.data)}</td>
+                <td className="py-1.5 text-right font-medium tabular-nums">{f(a)}</td>
+                <td className="py-1.5 text-right font-medium tabular-nums">{f(b)}</td>
               </tr>
             ))}
           </tbody>

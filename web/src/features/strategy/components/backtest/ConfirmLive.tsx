@@ -10,7 +10,8 @@ export function ConfirmLive({ e, onConfirm, onCancel }: { e: LiveEstimate; onCon
         <p>
           This backtest of <strong>{e.strategy_name}</strong> on {e.symbol} asks <strong>{e.model}</strong> ({e.provider}){' '}
           <strong data-testid="bt-model-calls">{e.model_calls.toLocaleString('en-US')}</strong> times, once per candle (up to {e.max_model_calls.toLocaleString('en-US')} if answers need the repair
-          retry). A paid model charges for every call.
+          retry). A paid model charges for every call; the run stops at the cap of {e.model_call_cap.toLocaleString('en-US')} calls. It runs as a job: follow its progress here, cancel it any time,
+          and the answers it has paid for are kept for a recorded replay.
         </p>
         <p className="text-slate-600 dark:text-slate-400">Training cutoff: {e.provider === 'builtin' ? 'none (the built-in analyst is rules, not a trained model)' : (e.training_cutoff ?? 'unknown')}</p>
         {e.warnings.map((w) => (

@@ -43,6 +43,13 @@ export function AIRunNote({ ai }: { ai: AIRun }) {
     >
       <p className="font-semibold">AI decisions: {AI_MODES.find((m) => m.value === ai.mode)?.label ?? ai.mode}</p>
       <p className="mt-1">{ai.summary}.</p>
+      {ai.mode === 'live' && (
+        <p className="mt-1" data-testid="bt-model-usage">
+          Model calls: {ai.model_calls.toLocaleString('en-US')}
+          {ai.model_call_cap ? ` (cap ${ai.model_call_cap.toLocaleString('en-US')})` : ''} · tokens {((ai.prompt_tokens ?? 0) + (ai.completion_tokens ?? 0)).toLocaleString('en-US')} · cost{' '}
+          {ai.cost !== undefined ? `${ai.cost} as reported for ${ai.cost_reported ?? 0} answers` : 'not reported by the provider'}
+        </p>
+      )}
       {ai.first_failure && <p className="mt-1">First failure: {ai.first_failure}</p>}
       {ai.warnings?.map((w) => (
         <p key={w} className="mt-1">

@@ -5,6 +5,14 @@ import { formatDateTime } from '@/lib/format';
 import { useBacktestRuns } from '../../backtestApi';
 import type { BacktestRun } from '../../backtestTypes';
 
+/** How a run that has no report yet (or never will) is marked. */
+const STATUS_CLASS: Record<string, string> = {
+  queued: 'text-slate-500 dark:text-slate-400',
+  running: 'text-blue-600 dark:text-blue-400',
+  cancelled: 'text-slate-500 dark:text-slate-400',
+  failed: 'text-red-600 dark:text-red-400',
+};
+
 /** Past runs, newest first: click one to open it, tick two to compare them. */
 export function RunHistory({ selected, onOpen, picked, onPick, onCompare }: { selected: string | null; onOpen: (run: BacktestRun) => void; picked: string[]; onPick: (id: string) => void; onCompare: () => void }) {
   const runs = useBacktestRuns();
@@ -29,7 +37,11 @@ export function RunHistory({ selected, onOpen, picked, onPick, onCompare }: { se
             <input type="checkbox" className="mt-1" aria-label={`Compare run ${r.id.slice(0, 8)}`} checked={picked.includes(r.id)} onChange={() => onPick(r.id)} />
             <button type="button" className="flex-1 text-left text-sm" onClick={() => onOpen(r)} aria-current={selected === r.id || undefined}>
               <span className="font-medium">{r.strategy_name}</span> · {r.symbol}
-              {r.status !== 'completed' && <span className="ml-1 text-xs text-red-600 dark:text-red-400">({r.status})</span>}
+              {r.status !== 'completed' && (
+                <span className={`ml-1 text-xs ${STATUS_CLASS[r.status] ?? 'text-red-600 dark:text-red-400'}`} data-testid="bt-history-status">
+                  ({r.status === 'running' ? `running ${Math.floor(r.progress * 100)}%` : r.status})
+                </span>
+              )}
               <span className="block text-xs text-slate-500 dark:text-slate-400">
                 {r.request.start_date.slice(0, 10)} → {r.request.end_date.slice(0, 10)} · ran {formatDateTime(r.created_at)}
               </span>

@@ -1,0 +1,89 @@
+// Package aifake is a local OpenAI-compatible chat-completions server for
+// tests and trials: it answers from the prompt alone (BUY when the candles'
+// return is above 1%, SELL below -1% while holding, HOLD otherwise), after a
+// configurable delay, and counts its calls. cmd/aifake serves it.
+package aifake
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Server is the fake; its zero value answers at once.
+type Server struct {
+	// Delay is how long each answer takes.
+	Delay time.Duration
+	// BlockAfter, when positive, makes every call after that many wait
+	// until its request ends (a model that stops answering).
+	BlockAfter int
+	// Cost, when set, is reported as each answer's usage.cost.
+	Cost *float64
+
+	mu       sync.Mutex
+	calls    int
+	answered int
+}
+
+var returnLine = regexp.MustCompile(`return (-?[0-9.]+)%`)
+
+// Calls is how many requests arrived; Answered how many were answered.
+func (s *Server) Calls() int    { s.mu.Lock(); defer s.mu.Unlock(); return s.calls }
+func (s *Server) Answered() int { s.mu.Lock(); defer s.mu.Unlock(); return s.answered }
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Messages []struct{ Role, Content string }
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	s.calls++
+	n := s.calls
+	s.mu.Unlock()
+	if s.BlockAfter > 0 && n > s.BlockAfter {
+		<-r.Context().Done()
+		return
+	}
+	if s.Delay > 0 {
+		select {
+		case <-time.After(s.Delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	prompt := req.Messages[len(req.Messages)-1].Content
+	content := fmt.Sprintf(`{"decision":"%s","confidence":0.8,"reasoning":"the candles' return"}`, Decide(prompt))
+	usage := map[string]any{"prompt_tokens": len(prompt) / 4, "completion_tokens": 20}
+	if s.Cost != nil {
+		usage["cost"] = *s.Cost
+	}
+	b, _ := json.Marshal(map[string]any{"model": "fake-model", "usage": usage,
+		"choices": []any{map[string]any{"message": map[string]string{"role": "assistant", "content": content}}}})
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
+	s.mu.Lock()
+	s.answered++
+	s.mu.Unlock()
+}
+
+// Decide is the fake's rule: the decision it gives a prompt.
+func Decide(prompt string) string {
+	if m := returnLine.FindStringSubmatch(prompt); m != nil {
+		ret, _ := strconv.ParseFloat(m[1], 64)
+		switch {
+		case ret > 1:
+			return "BUY"
+		case ret < -1 && !strings.Contains(prompt, "nothing held"):
+			return "SELL"
+		}
+	}
+	return "HOLD"
+}

@@ -1,0 +1,39 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+
+	"kestrel/backtest"
+	"kestrel/domain"
+	"kestrel/events"
+	"kestrel/httpapi"
+	"kestrel/jobs"
+)
+
+// openJobs builds the runner of long work and its handlers. It runs in the
+// one process, or on the cluster's leader only (runCluster's lead); every
+// instance submits and cancels through the store.
+func (a *App) openJobs(clock domain.Clock) {
+	// Half the cores, at least one and at most four: a backtest keeps one
+	// busy, and the API and the engine need the rest.
+	workers := min(max(runtime.NumCPU()/2, 1), 4)
+	a.Jobs = jobs.New(a.Store, jobs.Options{Workers: workers, Clock: clock,
+		Publish: func(j domain.Job) { a.Bus.Publish(events.TopicJob, j, clock.Now()) }})
+	a.Jobs.Handle(httpapi.JobKindBacktest, a.backtestJob)
+}
+
+// backtestJob runs a queued backtest; its report is stored under the job's id.
+func (a *App) backtestJob(ctx context.Context, j domain.Job, progress func(float64)) (string, error) {
+	var ask backtest.Ask
+	if err := json.Unmarshal(j.Params, &ask); err != nil {
+		return "", fmt.Errorf("unreadable backtest parameters: %w", err)
+	}
+	rep, err := a.Backtests.Start(ctx, ask, backtest.RunOptions{ID: j.ID, Progress: progress})
+	if err != nil {
+		return "", err
+	}
+	return rep.ID, nil
+}
