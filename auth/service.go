@@ -259,7 +259,8 @@ func (s *Service) openSession(ctx context.Context, userID string, now time.Time)
 		return "", err
 	}
 	token := base64.RawURLEncoding.EncodeToString(raw)
-	ss := domain.Session{TokenHash: hashToken(token), UserID: userID, CreatedAt: now}
+	c := clientFrom(ctx)
+	ss := domain.Session{TokenHash: hashToken(token), UserID: userID, CreatedAt: now, LastUsedAt: now, UserAgent: c.UserAgent, Remote: c.Addr}
 	ss.ExpiresAt = s.expiryFrom(ss, now)
 	return token, s.store.CreateSession(ctx, ss)
 }
@@ -281,6 +282,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (domain.User, 
 			s.sessions.extended(ss.TokenHash, next)
 		}
 	}
+	s.touch(ctx, ss, now)
 	return u, nil
 }
 
@@ -294,11 +296,16 @@ func (s *Service) Check(ctx context.Context, token string) error {
 // session looks token up and refuses it when it has expired (by idleness or
 // age) or its user is disabled or gone; such a session is deleted.
 func (s *Service) session(ctx context.Context, token string) (domain.User, domain.Session, error) {
-	unauth := domain.Errorf(domain.EUnauthorized, "Authentication required")
 	if token == "" {
-		return domain.User{}, domain.Session{}, unauth
+		return domain.User{}, domain.Session{}, domain.Errorf(domain.EUnauthorized, "Authentication required")
 	}
-	hash, now := hashToken(token), s.clock.Now()
+	return s.sessionByHash(ctx, hashToken(token))
+}
+
+// sessionByHash is session for a session named by its token's hash.
+func (s *Service) sessionByHash(ctx context.Context, hash string) (domain.User, domain.Session, error) {
+	unauth := domain.Errorf(domain.EUnauthorized, "Authentication required")
+	now := s.clock.Now()
 	if c, ok := s.sessions.get(hash); ok {
 		if s.expired(c.ss, now) {
 			s.sessions.drop(hash)
