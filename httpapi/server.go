@@ -128,9 +128,9 @@ type Route struct {
 	// Access is public, signed-in or operator; empty when a route was
 	// registered without one (a bug the tests catch).
 	Access string
-	// TokenInQuery: the route reads its token from ?token= (the WebSocket,
-	// which browsers cannot give headers).
-	TokenInQuery bool
+	// TicketInQuery: the route takes a single-use ticket in ?ticket= (the
+	// WebSocket, which browsers cannot give headers), or a bearer token.
+	TicketInQuery bool
 }
 
 // Routes lists every /api route in registration order.

@@ -85,13 +85,13 @@ test('register, browse every route, 404, logout, 401 bounce', async () => {
 
   await page.getByRole('button', { name: 'Logout' }).click();
   await page.waitForURL('**/login');
-  assert.equal(await page.evaluate(() => localStorage.getItem('kestrel_token')), null);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('kestrel_token')), null);
 
   // A token the server does not know: the first API call answers 401 and the app goes to /login.
-  await page.evaluate(() => localStorage.setItem('kestrel_token', 'stale-token'));
+  await page.evaluate(() => sessionStorage.setItem('kestrel_token', 'stale-token'));
   await page.goto('/trading/orders');
   await page.waitForURL('**/login');
-  assert.equal(await page.evaluate(() => localStorage.getItem('kestrel_token')), null);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('kestrel_token')), null);
 
   // Sign back in with the account.
   await page.getByLabel('Email').fill('olga@example.com');

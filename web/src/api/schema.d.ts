@@ -404,10 +404,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** WebSocket upgrade (token in ?token=); client messages: {action: subscribe|unsubscribe|ping, channels, symbols} */
+        /** WebSocket upgrade: browsers present a single-use ticket from POST /api/ws/ticket in ?ticket=, programs a bearer token in the Authorization header (a session token in the URL is refused); client messages: {action: subscribe|unsubscribe|ping, channels, symbols}. At most 10 connections per user (429) and a bounded client message rate (the connection is closed with 'too many messages'). */
         get: operations["getWs"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ws/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A single-use ticket, valid 30 seconds, that opens one realtime connection for this session (GET /api/ws?ticket=); not audited */
+        post: operations["postWsTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3001,9 +3018,9 @@ export interface operations {
     };
     getWs: {
         parameters: {
-            query: {
-                /** @description The bearer token (browsers cannot set headers on a WebSocket) */
-                token: string;
+            query?: {
+                /** @description A single-use ticket from POST /api/ws/ticket, valid 30 s (browsers cannot set headers on a WebSocket) */
+                ticket?: string;
             };
             header?: never;
             path?: never;
@@ -3017,6 +3034,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Too many realtime connections for this user */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postWsTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            ticket: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                        };
+                    };
+                };
             };
             401: components["responses"]["Unauthorized"];
             default: components["responses"]["Error"];
