@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -91,8 +90,8 @@ func OpenStore(ctx context.Context, cfg Config) (domain.Store, error) {
 	path := cfg.SQLitePath()
 	if strings.HasPrefix(cfg.DatabaseURL, "sqlite:") {
 		path = strings.TrimPrefix(cfg.DatabaseURL, "sqlite:")
-	} else if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
-		return nil, fmt.Errorf("create data directory: %w", err)
+	} else if err := ensureDataDir(cfg.DataDir); err != nil {
+		return nil, err
 	}
 	return sqlite.Open(ctx, path)
 }
