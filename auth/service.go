@@ -128,6 +128,8 @@ func passwordProblem(pw string) string {
 		return "Password must be at least 8 characters"
 	case len(pw) > 72: // bcrypt reads at most 72 bytes
 		return "Password must be at most 72 bytes"
+	case isCommonPassword(pw):
+		return "This password is one of the 10,000 most common and would be guessed quickly; choose another"
 	}
 	return ""
 }
