@@ -153,6 +153,7 @@ func (s *Server) registerRoutes() {
 	s.api("POST /api/auth/logout", signedIn, s.logout)
 	s.api("GET /api/auth/me", signedIn, s.me)
 	s.api("POST /api/auth/password", signedIn, s.changePassword)
+	s.sessionRoutes()
 
 	s.api("GET /api/users", operatorOnly, s.listUsers)
 	s.api("POST /api/users", operatorOnly, s.createUser)
@@ -227,6 +228,7 @@ func (s *Server) Handler() http.Handler {
 		h = withTuning(s.d.Tuning, h)
 	}
 	h = withBodyLimit(s.d.MaxBodyBytes, h)
+	h = withClient(h)
 	h = withRecovery(h)
 	h = withAccessLog(h)
 	h = withSecurityHeaders(h)
