@@ -43,6 +43,8 @@ type Service struct {
 	byAccount  *failureLimiter // keyed by account and address
 	byAddress  *failureLimiter
 	sessions   *sessionCache
+	// firstFromCLI: the first operator is not self-registered (RequireFirstOperatorFromCLI).
+	firstFromCLI atomic.Bool
 }
 
 // NewService returns a Service whose tokens live for ttl (sliding).
@@ -144,6 +146,9 @@ func (s *Service) Register(ctx context.Context, n NewUser) (domain.User, error) 
 	count, err := s.store.CountUsers(ctx)
 	if err != nil {
 		return domain.User{}, err
+	}
+	if count == 0 && s.firstFromCLI.Load() {
+		return domain.User{}, s.refuseFirstOperator()
 	}
 	if count == 0 {
 		u, err := s.create(ctx, n, domain.RoleOperator, true)

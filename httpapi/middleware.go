@@ -126,6 +126,11 @@ func withSecurityHeaders(next http.Handler) http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		if r.TLS != nil {
+			// Served over TLS by this process: browsers keep to HTTPS for a
+			// year. (Behind a TLS proxy, the proxy sends it.)
+			h.Set("Strict-Transport-Security", "max-age=31536000")
+		}
 		if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/metrics" {
 			// Answers carry tokens, settings and balances: no cache, shared
 			// or private, keeps a copy.

@@ -87,6 +87,9 @@ type Deps struct {
 	Metrics *metrics.Metrics
 	// MetricsToken, when set, is the bearer token GET /metrics requires.
 	MetricsToken string
+	// MetricsClosed, without a token, closes GET /metrics (the server
+	// listens beyond loopback: its figures are for the operator's scraper).
+	MetricsClosed bool
 }
 
 // Server routes HTTP requests.
@@ -189,7 +192,7 @@ func (s *Server) registerRoutes() {
 	}
 
 	if s.d.Metrics != nil {
-		s.mux.Handle("GET /metrics", requireMetricsToken(s.d.MetricsToken, s.d.Metrics.Handler()))
+		s.mux.Handle("GET /metrics", requireMetricsToken(s.d.MetricsToken, s.d.MetricsClosed, s.d.Metrics.Handler()))
 	}
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, domain.Errorf(domain.ENotFound, "No such API endpoint: %s %s", r.Method, r.URL.Path))

@@ -13,6 +13,18 @@ func (s *Server) sessionRoutes() {
 	s.api("GET /api/auth/sessions", signedIn, s.listSessions)
 	s.api("POST /api/auth/sessions/end-others", signedIn, s.endOtherSessions)
 	s.api("DELETE /api/auth/sessions/{id}", signedIn, s.endSession)
+	s.api("GET /api/auth/setup", public, s.setup)
+}
+
+// setup tells the sign-in screens whether an account exists yet and
+// whether the first operator must be created from the command line.
+func (s *Server) setup(w http.ResponseWriter, r *http.Request) {
+	st, err := s.d.Auth.SetupState(r.Context())
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, st)
 }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
