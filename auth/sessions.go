@@ -50,16 +50,18 @@ func truncate(s string, n int) string {
 const touchEvery = time.Minute
 
 // touch records that ss was used at now, at most once per touchEvery. A
-// failed write leaves the earlier time; the request itself goes on.
+// failed write leaves the earlier time in the store (the list then shows an
+// older last use) and is not retried before touchEvery has passed again, so
+// a database refusing writes costs no write attempt per request; the
+// request itself goes on.
 func (s *Service) touch(ctx context.Context, ss domain.Session, now time.Time) {
 	if now.Sub(ss.LastUsedAt) < touchEvery {
 		return
 	}
+	s.sessions.used(ss.TokenHash, now)
 	if err := s.store.TouchSession(ctx, ss.TokenHash, now); err != nil {
 		slog.WarnContext(ctx, "session last use not recorded", "err", err, "component", "auth")
-		return
 	}
-	s.sessions.used(ss.TokenHash, now)
 }
 
 // SessionInfo is one of a user's sessions as they see it. ID names it
