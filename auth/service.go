@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/mail"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -45,6 +46,9 @@ type Service struct {
 	sessions   *sessionCache
 	// firstFromCLI: the first operator is not self-registered (RequireFirstOperatorFromCLI).
 	firstFromCLI atomic.Bool
+	// ticketLimit bounds the realtime tickets one session asks for (IssueTicket).
+	ticketLimit     *failureLimiter
+	ticketLimitOnce sync.Once
 }
 
 // NewService returns a Service whose tokens live for ttl (sliding).

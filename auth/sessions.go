@@ -144,6 +144,9 @@ func (s *Service) EndSession(ctx context.Context, u domain.User, id string) erro
 // TicketTTL is how long a realtime ticket admits a connection.
 const TicketTTL = 30 * time.Second
 
+// maxTicketsPerMinute is how many tickets one session may ask for a minute.
+const maxTicketsPerMinute = 30
+
 // IssueTicket returns a single-use ticket, valid for TicketTTL, that opens
 // one realtime connection for the session of token: the browser puts it in
 // the socket's URL instead of the session token, so the token never
@@ -153,12 +156,20 @@ func (s *Service) IssueTicket(ctx context.Context, token string) (string, time.T
 	if err != nil {
 		return "", time.Time{}, err
 	}
+	// The web app asks once per connection attempt (at most one each 5 s);
+	// the bound keeps a hostile session from filling the ticket table.
+	s.ticketLimitOnce.Do(func() { s.ticketLimit = newFailureLimiter(maxTicketsPerMinute, time.Minute) })
+	now := s.clock.Now()
+	if blocked, wait := s.ticketLimit.blocked(ss.TokenHash, now); blocked {
+		return "", time.Time{}, domain.Errorf(domain.ETooMany, "Too many realtime tickets for this session; try again in %d s", int(wait.Seconds())+1)
+	}
+	s.ticketLimit.fail(ss.TokenHash, now)
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
 		return "", time.Time{}, err
 	}
 	ticket := base64.RawURLEncoding.EncodeToString(raw)
-	exp := s.clock.Now().Add(TicketTTL)
+	exp := now.Add(TicketTTL)
 	if err := s.store.CreateTicket(ctx, domain.Ticket{Hash: hashToken(ticket), SessionHash: ss.TokenHash, ExpiresAt: exp}); err != nil {
 		return "", time.Time{}, err
 	}

@@ -68,3 +68,27 @@ func TestTicketRules(t *testing.T) {
 		t.Fatalf("expired ticket: %v", err)
 	}
 }
+
+// One session asks for at most 30 tickets a minute; another session is not affected.
+func TestTicketRateBound(t *testing.T) {
+	ctx := context.Background()
+	s, clock := newService(t)
+	u, _ := s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "kestrel-pass-1"})
+	a, _ := s.OpenSession(ctx, u.ID)
+	b, _ := s.OpenSession(ctx, u.ID)
+	for i := range maxTicketsPerMinute {
+		if _, _, err := s.IssueTicket(ctx, a); err != nil {
+			t.Fatalf("ticket %d: %v", i, err)
+		}
+	}
+	if _, _, err := s.IssueTicket(ctx, a); domain.ErrorCode(err) != domain.ETooMany {
+		t.Fatalf("ticket beyond the bound: %v", err)
+	}
+	if _, _, err := s.IssueTicket(ctx, b); err != nil {
+		t.Fatalf("another session: %v", err)
+	}
+	clock.t = clock.t.Add(time.Minute)
+	if _, _, err := s.IssueTicket(ctx, a); err != nil {
+		t.Fatalf("a minute later: %v", err)
+	}
+}
