@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"kestrel/app"
+	"kestrel/store/postgres/pgtest"
 )
 
 func (s *server) ticket(token string) string {
@@ -71,5 +74,29 @@ func TestRealtimeTicket(t *testing.T) {
 	}
 	if _, res, err := s.dialWS("?ticket=" + unused); err == nil || res == nil || res.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("ticket of an ended session: %v, %+v; want 401", err, res)
+	}
+}
+
+// Tickets live in the database: one asked for on one server opens the
+// socket on another server of the same database (the instances of a
+// cluster behind a load balancer), and only once.
+func TestRealtimeTicketAcrossServers(t *testing.T) {
+	dbURL := pgtest.URL(t)
+	edit := func(c *app.Config) { c.DatabaseURL = dbURL }
+	a := startWith(t, t.TempDir(), edit)
+	_, trader := a.accounts()
+	b := startWith(t, t.TempDir(), edit)
+
+	tk := a.ticket(trader)
+	c, _, err := b.dialWS("?ticket=" + tk)
+	if err != nil {
+		t.Fatalf("ticket from one server on the other: %v", err)
+	}
+	defer c.CloseNow()
+	if !stillOpen(c) {
+		t.Fatal("connection does not answer")
+	}
+	if _, res, err := a.dialWS("?ticket=" + tk); err == nil || res == nil || res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("the same ticket on the first server: %v, %+v; want 401", err, res)
 	}
 }
