@@ -2,13 +2,13 @@ package app
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -70,6 +70,7 @@ type App struct {
 	Backups   *backup.Backups
 	server    *http.Server
 	listener  net.Listener
+	tls       bool // the listener speaks TLS (--tls-cert)
 	stop      context.CancelFunc
 	done      chan struct{}
 
@@ -95,8 +96,8 @@ func OpenStore(ctx context.Context, cfg Config) (domain.Store, error) {
 	path := cfg.SQLitePath()
 	if strings.HasPrefix(cfg.DatabaseURL, "sqlite:") {
 		path = strings.TrimPrefix(cfg.DatabaseURL, "sqlite:")
-	} else if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
-		return nil, fmt.Errorf("create data directory: %w", err)
+	} else if err := ensureDataDir(cfg.DataDir); err != nil {
+		return nil, err
 	}
 	return sqlite.Open(ctx, path)
 }
@@ -106,6 +107,11 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	tlsCfg, err := tlsConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	exposed := !loopbackOnly(cfg.Addr)
 	if cfg.Clustered() {
 		// Instances starting together migrate and fund the ledger one at a time.
 		release, err := cluster.StartupLock(ctx, cfg.DatabaseURL)
@@ -121,6 +127,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	clock := domain.SystemClock{}
 	a := &App{cfg: cfg, build: build, Store: store, Auth: auth.NewService(store, clock, cfg.SessionTTL), Bus: events.NewBus(), done: make(chan struct{})}
 	a.Auth.SetSessionMaxAge(cfg.SessionMaxAge)
+	a.Auth.RequireFirstOperatorFromCLI(exposed)
 	a.Metrics = metrics.New()
 	if a.LogBook = cfg.LogBook; a.LogBook == nil {
 		a.LogBook = logbook.New(2000)
@@ -135,6 +142,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		return nil, err
 	}
 	a.openJobs(clock)
+	a.Hub.SetLimits(ws.Limits{PerUser: cfg.WSMaxPerUser, MessageBurst: ws.DefaultLimits.MessageBurst, MessagesPerSecond: ws.DefaultLimits.MessagesPerSecond})
 	copier, _ := store.(backup.Copier) // nil on PostgreSQL: backups then raise an alert
 	a.Backups = backup.New(copier, filepath.Join(cfg.DataDir, "backups"), a.Settings.Platform, a.Alerts, clock)
 	a.registerMetrics()
@@ -148,7 +156,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
 		Market: a.Live, MarketSource: func() string { return a.current().source }, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests, Jobs: a.Jobs,
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
-		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, Config: a.effectiveConfig(),
+		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, MetricsClosed: exposed && cfg.MetricsToken == "", Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
 			return a.LogBook.Query(ctx, a.Store, level, component, limit)
 		},
@@ -171,6 +179,12 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		store.Close()
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
+	if tlsCfg != nil {
+		a.server.TLSConfig = tlsCfg
+		a.listener = tls.NewListener(a.listener, tlsCfg)
+		a.tls = true
+	}
+	warnIfExposed(cfg, exposed, a.tls)
 	return a, nil
 }
 
@@ -178,7 +192,12 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 func (a *App) Addr() string { return a.listener.Addr().String() }
 
 // URL is the base URL of the server.
-func (a *App) URL() string { return "http://" + a.Addr() }
+func (a *App) URL() string {
+	if a.tls {
+		return "https://" + a.Addr()
+	}
+	return "http://" + a.Addr()
+}
 
 // Run serves until ctx is cancelled or Close is called, then shuts down gracefully.
 func (a *App) Run(ctx context.Context) error {

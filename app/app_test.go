@@ -184,7 +184,7 @@ func TestTradeEndToEnd(t *testing.T) {
 	// The realtime socket sees the fill.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, _, err := websocket.Dial(ctx, strings.Replace(s.url, "http", "ws", 1)+"/api/ws?token="+tok, nil)
+	c, _, err := websocket.Dial(ctx, strings.Replace(s.url, "http", "ws", 1)+"/api/ws", &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + tok}}})
 	if err != nil {
 		t.Fatal(err)
 	}

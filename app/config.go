@@ -58,8 +58,16 @@ type Config struct {
 	CoinbaseUserWSURL string
 
 	// MetricsToken, when set, is the bearer token /metrics requires (for a
-	// deployment whose port is reachable by others); empty: open.
+	// deployment whose port is reachable by others); empty: open on a
+	// loopback address, closed beyond it.
 	MetricsToken string
+
+	// TLSCert and TLSKey (PEM files, both or neither) make the server speak
+	// HTTPS itself; without them, an exposed instance belongs behind a TLS
+	// proxy (docs/SECURITY-HARDENING.md).
+	TLSCert, TLSKey string
+	// WSMaxPerUser caps one user's realtime connections (0: no cap).
+	WSMaxPerUser int
 }
 
 // Clustered reports whether this process joins a cluster.
@@ -69,7 +77,7 @@ func (c Config) Clustered() bool { return c.NATSURL != "" }
 func Defaults() Config {
 	return Config{Addr: "127.0.0.1:8080", DataDir: "./data", LogLevel: "INFO", SessionTTL: time.Hour, SessionMaxAge: 12 * time.Hour,
 		ReplaySeed: 1, ReplaySpeed: 1, StartingUSD: "100000", TakerFee: "0.006", MakerFee: "0.004", Spread: "0", ForwardTimeout: 5 * time.Second, ClusterName: "kestrel",
-		MarketStaleAfter: marketwatch.StaleAfter}
+		MarketStaleAfter: marketwatch.StaleAfter, WSMaxPerUser: 10}
 }
 
 // SQLitePath is the embedded database file used when DatabaseURL is empty.
@@ -123,6 +131,12 @@ func (c Config) Validate() error {
 	}
 	if c.MetricsToken != "" && !validBearer(c.MetricsToken) {
 		return fmt.Errorf("metrics token must be at least 16 characters: letters, digits and - . _ ~ + /, optionally ending in = (a bearer token, RFC 6750)")
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return fmt.Errorf("TLS needs both a certificate and a key (--tls-cert and --tls-key)")
+	}
+	if c.WSMaxPerUser < 0 {
+		return fmt.Errorf("realtime connections per user must be 0 (no cap) or more (got %d)", c.WSMaxPerUser)
 	}
 	if c.ReplaySpeed < 0 {
 		return fmt.Errorf("replay speed must be positive")

@@ -12,8 +12,8 @@ func TestSessionHasAnAbsoluteLifetime(t *testing.T) {
 	ctx := context.Background()
 	s, clock := newService(t)
 	s.SetSessionMaxAge(3 * time.Hour)
-	s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "password1"})
-	token, _, err := s.Login(ctx, "a@example.com", "password1", "10.0.0.1")
+	s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "kestrel-pass-1"})
+	token, _, err := s.Login(ctx, "a@example.com", "kestrel-pass-1", "10.0.0.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,9 +32,9 @@ func TestSessionHasAnAbsoluteLifetime(t *testing.T) {
 func TestDisabledAccountCannotSignIn(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newService(t)
-	op, _ := s.Register(ctx, NewUser{Email: "op@example.com", Name: "Op", Password: "password1"})
-	tr, _ := s.CreateUser(ctx, NewUser{Email: "t@example.com", Name: "T", Password: "password2"})
-	token, _, _ := s.Login(ctx, "t@example.com", "password2", "10.0.0.1")
+	op, _ := s.Register(ctx, NewUser{Email: "op@example.com", Name: "Op", Password: "kestrel-pass-1"})
+	tr, _ := s.CreateUser(ctx, NewUser{Email: "t@example.com", Name: "T", Password: "kestrel-pass-2"})
+	token, _, _ := s.Login(ctx, "t@example.com", "kestrel-pass-2", "10.0.0.1")
 	var ended []Ended
 	s.OnSessionsEnded(func(e Ended) { ended = append(ended, e) })
 
@@ -45,7 +45,7 @@ func TestDisabledAccountCannotSignIn(t *testing.T) {
 	if _, err := s.Authenticate(ctx, token); domain.ErrorCode(err) != domain.EUnauthorized {
 		t.Fatalf("disabled user's token: err = %v, want unauthorized", err)
 	}
-	_, _, err := s.Login(ctx, "t@example.com", "password2", "10.0.0.1")
+	_, _, err := s.Login(ctx, "t@example.com", "kestrel-pass-2", "10.0.0.1")
 	if domain.ErrorCode(err) != domain.EForbidden || domain.ErrorMessage(err) != "This account is disabled; ask an operator to enable it" {
 		t.Fatalf("disabled login: err = %v", err)
 	}
@@ -60,8 +60,8 @@ func TestDisabledAccountCannotSignIn(t *testing.T) {
 func TestOperatorRules(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newService(t)
-	op, _ := s.Register(ctx, NewUser{Email: "op@example.com", Name: "Op", Password: "password1"})
-	op2, _ := s.CreateUser(ctx, NewUser{Email: "op2@example.com", Name: "Op2", Password: "password1", Role: "operator"})
+	op, _ := s.Register(ctx, NewUser{Email: "op@example.com", Name: "Op", Password: "kestrel-pass-1"})
+	op2, _ := s.CreateUser(ctx, NewUser{Email: "op2@example.com", Name: "Op2", Password: "kestrel-pass-1", Role: "operator"})
 	yes, trader := true, domain.RoleTrader
 	if _, err := s.UpdateUser(ctx, op, op.ID, UserChange{Disabled: &yes}); domain.ErrorMessage(err) != "You cannot disable your own account" {
 		t.Fatalf("self-disable: %v", err)
@@ -83,19 +83,19 @@ func TestOperatorRules(t *testing.T) {
 func TestChangePasswordKeepsOnlyThisSession(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newService(t)
-	u, _ := s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "password1"})
-	here, _, _ := s.Login(ctx, "a@example.com", "password1", "10.0.0.1")
-	there, _, _ := s.Login(ctx, "a@example.com", "password1", "10.0.0.2")
+	u, _ := s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "kestrel-pass-1"})
+	here, _, _ := s.Login(ctx, "a@example.com", "kestrel-pass-1", "10.0.0.1")
+	there, _, _ := s.Login(ctx, "a@example.com", "kestrel-pass-1", "10.0.0.2")
 
-	err := s.ChangePassword(ctx, u, here, "10.0.0.1", PasswordChange{CurrentPassword: "wrong-one", NewPassword: "password2"})
+	err := s.ChangePassword(ctx, u, here, "10.0.0.1", PasswordChange{CurrentPassword: "wrong-one", NewPassword: "kestrel-pass-2"})
 	if de, ok := err.(*domain.Error); !ok || de.Fields["current_password"] != "Current password is incorrect" {
 		t.Fatalf("wrong current password: %v", err)
 	}
-	err = s.ChangePassword(ctx, u, here, "10.0.0.1", PasswordChange{CurrentPassword: "password1", NewPassword: "short"})
+	err = s.ChangePassword(ctx, u, here, "10.0.0.1", PasswordChange{CurrentPassword: "kestrel-pass-1", NewPassword: "short"})
 	if de, ok := err.(*domain.Error); !ok || de.Fields["new_password"] != "Password must be at least 8 characters" {
 		t.Fatalf("short new password: %v", err)
 	}
-	if err := s.ChangePassword(ctx, u, here, "10.0.0.1", PasswordChange{CurrentPassword: "password1", NewPassword: "password2"}); err != nil {
+	if err := s.ChangePassword(ctx, u, here, "10.0.0.1", PasswordChange{CurrentPassword: "kestrel-pass-1", NewPassword: "kestrel-pass-2"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Authenticate(ctx, here); err != nil {
@@ -104,7 +104,7 @@ func TestChangePasswordKeepsOnlyThisSession(t *testing.T) {
 	if _, err := s.Authenticate(ctx, there); domain.ErrorCode(err) != domain.EUnauthorized {
 		t.Fatalf("the other session: err = %v, want unauthorized", err)
 	}
-	if _, _, err := s.Login(ctx, "a@example.com", "password2", "10.0.0.3"); err != nil {
+	if _, _, err := s.Login(ctx, "a@example.com", "kestrel-pass-2", "10.0.0.3"); err != nil {
 		t.Fatalf("login with the new password: %v", err)
 	}
 }

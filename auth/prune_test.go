@@ -9,10 +9,10 @@ import (
 func TestPruneEveryDeletesExpiredSessions(t *testing.T) {
 	ctx := context.Background()
 	s, clock := newService(t)
-	if _, err := s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "password1"}); err != nil {
+	if _, err := s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "kestrel-pass-1"}); err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := s.Login(ctx, "a@example.com", "password1", "127.0.0.1")
+	token, _, err := s.Login(ctx, "a@example.com", "kestrel-pass-1", "127.0.0.1")
 	if err != nil {
 		t.Fatal(err)
 	}

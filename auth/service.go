@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/mail"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -43,6 +44,11 @@ type Service struct {
 	byAccount  *failureLimiter // keyed by account and address
 	byAddress  *failureLimiter
 	sessions   *sessionCache
+	// firstFromCLI: the first operator is not self-registered (RequireFirstOperatorFromCLI).
+	firstFromCLI atomic.Bool
+	// ticketLimit bounds the realtime tickets one session asks for (IssueTicket).
+	ticketLimit     *failureLimiter
+	ticketLimitOnce sync.Once
 }
 
 // NewService returns a Service whose tokens live for ttl (sliding).
@@ -128,6 +134,8 @@ func passwordProblem(pw string) string {
 		return "Password must be at least 8 characters"
 	case len(pw) > 72: // bcrypt reads at most 72 bytes
 		return "Password must be at most 72 bytes"
+	case isCommonPassword(pw):
+		return "This password is one of the 10,000 most common and would be guessed quickly; choose another"
 	}
 	return ""
 }
@@ -142,6 +150,9 @@ func (s *Service) Register(ctx context.Context, n NewUser) (domain.User, error) 
 	count, err := s.store.CountUsers(ctx)
 	if err != nil {
 		return domain.User{}, err
+	}
+	if count == 0 && s.firstFromCLI.Load() {
+		return domain.User{}, s.refuseFirstOperator()
 	}
 	if count == 0 {
 		u, err := s.create(ctx, n, domain.RoleOperator, true)
@@ -259,7 +270,8 @@ func (s *Service) openSession(ctx context.Context, userID string, now time.Time)
 		return "", err
 	}
 	token := base64.RawURLEncoding.EncodeToString(raw)
-	ss := domain.Session{TokenHash: hashToken(token), UserID: userID, CreatedAt: now}
+	c := clientFrom(ctx)
+	ss := domain.Session{TokenHash: hashToken(token), UserID: userID, CreatedAt: now, LastUsedAt: now, UserAgent: c.UserAgent, Remote: c.Addr}
 	ss.ExpiresAt = s.expiryFrom(ss, now)
 	return token, s.store.CreateSession(ctx, ss)
 }
@@ -281,6 +293,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (domain.User, 
 			s.sessions.extended(ss.TokenHash, next)
 		}
 	}
+	s.touch(ctx, ss, now)
 	return u, nil
 }
 
@@ -294,11 +307,16 @@ func (s *Service) Check(ctx context.Context, token string) error {
 // session looks token up and refuses it when it has expired (by idleness or
 // age) or its user is disabled or gone; such a session is deleted.
 func (s *Service) session(ctx context.Context, token string) (domain.User, domain.Session, error) {
-	unauth := domain.Errorf(domain.EUnauthorized, "Authentication required")
 	if token == "" {
-		return domain.User{}, domain.Session{}, unauth
+		return domain.User{}, domain.Session{}, domain.Errorf(domain.EUnauthorized, "Authentication required")
 	}
-	hash, now := hashToken(token), s.clock.Now()
+	return s.sessionByHash(ctx, hashToken(token))
+}
+
+// sessionByHash is session for a session named by its token's hash.
+func (s *Service) sessionByHash(ctx context.Context, hash string) (domain.User, domain.Session, error) {
+	unauth := domain.Errorf(domain.EUnauthorized, "Authentication required")
+	now := s.clock.Now()
 	if c, ok := s.sessions.get(hash); ok {
 		if s.expired(c.ss, now) {
 			s.sessions.drop(hash)

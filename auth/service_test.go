@@ -28,10 +28,10 @@ func newService(t *testing.T) (*Service, *fakeClock) {
 func TestSessionExpiresAndSlides(t *testing.T) {
 	ctx := context.Background()
 	s, clock := newService(t)
-	if _, err := s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "password1"}); err != nil {
+	if _, err := s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "kestrel-pass-1"}); err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := s.Login(ctx, "a@example.com", "password1", "127.0.0.1")
+	token, _, err := s.Login(ctx, "a@example.com", "kestrel-pass-1", "127.0.0.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestSessionExpiresAndSlides(t *testing.T) {
 func TestTokenIsStoredHashed(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newService(t)
-	u, _ := s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "password1"})
+	u, _ := s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "kestrel-pass-1"})
 	token, err := s.OpenSession(ctx, u.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -69,15 +69,15 @@ func TestTokenIsStoredHashed(t *testing.T) {
 func TestRateLimitWindowResets(t *testing.T) {
 	ctx := context.Background()
 	s, clock := newService(t)
-	s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "password1"})
+	s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "kestrel-pass-1"})
 	for i := 0; i < maxFailuresPerAccount; i++ {
 		s.Login(ctx, "a@example.com", "nope-nope", "10.0.0.1")
 	}
-	if _, _, err := s.Login(ctx, "a@example.com", "password1", "10.0.0.1"); domain.ErrorCode(err) != domain.ETooMany {
+	if _, _, err := s.Login(ctx, "a@example.com", "kestrel-pass-1", "10.0.0.1"); domain.ErrorCode(err) != domain.ETooMany {
 		t.Fatalf("locked account from the guessing address: err = %v, want rate_limited", err)
 	}
 	clock.t = clock.t.Add(failureWindow)
-	if _, _, err := s.Login(ctx, "a@example.com", "password1", "10.0.0.1"); err != nil {
+	if _, _, err := s.Login(ctx, "a@example.com", "kestrel-pass-1", "10.0.0.1"); err != nil {
 		t.Fatalf("after the window: %v", err)
 	}
 }
@@ -85,14 +85,14 @@ func TestRateLimitWindowResets(t *testing.T) {
 func TestFailuresFromOneAddressDoNotLockTheAccountElsewhere(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newService(t)
-	s.Register(ctx, NewUser{Email: "ops@example.com", Name: "Ops", Password: "password1"})
+	s.Register(ctx, NewUser{Email: "ops@example.com", Name: "Ops", Password: "kestrel-pass-1"})
 	for i := 0; i < 3*maxFailuresPerAccount; i++ {
 		s.Login(ctx, "ops@example.com", "nope-nope", "10.6.6.6")
 	}
-	if _, _, err := s.Login(ctx, "ops@example.com", "password1", "10.6.6.6"); domain.ErrorCode(err) != domain.ETooMany {
+	if _, _, err := s.Login(ctx, "ops@example.com", "kestrel-pass-1", "10.6.6.6"); domain.ErrorCode(err) != domain.ETooMany {
 		t.Fatalf("the attacker's address: err = %v, want rate_limited", err)
 	}
-	if _, _, err := s.Login(ctx, "ops@example.com", "password1", "10.0.0.2"); err != nil {
+	if _, _, err := s.Login(ctx, "ops@example.com", "kestrel-pass-1", "10.0.0.2"); err != nil {
 		t.Fatalf("the operator from another address: %v, want a session", err)
 	}
 }

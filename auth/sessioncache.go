@@ -97,3 +97,13 @@ func (c *sessionCache) clear() {
 	c.gen++
 	c.entries = map[string]cachedSession{}
 }
+
+// used records a session's new last use.
+func (c *sessionCache) used(hash string, at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[hash]; ok {
+		e.ss.LastUsedAt = at
+		c.entries[hash] = e
+	}
+}

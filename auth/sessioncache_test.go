@@ -34,11 +34,11 @@ func cachedService(t *testing.T) (*Service, *countingStore, *fakeClock, domain.U
 	clock := &fakeClock{t: time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)}
 	s := NewService(cs, clock, time.Hour)
 	ctx := context.Background()
-	op, err := s.Register(ctx, NewUser{Email: "op@example.com", Name: "Op", Password: "password1"})
+	op, err := s.Register(ctx, NewUser{Email: "op@example.com", Name: "Op", Password: "kestrel-pass-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := s.CreateUser(ctx, NewUser{Email: "tr@example.com", Name: "Tr", Password: "password1"})
+	tr, err := s.CreateUser(ctx, NewUser{Email: "tr@example.com", Name: "Tr", Password: "kestrel-pass-1"})
 	if err != nil {
 		t.Fatal(err)
 	}

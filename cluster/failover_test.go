@@ -429,7 +429,7 @@ func waitFill(f *fillFeed, id string) <-chan struct{} {
 
 func listen(t testing.TB, ctx context.Context, url, token string) *fillFeed {
 	t.Helper()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http")+"/api/ws?token="+token, nil)
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http")+"/api/ws", &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + token}}})
 	if err != nil {
 		t.Fatalf("websocket: %v", err)
 	}

@@ -35,6 +35,21 @@ type Session struct {
 	UserID    string
 	CreatedAt time.Time
 	ExpiresAt time.Time
+	// LastUsedAt is when a request last used the session, recorded to the
+	// minute (auth writes it at most once a minute per session).
+	LastUsedAt time.Time
+	// UserAgent and Remote describe the client that signed in (as it said
+	// and as seen by the server), for the user's list of their sessions.
+	UserAgent string
+	Remote    string
+}
+
+// Ticket is a single-use, short-lived admission to the realtime socket,
+// bound to the session that asked for it; only its hash is kept.
+type Ticket struct {
+	Hash        string
+	SessionHash string
+	ExpiresAt   time.Time
 }
 
 // AuditEntry records who did what.
@@ -90,8 +105,18 @@ type SessionStore interface {
 	// DeleteUserSessions removes every session of userID except the one whose
 	// hash is keep (empty: none kept) and returns how many it removed.
 	DeleteUserSessions(ctx context.Context, userID, keep string) (int64, error)
-	// DeleteExpiredSessions removes sessions that expired before now.
+	// DeleteExpiredSessions removes sessions (and realtime tickets) that
+	// expired before now.
 	DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error)
+	// ListUserSessions returns userID's sessions, newest first.
+	ListUserSessions(ctx context.Context, userID string) ([]Session, error)
+	// TouchSession records that the session was used at.
+	TouchSession(ctx context.Context, tokenHash string, at time.Time) error
+	// CreateTicket stores a realtime ticket.
+	CreateTicket(ctx context.Context, t Ticket) error
+	// ConsumeTicket deletes the ticket and returns it, or a not_found error
+	// when there is none: a ticket is consumed once, across every instance.
+	ConsumeTicket(ctx context.Context, hash string) (Ticket, error)
 }
 
 // AuditStore appends to and reads the audit log.

@@ -16,7 +16,7 @@ func TestFirstAccountIsOperatorThenRegistrationCloses(t *testing.T) {
 		t.Fatalf("first user = %+v, want an operator with a normalised email", op)
 	}
 
-	r := a.do("POST", "/api/auth/register", "", `{"email":"t@example.com","name":"Tom","password":"password1"}`)
+	r := a.do("POST", "/api/auth/register", "", `{"email":"t@example.com","name":"Tom","password":"kestrel-pass-1"}`)
 	if r.Status != http.StatusForbidden || !strings.Contains(r.Error.Message, "Self-registration is disabled") {
 		t.Fatalf("second registration = %d %s, want 403", r.Status, r.Raw)
 	}
@@ -24,14 +24,14 @@ func TestFirstAccountIsOperatorThenRegistrationCloses(t *testing.T) {
 	if r := a.do("PUT", "/api/users/registration", opToken, `{"enabled":true}`); r.Status != 200 {
 		t.Fatalf("enable registration: %d %s", r.Status, r.Raw)
 	}
-	tok, tr := a.register("t@example.com", "Tom", "password1")
+	tok, tr := a.register("t@example.com", "Tom", "kestrel-pass-1")
 	if tr.Role != domain.RoleTrader {
 		t.Fatalf("second user role = %s, want trader", tr.Role)
 	}
 	if r := a.do("GET", "/api/users", tok, ""); r.Status != http.StatusForbidden {
 		t.Fatalf("trader listing users = %d, want 403", r.Status)
 	}
-	r = a.do("POST", "/api/auth/register", "", `{"email":"t@example.com","name":"Tom","password":"password1"}`)
+	r = a.do("POST", "/api/auth/register", "", `{"email":"t@example.com","name":"Tom","password":"kestrel-pass-1"}`)
 	if r.Status != http.StatusConflict {
 		t.Fatalf("duplicate email = %d %s, want 409", r.Status, r.Raw)
 	}

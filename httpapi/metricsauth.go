@@ -9,9 +9,15 @@ import (
 )
 
 // requireMetricsToken guards /metrics with a fixed bearer token from the
-// configuration (empty: open). It is not a session: scrapers hold a static
+// configuration (empty: open, or closed when closed is set: the server
+// listens beyond loopback). It is not a session: scrapers hold a static
 // secret, and the API's own tokens do not open /metrics.
-func requireMetricsToken(token string, next http.Handler) http.Handler {
+func requireMetricsToken(token string, closed bool, next http.Handler) http.Handler {
+	if token == "" && closed {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fail(w, r, domain.Errorf(domain.EForbidden, "/metrics is closed on a server listening beyond loopback; start it with --metrics-token and scrape with that bearer token"))
+		})
+	}
 	if token == "" {
 		return next
 	}

@@ -7,24 +7,49 @@ import (
 	"strings"
 
 	"kestrel/auth"
+	"kestrel/domain"
 	"kestrel/httpapi/ws"
 )
 
-// wsRoute mounts the WebSocket endpoint; it authenticates by itself because
-// browsers pass the token as a query parameter. Connections are closed when
-// their session ends (logout, disabling, password change) and, through the
-// hub's periodic check, when it expires.
+// wsRoute mounts the WebSocket endpoint; it authenticates by itself:
+// browsers, which cannot set headers on a WebSocket, present a single-use
+// ticket from POST /api/ws/ticket in the URL (the session token never
+// travels in a URL), programs a bearer token in the Authorization header.
+// Connections are closed when their session ends (logout, disabling,
+// password change) and, through the hub's periodic check, when it expires.
 func (s *Server) wsRoute() {
-	authenticate := func(ctx context.Context, token string) (ws.Identity, error) {
-		u, err := s.d.Auth.Authenticate(ctx, token)
-		check := func(ctx context.Context) error { return s.d.Auth.Check(ctx, token) }
-		return ws.Identity{UserID: u.ID, SessionID: auth.SessionID(token), Check: check}, err
+	authenticate := func(ctx context.Context, c ws.Credentials) (ws.Identity, error) {
+		var u domain.User
+		var sessionID string
+		var err error
+		if c.Ticket != "" {
+			u, sessionID, err = s.d.Auth.RedeemTicket(ctx, c.Ticket)
+		} else {
+			u, err = s.d.Auth.Authenticate(ctx, c.Bearer)
+			sessionID = auth.SessionID(c.Bearer)
+		}
+		check := func(ctx context.Context) error { return s.d.Auth.CheckSession(ctx, sessionID) }
+		return ws.Identity{UserID: u.ID, SessionID: sessionID, Check: check}, err
 	}
 	valid := func(sym string) bool { return slices.Contains(s.d.Market.Symbols(), sym) }
-	s.handle("GET /api/ws", Route{Access: signedIn.String(), TokenInQuery: true}, s.d.Hub.Handler(authenticate, valid))
+	s.handle("GET /api/ws", Route{Access: signedIn.String(), TicketInQuery: true}, s.d.Hub.Handler(authenticate, valid))
+	// Not audited: asking for a ticket changes nothing but a 30-second row,
+	// and the web app asks before every (re)connection.
+	s.handle("POST /api/ws/ticket", Route{Access: signedIn.String()}, s.requireAuth(http.HandlerFunc(s.wsTicket)))
 	s.d.Auth.OnSessionsEnded(func(e auth.Ended) {
 		s.d.Hub.CloseSessions(func(who ws.Identity) bool { return e.Matches(who.UserID, who.SessionID) })
 	})
+}
+
+// wsTicket answers a single-use ticket admitting one realtime connection of
+// the caller's session for auth.TicketTTL.
+func (s *Server) wsTicket(w http.ResponseWriter, r *http.Request) {
+	ticket, exp, err := s.d.Auth.IssueTicket(r.Context(), bearerToken(r))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"ticket": ticket, "expires_at": exp})
 }
 
 func (s *Server) websocketStatus(w http.ResponseWriter, r *http.Request) {

@@ -92,6 +92,9 @@ type Deps struct {
 	Metrics *metrics.Metrics
 	// MetricsToken, when set, is the bearer token GET /metrics requires.
 	MetricsToken string
+	// MetricsClosed, without a token, closes GET /metrics (the server
+	// listens beyond loopback: its figures are for the operator's scraper).
+	MetricsClosed bool
 }
 
 // Server routes HTTP requests.
@@ -133,9 +136,9 @@ type Route struct {
 	// Access is public, signed-in or operator; empty when a route was
 	// registered without one (a bug the tests catch).
 	Access string
-	// TokenInQuery: the route reads its token from ?token= (the WebSocket,
-	// which browsers cannot give headers).
-	TokenInQuery bool
+	// TicketInQuery: the route takes a single-use ticket in ?ticket= (the
+	// WebSocket, which browsers cannot give headers), or a bearer token.
+	TicketInQuery bool
 }
 
 // Routes lists every /api route in registration order.
@@ -158,6 +161,7 @@ func (s *Server) registerRoutes() {
 	s.api("POST /api/auth/logout", signedIn, s.logout)
 	s.api("GET /api/auth/me", signedIn, s.me)
 	s.api("POST /api/auth/password", signedIn, s.changePassword)
+	s.sessionRoutes()
 
 	s.api("GET /api/users", operatorOnly, s.listUsers)
 	s.api("POST /api/users", operatorOnly, s.createUser)
@@ -193,7 +197,7 @@ func (s *Server) registerRoutes() {
 	}
 
 	if s.d.Metrics != nil {
-		s.mux.Handle("GET /metrics", requireMetricsToken(s.d.MetricsToken, s.d.Metrics.Handler()))
+		s.mux.Handle("GET /metrics", requireMetricsToken(s.d.MetricsToken, s.d.MetricsClosed, s.d.Metrics.Handler()))
 	}
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, domain.Errorf(domain.ENotFound, "No such API endpoint: %s %s", r.Method, r.URL.Path))
@@ -232,6 +236,7 @@ func (s *Server) Handler() http.Handler {
 		h = withTuning(s.d.Tuning, h)
 	}
 	h = withBodyLimit(s.d.MaxBodyBytes, h)
+	h = withClient(h)
 	h = withRecovery(h)
 	h = withAccessLog(h)
 	h = withSecurityHeaders(h)

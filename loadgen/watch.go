@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -34,11 +35,11 @@ func startWS(ctx context.Context, bases []string, token, symbol string, n int) <
 	var connected, dropped atomic.Int32
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
-		wsURL := "ws" + strings.TrimPrefix(bases[i%len(bases)], "http") + "/api/ws?token=" + token
+		wsURL := "ws" + strings.TrimPrefix(bases[i%len(bases)], "http") + "/api/ws"
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			conn, _, err := websocket.Dial(ctx, wsURL, nil)
+			conn, _, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + token}}})
 			if err != nil {
 				if ctx.Err() == nil {
 					dropped.Add(1)

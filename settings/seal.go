@@ -12,8 +12,14 @@ import (
 	"strings"
 )
 
-// sealedPrefix marks an encrypted value in the stored document.
-const sealedPrefix = "sealed:v1:"
+// Sealed values carry a version prefix. v2 binds each ciphertext to its
+// field (the field's name is GCM's associated data), so a ciphertext moved
+// to another field of the stored document does not open; v1, written before
+// that, is still opened, and becomes v2 at the next save or rekey.
+const (
+	sealedPrefix   = "sealed:v2:"
+	sealedPrefixV1 = "sealed:v1:"
+)
 
 // Sealer encrypts secrets at rest with AES-256-GCM.
 type Sealer struct{ aead cipher.AEAD }
@@ -56,7 +62,7 @@ func LoadOrCreateKey(configured, dir string) ([]byte, error) {
 	if _, err := rand.Read(k); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
@@ -70,8 +76,8 @@ func LoadOrCreateKey(configured, dir string) ([]byte, error) {
 	return k, nil
 }
 
-// Seal encrypts plain ("" stays "").
-func (s *Sealer) Seal(plain string) (string, error) {
+// Seal encrypts plain for field ("" stays "").
+func (s *Sealer) Seal(field, plain string) (string, error) {
 	if plain == "" {
 		return "", nil
 	}
@@ -79,26 +85,32 @@ func (s *Sealer) Seal(plain string) (string, error) {
 	if _, err := rand.Read(nonce); err != nil {
 		return "", err
 	}
-	out := s.aead.Seal(nonce, nonce, []byte(plain), nil)
+	out := s.aead.Seal(nonce, nonce, []byte(plain), []byte(field))
 	return sealedPrefix + base64.StdEncoding.EncodeToString(out), nil
 }
 
-// Open decrypts a sealed value.
-func (s *Sealer) Open(sealed string) (string, error) {
+// Open decrypts the sealed value of field.
+func (s *Sealer) Open(field, sealed string) (string, error) {
 	if sealed == "" {
 		return "", nil
 	}
-	if !strings.HasPrefix(sealed, sealedPrefix) {
+	var ad []byte
+	switch {
+	case strings.HasPrefix(sealed, sealedPrefix):
+		sealed, ad = strings.TrimPrefix(sealed, sealedPrefix), []byte(field)
+	case strings.HasPrefix(sealed, sealedPrefixV1):
+		sealed = strings.TrimPrefix(sealed, sealedPrefixV1) // not bound to a field
+	default:
 		return "", errors.New("stored secret is not sealed")
 	}
-	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(sealed, sealedPrefix))
+	raw, err := base64.StdEncoding.DecodeString(sealed)
 	if err != nil || len(raw) < s.aead.NonceSize() {
 		return "", errors.New("stored secret is corrupt")
 	}
 	n := s.aead.NonceSize()
-	plain, err := s.aead.Open(nil, raw[:n], raw[n:], nil)
+	plain, err := s.aead.Open(nil, raw[:n], raw[n:], ad)
 	if err != nil {
-		return "", errors.New("stored secret cannot be decrypted with this key")
+		return "", fmt.Errorf("stored secret %s cannot be decrypted with this key (or was moved from another field)", field)
 	}
 	return string(plain), nil
 }

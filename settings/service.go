@@ -211,10 +211,8 @@ func Checksum(st Settings) string {
 func (s *Service) storePlatform(ctx context.Context, p Settings) error {
 	sealed := withoutUI(p)
 	var err error
-	for _, f := range secretFields(&sealed) {
-		if *f, err = s.sealer.Seal(*f); err != nil {
-			return fmt.Errorf("seal secret: %w", err)
-		}
+	if err = sealSecrets(s.sealer, &sealed); err != nil {
+		return err
 	}
 	b, err := json.Marshal(sealed)
 	if err != nil {
@@ -223,16 +221,7 @@ func (s *Service) storePlatform(ctx context.Context, p Settings) error {
 	return s.kv.PutValue(ctx, kvPlatform, string(b))
 }
 
-func (s *Service) openSecrets(p *Settings) error {
-	for _, f := range secretFields(p) {
-		plain, err := s.sealer.Open(*f)
-		if err != nil {
-			return fmt.Errorf("stored settings: %w", err)
-		}
-		*f = plain
-	}
-	return nil
-}
+func (s *Service) openSecrets(p *Settings) error { return openSecrets(s.sealer, p) }
 
 // restoreMaskedSecrets keeps stored secrets where the client sent the mask back.
 func (s *Service) restoreMaskedSecrets(next *Settings, old Settings) {
@@ -247,6 +236,10 @@ func (s *Service) restoreMaskedSecrets(next *Settings, old Settings) {
 func secretFields(p *Settings) []*string {
 	return []*string{&p.API.Exchange.APIKey, &p.API.Exchange.APISecret, &p.API.AI.APIToken}
 }
+
+// secretNames are secretFields' names, in the same order: each sealed
+// value is bound to its name.
+var secretNames = []string{"api.exchange.apiKey", "api.exchange.apiSecret", "api.ai.apiToken"}
 
 func maskSecrets(p *Settings) {
 	for _, f := range secretFields(p) {

@@ -60,7 +60,11 @@ func bindConfig(fs *flag.FlagSet) *app.Config {
 	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", envDuration("KESTREL_FORWARD_TIMEOUT", d.ForwardTimeout),
 		"how long an instance waits for the leader to answer a forwarded trading command [KESTREL_FORWARD_TIMEOUT]")
 	fs.StringVar(&c.MetricsToken, "metrics-token", env("KESTREL_METRICS_TOKEN", ""),
-		"bearer token GET /metrics requires (at least 16 characters); empty: /metrics is open [KESTREL_METRICS_TOKEN]")
+		"bearer token GET /metrics requires (at least 16 characters); empty: /metrics is open on a loopback address and closed beyond it [KESTREL_METRICS_TOKEN]")
+	fs.StringVar(&c.TLSCert, "tls-cert", env("KESTREL_TLS_CERT", ""), "PEM certificate (chain) file: serve HTTPS directly, with --tls-key [KESTREL_TLS_CERT]")
+	fs.StringVar(&c.TLSKey, "tls-key", env("KESTREL_TLS_KEY", ""), "PEM private key file of --tls-cert [KESTREL_TLS_KEY]")
+	fs.IntVar(&c.WSMaxPerUser, "ws-max-per-user", int(envInt("KESTREL_WS_MAX_PER_USER", int64(d.WSMaxPerUser))),
+		"realtime connections one user may hold at once; 0: no cap [KESTREL_WS_MAX_PER_USER]")
 	return c
 }
 

@@ -23,7 +23,7 @@ after(async () => {
 test('trades show on Trading Performance, holdings on Portfolio Analytics', async () => {
   const { page, consoleErrors } = await newPage(browser, server.url);
   await register(page, 'Ana Analyst', 'ana@example.com');
-  const token = await page.evaluate(() => localStorage.getItem('kestrel_token'));
+  const token = await page.evaluate(() => sessionStorage.getItem('kestrel_token'));
   for (const body of [
     { symbol: 'BTC-USD', action: 'BUY', quantity: 0.01 },
     { symbol: 'BTC-USD', action: 'SELL', quantity: 0.004 },

@@ -37,7 +37,15 @@ const screens = [
 ];
 
 test('register, browse every route, 404, logout, 401 bounce', async () => {
-  const { page, context, external } = await newPage(browser, server.url);
+  const { page, context, external, consoleErrors } = await newPage(browser, server.url);
+  // The realtime socket opens under the CSP's connect-src 'self' with a
+  // single-use ticket in its URL, never the session token, and receives frames.
+  const sockets = [];
+  let framesReceived = 0;
+  page.on('websocket', (ws) => {
+    sockets.push(ws.url());
+    ws.on('framereceived', () => framesReceived++);
+  });
   await page.goto('/dashboard');
   await page.waitForURL('**/login');
 
@@ -55,6 +63,11 @@ test('register, browse every route, 404, logout, 401 bounce', async () => {
   await page.getByText('System Online').waitFor();
   await page.getByRole('heading', { level: 1, name: 'Trading Dashboard' }).waitFor();
   await shot(page, 'dashboard');
+  for (let i = 0; i < 100 && framesReceived === 0; i++) await page.waitForTimeout(100);
+  assert.ok(framesReceived > 0, `no realtime frame received (sockets: ${sockets.join(', ')})`);
+  const token = await page.evaluate(() => sessionStorage.getItem('kestrel_token'));
+  assert.ok(sockets.length > 0 && sockets.every((u) => /\/api\/ws\?ticket=[\w-]+$/.test(u) && !u.includes(token)), `socket URLs: ${sockets.join(', ')}`);
+  assert.deepEqual(consoleErrors.filter((e) => /Content Security Policy|Refused to connect/i.test(e)), [], 'no CSP violation');
 
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const [top, child, path, title] of screens) {
@@ -85,13 +98,13 @@ test('register, browse every route, 404, logout, 401 bounce', async () => {
 
   await page.getByRole('button', { name: 'Logout' }).click();
   await page.waitForURL('**/login');
-  assert.equal(await page.evaluate(() => localStorage.getItem('kestrel_token')), null);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('kestrel_token')), null);
 
   // A token the server does not know: the first API call answers 401 and the app goes to /login.
-  await page.evaluate(() => localStorage.setItem('kestrel_token', 'stale-token'));
+  await page.evaluate(() => sessionStorage.setItem('kestrel_token', 'stale-token'));
   await page.goto('/trading/orders');
   await page.waitForURL('**/login');
-  assert.equal(await page.evaluate(() => localStorage.getItem('kestrel_token')), null);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('kestrel_token')), null);
 
   // Sign back in with the account.
   await page.getByLabel('Email').fill('olga@example.com');

@@ -31,7 +31,7 @@ test('the technical strategy trades on its own; bad settings show the spec messa
   await register(page, 'Olive Operator', 'olive@example.com');
 
   // Automation on (the first account is the operator).
-  const token = await page.evaluate(() => localStorage.getItem('kestrel_token'));
+  const token = await page.evaluate(() => sessionStorage.getItem('kestrel_token'));
   const put = await api(server.url, 'PUT', '/api/settings', { token, body: { trading: { automation: { autoTrading: true } } } });
   assert.equal(put.success, true, JSON.stringify(put.error));
 

@@ -40,7 +40,7 @@ test('trade end to end in the browser', async () => {
   await register(page, 'Tom Trader', 'tom@example.com');
   // This day guards the position with a stop-loss placed by hand, so the
   // automatic protective stop is off here (protective.test.mjs covers it).
-  const token = await page.evaluate(() => localStorage.getItem('kestrel_token'));
+  const token = await page.evaluate(() => sessionStorage.getItem('kestrel_token'));
   const off = await api(server.url, 'PUT', '/api/settings', { token, body: { trading: { automation: { enableStopLoss: false } } } });
   assert.equal(off.success, true, JSON.stringify(off.error));
 

@@ -3,7 +3,9 @@ package ws
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -59,33 +61,56 @@ type Identity struct {
 	Check func(ctx context.Context) error
 }
 
-// Authenticator checks the token a browser passes as ?token= (browsers cannot
-// set headers on a WebSocket) or in an Authorization header.
-type Authenticator func(ctx context.Context, token string) (Identity, error)
+// Credentials are what a connection presents: a single-use ticket in the
+// URL (browsers cannot set headers on a WebSocket, and a session token must
+// not travel in a URL) or a bearer token in the Authorization header
+// (programs).
+type Credentials struct {
+	Ticket string
+	Bearer string
+}
+
+// Authenticator checks a connection's credentials.
+type Authenticator func(ctx context.Context, c Credentials) (Identity, error)
 
 // reasonSessionEnded is the close reason when the client's sign-in ends.
 const reasonSessionEnded = "session ended"
 
+// reasonTooManyMessages is the close reason when a client sends faster than
+// its message allowance.
+const reasonTooManyMessages = "too many messages"
+
 // Handler upgrades authenticated requests and serves them until they close.
 func (h *Hub) Handler(authenticate Authenticator, validSymbol func(string) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		token := r.URL.Query().Get("token")
-		if a := r.Header.Get("Authorization"); token == "" && len(a) > 7 {
-			token = a[7:]
+		c := Credentials{Ticket: r.URL.Query().Get("ticket")}
+		if a := r.Header.Get("Authorization"); len(a) > 7 && strings.EqualFold(a[:7], "Bearer ") {
+			c.Bearer = strings.TrimSpace(a[7:])
 		}
-		who, err := authenticate(r.Context(), token)
+		who, err := authenticate(r.Context(), c)
 		if err != nil {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusUnauthorized)
-			w.Write([]byte(`{"success":false,"error":{"code":"unauthorized","message":"Authentication required"}}`))
+			refuse(w, http.StatusUnauthorized, "unauthorized", "Authentication required: a realtime ticket (POST /api/ws/ticket) in ?ticket= or a bearer token in the Authorization header")
+			return
+		}
+		if !h.reserve(who.UserID) {
+			refuse(w, http.StatusTooManyRequests, "too_many_requests", fmt.Sprintf("Too many realtime connections for this user (at most %d); close another tab or window", h.currentLimits().PerUser))
 			return
 		}
 		conn, err := websocket.Accept(w, r, nil) // same-origin check stays on
 		if err != nil {
+			h.release(who.UserID)
 			return
 		}
 		h.serve(r.Context(), conn, who, validSymbol)
 	})
+}
+
+func refuse(w http.ResponseWriter, status int, code, msg string) {
+	b, _ := json.Marshal(map[string]any{"success": false, "error": map[string]string{"code": code, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(b)
 }
 
 func (h *Hub) serve(parent context.Context, conn *websocket.Conn, who Identity, validSymbol func(string) bool) {
@@ -93,6 +118,7 @@ func (h *Hub) serve(parent context.Context, conn *websocket.Conn, who Identity, 
 	c := &client{send: make(chan []byte, h.sendQueue), channels: map[string]bool{}, symbols: map[string]bool{}, cancel: cancel, who: who}
 	h.add(c)
 	defer func() {
+		h.release(who.UserID) // before remove: once the count drops, the place is free
 		h.remove(c)
 		cancel()
 		conn.CloseNow()
@@ -136,9 +162,15 @@ func (h *Hub) serve(parent context.Context, conn *websocket.Conn, who Identity, 
 func (h *Hub) readLoop(ctx context.Context, conn *websocket.Conn, c *client, validSymbol func(string) bool) {
 	defer c.kick()
 	conn.SetReadLimit(16 << 10)
+	l := h.currentLimits()
+	allowance := newBucket(l.MessageBurst, l.MessagesPerSecond, time.Now())
 	for {
 		_, raw, err := conn.Read(ctx)
 		if err != nil {
+			return
+		}
+		if !allowance.take(time.Now()) {
+			c.end(reasonTooManyMessages)
 			return
 		}
 		b := c.handle(raw, validSymbol)

@@ -49,7 +49,9 @@ type Hub struct {
 	recheck   time.Duration // how often each client's session is checked
 	dropped   atomic.Int64  // clients disconnected for being slow
 	sent      atomic.Int64
-	runs      atomic.Int32 // Run loops alive (a restart may overlap two briefly)
+	runs      atomic.Int32   // Run loops alive (a restart may overlap two briefly)
+	limits    Limits         // guarded by mu
+	perUser   map[string]int // connections held (and being opened) per user; guarded by mu
 }
 
 // NewHub returns a hub whose clients buffer up to sendQueue frames, publishing
@@ -58,7 +60,8 @@ func NewHub(sendQueue int, symbols []string) *Hub {
 	if sendQueue <= 0 {
 		sendQueue = 256
 	}
-	h := &Hub{clients: map[*client]struct{}{}, sendQueue: sendQueue, recheck: 30 * time.Second}
+	h := &Hub{clients: map[*client]struct{}{}, sendQueue: sendQueue, recheck: 30 * time.Second,
+		limits: DefaultLimits, perUser: map[string]int{}}
 	h.SetFeed(symbols, []string{ChannelTicker, ChannelTrades}, true)
 	return h
 }

@@ -20,8 +20,8 @@ type tick struct {
 func (t tick) SymbolName() string { return t.Symbol }
 
 func newServer(t testing.TB, h *Hub) string {
-	auth := func(_ context.Context, token string) (Identity, error) {
-		if token != "good" {
+	auth := func(_ context.Context, c Credentials) (Identity, error) {
+		if c.Ticket != "good" {
 			return Identity{}, errors.New("no")
 		}
 		return Identity{UserID: "u1", SessionID: "s1"}, nil
@@ -76,7 +76,7 @@ func waitClients(t *testing.T, h *Hub, n int) {
 
 func TestRejectsMissingToken(t *testing.T) {
 	url := newServer(t, NewHub(8, []string{"BTC-USD", "ETH-USD"}))
-	_, res, err := websocket.Dial(context.Background(), url+"?token=bad", nil)
+	_, res, err := websocket.Dial(context.Background(), url+"?ticket=bad", nil)
 	if err == nil || res == nil || res.StatusCode != 401 {
 		t.Fatalf("dial with a bad token: err=%v res=%v, want 401", err, res)
 	}
@@ -84,7 +84,7 @@ func TestRejectsMissingToken(t *testing.T) {
 
 func TestSubscribeFiltersByChannelAndSymbol(t *testing.T) {
 	h := NewHub(8, []string{"BTC-USD", "ETH-USD"})
-	url := newServer(t, h) + "?token=good"
+	url := newServer(t, h) + "?ticket=good"
 	c := dial(t, url)
 	if ack := send(t, c, `{"action":"subscribe","channels":["ticker"],"symbols":["BTC-USD"]}`); ack["type"] != "ack" {
 		t.Fatalf("ack = %v", ack)
@@ -113,7 +113,7 @@ func TestSubscribeFiltersByChannelAndSymbol(t *testing.T) {
 
 func TestSlowClientIsDroppedOthersKeepReceiving(t *testing.T) {
 	h := NewHub(4, []string{"BTC-USD", "ETH-USD"})
-	url := newServer(t, h) + "?token=good"
+	url := newServer(t, h) + "?ticket=good"
 	slow := dial(t, url)
 	fast := dial(t, url)
 	send(t, slow, `{"action":"subscribe","channels":["ticker"]}`)
@@ -142,7 +142,7 @@ func TestSlowClientIsDroppedOthersKeepReceiving(t *testing.T) {
 
 func TestFeedSetStopsPublishing(t *testing.T) {
 	h := NewHub(8, []string{"BTC-USD", "ETH-USD"})
-	url := newServer(t, h) + "?token=good"
+	url := newServer(t, h) + "?ticket=good"
 	c := dial(t, url)
 	send(t, c, `{"action":"subscribe","channels":["ticker"]}`)
 	waitClients(t, h, 1)

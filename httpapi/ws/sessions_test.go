@@ -24,7 +24,8 @@ var identities = map[string]Identity{
 	"bob":        {UserID: "bob", SessionID: "s3"},
 }
 
-func (s *sessions) authenticate(_ context.Context, token string) (Identity, error) {
+func (s *sessions) authenticate(_ context.Context, c Credentials) (Identity, error) {
+	token := c.Ticket
 	who, ok := identities[token]
 	if !ok {
 		return Identity{}, errors.New("no")
@@ -43,7 +44,7 @@ func (s *sessions) authenticate(_ context.Context, token string) (Identity, erro
 func sessionServer(t *testing.T, h *Hub, s *sessions) string {
 	srv := httptest.NewServer(h.Handler(s.authenticate, func(string) bool { return true }))
 	t.Cleanup(srv.Close)
-	return "ws" + strings.TrimPrefix(srv.URL, "http") + "?token="
+	return "ws" + strings.TrimPrefix(srv.URL, "http") + "?ticket="
 }
 
 // closedWith waits for c to be closed by the server and returns the close reason.

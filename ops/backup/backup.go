@@ -82,7 +82,7 @@ func (b *Backups) Take(ctx context.Context) (string, error) {
 	if b.db == nil {
 		return "", ErrUnsupported
 	}
-	if err := os.MkdirAll(b.dir, 0o750); err != nil {
+	if err := os.MkdirAll(b.dir, 0o700); err != nil {
 		return "", err
 	}
 	path := filepath.Join(b.dir, "kestrel-"+b.clock.Now().UTC().Format("20060102T150405Z")+".db")

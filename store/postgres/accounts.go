@@ -127,18 +127,66 @@ func (s *Store) CountUsers(ctx context.Context) (int, error) {
 
 // CreateSession implements domain.SessionStore.
 func (s *Store) CreateSession(ctx context.Context, ss domain.Session) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-		ss.TokenHash, ss.UserID, ss.CreatedAt, ss.ExpiresAt)
+	if ss.LastUsedAt.IsZero() {
+		ss.LastUsedAt = ss.CreatedAt
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_used_at, user_agent, remote) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		ss.TokenHash, ss.UserID, ss.CreatedAt, ss.ExpiresAt, ss.LastUsedAt, ss.UserAgent, ss.Remote)
 	return err
+}
+
+const sessionCols = `token_hash, user_id, created_at, expires_at, last_used_at, user_agent, remote`
+
+func scanSession(row interface{ Scan(...any) error }) (domain.Session, error) {
+	var ss domain.Session
+	err := row.Scan(&ss.TokenHash, &ss.UserID, &ss.CreatedAt, &ss.ExpiresAt, &ss.LastUsedAt, &ss.UserAgent, &ss.Remote)
+	ss.CreatedAt, ss.ExpiresAt, ss.LastUsedAt = ss.CreatedAt.UTC(), ss.ExpiresAt.UTC(), ss.LastUsedAt.UTC()
+	return ss, err
 }
 
 // SessionByHash implements domain.SessionStore.
 func (s *Store) SessionByHash(ctx context.Context, hash string) (domain.Session, error) {
-	var ss domain.Session
-	err := s.db.QueryRow(ctx, `SELECT token_hash, user_id, created_at, expires_at FROM sessions WHERE token_hash = $1`, hash).
-		Scan(&ss.TokenHash, &ss.UserID, &ss.CreatedAt, &ss.ExpiresAt)
-	ss.CreatedAt, ss.ExpiresAt = ss.CreatedAt.UTC(), ss.ExpiresAt.UTC()
+	ss, err := scanSession(s.db.QueryRow(ctx, `SELECT `+sessionCols+` FROM sessions WHERE token_hash = $1`, hash))
 	return ss, notFound(err, "Session not found")
+}
+
+// ListUserSessions implements domain.SessionStore.
+func (s *Store) ListUserSessions(ctx context.Context, userID string) ([]domain.Session, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+sessionCols+` FROM sessions WHERE user_id = $1 ORDER BY created_at DESC, token_hash`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Session{}
+	for rows.Next() {
+		ss, err := scanSession(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ss)
+	}
+	return out, rows.Err()
+}
+
+// TouchSession implements domain.SessionStore.
+func (s *Store) TouchSession(ctx context.Context, hash string, at time.Time) error {
+	_, err := s.db.Exec(ctx, `UPDATE sessions SET last_used_at = $1 WHERE token_hash = $2 AND last_used_at < $1`, at, hash)
+	return err
+}
+
+// CreateTicket implements domain.SessionStore.
+func (s *Store) CreateTicket(ctx context.Context, t domain.Ticket) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO ws_tickets (ticket_hash, session_hash, expires_at) VALUES ($1, $2, $3)`,
+		t.Hash, t.SessionHash, t.ExpiresAt)
+	return err
+}
+
+// ConsumeTicket implements domain.SessionStore.
+func (s *Store) ConsumeTicket(ctx context.Context, hash string) (domain.Ticket, error) {
+	t := domain.Ticket{Hash: hash}
+	err := s.db.QueryRow(ctx, `DELETE FROM ws_tickets WHERE ticket_hash = $1 RETURNING session_hash, expires_at`, hash).Scan(&t.SessionHash, &t.ExpiresAt)
+	t.ExpiresAt = t.ExpiresAt.UTC()
+	return t, notFound(err, "Ticket not found")
 }
 
 // ExtendSession implements domain.SessionStore.
@@ -161,6 +209,9 @@ func (s *Store) DeleteUserSessions(ctx context.Context, userID, keep string) (in
 
 // DeleteExpiredSessions implements domain.SessionStore.
 func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error) {
+	if _, err := s.db.Exec(ctx, `DELETE FROM ws_tickets WHERE expires_at < $1`, now); err != nil {
+		return 0, err
+	}
 	tag, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE expires_at < $1`, now)
 	return tag.RowsAffected(), err
 }

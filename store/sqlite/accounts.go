@@ -115,22 +115,74 @@ func (s *Store) CountUsers(ctx context.Context) (int, error) {
 
 // CreateSession implements domain.SessionStore.
 func (s *Store) CreateSession(ctx context.Context, ss domain.Session) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
-		ss.TokenHash, ss.UserID, ms(ss.CreatedAt), ms(ss.ExpiresAt))
+	if ss.LastUsedAt.IsZero() {
+		ss.LastUsedAt = ss.CreatedAt
+	}
+	_, err := s.w.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_used_at, user_agent, remote) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		ss.TokenHash, ss.UserID, ms(ss.CreatedAt), ms(ss.ExpiresAt), ms(ss.LastUsedAt), ss.UserAgent, ss.Remote)
 	return err
+}
+
+const sessionCols = `token_hash, user_id, created_at, expires_at, last_used_at, user_agent, remote`
+
+func scanSession(row interface{ Scan(...any) error }) (domain.Session, error) {
+	var ss domain.Session
+	var created, expires, used int64
+	err := row.Scan(&ss.TokenHash, &ss.UserID, &created, &expires, &used, &ss.UserAgent, &ss.Remote)
+	ss.CreatedAt, ss.ExpiresAt, ss.LastUsedAt = fromMS(created), fromMS(expires), fromMS(used)
+	return ss, err
 }
 
 // SessionByHash implements domain.SessionStore.
 func (s *Store) SessionByHash(ctx context.Context, hash string) (domain.Session, error) {
-	var ss domain.Session
-	var created, expires int64
-	err := s.r.QueryRowContext(ctx, `SELECT token_hash, user_id, created_at, expires_at FROM sessions WHERE token_hash = ?`, hash).
-		Scan(&ss.TokenHash, &ss.UserID, &created, &expires)
+	ss, err := scanSession(s.r.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE token_hash = ?`, hash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return ss, domain.Errorf(domain.ENotFound, "Session not found")
 	}
-	ss.CreatedAt, ss.ExpiresAt = fromMS(created), fromMS(expires)
 	return ss, err
+}
+
+// ListUserSessions implements domain.SessionStore.
+func (s *Store) ListUserSessions(ctx context.Context, userID string) ([]domain.Session, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE user_id = ? ORDER BY created_at DESC, token_hash`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Session{}
+	for rows.Next() {
+		ss, err := scanSession(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ss)
+	}
+	return out, rows.Err()
+}
+
+// TouchSession implements domain.SessionStore.
+func (s *Store) TouchSession(ctx context.Context, hash string, at time.Time) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE sessions SET last_used_at = ? WHERE token_hash = ? AND last_used_at < ?`, ms(at), hash, ms(at))
+	return err
+}
+
+// CreateTicket implements domain.SessionStore.
+func (s *Store) CreateTicket(ctx context.Context, t domain.Ticket) error {
+	_, err := s.w.ExecContext(ctx, `INSERT INTO ws_tickets (ticket_hash, session_hash, expires_at) VALUES (?, ?, ?)`,
+		t.Hash, t.SessionHash, ms(t.ExpiresAt))
+	return err
+}
+
+// ConsumeTicket implements domain.SessionStore.
+func (s *Store) ConsumeTicket(ctx context.Context, hash string) (domain.Ticket, error) {
+	t := domain.Ticket{Hash: hash}
+	var exp int64
+	err := s.w.QueryRowContext(ctx, `DELETE FROM ws_tickets WHERE ticket_hash = ? RETURNING session_hash, expires_at`, hash).Scan(&t.SessionHash, &exp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, domain.Errorf(domain.ENotFound, "Ticket not found")
+	}
+	t.ExpiresAt = fromMS(exp)
+	return t, err
 }
 
 // ExtendSession implements domain.SessionStore.
@@ -156,6 +208,9 @@ func (s *Store) DeleteUserSessions(ctx context.Context, userID, keep string) (in
 
 // DeleteExpiredSessions implements domain.SessionStore.
 func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error) {
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM ws_tickets WHERE expires_at < ?`, ms(now)); err != nil {
+		return 0, err
+	}
 	res, err := s.w.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < ?`, ms(now))
 	if err != nil {
 		return 0, err

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"time"
 
 	"kestrel/domain"
@@ -36,6 +37,9 @@ var (
 
 // Open opens (creating if needed) the database file at path and migrates it.
 func Open(ctx context.Context, path string) (*Store, error) {
+	if err := createPrivate(path); err != nil {
+		return nil, err
+	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(5000)")
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -142,6 +146,12 @@ func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 // INTO reads one snapshot while writers go on). It writes only the copy,
 // so its outcome says nothing of the database's own writes.
 func (s *Store) BackupTo(ctx context.Context, path string) error {
+	if err := createPrivateEmpty(path); err != nil {
+		return err
+	}
 	_, err := s.w.untracked().ExecContext(ctx, `VACUUM INTO ?`, path)
+	if err != nil {
+		os.Remove(path) // the empty file, or a partial copy
+	}
 	return err
 }

@@ -24,6 +24,8 @@ func Run(t *testing.T, open Open) {
 		{"Sessions", testSessions},
 		{"DisableAndPassword", testDisableAndPassword},
 		{"SessionsByUser", testSessionsByUser},
+		{"SessionDetails", testSessionDetails},
+		{"Tickets", testTickets},
 		{"Audit", testAudit},
 		{"KV", testKV},
 	}

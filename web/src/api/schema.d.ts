@@ -405,7 +405,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * WebSocket upgrade (token in ?token=); client messages: {action: subscribe|unsubscribe|ping, channels, symbols}
+         * WebSocket upgrade: browsers present a single-use ticket from POST /api/ws/ticket in ?ticket=, programs a bearer token in the Authorization header (a session token in the URL is refused); client messages: {action: subscribe|unsubscribe|ping, channels, symbols}. At most 10 connections per user (429) and a bounded client message rate (the connection is closed with 'too many messages').
          * @description Channels: ticker (market_data), trades or matches (trade_update), alerts (system_alert), signals (strategy_signal) and jobs (job_update: a Job after every change of status and, at most twice a second, of progress; every signed-in client may subscribe, as every signed-in user may list backtests).
          */
         get: operations["getWs"];
@@ -1271,6 +1271,91 @@ export interface paths {
         put?: never;
         /** Test the exchange or AI provider with the entered settings */
         post: operations["postSettingsTestConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your live sessions, newest first, the current one marked */
+        get: operations["getAuthSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/end-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out everywhere else: ends every session of yours but this one (their realtime connections close at once) */
+        post: operations["postAuthSessionsEndOthers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of your sessions (your current one: a logout) */
+        delete: operations["deleteAuthSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** For the sign-in screens: whether any account exists yet, and whether the first operator must be created on the server (kestrel user add --role operator) because it listens beyond loopback */
+        get: operations["getAuthSetup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ws/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A single-use ticket, valid 30 seconds, that opens one realtime connection for this session (GET /api/ws?ticket=); not audited */
+        post: operations["postWsTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2247,6 +2332,25 @@ export interface components {
             /** Format: date-time */
             finished_at?: string;
         };
+        SessionInfo: {
+            /** @description Names the session (not usable to sign in) */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last request with this session, recorded to the minute
+             */
+            last_used_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description As the client sent it at sign-in (empty: not recorded) */
+            user_agent: string;
+            /** @description Client address at sign-in (empty: not recorded) */
+            remote: string;
+            /** @description The session making this request */
+            current: boolean;
+        };
     };
     responses: {
         /** @description An error: 400 invalid (with field errors), 404, 409, 413, 422 rejected, 429, 500, 502, 503 */
@@ -3086,9 +3190,9 @@ export interface operations {
     };
     getWs: {
         parameters: {
-            query: {
-                /** @description The bearer token (browsers cannot set headers on a WebSocket) */
-                token: string;
+            query?: {
+                /** @description A single-use ticket from POST /api/ws/ticket, valid 30 s (browsers cannot set headers on a WebSocket) */
+                ticket?: string;
             };
             header?: never;
             path?: never;
@@ -3104,6 +3208,15 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            /** @description Too many realtime connections for this user */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -4837,6 +4950,169 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAuthSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            sessions: components["schemas"]["SessionInfo"][];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postAuthSessionsEndOthers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Sessions ended */
+                            ended: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteAuthSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            ended: boolean;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such session of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getAuthSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            needs_first_operator: boolean;
+                            first_operator_from_cli: boolean;
+                        };
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postWsTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            ticket: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description More than 30 tickets asked for by this session in a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

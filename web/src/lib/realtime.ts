@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { getToken } from './token';
+import { api } from './api';
 import type { Ticker, Order, Fill } from './types';
 
 /** One server frame (spec: Realtime message). */
@@ -24,7 +24,8 @@ interface Subscription {
 }
 
 /**
- * The browser side of /api/ws: connects with the session token, reconnects
+ * The browser side of /api/ws: before every (re)connect it fetches a
+ * single-use ticket (the session token never goes in a URL), reconnects
  * after 5 s up to 10 times, and re-sends every subscription after a reconnect.
  */
 export class RealtimeClient {
@@ -35,11 +36,12 @@ export class RealtimeClient {
   private listeners = new Set<Listener>();
   private stateListeners = new Set<() => void>();
   private stopped = false;
+  private generation = 0; // bumped per attempt, so a late ticket of an abandoned one is dropped
   state: RealtimeState = 'closed';
   error: string | null = null;
 
   constructor(
-    private readonly url: () => string,
+    private readonly url: () => Promise<string>,
     private readonly makeSocket: (url: string) => WebSocket = (u) => new WebSocket(u),
   ) {}
 
@@ -50,7 +52,20 @@ export class RealtimeClient {
 
   private open(): void {
     this.setState(this.attempts === 0 ? 'connecting' : 'reconnecting');
-    const ws = this.makeSocket(this.url());
+    const attempt = ++this.generation;
+    this.url().then(
+      (u) => {
+        if (this.stopped || attempt !== this.generation) return;
+        this.attach(this.makeSocket(u));
+      },
+      () => {
+        if (this.stopped || attempt !== this.generation) return;
+        this.retry();
+      },
+    );
+  }
+
+  private attach(ws: WebSocket): void {
     this.ws = ws;
     ws.onopen = () => {
       this.attempts = 0;
@@ -74,20 +89,26 @@ export class RealtimeClient {
         this.setState('closed');
         return;
       }
-      if (this.attempts >= MAX_RECONNECT_ATTEMPTS) {
-        this.error = MAX_ATTEMPTS_MESSAGE;
-        console.error(MAX_ATTEMPTS_MESSAGE);
-        this.setState('failed');
-        return;
-      }
-      this.attempts++;
-      this.setState('reconnecting');
-      this.timer = setTimeout(() => this.open(), RECONNECT_DELAY_MS);
+      this.retry();
     };
+  }
+
+  /** Schedules the next attempt, or gives up after the last one. */
+  private retry(): void {
+    if (this.attempts >= MAX_RECONNECT_ATTEMPTS) {
+      this.error = MAX_ATTEMPTS_MESSAGE;
+      console.error(MAX_ATTEMPTS_MESSAGE);
+      this.setState('failed');
+      return;
+    }
+    this.attempts++;
+    this.setState('reconnecting');
+    this.timer = setTimeout(() => this.open(), RECONNECT_DELAY_MS);
   }
 
   disconnect(): void {
     this.stopped = true;
+    this.generation++;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.ws?.close();
@@ -143,9 +164,11 @@ function same(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-export function socketURL(): string {
+/** The socket's URL with a fresh single-use ticket (valid 30 s, bound to this session). */
+export async function socketURL(): Promise<string> {
+  const { ticket } = await api.post<{ ticket: string; expires_at: string }>('/ws/ticket');
   const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${proto}://${window.location.host}/api/ws?token=${encodeURIComponent(getToken() ?? '')}`;
+  return `${proto}://${window.location.host}/api/ws?ticket=${encodeURIComponent(ticket)}`;
 }
 
 /** Query keys realtime updates touch. */

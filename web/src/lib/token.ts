@@ -1,14 +1,19 @@
-// The bearer token lives in local storage so a reload keeps the session.
+// The bearer token lives in session storage: a reload keeps the session,
+// but it is gone when the tab or browser closes, is not shared with other
+// tabs, and is not left on disk for the next user of the machine (see
+// docs/SECURITY-HARDENING.md). Each new tab signs in.
 const TOKEN_KEY = 'kestrel_token';
 
 export function getToken(): string | null {
-  return localStorage.getItem(TOKEN_KEY);
+  return sessionStorage.getItem(TOKEN_KEY);
 }
 
 export function setToken(token: string): void {
-  localStorage.setItem(TOKEN_KEY, token);
+  sessionStorage.setItem(TOKEN_KEY, token);
+  localStorage.removeItem(TOKEN_KEY); // a token an earlier version kept on disk
 }
 
 export function clearToken(): void {
+  sessionStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(TOKEN_KEY);
 }

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import Login from './routes/Login';
 import Register from './routes/Register';
 
-function renderWith(ui: React.ReactElement) {
+function renderWith(ui: React.ReactElement, qc = new QueryClient()) {
   return render(
-    <QueryClientProvider client={new QueryClient()}>
+    <QueryClientProvider client={qc}>
       <MemoryRouter>{ui}</MemoryRouter>
     </QueryClientProvider>,
   );
@@ -16,10 +16,21 @@ function renderWith(ui: React.ReactElement) {
 
 afterEach(() => vi.unstubAllGlobals());
 
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** Stubs fetch: GET /api/auth/setup answers setup, any other call gets answer(). */
+function serve(answer: () => Response, setup = { needs_first_operator: false, first_operator_from_cli: false }) {
+  const other = vi.fn(answer);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => (url === '/api/auth/setup' ? json(200, { success: true, data: setup }) : other())),
+  );
+  return other;
+}
+
 describe('auth screens', () => {
   it('mirrors validation before calling the server', async () => {
-    const fetchMock = vi.fn();
-    vi.stubGlobal('fetch', fetchMock);
+    const fetchMock = serve(() => json(500, {}));
     renderWith(<Register />);
     await userEvent.click(screen.getByRole('button', { name: 'Create account' }));
     expect(screen.getByText('Name is required')).toBeTruthy();
@@ -29,7 +40,7 @@ describe('auth screens', () => {
   });
 
   it("shows the server's message on a failed login", async () => {
-    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ success: false, error: { code: 'unauthorized', message: 'Invalid email or password' } }), { status: 401 })));
+    serve(() => json(401, { success: false, error: { code: 'unauthorized', message: 'Invalid email or password' } }));
     vi.stubGlobal('location', { ...window.location, pathname: '/login', assign: vi.fn() });
     renderWith(<Login />);
     await userEvent.type(screen.getByLabelText('Email'), 'a@example.com');
@@ -39,11 +50,28 @@ describe('auth screens', () => {
   });
 
   it('shows server field errors under their fields', async () => {
-    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ success: false, error: { code: 'invalid', message: 'Enter a valid email address', fields: { email: 'Enter a valid email address' } } }), { status: 400 })));
+    serve(() => json(400, { success: false, error: { code: 'invalid', message: 'Enter a valid email address', fields: { email: 'Enter a valid email address' } } }));
     renderWith(<Login />);
     await userEvent.type(screen.getByLabelText('Email'), 'a@b.co');
     await userEvent.type(screen.getByLabelText('Password'), 'x');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Enter a valid email address', { selector: 'p' })).toBeTruthy();
+  });
+
+  it('says the first operator comes from the command line on an exposed server with no account', async () => {
+    serve(() => json(500, {}), { needs_first_operator: true, first_operator_from_cli: true });
+    renderWith(<Register />);
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toContain('This server is reachable from the network, so its first operator is created on the server');
+    expect(note.textContent).toContain('kestrel user add --email you@example.com --name "Your Name" --role operator');
+  });
+
+  it('says nothing of it once an account exists or on loopback', async () => {
+    const other = serve(() => json(500, {}), { needs_first_operator: false, first_operator_from_cli: true });
+    const qc = new QueryClient();
+    renderWith(<Login />, qc);
+    await vi.waitFor(() => expect(qc.getQueryState(['auth', 'setup'])?.status).toBe('success'));
+    expect(screen.queryByRole('note')).toBeNull();
+    expect(other).not.toHaveBeenCalled();
   });
 });

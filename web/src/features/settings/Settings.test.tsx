@@ -295,7 +295,7 @@ describe('settings helpers', () => {
   });
 
   it('shows platform sections read-only to traders', async () => {
-    localStorage.setItem('kestrel_token', 'trader-token');
+    sessionStorage.setItem('kestrel_token', 'trader-token');
     mockServer((method, url) =>
       method === 'GET' && url === '/api/auth/me'
         ? json(200, { success: true, data: { id: 't1', email: 't@example.com', name: 'Tess', role: 'trader', created_at: '', last_login: null } })
@@ -308,6 +308,6 @@ describe('settings helpers', () => {
     await userEvent.click(screen.getByRole('tab', { name: 'UI Preferences' }));
     expect(screen.queryByText(/Only operators can change platform settings/)).toBeNull();
     expect(screen.getByLabelText(/Refresh interval/).matches(':disabled')).toBe(false);
-    localStorage.removeItem('kestrel_token');
+    sessionStorage.removeItem('kestrel_token');
   });
 });

@@ -25,7 +25,15 @@ function serve(handle: Handler = () => undefined, me: User = op) {
     const method = init.method ?? 'GET';
     const body = init.body ? JSON.parse(init.body as string) : undefined;
     calls.push({ method, path, body });
-    const r = handle(method, path, body) ?? (path === '/auth/me' ? ok(me) : path === '/users' && method === 'GET' ? ok({ users: [op, tess] }) : fail(404, 'not_found', 'No such API endpoint'));
+    const r =
+      handle(method, path, body) ??
+      (path === '/auth/me'
+        ? ok(me)
+        : path === '/users' && method === 'GET'
+          ? ok({ users: [op, tess] })
+          : path === '/auth/sessions' && method === 'GET'
+            ? ok({ sessions: [] })
+            : fail(404, 'not_found', 'No such API endpoint'));
     return new Response(JSON.stringify(r.body), { status: r.status ?? 200, headers: { 'Content-Type': 'application/json' } });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -148,5 +156,44 @@ describe('Account screen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
     expect((await screen.findByRole('status')).textContent).toBe('Password changed. Your other sessions have been signed out.');
     expect(calls.filter((c) => c.path === '/auth/password').pop()?.body).toEqual({ current_password: 'right-one', new_password: 'new-password' });
+  });
+});
+
+describe('Account sessions', () => {
+  const here = { id: 's-here', created_at: '2026-05-03T09:00:00Z', last_used_at: '2026-05-03T10:00:00Z', expires_at: '2026-05-03T21:00:00Z', user_agent: 'Firefox/140', remote: '127.0.0.1', current: true };
+  const phone = { ...here, id: 's-phone', user_agent: 'Phone/1.0', remote: '10.0.0.7', current: false };
+  const tablet = { ...here, id: 's-tablet', user_agent: 'Tablet/2.0', remote: '10.0.0.8', current: false };
+
+  it('lists the sessions, signs one out and then all the others', async () => {
+    let list = [here, phone, tablet];
+    const calls = serve((method, path) => {
+      if (method === 'GET' && path === '/auth/sessions') return ok({ sessions: list });
+      if (method === 'DELETE' && path === '/auth/sessions/s-phone') {
+        list = list.filter((s) => s.id !== 's-phone');
+        return ok({ ended: true });
+      }
+      if (method === 'POST' && path === '/auth/sessions/end-others') {
+        const n = list.filter((s) => !s.current).length;
+        list = list.filter((s) => s.current);
+        return ok({ ended: n });
+      }
+      return undefined;
+    });
+    renderScreen(<Account />);
+    const mine = (await screen.findByText('Firefox/140')).closest('tr')!;
+    expect(within(mine).getByText('This session')).toBeTruthy();
+    expect(within(mine).queryByRole('button', { name: 'Sign out' })).toBeNull();
+    const phoneRow = screen.getByText('Phone/1.0').closest('tr')!;
+    expect(within(phoneRow).getByText('10.0.0.7')).toBeTruthy();
+    await userEvent.click(within(phoneRow).getByRole('button', { name: 'Sign out' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Session signed out.');
+    await screen.findByText('Tablet/2.0');
+    expect(screen.queryByText('Phone/1.0')).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
+    expect((await screen.findByText(/Signed out of 1 other session\./)).textContent).toBe('Signed out of 1 other session. This one stays signed in.');
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/auth/sessions/end-others')).toBe(true);
+    await vi.waitFor(() => expect(screen.queryByText('Tablet/2.0')).toBeNull());
+    expect((screen.getByRole('button', { name: 'Sign out everywhere else' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -23,7 +23,33 @@ export const usersApi = {
   update: (id: string, ch: UserChange) => api.patch<User>(`/users/${encodeURIComponent(id)}`, ch),
   resetPassword: (id: string, newPassword: string) => api.post<{ password_reset: boolean }>(`/users/${encodeURIComponent(id)}/password`, { new_password: newPassword }),
   changePassword: (current: string, next: string) => api.post<{ password_changed: boolean }>('/auth/password', { current_password: current, new_password: next }),
+  sessions: () => api.get<{ sessions: Session[] }>('/auth/sessions').then((d) => d.sessions),
+  endSession: (id: string) => api.del<{ ended: boolean }>(`/auth/sessions/${encodeURIComponent(id)}`),
+  endOtherSessions: () => api.post<{ ended: number }>('/auth/sessions/end-others'),
 };
+
+/** One of the signed-in user's sessions (GET /auth/sessions). */
+export interface Session {
+  id: string;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+  user_agent: string;
+  remote: string;
+  current: boolean;
+}
+
+export const sessionsKey = ['auth', 'sessions'] as const;
+
+export function useSessions() {
+  return useQuery({ queryKey: sessionsKey, queryFn: usersApi.sessions });
+}
+
+/** A mutation on the user's sessions that refreshes their list when done. */
+export function useSessionMutation<A, R>(fn: (a: A) => Promise<R>) {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: fn, retry: 0, onSettled: () => qc.invalidateQueries({ queryKey: sessionsKey }) });
+}
 
 export function useUsers() {
   return useQuery({ queryKey: usersKey, queryFn: usersApi.list });

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { ErrorBox, Field } from '@/components/Field';
 import { ApiError, errorMessage } from '@/lib/api';
 import { AuthCard } from '../AuthCard';
+import { FirstOperatorNotice } from '../FirstOperatorNotice';
 import { useSignIn } from '../useSignIn';
 import { validateCredentials, type Errors } from '../validate';
 
@@ -31,6 +32,7 @@ export default function Login() {
         </>
       }
     >
+      <FirstOperatorNotice />
       <ErrorBox message={signIn.isError ? errorMessage(signIn.error, 'Login failed') : null} />
       <Field id="email" label="Email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} error={shown.email} />
       <Field id="password" label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={shown.password} />

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { ErrorBox, Field } from '@/components/Field';
 import { ApiError, errorMessage } from '@/lib/api';
 import { AuthCard } from '../AuthCard';
+import { FirstOperatorNotice } from '../FirstOperatorNotice';
 import { useSignIn } from '../useSignIn';
 import { validateCredentials, type Errors } from '../validate';
 
@@ -32,6 +33,7 @@ export default function Register() {
         </>
       }
     >
+      <FirstOperatorNotice />
       <ErrorBox message={signUp.isError ? errorMessage(signUp.error, 'Registration failed') : null} />
       <Field id="name" label="Name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} error={shown.name} />
       <Field id="email" label="Email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} error={shown.email} />

@@ -2,8 +2,9 @@ import { Card, ScreenHeader } from '@/components/Screen';
 import { formatDateTime } from '@/lib/format';
 import { useMe } from '@/lib/auth';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
+import { SessionsList } from '../components/SessionsList';
 
-/** The signed-in user's own account: who they are and a change-password form. */
+/** The signed-in user's own account: who they are, a change-password form and their sessions. */
 export default function Account() {
   const { data: me } = useMe();
   return (
@@ -12,6 +13,9 @@ export default function Account() {
       {me?.last_login && <p className="mb-4 text-sm text-slate-500">Last sign-in {formatDateTime(me.last_login)}</p>}
       <Card title="Change password">
         <ChangePasswordForm />
+      </Card>
+      <Card title="Sessions" className="mt-4">
+        <SessionsList />
       </Card>
     </div>
   );
