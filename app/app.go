@@ -155,9 +155,15 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		a.cluster.handler = handler
 	}
 	a.server = &http.Server{
-		Handler:           handler,
+		Handler: handler,
+		// A slow client cannot hold a connection's request open: its headers
+		// must arrive in 10 s and its whole request (body included, read
+		// before it takes a request slot) in 30 s. No write timeout: the
+		// realtime socket and long backtests answer for longer.
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
 	}
 	a.listener, err = net.Listen("tcp", cfg.Addr)
