@@ -296,7 +296,7 @@ func (s *Server) rideAudit(r *http.Request, target string, status int) *http.Req
 	}
 	note.rider, note.riderStatus = domain.NewAuditRider(target, func(o domain.Order) domain.AuditEntry {
 		return domain.AuditEntry{At: s.d.Clock.Now(), UserID: note.userID, Actor: note.actor, Action: r.Method + " " + r.URL.Path,
-			Status: status, RequestID: requestID(r.Context()), Remote: clientAddr(r), Detail: orderDetail(o)}
+			Status: status, RequestID: requestID(r.Context()), Remote: clientAddr(r), Detail: actedDetail(note.userID, o)}
 	}), status
 	return r.WithContext(domain.WithAuditRider(r.Context(), note.rider))
 }
