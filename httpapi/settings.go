@@ -18,7 +18,7 @@ func (s *Server) settingsRoutes() {
 	s.api("GET /api/settings/export", signedIn, s.exportSettings)
 	s.api("POST /api/settings/import", signedIn, s.importSettings)
 	s.api("GET /api/settings/options", signedIn, s.settingsOptions)
-	s.api("POST /api/settings/test-connection", signedIn, s.testConnection)
+	s.api("POST /api/settings/test-connection", operatorOnly, s.testConnection)
 }
 
 // settingsReply is what every settings call answers with.
@@ -189,7 +189,12 @@ func (s *Server) testConnection(w http.ResponseWriter, r *http.Request) {
 		}
 		ok(w, s.exchangeConnection(r.Context(), api.Exchange))
 	case "ai":
-		ok(w, s.aiConnection(r.Context(), api.AI))
+		c, err := s.aiConnection(r.Context(), api.AI)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		ok(w, c)
 	default:
 		fail(w, r, fieldErr("provider", "Provider must be exchange or ai"))
 	}

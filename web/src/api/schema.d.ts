@@ -1243,7 +1243,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test the exchange or AI provider with the entered settings */
+        /** Test the exchange or AI provider with the entered settings (operators; an OpenAI-compatible endpoint only once saved) */
         post: operations["postSettingsTestConnection"];
         delete?: never;
         options?: never;
@@ -4720,6 +4720,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
         };
     };
