@@ -140,7 +140,8 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 			return nil, err
 		}
 	}
-	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
+	proxies, _ := httpapi.ParseTrustedProxies(cfg.TrustedProxies) // checked by Validate
+	api := httpapi.New(httpapi.Deps{TrustedProxies: proxies, Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
 		Market: a.Live, MarketSource: func() string { return a.current().source }, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests,
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, Config: a.effectiveConfig(),
@@ -314,7 +315,8 @@ func (a *App) effectiveConfig() map[string]any {
 		"exchange": map[string]any{"name": a.Exchange.Name(), "sandbox": a.Exchange.IsSandbox(), "coinbase_api_url": a.cfg.CoinbaseAPIURL,
 			"coinbase_ws_url": a.cfg.CoinbaseWSURL, "coinbase_user_ws_url": a.cfg.CoinbaseUserWSURL},
 		"sandbox": map[string]any{"starting_usd": a.cfg.StartingUSD, "taker_fee": a.cfg.TakerFee, "maker_fee": a.cfg.MakerFee, "spread": a.cfg.Spread},
-		"metrics": map[bool]string{true: "bearer token required", false: "open"}[a.cfg.MetricsToken != ""], "cluster": a.clusterConfig()}
+		"metrics": map[bool]string{true: "bearer token required", false: "open"}[a.cfg.MetricsToken != ""], "cluster": a.clusterConfig(),
+		"trusted_proxies": a.cfg.TrustedProxies}
 }
 
 // clusterConfig is the cluster part of /system/config (nil when alone).

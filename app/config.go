@@ -5,6 +5,7 @@ package app
 import (
 	"fmt"
 	"github.com/shopspring/decimal"
+	"kestrel/httpapi"
 	"kestrel/logbook"
 	"kestrel/ops/marketwatch"
 	"log/slog"
@@ -60,6 +61,11 @@ type Config struct {
 	// MetricsToken, when set, is the bearer token /metrics requires (for a
 	// deployment whose port is reachable by others); empty: open.
 	MetricsToken string
+
+	// TrustedProxies lists the reverse proxies (addresses or CIDR prefixes,
+	// comma-separated) whose X-Forwarded-For names the client for rate
+	// limits and the audit log; empty: the peer's address is the client's.
+	TrustedProxies string
 }
 
 // Clustered reports whether this process joins a cluster.
@@ -123,6 +129,9 @@ func (c Config) Validate() error {
 	}
 	if c.MetricsToken != "" && !validBearer(c.MetricsToken) {
 		return fmt.Errorf("metrics token must be at least 16 characters: letters, digits and - . _ ~ + /, optionally ending in = (a bearer token, RFC 6750)")
+	}
+	if _, err := httpapi.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		return err
 	}
 	if c.ReplaySpeed < 0 {
 		return fmt.Errorf("replay speed must be positive")

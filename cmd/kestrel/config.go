@@ -61,6 +61,8 @@ func bindConfig(fs *flag.FlagSet) *app.Config {
 		"how long an instance waits for the leader to answer a forwarded trading command [KESTREL_FORWARD_TIMEOUT]")
 	fs.StringVar(&c.MetricsToken, "metrics-token", env("KESTREL_METRICS_TOKEN", ""),
 		"bearer token GET /metrics requires (at least 16 characters); empty: /metrics is open [KESTREL_METRICS_TOKEN]")
+	fs.StringVar(&c.TrustedProxies, "trusted-proxies", env("KESTREL_TRUSTED_PROXIES", ""),
+		"reverse proxies (IPs or CIDRs, comma-separated) whose X-Forwarded-For names the client for rate limits and the audit log; empty: none [KESTREL_TRUSTED_PROXIES]")
 	return c
 }
 
