@@ -1190,10 +1190,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export settings as a file */
+        /** Export settings as a file, secrets left out (POST exports them) */
         get: operations["getSettingsExport"];
         put?: never;
-        post?: never;
+        /** Export settings with the secrets in plaintext (operators, password required, audited) */
+        post: operations["postSettingsExport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4595,6 +4596,7 @@ export interface operations {
     getSettingsExport: {
         parameters: {
             query?: {
+                /** @description true is refused (400): secrets are exported only by POST with the password */
                 include_secrets?: "true" | "false";
             };
             header?: never;
@@ -4617,6 +4619,40 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postSettingsExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The caller's own password, entered again */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ExportFile"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
         };
     };
