@@ -99,18 +99,19 @@ func (s *Service) ChangePassword(ctx context.Context, u domain.User, token, addr
 		return domain.FieldErrors(f, "current_password", "new_password")
 	}
 	now, key := s.clock.Now(), accountKey(u.Email, addr)
-	if ok, wait, first := s.byAccount.reserve(key, now); !ok {
-		return tooMany("Too many wrong passwords", wait, first)
+	if ok, wait, first, err := s.byAccount.reserve(ctx, key, now); err != nil || !ok {
+		return refusal(err, "Too many wrong passwords", wait, first)
 	}
 	_, hash, err := s.store.UserByEmail(ctx, u.Email)
 	if err != nil {
-		s.byAccount.release(key)
+		s.byAccount.settle(key, false)
 		return err
 	}
 	if !CheckPassword(hash, in.CurrentPassword) {
+		s.byAccount.settle(key, true)
 		return domain.FieldErrors(map[string]string{"current_password": "Current password is incorrect"}, "current_password")
 	}
-	s.byAccount.release(key)
+	s.byAccount.settle(key, false)
 	if err := s.setPassword(ctx, u.ID, in.NewPassword); err != nil {
 		return err
 	}

@@ -35,6 +35,31 @@ func TestConcurrentBurstChecksAtMostTheLimit(t *testing.T) {
 	}
 }
 
+// A burst of correct sign-ins is never refused: attempts beyond the budget
+// wait for the checks in flight instead.
+func TestConcurrentCorrectLoginsAllSucceed(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	if _, err := s.Register(ctx, NewUser{Email: "ops@example.com", Name: "Ops", Password: "password1"}); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 40)
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Go(func() {
+			_, _, err := s.Login(ctx, "ops@example.com", "password1", "10.1.1.3")
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("a correct sign-in in a burst: %v", err)
+		}
+	}
+}
+
 // A correct password gives its reserved attempt back: an operator signing
 // in often from one address is never throttled by their own success.
 func TestSuccessfulLoginsAreNotCountedAgainstTheAddress(t *testing.T) {

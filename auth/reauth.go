@@ -15,17 +15,18 @@ func (s *Service) VerifyPassword(ctx context.Context, u domain.User, addr, passw
 		return domain.FieldErrors(map[string]string{"password": "Password is required"}, "password")
 	}
 	key := accountKey(u.Email, addr)
-	if ok, wait, first := s.byAccount.reserve(key, s.clock.Now()); !ok {
-		return tooMany("Too many wrong passwords", wait, first)
+	if ok, wait, first, err := s.byAccount.reserve(ctx, key, s.clock.Now()); err != nil || !ok {
+		return refusal(err, "Too many wrong passwords", wait, first)
 	}
 	_, hash, err := s.store.UserByEmail(ctx, u.Email)
 	if err != nil {
-		s.byAccount.release(key)
+		s.byAccount.settle(key, false)
 		return err
 	}
 	if !CheckPassword(hash, password) {
+		s.byAccount.settle(key, true)
 		return domain.FieldErrors(map[string]string{"password": "Password is incorrect"}, "password")
 	}
-	s.byAccount.release(key)
+	s.byAccount.settle(key, false)
 	return nil
 }

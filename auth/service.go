@@ -172,14 +172,14 @@ func (s *Service) Register(ctx context.Context, n NewUser) (domain.User, error) 
 // or not, are limited per address and per email.
 func (s *Service) RegisterFrom(ctx context.Context, n NewUser, addr string) (domain.User, error) {
 	now := s.clock.Now()
-	if ok, wait, first := s.regAddress.reserve(addr, now); !ok {
+	if ok, wait, first := s.regAddress.count(addr, now); !ok {
 		return domain.User{}, tooMany("Too many registration attempts", wait, first)
 	}
 	email := strings.ToLower(strings.TrimSpace(n.Email))
 	if len(email) > 254 {
 		email = email[:254] // an address longer is refused by Validate anyway
 	}
-	if ok, wait, first := s.regEmail.reserve(email, now); !ok {
+	if ok, wait, first := s.regEmail.count(email, now); !ok {
 		return domain.User{}, tooMany("Too many registration attempts", wait, first)
 	}
 	return s.Register(ctx, n)
@@ -237,29 +237,32 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 		return "", domain.User{}, domain.FieldErrors(f, "email", "password")
 	}
 	now, accKey := s.clock.Now(), accountKey(email, addr)
-	ok, wait, first := s.byAccount.reserve(accKey, now)
-	if !ok {
-		return "", domain.User{}, tooMany("Too many failed login attempts", wait, first)
+	ok, wait, first, err := s.byAccount.reserve(ctx, accKey, now)
+	if err != nil || !ok {
+		return "", domain.User{}, refusal(err, "Too many failed login attempts", wait, first)
 	}
-	if ok, wait, first = s.byAddress.reserve(addr, now); !ok {
-		s.byAccount.release(accKey)
-		return "", domain.User{}, tooMany("Too many failed login attempts", wait, first)
+	if ok, wait, first, err = s.byAddress.reserve(ctx, addr, now); err != nil || !ok {
+		s.byAccount.settle(accKey, false)
+		return "", domain.User{}, refusal(err, "Too many failed login attempts", wait, first)
 	}
-	// Both attempts are reserved: a wrong password keeps them as failures.
+	// Both attempts are reserved; a wrong password settles them as failures.
 	u, hash, err := s.store.UserByEmail(ctx, email)
 	if err != nil && domain.ErrorCode(err) != domain.ENotFound {
-		s.byAccount.release(accKey)
-		s.byAddress.release(addr)
+		s.byAccount.settle(accKey, false)
+		s.byAddress.settle(addr, false)
 		return "", domain.User{}, err
 	}
 	if err != nil {
 		hash = string(dummyHash())
 	}
 	if !CheckPassword(hash, password) || err != nil {
+		s.byAccount.settle(accKey, true)
+		s.byAddress.settle(addr, true)
 		return "", domain.User{}, domain.Errorf(domain.EUnauthorized, "Invalid email or password")
 	}
 	s.byAccount.reset(accKey)
-	s.byAddress.release(addr)
+	s.byAccount.settle(accKey, false)
+	s.byAddress.settle(addr, false)
 	if u.Disabled {
 		return "", domain.User{}, domain.Errorf(domain.EForbidden, "This account is disabled; ask an operator to enable it")
 	}
