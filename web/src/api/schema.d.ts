@@ -473,10 +473,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Modify a resting order's quantity and/or price */
+        /** Modify a resting order's quantity and/or price (traders their own orders, 403 otherwise; operators any) */
         put: operations["putTradingOrdersId"];
         post?: never;
-        /** Cancel an order */
+        /** Cancel an order (traders their own orders, 403 otherwise; operators any) */
         delete: operations["deleteTradingOrdersId"];
         options?: never;
         head?: never;
