@@ -7,8 +7,21 @@ import (
 	"strings"
 )
 
+// StatusError is a provider's non-2xx answer: its status, and the reason a
+// person reads (which quotes the provider's own words).
+type StatusError struct {
+	Status int
+	err    error
+}
+
+func (e *StatusError) Error() string { return e.err.Error() }
+
 // statusError turns a non-2xx answer into the reason a person reads.
 func (c caller) statusError(r reply) error {
+	return &StatusError{Status: r.Status, err: c.statusReason(r)}
+}
+
+func (c caller) statusReason(r reply) error {
 	what := fmt.Sprintf("%d %s", r.Status, http.StatusText(r.Status))
 	detail := errorDetail(r.Body)
 	switch {

@@ -16,12 +16,25 @@ type Service struct {
 	store    domain.AlertStore
 	bus      *events.Bus
 	clock    domain.Clock
-	resolved []func(context.Context, domain.Alert)
+	resolved []ResolveFunc
 }
+
+// Resolver is who resolves an alert. What a resolution may set off (for
+// example re-enabling the strategy the alert paused) is the resolver's to
+// do only if their role allows it: Operator is true for operators and for
+// Kestrel itself.
+type Resolver struct {
+	Name     string
+	Operator bool
+}
+
+// ResolveFunc runs after an alert is resolved and says what it did, or ""
+// when it did nothing.
+type ResolveFunc func(context.Context, domain.Alert, Resolver) string
 
 // OnResolve registers fn to run after an alert is resolved (for example, to
 // resume what the alert paused). Register before serving.
-func (s *Service) OnResolve(fn func(context.Context, domain.Alert)) {
+func (s *Service) OnResolve(fn ResolveFunc) {
 	s.resolved = append(s.resolved, fn)
 }
 
@@ -53,23 +66,28 @@ func (s *Service) List(ctx context.Context, f domain.AlertFilter) ([]domain.Aler
 	return s.store.ListAlerts(ctx, f)
 }
 
-// Resolve marks an alert resolved by a user and pushes the change.
-func (s *Service) Resolve(ctx context.Context, id int64, by string) (domain.Alert, error) {
-	a, err := s.store.ResolveAlert(ctx, id, by, s.clock.Now())
+// Resolve marks an alert resolved and pushes the change; it returns what
+// the resolution set off (the OnResolve functions' accounts).
+func (s *Service) Resolve(ctx context.Context, id int64, by Resolver) (domain.Alert, []string, error) {
+	a, err := s.store.ResolveAlert(ctx, id, by.Name, s.clock.Now())
 	if err != nil {
-		return a, err
+		return a, nil, err
 	}
 	if s.bus != nil {
 		s.bus.Publish(events.TopicAlert, a, s.clock.Now())
 	}
+	var did []string
 	for _, fn := range s.resolved {
-		fn(ctx, a)
+		if d := fn(ctx, a, by); d != "" {
+			did = append(did, d)
+		}
 	}
-	return a, nil
+	return a, did, nil
 }
 
 // ResolveKey resolves the open alert raised under key, if there is one
-// (for example the stale-market alert once prices return).
+// (for example the stale-market alert once prices return), as Kestrel
+// itself.
 func (s *Service) ResolveKey(ctx context.Context, key, by string) bool {
 	open := false
 	list, err := s.store.ListAlerts(ctx, domain.AlertFilter{Resolved: &open, Limit: 1000})
@@ -80,7 +98,7 @@ func (s *Service) ResolveKey(ctx context.Context, key, by string) bool {
 	done := false
 	for _, a := range list {
 		if a.Key == key {
-			if _, err := s.Resolve(ctx, a.ID, by); err != nil {
+			if _, _, err := s.Resolve(ctx, a.ID, Resolver{Name: by, Operator: true}); err != nil {
 				slog.Error("resolve alert", "key", key, "err", err)
 				continue
 			}

@@ -153,7 +153,8 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 			return nil, err
 		}
 	}
-	api := httpapi.New(httpapi.Deps{Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
+	proxies, _ := httpapi.ParseTrustedProxies(cfg.TrustedProxies) // checked by Validate
+	api := httpapi.New(httpapi.Deps{TrustedProxies: proxies, Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
 		Market: a.Live, MarketSource: func() string { return a.current().source }, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests, Jobs: a.Jobs,
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, MetricsClosed: exposed && cfg.MetricsToken == "", Config: a.effectiveConfig(),
@@ -168,9 +169,15 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		a.cluster.handler = handler
 	}
 	a.server = &http.Server{
-		Handler:           handler,
+		Handler: handler,
+		// A slow client cannot hold a connection's request open: its headers
+		// must arrive in 10 s and its whole request (body included, read
+		// before it takes a request slot) in 30 s. No write timeout: the
+		// realtime socket and long backtests answer for longer.
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
 	}
 	a.listener, err = net.Listen("tcp", cfg.Addr)
@@ -336,7 +343,8 @@ func (a *App) effectiveConfig() map[string]any {
 		"exchange": map[string]any{"name": a.Exchange.Name(), "sandbox": a.Exchange.IsSandbox(), "coinbase_api_url": a.cfg.CoinbaseAPIURL,
 			"coinbase_ws_url": a.cfg.CoinbaseWSURL, "coinbase_user_ws_url": a.cfg.CoinbaseUserWSURL},
 		"sandbox": map[string]any{"starting_usd": a.cfg.StartingUSD, "taker_fee": a.cfg.TakerFee, "maker_fee": a.cfg.MakerFee, "spread": a.cfg.Spread},
-		"metrics": map[bool]string{true: "bearer token required", false: "open"}[a.cfg.MetricsToken != ""], "cluster": a.clusterConfig()}
+		"metrics": map[bool]string{true: "bearer token required", false: "open"}[a.cfg.MetricsToken != ""], "cluster": a.clusterConfig(),
+		"trusted_proxies": a.cfg.TrustedProxies}
 }
 
 // clusterConfig is the cluster part of /system/config (nil when alone).

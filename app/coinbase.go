@@ -9,6 +9,7 @@ import (
 
 	"kestrel/domain"
 	"kestrel/exchange/coinbase"
+	"kestrel/httpapi"
 	"kestrel/settings"
 )
 
@@ -32,7 +33,7 @@ func (a *App) testExchange(ctx context.Context, e settings.Exchange) (string, er
 	}
 	bals, err := x.Balances(ctx)
 	if err != nil {
-		return "", err
+		return "", httpapi.RemoteError{Err: err} // the API answers with a fixed message, not Coinbase's words
 	}
 	where := "production"
 	if e.Sandbox {

@@ -5,6 +5,7 @@ package app
 import (
 	"fmt"
 	"github.com/shopspring/decimal"
+	"kestrel/httpapi"
 	"kestrel/logbook"
 	"kestrel/ops/marketwatch"
 	"log/slog"
@@ -68,6 +69,10 @@ type Config struct {
 	TLSCert, TLSKey string
 	// WSMaxPerUser caps one user's realtime connections (0: no cap).
 	WSMaxPerUser int
+	// TrustedProxies lists the reverse proxies (addresses or CIDR prefixes,
+	// comma-separated) whose X-Forwarded-For names the client for rate
+	// limits and the audit log; empty: the peer's address is the client's.
+	TrustedProxies string
 }
 
 // Clustered reports whether this process joins a cluster.
@@ -137,6 +142,9 @@ func (c Config) Validate() error {
 	}
 	if c.WSMaxPerUser < 0 {
 		return fmt.Errorf("realtime connections per user must be 0 (no cap) or more (got %d)", c.WSMaxPerUser)
+	}
+	if _, err := httpapi.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		return err
 	}
 	if c.ReplaySpeed < 0 {
 		return fmt.Errorf("replay speed must be positive")

@@ -71,7 +71,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
 		Clock: clock, Build: a.build.Version + " " + a.build.Commit, AIProvider: a.aiProvider, Limits: a.limitsSummary, Decisions: a.Store,
 		DataTime: a.Market.DataTime, MaxModelCalls: func() int { return a.Settings.Platform().API.AI.BacktestMaxModelCalls }})
-	a.Alerts.OnResolve(func(ctx context.Context, al domain.Alert) { a.Strategies.ResumePaused(ctx, al.Title) })
+	a.Alerts.OnResolve(a.resumeResolvedStrategy)
 	a.Hub = ws.NewHub(256, a.Live.Symbols())
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }
 	a.Settings.OnChange(a.applyEmergencyStop)

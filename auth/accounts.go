@@ -99,17 +99,19 @@ func (s *Service) ChangePassword(ctx context.Context, u domain.User, token, addr
 		return domain.FieldErrors(f, "current_password", "new_password")
 	}
 	now, key := s.clock.Now(), accountKey(u.Email, addr)
-	if blocked, _ := s.byAccount.blocked(key, now); blocked {
-		return domain.Errorf(domain.ETooMany, "Too many wrong passwords; try again later")
+	if ok, wait, first, err := s.byAccount.reserve(ctx, key, now); err != nil || !ok {
+		return refusal(err, "Too many wrong passwords", wait, first)
 	}
 	_, hash, err := s.store.UserByEmail(ctx, u.Email)
 	if err != nil {
+		s.byAccount.settle(key, false)
 		return err
 	}
 	if !CheckPassword(hash, in.CurrentPassword) {
-		s.byAccount.fail(key, now)
+		s.byAccount.settle(key, true)
 		return domain.FieldErrors(map[string]string{"current_password": "Current password is incorrect"}, "current_password")
 	}
+	s.byAccount.settle(key, false)
 	if err := s.setPassword(ctx, u.ID, in.NewPassword); err != nil {
 		return err
 	}

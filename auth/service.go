@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"net/mail"
 	"strings"
 	"sync"
@@ -23,14 +22,20 @@ import (
 // kvAllowRegistration is the KV key of the operator's self-registration switch.
 const kvAllowRegistration = "auth.allow_registration"
 
-// Login failure limits: per (account, client address) and per client address.
-// There is deliberately no limit per account alone: it would let anyone lock
-// an operator out by guessing from their own address. Guessing one account
+// Login failure limits: per (account, client address) and per client address
+// (the proxy's client address with --trusted-proxies). There is
+// deliberately no limit per account alone: it would let anyone lock an
+// operator out by guessing from their own address. Guessing one account
 // from many addresses is slowed by each address's own limit and by bcrypt.
+// Registration attempts, successful or not, are limited per address and
+// per email.
 const (
 	maxFailuresPerAccount = 5
 	maxFailuresPerAddress = 20
 	failureWindow         = 15 * time.Minute
+
+	maxRegistrationsPerAddress = 10
+	maxRegistrationsPerEmail   = 5
 )
 
 // Service implements accounts and sessions on a store.
@@ -43,6 +48,8 @@ type Service struct {
 	onInval    atomic.Pointer[func(*Ended)]
 	byAccount  *failureLimiter // keyed by account and address
 	byAddress  *failureLimiter
+	regAddress *failureLimiter // registration attempts per address
+	regEmail   *failureLimiter // registration attempts per email
 	sessions   *sessionCache
 	// firstFromCLI: the first operator is not self-registered (RequireFirstOperatorFromCLI).
 	firstFromCLI atomic.Bool
@@ -55,11 +62,13 @@ type Service struct {
 func NewService(store domain.Store, clock domain.Clock, ttl time.Duration) *Service {
 	go dummyHash() // ready before the first login, so even that one takes the usual time
 	s := &Service{
-		store:     store,
-		clock:     clock,
-		byAccount: newFailureLimiter(maxFailuresPerAccount, failureWindow),
-		byAddress: newFailureLimiter(maxFailuresPerAddress, failureWindow),
-		sessions:  newSessionCache(),
+		store:      store,
+		clock:      clock,
+		byAccount:  newFailureLimiter(maxFailuresPerAccount, failureWindow),
+		byAddress:  newFailureLimiter(maxFailuresPerAddress, failureWindow),
+		regAddress: newFailureLimiter(maxRegistrationsPerAddress, failureWindow),
+		regEmail:   newFailureLimiter(maxRegistrationsPerEmail, failureWindow),
+		sessions:   newSessionCache(),
 	}
 	s.SetSessionTTL(ttl)
 	s.SetSessionMaxAge(DefaultSessionMaxAge)
@@ -170,6 +179,23 @@ func (s *Service) Register(ctx context.Context, n NewUser) (domain.User, error) 
 	return s.create(ctx, n, domain.RoleTrader, false)
 }
 
+// RegisterFrom is Register for a request from addr: attempts, successful
+// or not, are limited per address and per email.
+func (s *Service) RegisterFrom(ctx context.Context, n NewUser, addr string) (domain.User, error) {
+	now := s.clock.Now()
+	if ok, wait, first := s.regAddress.count(addr, now); !ok {
+		return domain.User{}, tooMany("Too many registration attempts", wait, first)
+	}
+	email := strings.ToLower(strings.TrimSpace(n.Email))
+	if len(email) > 254 {
+		email = email[:254] // an address longer is refused by Validate anyway
+	}
+	if ok, wait, first := s.regEmail.count(email, now); !ok {
+		return domain.User{}, tooMany("Too many registration attempts", wait, first)
+	}
+	return s.Register(ctx, n)
+}
+
 // CreateUser creates an account on an operator's behalf (or from the CLI).
 func (s *Service) CreateUser(ctx context.Context, n NewUser) (domain.User, error) {
 	if n.Role == "" {
@@ -221,29 +247,33 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 	if len(f) > 0 {
 		return "", domain.User{}, domain.FieldErrors(f, "email", "password")
 	}
-	now := s.clock.Now()
-	for _, c := range []struct {
-		l   *failureLimiter
-		key string
-	}{{s.byAccount, accountKey(email, addr)}, {s.byAddress, addr}} {
-		if blocked, wait := c.l.blocked(c.key, now); blocked {
-			mins := int(math.Ceil(wait.Minutes()))
-			return "", domain.User{}, domain.Errorf(domain.ETooMany, "Too many failed login attempts; try again in %d minute(s)", mins)
-		}
+	now, accKey := s.clock.Now(), accountKey(email, addr)
+	ok, wait, first, err := s.byAccount.reserve(ctx, accKey, now)
+	if err != nil || !ok {
+		return "", domain.User{}, refusal(err, "Too many failed login attempts", wait, first)
 	}
+	if ok, wait, first, err = s.byAddress.reserve(ctx, addr, now); err != nil || !ok {
+		s.byAccount.settle(accKey, false)
+		return "", domain.User{}, refusal(err, "Too many failed login attempts", wait, first)
+	}
+	// Both attempts are reserved; a wrong password settles them as failures.
 	u, hash, err := s.store.UserByEmail(ctx, email)
 	if err != nil && domain.ErrorCode(err) != domain.ENotFound {
+		s.byAccount.settle(accKey, false)
+		s.byAddress.settle(addr, false)
 		return "", domain.User{}, err
 	}
 	if err != nil {
 		hash = string(dummyHash())
 	}
 	if !CheckPassword(hash, password) || err != nil {
-		s.byAccount.fail(accountKey(email, addr), now)
-		s.byAddress.fail(addr, now)
+		s.byAccount.settle(accKey, true)
+		s.byAddress.settle(addr, true)
 		return "", domain.User{}, domain.Errorf(domain.EUnauthorized, "Invalid email or password")
 	}
-	s.byAccount.reset(accountKey(email, addr))
+	s.byAccount.reset(accKey)
+	s.byAccount.settle(accKey, false)
+	s.byAddress.settle(addr, false)
 	if u.Disabled {
 		return "", domain.User{}, domain.Errorf(domain.EForbidden, "This account is disabled; ask an operator to enable it")
 	}

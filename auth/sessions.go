@@ -160,10 +160,9 @@ func (s *Service) IssueTicket(ctx context.Context, token string) (string, time.T
 	// the bound keeps a hostile session from filling the ticket table.
 	s.ticketLimitOnce.Do(func() { s.ticketLimit = newFailureLimiter(maxTicketsPerMinute, time.Minute) })
 	now := s.clock.Now()
-	if blocked, wait := s.ticketLimit.blocked(ss.TokenHash, now); blocked {
+	if ok, wait, _ := s.ticketLimit.count(ss.TokenHash, now); !ok {
 		return "", time.Time{}, domain.Errorf(domain.ETooMany, "Too many realtime tickets for this session; try again in %d s", int(wait.Seconds())+1)
 	}
-	s.ticketLimit.fail(ss.TokenHash, now)
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
 		return "", time.Time{}, err

@@ -22,9 +22,12 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	u, err := s.d.Auth.Register(r.Context(), in)
+	u, err := s.d.Auth.RegisterFrom(r.Context(), in, clientAddr(r))
+	if auth.IsRepeatRefusal(err) {
+		skipAudit(r.Context())
+	}
 	if err != nil {
-		noteAudit(r.Context(), "", "", "register "+in.Email)
+		noteAudit(r.Context(), "", "", "register "+auditText(in.Email, maxAuditActor))
 		fail(w, r, err)
 		return
 	}
@@ -47,8 +50,11 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token, u, err := s.d.Auth.Login(r.Context(), in.Email, in.Password, clientAddr(r))
+	if auth.IsRepeatRefusal(err) {
+		skipAudit(r.Context())
+	}
 	if err != nil {
-		noteAudit(r.Context(), "", "", "failed login for "+in.Email)
+		noteAudit(r.Context(), "", "", "failed login for "+auditText(in.Email, maxAuditActor))
 		fail(w, r, err)
 		return
 	}

@@ -68,18 +68,23 @@ func TestAIConnectionTest(t *testing.T) {
 			`","model":"tiny","apiToken":"` + token + `","timeout":10000}}}`
 	}
 	tests := []struct {
-		name, body, status, message string
+		name, saved, body, status, message string
 	}{
-		{"builtin", `{"provider":"ai"}`, "Connected", "The built-in analyst is running (offline)"},
-		{"openai answers", body("openai", okSrv.URL+"/v1", "sk-entered"), "Connected", "The model tiny answered with a usable decision"},
-		{"openai answers prose", body("openai", prose.URL+"/v1", ""), "Failed", "the model answered, but not with the JSON decision the analyst needs: Model answer is not valid JSON"},
-		{"openai unreachable", body("openai", "http://127.0.0.1:1/v1", ""), "Failed", "OpenAI-compatible endpoint: "},
-		{"bad base URL", body("openai", "nowhere", ""), "Failed", "AI endpoint base URL: \"nowhere\" is not an http(s) URL"},
-		{"replicate without a token", `{"provider":"ai","settings":{"ai":{"provider":"replicate","model":"gpt-4.1-nano","timeout":10000}}}`, "Failed", "Replicate API token is required"},
-		{"saved token to another endpoint", body("openai", okSrv.URL+"/v1", "••••1234"), "Failed", "The saved API token is only sent to the saved provider and endpoint"},
+		{"builtin", "", `{"provider":"ai"}`, "Connected", "The built-in analyst is running (offline)"},
+		{"openai answers", okSrv.URL + "/v1", body("openai", okSrv.URL+"/v1", "sk-entered"), "Connected", "The model tiny answered with a usable decision"},
+		{"openai answers prose", prose.URL + "/v1", body("openai", prose.URL+"/v1", ""), "Failed", "The model answered, but not with the JSON decision the analyst needs"},
+		{"openai unreachable", "http://127.0.0.1:1/v1", body("openai", "http://127.0.0.1:1/v1", ""), "Failed", "The provider could not be reached"},
+		{"replicate without a token", "", `{"provider":"ai","settings":{"ai":{"provider":"replicate","model":"gpt-4.1-nano","timeout":10000}}}`, "Failed", "Replicate API token is required"},
+		{"saved token to another provider", okSrv.URL + "/v1", `{"provider":"ai","settings":{"ai":{"provider":"replicate","model":"gpt-4.1-nano","apiToken":"••••1234","timeout":10000}}}`, "Failed", "The saved API token is only sent to the saved provider and endpoint"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.saved != "" {
+				save := `{"api":{"ai":{"provider":"openai","baseUrl":"` + tc.saved + `","model":"tiny","timeout":10000}}}`
+				if r := a.do("PUT", "/api/settings", op, save); r.Status != 200 {
+					t.Fatalf("save %s: %d %s", tc.saved, r.Status, r.Raw)
+				}
+			}
 			r := a.do("POST", "/api/settings/test-connection", op, tc.body)
 			var got struct{ Provider, Status, Message string }
 			json.Unmarshal(r.Data, &got)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"kestrel/domain"
 	"kestrel/settings"
 )
 
@@ -29,15 +28,12 @@ func (s *Server) exchangeConnection(ctx context.Context, in settings.Exchange) c
 		}
 		in.APISecret = saved.APISecret
 	}
-	timeout := time.Duration(in.Timeout) * time.Millisecond
-	if timeout <= 0 {
-		timeout = 30 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+	timeout := connectionTimeout(ctx, in.Timeout, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	msg, err := s.d.ExchangeTest(ctx, in)
 	if err != nil {
-		return connection{in.Provider, "Failed", domain.ErrorMessage(err)}
+		return connection{in.Provider, "Failed", exchangeFailure(ctx, err, timeout)}
 	}
 	return connection{in.Provider, "Connected", msg}
 }

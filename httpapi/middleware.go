@@ -22,6 +22,7 @@ const (
 	keyRequestID ctxKey = iota
 	keyUser
 	keyAudit
+	keyClientAddr
 )
 
 func requestID(ctx context.Context) string {
@@ -40,6 +41,7 @@ type auditNote struct {
 	userID, actor, detail string
 	rider                 *domain.AuditRider // set by rideAudit
 	riderStatus           int                // the answer rider's entry was written for
+	skip                  bool               // a repeated rate-limit refusal: not written (skipAudit)
 }
 
 func noteAudit(ctx context.Context, userID, actor, detail string) {
@@ -161,8 +163,12 @@ func withAccessLog(next http.Handler) http.Handler {
 	})
 }
 
-// clientAddr is the peer's IP (no proxy headers are trusted).
+// clientAddr is the client's IP: the peer's, or the one a trusted proxy
+// forwarded (withClientAddr).
 func clientAddr(r *http.Request) string {
+	if a, ok := r.Context().Value(keyClientAddr).(string); ok {
+		return a
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr

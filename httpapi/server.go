@@ -95,6 +95,9 @@ type Deps struct {
 	// MetricsClosed, without a token, closes GET /metrics (the server
 	// listens beyond loopback: its figures are for the operator's scraper).
 	MetricsClosed bool
+	// TrustedProxies may name the client in X-Forwarded-For (rate limits
+	// and the audit log use that address); empty: the peer's address.
+	TrustedProxies TrustedProxies
 }
 
 // Server routes HTTP requests.
@@ -240,6 +243,7 @@ func (s *Server) Handler() http.Handler {
 	h = withRecovery(h)
 	h = withAccessLog(h)
 	h = withSecurityHeaders(h)
+	h = withClientAddr(s.d.TrustedProxies, h)
 	h = withRequestID(h)
 	return h
 }
@@ -280,10 +284,13 @@ func (s *Server) withAudit(next http.Handler) http.Handler {
 		if note.rider.Stored() && rec.status == note.riderStatus {
 			return // stored with the order it placed (rideAudit)
 		}
-		e := domain.AuditEntry{
+		if note.skip {
+			return
+		}
+		e := boundAudit(domain.AuditEntry{
 			At: s.d.Clock.Now(), UserID: note.userID, Actor: note.actor, Action: r.Method + " " + r.URL.Path,
 			Status: rec.status, RequestID: requestID(r.Context()), Remote: clientAddr(r), Detail: note.detail,
-		}
+		})
 		// The response is already written; use a context the client cannot cancel.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 5*time.Second)
 		defer cancel()
@@ -305,8 +312,8 @@ func (s *Server) rideAudit(r *http.Request, target string, status int) *http.Req
 		return r
 	}
 	note.rider, note.riderStatus = domain.NewAuditRider(target, func(o domain.Order) domain.AuditEntry {
-		return domain.AuditEntry{At: s.d.Clock.Now(), UserID: note.userID, Actor: note.actor, Action: r.Method + " " + r.URL.Path,
-			Status: status, RequestID: requestID(r.Context()), Remote: clientAddr(r), Detail: orderDetail(o)}
+		return boundAudit(domain.AuditEntry{At: s.d.Clock.Now(), UserID: note.userID, Actor: note.actor, Action: r.Method + " " + r.URL.Path,
+			Status: status, RequestID: requestID(r.Context()), Remote: clientAddr(r), Detail: actedDetail(note.userID, o)})
 	}), status
 	return r.WithContext(domain.WithAuditRider(r.Context(), note.rider))
 }

@@ -16,9 +16,10 @@ func (s *Server) settingsRoutes() {
 	s.api("POST /api/settings/validate", signedIn, s.validateSettings)
 	s.api("POST /api/settings/reset", signedIn, s.resetSettings)
 	s.api("GET /api/settings/export", signedIn, s.exportSettings)
+	s.api("POST /api/settings/export", operatorOnly, s.exportSecrets)
 	s.api("POST /api/settings/import", signedIn, s.importSettings)
 	s.api("GET /api/settings/options", signedIn, s.settingsOptions)
-	s.api("POST /api/settings/test-connection", signedIn, s.testConnection)
+	s.api("POST /api/settings/test-connection", operatorOnly, s.testConnection)
 }
 
 // settingsReply is what every settings call answers with.
@@ -103,8 +104,11 @@ func (s *Server) resetSettings(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) exportSettings(w http.ResponseWriter, r *http.Request) {
-	withSecrets, _ := strconv.ParseBool(r.URL.Query().Get("include_secrets"))
-	f, err := s.d.Settings.Export(r.Context(), userFrom(r.Context()), withSecrets)
+	if withSecrets, _ := strconv.ParseBool(r.URL.Query().Get("include_secrets")); withSecrets {
+		fail(w, r, fieldErr("include_secrets", "Secrets are exported only by POST /api/settings/export with your password (operators)"))
+		return
+	}
+	f, err := s.d.Settings.Export(r.Context(), userFrom(r.Context()), false)
 	if err != nil {
 		fail(w, r, err)
 		return
@@ -189,7 +193,12 @@ func (s *Server) testConnection(w http.ResponseWriter, r *http.Request) {
 		}
 		ok(w, s.exchangeConnection(r.Context(), api.Exchange))
 	case "ai":
-		ok(w, s.aiConnection(r.Context(), api.AI))
+		c, err := s.aiConnection(r.Context(), api.AI)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		ok(w, c)
 	default:
 		fail(w, r, fieldErr("provider", "Provider must be exchange or ai"))
 	}

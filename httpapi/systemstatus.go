@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"kestrel/alert"
 	"kestrel/domain"
 )
 
@@ -167,12 +168,13 @@ func (s *Server) resolveAlert(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, domain.Errorf(domain.ENotFound, "Alert not found"))
 		return
 	}
-	a, err := s.d.Alerts.Resolve(r.Context(), id, userFrom(r.Context()).Email)
+	u := userFrom(r.Context())
+	a, did, err := s.d.Alerts.Resolve(r.Context(), id, alert.Resolver{Name: u.Email, Operator: u.Role == domain.RoleOperator})
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
-	noteAudit(r.Context(), "", "", "resolved alert "+a.Title)
+	noteAudit(r.Context(), "", "", strings.Join(append([]string{"resolved alert " + a.Title}, did...), "; "))
 	ok(w, a)
 }
 

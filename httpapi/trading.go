@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
+	"kestrel/trading"
 )
 
 func (s *Server) tradingRoutes() {
@@ -35,8 +36,17 @@ func orderReply(w http.ResponseWriter, r *http.Request, o domain.Order, err erro
 		fail(w, r, err)
 		return
 	}
-	noteAudit(r.Context(), "", "", orderDetail(o))
+	noteAudit(r.Context(), "", "", actedDetail(userFrom(r.Context()).ID, o))
 	writeJSON(w, status, envelope{Success: true, Data: map[string]any{"order": o, "order_id": o.ID, "status": o.Status}})
+}
+
+// actedDetail is an order's audit detail, naming the owner when the actor
+// (an operator) changed someone else's order.
+func actedDetail(actorID string, o domain.Order) string {
+	if o.UserID != "" && o.UserID != actorID {
+		return orderDetail(o) + "; order of user " + o.UserID
+	}
+	return orderDetail(o)
 }
 
 // orderDetail is an order's audit detail.
@@ -121,13 +131,13 @@ func (s *Server) modifyOrder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r = s.rideAudit(r, r.PathValue("id"), http.StatusOK)
-	o, err := s.d.Trading.Modify(r.Context(), r.PathValue("id"), in.Quantity.ptr(), in.Price.ptr())
+	o, err := s.d.Trading.ModifyAs(r.Context(), trading.ActorOf(userFrom(r.Context())), r.PathValue("id"), in.Quantity.ptr(), in.Price.ptr())
 	orderReply(w, r, o, err, http.StatusOK)
 }
 
 func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
 	r = s.rideAudit(r, r.PathValue("id"), http.StatusOK)
-	o, err := s.d.Trading.Cancel(r.Context(), r.PathValue("id"))
+	o, err := s.d.Trading.CancelAs(r.Context(), trading.ActorOf(userFrom(r.Context())), r.PathValue("id"))
 	orderReply(w, r, o, err, http.StatusOK)
 }
 

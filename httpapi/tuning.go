@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"io"
@@ -24,10 +25,14 @@ type Tuning struct {
 
 // withTuning applies the request timeout, the concurrency limit and
 // compression to API calls. The realtime socket and metrics are exempt.
+//
+// A request's body is read before it takes a slot, so a client that sends
+// headers and never finishes its body holds no slot (the server's read
+// timeout ends it). The emergency stop, resume and order cancels take a slot
+// in a small lane of their own (priorityRequest), so they never wait behind
+// other work.
 func withTuning(tuning func() Tuning, next http.Handler) http.Handler {
-	var mu sync.Mutex
-	inFlight := 0
-	cond := sync.NewCond(&mu)
+	general, urgent := &slots{}, &slots{}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t := tuning()
 		api := strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/ws"
@@ -40,6 +45,7 @@ func withTuning(tuning func() Tuning, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		bufferBody(r)
 		ctx := r.Context()
 		if t.RequestTimeout > 0 {
 			var cancel context.CancelFunc
@@ -47,25 +53,100 @@ func withTuning(tuning func() Tuning, next http.Handler) http.Handler {
 			defer cancel()
 		}
 		if t.MaxConcurrent > 0 {
-			stopWaking := context.AfterFunc(ctx, func() { mu.Lock(); cond.Broadcast(); mu.Unlock() })
-			mu.Lock()
-			for inFlight >= t.MaxConcurrent && ctx.Err() == nil {
-				cond.Wait()
+			lane, size := general, t.MaxConcurrent
+			if priorityRequest(r) {
+				lane, size = urgent, urgentSlots
 			}
-			if ctx.Err() != nil {
-				mu.Unlock()
-				stopWaking()
+			if !lane.take(ctx, size) {
 				fail(w, r, domain.Errorf(domain.EUnavailable, "The server is busy: too many concurrent requests; try again shortly"))
 				return
 			}
-			inFlight++
-			mu.Unlock()
-			stopWaking()
-			defer func() { mu.Lock(); inFlight--; cond.Signal(); mu.Unlock() }()
+			defer lane.give()
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
+
+// urgentSlots is the size of the lane the emergency stop, resume and
+// cancels use: each is one quick exchange call, and a few at once is all a
+// person at the Stop button or an Orders screen produces.
+const urgentSlots = 4
+
+// priorityRequest reports the calls that reduce risk and must never queue
+// behind other work: POST /api/trading/stop, POST /api/trading/resume and
+// DELETE /api/trading/orders/{id}.
+func priorityRequest(r *http.Request) bool {
+	switch r.Method {
+	case http.MethodPost:
+		return r.URL.Path == "/api/trading/stop" || r.URL.Path == "/api/trading/resume"
+	case http.MethodDelete:
+		id, found := strings.CutPrefix(r.URL.Path, "/api/trading/orders/")
+		return found && id != "" && !strings.Contains(id, "/")
+	}
+	return false
+}
+
+// slots is a counting semaphore whose waiters give up when their context
+// ends; its size is read per request, as the settings may change it.
+type slots struct {
+	mu       sync.Mutex
+	cond     *sync.Cond
+	inFlight int
+}
+
+func (s *slots) take(ctx context.Context, size int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cond == nil {
+		s.cond = sync.NewCond(&s.mu)
+	}
+	stopWaking := context.AfterFunc(ctx, func() { s.mu.Lock(); s.cond.Broadcast(); s.mu.Unlock() })
+	defer stopWaking()
+	for s.inFlight >= size && ctx.Err() == nil {
+		s.cond.Wait()
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	s.inFlight++
+	return true
+}
+
+func (s *slots) give() {
+	s.mu.Lock()
+	s.inFlight--
+	s.cond.Signal()
+	s.mu.Unlock()
+}
+
+// bufferBody reads the whole request body (bounded by withBodyLimit and the
+// server's read timeout) before the request competes for a slot. The
+// handler reads the same bytes, then the error that ended the read (a body
+// over the limit still becomes a 413 in decode).
+func bufferBody(r *http.Request) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return
+	}
+	b, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	r.Body = &bufferedBody{Reader: bytes.NewReader(b), err: err}
+}
+
+// bufferedBody replays a read body and the error its read ended with.
+type bufferedBody struct {
+	*bytes.Reader
+	err error
+}
+
+func (b *bufferedBody) Read(p []byte) (int, error) {
+	n, err := b.Reader.Read(p)
+	if err == io.EOF && b.err != nil {
+		return n, b.err
+	}
+	return n, err
+}
+
+func (b *bufferedBody) Close() error { return nil }
 
 // gzipMinSize is the smallest body worth compressing: below about one
 // packet gzip saves nothing on the wire and cost a tenth of an order's time

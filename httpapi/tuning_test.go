@@ -116,3 +116,44 @@ func TestTuningSendsSmallBodiesAsTheyAre(t *testing.T) {
 		t.Fatalf("status %d, encoding %q, body %q: want 201, none, the body", rec.Code, rec.Header().Get("Content-Encoding"), rec.Body.String())
 	}
 }
+
+// The emergency stop, resume and cancels have a lane of their own: with
+// every general slot taken by a request that does not finish, they still
+// run at once.
+func TestTuningKeepsALaneForRiskReducingCalls(t *testing.T) {
+	release := make(chan struct{})
+	holding := make(chan struct{}, 1)
+	h := withTuning(func() Tuning { return Tuning{MaxConcurrent: 1, RequestTimeout: 5 * time.Second} },
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/api/slow" {
+				holding <- struct{}{}
+				<-release
+			}
+			ok(w, r.Method+" "+r.URL.Path)
+		}))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	defer close(release)
+	go http.Get(srv.URL + "/api/slow")
+	<-holding // the only general slot is taken
+
+	for _, c := range []struct{ method, path string }{
+		{"POST", "/api/trading/stop"}, {"POST", "/api/trading/resume"}, {"DELETE", "/api/trading/orders/abc-123"},
+	} {
+		req, _ := http.NewRequest(c.method, srv.URL+c.path, nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("%s %s with the general slot taken: %d", c.method, c.path, res.StatusCode)
+		}
+	}
+	for _, c := range []struct{ method, path string }{{"DELETE", "/api/trading/orders/a/b"}, {"GET", "/api/trading/stop"}, {"POST", "/api/trading/execute"}} {
+		req := httptest.NewRequest(c.method, c.path, nil)
+		if priorityRequest(req) {
+			t.Errorf("%s %s is in the priority lane", c.method, c.path)
+		}
+	}
+}

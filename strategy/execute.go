@@ -82,6 +82,11 @@ func (e *Engine) failed(ctx context.Context, j job) {
 // pausedTitle begins the title of the alert raised when an instance pauses itself.
 const pausedTitle = "Strategy paused: "
 
+// PausedStrategy is the instance a "Strategy paused" alert title names.
+func PausedStrategy(alertTitle string) (string, bool) {
+	return strings.CutPrefix(alertTitle, pausedTitle)
+}
+
 // ResumePaused re-enables the instance a resolved "Strategy paused" alert
 // names; other alerts are ignored. It reports whether it resumed one.
 func (e *Engine) ResumePaused(ctx context.Context, alertTitle string) bool {

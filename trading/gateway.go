@@ -106,6 +106,10 @@ func (s *Service) submit(ctx context.Context, req domain.OrderRequest) func() (d
 // it is a new order replacing the old one: the same limits apply to the new
 // quantity and price.
 func (s *Service) Modify(ctx context.Context, id string, quantity, price *decimal.Decimal) (domain.Order, error) {
+	return s.modify(ctx, nil, id, quantity, price)
+}
+
+func (s *Service) modify(ctx context.Context, by *Actor, id string, quantity, price *decimal.Decimal) (domain.Order, error) {
 	if quantity == nil && price == nil {
 		return domain.Order{}, domain.FieldErrors(map[string]string{"quantity": "Please provide at least one field to modify"}, "quantity")
 	}
@@ -113,6 +117,9 @@ func (s *Service) Modify(ctx context.Context, id string, quantity, price *decima
 	defer s.mu.Unlock()
 	cur, err := s.d.Exchange.Order(ctx, id)
 	if err != nil {
+		return domain.Order{}, err
+	}
+	if err := by.mayChange(cur); err != nil {
 		return domain.Order{}, err
 	}
 	if !cur.Status.Live() || cur.Type == domain.Market {

@@ -65,6 +65,8 @@ func bindConfig(fs *flag.FlagSet) *app.Config {
 	fs.StringVar(&c.TLSKey, "tls-key", env("KESTREL_TLS_KEY", ""), "PEM private key file of --tls-cert [KESTREL_TLS_KEY]")
 	fs.IntVar(&c.WSMaxPerUser, "ws-max-per-user", int(envInt("KESTREL_WS_MAX_PER_USER", int64(d.WSMaxPerUser))),
 		"realtime connections one user may hold at once; 0: no cap [KESTREL_WS_MAX_PER_USER]")
+	fs.StringVar(&c.TrustedProxies, "trusted-proxies", env("KESTREL_TRUSTED_PROXIES", ""),
+		"reverse proxies (IPs or CIDRs, comma-separated) whose X-Forwarded-For names the client for rate limits and the audit log; empty: none [KESTREL_TRUSTED_PROXIES]")
 	return c
 }
 

@@ -88,7 +88,7 @@ test('settings drive the risk check; alerts; export and import', async () => {
   // Export: the spec's file with a 16-character checksum and no secrets.
   await page.goto('/settings');
   await page.getByText(/Last saved:/).waitFor();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
   assert.match(download.suggestedFilename(), /^platform-settings-\d{4}-\d{2}-\d{2}\.json$/);
   const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
   assert.equal(file.checksum.length, 16);

@@ -476,10 +476,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Modify a resting order's quantity and/or price */
+        /** Modify a resting order's quantity and/or price (traders their own orders, 403 otherwise; operators any) */
         put: operations["putTradingOrdersId"];
         post?: never;
-        /** Cancel an order */
+        /** Cancel an order (traders their own orders, 403 otherwise; operators any) */
         delete: operations["deleteTradingOrdersId"];
         options?: never;
         head?: never;
@@ -1216,10 +1216,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export settings as a file */
+        /** Export settings as a file, secrets left out (POST exports them) */
         get: operations["getSettingsExport"];
         put?: never;
-        post?: never;
+        /** Export settings with the secrets in plaintext (operators, password required, audited) */
+        post: operations["postSettingsExport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1269,7 +1270,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test the exchange or AI provider with the entered settings */
+        /** Test the exchange or AI provider with the entered settings (operators; an OpenAI-compatible endpoint only once saved) */
         post: operations["postSettingsTestConnection"];
         delete?: never;
         options?: never;
@@ -4825,6 +4826,7 @@ export interface operations {
     getSettingsExport: {
         parameters: {
             query?: {
+                /** @description true is refused (400): secrets are exported only by POST with the password */
                 include_secrets?: "true" | "false";
             };
             header?: never;
@@ -4847,6 +4849,40 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postSettingsExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The caller's own password, entered again */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ExportFile"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
         };
     };
@@ -4950,6 +4986,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
         };
     };

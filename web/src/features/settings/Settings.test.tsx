@@ -303,6 +303,8 @@ describe('settings helpers', () => {
     );
     renderSettings();
     await screen.findByText(/Only operators can change platform settings/);
+    for (const b of screen.getAllByRole('button', { name: 'Test Connection' })) expect(b.matches(':disabled')).toBe(true);
+    expect(screen.getAllByText('Only operators can test connections')).toHaveLength(2);
     await userEvent.click(screen.getByRole('tab', { name: 'Trading' }));
     expect(screen.getByLabelText(/Max trade amount/).matches(':disabled')).toBe(true);
     await userEvent.click(screen.getByRole('tab', { name: 'UI Preferences' }));

@@ -10,6 +10,8 @@ export const settingsApi = {
   validate: (s: PlatformSettings) => api.post<ValidationResult>('/settings/validate', s),
   reset: (section: Section | '') => api.post<SettingsReply>('/settings/reset', { section }),
   exportFile: () => api.get<ExportFile>('/settings/export?include_secrets=false'),
+  /** The plaintext export (operators): the password again, audited. */
+  exportSecrets: (password: string) => api.post<ExportFile>('/settings/export', { password }),
   importFile: (file: unknown) => api.post<SettingsReply>('/settings/import', file),
   options: () => api.get<SettingsOptions>('/settings/options'),
 };

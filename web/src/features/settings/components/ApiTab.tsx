@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, errorMessage } from '@/lib/api';
+import { useMe } from '@/lib/auth';
 import { canTestConnection, BOUNDS } from '../model';
 import type { ApiSettings, ConnectionProvider, ConnectionResult, PlatformSettings, SettingsOptions } from '../types';
 import { Group, NumberInput, secondaryButton, SelectInput, TextInput, Toggle, toChoices } from './controls';
@@ -19,6 +20,10 @@ const AI_LABELS: Record<string, string> = { builtin: 'Built-in analyst', replica
 export function ApiTab({ settings, options }: { settings: PlatformSettings; options: SettingsOptions }) {
   const section = settings.api as ApiSettings;
   const [tests, setTests] = useState<Partial<Record<ConnectionProvider, TestState>>>({});
+  const me = useMe().data;
+  // The server runs connection tests for operators only.
+  const trader = !!me && me.role !== 'operator';
+  const OPERATORS_ONLY = 'Only operators can test connections';
 
   const snapshotOf = (p: ConnectionProvider) => JSON.stringify(p === 'exchange' ? section.exchange : section.ai);
   const stateOf = (p: ConnectionProvider): TestState => {
@@ -74,8 +79,8 @@ export function ApiTab({ settings, options }: { settings: PlatformSettings; opti
           <ConnectionTest
             name="exchange"
             state={stateOf('exchange')}
-            disabled={!canTestConnection('exchange', settings)}
-            disabledHint="Enter the API key and secret to test the connection"
+            disabled={trader || !canTestConnection('exchange', settings)}
+            disabledHint={trader ? OPERATORS_ONLY : 'Enter the API key and secret to test the connection'}
             onTest={() => void test('exchange')}
           />
         </div>
@@ -96,14 +101,20 @@ export function ApiTab({ settings, options }: { settings: PlatformSettings; opti
           bound={BOUNDS.backtestMaxModelCalls}
         />
         {section.ai.provider === 'openai' && (
-          <TextInput path="api.ai.baseUrl" label="Base URL" placeholder="https://api.openai.com/v1" hint="For OpenAI-compatible endpoints" />
+          <TextInput path="api.ai.baseUrl" label="Base URL" placeholder="https://api.openai.com/v1" hint="For OpenAI-compatible endpoints; save it before testing (the test calls only the saved endpoint)" />
         )}
         <div className="sm:col-span-2">
           <ConnectionTest
             name="AI provider"
             state={stateOf('ai')}
-            disabled={!canTestConnection('ai', settings)}
-            disabledHint={section.ai.provider === 'openai' ? 'Enter the base URL and model to test the connection' : 'Enter the API token to test the connection'}
+            disabled={trader || !canTestConnection('ai', settings)}
+            disabledHint={
+              trader
+                ? OPERATORS_ONLY
+                : section.ai.provider === 'openai'
+                  ? 'Enter the base URL and model to test the connection'
+                  : 'Enter the API token to test the connection'
+            }
             onTest={() => void test('ai')}
           />
         </div>

@@ -10,6 +10,7 @@ import { OPTIONS_KEY, replyFromError, SETTINGS_KEY, settingsApi } from '../api';
 import { DEFAULT_TRADING, exportFileName, FALLBACK_OPTIONS, sameJSON, setIn } from '../model';
 import type { ExportFile, PlatformSettings, Section, SettingsReply, ValidationIssue, ValidationResult } from '../types';
 import { ApiTab } from '../components/ApiTab';
+import { SecretExport } from '../components/SecretExport';
 import { dangerButton, primaryButton, secondaryButton, SectionHeader, SettingsFormContext, Unavailable, type SettingsForm } from '../components/controls';
 import { SystemTab, TradingTab, UiTab } from '../components/SectionTabs';
 
@@ -232,6 +233,7 @@ export default function Settings() {
       <button type="button" className={secondaryButton} disabled={exportM.isPending || !saved} onClick={() => exportM.mutate()}>
         Export
       </button>
+      {isOperator && saved && <SecretExport onExported={download} />}
       <button
         type="button"
         className={dangerButton}

@@ -4,6 +4,7 @@ import { btn, inputClass, Modal, Row } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/api';
+import { useMe } from '@/lib/auth';
 import { formatDateTime, formatPrice, formatQty } from '@/lib/format';
 import type { Order, OrderStatus } from '@/lib/types';
 import { useCancelOrder, useModifyOrder, useOrders, useProduct } from '../api';
@@ -38,9 +39,18 @@ export function orderPrice(o: Order): string {
   return p ? formatPrice(p) : 'Market';
 }
 
+/**
+ * Whether the signed-in user may change o: traders their own orders, operators
+ * any (the server refuses the rest with 403). Unknown until /auth/me answers.
+ */
+export function mayChange(o: Order, me: { id: string; role: string } | undefined): boolean {
+  return !me || me.role === 'operator' || o.user_id === me.id;
+}
+
 export function OrderManagement() {
   const [status, setStatus] = useState<OrderStatus | ''>('');
   const orders = useOrders(status);
+  const me = useMe().data;
   const cancel = useCancelOrder();
   const [modifying, setModifying] = useState<Order | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -89,7 +99,7 @@ export function OrderManagement() {
             </thead>
             <tbody>
               {orders.data.map((o) => {
-                const live = o.status === 'pending' || o.status === 'open';
+                const live = (o.status === 'pending' || o.status === 'open') && mayChange(o, me);
                 const st = STATUS_ICON[o.status] ?? STATUS_ICON.pending;
                 return (
                   <tr key={o.id} className="border-t border-slate-100 tabular-nums dark:border-slate-800" data-testid="order-row">
