@@ -145,14 +145,8 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 	if err != nil {
 		return Report{}, domain.FieldErrors(map[string]string{"strategy_name": "Unknown strategy: " + a.StrategyName}, "strategy_name")
 	}
-	if len(a.Params) > 0 && string(a.Params) != "null" {
-		if err := json.Unmarshal(a.Params, &cfg); err != nil {
-			return Report{}, domain.FieldErrors(map[string]string{"params": "Invalid parameters: " + err.Error()}, "params")
-		}
-		cfg.Normalize()
-		if err := cfg.Validate(s.d.Market.Symbols()); err != nil {
-			return Report{}, err
-		}
+	if cfg, err = applyParams(cfg, a.Params, s.d.Market.Symbols()); err != nil {
+		return Report{}, err
 	}
 	mode := a.AIMode
 	if mode == "" {

@@ -1,0 +1,41 @@
+package app_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// Overrides cannot rename a run or change its kind, and a key the strategy
+// does not have is refused rather than silently ignored.
+func TestBacktestOverridesRefused(t *testing.T) {
+	s := start(t, t.TempDir())
+	_, tok := s.accounts()
+	ask := func(params string) string {
+		return `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000,"params":` + params + `}`
+	}
+	cases := []struct{ params, field, want string }{
+		{`{"name":"ai_strategy"}`, "params.name", "cannot change the strategy's name"},
+		{`{"type":"ai"}`, "params.type", "cannot change the strategy's type"},
+		{`{"min_confidnce":0.9}`, "params", "Unknown parameter for a technical strategy: min_confidnce"},
+		{`{"model":"gpt-4.1"}`, "params", "Unknown parameter for a technical strategy: model"},
+		{`{"indicators":{"rsi_perod":10}}`, "params", "unknown field"},
+		{`[1]`, "params", "must be a JSON object"},
+	}
+	for _, c := range cases {
+		r := s.do("POST", "/api/backtests", tok, ask(c.params))
+		if r.Status != 400 || !strings.Contains(r.Error.Fields[c.field], c.want) {
+			t.Errorf("%s: %d %+v, want 400 with %s: %q", c.params, r.Status, r.Error, c.field, c.want)
+		}
+	}
+	var list struct {
+		Backtests []any `json:"backtests"`
+	}
+	s.into(s.do("GET", "/api/backtests", tok, ""), &list)
+	if len(list.Backtests) != 0 {
+		t.Fatalf("a refused run was stored: %+v", list)
+	}
+	// A known override still runs.
+	if r := s.do("POST", "/api/backtests", tok, ask(`{"min_confidence":0.5,"indicators":{"rsi_period":10}}`)); r.Status >= 300 {
+		t.Fatalf("a valid override: %d %+v", r.Status, r.Error)
+	}
+}
