@@ -103,7 +103,7 @@ func TestFastPathIsTheGeneralPath(t *testing.T) {
 			if ref.TotalTrades < 5 {
 				t.Fatalf("only %d trades: the comparison proves little", ref.TotalTrades)
 			}
-			t.Logf("%s: %d trades, %d fills, not executed %v", c.symbol, ref.TotalTrades, len(ref.Fills), ref.NotExecuted)
+			t.Logf("%s: %d trades, %d fills, not executed %v", c.symbol, ref.TotalTrades, len(ref.Fills), ref.Signals.NotExecuted)
 		})
 	}
 }

@@ -70,8 +70,9 @@ func (r *run) protect(o domain.Order, ch paper.Change) {
 
 // sellAll cancels the protective orders and sells the whole position at
 // market (the current quote), within the volume cap of candle c (at the end
-// of the data there is no cap: everything is sold at the last close).
-func (r *run) sellAll(reason string, c domain.Candle) {
+// of the data there is no cap: everything is sold at the last close). It
+// returns why nothing was sold, or "".
+func (r *run) sellAll(reason string, c domain.Candle) string {
 	for _, o := range r.eng.LiveOrders() {
 		if o.Side == domain.Sell {
 			r.eng.Cancel(r.now, o.ID, "closing the position")
@@ -79,11 +80,10 @@ func (r *run) sellAll(reason string, c domain.Candle) {
 	}
 	qty := r.balance(r.base).Available
 	if !qty.IsPositive() {
-		r.refused[msgNoPosition]++
-		return
+		return msgNoPosition
 	}
 	r.trades++
-	r.market(domain.Sell, qty, reason, c)
+	return r.market(domain.Sell, qty, reason, c)
 }
 
 // closeOut sells what is still held at the last close (end of data).

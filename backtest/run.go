@@ -65,8 +65,10 @@ type run struct {
 	base     string
 	fills    []Fill
 	curve    []Point
-	signals  int
-	refused  map[string]int
+	signals  int            // BUY and SELL signals (Signals.Total)
+	traded   int            // of them, those that became an order
+	below    string         // the reason counted below min_confidence
+	refused  map[string]int // the others, by reason
 	dayStart decimal.Decimal
 	day      int64 // the current UTC day (days since 1970)
 	dayKnown bool
@@ -95,7 +97,8 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	if len(req.Candles) <= req.Warmup+1 {
 		return Result{}, domain.Errorf(domain.EInvalid, "Not enough candles for this period (%d, and %d to warm up)", len(req.Candles), req.Warmup)
 	}
-	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}, curve: make([]Point, 0, len(req.Candles)-req.Warmup)}
+	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}, curve: make([]Point, 0, len(req.Candles)-req.Warmup),
+		below: msgBelow(req.Config.MinConfidence)}
 	spread := req.SlippageBps.Div(decimal.NewFromInt(10000))
 	r.eng = paper.New(paper.Config{Products: []domain.Product{req.Product}, TakerFee: req.TakerFee, MakerFee: req.MakerFee, Spread: spread,
 		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }})
@@ -169,12 +172,9 @@ func Run(ctx context.Context, req Request) (Result, error) {
 				return Result{}, fmt.Errorf("strategy at %s: %w", c.Time.Format(time.RFC3339), err)
 			}
 		}
-		if sig.Decision != strategy.Hold {
-			r.signals++
-			if sig.Confidence >= req.Config.MinConfidence && sig.Stale == "" {
-				next = sig
-				pending = &next
-			}
+		if sig.Decision != strategy.Hold && r.admit(sig) {
+			next = sig
+			pending = &next
 		}
 	}
 	r.closeOut(cs[len(cs)-1])
@@ -324,7 +324,7 @@ func (r *run) mark(c domain.Candle) {
 func (r *run) act(sig strategy.Signal, c domain.Candle) {
 	r.rollDay(c)
 	if sig.Decision == strategy.Sell {
-		r.sellAll("signal", c)
+		r.count(r.sellAll("signal", c))
 		return
 	}
 	qty, why := r.size(c.Open)
@@ -343,7 +343,16 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 		return
 	}
 	r.trades++
-	r.market(domain.Buy, qty, "signal", c)
+	r.count(r.market(domain.Buy, qty, "signal", c))
+}
+
+// count books a signal's outcome: traded, or refused for why.
+func (r *run) count(why string) {
+	if why == "" {
+		r.traded++
+		return
+	}
+	r.refused[why]++
 }
 
 // rollDay starts a new day for the risk check at candle c's open, once.
@@ -373,8 +382,9 @@ func (r *run) rollDay(c domain.Candle) {
 
 // market fills qty at candle c's open, as much as the volume cap allows;
 // what is left keeps working at the next opens. A BUY's fill gets its
-// protective orders.
-func (r *run) market(side domain.Side, qty decimal.Decimal, reason string, c domain.Candle) {
+// protective orders. It returns the exchange's refusal, or "" when the
+// order was placed (or is working under the volume cap).
+func (r *run) market(side domain.Side, qty decimal.Decimal, reason string, c domain.Candle) string {
 	now := qty
 	if cap := r.req.VolumeCap; cap.IsPositive() {
 		step := r.req.Product.SizeIncrement
@@ -385,16 +395,16 @@ func (r *run) market(side domain.Side, qty decimal.Decimal, reason string, c dom
 		r.working = &working{side: side, qty: rest, reason: reason}
 	}
 	if !now.IsPositive() {
-		return
+		return "" // all of it works at the next opens
 	}
 	o, ch, err := r.eng.Place(r.now, domain.OrderRequest{Symbol: r.req.Symbol, Side: side, Type: domain.Market, Quantity: now, Strategy: r.req.Config.Name})
 	if err != nil {
-		r.refused[domain.ErrorMessage(err)]++
 		r.working = nil
-		return
+		return domain.ErrorMessage(err)
 	}
 	r.book(ch, reason)
 	if side == domain.Buy {
 		r.protect(o, ch)
 	}
+	return ""
 }

@@ -1789,6 +1789,8 @@ export interface components {
             total_trades: number;
             winning_trades: number;
             losing_trades: number;
+            /** @description Closed at exactly zero net P&L: neither a win nor a loss */
+            breakeven_trades: number;
             /** @description Fraction */
             total_return: number;
             /** @description Fraction of closed trades with net P&L above zero */
@@ -1797,28 +1799,39 @@ export interface components {
             max_drawdown: number;
             sharpe_ratio: number;
             sortino_ratio: number;
-            calmar_ratio: number;
-            cagr: number;
-            profit_factor: number;
-            win_loss_ratio: number;
+            /** @description Null for a run shorter than 30 days (not_annualised says why) or without a drawdown */
+            calmar_ratio: number | null;
+            /** @description Null for a run shorter than 30 days (not_annualised says why) */
+            cagr: number | null;
+            not_annualised?: string;
+            /** @description Gross profit / gross loss; null without a losing trade */
+            profit_factor: number | null;
+            /** @description Winning / losing trades; null without a losing trade */
+            win_loss_ratio: number | null;
             expectancy: components["schemas"]["Decimal"];
             average_win: components["schemas"]["Decimal"];
             average_loss: components["schemas"]["Decimal"];
             exposure_time: number;
             fees_paid: components["schemas"]["Decimal"];
+            /** @description Bought at the first open, sold at the last close, paying the taker fee and slippage on both */
             buy_and_hold_return: number;
             initial_equity: components["schemas"]["Decimal"];
             final_equity: components["schemas"]["Decimal"];
-            signals: number;
-            not_executed: {
-                [key: string]: number;
-            } | null;
+            signals: components["schemas"]["BacktestSignals"];
             candles: number;
             /** @description completed: a stored run always completed (a run that fails is answered with an error and not stored) */
             status: string;
             equity_curve: components["schemas"]["BacktestEquityPoint"][] | null;
             trades: components["schemas"]["BacktestTrade"][] | null;
             fills: components["schemas"]["BacktestFill"][] | null;
+        };
+        /** @description Every BUY or SELL the strategy gave: total = traded + the sum of not_executed */
+        BacktestSignals: {
+            total: number;
+            traded: number;
+            not_executed: {
+                [key: string]: number;
+            } | null;
         };
         BacktestRun: {
             id: string;

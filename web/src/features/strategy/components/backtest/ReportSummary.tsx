@@ -1,7 +1,7 @@
 import { Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { formatMoney, formatPercent, formatSignedMoney, pnlClass } from '@/lib/format';
-import { AI_MODES, derived, pct, ratio, winRateClass } from '../../backtestModel';
+import { AI_MODES, derived, pct, ratio, signalCounts, signedPctOrNA, winRateClass } from '../../backtestModel';
 import type { AIRun, Assumptions, BacktestReport } from '../../backtestTypes';
 
 const day = (iso: string) => iso.slice(0, 10);
@@ -60,7 +60,7 @@ export function ReportSummary({ r }: { r: BacktestReport }) {
     <>
       <div className="grid grid-cols-2 gap-3 xl:grid-cols-4">
         <Stat label="Total Return" value={signedPct(r.total_return)} valueClass={pnlClass(r.total_return)} sub={`Buy & hold ${signedPct(r.buy_and_hold_return)}`} testId="bt-total-return" />
-        <Stat label="Win Rate" value={pct(r.win_rate, 1)} valueClass={winRateClass(r.win_rate)} sub={`${r.winning_trades} won, ${r.losing_trades} lost of ${r.total_trades} trades`} testId="bt-win-rate" />
+        <Stat label="Win Rate" value={pct(r.win_rate, 1)} valueClass={winRateClass(r.win_rate)} sub={`${r.winning_trades} won, ${r.losing_trades} lost${r.breakeven_trades ? `, ${r.breakeven_trades} even` : ''} of ${r.total_trades} trades`} testId="bt-win-rate" />
         <Stat label="Max Drawdown" value={pct(r.max_drawdown)} valueClass={r.max_drawdown > 0 ? 'text-red-600 dark:text-red-400' : ''} sub="Below the equity peak" testId="bt-max-drawdown" />
         <Stat label="Final Value" value={d.finalValue} valueClass={pnlClass(r.total_return)} sub={`From ${formatMoney(r.initial_equity)}`} testId="bt-final-value" />
       </div>
@@ -69,8 +69,12 @@ export function ReportSummary({ r }: { r: BacktestReport }) {
           <div>
             <Row label="Sharpe Ratio">{ratio(r.sharpe_ratio)}</Row>
             <Row label="Sortino Ratio">{ratio(r.sortino_ratio)}</Row>
-            <Row label="Calmar Ratio">{ratio(r.calmar_ratio)}</Row>
-            <Row label="CAGR">{signedPct(r.cagr)}</Row>
+            <Row label="Calmar Ratio">
+              <span title={r.not_annualised || undefined}>{ratio(r.calmar_ratio)}</span>
+            </Row>
+            <Row label="CAGR">
+              <span title={r.not_annualised || undefined}>{signedPctOrNA(r.cagr)}</span>
+            </Row>
             <Row label="Profit Factor">{d.profitFactor}</Row>
             <Row label="Win/Loss Ratio">{d.winLoss}</Row>
             <Row label="Exposure Time">{pct(r.exposure_time, 1)}</Row>
@@ -91,6 +95,7 @@ export function ReportSummary({ r }: { r: BacktestReport }) {
             <Row label="Candles">{r.candles.toLocaleString('en-US')}</Row>
           </div>
         </div>
+        {r.not_annualised && <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">{r.not_annualised}.</p>}
       </Card>
     </>
   );
@@ -108,11 +113,12 @@ export function ReportTitle({ r }: { r: BacktestReport }) {
 
 /** How many signals there were and why some did not trade. */
 export function NotExecuted({ r }: { r: BacktestReport }) {
-  const rows = Object.entries(r.not_executed ?? {}).sort((a, b) => b[1] - a[1]);
+  const { total, traded, notExecuted: rows } = signalCounts(r);
+  const n = (x: number) => x.toLocaleString('en-US');
   return (
     <Card title="Signals Not Executed">
-      <p className="mb-2 text-sm text-slate-600 dark:text-slate-300">
-        {r.signals.toLocaleString('en-US')} BUY/SELL signals; {rows.reduce((n, [, c]) => n + c, 0).toLocaleString('en-US')} did not trade.
+      <p className="mb-2 text-sm text-slate-600 dark:text-slate-300" data-testid="bt-signals">
+        {n(total)} BUY/SELL signals{traded != null && `: ${n(traded)} traded`}; {n(rows.reduce((k, [, c]) => k + c, 0))} did not trade.
       </p>
       {rows.length === 0 ? (
         <p className="text-sm text-slate-500 dark:text-slate-400">Every signal traded.</p>
