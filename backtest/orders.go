@@ -54,18 +54,27 @@ func (r *run) protect(o domain.Order, ch paper.Change) {
 		stop := fill.Mul(decimal.NewFromInt(1).Sub(p.StopLossPercent)).Div(step).Floor().Mul(step)
 		req := base
 		req.Type, req.StopPrice = domain.StopLoss, &stop
-		if _, c, err := r.eng.Place(r.now, req); err == nil {
-			r.book(c, "")
-		}
+		r.placeProtective(req)
 	}
 	if p.TakeProfit && p.TakeProfitPercent.IsPositive() {
 		limit := fill.Mul(decimal.NewFromInt(1).Add(p.TakeProfitPercent)).Div(step).Ceil().Mul(step)
 		req := base
 		req.Type, req.Price = domain.Limit, &limit
-		if _, c, err := r.eng.Place(r.now, req); err == nil {
-			r.book(c, "")
-		}
+		r.placeProtective(req)
 	}
+}
+
+// placeProtective places one protective order; like the live gateway it
+// counts towards the day's trades unless the exchange rejects it.
+func (r *run) placeProtective(req domain.OrderRequest) {
+	o, c, err := r.eng.Place(r.now, req)
+	if err != nil {
+		return
+	}
+	if o.Status != domain.StatusRejected {
+		r.trades++
+	}
+	r.book(c, "")
 }
 
 // sellAll cancels the protective orders and sells the whole position at

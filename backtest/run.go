@@ -134,6 +134,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		}
 		c := &cs[t]
 		r.now = c.Time
+		r.newDay(c) // the risk check's day starts at 00:00 UTC, as live
 		if r.fx != nil && pending != nil && r.working == nil && r.refusedFlat(*pending, t, *c) {
 			pending = nil
 		}
@@ -355,16 +356,30 @@ func (r *run) count(why string) {
 	r.refused[why]++
 }
 
-// rollDay starts a new day for the risk check at candle c's open, once.
-func (r *run) rollDay(c domain.Candle) {
-	// The UTC day's number: days since 1970 (floored) start where
-	// Truncate(24h) cuts, without its cost on every signal.
+// newDay rolls the day when candle c is the first of a UTC day: the
+// day's start value is the equity at its first open (00:00 UTC), whether
+// or not a signal comes that day, as the live gateway reads the value
+// recorded at 00:00 UTC.
+func (r *run) newDay(c *domain.Candle) {
+	if !r.dayKnown || dayOf(c) != r.day {
+		r.rollDay(*c)
+	}
+}
+
+// dayOf is the UTC day's number: days since 1970 (floored), where
+// Truncate(24h) cuts, without its cost on every candle.
+func dayOf(c *domain.Candle) int64 {
 	sec := c.Time.Unix()
 	day := sec / 86400
 	if sec < 0 && sec%86400 != 0 {
 		day--
 	}
-	if !r.dayKnown || day != r.day {
+	return day
+}
+
+// rollDay starts a new day for the risk check at candle c's open, once.
+func (r *run) rollDay(c domain.Candle) {
+	if day := dayOf(&c); !r.dayKnown || day != r.day {
 		r.day, r.dayKnown, r.trades = day, true, 0
 		if f := r.fx; f != nil && f.held == 0 && !f.orders {
 			// flat, nothing resting (nothing filled since the last sync): the
