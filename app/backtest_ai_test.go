@@ -71,8 +71,9 @@ type aiReport struct {
 		Warnings                       []string
 	} `json:"ai"`
 	Assumptions struct {
-		AIMode     string `json:"ai_mode"`
-		AIProvider string `json:"ai_provider"`
+		AIMode          string `json:"ai_mode"`
+		AIProvider      string `json:"ai_provider"`
+		ReplayedAnswers string `json:"replayed_answers_hash"`
 	} `json:"assumptions"`
 }
 
@@ -156,12 +157,20 @@ func TestBacktestAIModes(t *testing.T) {
 		t.Fatalf("the replay differs from the live run:\nlive %v %s\nreplay %v %s", live.Fills, live.FinalEquity, rec.Fills, rec.FinalEquity)
 	}
 
+	// The replayed answers are pinned: the same answers, the same hash; a live run has none.
+	var again aiReport
+	s.into(s.do("POST", "/api/backtests", tok, ask("recorded", "")), &again)
+	if len(rec.Assumptions.ReplayedAnswers) != 64 || again.Assumptions.ReplayedAnswers != rec.Assumptions.ReplayedAnswers || live.Assumptions.ReplayedAnswers != "" {
+		t.Fatalf("replayed answers hash %q, again %q, live %q", rec.Assumptions.ReplayedAnswers, again.Assumptions.ReplayedAnswers, live.Assumptions.ReplayedAnswers)
+	}
+
 	// Another symbol was never asked: every prompt is missing, a HOLD, so nothing trades.
 	r = s.do("POST", "/api/backtests", tok, strings.Replace(ask("recorded", ""), "BTC-USD", "ETH-USD", 1))
 	var none aiReport
 	s.into(r, &none)
 	if r.Status != 201 || none.AI.Missing != none.AI.Prompts || none.AI.Prompts == 0 || len(none.Fills) != 0 ||
-		!strings.HasPrefix(none.AI.Summary, fmt.Sprintf("%d of %d prompts had no recorded decision", none.AI.Prompts, none.AI.Prompts)) {
+		!strings.HasPrefix(none.AI.Summary, fmt.Sprintf("%d of %d prompts had no recorded decision", none.AI.Prompts, none.AI.Prompts)) ||
+		none.Assumptions.ReplayedAnswers == rec.Assumptions.ReplayedAnswers {
 		t.Fatalf("recorded with no recordings: %+v", none.AI)
 	}
 

@@ -39,3 +39,31 @@ func TestBacktestOverridesRefused(t *testing.T) {
 		t.Fatalf("a valid override: %d %+v", r.Status, r.Error)
 	}
 }
+
+// A stored run records the risk and protective settings it ran with.
+func TestBacktestRecordsPolicy(t *testing.T) {
+	s := start(t, t.TempDir())
+	op, tok := s.accounts()
+	if r := s.do("PUT", "/api/settings", op, `{"trading":{"automation":{"enableStopLoss":true,"enableTakeProfit":true},"riskManagement":{"stopLossPercent":0.03,"takeProfitPercent":0.07,"maxDailyTrades":12}}}`); r.Status != 200 {
+		t.Fatalf("settings: %+v", r)
+	}
+	r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-01-10","initial_capital":10000}`)
+	if r.Status >= 300 {
+		t.Fatalf("run: %+v", r)
+	}
+	var rep struct {
+		ID          string `json:"id"`
+		Assumptions struct {
+			Policy map[string]any `json:"policy"`
+		} `json:"assumptions"`
+	}
+	s.into(r, &rep)
+	p := rep.Assumptions.Policy
+	if p["stop_loss"] != true || p["stop_loss_percent"] != "0.03" || p["take_profit"] != true || p["take_profit_percent"] != "0.07" ||
+		p["max_daily_trades"] != float64(12) || p["daily_loss_limit"] != "0.05" || p["max_drawdown"] != "0.15" || p["max_leverage"] != "1" {
+		t.Fatalf("policy %v", p)
+	}
+	if got := s.do("GET", "/api/backtests/"+rep.ID, tok, ""); !strings.Contains(string(got.Data), `"take_profit_percent":"0.07"`) {
+		t.Fatalf("the stored run lost its policy: %.300s", got.Data)
+	}
+}

@@ -47,6 +47,8 @@ type AIRun struct {
 	Warnings  []string `json:"warnings,omitempty"`
 	// answers are a live run's usable answers, to record.
 	answers []ai.Decision
+	// replayed pins a recorded run's answers (Assumptions.ReplayedAnswers).
+	replayed answerHash
 }
 
 // Estimate is what a live run will do, shown before it runs.
@@ -113,11 +115,13 @@ func (p replay) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) {
 	}
 	if !ok {
 		p.run.Missing++
+		p.run.replayed.add(hash, "", "", "", 0, "")
 		return ai.Decision{Decision: ai.Hold, Reasoning: "No recorded decision for this prompt", Provider: AIRecorded,
 			Prompt: prompt, PromptHash: hash, TemplateVersion: ai.TemplateVersion}, nil
 	}
 	p.run.Recorded++
 	p.run.Models[e.Provider+"/"+e.Model]++
+	p.run.replayed.add(hash, e.Provider, e.Model, e.Decision, e.Confidence, e.Reasoning)
 	return ai.Decision{Decision: e.Decision, Confidence: e.Confidence, Reasoning: e.Reasoning, Provider: e.Provider, Model: e.Model,
 		Prompt: prompt, PromptHash: hash, Raw: e.Raw, TemplateVersion: ai.TemplateVersion}, nil
 }

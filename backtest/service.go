@@ -69,6 +69,10 @@ type Assumptions struct {
 	Build         string          `json:"build"`
 	CandlesHash   string          `json:"candles_hash"` // sha256 of the candles used, warm-up included
 	Candles       int             `json:"candles"`
+	Policy        PolicyUsed      `json:"policy"` // the risk and protective settings used
+	// ReplayedAnswers is, in recorded mode, the sha256 of the answers
+	// replayed, in order (a prompt with none counted too).
+	ReplayedAnswers string `json:"replayed_answers_hash,omitempty"`
 }
 
 // Report is a stored run: its id, what was asked, the assumptions and the result.
@@ -201,15 +205,17 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 			return Report{}, &ConfirmLive{Estimate: s.estimate(a, aiRun, len(cs)-warmup-1, cut)}
 		}
 	}
+	policy := s.d.Policy()
 	res, err := Run(ctx, Request{Strategy: strat, Config: cfg, Symbol: a.Symbol, Product: product, Candles: cs, Warmup: warmup,
-		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: s.d.Policy()})
+		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: policy})
 	if err != nil {
 		return Report{}, err
 	}
 	rep := Report{ID: uuid.NewString(), CreatedAt: s.now(), Ask: a, Config: cfg, Result: res,
 		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: volumeCap(a.VolumeCap),
 			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
-			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs)}}
+			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs),
+			Policy: policyUsed(policy)}}
 	if aiRun != nil {
 		if recs := aiRun.recordings("backtest:"+rep.ID, rep.CreatedAt); len(recs) > 0 && s.d.Decisions != nil {
 			if err := s.d.Decisions.SaveAIRecordings(ctx, recs); err != nil {
@@ -219,6 +225,9 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 		}
 		aiRun.summarise()
 		rep.AI, rep.Assumptions.AIMode, rep.Assumptions.AIProvider = aiRun, mode, aiRun.Model
+		if mode == AIRecorded {
+			rep.Assumptions.ReplayedAnswers = aiRun.replayed.sum()
+		}
 	}
 	if err := s.save(ctx, rep); err != nil {
 		return Report{}, err

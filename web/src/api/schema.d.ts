@@ -1988,6 +1988,21 @@ export interface components {
          * @example 0.01
          */
         DecimalInput: string | number;
+        /** @description Every risk and protective setting a backtest used */
+        BacktestPolicy: {
+            stop_loss: boolean;
+            stop_loss_percent: components["schemas"]["Decimal"];
+            take_profit: boolean;
+            take_profit_percent: components["schemas"]["Decimal"];
+            max_position_size: components["schemas"]["Decimal"];
+            daily_loss_limit: components["schemas"]["Decimal"];
+            max_drawdown: components["schemas"]["Decimal"];
+            max_open_positions: number;
+            max_daily_trades: number;
+            min_trade_amount: components["schemas"]["Decimal"];
+            max_trade_amount: components["schemas"]["Decimal"];
+            max_leverage: components["schemas"]["Decimal"];
+        };
         BacktestAssumptions: {
             taker_fee: components["schemas"]["Decimal"];
             maker_fee: components["schemas"]["Decimal"];
@@ -2002,6 +2017,9 @@ export interface components {
             candles_hash: string;
             candles: number;
             ai_mode?: components["schemas"]["AIMode"];
+            policy?: components["schemas"]["BacktestPolicy"];
+            /** @description Recorded mode: sha256 of the answers replayed, in order */
+            replayed_answers_hash?: string;
         };
         BacktestEquityPoint: {
             /** Format: date-time */
