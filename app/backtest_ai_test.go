@@ -174,12 +174,12 @@ func TestBacktestAIModes(t *testing.T) {
 		t.Fatalf("recorded with no recordings: %+v", none.AI)
 	}
 
-	// Decisions recorded by live strategy evaluations count too; the newest answer wins.
+	// Decisions recorded by an AI-driven instance's evaluations count too; the newest answer wins.
 	ctx := context.Background()
 	i := 0
 	for prompt, dec := range fake.answers {
 		i++
-		e := domain.Evaluation{ID: fmt.Sprintf("rec-%d", i), Time: time.Now().Add(time.Minute), Strategy: "other_ai", Symbol: "BTC-USD", CandleTime: time.Now(),
+		e := domain.Evaluation{ID: fmt.Sprintf("rec-%d", i), Time: time.Now().Add(time.Minute), Strategy: "ai_strategy", Symbol: "BTC-USD", CandleTime: time.Now(),
 			Decision: dec, Confidence: 0.8, Reasoning: "recorded", Provider: "openai", Model: "evaluated-model", Prompt: prompt, PromptHash: ai.HashPrompt(prompt)}
 		if err := s.app.Store.AppendEvaluation(ctx, e); err != nil {
 			t.Fatal(err)

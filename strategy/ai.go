@@ -89,6 +89,7 @@ func (s *aiStrategy) Evaluate(ctx context.Context, in Input) (Signal, error) {
 		}
 		return Signal{Indicators: vals, AI: prov}, err
 	}
+	prov.Answer = &AIAnswer{Decision: d.Decision, Confidence: d.Confidence, Reasoning: d.Reasoning}
 	sig := Signal{Decision: d.Decision, Confidence: d.Confidence, Reasoning: d.Reasoning, Indicators: vals, AI: prov}
 	if s.d.Price != nil && price.IsPositive() {
 		if now, err := s.d.Price(in.Symbol); err == nil {

@@ -50,6 +50,7 @@ func (e *Engine) evaluate(ctx context.Context, j job, symbol string, candles []d
 	if err := e.d.Store.AppendEvaluation(ctx, ev); err != nil {
 		slog.Error("store strategy evaluation", "strategy", ev.Strategy, "err", err)
 	}
+	e.recordAnswer(ctx, ev, sig.AI)
 	if e.d.Bus != nil {
 		e.d.Bus.Publish(events.TopicSignal, ev, time.Now())
 	}

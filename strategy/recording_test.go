@@ -1,0 +1,28 @@
+package strategy_test
+
+import (
+	"context"
+	"testing"
+
+	"kestrel/ai"
+	"kestrel/strategy"
+)
+
+// A hybrid's evaluation stores the combined decision; what a recorded
+// backtest replays for its prompt is the model's own answer.
+func TestHybridRecordsTheModelsOwnAnswer(t *testing.T) {
+	m := &model{d: ai.Decision{Decision: "SELL", Confidence: 0.9, Reasoning: "model view"}}
+	r := aiRig(t, m, nil)
+	c, _ := r.eng.Get(strategy.HybridName)
+	c.MinConfidence = 0.5
+	r.eng.Configure(context.Background(), strategy.HybridName, c)
+	r.enable(t, strategy.HybridName, "BTC-USD") // the rules say BUY: no agreement
+	evs := r.eng.Step(context.Background())
+	if len(evs) != 1 || evs[0].Decision != "HOLD" || evs[0].PromptHash != "abc" {
+		t.Fatalf("evaluation %+v", evs)
+	}
+	got, ok, err := r.store.RecordedDecision(context.Background(), "abc")
+	if err != nil || !ok || got.Decision != "SELL" || got.Confidence != 0.9 || got.Reasoning != "model view" || got.Model != "fake-model" {
+		t.Fatalf("replayed %+v (%v, %v): want the model's SELL 0.9, not the hybrid's HOLD", got, ok, err)
+	}
+}
