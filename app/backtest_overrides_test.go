@@ -67,3 +67,27 @@ func TestBacktestRecordsPolicy(t *testing.T) {
 		t.Fatalf("the stored run lost its policy: %.300s", got.Data)
 	}
 }
+
+// A hybrid asks the model only when the rules vote: the report counts the
+// evaluations that did not ask it.
+func TestBacktestHybridAsksOnlyWhenRulesVote(t *testing.T) {
+	s := start(t, t.TempDir())
+	_, tok := s.accounts()
+	r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"hybrid_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-01-15","initial_capital":10000}`)
+	if r.Status >= 300 {
+		t.Fatalf("run: %+v", r)
+	}
+	var rep struct {
+		Candles int `json:"candles"`
+		AI      struct {
+			Prompts  int    `json:"prompts"`
+			NotAsked int    `json:"not_asked"`
+			Summary  string `json:"summary"`
+		} `json:"ai"`
+	}
+	s.into(r, &rep)
+	if rep.AI.NotAsked == 0 || rep.AI.Prompts == 0 || rep.AI.Prompts+rep.AI.NotAsked != rep.Candles-1 ||
+		!strings.Contains(rep.AI.Summary, "with the rules at HOLD did not ask the model") {
+		t.Fatalf("candles %d, ai %+v", rep.Candles, rep.AI)
+	}
+}

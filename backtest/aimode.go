@@ -38,6 +38,9 @@ type AIRun struct {
 	Recorded int `json:"recorded"`
 	Missing  int `json:"missing"`
 	Failed   int `json:"failed"`
+	// NotAsked is how many of a hybrid's evaluations did not ask the model
+	// because the rules said HOLD (no answer could have made it trade).
+	NotAsked int `json:"not_asked,omitempty"`
 	// Models counts the replayed answers by the provider/model that gave them.
 	Models map[string]int `json:"models,omitempty"`
 	// Saved is how many of a live run's answers were recorded for replay.
@@ -155,6 +158,11 @@ func (p counted) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) 
 
 // summarise writes the run's one-line account of its AI side.
 func (a *AIRun) summarise() {
+	defer func() {
+		if a.NotAsked > 0 {
+			a.Summary += fmt.Sprintf("; %d evaluations with the rules at HOLD did not ask the model", a.NotAsked)
+		}
+	}()
 	switch a.Mode {
 	case AIRecorded:
 		a.Summary = fmt.Sprintf("%d of %d prompts had no recorded decision (counted as HOLD); %d replayed", a.Missing, a.Prompts, a.Recorded)

@@ -202,7 +202,7 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 		cut, warns := cutoffWarnings(aiRun.Provider, aiRun.Model, s.earliestData(cs[warmup:]))
 		aiRun.Warnings = warns
 		if !a.ConfirmLive {
-			return Report{}, &ConfirmLive{Estimate: s.estimate(a, aiRun, len(cs)-warmup-1, cut)}
+			return Report{}, &ConfirmLive{Estimate: s.estimate(a, aiRun, len(cs)-warmup-1, cut, cfg.Type == domain.StrategyHybrid)}
 		}
 	}
 	policy := s.d.Policy()
@@ -217,6 +217,9 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs),
 			Policy: policyUsed(policy)}}
 	if aiRun != nil {
+		if cfg.Type == domain.StrategyHybrid {
+			aiRun.NotAsked = len(cs) - warmup - 1 - aiRun.Prompts // one evaluation per candle but the last
+		}
 		if recs := aiRun.recordings("backtest:"+rep.ID, rep.CreatedAt); len(recs) > 0 && s.d.Decisions != nil {
 			if err := s.d.Decisions.SaveAIRecordings(ctx, recs); err != nil {
 				return Report{}, err
@@ -389,7 +392,7 @@ func (s *Service) provider(mode, option string) (*AIRun, ai.Provider, error) {
 }
 
 // estimate describes a live run before it runs.
-func (s *Service) estimate(a Ask, run *AIRun, calls int, cutoff string) Estimate {
+func (s *Service) estimate(a Ask, run *AIRun, calls int, cutoff string, hybrid bool) Estimate {
 	e := Estimate{Status: "confirmation_required", Strategy: a.StrategyName, Symbol: a.Symbol, Provider: run.Provider, Model: run.Model,
 		ModelCalls: calls, MaxModelCalls: 2 * calls, TrainingCutoff: cutoff, Warnings: run.Warnings}
 	if e.Warnings == nil {
@@ -397,6 +400,10 @@ func (s *Service) estimate(a Ask, run *AIRun, calls int, cutoff string) Estimate
 	}
 	e.Message = fmt.Sprintf("This run asks %s (%s) %d times, once per evaluation (up to %d with repair retries). Send confirm_live: true to run it.",
 		run.Provider, run.Model, calls, 2*calls)
+	if hybrid {
+		e.Message = fmt.Sprintf("This run asks %s (%s) at most %d times, once per evaluation where the rules say BUY or SELL (up to %d with repair retries). Send confirm_live: true to run it.",
+			run.Provider, run.Model, calls, 2*calls)
+	}
 	return e
 }
 

@@ -135,8 +135,12 @@ type Prompter interface {
 	Prompt(in Input) (string, error)
 }
 
+// MsgRulesHold begins a hybrid's evaluation when the rules say HOLD.
+const MsgRulesHold = "Rules HOLD, model not asked"
+
 // hybrid acts only when the technical rules and the AI agree; its
-// confidence is the lower of the two.
+// confidence is the lower of the two. The model is asked only when the
+// rules say BUY or SELL.
 type hybrid struct {
 	tech Strategy
 	ai   *aiStrategy
@@ -147,6 +151,12 @@ func (h *hybrid) Evaluate(ctx context.Context, in Input) (Signal, error) {
 	t, err := h.tech.Evaluate(ctx, in)
 	if err != nil {
 		return Signal{}, err
+	}
+	if t.Decision == Hold {
+		// The hybrid trades only when both agree on BUY or SELL: with the
+		// rules at HOLD no answer could change that, so nothing is paid for.
+		return Signal{Decision: Hold, Confidence: t.Confidence, Indicators: t.Indicators,
+			Reasoning: MsgRulesHold + ". Technical: " + t.Reasoning}, nil
 	}
 	a, err := h.ai.Evaluate(ctx, in)
 	if err != nil {

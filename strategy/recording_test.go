@@ -2,6 +2,7 @@ package strategy_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"kestrel/ai"
@@ -24,5 +25,27 @@ func TestHybridRecordsTheModelsOwnAnswer(t *testing.T) {
 	got, ok, err := r.store.RecordedDecision(context.Background(), "abc")
 	if err != nil || !ok || got.Decision != "SELL" || got.Confidence != 0.9 || got.Reasoning != "model view" || got.Model != "fake-model" {
 		t.Fatalf("replayed %+v (%v, %v): want the model's SELL 0.9, not the hybrid's HOLD", got, ok, err)
+	}
+}
+
+// With the rules at HOLD the hybrid cannot trade: the model is not asked,
+// and the evaluation says so.
+func TestHybridSkipsTheModelOnRulesHold(t *testing.T) {
+	m := &model{d: ai.Decision{Decision: "BUY", Confidence: 0.9, Reasoning: "model view"}}
+	r := aiRig(t, m, nil)
+	for i := range 74 { // ETH-USD flat but one uptick 14 hours ago: no rule votes now
+		px := 3000.0
+		if i == 60 {
+			px = 3010
+		}
+		r.mkt.push("ETH-USD", px)
+	}
+	r.enable(t, strategy.HybridName, "ETH-USD")
+	evs := r.eng.Step(context.Background())
+	if len(evs) != 1 || evs[0].Decision != "HOLD" || !strings.HasPrefix(evs[0].Reasoning, strategy.MsgRulesHold) || evs[0].PromptHash != "" || evs[0].Provider != "" {
+		t.Fatalf("evaluation %+v", evs)
+	}
+	if m.got.Symbol != "" {
+		t.Fatalf("the model was asked: %+v", m.got)
 	}
 }

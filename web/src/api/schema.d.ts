@@ -2083,6 +2083,8 @@ export interface components {
             missing: number;
             /** @description Live calls that failed, counted as HOLD */
             failed: number;
+            /** @description Hybrid evaluations that did not ask the model: the rules said HOLD */
+            not_asked?: number;
             /** @description Replayed answers by provider/model */
             models?: {
                 [key: string]: number;
