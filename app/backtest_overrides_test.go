@@ -1,6 +1,8 @@
 package app_test
 
 import (
+	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -89,5 +91,45 @@ func TestBacktestHybridAsksOnlyWhenRulesVote(t *testing.T) {
 	if rep.AI.NotAsked == 0 || rep.AI.Prompts == 0 || rep.AI.Prompts+rep.AI.NotAsked != rep.Candles-1 ||
 		!strings.Contains(rep.AI.Summary, "with the rules at HOLD did not ask the model") {
 		t.Fatalf("candles %d, ai %+v", rep.Candles, rep.AI)
+	}
+}
+
+// Answers recorded with the v1 prompt stay replayable: a run pinned to v1
+// replays them all; the current prompt (v2, which states the candle width)
+// is another text with another hash, so none of them match it.
+func TestBacktestV1RecordingsStayValid(t *testing.T) {
+	s := start(t, t.TempDir())
+	op, tok := s.accounts()
+	fake := &chatFake{answers: map[string]string{}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	if r := s.do("PUT", "/api/settings", op, `{"api":{"ai":{"provider":"openai","baseUrl":"`+srv.URL+`","model":"fake-model","timeout":10000}}}`); r.Status != 200 {
+		t.Fatalf("settings: %+v", r)
+	}
+	ask := func(mode, params, extra string) string {
+		return `{"strategy_name":"ai_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-01-08","initial_capital":10000,"ai_mode":"` + mode + `"` + params + extra + `}`
+	}
+	v1 := `,"params":{"prompt_version":"v1"}`
+	var live, replayV1, replayV2 aiReport
+	if r := s.do("POST", "/api/backtests", tok, ask("live", v1, `,"confirm_live":true`)); r.Status >= 300 {
+		t.Fatalf("live v1: %+v", r)
+	} else {
+		s.into(r, &live)
+	}
+	for p := range fake.answers {
+		if strings.Contains(p, "-hour candles") {
+			t.Fatalf("a v1 prompt states the width:\n%s", p)
+		}
+	}
+	s.into(s.do("POST", "/api/backtests", tok, ask("recorded", v1, "")), &replayV1)
+	s.into(s.do("POST", "/api/backtests", tok, ask("recorded", "", "")), &replayV2)
+	if live.AI.Saved == 0 || replayV1.AI.Recorded != live.AI.Saved || replayV1.AI.Missing != 0 || fmt.Sprint(replayV1.Fills) != fmt.Sprint(live.Fills) {
+		t.Fatalf("v1 replay: live %+v, replay %+v", live.AI, replayV1.AI)
+	}
+	if replayV2.AI.Recorded != 0 || replayV2.AI.Missing != replayV2.AI.Prompts {
+		t.Fatalf("v2 replayed v1 answers: %+v", replayV2.AI)
+	}
+	if r := s.do("POST", "/api/backtests", tok, ask("builtin", `,"params":{"prompt_version":"v7"}`, "")); r.Status != 400 || r.Error.Fields["prompt_version"] == "" {
+		t.Fatalf("prompt version v7: %+v", r)
 	}
 }

@@ -120,13 +120,13 @@ func (p replay) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) {
 		p.run.Missing++
 		p.run.replayed.add(hash, "", "", "", 0, "")
 		return ai.Decision{Decision: ai.Hold, Reasoning: "No recorded decision for this prompt", Provider: AIRecorded,
-			Prompt: prompt, PromptHash: hash, TemplateVersion: ai.TemplateVersion}, nil
+			Prompt: prompt, PromptHash: hash, TemplateVersion: ai.PromptVersion(r)}, nil
 	}
 	p.run.Recorded++
 	p.run.Models[e.Provider+"/"+e.Model]++
 	p.run.replayed.add(hash, e.Provider, e.Model, e.Decision, e.Confidence, e.Reasoning)
 	return ai.Decision{Decision: e.Decision, Confidence: e.Confidence, Reasoning: e.Reasoning, Provider: e.Provider, Model: e.Model,
-		Prompt: prompt, PromptHash: hash, Raw: e.Raw, TemplateVersion: ai.TemplateVersion}, nil
+		Prompt: prompt, PromptHash: hash, Raw: e.Raw, TemplateVersion: ai.PromptVersion(r)}, nil
 }
 
 // counted asks a live provider and counts the calls; a failed call is a

@@ -17,7 +17,7 @@ import (
 // instance's identity: a run of technical_strategy stays one.
 var (
 	commonKeys = []string{"min_confidence", "max_position_size", "risk_multiplier", "symbols", "timeframe"}
-	aiKeys     = []string{"model", "max_tokens", "temperature", "context_length", "parameters"}
+	aiKeys     = []string{"model", "max_tokens", "temperature", "context_length", "parameters", "prompt_version"}
 )
 
 // applyParams overlays a run's parameter overrides on the instance's

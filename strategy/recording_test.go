@@ -22,6 +22,9 @@ func TestHybridRecordsTheModelsOwnAnswer(t *testing.T) {
 	if len(evs) != 1 || evs[0].Decision != "HOLD" || evs[0].PromptHash != "abc" {
 		t.Fatalf("evaluation %+v", evs)
 	}
+	if m.got.Timeframe != "ONE_HOUR" || m.got.PromptVersion != "" {
+		t.Fatalf("the model was not told the timeframe: %q (prompt version %q)", m.got.Timeframe, m.got.PromptVersion)
+	}
 	got, ok, err := r.store.RecordedDecision(context.Background(), "abc")
 	if err != nil || !ok || got.Decision != "SELL" || got.Confidence != 0.9 || got.Reasoning != "model view" || got.Model != "fake-model" {
 		t.Fatalf("replayed %+v (%v, %v): want the model's SELL 0.9, not the hybrid's HOLD", got, ok, err)

@@ -1630,6 +1630,8 @@ export interface components {
             max_tokens?: number;
             temperature?: number;
             context_length?: number;
+            /** @description Prompt template of AI-driven and hybrid instances: v1 or v2 (states the candle width); absent: the current (v2) */
+            prompt_version?: string;
             parameters?: {
                 [key: string]: unknown;
             } | null;
