@@ -31,7 +31,8 @@ func (r *run) size(px decimal.Decimal) (decimal.Decimal, string) {
 	if !step.IsPositive() {
 		step = decimal.New(1, -8)
 	}
-	paid := px.Mul(decimal.NewFromInt(1).Add(r.req.SlippageBps.Div(decimal.NewFromInt(10000))))
+	_, ask := r.bidAsk(px) // a market BUY pays the ask, as live sizing divides by it
+	paid := ask.Mul(decimal.NewFromInt(1).Add(r.req.SlippageBps.Div(decimal.NewFromInt(10000))))
 	qty := notional.Div(paid).Div(step).Floor().Mul(step)
 	if !qty.IsPositive() {
 		return decimal.Zero, "Order size rounds to zero"

@@ -83,7 +83,7 @@ func (r *run) result() Result {
 	res.SharpeRatio, res.SortinoRatio = analytics.Sharpe(rets, perYear), analytics.Sortino(rets, perYear)
 	res.CAGR, res.CalmarRatio, res.NotAnnualised = annualised(res.InitialEquity, res.FinalEquity, res.EndDate.Sub(res.StartDate), res.MaxDrawdown)
 	res.ExposureTime = float64(r.inPos) / float64(len(cs))
-	res.BuyAndHold = buyAndHold(first.Open, last.Close, r.req.TakerFee, r.req.SlippageBps)
+	res.BuyAndHold = buyAndHold(first.Open, last.Close, r.req.HalfSpread, r.req.TakerFee, r.req.SlippageBps)
 	var gross, loss, sumWin, sumLoss decimal.Decimal
 	for _, f := range r.fills {
 		res.FeesPaid = res.FeesPaid.Add(f.Fee)

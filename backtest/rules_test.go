@@ -8,6 +8,7 @@ import (
 
 	"kestrel/backtest"
 	"kestrel/domain"
+	"kestrel/replay"
 	"kestrel/strategy"
 	"kestrel/trading"
 )
@@ -65,5 +66,35 @@ func TestDailyTradesCountProtectiveOrders(t *testing.T) {
 	}
 	if len(res.Fills) != 2 || res.Signals.NotExecuted["Daily trade limit reached (3 trades today)"] != 1 {
 		t.Fatalf("fills %d, not executed %v: want the second BUY refused by the daily trade limit", len(res.Fills), res.Signals.NotExecuted)
+	}
+}
+
+// The backtest quotes the bid and ask as the live market does: a market
+// BUY pays the ask, a SELL gets the bid, and a take-profit fills only once
+// the bid reaches it.
+func TestLiveHalfSpread(t *testing.T) {
+	cs := flat(12)
+	// The take-profit rests at 100.01 x 1.04 = 104.0104, up to the grid: 104.02.
+	cs[7] = bar(7, "100", "104.02", "100", "100") // the bid reaches 104.01 only: it waits
+	cs[8] = bar(8, "100", "104.04", "100", "100") // the bid reaches 104.02 at a price of 104.03
+	s := &script{at: map[time.Time]string{cs[5].Time: strategy.Buy}}
+	req := request(s, cs, func(p *trading.Policy) { p.TakeProfit, p.TakeProfitPercent = true, d("0.04") })
+	req.HalfSpread = replay.LiveHalfSpread
+	res, err := backtest.Run(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Fills) != 2 || !res.Fills[0].Price.Equal(d("100.01")) || res.Fills[1].Reason != "take_profit" ||
+		!res.Fills[1].Time.Equal(cs[8].Time) || !res.Fills[1].Price.Equal(d("104.02")) {
+		t.Fatalf("fills %+v: want the BUY at the ask 100.01 and the take-profit in candle 8", res.Fills)
+	}
+	s = &script{at: map[time.Time]string{cs[1].Time: strategy.Buy, cs[3].Time: strategy.Sell}}
+	req = request(s, cs, nil)
+	req.HalfSpread = replay.LiveHalfSpread
+	if res, err = backtest.Run(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Fills) != 2 || !res.Fills[0].Price.Equal(d("100.01")) || !res.Fills[1].Price.Equal(d("99.99")) {
+		t.Fatalf("fills %+v: want the BUY at the ask 100.01, the SELL at the bid 99.99", res.Fills)
 	}
 }

@@ -35,7 +35,12 @@ type Request struct {
 	// and the rest at the following candles' opens, under the same cap,
 	// until it is done or an opposite signal replaces it.
 	VolumeCap decimal.Decimal
-	Policy    trading.Policy // risk limits and protective orders
+	// HalfSpread quotes the bid and ask around each price as the live
+	// market does (replay.BidAsk; zero: bid = ask = the price). Market
+	// BUYs pay the ask, SELLs and stops get the bid, a take-profit fills
+	// once the bid reaches it.
+	HalfSpread decimal.Decimal
+	Policy     trading.Policy // risk limits and protective orders
 	// Reference turns the fast path off: every candle goes through the
 	// engine and the strategy's Evaluate (tests compare the two paths).
 	Reference bool
@@ -190,10 +195,12 @@ func width(cs []domain.Candle) time.Duration {
 	return cs[1].Time.Sub(cs[0].Time)
 }
 
-// quote shows the engine the price px now (no spread: slippage is charged
-// on market fills) and books what it filled.
+// quote shows the engine the price px now, with the bid and ask around it
+// (slippage is charged on market fills beyond them), and books what it
+// filled.
 func (r *run) quote(px decimal.Decimal) {
-	c := r.eng.OnQuote(r.now, paper.Quote{Symbol: r.req.Symbol, Last: px, Bid: px, Ask: px})
+	bid, ask := r.bidAsk(px)
+	c := r.eng.OnQuote(r.now, paper.Quote{Symbol: r.req.Symbol, Last: px, Bid: bid, Ask: ask})
 	r.book(c, "")
 }
 
@@ -220,6 +227,9 @@ func (r *run) triggers(a, b decimal.Decimal) []decimal.Decimal {
 		px := o.Price
 		if o.Type == domain.StopLoss {
 			px = o.StopPrice
+		} else if px != nil && o.Side == domain.Sell {
+			lp := r.lastFor(*px) // a sell limit fills once the bid reaches it
+			px = &lp
 		}
 		if px == nil {
 			continue
@@ -338,7 +348,8 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 	if held := r.balance(r.base).Total(); held.IsPositive() {
 		snap.Exposure[r.req.Symbol] = held.Mul(c.Open)
 	}
-	notional := qty.Mul(c.Open)
+	_, ask := r.bidAsk(c.Open)
+	notional := qty.Mul(ask) // valued as the live gateway values a market BUY: at the ask
 	if err := risk.Check(r.req.Policy.Limits, snap, risk.Order{Symbol: r.req.Symbol, Side: domain.Buy, Notional: notional}); err != nil {
 		r.refused[domain.ErrorMessage(err)]++
 		return

@@ -14,6 +14,7 @@ import (
 
 	"kestrel/ai"
 	"kestrel/domain"
+	market "kestrel/replay"
 	"kestrel/strategy"
 	"kestrel/trading"
 )
@@ -57,9 +58,12 @@ type Ask struct {
 
 // Assumptions are the run's fill model, shown in every report.
 type Assumptions struct {
-	TakerFee      decimal.Decimal `json:"taker_fee"`
-	MakerFee      decimal.Decimal `json:"maker_fee"`
-	SlippageBps   decimal.Decimal `json:"slippage_bps"`
+	TakerFee    decimal.Decimal `json:"taker_fee"`
+	MakerFee    decimal.Decimal `json:"maker_fee"`
+	SlippageBps decimal.Decimal `json:"slippage_bps"`
+	// HalfSpread is the bid/ask distance from the price (a fraction), the
+	// live market's: BUYs pay the ask, SELLs get the bid.
+	HalfSpread    decimal.Decimal `json:"half_spread"`
 	VolumeCap     string          `json:"volume_cap"`
 	Fills         string          `json:"fills"`
 	Timeframe     string          `json:"timeframe"`
@@ -207,12 +211,13 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 	}
 	policy := s.d.Policy()
 	res, err := Run(ctx, Request{Strategy: strat, Config: cfg, Symbol: a.Symbol, Product: product, Candles: cs, Warmup: warmup,
-		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: policy})
+		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: policy,
+		HalfSpread: market.LiveHalfSpread})
 	if err != nil {
 		return Report{}, err
 	}
 	rep := Report{ID: uuid.NewString(), CreatedAt: s.now(), Ask: a, Config: cfg, Result: res,
-		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: volumeCap(a.VolumeCap),
+		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: volumeCap(a.VolumeCap), HalfSpread: market.LiveHalfSpread,
 			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
 			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs),
 			Policy: policyUsed(policy)}}

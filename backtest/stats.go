@@ -53,15 +53,16 @@ func annualised(initial, final decimal.Decimal, span time.Duration, maxDD float6
 }
 
 // buyAndHold is the return of buying at open and selling at close with the
-// run's taker fee and slippage on both fills, as a trade pays them: the
-// entry costs open x (1 + slippage) x (1 + fee) per unit, the exit brings
-// close x (1 - slippage) x (1 - fee).
-func buyAndHold(open, close, fee, slippageBps decimal.Decimal) float64 {
+// run's half-spread, slippage and taker fee on both fills, as a trade pays
+// them: the entry costs open x (1 + half) x (1 + slippage) x (1 + fee) per
+// unit, the exit brings close x (1 - half) x (1 - slippage) x (1 - fee)
+// (off the price grid: a statistic, not a fill).
+func buyAndHold(open, close, half, fee, slippageBps decimal.Decimal) float64 {
 	if !open.IsPositive() {
 		return 0
 	}
 	one, slip := decimal.NewFromInt(1), slippageBps.Div(decimal.NewFromInt(10000))
-	in := open.Mul(one.Add(slip)).Mul(one.Add(fee))
-	out := close.Mul(one.Sub(slip)).Mul(one.Sub(fee))
+	in := open.Mul(one.Add(half)).Mul(one.Add(slip)).Mul(one.Add(fee))
+	out := close.Mul(one.Sub(half)).Mul(one.Sub(slip)).Mul(one.Sub(fee))
 	return out.Div(in).Sub(one).InexactFloat64()
 }

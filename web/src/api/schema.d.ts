@@ -2009,6 +2009,8 @@ export interface components {
             taker_fee: components["schemas"]["Decimal"];
             maker_fee: components["schemas"]["Decimal"];
             slippage_bps: components["schemas"]["Decimal"];
+            /** @description The live market's bid/ask distance from the price (a fraction): BUYs pay the ask, SELLs get the bid */
+            half_spread?: components["schemas"]["Decimal"];
             volume_cap: string;
             fills: string;
             timeframe: string;
