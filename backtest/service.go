@@ -58,12 +58,9 @@ type Ask struct {
 
 // Assumptions are the run's fill model, shown in every report.
 type Assumptions struct {
-	TakerFee    decimal.Decimal `json:"taker_fee"`
-	MakerFee    decimal.Decimal `json:"maker_fee"`
-	SlippageBps decimal.Decimal `json:"slippage_bps"`
-	// HalfSpread is the bid/ask distance from the price (a fraction), the
-	// live market's: BUYs pay the ask, SELLs get the bid.
-	HalfSpread    decimal.Decimal `json:"half_spread"`
+	TakerFee      decimal.Decimal `json:"taker_fee"`
+	MakerFee      decimal.Decimal `json:"maker_fee"`
+	SlippageBps   decimal.Decimal `json:"slippage_bps"`
 	VolumeCap     string          `json:"volume_cap"`
 	Fills         string          `json:"fills"`
 	Timeframe     string          `json:"timeframe"`
@@ -77,6 +74,9 @@ type Assumptions struct {
 	// ReplayedAnswers is, in recorded mode, the sha256 of the answers
 	// replayed, in order (a prompt with none counted too).
 	ReplayedAnswers string `json:"replayed_answers_hash,omitempty"`
+	// HalfSpread is the bid/ask distance from the price (a fraction), the
+	// live market's: BUYs pay the ask, SELLs get the bid.
+	HalfSpread decimal.Decimal `json:"half_spread"`
 }
 
 // Report is a stored run: its id, what was asked, the assumptions and the result.
