@@ -23,7 +23,33 @@ function report(over: Partial<BacktestReport> = {}): BacktestReport {
     created_at: '2026-05-01T10:00:00Z',
     request: { strategy_name: 'technical_strategy', symbol: 'BTC-USD', start_date: '2026-01-01', end_date: '2026-03-01', initial_capital: '10000', slippage_bps: '0', volume_cap: '0' },
     config: {},
-    assumptions: { taker_fee: '0.006', maker_fee: '0.004', slippage_bps: '0', volume_cap: 'none', fills: "signals fill at the next candle's open", timeframe: 'ONE_HOUR', engine_version: '1', build: 'test', candles_hash: 'abcdef0123456789', candles: 1473 },
+    assumptions: {
+      taker_fee: '0.006',
+      maker_fee: '0.004',
+      slippage_bps: '0',
+      volume_cap: 'none',
+      fills: "signals fill at the next candle's open",
+      timeframe: 'ONE_HOUR',
+      engine_version: '1',
+      build: 'test',
+      candles_hash: 'abcdef0123456789',
+      candles: 1473,
+      half_spread: '0.00005',
+      policy: {
+        stop_loss: true,
+        stop_loss_percent: '0.02',
+        take_profit: false,
+        take_profit_percent: '0.04',
+        max_position_size: '0.1',
+        daily_loss_limit: '0.05',
+        max_drawdown: '0.15',
+        max_open_positions: 10,
+        max_daily_trades: 50,
+        min_trade_amount: '10',
+        max_trade_amount: '10000',
+        max_leverage: '1',
+      },
+    },
     strategy_name: 'technical_strategy',
     symbol: 'BTC-USD',
     start_date: '2026-01-01T00:00:00Z',
@@ -219,6 +245,8 @@ describe('Strategy Backtesting', () => {
     expect(banner).toContain('1,473 candles');
     expect(banner).toContain('engine v1');
     expect(banner).not.toContain('AI provider');
+    expect(banner).toContain('half-spread 0.0050%');
+    expect(screen.getByTestId('bt-policy').textContent).toContain('stop-loss 2.00% · take-profit off · max position 10.00% · daily loss limit 5.00% · max drawdown 15.00%');
 
     const trades = within(screen.getByRole('table', { name: 'Backtest trades' })).getAllByRole('row');
     expect(trades).toHaveLength(3);

@@ -14,6 +14,7 @@ export function AssumptionsBanner({ a }: { a: Assumptions }) {
     `Taker fee ${fee(a.taker_fee)}`,
     `maker fee ${fee(a.maker_fee)}`,
     `slippage ${a.slippage_bps} bps`,
+    a.half_spread != null && `half-spread ${pct(Number(a.half_spread), 4)}`,
     `volume cap ${a.volume_cap}`,
     `timeframe ${a.timeframe}`,
     `${a.candles.toLocaleString('en-US')} candles (sha256 ${a.candles_hash.slice(0, 12)})`,
@@ -21,12 +22,21 @@ export function AssumptionsBanner({ a }: { a: Assumptions }) {
     a.build && `build ${a.build}`,
     a.ai_mode && `AI decisions: ${AI_MODES.find((m) => m.value === a.ai_mode)?.label ?? a.ai_mode}`,
     a.ai_provider && `AI provider ${a.ai_provider}`,
+    a.replayed_answers_hash && `replayed answers sha256 ${a.replayed_answers_hash.slice(0, 12)}`,
   ].filter(Boolean);
+  const p = a.policy;
   return (
     <div role="note" aria-label="Assumptions" className="rounded border border-sky-300 bg-sky-50 p-3 text-xs text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-200">
       <p className="font-semibold">Assumptions</p>
       <p className="mt-1">{items.join(' · ')}</p>
       <p className="mt-1">Fills: {a.fills}.</p>
+      {p && (
+        <p className="mt-1" data-testid="bt-policy">
+          Policy: stop-loss {p.stop_loss ? fee(p.stop_loss_percent) : 'off'} · take-profit {p.take_profit ? fee(p.take_profit_percent) : 'off'} · max position{' '}
+          {fee(p.max_position_size)} · daily loss limit {fee(p.daily_loss_limit)} · max drawdown {fee(p.max_drawdown)} · trades ${p.min_trade_amount}-${p.max_trade_amount} · max{' '}
+          {p.max_daily_trades} trades a day · max {p.max_open_positions} open positions · leverage {p.max_leverage}x
+        </p>
+      )}
     </div>
   );
 }
