@@ -33,7 +33,11 @@
 // counts every order placed that day, protective stop-losses and
 // take-profits included. The report stores the policy it ran with
 // (assumptions.policy: every risk and protective setting) and the
-// half-spread (assumptions.half_spread).
+// half-spread (assumptions.half_spread). parity_test.go runs one scripted
+// multi-day scenario (a gap down through a stop, a stop day, a loss-limit
+// day, a trade-limit day) through the live strategy engine, order gateway
+// and sandbox on a simulated clock and through the backtest, and compares
+// the fills one by one and the refusals.
 //
 // Signals are accounted for: signals.total = signals.traded + the sum of
 // signals.not_executed, whose reasons include a confidence below the
