@@ -7,33 +7,28 @@ import (
 
 	"kestrel/domain"
 	"kestrel/exchange/paper"
+	"kestrel/strategy"
 )
-
-var capMargin = decimal.RequireFromString("0.995") // as live strategies: 0.5% inside the caps
 
 const (
 	msgNoPosition = "No position to sell (a spot account never goes short)"
 	msgAtTarget   = "Position already at its target size"
 )
 
-// size is a BUY's quantity at price px, as the live engine sizes it.
+// size is a BUY's quantity at price px, by the live engine's own sizing
+// (strategy.BuyQuantity).
 func (r *run) size(px decimal.Decimal) (decimal.Decimal, string) {
-	value := r.equity(px)
-	c, l := r.req.Config, r.req.Policy.Limits
-	target := value.Mul(decimal.NewFromFloat(c.MaxPositionSize)).Mul(decimal.NewFromFloat(c.RiskMultiplier))
-	target = decimal.Min(target, value.Mul(l.MaxPositionSize).Mul(capMargin))
-	held := r.balance(r.base).Total().Mul(px)
-	notional := decimal.Min(target.Sub(held), l.MaxTradeAmount.Mul(capMargin))
-	if notional.LessThan(l.MinTradeAmount) {
-		return decimal.Zero, msgAtTarget
-	}
 	step := r.req.Product.SizeIncrement
 	if !step.IsPositive() {
 		step = decimal.New(1, -8)
 	}
 	_, ask := r.bidAsk(px) // a market BUY pays the ask, as live sizing divides by it
 	paid := ask.Mul(decimal.NewFromInt(1).Add(r.req.SlippageBps.Div(decimal.NewFromInt(10000))))
-	qty := notional.Div(paid).Div(step).Floor().Mul(step)
+	held := r.balance(r.base).Total().Mul(px)
+	qty, _, atTarget := strategy.BuyQuantity(r.req.Config, r.req.Policy.Limits, r.equity(px), held, paid, step)
+	if atTarget {
+		return decimal.Zero, msgAtTarget
+	}
 	if !qty.IsPositive() {
 		return decimal.Zero, "Order size rounds to zero"
 	}
