@@ -20,9 +20,9 @@
 //     trigger inside one candle, the stop wins;
 //  4. equity is marked at the close of t+1.
 //
-// A BUY sizes as live trading does (portfolio value x max_position_size x
-// risk_multiplier, within the risk limits, divided by the ask, see package
-// strategy) and passes the same risk check (risk.Check) with the backtest's
+// A BUY sizes with the live engine's own function, strategy.BuyQuantity
+// (portfolio value x max_position_size x risk_multiplier, within the risk
+// limits, divided by the ask) and passes the same risk check (risk.Check) with the backtest's
 // own account state, valued at the ask as the gateway values it; a SELL
 // closes the position, first cancelling its protective orders. A position
 // still open after the last candle is sold at the last close.
