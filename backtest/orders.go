@@ -88,7 +88,11 @@ func (r *run) sellAll(reason string, c domain.Candle) string {
 		return msgNoPosition
 	}
 	r.trades++
-	return r.market(domain.Sell, qty, reason, c)
+	why := r.market(domain.Sell, qty, reason, c)
+	if why != "" {
+		r.trades-- // as the gateway: an order the exchange refuses does not count
+	}
+	return why
 }
 
 // closeOut sells what is still held at the last close (end of data).

@@ -355,7 +355,11 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 		return
 	}
 	r.trades++
-	r.count(r.market(domain.Buy, qty, "signal", c))
+	refused := r.market(domain.Buy, qty, "signal", c)
+	if refused != "" {
+		r.trades-- // as the gateway: an order the exchange refuses does not count
+	}
+	r.count(refused)
 }
 
 // count books a signal's outcome: traded, or refused for why.
