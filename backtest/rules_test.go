@@ -98,3 +98,20 @@ func TestLiveHalfSpread(t *testing.T) {
 		t.Fatalf("fills %+v: want the BUY at the ask 100.01, the SELL at the bid 99.99", res.Fills)
 	}
 }
+
+// An order the exchange refuses (here for want of funds) does not count
+// towards the day's trades, as the gateway uncounts it.
+func TestRefusedOrderDoesNotCount(t *testing.T) {
+	cs := flat(10)
+	s := &script{at: map[time.Time]string{cs[1].Time: strategy.Buy, cs[3].Time: strategy.Buy}}
+	req := request(s, cs, func(p *trading.Policy) { p.Limits.MaxDailyTrades = 1 })
+	req.Config.MaxPositionSize, req.Config.RiskMultiplier = 1, 1
+	req.Policy.Limits.MaxPositionSize, req.Policy.Limits.MaxTradeAmount = d("1"), d("1000000") // 9,950 and its fee: more than the cash
+	res, err := backtest.Run(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Signals.NotExecuted["Insufficient balance for this trade"] != 2 {
+		t.Fatalf("not executed %v: want both BUYs refused by the exchange, not the second by the trade limit", res.Signals.NotExecuted)
+	}
+}
