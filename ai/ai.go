@@ -36,6 +36,11 @@ type Request struct {
 	Model       string          // the configured model option (e.g. gpt-4.1-nano)
 	Temperature float64
 	MaxTokens   int
+	// Timeframe is the candles' width (e.g. ONE_HOUR); prompts from v2 on state it.
+	Timeframe string
+	// PromptVersion picks the template (v1, v2; empty: TemplateVersion), so
+	// a strategy pinned to v1 keeps asking, and replaying, v1's prompts.
+	PromptVersion string
 }
 
 // Decision is the analyst's answer with its provenance.

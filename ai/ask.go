@@ -35,11 +35,11 @@ func ask(ctx context.Context, r Request, d Decision, call complete) (Decision, e
 	if err != nil {
 		return d, err
 	}
-	system, err := systemPrompt()
+	system, err := systemPrompt(r)
 	if err != nil {
 		return d, err
 	}
-	d.Prompt, d.PromptHash, d.TemplateVersion = prompt, HashPrompt(prompt), TemplateVersion
+	d.Prompt, d.PromptHash, d.TemplateVersion = prompt, HashPrompt(prompt), PromptVersion(r)
 	q := query{System: system, Prompt: prompt, Temperature: r.Temperature, MaxTokens: r.MaxTokens}
 	c, err := timed(ctx, &d, call, q)
 	if err != nil {

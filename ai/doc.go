@@ -10,5 +10,11 @@
 // carries its provenance (provider, model, latency, tokens, prompt, raw answer
 // and the prompt's hash) so it can be recorded, and replayed by a backtest.
 //
+// Templates are versioned files that never change once shipped: v1, and v2
+// (v1 plus the candles' width, e.g. "50 closed 1-hour candles (ONE_HOUR)"),
+// the default. A request names its version (Request.PromptVersion), so an
+// instance pinned to v1 still renders v1's exact text and its recorded
+// answers still match by hash.
+//
 // The package knows nothing of strategies, orders or the exchange.
 package ai

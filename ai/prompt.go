@@ -12,8 +12,15 @@ import (
 	"text/template"
 )
 
-// TemplateVersion names the prompt template in use (prompts/v1.tmpl).
-const TemplateVersion = "v1"
+// TemplateVersion names the prompt template new prompts use
+// (prompts/v2.tmpl: v1 and the candles' width). Older versions still render
+// when a request asks for them (Request.PromptVersion), so the decisions
+// recorded with them stay replayable: a prompt's hash covers its text, and
+// the text differs between versions.
+const TemplateVersion = "v2"
+
+// TemplateVersions lists the templates that render, oldest first.
+var TemplateVersions = []string{"v1", "v2"}
 
 //go:embed prompts/*.tmpl
 var promptFiles embed.FS
@@ -21,40 +28,66 @@ var promptFiles embed.FS
 // lastCloses is how many recent closes the prompt lists one by one.
 const lastCloses = 5
 
-var loadTemplate = sync.OnceValues(func() (*template.Template, error) {
-	raw, err := promptFiles.ReadFile("prompts/" + TemplateVersion + ".tmpl")
-	if err != nil {
-		return nil, fmt.Errorf("prompt template %s: %w", TemplateVersion, err)
+var loadTemplates = sync.OnceValues(func() (map[string]*template.Template, error) {
+	out := map[string]*template.Template{}
+	for _, v := range TemplateVersions {
+		raw, err := promptFiles.ReadFile("prompts/" + v + ".tmpl")
+		if err != nil {
+			return nil, fmt.Errorf("prompt template %s: %w", v, err)
+		}
+		if out[v], err = parseTemplate(v, string(raw)); err != nil {
+			return nil, err
+		}
 	}
-	return parseTemplate(string(raw))
+	return out, nil
 })
 
-func parseTemplate(text string) (*template.Template, error) {
-	t, err := template.New(TemplateVersion).Option("missingkey=error").
+func parseTemplate(version, text string) (*template.Template, error) {
+	t, err := template.New(version).Option("missingkey=error").
 		Funcs(template.FuncMap{"join": strings.Join}).Parse(text)
 	if err != nil {
-		return nil, fmt.Errorf("prompt template %s: %w", TemplateVersion, err)
+		return nil, fmt.Errorf("prompt template %s: %w", version, err)
 	}
 	if t.Lookup("system") == nil {
-		return nil, fmt.Errorf("prompt template %s: no system block", TemplateVersion)
+		return nil, fmt.Errorf("prompt template %s: no system block", version)
 	}
 	return t, nil
 }
 
-// RenderPrompt renders the user prompt for r with the current template (the
+// PromptVersion is the template version r renders with.
+func PromptVersion(r Request) string {
+	if r.PromptVersion == "" {
+		return TemplateVersion
+	}
+	return r.PromptVersion
+}
+
+func templateFor(version string) (*template.Template, error) {
+	ts, err := loadTemplates()
+	if err != nil {
+		return nil, err
+	}
+	t, ok := ts[version]
+	if !ok {
+		return nil, fmt.Errorf("unknown prompt template version %q", version)
+	}
+	return t, nil
+}
+
+// RenderPrompt renders the user prompt for r with its template version (the
 // AI configuration screen previews it). A missing or broken template is an
 // error; there is no fallback text.
 func RenderPrompt(r Request) (string, error) {
-	t, err := loadTemplate()
+	t, err := templateFor(PromptVersion(r))
 	if err != nil {
 		return "", err
 	}
 	return execute(t, "", r)
 }
 
-// systemPrompt renders the template's system block.
-func systemPrompt() (string, error) {
-	t, err := loadTemplate()
+// systemPrompt renders the system block of r's template.
+func systemPrompt(r Request) (string, error) {
+	t, err := templateFor(PromptVersion(r))
 	if err != nil {
 		return "", err
 	}
@@ -70,7 +103,7 @@ func execute(t *template.Template, block string, r Request) (string, error) {
 		err = t.ExecuteTemplate(&b, block, newPromptData(r))
 	}
 	if err != nil {
-		return "", fmt.Errorf("render prompt %s: %w", TemplateVersion, err)
+		return "", fmt.Errorf("render prompt %s: %w", t.Name(), err)
 	}
 	return strings.TrimSpace(b.String()) + "\n", nil
 }

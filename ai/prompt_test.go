@@ -7,7 +7,7 @@ import (
 
 func TestRenderPrompt(t *testing.T) {
 	r := sampleRequest()
-	r.Position, r.AvgPrice = dec("0.25"), dec("99.5")
+	r.Position, r.AvgPrice, r.PromptVersion = dec("0.25"), dec("99.5"), "v1"
 	p, err := RenderPrompt(r)
 	if err != nil {
 		t.Fatal(err)
@@ -50,15 +50,46 @@ func TestBrokenTemplateIsAnError(t *testing.T) {
 		"syntax":    "{{.Symbol",
 		"no system": "{{.Symbol}}",
 	} {
-		if _, err := parseTemplate(text); err == nil {
+		if _, err := parseTemplate("v9", text); err == nil {
 			t.Errorf("%s: want an error", name)
 		}
 	}
-	tmpl, err := parseTemplate(`{{define "system"}}s{{end}}{{.NoSuchField}}`)
+	tmpl, err := parseTemplate("v9", `{{define "system"}}s{{end}}{{.NoSuchField}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := execute(tmpl, "", sampleRequest()); err == nil || !strings.Contains(err.Error(), "render prompt v1") {
+	if _, err := execute(tmpl, "", sampleRequest()); err == nil || !strings.Contains(err.Error(), "render prompt v9") {
 		t.Errorf("unknown field: %v", err)
+	}
+}
+
+// v2 states the candles' width; v1 still renders as it did, so its
+// recordings stay replayable, and the two never share a hash.
+func TestPromptV2StatesTheTimeframe(t *testing.T) {
+	r := sampleRequest()
+	r.Timeframe = "FIFTEEN_MINUTE"
+	v2, err := RenderPrompt(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v2, "Market (4 closed 15-minute candles (FIFTEEN_MINUTE), oldest first)") {
+		t.Errorf("v2 does not state the width:\n%s", v2)
+	}
+	r.PromptVersion = "v1"
+	v1, err := RenderPrompt(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v1, "Market (4 closed candles, oldest first)") || HashPrompt(v1) == HashPrompt(v2) {
+		t.Errorf("v1 changed or shares v2's hash:\n%s", v1)
+	}
+	r.PromptVersion = "v0"
+	if _, err := RenderPrompt(r); err == nil {
+		t.Error("an unknown version rendered")
+	}
+	for g, want := range map[string]string{"ONE_DAY": "1-day", "SIX_HOUR": "6-hour", "ONE_MINUTE": "1-minute", "": ""} {
+		if got := width(g); got != want {
+			t.Errorf("width(%q) = %q, want %q", g, got, want)
+		}
 	}
 }

@@ -3,8 +3,11 @@ package ai
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
 )
 
 // promptData is what prompts/*.tmpl see: the request summarised as text.
@@ -17,6 +20,8 @@ type promptData struct {
 	Indicators                       []namedValue
 	Position, AvgPrice, Limits       string
 	Held                             bool
+	// Width is the candles' width in words (e.g. 1-hour), "" when not given.
+	Width, Timeframe string
 }
 
 func newPromptData(r Request) promptData {
@@ -24,7 +29,7 @@ func newPromptData(r Request) promptData {
 	d := promptData{Symbol: r.Symbol, Base: baseOf(r.Symbol), Count: s.count,
 		Indicators: sortedIndicators(r.Indicators), Position: r.Position.String(),
 		AvgPrice: r.AvgPrice.String(), Limits: r.Limits, Held: r.Position.IsPositive(),
-		Price: price(r).String(), FirstClose: "n/a", LastClose: "n/a", High: "n/a", Low: "n/a", ReturnPct: "n/a"}
+		Price: price(r).String(), Width: width(r.Timeframe), Timeframe: r.Timeframe, FirstClose: "n/a", LastClose: "n/a", High: "n/a", Low: "n/a", ReturnPct: "n/a"}
 	if s.count > 0 {
 		d.FirstClose, d.LastClose = s.first.String(), s.last.String()
 		d.High, d.Low = s.high.String(), s.low.String()
@@ -81,4 +86,19 @@ func num(x float64) string {
 		return strconv.FormatFloat(x, 'f', 2, 64)
 	}
 	return strconv.FormatFloat(x, 'f', 4, 64)
+}
+
+// width is a granularity's width in words: 15-minute, 1-hour, 1-day; ""
+// for an unknown one.
+func width(g string) string {
+	d := domain.Granularity(g).Duration()
+	switch {
+	case d <= 0:
+		return ""
+	case d%(24*time.Hour) == 0:
+		return strconv.Itoa(int(d/(24*time.Hour))) + "-day"
+	case d%time.Hour == 0:
+		return strconv.Itoa(int(d/time.Hour)) + "-hour"
+	}
+	return strconv.Itoa(int(d/time.Minute)) + "-minute"
 }

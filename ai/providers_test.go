@@ -40,7 +40,7 @@ func TestHostedProviders(t *testing.T) {
 				if got := f.calls(); got != tc.wantCalls {
 					t.Errorf("calls = %d, want %d", got, tc.wantCalls)
 				}
-				if d.Prompt == "" || d.PromptHash != HashPrompt(d.Prompt) || d.TemplateVersion != "v1" {
+				if d.Prompt == "" || d.PromptHash != HashPrompt(d.Prompt) || d.TemplateVersion != TemplateVersion {
 					t.Errorf("provenance missing: hash %q version %q", d.PromptHash, d.TemplateVersion)
 				}
 				if tc.wantCalls == 2 && tc.steps[0].status == 0 && !strings.Contains(d.Raw, repairMarker) {

@@ -74,8 +74,9 @@ type aiReport struct {
 		Warnings                       []string
 	} `json:"ai"`
 	Assumptions struct {
-		AIMode     string `json:"ai_mode"`
-		AIProvider string `json:"ai_provider"`
+		AIMode          string `json:"ai_mode"`
+		AIProvider      string `json:"ai_provider"`
+		ReplayedAnswers string `json:"replayed_answers_hash"`
 	} `json:"assumptions"`
 }
 
@@ -159,21 +160,29 @@ func TestBacktestAIModes(t *testing.T) {
 		t.Fatalf("the replay differs from the live run:\nlive %v %s\nreplay %v %s", live.Fills, live.FinalEquity, rec.Fills, rec.FinalEquity)
 	}
 
+	// The replayed answers are pinned: the same answers, the same hash; a live run has none.
+	var again aiReport
+	s.into(s.backtest(tok, ask("recorded", "")), &again)
+	if len(rec.Assumptions.ReplayedAnswers) != 64 || again.Assumptions.ReplayedAnswers != rec.Assumptions.ReplayedAnswers || live.Assumptions.ReplayedAnswers != "" {
+		t.Fatalf("replayed answers hash %q, again %q, live %q", rec.Assumptions.ReplayedAnswers, again.Assumptions.ReplayedAnswers, live.Assumptions.ReplayedAnswers)
+	}
+
 	// Another symbol was never asked: every prompt is missing, a HOLD, so nothing trades.
 	r = s.backtest(tok, strings.Replace(ask("recorded", ""), "BTC-USD", "ETH-USD", 1))
 	var none aiReport
 	s.into(r, &none)
 	if r.Status != 202 || none.AI.Missing != none.AI.Prompts || none.AI.Prompts == 0 || len(none.Fills) != 0 ||
-		!strings.HasPrefix(none.AI.Summary, fmt.Sprintf("%d of %d prompts had no recorded decision", none.AI.Prompts, none.AI.Prompts)) {
+		!strings.HasPrefix(none.AI.Summary, fmt.Sprintf("%d of %d prompts had no recorded decision", none.AI.Prompts, none.AI.Prompts)) ||
+		none.Assumptions.ReplayedAnswers == rec.Assumptions.ReplayedAnswers {
 		t.Fatalf("recorded with no recordings: %+v", none.AI)
 	}
 
-	// Decisions recorded by live strategy evaluations count too; the newest answer wins.
+	// Decisions recorded by an AI-driven instance's evaluations count too; the newest answer wins.
 	ctx := context.Background()
 	i := 0
 	for prompt, dec := range fake.answers {
 		i++
-		e := domain.Evaluation{ID: fmt.Sprintf("rec-%d", i), Time: time.Now().Add(time.Minute), Strategy: "other_ai", Symbol: "BTC-USD", CandleTime: time.Now(),
+		e := domain.Evaluation{ID: fmt.Sprintf("rec-%d", i), Time: time.Now().Add(time.Minute), Strategy: "ai_strategy", Symbol: "BTC-USD", CandleTime: time.Now(),
 			Decision: dec, Confidence: 0.8, Reasoning: "recorded", Provider: "openai", Model: "evaluated-model", Prompt: prompt, PromptHash: ai.HashPrompt(prompt)}
 		if err := s.app.Store.AppendEvaluation(ctx, e); err != nil {
 			t.Fatal(err)

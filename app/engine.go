@@ -27,7 +27,7 @@ import (
 func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	var err error
 	if a.Market, err = replay.New(replay.Options{Seed: a.cfg.ReplaySeed, Speed: a.cfg.ReplaySpeed, Clock: clock,
-		HalfSpread: decimal.RequireFromString("0.00005")}); err != nil {
+		HalfSpread: replay.LiveHalfSpread}); err != nil {
 		return fmt.Errorf("market replay: %w", err)
 	}
 	opt := sandbox.DefaultOptions(candles.Products())

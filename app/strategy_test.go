@@ -131,7 +131,7 @@ func TestPromptPreview(t *testing.T) {
 		Symbol          string `json:"symbol"`
 	}
 	s.into(s.do("GET", "/api/strategy/prompt/ai_strategy?symbol=ETH-USD", tok, ""), &p)
-	if p.TemplateVersion != "v1" || p.Symbol != "ETH-USD" || !strings.Contains(p.Prompt, "ETH-USD") {
+	if p.TemplateVersion != "v2" || p.Symbol != "ETH-USD" || !strings.Contains(p.Prompt, "ETH-USD") || !strings.Contains(p.Prompt, "closed 1-hour candles (ONE_HOUR)") {
 		t.Fatalf("preview %+v", p)
 	}
 	var c struct {

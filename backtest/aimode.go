@@ -38,6 +38,9 @@ type AIRun struct {
 	Recorded int `json:"recorded"`
 	Missing  int `json:"missing"`
 	Failed   int `json:"failed"`
+	// NotAsked is how many of a hybrid's evaluations did not ask the model
+	// because the rules said HOLD (no answer could have made it trade).
+	NotAsked int `json:"not_asked,omitempty"`
 	// Models counts the replayed answers by the provider/model that gave them.
 	Models map[string]int `json:"models,omitempty"`
 	// Saved is how many of a live run's answers were recorded for replay
@@ -59,6 +62,8 @@ type AIRun struct {
 	Warnings  []string `json:"warnings,omitempty"`
 	// save records a live run's usable answer as it arrives.
 	save func(ctx context.Context, d ai.Decision) error
+	// replayed pins a recorded run's answers (Assumptions.ReplayedAnswers).
+	replayed answerHash
 }
 
 // Estimate is what a live run will do, shown before it runs.
@@ -126,13 +131,15 @@ func (p replay) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) {
 	}
 	if !ok {
 		p.run.Missing++
+		p.run.replayed.add(hash, "", "", "", 0, "")
 		return ai.Decision{Decision: ai.Hold, Reasoning: "No recorded decision for this prompt", Provider: AIRecorded,
-			Prompt: prompt, PromptHash: hash, TemplateVersion: ai.TemplateVersion}, nil
+			Prompt: prompt, PromptHash: hash, TemplateVersion: ai.PromptVersion(r)}, nil
 	}
 	p.run.Recorded++
 	p.run.Models[e.Provider+"/"+e.Model]++
+	p.run.replayed.add(hash, e.Provider, e.Model, e.Decision, e.Confidence, e.Reasoning)
 	return ai.Decision{Decision: e.Decision, Confidence: e.Confidence, Reasoning: e.Reasoning, Provider: e.Provider, Model: e.Model,
-		Prompt: prompt, PromptHash: hash, Raw: e.Raw, TemplateVersion: ai.TemplateVersion}, nil
+		Prompt: prompt, PromptHash: hash, Raw: e.Raw, TemplateVersion: ai.PromptVersion(r)}, nil
 }
 
 // counted asks a live provider and counts the calls; a failed call is a
@@ -194,6 +201,11 @@ func (a *AIRun) usage(d ai.Decision, err error) {
 
 // summarise writes the run's one-line account of its AI side.
 func (a *AIRun) summarise() {
+	defer func() {
+		if a.NotAsked > 0 {
+			a.Summary += fmt.Sprintf("; %d evaluations with the rules at HOLD did not ask the model", a.NotAsked)
+		}
+	}()
 	switch a.Mode {
 	case AIRecorded:
 		a.Summary = fmt.Sprintf("%d of %d prompts had no recorded decision (counted as HOLD); %d replayed", a.Missing, a.Prompts, a.Recorded)

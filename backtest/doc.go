@@ -7,23 +7,56 @@
 //
 //  1. the strategy sees candles up to and including t (never later: the
 //     window it is given ends at t);
-//  2. an accepted signal becomes a market order at the OPEN of candle t+1,
-//     paying the taker fee and the slippage (basis points beyond the open);
+//  2. an accepted signal becomes a market order at the OPEN of candle t+1:
+//     a BUY pays the ask, a SELL gets the bid (the live market's half-spread
+//     around the price, replay.BidAsk: the same function quotes both), plus
+//     the taker fee and the slippage (basis points beyond the bid/ask);
 //  3. during candle t+1 the resting orders (protective stop-losses and
 //     take-profits) meet the price as it moves open -> low -> high -> close,
-//     stopping at each resting order's price on the way, so a stop fills at
-//     its stop price and a take-profit at its limit. Going to the low first
+//     stopping at each resting order's price on the way: a stop triggers at
+//     its stop price and fills at the bid there, a take-profit fills at its
+//     limit once the bid reaches it (as in the live sandbox). Going to the low first
 //     is the pessimistic order: when a stop and a take-profit could both
 //     trigger inside one candle, the stop wins;
 //  4. equity is marked at the close of t+1.
 //
-// A BUY sizes as live trading does (portfolio value x max_position_size x
-// risk_multiplier, within the risk limits, see package strategy) and passes
-// the same risk check (risk.Check) with the backtest's own account state; a
-// SELL closes the position, first cancelling its protective orders. A
-// position still open after the last candle is sold at the last close.
+// A BUY sizes with the live engine's own function, strategy.BuyQuantity
+// (portfolio value x max_position_size x risk_multiplier, within the risk
+// limits, divided by the ask) and passes the same risk check (risk.Check) with the backtest's
+// own account state, valued at the ask as the gateway values it; a SELL
+// closes the position, first cancelling its protective orders. A position
+// still open after the last candle is sold at the last close.
 //
-// Worked example: capital 10,000, taker fee 0.6%, no slippage. The strategy
+// The risk check's day is the UTC day, as live: its start value is the
+// equity at the first open of each day (00:00 UTC), whether or not a
+// signal comes that day, and its trade count, like the live gateway's,
+// counts every order placed that day, protective stop-losses and
+// take-profits included. The report stores the policy it ran with
+// (assumptions.policy: every risk and protective setting) and the
+// half-spread (assumptions.half_spread). parity_test.go runs one scripted
+// multi-day scenario (a gap down through a stop, a stop day, a loss-limit
+// day, a trade-limit day) through the live strategy engine, order gateway
+// and sandbox on a simulated clock and through the backtest, and compares
+// the fills one by one and the refusals.
+//
+// Signals are accounted for: signals.total = signals.traded + the sum of
+// signals.not_executed, whose reasons include a confidence below the
+// strategy's min_confidence and a stale AI answer (accounting_test.go
+// checks the identity over random runs).
+//
+// Parameter overrides (params) change the instance's configuration for one
+// run only: a key it does not have (or one of another kind's, e.g. model on
+// a technical instance) is refused with 400, and name and type cannot be
+// overridden.
+//
+// The report's statistics (docs/ANALYTICS.md): a trade at exactly zero net
+// P&L is neither won nor lost; profit factor and win/loss ratio are null
+// without a loss; Sharpe and Sortino annualise with the median candle
+// spacing; CAGR and Calmar are null for runs shorter than MinAnnualised
+// (30 days), with the reason; buy-and-hold pays the spread, slippage and
+// taker fee on entry and exit.
+//
+// Worked example: capital 10,000, taker fee 0.6%, no slippage, no spread. The strategy
 // says BUY at the close of candle 5; candle 6 opens at 100.00. Target
 // 10,000 x 0.15 x 1.2 = 1,800, capped at 10% of value less a 0.5% margin
 // (995): quantity floor(995 / 100 to 0.00000001) = 9.95, fee 5.97, cash
@@ -46,10 +79,12 @@
 //
 //   - builtin (the default): the built-in analyst, offline and free.
 //   - recorded: the strategy renders the prompt it would send live (same
-//     template, candles, indicators, position, risk limits; the price is the
-//     candle's close) and the decision recorded with the same prompt hash is
-//     replayed. Recordings are the platform's strategy evaluations and the
-//     answers of earlier live-model backtests (table ai_recordings), from
+//     template version, candles, indicators, position, risk limits; the
+//     price is the candle's close) and the model's own answer recorded with
+//     the same prompt hash is replayed, never a hybrid's combined decision.
+//     Recordings are the model answers of live evaluations and of earlier
+//     live-model backtests (table ai_recordings), and AI-driven instances'
+//     evaluations (whose decision is the model's), from
 //     any strategy instance, user and model: strategies, and so their
 //     decisions, belong to the platform rather than to one user, and the
 //     prompt hash already pins the whole question. The newest usable answer
@@ -59,7 +94,11 @@
 //     strategy evaluations show the model the ticker's price when they ran,
 //     not the candle's close, so their prompts rarely match a backtest's;
 //     a live-model backtest's answers always do, so re-running it as
-//     recorded gives the same result without calling the model.
+//     recorded gives the same result without calling the model. The
+//     report pins what it replayed: assumptions.replayed_answers_hash is
+//     the sha256 of the answers in order (a missing one counted too).
+//     Prompt v2 states the candle width; an instance pinned to
+//     prompt_version v1 renders v1 prompts, so v1 recordings still replay.
 //   - live: the provider configured in the settings, once per evaluation;
 //     operators only (it spends the platform's AI budget). Asked without
 //     confirm_live, nothing runs: the answer is an estimate (model calls =
@@ -84,4 +123,8 @@
 // 1,024 on the fast path) under a context its cancel ends. The spec's GET
 // /api/strategy/backtest/{name} still runs in the request and so never runs
 // a live model (it answers the estimate).
+//
+// A hybrid asks the model only when its rules say BUY or SELL (with the
+// rules at HOLD no answer could make it trade): the evaluation reads
+// "Rules HOLD, model not asked" and the report counts ai.not_asked.
 package backtest

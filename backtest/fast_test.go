@@ -10,6 +10,7 @@ import (
 	"kestrel/backtest"
 	"kestrel/candles"
 	"kestrel/domain"
+	"kestrel/replay"
 	"kestrel/strategy"
 	"kestrel/trading"
 )
@@ -64,8 +65,12 @@ func TestFastPathIsTheGeneralPath(t *testing.T) {
 			p.TakeProfit, p.TakeProfitPercent = true, d("0.005")
 		}, func(r *backtest.Request) { r.Config.MinConfidence = 0.55 }},
 	}
-	for i, c := range cases {
-		t.Run(fmt.Sprintf("%d-%s", i, c.symbol), func(t *testing.T) {
+	for k, c := range append(cases, cases...) { // the second time with the live half-spread
+		i, half := k%len(cases), d("0")
+		if k >= len(cases) {
+			half = replay.LiveHalfSpread
+		}
+		t.Run(fmt.Sprintf("%d-%s-spread%s", i, c.symbol, half), func(t *testing.T) {
 			cs := shipped(t, c.symbol, 1000*i, 12000)
 			product := domain.Product{}
 			for _, p := range candles.Products() {
@@ -75,7 +80,7 @@ func TestFastPathIsTheGeneralPath(t *testing.T) {
 			}
 			run := func(reference bool) (backtest.Result, []byte) {
 				req := request(strategy.NewTechnical(c.ind), cs, c.policy)
-				req.Symbol, req.Product, req.Warmup, req.Reference = c.symbol, product, c.ind.Warmup(), reference
+				req.Symbol, req.Product, req.Warmup, req.Reference, req.HalfSpread = c.symbol, product, c.ind.Warmup(), reference, half
 				if c.tweak != nil {
 					c.tweak(&req)
 				}
@@ -103,7 +108,7 @@ func TestFastPathIsTheGeneralPath(t *testing.T) {
 			if ref.TotalTrades < 5 {
 				t.Fatalf("only %d trades: the comparison proves little", ref.TotalTrades)
 			}
-			t.Logf("%s: %d trades, %d fills, not executed %v", c.symbol, ref.TotalTrades, len(ref.Fills), ref.NotExecuted)
+			t.Logf("%s: %d trades, %d fills, not executed %v", c.symbol, ref.TotalTrades, len(ref.Fills), ref.Signals.NotExecuted)
 		})
 	}
 }

@@ -40,7 +40,7 @@ func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
 	return true
 }
 
-// orderChecksPass reports whether a flat account's BUY at candle t's open
+// orderChecksPass reports whether a flat account's BUY at candle t's open (its ask)
 // certainly passes sizing and risk.Check's order checks (trade amount and
 // count): the float figures are within 1e-15 of the exact ones, and every
 // bound is kept by far more.
@@ -60,12 +60,16 @@ func (r *run) orderChecksPass(t int) bool {
 	if px < 0 {
 		return false
 	}
-	open := float64(px) / pow10f[r.fx.p]
-	units := notional / (open * k.slip) / k.step
+	ask := float64(px) / pow10f[r.fx.p]
+	if r.req.HalfSpread.IsPositive() {
+		_, a := r.bidAsk(r.fx.cs[t].Open) // sized and valued at the ask, as act does
+		ask = a.InexactFloat64()
+	}
+	units := notional / (ask * k.slip) / k.step
 	if units < 2 {
 		return false
 	}
-	lo, hi := (units-1)*k.step*open, units*k.step*open // qty = floor(units) steps, valued at the open
+	lo, hi := (units-1)*k.step*ask, units*k.step*ask // qty = floor(units) steps, valued at the ask
 	return lo >= k.minTrade+eps && hi <= k.maxTrade-eps
 }
 

@@ -7,32 +7,28 @@ import (
 
 	"kestrel/domain"
 	"kestrel/exchange/paper"
+	"kestrel/strategy"
 )
-
-var capMargin = decimal.RequireFromString("0.995") // as live strategies: 0.5% inside the caps
 
 const (
 	msgNoPosition = "No position to sell (a spot account never goes short)"
 	msgAtTarget   = "Position already at its target size"
 )
 
-// size is a BUY's quantity at price px, as the live engine sizes it.
+// size is a BUY's quantity at price px, by the live engine's own sizing
+// (strategy.BuyQuantity).
 func (r *run) size(px decimal.Decimal) (decimal.Decimal, string) {
-	value := r.equity(px)
-	c, l := r.req.Config, r.req.Policy.Limits
-	target := value.Mul(decimal.NewFromFloat(c.MaxPositionSize)).Mul(decimal.NewFromFloat(c.RiskMultiplier))
-	target = decimal.Min(target, value.Mul(l.MaxPositionSize).Mul(capMargin))
-	held := r.balance(r.base).Total().Mul(px)
-	notional := decimal.Min(target.Sub(held), l.MaxTradeAmount.Mul(capMargin))
-	if notional.LessThan(l.MinTradeAmount) {
-		return decimal.Zero, msgAtTarget
-	}
 	step := r.req.Product.SizeIncrement
 	if !step.IsPositive() {
 		step = decimal.New(1, -8)
 	}
-	paid := px.Mul(decimal.NewFromInt(1).Add(r.req.SlippageBps.Div(decimal.NewFromInt(10000))))
-	qty := notional.Div(paid).Div(step).Floor().Mul(step)
+	_, ask := r.bidAsk(px) // a market BUY pays the ask, as live sizing divides by it
+	paid := ask.Mul(decimal.NewFromInt(1).Add(r.req.SlippageBps.Div(decimal.NewFromInt(10000))))
+	held := r.balance(r.base).Total().Mul(px)
+	qty, _, atTarget := strategy.BuyQuantity(r.req.Config, r.req.Policy.Limits, r.equity(px), held, paid, step)
+	if atTarget {
+		return decimal.Zero, msgAtTarget
+	}
 	if !qty.IsPositive() {
 		return decimal.Zero, "Order size rounds to zero"
 	}
@@ -54,24 +50,34 @@ func (r *run) protect(o domain.Order, ch paper.Change) {
 		stop := fill.Mul(decimal.NewFromInt(1).Sub(p.StopLossPercent)).Div(step).Floor().Mul(step)
 		req := base
 		req.Type, req.StopPrice = domain.StopLoss, &stop
-		if _, c, err := r.eng.Place(r.now, req); err == nil {
-			r.book(c, "")
-		}
+		r.placeProtective(req)
 	}
 	if p.TakeProfit && p.TakeProfitPercent.IsPositive() {
 		limit := fill.Mul(decimal.NewFromInt(1).Add(p.TakeProfitPercent)).Div(step).Ceil().Mul(step)
 		req := base
 		req.Type, req.Price = domain.Limit, &limit
-		if _, c, err := r.eng.Place(r.now, req); err == nil {
-			r.book(c, "")
-		}
+		r.placeProtective(req)
 	}
+}
+
+// placeProtective places one protective order; like the live gateway it
+// counts towards the day's trades unless the exchange rejects it.
+func (r *run) placeProtective(req domain.OrderRequest) {
+	o, c, err := r.eng.Place(r.now, req)
+	if err != nil {
+		return
+	}
+	if o.Status != domain.StatusRejected {
+		r.trades++
+	}
+	r.book(c, "")
 }
 
 // sellAll cancels the protective orders and sells the whole position at
 // market (the current quote), within the volume cap of candle c (at the end
-// of the data there is no cap: everything is sold at the last close).
-func (r *run) sellAll(reason string, c domain.Candle) {
+// of the data there is no cap: everything is sold at the last close). It
+// returns why nothing was sold, or "".
+func (r *run) sellAll(reason string, c domain.Candle) string {
 	for _, o := range r.eng.LiveOrders() {
 		if o.Side == domain.Sell {
 			r.eng.Cancel(r.now, o.ID, "closing the position")
@@ -79,11 +85,14 @@ func (r *run) sellAll(reason string, c domain.Candle) {
 	}
 	qty := r.balance(r.base).Available
 	if !qty.IsPositive() {
-		r.refused[msgNoPosition]++
-		return
+		return msgNoPosition
 	}
 	r.trades++
-	r.market(domain.Sell, qty, reason, c)
+	why := r.market(domain.Sell, qty, reason, c)
+	if why != "" {
+		r.trades-- // as the gateway: an order the exchange refuses does not count
+	}
+	return why
 }
 
 // closeOut sells what is still held at the last close (end of data).

@@ -25,32 +25,39 @@ type Trade struct {
 // Result is the report of one run (the spec's fields and more; see
 // docs/ANALYTICS.md for the definitions).
 type Result struct {
-	StrategyName  string          `json:"strategy_name"`
-	Symbol        string          `json:"symbol"`
-	StartDate     time.Time       `json:"start_date"`
-	EndDate       time.Time       `json:"end_date"`
-	TotalTrades   int             `json:"total_trades"`
-	WinningTrades int             `json:"winning_trades"`
-	LosingTrades  int             `json:"losing_trades"`
-	TotalReturn   float64         `json:"total_return"` // fraction
-	WinRate       float64         `json:"win_rate"`     // fraction of closed trades with net P&L > 0
-	MaxDrawdown   float64         `json:"max_drawdown"` // fraction of the equity peak
-	SharpeRatio   float64         `json:"sharpe_ratio"`
-	SortinoRatio  float64         `json:"sortino_ratio"`
-	CalmarRatio   float64         `json:"calmar_ratio"`
-	CAGR          float64         `json:"cagr"`
-	ProfitFactor  float64         `json:"profit_factor"`  // gross profit / gross loss (0 without a loss)
-	WinLossRatio  float64         `json:"win_loss_ratio"` // winning trades / losing trades
+	StrategyName  string    `json:"strategy_name"`
+	Symbol        string    `json:"symbol"`
+	StartDate     time.Time `json:"start_date"`
+	EndDate       time.Time `json:"end_date"`
+	TotalTrades   int       `json:"total_trades"`
+	WinningTrades int       `json:"winning_trades"` // net P&L above zero
+	LosingTrades  int       `json:"losing_trades"`  // net P&L below zero
+	// BreakevenTrades closed at exactly zero net P&L: neither a win nor a loss.
+	BreakevenTrades int     `json:"breakeven_trades"`
+	TotalReturn     float64 `json:"total_return"` // fraction
+	WinRate         float64 `json:"win_rate"`     // fraction of closed trades with net P&L > 0
+	MaxDrawdown     float64 `json:"max_drawdown"` // fraction of the equity peak
+	SharpeRatio     float64 `json:"sharpe_ratio"`
+	SortinoRatio    float64 `json:"sortino_ratio"`
+	// CalmarRatio and CAGR are null for a run shorter than MinAnnualised
+	// (NotAnnualised says why): a week's return raised to a year's power
+	// is not a rate anyone earned.
+	CalmarRatio   *float64        `json:"calmar_ratio"`
+	CAGR          *float64        `json:"cagr"`
+	NotAnnualised string          `json:"not_annualised,omitempty"`
+	ProfitFactor  *float64        `json:"profit_factor"`  // gross profit / gross loss (null without a loss)
+	WinLossRatio  *float64        `json:"win_loss_ratio"` // winning trades / losing trades (null without a loss)
 	Expectancy    decimal.Decimal `json:"expectancy"`     // mean net P&L per trade
 	AverageWin    decimal.Decimal `json:"average_win"`
 	AverageLoss   decimal.Decimal `json:"average_loss"`
 	ExposureTime  float64         `json:"exposure_time"` // fraction of candles closed holding a position
 	FeesPaid      decimal.Decimal `json:"fees_paid"`
-	BuyAndHold    float64         `json:"buy_and_hold_return"` // close of the last candle / open of the first - 1
+	// BuyAndHold buys at the first open and sells at the last close paying
+	// the run's taker fee and slippage on both, as a trade would.
+	BuyAndHold    float64         `json:"buy_and_hold_return"`
 	InitialEquity decimal.Decimal `json:"initial_equity"`
 	FinalEquity   decimal.Decimal `json:"final_equity"`
-	Signals       int             `json:"signals"`
-	NotExecuted   map[string]int  `json:"not_executed"` // why signals did not trade, with counts
+	Signals       Signals         `json:"signals"`
 	Candles       int             `json:"candles"`
 	Status        string          `json:"status"`
 	EquityCurve   []Point         `json:"equity_curve"`
@@ -61,9 +68,9 @@ type Result struct {
 func (r *run) result() Result {
 	cs := r.req.Candles[r.req.Warmup:]
 	first, last := cs[0], cs[len(cs)-1]
-	w := width(r.req.Candles)
+	w := spacing(r.req.Candles)
 	res := Result{StrategyName: r.req.Config.Name, Symbol: r.req.Symbol, StartDate: first.Time, EndDate: last.Time.Add(w),
-		InitialEquity: r.req.Capital, FinalEquity: r.equity(last.Close).Round(8), Signals: r.signals, NotExecuted: r.refusals(),
+		InitialEquity: r.req.Capital, FinalEquity: r.equity(last.Close).Round(8), Signals: r.signalCount(),
 		Candles: len(cs), Status: "completed", EquityCurve: r.curve, Fills: r.fills}
 	if res.Fills == nil {
 		res.Fills = []Fill{}
@@ -74,13 +81,9 @@ func (r *run) result() Result {
 	res.MaxDrawdown, rets = r.curveStats()
 	perYear := float64(365*24*time.Hour) / float64(w) // 24/7 markets: every candle of the year
 	res.SharpeRatio, res.SortinoRatio = analytics.Sharpe(rets, perYear), analytics.Sortino(rets, perYear)
-	years := float64(res.EndDate.Sub(res.StartDate)) / float64(365*24*time.Hour)
-	res.CAGR = analytics.CAGR(res.InitialEquity, res.FinalEquity, years)
-	res.CalmarRatio = analytics.Calmar(res.CAGR, res.MaxDrawdown)
+	res.CAGR, res.CalmarRatio, res.NotAnnualised = annualised(res.InitialEquity, res.FinalEquity, res.EndDate.Sub(res.StartDate), res.MaxDrawdown)
 	res.ExposureTime = float64(r.inPos) / float64(len(cs))
-	if first.Open.IsPositive() {
-		res.BuyAndHold = last.Close.Div(first.Open).Sub(decimal.NewFromInt(1)).InexactFloat64()
-	}
+	res.BuyAndHold = buyAndHold(first.Open, last.Close, r.req.HalfSpread, r.req.TakerFee, r.req.SlippageBps)
 	var gross, loss, sumWin, sumLoss decimal.Decimal
 	for _, f := range r.fills {
 		res.FeesPaid = res.FeesPaid.Add(f.Fee)
@@ -90,9 +93,11 @@ func (r *run) result() Result {
 		case t.PnL.IsPositive():
 			res.WinningTrades++
 			gross, sumWin = gross.Add(t.PnL), sumWin.Add(t.PnL)
-		default:
+		case t.PnL.IsNegative():
 			res.LosingTrades++
 			loss, sumLoss = loss.Add(t.PnL.Neg()), sumLoss.Add(t.PnL)
+		default:
+			res.BreakevenTrades++ // neither a win nor a loss
 		}
 		res.Expectancy = res.Expectancy.Add(t.PnL)
 	}
@@ -107,10 +112,9 @@ func (r *run) result() Result {
 	}
 	if res.LosingTrades > 0 {
 		res.AverageLoss = sumLoss.Div(decimal.NewFromInt(int64(res.LosingTrades))).Round(8)
-		res.WinLossRatio = float64(res.WinningTrades) / float64(res.LosingTrades)
-	}
-	if loss.IsPositive() {
-		res.ProfitFactor = gross.Div(loss).InexactFloat64()
+		wl := float64(res.WinningTrades) / float64(res.LosingTrades)
+		pf := gross.Div(loss).InexactFloat64()
+		res.WinLossRatio, res.ProfitFactor = &wl, &pf
 	}
 	return res
 }

@@ -35,7 +35,12 @@ type Request struct {
 	// and the rest at the following candles' opens, under the same cap,
 	// until it is done or an opposite signal replaces it.
 	VolumeCap decimal.Decimal
-	Policy    trading.Policy // risk limits and protective orders
+	// HalfSpread quotes the bid and ask around each price as the live
+	// market does (replay.BidAsk; zero: bid = ask = the price). Market
+	// BUYs pay the ask, SELLs and stops get the bid, a take-profit fills
+	// once the bid reaches it.
+	HalfSpread decimal.Decimal
+	Policy     trading.Policy // risk limits and protective orders
 	// Reference turns the fast path off: every candle goes through the
 	// engine and the strategy's Evaluate (tests compare the two paths).
 	Reference bool
@@ -68,8 +73,10 @@ type run struct {
 	base     string
 	fills    []Fill
 	curve    []Point
-	signals  int
-	refused  map[string]int
+	signals  int            // BUY and SELL signals (Signals.Total)
+	traded   int            // of them, those that became an order
+	below    string         // the reason counted below min_confidence
+	refused  map[string]int // the others, by reason
 	dayStart decimal.Decimal
 	day      int64 // the current UTC day (days since 1970)
 	dayKnown bool
@@ -98,7 +105,8 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	if len(req.Candles) <= req.Warmup+1 {
 		return Result{}, domain.Errorf(domain.EInvalid, "Not enough candles for this period (%d, and %d to warm up)", len(req.Candles), req.Warmup)
 	}
-	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}, curve: make([]Point, 0, len(req.Candles)-req.Warmup)}
+	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}, curve: make([]Point, 0, len(req.Candles)-req.Warmup),
+		below: msgBelow(req.Config.MinConfidence)}
 	spread := req.SlippageBps.Div(decimal.NewFromInt(10000))
 	r.eng = paper.New(paper.Config{Products: []domain.Product{req.Product}, TakerFee: req.TakerFee, MakerFee: req.MakerFee, Spread: spread,
 		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }})
@@ -137,6 +145,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		}
 		c := &cs[t]
 		r.now = c.Time
+		r.newDay(c) // the risk check's day starts at 00:00 UTC, as live
 		if r.fx != nil && pending != nil && r.working == nil && r.refusedFlat(*pending, t, *c) {
 			pending = nil
 		}
@@ -175,12 +184,9 @@ func Run(ctx context.Context, req Request) (Result, error) {
 				return Result{}, fmt.Errorf("strategy at %s: %w", c.Time.Format(time.RFC3339), err)
 			}
 		}
-		if sig.Decision != strategy.Hold {
-			r.signals++
-			if sig.Confidence >= req.Config.MinConfidence && sig.Stale == "" {
-				next = sig
-				pending = &next
-			}
+		if sig.Decision != strategy.Hold && r.admit(sig) {
+			next = sig
+			pending = &next
 		}
 	}
 	r.closeOut(cs[len(cs)-1])
@@ -195,10 +201,12 @@ func width(cs []domain.Candle) time.Duration {
 	return cs[1].Time.Sub(cs[0].Time)
 }
 
-// quote shows the engine the price px now (no spread: slippage is charged
-// on market fills) and books what it filled.
+// quote shows the engine the price px now, with the bid and ask around it
+// (slippage is charged on market fills beyond them), and books what it
+// filled.
 func (r *run) quote(px decimal.Decimal) {
-	c := r.eng.OnQuote(r.now, paper.Quote{Symbol: r.req.Symbol, Last: px, Bid: px, Ask: px})
+	bid, ask := r.bidAsk(px)
+	c := r.eng.OnQuote(r.now, paper.Quote{Symbol: r.req.Symbol, Last: px, Bid: bid, Ask: ask})
 	r.book(c, "")
 }
 
@@ -225,6 +233,9 @@ func (r *run) triggers(a, b decimal.Decimal) []decimal.Decimal {
 		px := o.Price
 		if o.Type == domain.StopLoss {
 			px = o.StopPrice
+		} else if px != nil && o.Side == domain.Sell {
+			lp := r.lastFor(*px) // a sell limit fills once the bid reaches it
+			px = &lp
 		}
 		if px == nil {
 			continue
@@ -330,7 +341,7 @@ func (r *run) mark(c domain.Candle) {
 func (r *run) act(sig strategy.Signal, c domain.Candle) {
 	r.rollDay(c)
 	if sig.Decision == strategy.Sell {
-		r.sellAll("signal", c)
+		r.count(r.sellAll("signal", c))
 		return
 	}
 	qty, why := r.size(c.Open)
@@ -343,25 +354,53 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 	if held := r.balance(r.base).Total(); held.IsPositive() {
 		snap.Exposure[r.req.Symbol] = held.Mul(c.Open)
 	}
-	notional := qty.Mul(c.Open)
+	_, ask := r.bidAsk(c.Open)
+	notional := qty.Mul(ask) // valued as the live gateway values a market BUY: at the ask
 	if err := risk.Check(r.req.Policy.Limits, snap, risk.Order{Symbol: r.req.Symbol, Side: domain.Buy, Notional: notional}); err != nil {
 		r.refused[domain.ErrorMessage(err)]++
 		return
 	}
 	r.trades++
-	r.market(domain.Buy, qty, "signal", c)
+	refused := r.market(domain.Buy, qty, "signal", c)
+	if refused != "" {
+		r.trades-- // as the gateway: an order the exchange refuses does not count
+	}
+	r.count(refused)
 }
 
-// rollDay starts a new day for the risk check at candle c's open, once.
-func (r *run) rollDay(c domain.Candle) {
-	// The UTC day's number: days since 1970 (floored) start where
-	// Truncate(24h) cuts, without its cost on every signal.
+// count books a signal's outcome: traded, or refused for why.
+func (r *run) count(why string) {
+	if why == "" {
+		r.traded++
+		return
+	}
+	r.refused[why]++
+}
+
+// newDay rolls the day when candle c is the first of a UTC day: the
+// day's start value is the equity at its first open (00:00 UTC), whether
+// or not a signal comes that day, as the live gateway reads the value
+// recorded at 00:00 UTC.
+func (r *run) newDay(c *domain.Candle) {
+	if !r.dayKnown || dayOf(c) != r.day {
+		r.rollDay(*c)
+	}
+}
+
+// dayOf is the UTC day's number: days since 1970 (floored), where
+// Truncate(24h) cuts, without its cost on every candle.
+func dayOf(c *domain.Candle) int64 {
 	sec := c.Time.Unix()
 	day := sec / 86400
 	if sec < 0 && sec%86400 != 0 {
 		day--
 	}
-	if !r.dayKnown || day != r.day {
+	return day
+}
+
+// rollDay starts a new day for the risk check at candle c's open, once.
+func (r *run) rollDay(c domain.Candle) {
+	if day := dayOf(&c); !r.dayKnown || day != r.day {
 		r.day, r.dayKnown, r.trades = day, true, 0
 		if f := r.fx; f != nil && f.held == 0 && !f.orders {
 			// flat, nothing resting (nothing filled since the last sync): the
@@ -379,8 +418,9 @@ func (r *run) rollDay(c domain.Candle) {
 
 // market fills qty at candle c's open, as much as the volume cap allows;
 // what is left keeps working at the next opens. A BUY's fill gets its
-// protective orders.
-func (r *run) market(side domain.Side, qty decimal.Decimal, reason string, c domain.Candle) {
+// protective orders. It returns the exchange's refusal, or "" when the
+// order was placed (or is working under the volume cap).
+func (r *run) market(side domain.Side, qty decimal.Decimal, reason string, c domain.Candle) string {
 	now := qty
 	if cap := r.req.VolumeCap; cap.IsPositive() {
 		step := r.req.Product.SizeIncrement
@@ -391,16 +431,16 @@ func (r *run) market(side domain.Side, qty decimal.Decimal, reason string, c dom
 		r.working = &working{side: side, qty: rest, reason: reason}
 	}
 	if !now.IsPositive() {
-		return
+		return "" // all of it works at the next opens
 	}
 	o, ch, err := r.eng.Place(r.now, domain.OrderRequest{Symbol: r.req.Symbol, Side: side, Type: domain.Market, Quantity: now, Strategy: r.req.Config.Name})
 	if err != nil {
-		r.refused[domain.ErrorMessage(err)]++
 		r.working = nil
-		return
+		return domain.ErrorMessage(err)
 	}
 	r.book(ch, reason)
 	if side == domain.Buy {
 		r.protect(o, ch)
 	}
+	return ""
 }

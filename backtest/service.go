@@ -14,6 +14,7 @@ import (
 
 	"kestrel/ai"
 	"kestrel/domain"
+	market "kestrel/replay"
 	"kestrel/strategy"
 	"kestrel/trading"
 )
@@ -69,6 +70,13 @@ type Assumptions struct {
 	Build         string          `json:"build"`
 	CandlesHash   string          `json:"candles_hash"` // sha256 of the candles used, warm-up included
 	Candles       int             `json:"candles"`
+	Policy        PolicyUsed      `json:"policy"` // the risk and protective settings used
+	// ReplayedAnswers is, in recorded mode, the sha256 of the answers
+	// replayed, in order (a prompt with none counted too).
+	ReplayedAnswers string `json:"replayed_answers_hash,omitempty"`
+	// HalfSpread is the bid/ask distance from the price (a fraction), the
+	// live market's: BUYs pay the ask, SELLs get the bid.
+	HalfSpread decimal.Decimal `json:"half_spread"`
 }
 
 // Report is a stored run: its id, what was asked, the assumptions and the result.
@@ -167,14 +175,8 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	if err != nil {
 		return Report{}, domain.FieldErrors(map[string]string{"strategy_name": "Unknown strategy: " + a.StrategyName}, "strategy_name")
 	}
-	if len(a.Params) > 0 && string(a.Params) != "null" {
-		if err := json.Unmarshal(a.Params, &cfg); err != nil {
-			return Report{}, domain.FieldErrors(map[string]string{"params": "Invalid parameters: " + err.Error()}, "params")
-		}
-		cfg.Normalize()
-		if err := cfg.Validate(s.d.Market.Symbols()); err != nil {
-			return Report{}, err
-		}
+	if cfg, err = applyParams(cfg, a.Params, s.d.Market.Symbols()); err != nil {
+		return Report{}, err
 	}
 	mode := a.AIMode
 	if mode == "" {
@@ -228,7 +230,7 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	if aiRun != nil && mode == AILive {
 		cut, warns := cutoffWarnings(aiRun.Provider, aiRun.Model, s.earliestData(cs[warmup:]))
 		aiRun.Warnings = warns
-		est := s.estimate(a, aiRun, len(cs)-warmup-1, cut)
+		est := s.estimate(a, aiRun, len(cs)-warmup-1, cut, cfg.Type == domain.StrategyHybrid)
 		if est.ModelCalls > aiRun.CallCap {
 			return Report{}, domain.FieldErrors(map[string]string{"ai_mode": fmt.Sprintf(
 				"This run would ask the model %d times (once per evaluation), more than the cap of %d model calls per run (setting api.ai.backtestMaxModelCalls): shorten the period, choose a longer timeframe or raise the cap",
@@ -250,19 +252,27 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 			return s.d.Decisions.SaveAIRecordings(ctx, []domain.AIRecording{recording(d, "backtest:"+id, s.now())})
 		}
 	}
+	policy := s.d.Policy()
 	res, err := Run(ctx, Request{Strategy: strat, Config: cfg, Symbol: a.Symbol, Product: product, Candles: cs, Warmup: warmup,
-		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: s.d.Policy(),
-		Progress: o.Progress})
+		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: policy,
+		HalfSpread: market.LiveHalfSpread, Progress: o.Progress})
 	if err != nil {
 		return Report{}, err
 	}
 	rep := Report{ID: id, CreatedAt: s.now(), Ask: a, Config: cfg, Result: res,
-		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: volumeCap(a.VolumeCap),
+		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: volumeCap(a.VolumeCap), HalfSpread: market.LiveHalfSpread,
 			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
-			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs)}}
+			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs),
+			Policy: policyUsed(policy)}}
 	if aiRun != nil {
+		if cfg.Type == domain.StrategyHybrid {
+			aiRun.NotAsked = len(cs) - warmup - 1 - aiRun.Prompts // one evaluation per candle but the last
+		}
 		aiRun.summarise()
 		rep.AI, rep.Assumptions.AIMode, rep.Assumptions.AIProvider = aiRun, mode, aiRun.Model
+		if mode == AIRecorded {
+			rep.Assumptions.ReplayedAnswers = aiRun.replayed.sum()
+		}
 	}
 	if err := s.save(ctx, rep); err != nil {
 		return Report{}, err
@@ -433,7 +443,7 @@ func (s *Service) maxModelCalls() int {
 }
 
 // estimate describes a live run before it runs.
-func (s *Service) estimate(a Ask, run *AIRun, calls int, cutoff string) Estimate {
+func (s *Service) estimate(a Ask, run *AIRun, calls int, cutoff string, hybrid bool) Estimate {
 	e := Estimate{Status: "confirmation_required", Strategy: a.StrategyName, Symbol: a.Symbol, Provider: run.Provider, Model: run.Model,
 		ModelCalls: calls, MaxModelCalls: 2 * calls, CallCap: run.CallCap, TrainingCutoff: cutoff, Warnings: run.Warnings}
 	if e.Warnings == nil {
@@ -441,6 +451,10 @@ func (s *Service) estimate(a Ask, run *AIRun, calls int, cutoff string) Estimate
 	}
 	e.Message = fmt.Sprintf("This run asks %s (%s) %d times, once per evaluation (up to %d with repair retries; it stops at the cap of %d calls). Send confirm_live: true to run it.",
 		run.Provider, run.Model, calls, 2*calls, run.CallCap)
+	if hybrid {
+		e.Message = fmt.Sprintf("This run asks %s (%s) at most %d times, once per evaluation where the rules say BUY or SELL (up to %d with repair retries; it stops at the cap of %d calls). Send confirm_live: true to run it.",
+			run.Provider, run.Model, calls, 2*calls, run.CallCap)
+	}
 	return e
 }
 

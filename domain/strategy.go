@@ -77,8 +77,10 @@ type StrategyStore interface {
 	// PruneEvaluations deletes evaluations older than before.
 	PruneEvaluations(ctx context.Context, before time.Time) (int64, error)
 	// RecordedDecision returns the newest usable AI answer (a decision and
-	// no error) to the prompt with this hash: from any strategy's
-	// evaluations or from the AI recordings, whichever is newer, as an
+	// no error) to the prompt with this hash: the model's own answer, from
+	// an AI-driven strategy's evaluations (a stored strategy of type
+	// ai_driven: a hybrid's evaluation holds the combined decision, not the
+	// model's) or from the AI recordings, whichever is newer, as an
 	// Evaluation (a recording fills Time, Decision, Confidence, Reasoning,
 	// Provider, Model, Prompt, PromptHash and Raw; Strategy is its Source).
 	// ok is false when there is none.
@@ -87,13 +89,14 @@ type StrategyStore interface {
 	SaveAIRecordings(ctx context.Context, rs []AIRecording) error
 }
 
-// AIRecording is a model's usable answer given outside a strategy
-// evaluation (a live-model backtest), kept so that a backtest replaying
-// recorded decisions can give the same answer to the same prompt.
+// AIRecording is a model's own usable answer (a live-model backtest's, or
+// the model's half of a live evaluation: a hybrid's evaluation stores the
+// combined decision), kept so that a backtest replaying recorded decisions
+// can give the same answer to the same prompt.
 type AIRecording struct {
 	PromptHash string
 	At         time.Time
-	Source     string // e.g. backtest:<id>
+	Source     string // backtest:<id> or evaluation:<id>
 	Provider   string
 	Model      string
 	Decision   string

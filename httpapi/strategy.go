@@ -428,5 +428,9 @@ func (s *Server) strategyPrompt(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	ok(w, map[string]any{"strategy": c.Name, "symbol": sym, "template_version": ai.TemplateVersion, "prompt": p})
+	version := ai.TemplateVersion
+	if c.AIParams != nil && c.PromptVersion != "" {
+		version = c.PromptVersion // an instance pinned to an older template
+	}
+	ok(w, map[string]any{"strategy": c.Name, "symbol": sym, "template_version": version, "prompt": p})
 }

@@ -126,9 +126,7 @@ func (r *Replay) ticker(symbol string, m time.Time) (domain.Ticker, error) {
 	}
 	st := r.stats(symbol, m)
 	step := r.tick(symbol)
-	half := price.Mul(r.opt.HalfSpread)
-	bid := price.Sub(half).Div(step).Floor().Mul(step)
-	ask := price.Add(half).Div(step).Ceil().Mul(step)
+	bid, ask := BidAsk(price, r.opt.HalfSpread, step)
 	return domain.Ticker{Symbol: symbol, Price: price, Bid: bid, Ask: ask, Volume24h: st.Volume, Time: m}, nil
 }
 

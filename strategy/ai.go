@@ -37,13 +37,13 @@ func Builder(d AIDeps) func(Config) (Strategy, error) {
 			if c.AIParams == nil {
 				return nil, fmt.Errorf("%s has no model settings", c.Name)
 			}
-			return &aiStrategy{d: d, params: *c.AIParams, ind: NewTechnical(indicatorsOr(c)).(*technical)}, nil
+			return &aiStrategy{d: d, params: *c.AIParams, timeframe: c.Timeframe, ind: NewTechnical(indicatorsOr(c)).(*technical)}, nil
 		case domain.StrategyHybrid:
 			if c.AIParams == nil || c.Indicators == nil {
 				return nil, fmt.Errorf("%s needs both indicators and model settings", c.Name)
 			}
 			return &hybrid{tech: NewTechnical(*c.Indicators),
-				ai: &aiStrategy{d: d, params: *c.AIParams, ind: NewTechnical(*c.Indicators).(*technical)}}, nil
+				ai: &aiStrategy{d: d, params: *c.AIParams, timeframe: c.Timeframe, ind: NewTechnical(*c.Indicators).(*technical)}}, nil
 		}
 		return nil, fmt.Errorf("unknown strategy type %q", c.Type)
 	}
@@ -59,9 +59,10 @@ func indicatorsOr(c Config) Indicators {
 // aiStrategy asks a model. The indicators it shows the model are the
 // technical strategy's, computed the same streaming way.
 type aiStrategy struct {
-	d      AIDeps
-	params AIParams
-	ind    *technical
+	d         AIDeps
+	params    AIParams
+	timeframe string // the candles' width, stated by prompts from v2 on
+	ind       *technical
 }
 
 // Evaluate implements Strategy. A provider failure or an answer that does
@@ -89,6 +90,7 @@ func (s *aiStrategy) Evaluate(ctx context.Context, in Input) (Signal, error) {
 		}
 		return Signal{Indicators: vals, AI: prov}, err
 	}
+	prov.Answer = &AIAnswer{Decision: d.Decision, Confidence: d.Confidence, Reasoning: d.Reasoning}
 	sig := Signal{Decision: d.Decision, Confidence: d.Confidence, Reasoning: d.Reasoning, Indicators: vals, AI: prov}
 	if s.d.Price != nil && price.IsPositive() {
 		if now, err := s.d.Price(in.Symbol); err == nil {
@@ -120,7 +122,8 @@ func (s *aiStrategy) request(in Input) ai.Request {
 		limits = s.d.Limits()
 	}
 	return ai.Request{Symbol: in.Symbol, Candles: cs, Indicators: vals, Position: in.Position.Quantity, AvgPrice: in.Position.AvgPrice(),
-		Price: price, Limits: limits, Model: s.params.Model, Temperature: s.params.Temperature, MaxTokens: s.params.MaxTokens}
+		Price: price, Limits: limits, Model: s.params.Model, Temperature: s.params.Temperature, MaxTokens: s.params.MaxTokens,
+		Timeframe: s.timeframe, PromptVersion: s.params.PromptVersion}
 }
 
 // Prompt renders the prompt the model would be sent now (the AI screen's preview).
@@ -134,8 +137,12 @@ type Prompter interface {
 	Prompt(in Input) (string, error)
 }
 
+// MsgRulesHold begins a hybrid's evaluation when the rules say HOLD.
+const MsgRulesHold = "Rules HOLD, model not asked"
+
 // hybrid acts only when the technical rules and the AI agree; its
-// confidence is the lower of the two.
+// confidence is the lower of the two. The model is asked only when the
+// rules say BUY or SELL.
 type hybrid struct {
 	tech Strategy
 	ai   *aiStrategy
@@ -146,6 +153,12 @@ func (h *hybrid) Evaluate(ctx context.Context, in Input) (Signal, error) {
 	t, err := h.tech.Evaluate(ctx, in)
 	if err != nil {
 		return Signal{}, err
+	}
+	if t.Decision == Hold {
+		// The hybrid trades only when both agree on BUY or SELL: with the
+		// rules at HOLD no answer could change that, so nothing is paid for.
+		return Signal{Decision: Hold, Confidence: t.Confidence, Indicators: t.Indicators,
+			Reasoning: MsgRulesHold + ". Technical: " + t.Reasoning}, nil
 	}
 	a, err := h.ai.Evaluate(ctx, in)
 	if err != nil {

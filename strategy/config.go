@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"kestrel/ai"
 	"kestrel/domain"
 )
 
@@ -30,6 +31,10 @@ type AIParams struct {
 	Temperature   float64        `json:"temperature"`
 	ContextLength int            `json:"context_length"`
 	Parameters    map[string]any `json:"parameters"`
+	// PromptVersion pins the prompt template (v1, v2; empty: the current,
+	// ai.TemplateVersion). v1 does not state the candle width; an instance
+	// pinned to it asks, and replays, the prompts its v1 recordings hold.
+	PromptVersion string `json:"prompt_version,omitempty"`
 }
 
 // Config is one strategy instance's configuration, in the spec's shape:
@@ -195,6 +200,9 @@ func (c Config) validateAI(v *fields) {
 	v.between("max_tokens", float64(a.MaxTokens), 100, 2000, "Max tokens")
 	v.between("temperature", a.Temperature, 0, 1, "Temperature")
 	v.between("context_length", float64(a.ContextLength), 10, 200, "Context length")
+	if a.PromptVersion != "" && !slices.Contains(ai.TemplateVersions, a.PromptVersion) {
+		v.add("prompt_version", "Prompt version must be one of "+strings.Join(ai.TemplateVersions, ", "))
+	}
 }
 
 // fields gathers field errors in the order they are found.

@@ -9,7 +9,12 @@
 // (trading.automation.autoTrading), the strategy is enabled, there is no
 // emergency stop, its confidence is at least the strategy's min_confidence,
 // and the risk check accepts the order. Every evaluation is stored, HOLD
-// too, with what the strategy saw and, when it did not trade, why not.
+// too, with what the strategy saw and, when it did not trade, why not. A
+// candle whose candles cannot be read is tried again on every step; once a
+// later candle has closed it is stored as "Not evaluated" with the reason,
+// never skipped silently. The model's own answer (decision, confidence,
+// reasoning) is also recorded by prompt hash (ai_recordings), so backtests
+// in recorded mode replay what the model said, not a hybrid's combination.
 //
 // Sizing: a BUY aims for a position worth
 //
@@ -24,7 +29,9 @@
 //
 // Kinds: technical (rules below), ai_driven (a model through package ai) and
 // hybrid (acts only when the technical and AI decisions agree; its
-// confidence is the lower of the two).
+// confidence is the lower of the two; with the rules at HOLD the model is
+// not asked: "Rules HOLD, model not asked"). AI prompts (template v2) state
+// the candle width; an instance's prompt_version "v1" keeps the v1 text.
 //
 // Technical rules, each voting BUY, SELL or nothing on the latest closed candle:
 //   - RSI (Wilder) below rsi_oversold votes BUY, above rsi_overbought SELL;

@@ -55,6 +55,10 @@ type instance struct {
 	buildErr error
 	last     map[string]time.Time // per symbol: open time of the last candle evaluated
 	failures int                  // consecutive failed evaluations (AI provider errors)
+	// missed is, per symbol, a closed candle whose candles could not be
+	// read yet: retried on every step until the next candle closes, then
+	// stored as an evaluation that says why it was not evaluated.
+	missed map[string]missedCandle
 }
 
 // New loads the instances from the store, creating the defaults on a new platform.
@@ -102,7 +106,7 @@ func BuildTechnical(c Config) (Strategy, error) {
 func (e *Engine) adopt(c Config) *instance {
 	in := e.inst[c.Name]
 	if in == nil {
-		in = &instance{last: map[string]time.Time{}}
+		in = &instance{last: map[string]time.Time{}, missed: map[string]missedCandle{}}
 		e.inst[c.Name] = in
 	}
 	in.cfg = c
@@ -281,13 +285,16 @@ func (e *Engine) stepOne(ctx context.Context, j job, symbol string) (domain.Eval
 			return domain.Evaluation{}, false
 		}
 	}
-	in.last[symbol] = closed
+	e.giveUp(ctx, j, symbol, closed)
 	n := e.window(j.cfg)
 	candles, err := e.d.Market.Candles(ctx, symbol, g, closed.Add(-time.Duration(n-1)*width), closed.Add(width), n)
 	if err != nil || len(candles) == 0 || !candles[len(candles)-1].Time.Equal(closed) {
 		slog.Warn("strategy candles", "strategy", j.cfg.Name, "symbol", symbol, "err", err, "count", len(candles))
-		return domain.Evaluation{}, false
+		in.missed[symbol] = missedCandle{at: closed, why: candlesUnavailable(err, len(candles))}
+		return domain.Evaluation{}, false // not marked: the next step tries again
 	}
+	delete(in.missed, symbol)
+	in.last[symbol] = closed
 	return e.evaluate(ctx, j, symbol, candles, true), true
 }
 

@@ -25,6 +25,7 @@ type market struct {
 	mu     sync.Mutex
 	closes map[string][]float64
 	start  time.Time
+	fail   error // Candles answers it while set
 }
 
 func (m *market) Symbols() []string { return []string{"BTC-USD", "ETH-USD"} }
@@ -46,6 +47,9 @@ func (m *market) Stats(string) (domain.Stats24h, error) { return domain.Stats24h
 func (m *market) Candles(_ context.Context, sym string, g domain.Granularity, start, end time.Time, limit int) ([]domain.Candle, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.fail != nil {
+		return nil, m.fail
+	}
 	var out []domain.Candle
 	for i, x := range m.closes[sym] {
 		t := m.start.Add(time.Duration(i) * time.Hour)

@@ -50,6 +50,7 @@ func (e *Engine) evaluate(ctx context.Context, j job, symbol string, candles []d
 	if err := e.d.Store.AppendEvaluation(ctx, ev); err != nil {
 		slog.Error("store strategy evaluation", "strategy", ev.Strategy, "err", err)
 	}
+	e.recordAnswer(ctx, ev, sig.AI)
 	if e.d.Bus != nil {
 		e.d.Bus.Publish(events.TopicSignal, ev, time.Now())
 	}
@@ -152,20 +153,15 @@ func (e *Engine) size(ctx context.Context, c Config, symbol, decision string, po
 		return decimal.Zero, "Account unavailable: " + err.Error()
 	}
 	value := analytics.Value(acct, e.prices(acct)).Total
-	l := e.d.Policy().Limits
-	target := value.Mul(decimal.NewFromFloat(c.MaxPositionSize)).Mul(decimal.NewFromFloat(c.RiskMultiplier))
-	// The caps are met with a margin: the price may tick between sizing and
-	// the risk check, and an order sized exactly at a cap would then be refused.
-	target = decimal.Min(target, value.Mul(l.MaxPositionSize).Mul(capMargin))
-	notional := decimal.Min(target.Sub(pos.Quantity.Mul(t.Price)), l.MaxTradeAmount.Mul(capMargin))
-	if notional.LessThan(l.MinTradeAmount) {
-		return decimal.Zero, fmt.Sprintf("Position already at its target size ($%s of $%s)", pos.Quantity.Mul(t.Price).StringFixed(2), target.StringFixed(2))
-	}
 	ask := t.Ask
 	if !ask.IsPositive() {
 		ask = t.Price
 	}
-	qty := notional.Div(ask).Div(step).Floor().Mul(step)
+	held := pos.Quantity.Mul(t.Price)
+	qty, target, atTarget := BuyQuantity(c, e.d.Policy().Limits, value, held, ask, step)
+	if atTarget {
+		return decimal.Zero, fmt.Sprintf("Position already at its target size ($%s of $%s)", held.StringFixed(2), target.StringFixed(2))
+	}
 	if !qty.IsPositive() {
 		return decimal.Zero, "Order size rounds to zero"
 	}

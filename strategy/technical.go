@@ -37,6 +37,16 @@ type Signal struct {
 type AIProvenance struct {
 	Provider, Model, PromptHash, Prompt, Raw string
 	Latency                                  time.Duration
+	// Answer is the model's own answer (a hybrid's signal combines it
+	// with the rules); nil when the model gave none.
+	Answer *AIAnswer
+}
+
+// AIAnswer is what the model itself answered.
+type AIAnswer struct {
+	Decision   string
+	Confidence float64
+	Reasoning  string
 }
 
 // Strategy decides on the latest closed candle. It never sees the exchange.

@@ -13,6 +13,7 @@ import (
 	"kestrel/backtest"
 	"kestrel/candles"
 	"kestrel/domain"
+	"kestrel/replay"
 	"kestrel/strategy"
 	"kestrel/trading"
 )
@@ -64,7 +65,7 @@ func runStrategyBacktest(o *backtestOptions, bars []candles.Bar, name string, st
 	fee := decimal.New(o.params.FeeRate, -8)
 	res, err := backtest.Run(context.Background(), backtest.Request{Strategy: strat, Config: cfg, Symbol: symbol, Product: product,
 		Candles: cs, Warmup: warm, Capital: decimal.New(o.params.Capital, -8), TakerFee: fee, MakerFee: fee,
-		SlippageBps: decimal.NewFromInt(o.params.SlippageBps), Policy: trading.DefaultPolicy()})
+		SlippageBps: decimal.NewFromInt(o.params.SlippageBps), Policy: trading.DefaultPolicy(), HalfSpread: replay.LiveHalfSpread})
 	if err != nil {
 		return badInput(err)
 	}

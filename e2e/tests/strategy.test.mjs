@@ -122,7 +122,7 @@ test('the technical strategy trades on its own; bad settings show the spec messa
   await result.getByText(/^(BUY|SELL|HOLD)$/).waitFor();
   await result.getByText('Built-in analyst (offline)').waitFor();
   await page.getByRole('button', { name: 'Preview prompt' }).click();
-  await page.getByTestId('prompt-preview').getByText(/Template v1/).waitFor();
+  await page.getByTestId('prompt-preview').getByText(/Template v2/).waitFor();
   await shot(page, 'strategy-ai');
 
   assert.deepEqual(consoleErrors, []);

@@ -148,7 +148,9 @@ func (s *Store) PruneEvaluations(ctx context.Context, before time.Time) (int64, 
 	return tag.RowsAffected(), err
 }
 
-// RecordedDecision implements domain.StrategyStore.
+// RecordedDecision implements domain.StrategyStore. Only an AI-driven
+// instance's evaluation holds the model's own answer (a hybrid's is the
+// combined decision): other answers come from the recordings.
 func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain.Evaluation, bool, error) {
 	if promptHash == "" {
 		return domain.Evaluation{}, false, nil
@@ -156,7 +158,8 @@ func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain
 	var e domain.Evaluation
 	var ind []byte
 	err := s.db.QueryRow(ctx, `SELECT `+evaluationCols+` FROM strategy_evaluations
-		WHERE prompt_hash = $1 AND error = '' AND decision <> '' ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
+		WHERE prompt_hash = $1 AND error = '' AND decision <> ''
+		  AND strategy IN (SELECT name FROM strategies WHERE type = 'ai_driven') ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
 		Scan(&e.ID, &e.Time, &e.Strategy, &e.Symbol, &e.CandleTime, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
 			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error)
 	found := err == nil

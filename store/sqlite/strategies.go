@@ -155,7 +155,9 @@ func (s *Store) PruneEvaluations(ctx context.Context, before time.Time) (int64, 
 	return res.RowsAffected()
 }
 
-// RecordedDecision implements domain.StrategyStore.
+// RecordedDecision implements domain.StrategyStore. Only an AI-driven
+// instance's evaluation holds the model's own answer (a hybrid's is the
+// combined decision): other answers come from the recordings.
 func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain.Evaluation, bool, error) {
 	if promptHash == "" {
 		return domain.Evaluation{}, false, nil
@@ -164,7 +166,8 @@ func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain
 	var at, candle int64
 	var ind sql.NullString
 	err := s.r.QueryRowContext(ctx, `SELECT `+evaluationCols+` FROM strategy_evaluations
-		WHERE prompt_hash = ? AND error = '' AND decision <> '' ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
+		WHERE prompt_hash = ? AND error = '' AND decision <> ''
+		  AND strategy IN (SELECT name FROM strategies WHERE type = 'ai_driven') ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
 		Scan(&e.ID, &at, &e.Strategy, &e.Symbol, &candle, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
 			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error)
 	found := err == nil

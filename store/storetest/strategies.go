@@ -276,7 +276,15 @@ func testRecordedDecision(t *testing.T, s domain.StrategyStore) {
 	if _, ok, err := s.RecordedDecision(ctx, "h1"); ok || err != nil {
 		t.Fatalf("empty store: ok %v, err %v", ok, err)
 	}
+	// Only an AI-driven instance's evaluation is the model's own answer; a
+	// hybrid's is the combined decision and is never replayed.
+	for name, kind := range map[string]string{"a": domain.StrategyAI, "b": domain.StrategyAI, "hyb": domain.StrategyHybrid} {
+		if err := s.SaveStrategy(ctx, domain.StrategyRecord{Name: name, Type: kind, CreatedAt: at, UpdatedAt: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, e := range []domain.Evaluation{
+		{ID: "combined", Time: at.Add(90 * time.Second), Strategy: "hyb", Symbol: "BTC-USD", CandleTime: at, Decision: "HOLD", Confidence: 0.5, PromptHash: "h1", Prompt: "p", Provider: "openai", Model: "m4"},
 		{ID: "old", Time: at, Strategy: "a", Symbol: "BTC-USD", CandleTime: at, Decision: "BUY", Confidence: 0.7, PromptHash: "h1", Prompt: "p", Provider: "openai", Model: "m1", Raw: "{}"},
 		{ID: "new", Time: at.Add(time.Minute), Strategy: "b", Symbol: "BTC-USD", CandleTime: at, Decision: "SELL", Confidence: 0.6, PromptHash: "h1", Prompt: "p", Provider: "replicate", Model: "m2"},
 		{ID: "failed", Time: at.Add(2 * time.Minute), Strategy: "b", Symbol: "BTC-USD", CandleTime: at, Decision: "HOLD", PromptHash: "h1", Prompt: "p", Error: "timeout"},

@@ -1742,6 +1742,8 @@ export interface components {
             max_tokens?: number;
             temperature?: number;
             context_length?: number;
+            /** @description Prompt template of AI-driven and hybrid instances: v1 or v2 (states the candle width); absent: the current (v2) */
+            prompt_version?: string;
             parameters?: {
                 [key: string]: unknown;
             } | null;
@@ -1901,6 +1903,8 @@ export interface components {
             total_trades: number;
             winning_trades: number;
             losing_trades: number;
+            /** @description Closed at exactly zero net P&L: neither a win nor a loss */
+            breakeven_trades: number;
             /** @description Fraction */
             total_return: number;
             /** @description Fraction of closed trades with net P&L above zero */
@@ -1909,28 +1913,39 @@ export interface components {
             max_drawdown: number;
             sharpe_ratio: number;
             sortino_ratio: number;
-            calmar_ratio: number;
-            cagr: number;
-            profit_factor: number;
-            win_loss_ratio: number;
+            /** @description Null for a run shorter than 30 days (not_annualised says why) or without a drawdown */
+            calmar_ratio: number | null;
+            /** @description Null for a run shorter than 30 days (not_annualised says why) */
+            cagr: number | null;
+            not_annualised?: string;
+            /** @description Gross profit / gross loss; null without a losing trade */
+            profit_factor: number | null;
+            /** @description Winning / losing trades; null without a losing trade */
+            win_loss_ratio: number | null;
             expectancy: components["schemas"]["Decimal"];
             average_win: components["schemas"]["Decimal"];
             average_loss: components["schemas"]["Decimal"];
             exposure_time: number;
             fees_paid: components["schemas"]["Decimal"];
+            /** @description Bought at the first open, sold at the last close, paying the taker fee and slippage on both */
             buy_and_hold_return: number;
             initial_equity: components["schemas"]["Decimal"];
             final_equity: components["schemas"]["Decimal"];
-            signals: number;
-            not_executed: {
-                [key: string]: number;
-            } | null;
+            signals: components["schemas"]["BacktestSignals"];
             candles: number;
             /** @description completed: a stored run always completed (a run that fails is answered with an error and not stored) */
             status: string;
             equity_curve: components["schemas"]["BacktestEquityPoint"][] | null;
             trades: components["schemas"]["BacktestTrade"][] | null;
             fills: components["schemas"]["BacktestFill"][] | null;
+        };
+        /** @description Every BUY or SELL the strategy gave: total = traded + the sum of not_executed */
+        BacktestSignals: {
+            total: number;
+            traded: number;
+            not_executed: {
+                [key: string]: number;
+            } | null;
         };
         /** @description A stored report (status completed) or a backtest job without one */
         BacktestRun: {
@@ -2093,10 +2108,27 @@ export interface components {
          * @example 0.01
          */
         DecimalInput: string | number;
+        /** @description Every risk and protective setting a backtest used */
+        BacktestPolicy: {
+            stop_loss: boolean;
+            stop_loss_percent: components["schemas"]["Decimal"];
+            take_profit: boolean;
+            take_profit_percent: components["schemas"]["Decimal"];
+            max_position_size: components["schemas"]["Decimal"];
+            daily_loss_limit: components["schemas"]["Decimal"];
+            max_drawdown: components["schemas"]["Decimal"];
+            max_open_positions: number;
+            max_daily_trades: number;
+            min_trade_amount: components["schemas"]["Decimal"];
+            max_trade_amount: components["schemas"]["Decimal"];
+            max_leverage: components["schemas"]["Decimal"];
+        };
         BacktestAssumptions: {
             taker_fee: components["schemas"]["Decimal"];
             maker_fee: components["schemas"]["Decimal"];
             slippage_bps: components["schemas"]["Decimal"];
+            /** @description The live market's bid/ask distance from the price (a fraction): BUYs pay the ask, SELLs get the bid */
+            half_spread?: components["schemas"]["Decimal"];
             volume_cap: string;
             fills: string;
             timeframe: string;
@@ -2107,6 +2139,9 @@ export interface components {
             candles_hash: string;
             candles: number;
             ai_mode?: components["schemas"]["AIMode"];
+            policy?: components["schemas"]["BacktestPolicy"];
+            /** @description Recorded mode: sha256 of the answers replayed, in order */
+            replayed_answers_hash?: string;
         };
         BacktestEquityPoint: {
             /** Format: date-time */
@@ -2170,6 +2205,8 @@ export interface components {
             missing: number;
             /** @description Live calls that failed, counted as HOLD */
             failed: number;
+            /** @description Hybrid evaluations that did not ask the model: the rules said HOLD */
+            not_asked?: number;
             /** @description Replayed answers by provider/model */
             models?: {
                 [key: string]: number;

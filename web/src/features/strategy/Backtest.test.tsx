@@ -23,7 +23,33 @@ function report(over: Partial<BacktestReport> = {}): BacktestReport {
     created_at: '2026-05-01T10:00:00Z',
     request: { strategy_name: 'technical_strategy', symbol: 'BTC-USD', start_date: '2026-01-01', end_date: '2026-03-01', initial_capital: '10000', slippage_bps: '0', volume_cap: '0' },
     config: {},
-    assumptions: { taker_fee: '0.006', maker_fee: '0.004', slippage_bps: '0', volume_cap: 'none', fills: "signals fill at the next candle's open", timeframe: 'ONE_HOUR', engine_version: '1', build: 'test', candles_hash: 'abcdef0123456789', candles: 1473 },
+    assumptions: {
+      taker_fee: '0.006',
+      maker_fee: '0.004',
+      slippage_bps: '0',
+      volume_cap: 'none',
+      fills: "signals fill at the next candle's open",
+      timeframe: 'ONE_HOUR',
+      engine_version: '1',
+      build: 'test',
+      candles_hash: 'abcdef0123456789',
+      candles: 1473,
+      half_spread: '0.00005',
+      policy: {
+        stop_loss: true,
+        stop_loss_percent: '0.02',
+        take_profit: false,
+        take_profit_percent: '0.04',
+        max_position_size: '0.1',
+        daily_loss_limit: '0.05',
+        max_drawdown: '0.15',
+        max_open_positions: 10,
+        max_daily_trades: 50,
+        min_trade_amount: '10',
+        max_trade_amount: '10000',
+        max_leverage: '1',
+      },
+    },
     strategy_name: 'technical_strategy',
     symbol: 'BTC-USD',
     start_date: '2026-01-01T00:00:00Z',
@@ -47,9 +73,9 @@ function report(over: Partial<BacktestReport> = {}): BacktestReport {
     fees_paid: '96.12',
     buy_and_hold_return: -0.2346,
     initial_equity: '10000',
-    final_equity: '11234',
-    signals: 20,
-    not_executed: { 'Position already at its target size': 9, 'No position to sell (a spot account never goes short)': 5 },
+    final_equity: '11234.56',
+    breakeven_trades: 0,
+    signals: { total: 20, traded: 6, not_executed: { 'Position already at its target size': 9, 'No position to sell (a spot account never goes short)': 5 } },
     candles: 1416,
     status: 'completed',
     equity_curve: [{ time: '2026-01-01T00:00:00Z', equity: '10000', drawdown: 0 }],
@@ -217,8 +243,8 @@ describe('Strategy Backtesting', () => {
     expect(within(screen.getByTestId('bt-total-return')).getByText('Buy & hold -23.46%')).toBeTruthy();
     expect(within(screen.getByTestId('bt-win-rate')).getByText('75.0%')).toBeTruthy();
     expect(within(screen.getByTestId('bt-max-drawdown')).getByText('5.67%')).toBeTruthy();
-    // Final value = capital x (1 + total return).
-    expect(within(screen.getByTestId('bt-final-value')).getByText('$11,234.00')).toBeTruthy();
+    // Final value is the server's exact final equity, not capital x (1 + a rounded float).
+    expect(within(screen.getByTestId('bt-final-value')).getByText('$11,234.56')).toBeTruthy();
 
     const metrics = within(screen.getByTestId('bt-metrics'));
     const row = (label: string) => metrics.getByText(label).parentElement!.textContent;
@@ -234,7 +260,9 @@ describe('Strategy Backtesting', () => {
     // Average trade = capital x total return / total trades.
     expect(row('Average Trade')).toBe('Average Trade$308.50');
     expect(row('Fees Paid')).toBe('Fees Paid$96.12');
-    expect(row('Final Equity')).toBe('Final Equity$11,234.00');
+    expect(row('Final Equity')).toBe('Final Equity$11,234.56');
+    // The signals reconcile: 20 = 6 traded + 14 not executed.
+    expect(screen.getByTestId('bt-signals').textContent).toBe('20 BUY/SELL signals: 6 traded; 14 did not trade.');
 
     const banner = screen.getByRole('note', { name: 'Assumptions' }).textContent!;
     expect(banner).toContain('Taker fee 0.60%');
@@ -243,6 +271,8 @@ describe('Strategy Backtesting', () => {
     expect(banner).toContain('1,473 candles');
     expect(banner).toContain('engine v1');
     expect(banner).not.toContain('AI provider');
+    expect(banner).toContain('half-spread 0.0050%');
+    expect(screen.getByTestId('bt-policy').textContent).toContain('stop-loss 2.00% · take-profit off · max position 10.00% · daily loss limit 5.00% · max drawdown 15.00%');
 
     const trades = within(screen.getByRole('table', { name: 'Backtest trades' })).getAllByRole('row');
     expect(trades).toHaveLength(3);
@@ -256,7 +286,7 @@ describe('Strategy Backtesting', () => {
   });
 
   it('shows N/A for the ratios without a loss and the AI provider when the run used one', async () => {
-    mockServer({ post: () => ok(report({ losing_trades: 0, winning_trades: 4, profit_factor: 0, assumptions: { ...report().assumptions, ai_provider: 'Built-in analyst' } }), 201) });
+    mockServer({ post: () => ok(report({ losing_trades: 0, winning_trades: 4, profit_factor: null, win_loss_ratio: null, cagr: null, calmar_ratio: null, not_annualised: 'CAGR and Calmar are not annualised for runs shorter than 30 days (this one: 8.0 days)', assumptions: { ...report().assumptions, ai_provider: 'Built-in analyst' } }), 201) });
     renderScreen();
     await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
     await run();
@@ -264,6 +294,9 @@ describe('Strategy Backtesting', () => {
     const metrics = within(screen.getByTestId('bt-metrics'));
     expect(metrics.getByText('Profit Factor').parentElement!.textContent).toBe('Profit FactorN/A');
     expect(metrics.getByText('Win/Loss Ratio').parentElement!.textContent).toBe('Win/Loss RatioN/A');
+    expect(metrics.getByText('CAGR').parentElement!.textContent).toBe('CAGRN/A');
+    expect(metrics.getByText('Calmar Ratio').parentElement!.textContent).toBe('Calmar RatioN/A');
+    expect(screen.getByText(/not annualised for runs shorter than 30 days/)).toBeTruthy();
     expect(screen.getByRole('note', { name: 'Assumptions' }).textContent).toContain('AI provider Built-in analyst');
   });
 

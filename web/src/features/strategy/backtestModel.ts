@@ -1,4 +1,4 @@
-import { formatMoney, toNum } from '@/lib/format';
+import { formatMoney, formatPercent, toNum } from '@/lib/format';
 import type { AIMode, BacktestAsk, BacktestFill, BacktestReport, LiveEstimate } from './backtestTypes';
 
 /** The spec's backtest messages (section 5), as the server words them too. */
@@ -134,7 +134,20 @@ export function pct(fraction: number, places = 2): string {
   return `${Number(s) === 0 ? (0).toFixed(places) : s}%`;
 }
 
-export const ratio = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'N/A');
+export const ratio = (n: number | null | undefined) => (n != null && Number.isFinite(n) ? n.toFixed(2) : 'N/A');
+
+/** A signed percent of a fraction, or N/A when the report has none (null). */
+export const signedPctOrNA = (f: number | null | undefined) => (f == null ? 'N/A' : formatPercent(f * 100));
+
+/** The report's account of its signals; a run stored before the account existed gave only a total. */
+export function signalCounts(r: BacktestReport): { total: number; traded: number | null; notExecuted: [string, number][] } {
+  const s = r.signals as unknown;
+  if (typeof s === 'number') {
+    const legacy = (r as unknown as { not_executed?: Record<string, number> | null }).not_executed ?? {};
+    return { total: s, traded: null, notExecuted: Object.entries(legacy).sort((a, b) => b[1] - a[1]) };
+  }
+  return { total: r.signals.total, traded: r.signals.traded, notExecuted: Object.entries(r.signals.not_executed ?? {}).sort((a, b) => b[1] - a[1]) };
+}
 
 /** The spec's derived values (section 9) and the report's own figures, ready to show. */
 export function derived(r: BacktestReport) {
@@ -142,12 +155,12 @@ export function derived(r: BacktestReport) {
   return {
     /** Initial capital x total return / total trades. */
     averageTrade: r.total_trades > 0 ? formatMoney((capital * r.total_return) / r.total_trades) : 'N/A',
-    /** Capital x (1 + total return): the final equity. */
-    finalValue: formatMoney(capital * (1 + r.total_return)),
+    /** The server's exact final equity (not recomputed from the float return). */
+    finalValue: formatMoney(r.final_equity),
     /** Winning / losing trades, N/A if either is 0. */
     winLoss: r.winning_trades > 0 && r.losing_trades > 0 ? ratio(r.winning_trades / r.losing_trades) : 'N/A',
-    /** Gross profit / gross loss; N/A without a loss. */
-    profitFactor: r.losing_trades > 0 ? ratio(r.profit_factor) : 'N/A',
+    /** Gross profit / gross loss; N/A without a loss (the API's null). */
+    profitFactor: ratio(r.profit_factor),
   };
 }
 

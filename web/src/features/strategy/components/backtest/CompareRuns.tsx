@@ -4,7 +4,7 @@ import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { formatMoney, formatPercent, formatSignedMoney } from '@/lib/format';
 import { useBacktestPair } from '../../backtestApi';
-import { derived, pct, ratio } from '../../backtestModel';
+import { derived, pct, ratio, signedPctOrNA } from '../../backtestModel';
 import type { BacktestReport } from '../../backtestTypes';
 
 const signedPct = (f: number) => formatPercent(f * 100);
@@ -25,7 +25,7 @@ const METRICS: [string, (r: BacktestReport) => ReactNode][] = [
   ['Max Drawdown', (r) => pct(r.max_drawdown)],
   ['Sharpe Ratio', (r) => ratio(r.sharpe_ratio)],
   ['Sortino Ratio', (r) => ratio(r.sortino_ratio)],
-  ['CAGR', (r) => signedPct(r.cagr)],
+  ['CAGR', (r) => signedPctOrNA(r.cagr)],
   ['Profit Factor', (r) => derived(r).profitFactor],
   ['Expectancy', (r) => formatSignedMoney(r.expectancy)],
   ['Exposure Time', (r) => pct(r.exposure_time, 1)],

@@ -1,7 +1,7 @@
 import { Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { formatMoney, formatPercent, formatSignedMoney, pnlClass } from '@/lib/format';
-import { AI_MODES, derived, pct, ratio, winRateClass } from '../../backtestModel';
+import { AI_MODES, derived, pct, ratio, signalCounts, signedPctOrNA, winRateClass } from '../../backtestModel';
 import type { AIRun, Assumptions, BacktestReport } from '../../backtestTypes';
 
 const day = (iso: string) => iso.slice(0, 10);
@@ -14,6 +14,7 @@ export function AssumptionsBanner({ a }: { a: Assumptions }) {
     `Taker fee ${fee(a.taker_fee)}`,
     `maker fee ${fee(a.maker_fee)}`,
     `slippage ${a.slippage_bps} bps`,
+    a.half_spread != null && `half-spread ${pct(Number(a.half_spread), 4)}`,
     `volume cap ${a.volume_cap}`,
     `timeframe ${a.timeframe}`,
     `${a.candles.toLocaleString('en-US')} candles (sha256 ${a.candles_hash.slice(0, 12)})`,
@@ -21,12 +22,21 @@ export function AssumptionsBanner({ a }: { a: Assumptions }) {
     a.build && `build ${a.build}`,
     a.ai_mode && `AI decisions: ${AI_MODES.find((m) => m.value === a.ai_mode)?.label ?? a.ai_mode}`,
     a.ai_provider && `AI provider ${a.ai_provider}`,
+    a.replayed_answers_hash && `replayed answers sha256 ${a.replayed_answers_hash.slice(0, 12)}`,
   ].filter(Boolean);
+  const p = a.policy;
   return (
     <div role="note" aria-label="Assumptions" className="rounded border border-sky-300 bg-sky-50 p-3 text-xs text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-200">
       <p className="font-semibold">Assumptions</p>
       <p className="mt-1">{items.join(' · ')}</p>
       <p className="mt-1">Fills: {a.fills}.</p>
+      {p && (
+        <p className="mt-1" data-testid="bt-policy">
+          Policy: stop-loss {p.stop_loss ? fee(p.stop_loss_percent) : 'off'} · take-profit {p.take_profit ? fee(p.take_profit_percent) : 'off'} · max position{' '}
+          {fee(p.max_position_size)} · daily loss limit {fee(p.daily_loss_limit)} · max drawdown {fee(p.max_drawdown)} · trades ${p.min_trade_amount}-${p.max_trade_amount} · max{' '}
+          {p.max_daily_trades} trades a day · max {p.max_open_positions} open positions · leverage {p.max_leverage}x
+        </p>
+      )}
     </div>
   );
 }
@@ -67,7 +77,7 @@ export function ReportSummary({ r }: { r: BacktestReport }) {
     <>
       <div className="grid grid-cols-2 gap-3 xl:grid-cols-4">
         <Stat label="Total Return" value={signedPct(r.total_return)} valueClass={pnlClass(r.total_return)} sub={`Buy & hold ${signedPct(r.buy_and_hold_return)}`} testId="bt-total-return" />
-        <Stat label="Win Rate" value={pct(r.win_rate, 1)} valueClass={winRateClass(r.win_rate)} sub={`${r.winning_trades} won, ${r.losing_trades} lost of ${r.total_trades} trades`} testId="bt-win-rate" />
+        <Stat label="Win Rate" value={pct(r.win_rate, 1)} valueClass={winRateClass(r.win_rate)} sub={`${r.winning_trades} won, ${r.losing_trades} lost${r.breakeven_trades ? `, ${r.breakeven_trades} even` : ''} of ${r.total_trades} trades`} testId="bt-win-rate" />
         <Stat label="Max Drawdown" value={pct(r.max_drawdown)} valueClass={r.max_drawdown > 0 ? 'text-red-600 dark:text-red-400' : ''} sub="Below the equity peak" testId="bt-max-drawdown" />
         <Stat label="Final Value" value={d.finalValue} valueClass={pnlClass(r.total_return)} sub={`From ${formatMoney(r.initial_equity)}`} testId="bt-final-value" />
       </div>
@@ -76,8 +86,12 @@ export function ReportSummary({ r }: { r: BacktestReport }) {
           <div>
             <Row label="Sharpe Ratio">{ratio(r.sharpe_ratio)}</Row>
             <Row label="Sortino Ratio">{ratio(r.sortino_ratio)}</Row>
-            <Row label="Calmar Ratio">{ratio(r.calmar_ratio)}</Row>
-            <Row label="CAGR">{signedPct(r.cagr)}</Row>
+            <Row label="Calmar Ratio">
+              <span title={r.not_annualised || undefined}>{ratio(r.calmar_ratio)}</span>
+            </Row>
+            <Row label="CAGR">
+              <span title={r.not_annualised || undefined}>{signedPctOrNA(r.cagr)}</span>
+            </Row>
             <Row label="Profit Factor">{d.profitFactor}</Row>
             <Row label="Win/Loss Ratio">{d.winLoss}</Row>
             <Row label="Exposure Time">{pct(r.exposure_time, 1)}</Row>
@@ -98,6 +112,7 @@ export function ReportSummary({ r }: { r: BacktestReport }) {
             <Row label="Candles">{r.candles.toLocaleString('en-US')}</Row>
           </div>
         </div>
+        {r.not_annualised && <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">{r.not_annualised}.</p>}
       </Card>
     </>
   );
@@ -115,11 +130,12 @@ export function ReportTitle({ r }: { r: BacktestReport }) {
 
 /** How many signals there were and why some did not trade. */
 export function NotExecuted({ r }: { r: BacktestReport }) {
-  const rows = Object.entries(r.not_executed ?? {}).sort((a, b) => b[1] - a[1]);
+  const { total, traded, notExecuted: rows } = signalCounts(r);
+  const n = (x: number) => x.toLocaleString('en-US');
   return (
     <Card title="Signals Not Executed">
-      <p className="mb-2 text-sm text-slate-600 dark:text-slate-300">
-        {r.signals.toLocaleString('en-US')} BUY/SELL signals; {rows.reduce((n, [, c]) => n + c, 0).toLocaleString('en-US')} did not trade.
+      <p className="mb-2 text-sm text-slate-600 dark:text-slate-300" data-testid="bt-signals">
+        {n(total)} BUY/SELL signals{traded != null && `: ${n(traded)} traded`}; {n(rows.reduce((k, [, c]) => k + c, 0))} did not trade.
       </p>
       {rows.length === 0 ? (
         <p className="text-sm text-slate-500 dark:text-slate-400">Every signal traded.</p>
