@@ -120,6 +120,7 @@ type Store interface {
 	LogStore
 	StrategyStore
 	BacktestStore
+	CandleStore
 	Ping(ctx context.Context) error
 	Close() error
 }

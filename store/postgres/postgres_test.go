@@ -139,3 +139,12 @@ func TestBacktestsContract(t *testing.T) {
 	defer s.Close()
 	storetest.RunBacktests(t, s)
 }
+
+func TestCandlesContract(t *testing.T) {
+	s, err := postgres.Open(context.Background(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.RunCandles(t, s)
+}
