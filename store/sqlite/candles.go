@@ -13,7 +13,7 @@ import (
 
 var _ domain.CandleStore = (*Store)(nil)
 
-// candleBatch is how many rows one INSERT carries (9 parameters each, well
+// candleBatch is how many rows one INSERT carries (6 parameters each, well
 // under SQLite's limit): one statement per row would spend most of an
 // import crossing into the driver.
 const candleBatch = 256
@@ -32,12 +32,12 @@ func (s *Store) InsertCandles(ctx context.Context, symbol string, g domain.Granu
 				full.Close()
 			}
 		}()
-		args := make([]any, 0, 9*candleBatch)
+		args := make([]any, 0, 3+6*candleBatch)
 		for i := 0; i < len(rows); i += candleBatch {
 			chunk := rows[i:min(i+candleBatch, len(rows))]
-			args = args[:0]
+			args = append(args[:0], symbol, string(g), source)
 			for _, r := range chunk {
-				args = append(args, symbol, string(g), r.Time.Unix(), r.Open, r.High, r.Low, r.Close, r.Volume, source)
+				args = append(args, r.Time.Unix(), r.Open, r.High, r.Low, r.Close, r.Volume)
 			}
 			var res sql.Result
 			var err error
@@ -67,14 +67,18 @@ func (s *Store) InsertCandles(ctx context.Context, symbol string, g domain.Granu
 
 func insertCandles(n int) string {
 	var b strings.Builder
-	b.WriteString(`INSERT INTO candles (symbol, granularity, open_time, open, high, low, close, volume, source) VALUES `)
+	// ?1..?3 are the symbol, granularity and source, bound once; each row
+	// binds its own six values.
+	b.WriteString(`INSERT INTO candles (symbol, granularity, open_time, open, high, low, close, volume, source)
+		SELECT ?1, ?2, column1, column2, column3, column4, column5, column6, ?3 FROM (VALUES `)
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("(?,?,?,?,?,?,?,?,?)")
+		b.WriteString("(?,?,?,?,?,?)")
 	}
-	b.WriteString(` ON CONFLICT (symbol, granularity, open_time) DO NOTHING`)
+	// WHERE true: an upsert after a SELECT needs it to parse.
+	b.WriteString(`) WHERE true ON CONFLICT (symbol, granularity, open_time) DO NOTHING`)
 	return b.String()
 }
 
