@@ -11,6 +11,7 @@ import (
 	"kestrel/alert"
 	"kestrel/auth"
 	"kestrel/backtest"
+	"kestrel/marketdata"
 	"kestrel/cluster"
 	"kestrel/domain"
 	"kestrel/httpapi/ws"
@@ -45,6 +46,13 @@ type Deps struct {
 	Market domain.MarketData
 	// MarketSource names where prices come from (the label the UI shows).
 	MarketSource func() string
+	// ReplayOf is the real time of the history the market is replaying now;
+	// nil when the market is live (not a replay).
+	ReplayOf func() *time.Time
+	// History is the candle store by real market dates (historical
+	// candles, coverage, the statistics drawn from history); nil leaves
+	// those routes out.
+	History *marketdata.History
 	Hub          *ws.Hub
 	Trading      *trading.Service
 	Strategies   *strategy.Engine
@@ -168,6 +176,9 @@ func (s *Server) registerRoutes() {
 	if s.d.Market != nil {
 		s.marketRoutes()
 		s.wsRoute()
+	}
+	if s.d.History != nil {
+		s.historyRoutes()
 	}
 	if s.d.Trading != nil {
 		s.tradingRoutes()
@@ -299,6 +310,14 @@ func (s *Server) rideAudit(r *http.Request, target string, status int) *http.Req
 			Status: status, RequestID: requestID(r.Context()), Remote: clientAddr(r), Detail: orderDetail(o)}
 	}), status
 	return r.WithContext(domain.WithAuditRider(r.Context(), note.rider))
+}
+
+// replayOf is the real time being replayed, nil when the market is live.
+func (d Deps) replayOf() *time.Time {
+	if d.ReplayOf == nil {
+		return nil
+	}
+	return d.ReplayOf()
 }
 
 func (d Deps) marketSource() string {

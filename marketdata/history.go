@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -22,6 +23,15 @@ const day = 24 * time.Hour
 type History struct {
 	st   domain.CandleStore
 	seed int64 // of the generated paths inside a candle (ONE_MINUTE, FIVE_MINUTE)
+
+	mu    sync.Mutex
+	daily dailyCache
+}
+
+// dailyCache holds Daily's answer for the spans it was computed from.
+type dailyCache struct {
+	key  string
+	days map[string][]domain.Candle
 }
 
 // New returns a reader of st; seed seeds the generated intra-candle paths.
@@ -218,12 +228,20 @@ func (h *History) fine(symbol string, cs []domain.Candle, w time.Duration) []dom
 
 // Daily returns every symbol's whole UTC days in the store (the last day is
 // left out unless the data reaches its end), for the analytics statistics
-// drawn from history.
+// drawn from history. The answer is kept until the store's spans change.
 func (h *History) Daily(ctx context.Context) (map[string][]domain.Candle, error) {
 	spans, err := h.st.CandleSpans(ctx)
 	if err != nil {
 		return nil, err
 	}
+	key := fmt.Sprint(spans)
+	h.mu.Lock()
+	if h.daily.key == key {
+		days := h.daily.days
+		h.mu.Unlock()
+		return days, nil
+	}
+	h.mu.Unlock()
 	out := map[string][]domain.Candle{}
 	for _, c := range merged(spans) {
 		if c.Granularity != Stored {
@@ -235,5 +253,8 @@ func (h *History) Daily(ctx context.Context) (map[string][]domain.Candle, error)
 		}
 		out[c.Symbol] = win.Candles
 	}
+	h.mu.Lock()
+	h.daily = dailyCache{key: key, days: out}
+	h.mu.Unlock()
 	return out, nil
 }

@@ -285,8 +285,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Historical candles */
+        /**
+         * Historical candles from the candle store, by real market dates
+         * @description At most limit candles opening in [start_date, end_date) by real market dates, the newest ones when more exist; without end_date up to the newest stored candle. Wider granularities are aggregated from the stored 15-minute candles; ONE_MINUTE and FIVE_MINUTE are cut from generated intra-candle paths (synthetic: true). A period with no data is refused (400) with the symbol's coverage.
+         */
         get: operations["getMarketDataHistoricalSymbol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market-data/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the candle store holds
+         * @description Per symbol and granularity: the oldest candle's open (from), the newest one's close (to), the number of candles and the holes (no candle opens in [from, to)).
+         */
+        get: operations["getMarketDataCoverage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1352,6 +1375,34 @@ export interface components {
             close: components["schemas"]["Decimal"];
             volume: components["schemas"]["Decimal"];
         };
+        MarketCoverage: {
+            symbol: string;
+            granularity: string;
+            /**
+             * Format: date-time
+             * @description Open time of the oldest candle
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description Close time of the newest candle
+             */
+            to: string;
+            candles: number;
+            gaps: {
+                /**
+                 * Format: date-time
+                 * @description First missing open time
+                 */
+                from: string;
+                /**
+                 * Format: date-time
+                 * @description Next stored open time
+                 */
+                to: string;
+            }[];
+            source: string;
+        };
         Order: {
             id: string;
             client_order_id?: string;
@@ -1539,6 +1590,11 @@ export interface components {
                 status: string;
                 last_tick_age_seconds: number;
                 source: string;
+                /**
+                 * Format: date-time
+                 * @description The real time of the history the sandbox market is replaying now (its prices are that moment's, shifted to the present); null when the market is live
+                 */
+                replay_of?: string | null;
             };
             /** @description Present when the server runs as one instance of a cluster */
             cluster?: components["schemas"]["ClusterStatus"];
@@ -1989,6 +2045,17 @@ export interface components {
             candles_hash: string;
             candles: number;
             ai_mode?: components["schemas"]["AIMode"];
+            /** @description The market history the run read, by real dates: the store's source, the first candle's open to the last one's close (warm-up included), the count and hash of the candles, and whether they were cut from generated intra-candle paths (ONE_MINUTE, FIVE_MINUTE) */
+            data: {
+                source: string;
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+                candles: number;
+                hash: string;
+                synthetic: boolean;
+            };
         };
         BacktestEquityPoint: {
             /** Format: date-time */
@@ -2775,6 +2842,38 @@ export interface operations {
                             symbol: string;
                             granularity: string;
                             candles: components["schemas"]["Candle"][];
+                            /** @description Where the stored candles came from */
+                            source: string;
+                            /** @description Cut from generated intra-candle paths, not read from the data */
+                            synthetic: boolean;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMarketDataCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            coverage: components["schemas"]["MarketCoverage"][];
                         };
                     };
                 };
@@ -2836,6 +2935,11 @@ export interface operations {
                             ticker: components["schemas"]["Ticker"];
                             stats: components["schemas"]["Stats24h"];
                             source: string;
+                            /**
+                             * Format: date-time
+                             * @description The real time of the history the sandbox market is replaying now (its prices are that moment's, shifted to the present); null when the market is live
+                             */
+                            replay_of?: string | null;
                         };
                     };
                 };
