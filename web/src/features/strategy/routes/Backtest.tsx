@@ -6,6 +6,7 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { useBacktest, useRunBacktest } from '../backtestApi';
 import { defaultForm, formFromRequest, isEstimate, toAsk, validateBacktest, type BacktestErrors, type BacktestForm as Form } from '../backtestModel';
 import type { BacktestAsk, BacktestReport, BacktestRun, LiveEstimate } from '../backtestTypes';
+import { useDataPeriod } from '../marketCoverage';
 import { BacktestForm } from '../components/backtest/BacktestForm';
 import { CompareRuns } from '../components/backtest/CompareRuns';
 import { EquityChart } from '../components/backtest/EquityChart';
@@ -48,6 +49,7 @@ function Report({ r }: { r: BacktestReport }) {
 /** Strategy Backtesting: the form and the run history on the left, the report (or a comparison) on the right. */
 export default function Backtest() {
   const [form, setForm] = useState<Form>(() => defaultForm());
+  useDataPeriod(setForm);
   const [errors, setErrors] = useState<BacktestErrors>({});
   const [selected, setSelected] = useState<string | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
