@@ -166,7 +166,10 @@ func (h *History) Candles(ctx context.Context, symbol string, g domain.Granulari
 	case w > candles.Width:
 		out.Candles = aggregate(stored, w)
 	default:
-		out.Candles, out.Synthetic = h.fine(symbol, stored, w), true
+		if out.Candles, err = h.fine(ctx, symbol, stored, w); err != nil {
+			return Window{}, err
+		}
+		out.Synthetic = true
 	}
 	// Keep the candles opening in [from, to) (a wider bucket that opened
 	// before from is kept, as the live market's candles are).
@@ -206,12 +209,17 @@ func aggregate(cs []domain.Candle, w time.Duration) []domain.Candle {
 // fine cuts candles of width w (1 or 5 minutes) from the seeded path inside
 // each stored candle: open at the bucket's first second, close at its end,
 // high and low over every second, the candle's volume pro rata.
-func (h *History) fine(symbol string, cs []domain.Candle, w time.Duration) []domain.Candle {
+// Generating a path is the slow part (a year of them takes seconds), so a
+// cancelled request stops it.
+func (h *History) fine(ctx context.Context, symbol string, cs []domain.Candle, w time.Duration) ([]domain.Candle, error) {
 	per := int(w / time.Second)
 	k := decimal.NewFromInt(int64(per)).Div(decimal.NewFromInt(int64(candles.Width / time.Second)))
 	inc := candles.PriceIncrement(symbol)
 	out := make([]domain.Candle, 0, len(cs)*int(candles.Width/w))
-	for _, c := range cs {
+	for i, c := range cs {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		path := replay.Path(h.seed, symbol, c, inc)
 		vol := c.Volume.Mul(k).Round(8)
 		for i0 := 0; i0+per < len(path); i0 += per {
@@ -223,7 +231,7 @@ func (h *History) fine(symbol string, cs []domain.Candle, w time.Duration) []dom
 			out = append(out, fc)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Daily returns every symbol's whole UTC days in the store (the last day is
