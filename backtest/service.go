@@ -90,7 +90,7 @@ type Data struct {
 // History is the candle store read by real market dates (package marketdata).
 type History interface {
 	Candles(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) (marketdata.Window, error)
-	Span(ctx context.Context, symbol string) (marketdata.Coverage, error)
+	Span(ctx context.Context, symbol string) (marketdata.Span, error)
 }
 
 // Report is a stored run: its id, what was asked, the assumptions and the result.

@@ -39,8 +39,15 @@ type CandleStore interface {
 	// StoredCandles returns the candles of symbol at g opening in
 	// [from, to), ascending.
 	StoredCandles(ctx context.Context, symbol string, g Granularity, from, to time.Time) ([]Candle, error)
-	// CandleSpans summarises every (symbol, granularity, source) stored.
+	// CandleSpans summarises every (symbol, granularity, source) stored
+	// (it reads every row: for listings, not for every request).
 	CandleSpans(ctx context.Context) ([]CandleSpan, error)
+	// CandleBounds returns the open times of the oldest and the newest
+	// candle of symbol at g, cheaply; not_found when there is none.
+	CandleBounds(ctx context.Context, symbol string, g Granularity) (first, last time.Time, err error)
+	// CandleSources lists the sources of the candles of symbol at g opening
+	// in [from, to), sorted.
+	CandleSources(ctx context.Context, symbol string, g Granularity, from, to time.Time) ([]string, error)
 	// CandleGaps lists the holes in symbol's history at g: consecutive
 	// stored candles further apart than g's width, oldest first.
 	CandleGaps(ctx context.Context, symbol string, g Granularity) ([]CandleGap, error)

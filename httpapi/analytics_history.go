@@ -15,7 +15,7 @@ func (s *Server) historyCloses(ctx context.Context) (map[string][]analytics.Clos
 	if s.d.History == nil {
 		return out, nil
 	}
-	days, err := s.d.History.Daily(ctx)
+	days, err := s.d.History.Daily(ctx, s.d.Market.Symbols())
 	if err != nil {
 		return nil, err
 	}

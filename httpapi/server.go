@@ -11,10 +11,10 @@ import (
 	"kestrel/alert"
 	"kestrel/auth"
 	"kestrel/backtest"
-	"kestrel/marketdata"
 	"kestrel/cluster"
 	"kestrel/domain"
 	"kestrel/httpapi/ws"
+	"kestrel/marketdata"
 	"kestrel/metrics"
 	"kestrel/ops/marketwatch"
 	"kestrel/settings"
@@ -52,11 +52,11 @@ type Deps struct {
 	// History is the candle store by real market dates (historical
 	// candles, coverage, the statistics drawn from history); nil leaves
 	// those routes out.
-	History *marketdata.History
-	Hub          *ws.Hub
-	Trading      *trading.Service
-	Strategies   *strategy.Engine
-	Backtests    *backtest.Service
+	History    *marketdata.History
+	Hub        *ws.Hub
+	Trading    *trading.Service
+	Strategies *strategy.Engine
+	Backtests  *backtest.Service
 	// Portfolio history store.
 	Portfolio domain.PortfolioStore
 	// Alerts lists and resolves system alerts.

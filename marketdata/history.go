@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -63,24 +64,34 @@ type Coverage struct {
 	Source      string             `json:"source"`
 }
 
-// Message is the coverage in words, as a refused period is told:
+// Span is where a symbol's stored history begins and ends.
+type Span struct {
+	Symbol string
+	From   time.Time // open time of the oldest candle
+	To     time.Time // close time of the newest candle
+}
+
+// Span is c's span.
+func (c Coverage) Span() Span { return Span{Symbol: c.Symbol, From: c.From, To: c.To} }
+
+// Message is the span in words, as a refused period is told:
 // "Market data for BTC-USD covers 2024-04-18 to 2026-05-07", from the first
 // day with data to the last whole UTC day.
-func (c Coverage) Message() string {
-	return fmt.Sprintf("Market data for %s covers %s to %s", c.Symbol, c.From.Format(time.DateOnly), c.LastDay().Format(time.DateOnly))
+func (s Span) Message() string {
+	return fmt.Sprintf("Market data for %s covers %s to %s", s.Symbol, s.From.Format(time.DateOnly), s.LastDay().Format(time.DateOnly))
 }
 
 // FirstDay is the UTC day of the oldest candle.
-func (c Coverage) FirstDay() time.Time { return c.From.Truncate(day) }
+func (s Span) FirstDay() time.Time { return s.From.Truncate(day) }
 
 // LastDay is the last UTC day the data covers to its end.
-func (c Coverage) LastDay() time.Time { return c.To.Truncate(day).Add(-day) }
+func (s Span) LastDay() time.Time { return s.To.Truncate(day).Add(-day) }
 
 // Covers reports whether the days [start, end) (end exclusive, at 00:00
-// UTC) lie within the coverage: from the first day with data to the end of
-// the last whole day.
-func (c Coverage) Covers(start, end time.Time) bool {
-	return !start.Before(c.FirstDay()) && !end.After(c.LastDay().Add(day)) && start.Before(end)
+// UTC) lie within the span: from the first day with data to the end of the
+// last whole day.
+func (s Span) Covers(start, end time.Time) bool {
+	return !start.Before(s.FirstDay()) && !end.After(s.LastDay().Add(day)) && start.Before(end)
 }
 
 // Coverage lists every symbol and granularity stored, with the holes in
@@ -102,19 +113,14 @@ func (h *History) Coverage(ctx context.Context) ([]Coverage, error) {
 	return out, nil
 }
 
-// Span is the stored coverage of symbol (without its gaps); not_found when
+// Span is where symbol's stored history begins and ends; not_found when
 // the store holds nothing for it.
-func (h *History) Span(ctx context.Context, symbol string) (Coverage, error) {
-	spans, err := h.st.CandleSpans(ctx)
+func (h *History) Span(ctx context.Context, symbol string) (Span, error) {
+	first, last, err := h.st.CandleBounds(ctx, symbol, Stored)
 	if err != nil {
-		return Coverage{}, err
+		return Span{}, err
 	}
-	for _, c := range merged(spans) {
-		if c.Symbol == symbol && c.Granularity == Stored {
-			return c, nil
-		}
-	}
-	return Coverage{}, domain.Errorf(domain.ENotFound, "No market data is stored for %s", symbol)
+	return Span{Symbol: symbol, From: first, To: last.Add(candles.Width)}, nil
 }
 
 // merged folds the spans of one symbol and granularity from several
@@ -150,16 +156,16 @@ func (h *History) Candles(ctx context.Context, symbol string, g domain.Granulari
 	if w == 0 {
 		return Window{}, domain.Errorf(domain.EInvalid, "Unsupported granularity: %s", g)
 	}
-	span, err := h.Span(ctx, symbol)
-	if err != nil {
-		return Window{}, err
-	}
-	out := Window{Source: span.Source}
 	lo, hi := from.Truncate(max(w, candles.Width)), ceil(to, max(w, candles.Width))
 	stored, err := h.st.StoredCandles(ctx, symbol, Stored, lo, hi)
 	if err != nil {
 		return Window{}, err
 	}
+	sources, err := h.st.CandleSources(ctx, symbol, Stored, lo, hi)
+	if err != nil {
+		return Window{}, err
+	}
+	out := Window{Source: strings.Join(sources, ", ")}
 	switch {
 	case w == candles.Width:
 		out.Candles = stored
@@ -234,13 +240,21 @@ func (h *History) fine(ctx context.Context, symbol string, cs []domain.Candle, w
 	return out, nil
 }
 
-// Daily returns every symbol's whole UTC days in the store (the last day is
-// left out unless the data reaches its end), for the analytics statistics
-// drawn from history. The answer is kept until the store's spans change.
-func (h *History) Daily(ctx context.Context) (map[string][]domain.Candle, error) {
-	spans, err := h.st.CandleSpans(ctx)
-	if err != nil {
-		return nil, err
+// Daily returns the whole UTC days in the store of each of symbols that has
+// any (the last day is left out unless the data reaches its end), for the
+// analytics statistics drawn from history. The answer is kept until a
+// symbol's span changes.
+func (h *History) Daily(ctx context.Context, symbols []string) (map[string][]domain.Candle, error) {
+	var spans []Span
+	for _, sym := range symbols {
+		sp, err := h.Span(ctx, sym)
+		if domain.ErrorCode(err) == domain.ENotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		spans = append(spans, sp)
 	}
 	key := fmt.Sprint(spans)
 	h.mu.Lock()
@@ -251,10 +265,7 @@ func (h *History) Daily(ctx context.Context) (map[string][]domain.Candle, error)
 	}
 	h.mu.Unlock()
 	out := map[string][]domain.Candle{}
-	for _, c := range merged(spans) {
-		if c.Granularity != Stored {
-			continue
-		}
+	for _, c := range spans {
 		win, err := h.Candles(ctx, c.Symbol, domain.OneDay, c.FirstDay(), c.To.Truncate(day))
 		if err != nil {
 			return nil, err

@@ -107,7 +107,7 @@ func TestCoverage(t *testing.T) {
 	if btc.Granularity != domain.FifteenMinute || !btc.From.Equal(s.First()) || !btc.To.Equal(s.End()) || btc.Candles != s.Len() {
 		t.Fatalf("BTC coverage %+v", btc)
 	}
-	if got := btc.Message(); got != "Market data for BTC-USD covers 2024-04-18 to 2026-05-07" {
+	if got := btc.Span().Message(); got != "Market data for BTC-USD covers 2024-04-18 to 2026-05-07" {
 		t.Fatalf("message %q", got)
 	}
 	// The documented gap of 2025-10-25 (last candle 15:00, next 21:00) is listed.
@@ -126,7 +126,7 @@ func TestCoverage(t *testing.T) {
 		ok       bool
 	}{{"2024-06-01", "2024-09-01", true}, {"2024-04-18", "2024-05-01", true}, {"2026-02-08", "2026-05-08", true},
 		{"2024-04-17", "2024-05-01", false}, {"2026-02-08", "2026-05-09", false}, {"2023-01-01", "2023-03-01", false}} {
-		if got := btc.Covers(day(c.from), day(c.to)); got != c.ok {
+		if got := btc.Span().Covers(day(c.from), day(c.to)); got != c.ok {
 			t.Errorf("Covers(%s, %s) = %v", c.from, c.to, got)
 		}
 	}
@@ -148,5 +148,29 @@ func BenchmarkImportShipped(b *testing.B) {
 		b.StopTimer()
 		st.Close()
 		b.StartTimer()
+	}
+}
+
+// Measures what a one-year backtest reads (docs/PERFORMANCE.md):
+// go test -run '^$' -bench YearOfCandles -benchmem ./marketdata/
+func BenchmarkYearOfCandles(b *testing.B) {
+	st, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "kestrel.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := marketdata.ImportShipped(context.Background(), st); err != nil {
+		b.Fatal(err)
+	}
+	h := marketdata.New(st, 1)
+	from, to := time.Date(2025, 5, 8, 0, 0, 0, 0, time.UTC), time.Date(2026, 5, 8, 0, 0, 0, 0, time.UTC)
+	for _, g := range []domain.Granularity{domain.FifteenMinute, domain.OneHour} {
+		b.Run(string(g), func(b *testing.B) {
+			for b.Loop() {
+				if w, err := h.Candles(context.Background(), "BTC-USD", g, from, to); err != nil || len(w.Candles) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

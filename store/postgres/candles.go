@@ -80,6 +80,40 @@ func (s *Store) CandleSpans(ctx context.Context) ([]domain.CandleSpan, error) {
 	return out, rows.Err()
 }
 
+// CandleBounds implements domain.CandleStore: two index lookups.
+func (s *Store) CandleBounds(ctx context.Context, symbol string, g domain.Granularity) (time.Time, time.Time, error) {
+	var first, last *time.Time
+	err := s.db.QueryRow(ctx, `SELECT
+			(SELECT MIN(open_time) FROM candles WHERE symbol = $1 AND granularity = $2),
+			(SELECT MAX(open_time) FROM candles WHERE symbol = $1 AND granularity = $2)`, symbol, string(g)).Scan(&first, &last)
+	if err != nil {
+		return time.Time{}, time.Time{}, err
+	}
+	if first == nil || last == nil {
+		return time.Time{}, time.Time{}, domain.Errorf(domain.ENotFound, "No market data is stored for %s", symbol)
+	}
+	return first.UTC(), last.UTC(), nil
+}
+
+// CandleSources implements domain.CandleStore.
+func (s *Store) CandleSources(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) ([]string, error) {
+	rows, err := s.db.Query(ctx, `SELECT DISTINCT source FROM candles
+		WHERE symbol = $1 AND granularity = $2 AND open_time >= $3 AND open_time < $4 ORDER BY source`, symbol, string(g), from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var src string
+		if err := rows.Scan(&src); err != nil {
+			return nil, err
+		}
+		out = append(out, src)
+	}
+	return out, rows.Err()
+}
+
 // CandleGaps implements domain.CandleStore.
 func (s *Store) CandleGaps(ctx context.Context, symbol string, g domain.Granularity) ([]domain.CandleGap, error) {
 	w := g.Duration()

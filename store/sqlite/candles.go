@@ -154,6 +154,40 @@ func (s *Store) CandleSpans(ctx context.Context) ([]domain.CandleSpan, error) {
 	return out, rows.Err()
 }
 
+// CandleBounds implements domain.CandleStore: two index lookups.
+func (s *Store) CandleBounds(ctx context.Context, symbol string, g domain.Granularity) (time.Time, time.Time, error) {
+	var first, last sql.NullInt64
+	err := s.r.QueryRowContext(ctx, `SELECT
+			(SELECT MIN(open_time) FROM candles WHERE symbol = ?1 AND granularity = ?2),
+			(SELECT MAX(open_time) FROM candles WHERE symbol = ?1 AND granularity = ?2)`, symbol, string(g)).Scan(&first, &last)
+	if err != nil {
+		return time.Time{}, time.Time{}, err
+	}
+	if !first.Valid || !last.Valid {
+		return time.Time{}, time.Time{}, domain.Errorf(domain.ENotFound, "No market data is stored for %s", symbol)
+	}
+	return time.Unix(first.Int64, 0).UTC(), time.Unix(last.Int64, 0).UTC(), nil
+}
+
+// CandleSources implements domain.CandleStore.
+func (s *Store) CandleSources(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT source FROM candles
+		WHERE symbol = ? AND granularity = ? AND open_time >= ? AND open_time < ? ORDER BY source`, symbol, string(g), ceilUnix(from), ceilUnix(to))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var src string
+		if err := rows.Scan(&src); err != nil {
+			return nil, err
+		}
+		out = append(out, src)
+	}
+	return out, rows.Err()
+}
+
 // CandleGaps implements domain.CandleStore.
 func (s *Store) CandleGaps(ctx context.Context, symbol string, g domain.Granularity) ([]domain.CandleGap, error) {
 	w := int64(g.Duration() / time.Second)

@@ -96,12 +96,29 @@ func RunCandles(t *testing.T, s domain.CandleStore) {
 		}
 	}
 
+	oldest, newest, err := s.CandleBounds(ctx, "BTC-USD", domain.FifteenMinute)
+	if err != nil || !oldest.Equal(base) || !newest.Equal(base.Add(9*q)) || oldest.Location() != time.UTC {
+		t.Fatalf("bounds %v %v %v", oldest, newest, err)
+	}
+	if _, _, err := s.CandleBounds(ctx, "SOL-USD", domain.FifteenMinute); domain.ErrorCode(err) != domain.ENotFound {
+		t.Fatalf("bounds of nothing: %v, want not_found", err)
+	}
+	if n, err := s.InsertCandles(ctx, "BTC-USD", domain.FifteenMinute, "later", []domain.CandleRow{row(12, "3")}); err != nil || n != 1 {
+		t.Fatalf("another source: %d %v", n, err)
+	}
+	if srcs, err := s.CandleSources(ctx, "BTC-USD", domain.FifteenMinute, base, base.Add(10*q)); err != nil || len(srcs) != 1 || srcs[0] != "test" {
+		t.Fatalf("sources of [0, 10): %v %v", srcs, err)
+	}
+	if srcs, err := s.CandleSources(ctx, "BTC-USD", domain.FifteenMinute, base, base.Add(13*q)); err != nil || len(srcs) != 2 || srcs[0] != "later" || srcs[1] != "test" {
+		t.Fatalf("sources of [0, 13): %v %v", srcs, err)
+	}
+
 	gaps, err := s.CandleGaps(ctx, "BTC-USD", domain.FifteenMinute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(gaps) != 1 || !gaps[0].From.Equal(base.Add(4*q)) || !gaps[0].To.Equal(base.Add(6*q)) {
-		t.Fatalf("gaps %+v, want candles 4 and 5 missing", gaps)
+	if len(gaps) != 2 || !gaps[0].From.Equal(base.Add(4*q)) || !gaps[0].To.Equal(base.Add(6*q)) || !gaps[1].From.Equal(base.Add(10*q)) || !gaps[1].To.Equal(base.Add(12*q)) {
+		t.Fatalf("gaps %+v, want candles 4, 5, 10 and 11 missing", gaps)
 	}
 	if gaps, err := s.CandleGaps(ctx, "ETH-USD", domain.FifteenMinute); err != nil || len(gaps) != 0 {
 		t.Fatalf("one candle has no gaps: %+v %v", gaps, err)
