@@ -21,13 +21,9 @@ type Imported struct {
 }
 
 // ImportShipped stores the shipped candles of every symbol the store does
-// not hold completely yet (see the package doc).
+// not hold yet (see the package doc).
 func ImportShipped(ctx context.Context, st domain.CandleStore) (Imported, error) {
 	began := time.Now()
-	spans, err := st.CandleSpans(ctx)
-	if err != nil {
-		return Imported{}, err
-	}
 	var out Imported
 	for _, sym := range candles.Symbols() {
 		s, err := candles.Load(sym)
@@ -35,7 +31,11 @@ func ImportShipped(ctx context.Context, st domain.CandleStore) (Imported, error)
 			return out, err
 		}
 		bars := s.Bars(s.First(), s.End())
-		if complete(spans, sym, bars) {
+		done, err := complete(ctx, st, sym, bars)
+		if err != nil {
+			return out, err
+		}
+		if done {
 			continue
 		}
 		n, err := st.InsertCandles(ctx, sym, domain.FifteenMinute, ShippedSource, rows(bars))
@@ -49,18 +49,24 @@ func ImportShipped(ctx context.Context, st domain.CandleStore) (Imported, error)
 	return out, nil
 }
 
-// complete reports whether the store already holds every shipped candle of
-// sym: the shipped source's span covers them all, one row per candle.
-func complete(spans []domain.CandleSpan, sym string, bars []candles.Bar) bool {
+// complete reports whether the store already holds the shipped candles of
+// sym: its stored history reaches from the first shipped candle to the
+// last. A symbol is imported in one transaction, whole or not at all, and
+// the import is the first thing a start writes, so the two ends stand for
+// everything in between; reading them costs two index lookups, where
+// counting the rows would read them all at every start.
+func complete(ctx context.Context, st domain.CandleStore, sym string, bars []candles.Bar) (bool, error) {
 	if len(bars) == 0 {
-		return true
+		return true, nil
 	}
-	for _, sp := range spans {
-		if sp.Symbol == sym && sp.Granularity == domain.FifteenMinute && sp.Source == ShippedSource {
-			return sp.Count == len(bars) && sp.First.UnixNano() == bars[0].Time && sp.Last.UnixNano() == bars[len(bars)-1].Time
-		}
+	first, last, err := st.CandleBounds(ctx, sym, domain.FifteenMinute)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return false, nil
 	}
-	return false
+	if err != nil {
+		return false, err
+	}
+	return first.UnixNano() <= bars[0].Time && last.UnixNano() >= bars[len(bars)-1].Time, nil
 }
 
 func rows(bars []candles.Bar) []domain.CandleRow {

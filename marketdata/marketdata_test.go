@@ -174,3 +174,21 @@ func BenchmarkYearOfCandles(b *testing.B) {
 		})
 	}
 }
+
+// Measures a later start, which finds the candles complete:
+// go test -run '^$' -bench ImportAgain -benchtime 3x ./marketdata/
+func BenchmarkImportAgain(b *testing.B) {
+	st, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "kestrel.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := marketdata.ImportShipped(context.Background(), st); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if res, err := marketdata.ImportShipped(context.Background(), st); err != nil || res.Candles != 0 {
+			b.Fatal(res, err)
+		}
+	}
+}
