@@ -9,6 +9,8 @@ import (
 	"kestrel/candles"
 	"kestrel/domain"
 	"kestrel/marketdata"
+	"kestrel/store/postgres"
+	"kestrel/store/postgres/pgtest"
 	"kestrel/store/sqlite"
 )
 
@@ -190,5 +192,24 @@ func BenchmarkImportAgain(b *testing.B) {
 		if res, err := marketdata.ImportShipped(context.Background(), st); err != nil || res.Candles != 0 {
 			b.Fatal(res, err)
 		}
+	}
+}
+
+// The same on PostgreSQL:
+// go test -run '^$' -bench ImportShippedPostgres -benchtime 3x ./marketdata/
+func BenchmarkImportShippedPostgres(b *testing.B) {
+	for b.Loop() {
+		b.StopTimer()
+		st, err := postgres.Open(context.Background(), pgtest.URL(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := marketdata.ImportShipped(context.Background(), st); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		st.Close()
+		b.StartTimer()
 	}
 }
