@@ -146,15 +146,17 @@ func (s *Service) Defaults(ctx context.Context, a Ask) (Ask, error) {
 	if a.Symbol == "" {
 		a.Symbol = "BTC-USD"
 	}
-	if a.EndDate == "" && a.StartDate == "" {
-		span, err := s.d.History.Span(ctx, strings.ToUpper(strings.TrimSpace(a.Symbol)))
-		if err != nil && domain.ErrorCode(err) != domain.ENotFound {
+	sym := strings.ToUpper(strings.TrimSpace(a.Symbol))
+	if a.EndDate == "" && a.StartDate == "" && contains(s.d.Market.Symbols(), sym) { // an unknown symbol is validate's to refuse
+		span, err := s.d.History.Span(ctx, sym)
+		if domain.ErrorCode(err) == domain.ENotFound {
+			return a, noData(sym)
+		}
+		if err != nil {
 			return a, err
 		}
-		if err == nil { // no data: the run is refused with the symbol's coverage
-			end := span.LastDay().AddDate(0, 0, 1) // end dates are exclusive
-			a.EndDate, a.StartDate = end.Format(time.DateOnly), end.AddDate(0, -3, 0).Format(time.DateOnly)
-		}
+		end := span.LastDay().AddDate(0, 0, 1) // end dates are exclusive
+		a.EndDate, a.StartDate = end.Format(time.DateOnly), end.AddDate(0, -3, 0).Format(time.DateOnly)
 	}
 	if a.InitialCapital.IsZero() {
 		a.InitialCapital = decimal.NewFromInt(10000)
@@ -266,12 +268,16 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 
 func (s *Service) now() time.Time { return s.d.Clock.Now().UTC() }
 
+func noData(symbol string) error {
+	return domain.FieldErrors(map[string]string{"symbol": "No market data is stored for " + symbol}, "symbol")
+}
+
 // covered refuses a period the candle store does not hold for symbol, with
 // its coverage: a run is never made of other dates than those asked for.
 func (s *Service) covered(ctx context.Context, symbol string, start, end time.Time) error {
 	span, err := s.d.History.Span(ctx, symbol)
 	if domain.ErrorCode(err) == domain.ENotFound {
-		return domain.FieldErrors(map[string]string{"symbol": "No market data is stored for " + symbol}, "symbol")
+		return noData(symbol)
 	}
 	if err != nil {
 		return err
