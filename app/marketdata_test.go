@@ -201,6 +201,19 @@ func TestHistoricalCandlesAreRealDates(t *testing.T) {
 	if n := len(h.Candles); n != 3 || !h.Candles[2].Time.Equal(time.Date(2026, 5, 8, 16, 0, 0, 0, time.UTC)) {
 		t.Fatalf("newest: %+v", h.Candles)
 	}
+	// Five-minute candles are generated inside the 15-minute ones, and say so; so does a run on them.
+	s.into(s.do("GET", "/api/market-data/historical/BTC-USD?granularity=FIVE_MINUTE&start_date=2024-06-01&end_date=2024-06-02", tok, ""), &h)
+	if len(h.Candles) != 288 || !h.Synthetic {
+		t.Fatalf("five-minute: %d candles, synthetic %v", len(h.Candles), h.Synthetic)
+	}
+	var fine dataReport
+	r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2024-06-01","end_date":"2024-06-08","initial_capital":10000,"params":{"timeframe":"FIVE_MINUTE"}}`)
+	if r.Status != 201 {
+		t.Fatalf("five-minute run: %+v", r)
+	}
+	if s.into(r, &fine); !fine.Assumptions.Data.Synthetic {
+		t.Fatalf("a five-minute run's data %+v does not say it was generated", fine.Assumptions.Data)
+	}
 	if r := s.do("GET", "/api/market-data/historical/BTC-USD?start_date=2027-01-01&end_date=2027-02-01", tok, ""); r.Status != 400 ||
 		r.Error.Message != "Market data for BTC-USD covers 2024-04-18 to 2026-05-07" {
 		t.Fatalf("after the data: %d %q", r.Status, r.Error.Message)
