@@ -213,3 +213,23 @@ func BenchmarkImportShippedPostgres(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// Measures generating a month of five-minute candles (docs/PERFORMANCE.md):
+// go test -run '^$' -bench MonthOfFiveMinute -benchtime 3x ./marketdata/
+func BenchmarkMonthOfFiveMinute(b *testing.B) {
+	st, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "kestrel.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := marketdata.ImportShipped(context.Background(), st); err != nil {
+		b.Fatal(err)
+	}
+	h := marketdata.New(st, 1)
+	from := time.Date(2025, 5, 8, 0, 0, 0, 0, time.UTC)
+	for b.Loop() {
+		if w, err := h.Candles(context.Background(), "BTC-USD", domain.FiveMinute, from, from.AddDate(0, 1, 0)); err != nil || !w.Synthetic {
+			b.Fatal(err)
+		}
+	}
+}
