@@ -25,6 +25,7 @@ import (
 	"kestrel/httpapi/ws"
 	"kestrel/jobs"
 	"kestrel/logbook"
+	"kestrel/marketdata"
 	"kestrel/metrics"
 	"kestrel/ops/backup"
 	"kestrel/ops/healthcheck"
@@ -47,9 +48,11 @@ type App struct {
 	Alerts   *alert.Service
 	Settings *settings.Service
 	Metrics  *metrics.Metrics
-	// Market is the replayed history: the live market with the sandbox,
-	// and what backtests run on with any exchange.
+	// Market is the replayed history: the live market with the sandbox.
 	Market *replay.Replay
+	// History is the candle store read by real market dates: what
+	// backtests, the historical candles and the analytics statistics read.
+	History *marketdata.History
 	// Live is the market the app trades on (the replay, or Coinbase's
 	// feed) and Exchange the exchange (the sandbox or the Coinbase adapter):
 	// switches the exchange settings turn (venue.go).
@@ -137,6 +140,10 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		store.Close()
 		return nil, err
 	}
+	if err := a.importMarketData(ctx); err != nil {
+		store.Close()
+		return nil, err
+	}
 	if err := a.openEngine(ctx, clock); err != nil {
 		store.Close()
 		return nil, err
@@ -155,7 +162,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	}
 	proxies, _ := httpapi.ParseTrustedProxies(cfg.TrustedProxies) // checked by Validate
 	api := httpapi.New(httpapi.Deps{TrustedProxies: proxies, Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
-		Market: a.Live, MarketSource: func() string { return a.current().source }, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests, Jobs: a.Jobs,
+		Market: a.Live, MarketSource: func() string { return a.current().source }, ReplayOf: a.replayOf, History: a.History, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests, Jobs: a.Jobs,
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, MetricsClosed: exposed && cfg.MetricsToken == "", Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {

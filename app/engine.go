@@ -67,10 +67,10 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	if err != nil {
 		return err
 	}
-	a.Backtests = backtest.NewService(backtest.Deps{Strategies: a.Strategies, Market: a.Market, Exchange: a.Exchange, Store: a.Store,
+	a.Backtests = backtest.NewService(backtest.Deps{Strategies: a.Strategies, Market: a.Market, History: a.History, Exchange: a.Exchange, Store: a.Store,
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
 		Clock: clock, Build: a.build.Version + " " + a.build.Commit, AIProvider: a.aiProvider, Limits: a.limitsSummary, Decisions: a.Store,
-		DataTime: a.Market.DataTime, MaxModelCalls: func() int { return a.Settings.Platform().API.AI.BacktestMaxModelCalls }})
+		MaxModelCalls: func() int { return a.Settings.Platform().API.AI.BacktestMaxModelCalls }})
 	a.Alerts.OnResolve(a.resumeResolvedStrategy)
 	a.Hub = ws.NewHub(256, a.Live.Symbols())
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }

@@ -3,6 +3,22 @@
 // check as live trading, on a simulated clock, with no database and no
 // goroutines.
 //
+// Data. The service reads the candles from the candle store by real market
+// dates (package marketdata, Deps.History): a run on 2024-06-01 to
+// 2024-08-31 is made of the candles that opened in those days (end dates
+// are exclusive, at 00:00 UTC), with the indicators' warm-up before them,
+// and nothing is looped or shifted, whatever market the app trades on. The
+// default period (the spec's last three months) ends at 00:00 UTC of the day
+// of the newest stored candle. A period the store does not hold whole is
+// refused (400) with the symbol's coverage: "Market data for BTC-USD covers
+// 2024-04-18 to 2026-05-07" (the first day with data to the last whole day).
+// The report's assumptions.data pins what was read: the store's source, the
+// real dates of the first candle's open and the last one's close (warm-up
+// included), the number of candles and their hash, and synthetic: true when
+// the timeframe is ONE_MINUTE or FIVE_MINUTE, whose candles are cut from
+// generated paths inside the stored 15-minute candles rather than read (the
+// backtest screen's banner says so).
+//
 // Timeline, for each closed candle t of the strategy's timeframe:
 //
 //  1. the strategy sees candles up to and including t (never later: the

@@ -14,6 +14,7 @@ import (
 
 	"kestrel/ai"
 	"kestrel/domain"
+	"kestrel/marketdata"
 	market "kestrel/replay"
 	"kestrel/strategy"
 	"kestrel/trading"
@@ -77,6 +78,27 @@ type Assumptions struct {
 	// HalfSpread is the bid/ask distance from the price (a fraction), the
 	// live market's: BUYs pay the ask, SELLs get the bid.
 	HalfSpread decimal.Decimal `json:"half_spread"`
+	Data       Data            `json:"data"`
+}
+
+// Data says which market history a run read: the store's source, the real
+// dates of the candles (warm-up included: from the first one's open to the
+// last one's close), how many and their hash (the same as CandlesHash), and
+// whether they were cut from generated intra-candle paths (ONE_MINUTE and
+// FIVE_MINUTE timeframes) rather than read from the data.
+type Data struct {
+	Source    string    `json:"source"`
+	From      time.Time `json:"from"`
+	To        time.Time `json:"to"`
+	Candles   int       `json:"candles"`
+	Hash      string    `json:"hash"`
+	Synthetic bool      `json:"synthetic"`
+}
+
+// History is the candle store read by real market dates (package marketdata).
+type History interface {
+	Candles(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) (marketdata.Window, error)
+	Span(ctx context.Context, symbol string) (marketdata.Span, error)
 }
 
 // Report is a stored run: its id, what was asked, the assumptions and the result.
@@ -95,7 +117,9 @@ type Deps struct {
 	Strategies interface {
 		Get(name string) (strategy.Config, error)
 	}
-	Market   domain.MarketData
+	Market domain.MarketData // the symbols
+	// History is where the candles come from, by real market dates.
+	History  History
 	Exchange domain.Exchange // products
 	Store    domain.BacktestStore
 	Policy   func() trading.Policy
@@ -109,9 +133,6 @@ type Deps struct {
 	// Limits summarises the risk limits for prompts, as live strategies do,
 	// so a backtest's prompts can match the recorded ones.
 	Limits func() string
-	// DataTime maps a candle's time on the chart's timeline to the real time
-	// of its data (nil: the same), for the training-cutoff warning.
-	DataTime func(time.Time) time.Time
 	// Decisions finds recorded AI decisions by prompt hash and records a
 	// live run's answers.
 	Decisions interface {
@@ -144,19 +165,28 @@ type Service struct{ d Deps }
 func NewService(d Deps) *Service { return &Service{d: d} }
 
 // Defaults fill what an ask leaves out: BTC-USD, the last three months
-// (the spec's default period) up to the last closed day, capital 10,000.
-func (s *Service) Defaults(a Ask) Ask {
+// (the spec's default period) ending with the newest whole day of market
+// data the store has, capital 10,000.
+func (s *Service) Defaults(ctx context.Context, a Ask) (Ask, error) {
 	if a.Symbol == "" {
 		a.Symbol = "BTC-USD"
 	}
-	if a.EndDate == "" && a.StartDate == "" {
-		end := s.d.Clock.Now().UTC().Truncate(24 * time.Hour)
+	sym := strings.ToUpper(strings.TrimSpace(a.Symbol))
+	if a.EndDate == "" && a.StartDate == "" && contains(s.d.Market.Symbols(), sym) { // an unknown symbol is validate's to refuse
+		span, err := s.d.History.Span(ctx, sym)
+		if domain.ErrorCode(err) == domain.ENotFound {
+			return a, noData(sym)
+		}
+		if err != nil {
+			return a, err
+		}
+		end := span.LastDay().AddDate(0, 0, 1) // end dates are exclusive
 		a.EndDate, a.StartDate = end.Format(time.DateOnly), end.AddDate(0, -3, 0).Format(time.DateOnly)
 	}
 	if a.InitialCapital.IsZero() {
 		a.InitialCapital = decimal.NewFromInt(10000)
 	}
-	return a
+	return a, nil
 }
 
 // Run validates the ask, runs it and stores the report.
@@ -169,6 +199,9 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	a.StrategyName, a.Symbol = strings.TrimSpace(a.StrategyName), strings.ToUpper(strings.TrimSpace(a.Symbol))
 	start, end, err := s.validate(a)
 	if err != nil {
+		return Report{}, err
+	}
+	if err := s.covered(ctx, a.Symbol, start, end); err != nil {
 		return Report{}, err
 	}
 	cfg, err := s.d.Strategies.Get(a.StrategyName)
@@ -214,12 +247,11 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 		warm = max(warm, cfg.ContextLength)
 	}
 	w := g.Duration()
-	n := int(end.Sub(start)/w) + warm
-	cs, err := s.d.Market.Candles(ctx, a.Symbol, g, start.Add(-time.Duration(warm)*w), end, n)
+	win, err := s.d.History.Candles(ctx, a.Symbol, g, start.Add(-time.Duration(warm)*w), end)
 	if err != nil {
 		return Report{}, err
 	}
-	cs = closedOnly(cs, w, s.now())
+	cs := closedOnly(win.Candles, w, s.now())
 	warmup := 0
 	for warmup < len(cs) && cs[warmup].Time.Before(start) {
 		warmup++
@@ -228,7 +260,7 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 		return Report{}, domain.Errorf(domain.EInvalid, "No candles for %s in this period", a.Symbol)
 	}
 	if aiRun != nil && mode == AILive {
-		cut, warns := cutoffWarnings(aiRun.Provider, aiRun.Model, s.earliestData(cs[warmup:]))
+		cut, warns := cutoffWarnings(aiRun.Provider, aiRun.Model, cs[warmup].Time)
 		aiRun.Warnings = warns
 		est := s.estimate(a, aiRun, len(cs)-warmup-1, cut, cfg.Type == domain.StrategyHybrid)
 		if est.ModelCalls > aiRun.CallCap {
@@ -264,6 +296,8 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
 			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs),
 			Policy: policyUsed(policy)}}
+	rep.Assumptions.Data = Data{Source: win.Source, From: cs[0].Time, To: cs[len(cs)-1].Time.Add(w), Candles: len(cs),
+		Hash: rep.Assumptions.CandlesHash, Synthetic: win.Synthetic}
 	if aiRun != nil {
 		if cfg.Type == domain.StrategyHybrid {
 			aiRun.NotAsked = len(cs) - warmup - 1 - aiRun.Prompts // one evaluation per candle but the last
@@ -281,6 +315,30 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 }
 
 func (s *Service) now() time.Time { return s.d.Clock.Now().UTC() }
+
+func noData(symbol string) error {
+	return domain.FieldErrors(map[string]string{"symbol": "No market data is stored for " + symbol}, "symbol")
+}
+
+// covered refuses a period the candle store does not hold for symbol, with
+// its coverage: a run is never made of other dates than those asked for.
+func (s *Service) covered(ctx context.Context, symbol string, start, end time.Time) error {
+	span, err := s.d.History.Span(ctx, symbol)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return noData(symbol)
+	}
+	if err != nil {
+		return err
+	}
+	if span.Covers(start, end) {
+		return nil
+	}
+	field := "end_date"
+	if start.Before(span.FirstDay()) {
+		field = "start_date"
+	}
+	return domain.FieldErrors(map[string]string{field: span.Message()}, field)
+}
 
 // validate checks an ask with the spec's messages and returns its period.
 func (s *Service) validate(a Ask) (time.Time, time.Time, error) {
@@ -456,20 +514,4 @@ func (s *Service) estimate(a Ask, run *AIRun, calls int, cutoff string, hybrid b
 			run.Provider, run.Model, calls, 2*calls, run.CallCap)
 	}
 	return e
-}
-
-// earliestData is the real time of the oldest data among the candles (the
-// replay loops, so it is not always the first).
-func (s *Service) earliestData(cs []domain.Candle) time.Time {
-	first := cs[0].Time
-	if s.d.DataTime == nil {
-		return first
-	}
-	first = s.d.DataTime(first)
-	for _, c := range cs[1:] {
-		if t := s.d.DataTime(c.Time); t.Before(first) {
-			first = t
-		}
-	}
-	return first
 }

@@ -1,39 +1,28 @@
 package httpapi
 
 import (
-	"sync"
-	"time"
+	"context"
 
 	"kestrel/analytics"
-	"kestrel/candles"
 )
 
-var shipped struct {
-	once   sync.Once
-	closes map[string][]analytics.Close
-}
-
-// shippedCloses are the daily closes of the candles shipped with the
-// product, the history the stress tests and scenarios draw their moves and
-// frequencies from whatever market is configured: every UTC day the data
-// covers to its end (the last, partial day is left out). Read once.
-func shippedCloses() map[string][]analytics.Close {
-	shipped.once.Do(func() {
-		shipped.closes = map[string][]analytics.Close{}
-		for _, sym := range candles.Symbols() {
-			s, err := candles.Load(sym)
-			if err != nil || s.Len() == 0 {
-				continue
-			}
-			days := candles.Aggregate(s.Bars(s.First(), s.End()), 24*time.Hour)
-			if !s.End().Equal(s.End().Truncate(24*time.Hour)) && len(days) > 0 {
-				days = days[:len(days)-1]
-			}
-			for _, d := range days {
-				c := d.Candle()
-				shipped.closes[sym] = append(shipped.closes[sym], analytics.Close{Date: c.Time, Price: c.Close})
-			}
+// historyCloses are the daily closes of the candle store by real dates,
+// the history the stress tests and scenarios draw their moves and
+// frequencies from whatever market is configured: every whole UTC day the
+// data covers (the last, partial day is left out).
+func (s *Server) historyCloses(ctx context.Context) (map[string][]analytics.Close, error) {
+	out := map[string][]analytics.Close{}
+	if s.d.History == nil {
+		return out, nil
+	}
+	days, err := s.d.History.Daily(ctx, s.d.Market.Symbols())
+	if err != nil {
+		return nil, err
+	}
+	for sym, cs := range days {
+		for _, c := range cs {
+			out[sym] = append(out[sym], analytics.Close{Date: c.Time, Price: c.Close})
 		}
-	})
-	return shipped.closes
+	}
+	return out, nil
 }

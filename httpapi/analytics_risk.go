@@ -7,7 +7,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/analytics"
-	"kestrel/candles"
 )
 
 // varWindow is how many preceding daily returns a rolling VaR uses.
@@ -139,7 +138,11 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 	for i, h := range b.holdings {
 		holdings[i] = analytics.Holding{Symbol: h.Symbol, MarketValue: h.MarketValue}
 	}
-	closes := shippedCloses()
+	closes, err := s.historyCloses(r.Context())
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
 	stress := []analytics.StressResult{}
 	scenarios := append([]analytics.Scenario{}, analytics.Scenarios...)
 	for _, w := range []struct {
@@ -154,7 +157,7 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 		stress = append(stress, analytics.StressTest(sc, holdings, value).WithFrequency(analytics.StressFrequency(sc, closes, holdings)))
 	}
 	market := make([]string, 0, len(closes))
-	for _, sym := range candles.Symbols() {
+	for _, sym := range s.d.Market.Symbols() {
 		if len(closes[sym]) > 0 {
 			market = append(market, sym)
 		}

@@ -18,13 +18,17 @@ func (s *Server) backtestRoutes() {
 }
 
 // strategyBacktest is the spec's GET form: symbol, start_date and end_date
-// from the query (defaults: BTC-USD, the last three months, 10,000). It runs
-// in the request, so it never runs a live model: ai_mode=live answers the
-// estimate, and only a job (POST /api/backtests) runs it.
+// from the query (defaults: BTC-USD, the last three months of stored market
+// data, 10,000). It runs in the request, so it never runs a live model:
+// ai_mode=live answers the estimate, and only a job (POST /api/backtests) runs it.
 func (s *Server) strategyBacktest(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	a := s.d.Backtests.Defaults(backtest.Ask{StrategyName: r.PathValue("name"), Symbol: q.Get("symbol"), StartDate: q.Get("start_date"),
+	a, err := s.d.Backtests.Defaults(r.Context(), backtest.Ask{StrategyName: r.PathValue("name"), Symbol: q.Get("symbol"), StartDate: q.Get("start_date"),
 		EndDate: q.Get("end_date"), AIMode: q.Get("ai_mode")})
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
 	if err := liveAllowed(r, a); err != nil {
 		fail(w, r, err)
 		return

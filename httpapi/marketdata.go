@@ -14,7 +14,6 @@ func (s *Server) marketRoutes() {
 	s.api("GET /api/market-data/ticker/{symbol}", signedIn, s.ticker)
 	s.api("GET /api/market-data/stats/{symbol}", signedIn, s.stats)
 	s.api("GET /api/market-data/candles/{symbol}", signedIn, s.candles)
-	s.api("GET /api/market-data/historical/{symbol}", signedIn, s.historical)
 	s.api("GET /api/market-data/products", signedIn, s.products)
 	s.api("GET /api/market-data/realtime/{symbol}", signedIn, s.realtime)
 	s.api("GET /api/market-data/indicators/{symbol}", signedIn, s.indicators)
@@ -73,7 +72,7 @@ func (s *Server) realtime(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	ok(w, map[string]any{"symbol": sym, "ticker": t, "stats": st, "source": s.d.marketSource()})
+	ok(w, map[string]any{"symbol": sym, "ticker": t, "stats": st, "source": s.d.marketSource(), "replay_of": s.d.replayOf()})
 }
 
 type candlesResponse struct {
@@ -84,10 +83,6 @@ type candlesResponse struct {
 
 func (s *Server) candles(w http.ResponseWriter, r *http.Request) {
 	s.serveCandles(w, r, "start", "end", 100, 300)
-}
-
-func (s *Server) historical(w http.ResponseWriter, r *http.Request) {
-	s.serveCandles(w, r, "start_date", "end_date", 1000, 5000)
 }
 
 func (s *Server) serveCandles(w http.ResponseWriter, r *http.Request, startKey, endKey string, defLimit, maxLimit int) {

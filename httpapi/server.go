@@ -15,6 +15,7 @@ import (
 	"kestrel/domain"
 	"kestrel/httpapi/ws"
 	"kestrel/jobs"
+	"kestrel/marketdata"
 	"kestrel/metrics"
 	"kestrel/ops/marketwatch"
 	"kestrel/settings"
@@ -46,10 +47,17 @@ type Deps struct {
 	Market domain.MarketData
 	// MarketSource names where prices come from (the label the UI shows).
 	MarketSource func() string
-	Hub          *ws.Hub
-	Trading      *trading.Service
-	Strategies   *strategy.Engine
-	Backtests    *backtest.Service
+	// ReplayOf is the real time of the history the market is replaying now;
+	// nil when the market is live (not a replay).
+	ReplayOf func() *time.Time
+	// History is the candle store by real market dates (historical
+	// candles, coverage, the statistics drawn from history); nil leaves
+	// those routes out.
+	History    *marketdata.History
+	Hub        *ws.Hub
+	Trading    *trading.Service
+	Strategies *strategy.Engine
+	Backtests  *backtest.Service
 
 	// Jobs runs backtests outside requests (POST /api/backtests).
 	Jobs *jobs.Runner
@@ -180,6 +188,9 @@ func (s *Server) registerRoutes() {
 	if s.d.Market != nil {
 		s.marketRoutes()
 		s.wsRoute()
+	}
+	if s.d.History != nil {
+		s.historyRoutes()
 	}
 	if s.d.Trading != nil {
 		s.tradingRoutes()
@@ -316,6 +327,14 @@ func (s *Server) rideAudit(r *http.Request, target string, status int) *http.Req
 			Status: status, RequestID: requestID(r.Context()), Remote: clientAddr(r), Detail: actedDetail(note.userID, o)})
 	}), status
 	return r.WithContext(domain.WithAuditRider(r.Context(), note.rider))
+}
+
+// replayOf is the real time being replayed, nil when the market is live.
+func (d Deps) replayOf() *time.Time {
+	if d.ReplayOf == nil {
+		return nil
+	}
+	return d.ReplayOf()
 }
 
 func (d Deps) marketSource() string {

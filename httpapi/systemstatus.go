@@ -98,7 +98,7 @@ func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
 		if age >= 0 {
 			secs = age.Seconds()
 		}
-		out["market_data"] = map[string]any{"status": md, "last_tick_age_seconds": secs, "source": s.d.marketSource()}
+		out["market_data"] = map[string]any{"status": md, "last_tick_age_seconds": secs, "source": s.d.marketSource(), "replay_of": s.d.replayOf()}
 	}
 	if s.d.Cluster != nil {
 		out["cluster"] = s.d.Cluster()

@@ -1,6 +1,15 @@
 // Package replay is the sandbox market: it replays real 15-minute Coinbase
 // candles (package candles) in wall-clock time and implements domain.MarketData.
 //
+// A replay, not history. The replay moves real history to the present so the
+// sandbox has a live market; its timeline is not the market's. Backtests,
+// the historical candles (GET /api/market-data/historical) and the
+// analytics statistics drawn from history do not read it: they read the
+// candle store by real market dates (package marketdata). The screens label
+// the sandbox market a replay and show the real time being replayed
+// (Replaying, the system status's market_data.replay_of: "Replay of
+// 2024-11-05 00:51 UTC" on the dashboard).
+//
 // Mapping. The data covers 2024-04-18 16:30 to 2026-05-08 16:45 UTC. It is looped
 // with a period P equal to the data span rounded down to whole days, so a
 // market time m maps to the data time d = first + ((m - first) mod P). Because

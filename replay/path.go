@@ -64,8 +64,9 @@ func newWalk(seed int64, symbol string, c domain.Candle, tick decimal.Decimal) *
 	bridge(rng, f, t2, stepsPerCandle, second, cls, high-low)
 
 	w := &walk{}
+	g := newGrid(tick)
 	for i, x := range f {
-		d := decimal.NewFromFloat(reflect(x, low, high)).Div(tick).Round(0).Mul(tick)
+		d := g.round(reflect(x, low, high))
 		if d.GreaterThan(c.High) {
 			d = c.High
 		} else if d.LessThan(c.Low) {

@@ -140,6 +140,11 @@ func (r *Replay) Now() time.Time { return r.MarketTime(r.opt.Clock.Now()) }
 // m (backtests warn when a model may remember that real period).
 func (r *Replay) DataTime(m time.Time) time.Time { return r.dataTime(m) }
 
+// Replaying is the real time of the history playing now: the sandbox's
+// prices are those of that moment, shifted to the present, and the screens
+// say so.
+func (r *Replay) Replaying() time.Time { return r.dataTime(r.Now()) }
+
 // dataTime maps a market time to the data's time (the loop).
 func (r *Replay) dataTime(m time.Time) time.Time {
 	off := m.Sub(r.first) % r.period

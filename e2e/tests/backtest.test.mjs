@@ -44,6 +44,8 @@ test('a backtest runs from the screen and shows its report, history and comparis
   assert.equal(await capital.inputValue(), '10000');
   assert.equal(await capital.getAttribute('min'), '1000');
   assert.equal(await capital.getAttribute('step'), '1000');
+  // The last three months of stored market data: they end with the newest candle (2026-05-08), not today.
+  await page.waitForFunction(() => document.querySelector('#bt-end')?.value === '2026-05-08');
   const start = new Date(await page.getByLabel('Start Date').inputValue());
   const end = new Date(await page.getByLabel('End Date').inputValue());
   const days = (end - start) / 86_400_000;
@@ -79,6 +81,7 @@ test('a backtest runs from the screen and shows its report, history and comparis
     await metrics.getByText(label, { exact: true }).waitFor();
   }
   assert.match(await page.getByRole('note', { name: 'Assumptions' }).innerText(), /Taker fee 0\.60%.*timeframe ONE_HOUR.*engine v1/s);
+  assert.match(await page.getByTestId('bt-data').innerText(), /^Data: coinbase \(shipped\), real market dates 2025-12-\d\d \d\d:\d\d UTC to 2026-03-01 00:00 UTC/);
   await page.getByTestId('equity-chart').locator('canvas').first().waitFor();
   await page.getByTestId('fills-chart').locator('canvas').first().waitFor();
   const trades = await page.getByTestId('bt-trade-row').count();

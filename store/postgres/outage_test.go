@@ -65,6 +65,8 @@ func TestEveryCallUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
 		"AppendEvaluation": {domain.Evaluation{ID: "e1"}},
 		"RecordedDecision": {"prompt-hash"},
 		"SaveAIRecordings": {[]domain.AIRecording{{PromptHash: "prompt-hash", Decision: "BUY"}}},
+		"InsertCandles":    {"BTC-USD", domain.FifteenMinute, "test", []domain.CandleRow{{Time: time.Unix(0, 0), Open: "1", High: "1", Low: "1", Close: "1", Volume: "1"}}},
+		"CandleGaps":       {"BTC-USD", domain.FifteenMinute},
 	}
 	checked := storetest.CallEveryMethod(ctx, st, args, func(name string, err error) {
 		if domain.ErrorCode(err) != domain.EUnavailable || domain.ErrorMessage(err) != domain.MsgDatabaseUnavailable {

@@ -148,3 +148,12 @@ func TestJobsContract(t *testing.T) {
 	defer s.Close()
 	storetest.RunJobs(t, s)
 }
+
+func TestCandlesContract(t *testing.T) {
+	s, err := postgres.Open(context.Background(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.RunCandles(t, s)
+}

@@ -111,6 +111,8 @@ func TestEveryWriteUnavailableOnAReadOnlyDatabase(t *testing.T) {
 		"SaveAIRecordings":     {[]domain.AIRecording{{PromptHash: "h", Decision: "BUY"}}},
 		"AppendPortfolioPoint": {domain.PortfolioPoint{Time: at}},
 		"BackupTo":             {filepath.Join(t.TempDir(), "backup.db")},
+		"InsertCandles":        {"BTC-USD", domain.FifteenMinute, "test", []domain.CandleRow{{Time: at, Open: "1", High: "1", Low: "1", Close: "1", Volume: "1"}}},
+		"CandleGaps":           {"BTC-USD", domain.FifteenMinute},
 	}
 	if err := sqlite.SetReadOnly(st, true); err != nil {
 		t.Fatal(err)

@@ -167,3 +167,12 @@ func TestJobsContract(t *testing.T) {
 	defer s.Close()
 	storetest.RunJobs(t, s)
 }
+
+func TestCandlesContract(t *testing.T) {
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.RunCandles(t, s)
+}

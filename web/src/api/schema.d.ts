@@ -285,7 +285,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Historical candles */
+        /**
+         * Historical candles from the candle store, by real market dates
+         * @description At most limit candles opening in [start_date, end_date) by real market dates, the newest ones when more exist; without end_date up to the newest stored candle. Wider granularities are aggregated from the stored 15-minute candles; ONE_MINUTE and FIVE_MINUTE are cut from generated intra-candle paths (synthetic: true). A period with no data is refused (400) with the symbol's coverage.
+         */
         get: operations["getMarketDataHistoricalSymbol"];
         put?: never;
         post?: never;
@@ -1363,6 +1366,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/market-data/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the candle store holds
+         * @description Per symbol and granularity: the oldest candle's open (from), the newest one's close (to), the number of candles and the holes (no candle opens in [from, to)).
+         */
+        get: operations["getMarketDataCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1651,6 +1674,11 @@ export interface components {
                 status: string;
                 last_tick_age_seconds: number;
                 source: string;
+                /**
+                 * Format: date-time
+                 * @description The real time of the history the sandbox market is replaying now (its prices are that moment's, shifted to the present); null when the market is live
+                 */
+                replay_of?: string | null;
             };
             /** @description Present when the server runs as one instance of a cluster */
             cluster?: components["schemas"]["ClusterStatus"];
@@ -2142,6 +2170,17 @@ export interface components {
             policy?: components["schemas"]["BacktestPolicy"];
             /** @description Recorded mode: sha256 of the answers replayed, in order */
             replayed_answers_hash?: string;
+            /** @description The market history the run read, by real dates: the store's source, the first candle's open to the last one's close (warm-up included), the count and hash of the candles, and whether they were cut from generated intra-candle paths (ONE_MINUTE, FIVE_MINUTE) */
+            data: {
+                source: string;
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+                candles: number;
+                hash: string;
+                synthetic: boolean;
+            };
         };
         BacktestEquityPoint: {
             /** Format: date-time */
@@ -2388,6 +2427,34 @@ export interface components {
             remote: string;
             /** @description The session making this request */
             current: boolean;
+        };
+        MarketCoverage: {
+            symbol: string;
+            granularity: string;
+            /**
+             * Format: date-time
+             * @description Open time of the oldest candle
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description Close time of the newest candle
+             */
+            to: string;
+            candles: number;
+            gaps: {
+                /**
+                 * Format: date-time
+                 * @description First missing open time
+                 */
+                from: string;
+                /**
+                 * Format: date-time
+                 * @description Next stored open time
+                 */
+                to: string;
+            }[];
+            source: string;
         };
     };
     responses: {
@@ -3002,6 +3069,10 @@ export interface operations {
                             symbol: string;
                             granularity: string;
                             candles: components["schemas"]["Candle"][];
+                            /** @description Where the stored candles came from */
+                            source: string;
+                            /** @description Cut from generated intra-candle paths, not read from the data */
+                            synthetic: boolean;
                         };
                     };
                 };
@@ -3063,6 +3134,11 @@ export interface operations {
                             ticker: components["schemas"]["Ticker"];
                             stats: components["schemas"]["Stats24h"];
                             source: string;
+                            /**
+                             * Format: date-time
+                             * @description The real time of the history the sandbox market is replaying now (its prices are that moment's, shifted to the present); null when the market is live
+                             */
+                            replay_of?: string | null;
                         };
                     };
                 };
@@ -5187,6 +5263,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    getMarketDataCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            coverage: components["schemas"]["MarketCoverage"][];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             default: components["responses"]["Error"];
         };
     };

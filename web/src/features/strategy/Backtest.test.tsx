@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,6 +15,10 @@ vi.mock('./components/backtest/FillsChart', () => ({ FillsChart: () => <div data
 const strategies = [
   { name: 'technical_strategy', type: 'technical', is_active: false, total_signals: 0, avg_confidence: 0, last_signal_time: null, config: {} },
   { name: 'ai_strategy', type: 'ai_driven', is_active: false, total_signals: 0, avg_confidence: 0, last_signal_time: null, config: {} },
+];
+
+const coverage = [
+  { symbol: 'BTC-USD', granularity: 'FIFTEEN_MINUTE', from: '2024-04-18T16:30:00Z', to: '2026-05-08T17:00:00Z', candles: 72000, gaps: [], source: 'coinbase (shipped)' },
 ];
 
 function report(over: Partial<BacktestReport> = {}): BacktestReport {
@@ -49,6 +53,7 @@ function report(over: Partial<BacktestReport> = {}): BacktestReport {
         max_trade_amount: '10000',
         max_leverage: '1',
       },
+      data: { source: 'coinbase (shipped)', from: '2025-12-29T15:00:00Z', to: '2026-03-01T00:00:00Z', candles: 1473, hash: 'abcdef0123456789', synthetic: false },
     },
     strategy_name: 'technical_strategy',
     symbol: 'BTC-USD',
@@ -136,6 +141,7 @@ function mockServer({ post, stored = [], outcome = (r) => [done(r)], role = 'ope
         return ok({ id: r.id, status: 'queued' }, 202);
       }
       if (c.path === '/strategy/list') return ok({ strategies });
+      if (c.path === '/market-data/coverage') return ok({ coverage });
       if (c.path === '/auth/me') return ok({ id: 'u1', email: 'op@example.com', name: 'Op', role });
       if (c.path === '/backtests') {
         const list = order.map((id) => asRun(jobs.get(id)![0]!));
@@ -202,6 +208,13 @@ describe('Strategy Backtesting', () => {
     const capital = screen.getByLabelText('Initial Capital (USD)') as HTMLInputElement;
     expect([capital.value, capital.min, capital.step]).toEqual(['10000', '1000', '1000']);
     expect(await screen.findByText('No backtests yet.')).toBeTruthy();
+  });
+
+  it('defaults to the last three months of stored market data, not of the calendar', async () => {
+    mockServer();
+    renderScreen();
+    await waitFor(() => expect((screen.getByLabelText('End Date') as HTMLInputElement).value).toBe('2026-05-08'));
+    expect((screen.getByLabelText('Start Date') as HTMLInputElement).value).toBe('2026-02-08');
   });
 
   it('refuses a bad form with the spec messages and does not call the server', async () => {
@@ -273,6 +286,9 @@ describe('Strategy Backtesting', () => {
     expect(banner).not.toContain('AI provider');
     expect(banner).toContain('half-spread 0.0050%');
     expect(screen.getByTestId('bt-policy').textContent).toContain('stop-loss 2.00% · take-profit off · max position 10.00% · daily loss limit 5.00% · max drawdown 15.00%');
+    // The data period and source, by real market dates.
+    expect(screen.getByTestId('bt-data').textContent).toBe('Data: coinbase (shipped), real market dates 2025-12-29 15:00 UTC to 2026-03-01 00:00 UTC (1,473 candles, warm-up included).');
+    expect(screen.queryByTestId('bt-synthetic')).toBeNull();
 
     const trades = within(screen.getByRole('table', { name: 'Backtest trades' })).getAllByRole('row');
     expect(trades).toHaveLength(3);
@@ -283,6 +299,15 @@ describe('Strategy Backtesting', () => {
     expect(screen.getByTestId('fills-chart')).toBeTruthy();
     // The new run heads the history.
     expect(await screen.findByRole('button', { name: /technical_strategy · BTC-USD/ })).toBeTruthy();
+  });
+
+  it('says so in the banner when the candles were cut from generated paths', async () => {
+    const base = report();
+    mockServer({ post: () => ok(report({ assumptions: { ...base.assumptions, timeframe: 'FIVE_MINUTE', data: { ...base.assumptions.data, synthetic: true } } }), 201) });
+    renderScreen();
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
+    await run();
+    expect((await screen.findByTestId('bt-synthetic')).textContent).toContain('Synthetic candles');
   });
 
   it('shows N/A for the ratios without a loss and the AI provider when the run used one', async () => {

@@ -226,6 +226,24 @@ describe('System Status card', () => {
     expect((await screen.findByTestId('database-error')).textContent).toBe(message);
   });
 
+  it('labels the sandbox market a replay and names the real date being replayed', async () => {
+    serve({
+      '/system/status': {
+        ...status,
+        market_data: { status: 'healthy', last_tick_age_seconds: 0.5, source: 'sandbox replay of Coinbase candles', replay_of: '2025-03-14T15:30:07Z' },
+      },
+    });
+    renderWith(<SystemStatusCard />);
+    expect((await screen.findByTestId('market-replay-of')).textContent).toBe('Replay of 2025-03-14 15:30 UTC');
+  });
+
+  it('shows no replay date for a live market', async () => {
+    serve({ '/system/status': { ...status, market_data: { status: 'healthy', last_tick_age_seconds: 0.5, source: 'Coinbase live market data', replay_of: null } } });
+    renderWith(<SystemStatusCard />);
+    expect(await screen.findByTestId('market-source')).toBeTruthy();
+    expect(screen.queryByTestId('market-replay-of')).toBeNull();
+  });
+
   it('shows no cluster rows for a single process', async () => {
     serve({ '/system/status': status });
     renderWith(<SystemStatusCard />);

@@ -6,6 +6,7 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { useBacktest, useCancelBacktest, useJobStream, useRunBacktest } from '../backtestApi';
 import { defaultForm, formFromRequest, isEstimate, isFinished, toAsk, validateBacktest, type BacktestErrors, type BacktestForm as Form } from '../backtestModel';
 import type { BacktestAsk, BacktestJob, BacktestReport, BacktestRun, LiveEstimate } from '../backtestTypes';
+import { useDataPeriod } from '../marketCoverage';
 import { BacktestForm } from '../components/backtest/BacktestForm';
 import { CompareRuns } from '../components/backtest/CompareRuns';
 import { EquityChart } from '../components/backtest/EquityChart';
@@ -56,6 +57,7 @@ function JobView({ job, onCancel, cancelling }: { job: BacktestJob; onCancel: ()
 /** Strategy Backtesting: the form and the run history on the left, the report (or a comparison) on the right. */
 export default function Backtest() {
   const [form, setForm] = useState<Form>(() => defaultForm());
+  useDataPeriod(setForm);
   const [errors, setErrors] = useState<BacktestErrors>({});
   const [selected, setSelected] = useState<string | null>(null);
   const [picked, setPicked] = useState<string[]>([]);

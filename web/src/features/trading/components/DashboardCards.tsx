@@ -101,6 +101,11 @@ export function SystemStatusCard() {
                   ({s.market_data.source})
                 </span>
               )}
+              {s.market_data.replay_of && (
+                <span className="ml-1 block text-right text-xs text-amber-700 dark:text-amber-400" data-testid="market-replay-of">
+                  Replay of {s.market_data.replay_of.slice(0, 16).replace('T', ' ')} UTC
+                </span>
+              )}
             </Row>
           )}
           {s.cluster && (

@@ -7,6 +7,26 @@ import type { AIRun, Assumptions, BacktestReport } from '../../backtestTypes';
 const day = (iso: string) => iso.slice(0, 10);
 const signedPct = (f: number) => formatPercent(f * 100);
 const fee = (s: string) => pct(Number(s));
+/** An RFC 3339 time as "YYYY-MM-DD HH:mm UTC". */
+const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** Which market history the run read: the source and its real dates (runs stored before the candle store have none). */
+function DataNote({ data }: { data: Assumptions['data'] | undefined }) {
+  if (!data) return null;
+  return (
+    <>
+      <p className="mt-1" data-testid="bt-data">
+        Data: {data.source}, real market dates {utc(data.from)} to {utc(data.to)} ({data.candles.toLocaleString('en-US')} candles, warm-up included).
+      </p>
+      {data.synthetic && (
+        <p className="mt-1 font-semibold text-amber-800 dark:text-amber-300" data-testid="bt-synthetic">
+          Synthetic candles: the data has 15-minute candles; these 1- or 5-minute candles were cut from a generated price path inside each of them, not
+          from trades.
+        </p>
+      )}
+    </>
+  );
+}
 
 /** The fill model every number rests on. */
 export function AssumptionsBanner({ a }: { a: Assumptions }) {
@@ -29,6 +49,7 @@ export function AssumptionsBanner({ a }: { a: Assumptions }) {
     <div role="note" aria-label="Assumptions" className="rounded border border-sky-300 bg-sky-50 p-3 text-xs text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-200">
       <p className="font-semibold">Assumptions</p>
       <p className="mt-1">{items.join(' · ')}</p>
+      <DataNote data={a.data} />
       <p className="mt-1">Fills: {a.fills}.</p>
       {p && (
         <p className="mt-1" data-testid="bt-policy">

@@ -1,0 +1,93 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"kestrel/domain"
+)
+
+// historyRoutes serve the candle store by real market dates.
+func (s *Server) historyRoutes() {
+	s.api("GET /api/market-data/historical/{symbol}", signedIn, s.historical)
+	s.api("GET /api/market-data/coverage", signedIn, s.coverage)
+}
+
+type historicalResponse struct {
+	candlesResponse
+	// Source names where the stored candles came from.
+	Source string `json:"source"`
+	// Synthetic: cut from generated intra-candle paths (ONE_MINUTE,
+	// FIVE_MINUTE), not read from the data.
+	Synthetic bool `json:"synthetic"`
+}
+
+// historical is the spec's historical candles, read from the candle store
+// by real dates: at most limit candles opening in [start_date, end_date),
+// the newest ones when more exist (no end_date: up to the newest stored
+// candle). A period with no data is refused with the symbol's coverage.
+func (s *Server) historical(w http.ResponseWriter, r *http.Request) {
+	sym, g, limit, start, end, err := s.historyQuery(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	span, err := s.d.History.Span(r.Context(), sym)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	if end.IsZero() {
+		end = span.To
+	}
+	if start.IsZero() {
+		start = end.Add(-time.Duration(limit) * g.Duration())
+	}
+	if !start.Before(span.To) || !end.After(span.From) {
+		fail(w, r, fieldErr("start_date", span.Message()))
+		return
+	}
+	win, err := s.d.History.Candles(r.Context(), sym, g, start, end)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	cs := win.Candles
+	if len(cs) > limit {
+		cs = cs[len(cs)-limit:]
+	}
+	ok(w, historicalResponse{candlesResponse: candlesResponse{Symbol: sym, Granularity: g, Candles: cs}, Source: win.Source, Synthetic: win.Synthetic})
+}
+
+func (s *Server) historyQuery(r *http.Request) (sym string, g domain.Granularity, limit int, start, end time.Time, err error) {
+	if sym, err = s.symbolParam(r); err != nil {
+		return
+	}
+	if g, err = granularityQuery(r); err != nil {
+		return
+	}
+	if limit, err = intQuery(r, "limit", 1000, 1, 5000); err != nil {
+		return
+	}
+	if start, err = timeQuery(r, "start_date"); err != nil {
+		return
+	}
+	if end, err = timeQuery(r, "end_date"); err != nil {
+		return
+	}
+	if !start.IsZero() && !end.IsZero() && !start.Before(end) {
+		err = fieldErr("start_date", "start_date must be before end_date")
+	}
+	return
+}
+
+// coverage lists what the candle store holds: per symbol and granularity,
+// the first candle's open, the last one's close, the count and the holes.
+func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
+	cov, err := s.d.History.Coverage(r.Context())
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]any{"coverage": cov})
+}
