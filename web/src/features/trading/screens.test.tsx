@@ -139,7 +139,7 @@ describe('Orders: protective orders and holds', () => {
 
 describe('Order ownership', () => {
   it("offers a trader Modify and Cancel on their own orders only", async () => {
-    localStorage.setItem('kestrel_token', 'trader-token');
+    sessionStorage.setItem('kestrel_token', 'trader-token');
     serve({
       '/auth/me': { id: 't1', email: 't@example.com', name: 'Tess', role: 'trader', created_at: '', last_login: null },
       '/trading/orders': { orders: [order({ id: 'mine-0000-11111111', user_id: 't1' }), order({ id: 'other-000-22222222', user_id: 't2' })] },
@@ -149,7 +149,7 @@ describe('Order ownership', () => {
     const rows = screen.getAllByTestId('order-row');
     expect(within(rows[0]!).getByRole('button', { name: 'Modify' })).toBeTruthy();
     expect(within(rows[1]!).queryByRole('button', { name: 'Cancel' })).toBeNull();
-    localStorage.removeItem('kestrel_token');
+    sessionStorage.removeItem('kestrel_token');
   });
 });
 
