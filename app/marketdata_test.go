@@ -30,7 +30,8 @@ type dataReport struct {
 		EndDate   string `json:"end_date"`
 	} `json:"request"`
 	Assumptions struct {
-		CandlesHash string `json:"candles_hash"`
+		CandlesHash string          `json:"candles_hash"`
+		HalfSpread  decimal.Decimal `json:"half_spread"`
 		Data        struct {
 			Source    string    `json:"source"`
 			From      time.Time `json:"from"`
@@ -112,9 +113,9 @@ func TestBacktestsRunOnRealDates(t *testing.T) {
 	end, _ := time.Parse(time.DateOnly, def.Request.EndDate)
 	from := end.AddDate(0, 0, -365)
 	var year dataReport
-	r = s.do("POST", "/api/backtests", tok, fmt.Sprintf(`{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":%q,"end_date":%q,"initial_capital":10000}`,
+	r = s.backtest(tok, fmt.Sprintf(`{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":%q,"end_date":%q,"initial_capital":10000}`,
 		from.Format(time.DateOnly), end.Format(time.DateOnly)))
-	if r.Status != 201 {
+	if r.Status != 202 {
 		t.Fatalf("365-day run: %+v", r)
 	}
 	s.into(r, &year)
@@ -140,8 +141,8 @@ func TestBacktestsRunOnRealDates(t *testing.T) {
 
 	// A summer of 2024: every fill is at a price of that date's candle.
 	var summer dataReport
-	r = s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2024-06-01","end_date":"2024-08-31","initial_capital":10000}`)
-	if r.Status != 201 {
+	r = s.backtest(tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2024-06-01","end_date":"2024-08-31","initial_capital":10000}`)
+	if r.Status != 202 {
 		t.Fatalf("2024 run: %+v", r)
 	}
 	s.into(r, &summer)
@@ -153,17 +154,25 @@ func TestBacktestsRunOnRealDates(t *testing.T) {
 	for _, b := range realHourly(t, jun, aug) {
 		hours[b.Time] = b
 	}
+	// BUYs pay the ask and SELLs get the bid, the stated half-spread
+	// either side of the price (rounded outwards to the 0.01 price
+	// increment), which itself stays inside the candle.
+	hs := summer.Assumptions.HalfSpread
+	if !hs.IsPositive() {
+		t.Fatalf("the run states no half-spread: %s", hs)
+	}
+	one, tick := decimal.NewFromInt(1), decimal.RequireFromString("0.01")
 	for _, f := range summer.Fills {
 		b, ok := hours[f.Time.UnixNano()]
 		c := b.Candle()
-		if !ok || f.Price.LessThan(c.Low) || f.Price.GreaterThan(c.High) {
-			t.Fatalf("fill at %s for %s: outside that hour's real candle %+v", f.Time, f.Price, c)
+		if !ok || f.Price.LessThan(c.Low.Mul(one.Sub(hs)).Sub(tick)) || f.Price.GreaterThan(c.High.Mul(one.Add(hs)).Add(tick)) {
+			t.Fatalf("fill at %s for %s: outside that hour's real candle %+v (half-spread %s)", f.Time, f.Price, c, hs)
 		}
 	}
 
 	// Periods the store does not cover are refused with its coverage.
 	for _, period := range [][2]string{{"2026-06-01", "2026-08-31"}, {"2023-01-01", "2023-03-01"}, {"2026-04-01", "2026-06-01"}} {
-		r := s.do("POST", "/api/backtests", tok, fmt.Sprintf(`{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":%q,"end_date":%q,"initial_capital":10000}`, period[0], period[1]))
+		r := s.backtest(tok, fmt.Sprintf(`{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":%q,"end_date":%q,"initial_capital":10000}`, period[0], period[1]))
 		if r.Status != 400 || r.Error.Message != "Market data for BTC-USD covers 2024-04-18 to 2026-05-07" {
 			t.Fatalf("%s to %s: %d %q, want 400 with the coverage", period[0], period[1], r.Status, r.Error.Message)
 		}
@@ -207,8 +216,8 @@ func TestHistoricalCandlesAreRealDates(t *testing.T) {
 		t.Fatalf("five-minute: %d candles, synthetic %v", len(h.Candles), h.Synthetic)
 	}
 	var fine dataReport
-	r := s.do("POST", "/api/backtests", tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2024-06-01","end_date":"2024-06-08","initial_capital":10000,"params":{"timeframe":"FIVE_MINUTE"}}`)
-	if r.Status != 201 {
+	r := s.backtest(tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2024-06-01","end_date":"2024-06-08","initial_capital":10000,"params":{"timeframe":"FIVE_MINUTE"}}`)
+	if r.Status != 202 {
 		t.Fatalf("five-minute run: %+v", r)
 	}
 	if s.into(r, &fine); !fine.Assumptions.Data.Synthetic {
