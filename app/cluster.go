@@ -50,7 +50,7 @@ func (a *App) joinCluster(started time.Time) error {
 	if err != nil {
 		return fmt.Errorf("connect to NATS at %s: %w", redactURL(a.cfg.NATSURL), err)
 	}
-	n := &node{id: id, nc: nc, started: started, elector: cluster.NewElector(a.cfg.DatabaseURL, time.Second)}
+	n := &node{id: id, nc: nc, started: started, elector: cluster.NewElector(a.cfg.DatabaseURL, id, cluster.LeaseTTL)}
 	if n.bridge, err = natsbus.Start(nc, a.Bus, a.cfg.ClusterName, id); err != nil {
 		nc.Close()
 		return fmt.Errorf("bridge events to NATS: %w", err)
@@ -59,9 +59,11 @@ func (a *App) joinCluster(started time.Time) error {
 		nc.Close()
 		return fmt.Errorf("cluster heartbeats: %w", err)
 	}
-	n.fwd = cluster.NewForwarder(nc, a.cfg.ClusterName, id, n.ready.Load, a.cfg.ForwardTimeout)
+	// Leading reads the lease's clock: a process waking from a pause longer
+	// than the lease stops taking commands before its election loop runs.
+	n.fwd = cluster.NewForwarder(nc, a.cfg.ClusterName, id, func() bool { return n.ready.Load() && n.elector.Leading() }, a.cfg.ForwardTimeout)
 	n.fwd.Changed = a.reloadShared
-	n.fwd.Leader = func() string { l, _ := n.members.Leader(); return l.Instance }
+	n.fwd.Leader = func() (string, int64) { l, _ := n.members.Leader(); return l.Instance, l.Term }
 	n.elector.OnChange = func(bool) { n.members.Announce() }
 	if err := a.shareSessionChanges(nc, id); err != nil {
 		nc.Close()
@@ -150,6 +152,7 @@ func (a *App) lead(ctx context.Context) {
 		time.Sleep(time.Second) // let another instance try
 		return
 	}
+	term := a.cluster.elector.Term() // forwarded commands reach this term's subject
 	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
 	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run,
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
@@ -173,7 +176,7 @@ func (a *App) lead(ctx context.Context) {
 		}
 		a.cluster.ready.Store(true)
 		go func() { <-ctx.Done(); a.cluster.ready.Store(false) }()
-		if err := a.cluster.fwd.Serve(ctx, a.cluster.handler); err != nil {
+		if err := a.cluster.fwd.Serve(ctx, a.cluster.handler, term); err != nil {
 			slog.Error("cannot serve forwarded commands", "err", err, "component", "cluster")
 		}
 	})
@@ -327,6 +330,7 @@ func (remoteLedger) Receivers() int                { return 0 }
 func (a *App) beat() cluster.Beat {
 	b := cluster.Beat{Addr: a.Addr(), Started: a.cluster.started, Leader: a.cluster.elector.Leading()}
 	if b.Leader {
+		b.Term = a.cluster.elector.Term()
 		h := a.Exchange.Health()
 		b.EngineBeat, b.Exchange = a.Exchange.LastBeat(), &h
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -64,6 +63,23 @@ func copyUnreserved(dst, src map[string][]string) http.Header {
 	return dst
 }
 
+// Deadlines. A forwarded command carries the instant (Unix nanoseconds)
+// after which the leader must not start it; the leader tells the follower
+// it starts a command, and makes sure the notice has reached NATS, before
+// it checks the deadline one last time and runs it. So a follower that has
+// heard no notice by the deadline (plus settle, for the notice's trip and
+// the two clocks' difference) knows the command did not run and never
+// will; one that heard the notice waits grace longer for the answer, and
+// without it says the outcome is unknown (504), never "not run".
+const (
+	hdrDeadline = reservedPrefix + "Deadline"
+	hdrStarted  = reservedPrefix + "Started"
+	settle      = 500 * time.Millisecond
+)
+
+// DefaultWorkers bounds the forwarded commands the leader runs at once.
+const DefaultWorkers = 64
+
 // workerIdle is how long a worker serving forwarded commands waits for
 // the next one before it ends.
 const workerIdle = 10 * time.Second
@@ -72,28 +88,43 @@ const workerIdle = 10 * time.Second
 type Forwarder struct {
 	nc   *nats.Conn
 	self string
-	// Subjects of forwarded commands and of the change notices that tell
-	// the other instances to reload what they keep in memory.
+	// Subjects of forwarded commands (one per leader term) and of the
+	// change notices that tell the other instances to reload what they
+	// keep in memory.
 	commands, changed string
 	leading           func() bool
 	timeout           time.Duration
+	// Workers bounds the forwarded commands this instance runs at once
+	// while it leads (DefaultWorkers when zero); set before Serve.
+	Workers int
 	// Changed is called on every instance but the one that made a change,
 	// after a leader-only write succeeded, to reload its in-memory copies.
 	Changed func(ctx context.Context)
-	// Leader, when set, names the instance leading now (from the
-	// heartbeats): a command waiting on a leader that has since been
-	// replaced is answered 503 at once instead of at the timeout, since the
-	// one it was sent to will never answer.
-	Leader func() string
+	// Leader names the instance leading now and its term (from the
+	// heartbeats). Commands go to that term's subject; a command waiting
+	// on a leader that has since been replaced is answered at once.
+	Leader func() (instance string, term int64)
 
 	watchOnce sync.Once
 	eraMu     sync.Mutex
 	era       *era // the leader named last
+
+	inboxMu sync.Mutex
+	inbox   string // prefix of this instance's reply subjects, once subscribed
+	next    atomic.Uint64
+	waiting sync.Map // reply token -> chan *nats.Msg
 }
 
 // NewForwarder forwards within the named cluster with the given reply timeout.
 func NewForwarder(nc *nats.Conn, cluster, self string, leading func() bool, timeout time.Duration) *Forwarder {
 	return &Forwarder{nc: nc, self: self, commands: cluster + ".command", changed: cluster + ".changed", leading: leading, timeout: timeout}
+}
+
+// subject is where the leader of term listens for commands: a leader that
+// was replaced (frozen, cut off) keeps its subscription, but followers
+// that know the new term no longer send to it.
+func (f *Forwarder) subject(term int64) string {
+	return f.commands + "." + strconv.FormatInt(term, 10)
 }
 
 // Middleware runs leader-only requests here when this instance leads and
@@ -120,6 +151,15 @@ func (f *Forwarder) Middleware(next http.Handler) http.Handler {
 	})
 }
 
+// What a follower answers when it knows the command did not run, and when
+// it cannot know.
+const (
+	msgNoLeader = "No instance is running the trading engine now (a new leader is being elected); the command was not run. Retry in a few seconds with the same client order id"
+	msgExpired  = "The trading engine did not start this command before its deadline, and never will; it was not run. Retry with the same client order id"
+	msgChanged  = "The instance running the trading engine changed while this command was on its way; it was not run. Retry with the same client order id"
+	msgUnknown  = "The trading engine started this command but its answer did not arrive in time: it may or may not have taken effect. Retry with the same client order id, which returns the order if it was placed and places it once if not"
+)
+
 func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 	limit := f.nc.MaxPayload() - 64<<10 // room for the headers
 	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
@@ -131,30 +171,76 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 		writeEnvelope(w, http.StatusRequestEntityTooLarge, domain.ETooLarge, "The request body is too large to forward to the trading engine")
 		return
 	}
-	h := nats.Header(copyUnreserved(make(map[string][]string, len(r.Header)+4), r.Header))
+	e := f.currentEra()
+	if e == nil {
+		unavailable(w, msgNoLeader)
+		return
+	}
+	reply, replies, done, err := f.await()
+	if err != nil {
+		slog.Warn("cannot receive answers from the leader", "err", err, "component", "cluster")
+		unavailable(w, "This instance cannot reach the trading engine (messaging is down); the command was not run. Retry in a few seconds with the same client order id")
+		return
+	}
+	defer done()
+	deadline := time.Now().Add(f.timeout)
+	h := nats.Header(copyUnreserved(make(map[string][]string, len(r.Header)+5), r.Header))
 	h[forwardedHeader] = []string{f.self}
 	h[hdrMethod], h[hdrURI], h[hdrRemoteAddr] = []string{r.Method}, []string{r.URL.RequestURI()}, []string{r.RemoteAddr}
-	ctx, cancel := context.WithTimeout(r.Context(), f.timeout)
-	defer cancel()
-	replaced, stopWatching := f.watchLeader(cancel)
-	defer stopWatching()
-	msg, err := f.nc.RequestMsgWithContext(ctx, &nats.Msg{Subject: f.commands, Header: h, Data: body})
-	if err != nil && replaced.Load() {
-		unavailable(w, "The instance running the trading engine changed while this command was on its way; retry with the same client order id")
+	h[hdrDeadline] = []string{strconv.FormatInt(deadline.UnixNano(), 10)}
+	reconnects := f.nc.Stats().Reconnects
+	if err := f.nc.PublishMsg(&nats.Msg{Subject: f.subject(e.term), Reply: reply, Header: h, Data: body}); err != nil {
+		slog.Warn("forward to the leader failed", "err", err, "component", "cluster")
+		unavailable(w, "This instance cannot reach the trading engine (messaging is down); the command was not run. Retry in a few seconds with the same client order id")
 		return
 	}
-	if err != nil {
-		if !errors.Is(err, nats.ErrNoResponders) && !errors.Is(err, context.DeadlineExceeded) {
-			slog.Warn("forward to the leader failed", "err", err, "component", "cluster")
+	wait := time.NewTimer(time.Until(deadline) + settle)
+	defer wait.Stop()
+	replaced := e.ctx.Done()
+	started, graced := false, false
+	for {
+		select {
+		case m := <-replies:
+			switch {
+			case noResponders(m): // nobody listens on the term's subject: nothing received it
+				unavailable(w, msgNoLeader)
+				return
+			case m.Header.Get(hdrStarted) != "":
+				started, replaced = true, nil // its answer is awaited, whoever leads now
+				continue
+			}
+			relay(w, m)
+			return
+		case <-replaced:
+			// A leader replaced has lost its lease, so it can no longer
+			// start the command; one that already had would have said so.
+			unavailable(w, msgChanged)
+			return
+		case <-wait.C:
+			switch {
+			case started && !graced: // a started command completes and answers: give it grace
+				graced = true
+				wait.Reset(f.timeout / 2)
+				continue
+			case started || f.nc.Stats().Reconnects != reconnects || !f.nc.IsConnected():
+				// Started, or the connection dropped meanwhile (a notice may
+				// have been lost): nobody here can tell whether it ran.
+				writeEnvelope(w, http.StatusGatewayTimeout, domain.EUnknownOutcome, msgUnknown)
+			default:
+				unavailable(w, msgExpired)
+			}
+			return
+		case <-r.Context().Done():
+			return // the client left; nothing to answer
 		}
-		// With a timeout the command may still have run: the client order
-		// id makes the retry return the first order rather than a second.
-		unavailable(w, "No instance running the trading engine answered (a new leader is being elected); retry in a few seconds with the same client order id")
-		return
 	}
+}
+
+// relay writes the leader's answer as the client's response.
+func relay(w http.ResponseWriter, msg *nats.Msg) {
 	status, err := strconv.Atoi(msg.Header.Get(hdrStatus))
 	if err != nil || status < 100 || status > 999 {
-		unavailable(w, "The trading engine's answer could not be read")
+		writeEnvelope(w, http.StatusGatewayTimeout, domain.EUnknownOutcome, "The trading engine's answer could not be read: the command may or may not have taken effect. Retry with the same client order id")
 		return
 	}
 	copyUnreserved(w.Header(), msg.Header)
@@ -163,44 +249,83 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(msg.Data)
 }
 
-// watchLeader cancels the wait when the heartbeats name a new leader (a
-// leader that died with the command in flight never answers it); the flag
-// says whether it did. One watcher per forwarder looks at the heartbeats;
-// each command only registers with the leader's era.
-func (f *Forwarder) watchLeader(cancel context.CancelFunc) (replaced *atomic.Bool, stop func() bool) {
-	replaced = new(atomic.Bool)
-	var e *era
-	if f.Leader != nil {
-		e = f.observe(f.Leader())
+// noResponders is the server's answer to a request nobody subscribes to.
+func noResponders(m *nats.Msg) bool {
+	return len(m.Data) == 0 && m.Header.Get("Status") == "503"
+}
+
+// await opens a reply subject of this instance's own (more than one
+// message comes back per command: the start notice, then the answer);
+// done stops listening on it.
+func (f *Forwarder) await() (reply string, replies <-chan *nats.Msg, done func(), err error) {
+	f.inboxMu.Lock()
+	if f.inbox == "" {
+		prefix := nats.NewInbox()
+		if _, err := f.nc.Subscribe(prefix+".*", f.deliver); err != nil {
+			f.inboxMu.Unlock()
+			return "", nil, nil, err
+		}
+		if err := f.nc.Flush(); err != nil {
+			f.inboxMu.Unlock()
+			return "", nil, nil, err
+		}
+		f.inbox = prefix
 	}
-	if e == nil { // not watched, or nobody leads: the request fails at once with no responders
-		return replaced, func() bool { return false }
+	prefix := f.inbox
+	f.inboxMu.Unlock()
+	token := strconv.FormatUint(f.next.Add(1), 36)
+	ch := make(chan *nats.Msg, 4)
+	f.waiting.Store(token, ch)
+	return prefix + "." + token, ch, func() { f.waiting.Delete(token) }, nil
+}
+
+// deliver hands a reply to the command waiting for it (if any still is).
+func (f *Forwarder) deliver(m *nats.Msg) {
+	token := m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
+	if ch, ok := f.waiting.Load(token); ok {
+		select {
+		case ch.(chan *nats.Msg) <- m:
+		default:
+		}
+	}
+}
+
+// currentEra is the era of the leader the heartbeats name now (nil when
+// none is named). One watcher per forwarder follows the heartbeats and
+// ends an era when they name another term.
+func (f *Forwarder) currentEra() *era {
+	if f.Leader == nil {
+		return nil
+	}
+	_, term := f.Leader()
+	if term == 0 {
+		return nil
 	}
 	f.watchOnce.Do(func() { go f.watchLeaders() })
-	return replaced, context.AfterFunc(e.ctx, func() { replaced.Store(true); cancel() })
+	return f.observe(term)
 }
 
-// era is a leader as the heartbeats name it, with a context that ends
-// when they name another.
+// era is a leader's term as the heartbeats name it, with a context that
+// ends when they name another.
 type era struct {
-	leader string
-	ctx    context.Context
-	end    context.CancelFunc
+	term int64
+	ctx  context.Context
+	end  context.CancelFunc
 }
 
-// observe records the leader named now and returns its era (nil when
-// none is named: an era ends only when another leader is named).
-func (f *Forwarder) observe(leader string) *era {
+// observe records the term named now and returns its era (nil when none
+// is named: an era ends only when another term is named).
+func (f *Forwarder) observe(term int64) *era {
 	f.eraMu.Lock()
 	defer f.eraMu.Unlock()
-	if leader == "" || (f.era != nil && f.era.leader == leader) {
+	if term == 0 || (f.era != nil && f.era.term == term) {
 		return f.era
 	}
 	if f.era != nil {
 		f.era.end()
 	}
 	ctx, end := context.WithCancel(context.Background())
-	f.era = &era{leader: leader, ctx: ctx, end: end}
+	f.era = &era{term: term, ctx: ctx, end: end}
 	return f.era
 }
 
@@ -212,22 +337,40 @@ func (f *Forwarder) watchLeaders() {
 		if f.nc.IsClosed() {
 			return
 		}
-		f.observe(f.Leader())
+		_, term := f.Leader()
+		f.observe(term)
 	}
 }
 
-// Serve answers forwarded requests with h until ctx ends; the leader runs
-// it for as long as it leads. Commands run concurrently, as HTTP requests
-// do, on workers that stay for the next command: a goroutine per command
-// grew its stack through the handler chain every time (a tenth of the
-// leader's CPU at a few thousand orders a second).
-func (f *Forwarder) Serve(ctx context.Context, h http.Handler) error {
+// Serve answers the commands forwarded to term with h until ctx ends; the
+// leader runs it for as long as it leads in that term. The subscription is
+// in a queue group, so one instance receives each command even should two
+// serve one term. Commands run concurrently, as HTTP requests do, on at
+// most Workers workers that stay for the next command (a goroutine per
+// command grew its stack through the handler chain every time); a command
+// that finds them all busy is answered 503 at once, never queued.
+func (f *Forwarder) Serve(ctx context.Context, h http.Handler, term int64) error {
+	n := f.Workers
+	if n <= 0 {
+		n = DefaultWorkers
+	}
+	slots := make(chan struct{}, n)
 	work := make(chan *nats.Msg)
-	sub, err := f.nc.Subscribe(f.commands, func(m *nats.Msg) {
+	sub, err := f.nc.QueueSubscribe(f.subject(term), "leader", func(m *nats.Msg) {
+		if status, msg := f.refusal(ctx, m); status != 0 {
+			f.refuse(m, status, msg, "2")
+			return
+		}
 		select {
 		case work <- m: // an idle worker takes it
+			return
 		default:
-			go f.worker(ctx, h, m, work)
+		}
+		select {
+		case slots <- struct{}{}:
+			go func() { defer func() { <-slots }(); f.worker(ctx, h, m, work) }()
+		default:
+			f.refuse(m, http.StatusServiceUnavailable, "The trading engine is busy with other commands; this one was not run. Retry shortly with the same client order id", "1")
 		}
 	})
 	if err != nil {
@@ -260,7 +403,66 @@ func (f *Forwarder) worker(ctx context.Context, h http.Handler, m *nats.Msg, wor
 	}
 }
 
+// refusal says why m must not start now (status 0: it may): this instance
+// no longer leads in the command's term, or the command's deadline has
+// passed (a paused leader wakes to find old commands in its buffers).
+func (f *Forwarder) refusal(ctx context.Context, m *nats.Msg) (int, string) {
+	ns, err := strconv.ParseInt(m.Header.Get(hdrDeadline), 10, 64)
+	switch {
+	case err != nil:
+		return http.StatusBadRequest, "The forwarded request carries no deadline; it was not run"
+	case ctx.Err() != nil || !f.leading():
+		return http.StatusServiceUnavailable, domain.MsgNotLeader
+	case !time.Now().Before(time.Unix(0, ns)):
+		return http.StatusServiceUnavailable, msgExpired
+	}
+	return 0, ""
+}
+
+// refuse answers m with an error it did not run.
+func (f *Forwarder) refuse(m *nats.Msg, status int, msg, retryAfter string) {
+	rec := &recorder{header: http.Header{}}
+	if status == http.StatusServiceUnavailable {
+		rec.header.Set("Retry-After", retryAfter)
+	}
+	code := domain.EUnavailable
+	if status == http.StatusBadRequest {
+		code = domain.EInvalid
+	}
+	writeEnvelope(rec, status, code, msg)
+	f.respond(m, rec)
+}
+
+func (f *Forwarder) respond(m *nats.Msg, rec *recorder) {
+	reply := nats.Header(rec.header)
+	reply[hdrStatus] = []string{strconv.Itoa(rec.status)}
+	if err := m.RespondMsg(&nats.Msg{Header: reply, Data: rec.body.Bytes()}); err != nil {
+		slog.Warn("reply to a forwarded request failed", "err", err, "component", "cluster")
+	}
+}
+
+// serveOne runs m unless it must not start: checked once a worker has it,
+// and again right before it runs, after the follower has been told it
+// starts (the notice is flushed to NATS first, so a follower that has not
+// heard it by the deadline may say the command did not run).
 func (f *Forwarder) serveOne(ctx context.Context, h http.Handler, m *nats.Msg) {
+	if status, msg := f.refusal(ctx, m); status != 0 {
+		f.refuse(m, status, msg, "2")
+		return
+	}
+	deadline, _ := strconv.ParseInt(m.Header.Get(hdrDeadline), 10, 64)
+	err := m.RespondMsg(&nats.Msg{Header: nats.Header{hdrStarted: {"1"}}})
+	if err == nil {
+		err = f.nc.FlushTimeout(time.Until(time.Unix(0, deadline)))
+	}
+	if err != nil {
+		f.refuse(m, http.StatusServiceUnavailable, "The trading engine could not confirm this command in time; it was not run. Retry with the same client order id", "2")
+		return
+	}
+	if status, msg := f.refusal(ctx, m); status != 0 {
+		f.refuse(m, status, msg, "2")
+		return
+	}
 	began := time.Now()
 	method, uri, from := m.Header.Get(hdrMethod), m.Header.Get(hdrURI), m.Header.Get(forwardedHeader)
 	rec := &recorder{header: http.Header{}, status: http.StatusOK}
@@ -271,11 +473,7 @@ func (f *Forwarder) serveOne(ctx context.Context, h http.Handler, m *nats.Msg) {
 		req.RemoteAddr = m.Header.Get(hdrRemoteAddr)
 		h.ServeHTTP(rec, req)
 	}
-	reply := nats.Header(rec.header)
-	reply[hdrStatus] = []string{strconv.Itoa(rec.status)}
-	if err := m.RespondMsg(&nats.Msg{Header: reply, Data: rec.body.Bytes()}); err != nil {
-		slog.Warn("reply to a forwarded request failed", "err", err, "component", "cluster")
-	}
+	f.respond(m, rec)
 	if took := time.Since(began); took > f.timeout/2 {
 		slog.Warn("a forwarded request was slow", "method", method, "uri", uri, "from", from, "took", took, "component", "cluster")
 	}

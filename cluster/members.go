@@ -18,7 +18,9 @@ type Beat struct {
 	Addr     string    `json:"addr"`
 	Started  time.Time `json:"started"`
 	Leader   bool      `json:"leader"`
-	Leaving  bool      `json:"leaving,omitempty"`
+	// Term is the leader's lease term: followers send commands to its subject.
+	Term    int64 `json:"term,omitempty"`
+	Leaving bool  `json:"leaving,omitempty"`
 	// The leader's engine heartbeat and exchange health, so every
 	// instance's status reports the engine that actually runs.
 	EngineBeat time.Time              `json:"engine_beat,omitzero"`
