@@ -250,7 +250,7 @@ func buildKestrel(t testing.TB, ctx context.Context) string {
 	return bin
 }
 
-func start(t testing.TB, bin, dbURL, natsURL, cluster, id string) *instance {
+func start(t testing.TB, bin, dbURL, natsURL, cluster, id string, env ...string) *instance {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -264,6 +264,7 @@ func start(t testing.TB, bin, dbURL, natsURL, cluster, id string) *instance {
 	if natsURL != "" { // empty: one process without a cluster
 		in.cmd.Env = append(in.cmd.Env, "KESTREL_NATS_URL="+natsURL, "KESTREL_CLUSTER_NAME="+cluster, "KESTREL_INSTANCE_ID="+id)
 	}
+	in.cmd.Env = append(in.cmd.Env, env...)
 	in.cmd.Stdout, in.cmd.Stderr = in.log, in.log
 	if err := in.cmd.Start(); err != nil {
 		t.Fatal(err)
