@@ -250,3 +250,26 @@ func TestBusyLeaderRefusesAtOnce(t *testing.T) {
 		t.Fatalf("%d commands ran, want the 2 that had a worker", ran.Load())
 	}
 }
+
+// TestLateBeatOfAReplacedLeader: a replaced leader's beat that arrives
+// after its successor's names a lower term; it neither displaces the
+// successor nor ends the era of commands sent to it (whose 503 would then
+// claim "not run" for a command the live leader may start).
+func TestLateBeatOfAReplacedLeader(t *testing.T) {
+	m := &Members{every: time.Second, seen: map[string]seenBeat{}}
+	for _, b := range []Beat{{Instance: "new", Leader: true, Term: 6}, {Instance: "old", Leader: true, Term: 5}} {
+		raw, _ := json.Marshal(b)
+		m.receive(&nats.Msg{Data: raw})
+	}
+	if l, ok := m.Leader(); !ok || l.Instance != "new" || l.Term != 6 {
+		t.Fatalf("leader %+v, want new in term 6", l)
+	}
+	f := &Forwarder{}
+	e := f.observe(6)
+	if f.observe(5) != e || e.ctx.Err() != nil {
+		t.Fatal("a lower term ended the era of term 6")
+	}
+	if f.observe(7) == e || e.ctx.Err() == nil {
+		t.Fatal("a higher term did not end the era of term 6")
+	}
+}

@@ -313,12 +313,14 @@ type era struct {
 	end  context.CancelFunc
 }
 
-// observe records the term named now and returns its era (nil when none
-// is named: an era ends only when another term is named).
+// observe records the term named now and returns the latest era (nil
+// while none was named). An era ends only when a higher term is named: the
+// lease of that term was granted after the earlier one had expired, so the
+// earlier leader can no longer start a command.
 func (f *Forwarder) observe(term int64) *era {
 	f.eraMu.Lock()
 	defer f.eraMu.Unlock()
-	if term == 0 || (f.era != nil && f.era.term == term) {
+	if term == 0 || (f.era != nil && f.era.term >= term) {
 		return f.era
 	}
 	if f.era != nil {
