@@ -154,7 +154,8 @@ func (f *Forwarder) Middleware(next http.Handler) http.Handler {
 // What a follower answers when it knows the command did not run, and when
 // it cannot know.
 const (
-	msgNoLeader = "No instance is running the trading engine now (a new leader is being elected); the command was not run. Retry in a few seconds with the same client order id"
+	msgNoLeader = "No instance running the trading engine is known to this one now (a leader is being elected, or messaging is down); the command was not run. Retry in a few seconds with the same client order id"
+	msgNoNATS   = "This instance cannot reach the trading engine (messaging is down); the command was not run. Retry in a few seconds with the same client order id"
 	msgExpired  = "The trading engine did not start this command before its deadline, and never will; it was not run. Retry with the same client order id"
 	msgChanged  = "The instance running the trading engine changed while this command was on its way; it was not run. Retry with the same client order id"
 	msgUnknown  = "The trading engine started this command but its answer did not arrive in time: it may or may not have taken effect. Retry with the same client order id, which returns the order if it was placed and places it once if not"
@@ -176,10 +177,14 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 		unavailable(w, msgNoLeader)
 		return
 	}
+	if !f.nc.IsConnected() { // a publish now would wait in the client's buffer and reach the leader late
+		unavailable(w, msgNoNATS)
+		return
+	}
 	reply, replies, done, err := f.await()
 	if err != nil {
 		slog.Warn("cannot receive answers from the leader", "err", err, "component", "cluster")
-		unavailable(w, "This instance cannot reach the trading engine (messaging is down); the command was not run. Retry in a few seconds with the same client order id")
+		unavailable(w, msgNoNATS)
 		return
 	}
 	defer done()
@@ -191,7 +196,7 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 	reconnects := f.nc.Stats().Reconnects
 	if err := f.nc.PublishMsg(&nats.Msg{Subject: f.subject(e.term), Reply: reply, Header: h, Data: body}); err != nil {
 		slog.Warn("forward to the leader failed", "err", err, "component", "cluster")
-		unavailable(w, "This instance cannot reach the trading engine (messaging is down); the command was not run. Retry in a few seconds with the same client order id")
+		unavailable(w, msgNoNATS)
 		return
 	}
 	wait := time.NewTimer(time.Until(deadline) + settle)
