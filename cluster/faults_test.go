@@ -242,6 +242,11 @@ func TestSeededFaults(t *testing.T) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
+	for cid, rows := range stored {
+		if len(rows) > 1 {
+			t.Errorf("client order id %s is stored %d times: a command ran twice", cid, len(rows))
+		}
+	}
 	for _, cid := range acked {
 		if len(stored[cid]) != 1 {
 			t.Errorf("acknowledged order %s is stored %d times", cid, len(stored[cid]))
