@@ -30,9 +30,11 @@ type node struct {
 	fwd     *cluster.Forwarder
 	started time.Time
 	handler http.Handler // the API, which the leader runs forwarded requests through
-	// ready is true while this instance leads and its engine takes
-	// commands (after the rebuild, until leadership ends).
-	ready atomic.Bool
+	// ready is the lease term in which this instance's engine takes
+	// commands (after the rebuild, until that term's leadership ends); 0
+	// when none. A term, not a flag, so the end of one term cannot clear
+	// the next's.
+	ready atomic.Int64
 }
 
 // joinCluster connects to NATS, bridges the bus and sets up the election,
@@ -61,7 +63,7 @@ func (a *App) joinCluster(started time.Time) error {
 	}
 	// Leading reads the lease's clock: a process waking from a pause longer
 	// than the lease stops taking commands before its election loop runs.
-	n.fwd = cluster.NewForwarder(nc, a.cfg.ClusterName, id, func() bool { return n.ready.Load() && n.elector.Leading() }, a.cfg.ForwardTimeout)
+	n.fwd = cluster.NewForwarder(nc, a.cfg.ClusterName, id, func() bool { return n.ready.Load() == n.elector.Term() && n.elector.Leading() }, a.cfg.ForwardTimeout)
 	n.fwd.Changed = a.reloadShared
 	n.fwd.Leader = func() (string, int64) { l, _ := n.members.Leader(); return l.Instance, l.Term }
 	n.elector.OnChange = func(bool) { n.members.Announce() }
@@ -174,8 +176,8 @@ func (a *App) lead(ctx context.Context) {
 				return
 			}
 		}
-		a.cluster.ready.Store(true)
-		go func() { <-ctx.Done(); a.cluster.ready.Store(false) }()
+		a.cluster.ready.Store(term)
+		go func() { <-ctx.Done(); a.cluster.ready.CompareAndSwap(term, 0) }()
 		if err := a.cluster.fwd.Serve(ctx, a.cluster.handler, term); err != nil {
 			slog.Error("cannot serve forwarded commands", "err", err, "component", "cluster")
 		}
