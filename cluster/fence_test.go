@@ -130,7 +130,7 @@ func TestFencedTakeover(t *testing.T) {
 						mu.Unlock()
 						break
 					}
-					if status != http.StatusServiceUnavailable || ctx.Err() != nil {
+					if (status != http.StatusServiceUnavailable && status != http.StatusGatewayTimeout) || ctx.Err() != nil {
 						t.Errorf("order %s: status %d %s", cid, status, msg)
 						return
 					}
