@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -67,14 +66,15 @@ func copyUnreserved(dst, src map[string][]string) http.Header {
 // after which the leader must not start it; the leader tells the follower
 // it starts a command, and makes sure the notice has reached NATS, before
 // it checks the deadline one last time and runs it. So a follower that has
-// heard no notice by the deadline (plus settle, for the notice's trip and
-// the two clocks' difference) knows the command did not run and never
-// will; one that heard the notice waits grace longer for the answer, and
-// without it says the outcome is unknown (504), never "not run".
+// heard no notice by the deadline plus settleTime (the notice's trip, the
+// two clocks' difference), after a flush of its own connection has brought
+// in every message sent before, knows the command did not run and never
+// will; one that heard the notice waits longer for the answer, and without
+// it says the outcome is unknown (504), never "not run".
 const (
 	hdrDeadline = reservedPrefix + "Deadline"
 	hdrStarted  = reservedPrefix + "Started"
-	settle      = 500 * time.Millisecond
+	settleTime  = 500 * time.Millisecond
 )
 
 // DefaultWorkers bounds the forwarded commands the leader runs at once.
@@ -108,11 +108,6 @@ type Forwarder struct {
 	watchOnce sync.Once
 	eraMu     sync.Mutex
 	era       *era // the leader named last
-
-	inboxMu sync.Mutex
-	inbox   string // prefix of this instance's reply subjects, once subscribed
-	next    atomic.Uint64
-	waiting sync.Map // reply token -> chan *nats.Msg
 }
 
 // NewForwarder forwards within the named cluster with the given reply timeout.
@@ -181,13 +176,18 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 		unavailable(w, msgNoNATS)
 		return
 	}
-	reply, replies, done, err := f.await()
+	// A channel subscription of the command's own: NATS's reader puts each
+	// reply in the channel itself, so once a flush returns, every reply the
+	// server sent before it is there (a callback could still be pending).
+	replies := make(chan *nats.Msg, 4)
+	reply := nats.NewInbox()
+	sub, err := f.nc.ChanSubscribe(reply, replies)
 	if err != nil {
 		slog.Warn("cannot receive answers from the leader", "err", err, "component", "cluster")
 		unavailable(w, msgNoNATS)
 		return
 	}
-	defer done()
+	defer sub.Unsubscribe()
 	deadline := time.Now().Add(f.timeout)
 	h := nats.Header(copyUnreserved(make(map[string][]string, len(r.Header)+5), r.Header))
 	h[forwardedHeader] = []string{f.self}
@@ -199,41 +199,83 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 		unavailable(w, msgNoNATS)
 		return
 	}
-	wait := time.NewTimer(time.Until(deadline) + settle)
+	var started, graced bool
+	// handle takes one reply and reports whether the client has its answer.
+	handle := func(m *nats.Msg) bool {
+		switch {
+		case noResponders(m): // nobody listens on the term's subject: nothing received it
+			unavailable(w, msgNoLeader)
+			return true
+		case m.Header.Get(hdrStarted) != "":
+			started = true
+			return false
+		}
+		relay(w, m)
+		return true
+	}
+	// settle takes every reply the server sent so far (sure false: the
+	// connection could not confirm it, so a notice may be missing).
+	settle := func() (answered, sure bool) {
+		if err := f.nc.FlushTimeout(settleTime); err != nil || f.nc.Stats().Reconnects != reconnects {
+			return false, false
+		}
+		for {
+			select {
+			case m := <-replies:
+				if handle(m) {
+					return true, true
+				}
+			default:
+				return false, true
+			}
+		}
+	}
+	unknown := func() { writeEnvelope(w, http.StatusGatewayTimeout, domain.EUnknownOutcome, msgUnknown) }
+	wait := time.NewTimer(time.Until(deadline) + settleTime)
 	defer wait.Stop()
 	replaced := e.ctx.Done()
-	started, graced := false, false
 	for {
 		select {
 		case m := <-replies:
-			switch {
-			case noResponders(m): // nobody listens on the term's subject: nothing received it
-				unavailable(w, msgNoLeader)
+			if handle(m) {
 				return
-			case m.Header.Get(hdrStarted) != "":
-				started, replaced = true, nil // its answer is awaited, whoever leads now
-				continue
 			}
-			relay(w, m)
-			return
+			replaced = nil // started: its answer is awaited, whoever leads now
 		case <-replaced:
 			// A leader replaced has lost its lease, so it can no longer
-			// start the command; one that already had would have said so.
-			unavailable(w, msgChanged)
+			// start the command; one that already had has said so.
+			answered, sure := settle()
+			switch {
+			case answered:
+			case started:
+				replaced = nil
+				continue
+			case sure:
+				unavailable(w, msgChanged)
+			default:
+				unknown()
+			}
 			return
 		case <-wait.C:
-			switch {
-			case started && !graced: // a started command completes and answers: give it grace
+			if !started {
+				answered, sure := settle()
+				switch {
+				case answered:
+					return
+				case !started && sure:
+					unavailable(w, msgExpired)
+					return
+				case !started: // the connection dropped meanwhile: a notice may have been lost
+					unknown()
+					return
+				}
+			}
+			if !graced { // a started command completes and answers: give it grace
 				graced = true
 				wait.Reset(f.timeout / 2)
 				continue
-			case started || f.nc.Stats().Reconnects != reconnects || !f.nc.IsConnected():
-				// Started, or the connection dropped meanwhile (a notice may
-				// have been lost): nobody here can tell whether it ran.
-				writeEnvelope(w, http.StatusGatewayTimeout, domain.EUnknownOutcome, msgUnknown)
-			default:
-				unavailable(w, msgExpired)
 			}
+			unknown()
 			return
 		case <-r.Context().Done():
 			return // the client left; nothing to answer
@@ -257,42 +299,6 @@ func relay(w http.ResponseWriter, msg *nats.Msg) {
 // noResponders is the server's answer to a request nobody subscribes to.
 func noResponders(m *nats.Msg) bool {
 	return len(m.Data) == 0 && m.Header.Get("Status") == "503"
-}
-
-// await opens a reply subject of this instance's own (more than one
-// message comes back per command: the start notice, then the answer);
-// done stops listening on it.
-func (f *Forwarder) await() (reply string, replies <-chan *nats.Msg, done func(), err error) {
-	f.inboxMu.Lock()
-	if f.inbox == "" {
-		prefix := nats.NewInbox()
-		if _, err := f.nc.Subscribe(prefix+".*", f.deliver); err != nil {
-			f.inboxMu.Unlock()
-			return "", nil, nil, err
-		}
-		if err := f.nc.Flush(); err != nil {
-			f.inboxMu.Unlock()
-			return "", nil, nil, err
-		}
-		f.inbox = prefix
-	}
-	prefix := f.inbox
-	f.inboxMu.Unlock()
-	token := strconv.FormatUint(f.next.Add(1), 36)
-	ch := make(chan *nats.Msg, 4)
-	f.waiting.Store(token, ch)
-	return prefix + "." + token, ch, func() { f.waiting.Delete(token) }, nil
-}
-
-// deliver hands a reply to the command waiting for it (if any still is).
-func (f *Forwarder) deliver(m *nats.Msg) {
-	token := m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
-	if ch, ok := f.waiting.Load(token); ok {
-		select {
-		case ch.(chan *nats.Msg) <- m:
-		default:
-		}
-	}
 }
 
 // currentEra is the era of the leader the heartbeats name now (nil when
