@@ -30,9 +30,11 @@ type node struct {
 	fwd     *cluster.Forwarder
 	started time.Time
 	handler http.Handler // the API, which the leader runs forwarded requests through
-	// ready is true while this instance leads and its engine takes
-	// commands (after the rebuild, until leadership ends).
-	ready atomic.Bool
+	// ready is the lease term in which this instance's engine takes
+	// commands (after the rebuild, until that term's leadership ends); 0
+	// when none. A term, not a flag, so the end of one term cannot clear
+	// the next's.
+	ready atomic.Int64
 }
 
 // joinCluster connects to NATS, bridges the bus and sets up the election,
@@ -50,7 +52,7 @@ func (a *App) joinCluster(started time.Time) error {
 	if err != nil {
 		return fmt.Errorf("connect to NATS at %s: %w", redactURL(a.cfg.NATSURL), err)
 	}
-	n := &node{id: id, nc: nc, started: started, elector: cluster.NewElector(a.cfg.DatabaseURL, time.Second)}
+	n := &node{id: id, nc: nc, started: started, elector: cluster.NewElector(a.cfg.DatabaseURL, id, cluster.LeaseTTL)}
 	if n.bridge, err = natsbus.Start(nc, a.Bus, a.cfg.ClusterName, id); err != nil {
 		nc.Close()
 		return fmt.Errorf("bridge events to NATS: %w", err)
@@ -59,9 +61,11 @@ func (a *App) joinCluster(started time.Time) error {
 		nc.Close()
 		return fmt.Errorf("cluster heartbeats: %w", err)
 	}
-	n.fwd = cluster.NewForwarder(nc, a.cfg.ClusterName, id, n.ready.Load, a.cfg.ForwardTimeout)
+	// Leading reads the lease's clock: a process waking from a pause longer
+	// than the lease stops taking commands before its election loop runs.
+	n.fwd = cluster.NewForwarder(nc, a.cfg.ClusterName, id, func() bool { return n.ready.Load() == n.elector.Term() && n.elector.Leading() }, a.cfg.ForwardTimeout)
 	n.fwd.Changed = a.reloadShared
-	n.fwd.Leader = func() string { l, _ := n.members.Leader(); return l.Instance }
+	n.fwd.Leader = func() (string, int64) { l, _ := n.members.Leader(); return l.Instance, l.Term }
 	n.elector.OnChange = func(bool) { n.members.Announce() }
 	if err := a.shareSessionChanges(nc, id); err != nil {
 		nc.Close()
@@ -150,6 +154,7 @@ func (a *App) lead(ctx context.Context) {
 		time.Sleep(time.Second) // let another instance try
 		return
 	}
+	term := a.cluster.elector.Term() // forwarded commands reach this term's subject
 	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
 	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run, a.Jobs.Run,
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
@@ -171,9 +176,9 @@ func (a *App) lead(ctx context.Context) {
 				return
 			}
 		}
-		a.cluster.ready.Store(true)
-		go func() { <-ctx.Done(); a.cluster.ready.Store(false) }()
-		if err := a.cluster.fwd.Serve(ctx, a.cluster.handler); err != nil {
+		a.cluster.ready.Store(term)
+		go func() { <-ctx.Done(); a.cluster.ready.CompareAndSwap(term, 0) }()
+		if err := a.cluster.fwd.Serve(ctx, a.cluster.handler, term); err != nil {
 			slog.Error("cannot serve forwarded commands", "err", err, "component", "cluster")
 		}
 	})
@@ -327,6 +332,7 @@ func (remoteLedger) Receivers() int                { return 0 }
 func (a *App) beat() cluster.Beat {
 	b := cluster.Beat{Addr: a.Addr(), Started: a.cluster.started, Leader: a.cluster.elector.Leading()}
 	if b.Leader {
+		b.Term = a.cluster.elector.Term()
 		h := a.Exchange.Health()
 		b.EngineBeat, b.Exchange = a.Exchange.LastBeat(), &h
 	}

@@ -2,19 +2,36 @@ package cluster_test
 
 import (
 	"context"
+	"io"
+	"net"
+	"net/url"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"kestrel/cluster"
+	"kestrel/store/postgres"
 )
+
+// leaseDatabase is a fresh, migrated database (the lease's table).
+func leaseDatabase(t *testing.T) string {
+	t.Helper()
+	url := freshDatabase(t)
+	s, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	return url
+}
 
 // TestElectionHandsOver: of two electors one leads; when it stops, the
 // other takes over; they never lead at once.
 func TestElectionHandsOver(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	url := freshDatabase(t)
+	url := leaseDatabase(t)
 	var leaders atomic.Int32
 	var overlap atomic.Bool
 	lead := func(ctx context.Context) {
@@ -24,7 +41,7 @@ func TestElectionHandsOver(t *testing.T) {
 		<-ctx.Done()
 		leaders.Add(-1)
 	}
-	a, b := cluster.NewElector(url, 200*time.Millisecond), cluster.NewElector(url, 200*time.Millisecond)
+	a, b := cluster.NewElector(url, "a", 600*time.Millisecond), cluster.NewElector(url, "b", 600*time.Millisecond)
 	ctxA, stopA := context.WithCancel(ctx)
 	doneA, doneB := make(chan struct{}), make(chan struct{})
 	go func() { defer close(doneA); a.Run(ctxA, lead) }()
@@ -32,9 +49,9 @@ func TestElectionHandsOver(t *testing.T) {
 
 	ctxB, stopB := context.WithCancel(ctx)
 	go func() { defer close(doneB); b.Run(ctxB, lead) }()
-	time.Sleep(time.Second) // several of b's tries
+	time.Sleep(time.Second) // several of b's tries and a's renewals
 	if b.Leading() || !a.Leading() {
-		t.Fatalf("while a holds the lock: a leading %v, b leading %v", a.Leading(), b.Leading())
+		t.Fatalf("while a holds the lease: a leading %v, b leading %v", a.Leading(), b.Leading())
 	}
 
 	stopA()
@@ -43,6 +60,9 @@ func TestElectionHandsOver(t *testing.T) {
 		t.Fatal("a still leads after it stopped")
 	}
 	waitFor(t, ctx, 5*time.Second, "the second elector to take over", b.Leading)
+	if b.Term() <= a.Term() {
+		t.Errorf("b leads in term %d after a's term %d", b.Term(), a.Term())
+	}
 	stopB()
 	<-doneB
 	if overlap.Load() {
@@ -50,5 +70,133 @@ func TestElectionHandsOver(t *testing.T) {
 	}
 	if n := leaders.Load(); n != 0 {
 		t.Fatalf("%d lead functions still running after both stopped", n)
+	}
+}
+
+// TestCutOffLeaderIsReplaced: the leader's database session stops passing
+// bytes (a frozen or partitioned leader: the connection stays open, so the
+// database frees nothing). The leader stops counting itself the leader on
+// its own clock and its engine is stopped; the other elector takes the
+// lease once it has expired, in a later term; at no moment do both count
+// themselves the leader.
+func TestCutOffLeaderIsReplaced(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dbURL := leaseDatabase(t)
+	proxy := newPausableProxy(t, dbURL)
+	const ttl = 600 * time.Millisecond
+	a, b := cluster.NewElector(proxy.url, "a", ttl), cluster.NewElector(dbURL, "b", ttl)
+	aStopped := make(chan struct{})
+	var aLeads atomic.Int32
+	go a.Run(ctx, func(ctx context.Context) {
+		if aLeads.Add(1) == 1 {
+			<-ctx.Done()
+			close(aStopped)
+			return
+		}
+		<-ctx.Done()
+	})
+	waitFor(t, ctx, 5*time.Second, "a to lead", a.Leading)
+	go b.Run(ctx, func(ctx context.Context) { <-ctx.Done() })
+
+	var overlap atomic.Bool
+	watching, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		for {
+			select {
+			case <-watching:
+				return
+			default:
+			}
+			if a.Leading() && b.Leading() {
+				overlap.Store(true)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	first := a.Term()
+	proxy.pause()
+	waitFor(t, ctx, 10*time.Second, "b to take over from the cut-off a", b.Leading)
+	select {
+	case <-aStopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a's engine was never stopped after it lost the lease")
+	}
+	close(watching)
+	<-watched
+	if overlap.Load() {
+		t.Fatal("a and b both counted themselves the leader at one moment")
+	}
+	if b.Term() <= first {
+		t.Errorf("b leads in term %d, not after a's term %d", b.Term(), first)
+	}
+	if a.Leading() {
+		t.Error("the cut-off a still counts itself the leader")
+	}
+}
+
+// pausableProxy relays TCP to PostgreSQL until paused; then it holds the
+// connections open and passes nothing, as a frozen or cut-off host does.
+type pausableProxy struct {
+	url    string
+	mu     sync.Mutex
+	paused bool
+}
+
+func newPausableProxy(t *testing.T, dbURL string) *pausableProxy {
+	t.Helper()
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := u.Host
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	u.Host = l.Addr().String()
+	q := u.Query()
+	q.Set("sslmode", "disable")
+	u.RawQuery = q.Encode()
+	p := &pausableProxy{url: u.String()}
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			t.Cleanup(func() { c.Close(); s.Close() })
+			go p.pipe(c, s)
+			go p.pipe(s, c)
+		}
+	}()
+	return p
+}
+
+func (p *pausableProxy) pause() { p.mu.Lock(); p.paused = true; p.mu.Unlock() }
+
+func (p *pausableProxy) pipe(dst io.Writer, src io.Reader) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		paused := p.paused
+		p.mu.Unlock()
+		if paused {
+			continue // swallowed: the peer waits, the connection stays open
+		}
+		if _, err := dst.Write(buf[:n]); err != nil {
+			return
+		}
 	}
 }

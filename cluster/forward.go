@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -64,6 +62,24 @@ func copyUnreserved(dst, src map[string][]string) http.Header {
 	return dst
 }
 
+// Deadlines. A forwarded command carries the instant (Unix nanoseconds)
+// after which the leader must not start it; the leader tells the follower
+// it starts a command, and makes sure the notice has reached NATS, before
+// it checks the deadline one last time and runs it. So a follower that has
+// heard no notice by the deadline plus settleTime (the notice's trip, the
+// two clocks' difference), after a flush of its own connection has brought
+// in every message sent before, knows the command did not run and never
+// will; one that heard the notice waits longer for the answer, and without
+// it says the outcome is unknown (504), never "not run".
+const (
+	hdrDeadline = reservedPrefix + "Deadline"
+	hdrStarted  = reservedPrefix + "Started"
+	settleTime  = 500 * time.Millisecond
+)
+
+// DefaultWorkers bounds the forwarded commands the leader runs at once.
+const DefaultWorkers = 64
+
 // workerIdle is how long a worker serving forwarded commands waits for
 // the next one before it ends.
 const workerIdle = 10 * time.Second
@@ -72,19 +88,22 @@ const workerIdle = 10 * time.Second
 type Forwarder struct {
 	nc   *nats.Conn
 	self string
-	// Subjects of forwarded commands and of the change notices that tell
-	// the other instances to reload what they keep in memory.
+	// Subjects of forwarded commands (one per leader term) and of the
+	// change notices that tell the other instances to reload what they
+	// keep in memory.
 	commands, changed string
 	leading           func() bool
 	timeout           time.Duration
+	// Workers bounds the forwarded commands this instance runs at once
+	// while it leads (DefaultWorkers when zero); set before Serve.
+	Workers int
 	// Changed is called on every instance but the one that made a change,
 	// after a leader-only write succeeded, to reload its in-memory copies.
 	Changed func(ctx context.Context)
-	// Leader, when set, names the instance leading now (from the
-	// heartbeats): a command waiting on a leader that has since been
-	// replaced is answered 503 at once instead of at the timeout, since the
-	// one it was sent to will never answer.
-	Leader func() string
+	// Leader names the instance leading now and its term (from the
+	// heartbeats). Commands go to that term's subject; a command waiting
+	// on a leader that has since been replaced is answered at once.
+	Leader func() (instance string, term int64)
 
 	watchOnce sync.Once
 	eraMu     sync.Mutex
@@ -94,6 +113,13 @@ type Forwarder struct {
 // NewForwarder forwards within the named cluster with the given reply timeout.
 func NewForwarder(nc *nats.Conn, cluster, self string, leading func() bool, timeout time.Duration) *Forwarder {
 	return &Forwarder{nc: nc, self: self, commands: cluster + ".command", changed: cluster + ".changed", leading: leading, timeout: timeout}
+}
+
+// subject is where the leader of term listens for commands: a leader that
+// was replaced (frozen, cut off) keeps its subscription, but followers
+// that know the new term no longer send to it.
+func (f *Forwarder) subject(term int64) string {
+	return f.commands + "." + strconv.FormatInt(term, 10)
 }
 
 // Middleware runs leader-only requests here when this instance leads and
@@ -120,6 +146,16 @@ func (f *Forwarder) Middleware(next http.Handler) http.Handler {
 	})
 }
 
+// What a follower answers when it knows the command did not run, and when
+// it cannot know.
+const (
+	msgNoLeader = "No instance running the trading engine is known to this one now (a leader is being elected, or messaging is down); the command was not run. Retry in a few seconds with the same client order id"
+	msgNoNATS   = "This instance cannot reach the trading engine (messaging is down); the command was not run. Retry in a few seconds with the same client order id"
+	msgExpired  = "The trading engine did not start this command before its deadline, and never will; it was not run. Retry with the same client order id"
+	msgChanged  = "The instance running the trading engine changed while this command was on its way; it was not run. Retry with the same client order id"
+	msgUnknown  = "The trading engine started this command but its answer did not arrive in time: it may or may not have taken effect. Retry with the same client order id, which returns the order if it was placed and places it once if not"
+)
+
 func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 	limit := f.nc.MaxPayload() - 64<<10 // room for the headers
 	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
@@ -131,30 +167,127 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 		writeEnvelope(w, http.StatusRequestEntityTooLarge, domain.ETooLarge, "The request body is too large to forward to the trading engine")
 		return
 	}
-	h := nats.Header(copyUnreserved(make(map[string][]string, len(r.Header)+4), r.Header))
+	e := f.currentEra()
+	if e == nil {
+		unavailable(w, msgNoLeader)
+		return
+	}
+	if !f.nc.IsConnected() { // a publish now would wait in the client's buffer and reach the leader late
+		unavailable(w, msgNoNATS)
+		return
+	}
+	// A channel subscription of the command's own: NATS's reader puts each
+	// reply in the channel itself, so once a flush returns, every reply the
+	// server sent before it is there (a callback could still be pending).
+	replies := make(chan *nats.Msg, 4)
+	reply := nats.NewInbox()
+	sub, err := f.nc.ChanSubscribe(reply, replies)
+	if err != nil {
+		slog.Warn("cannot receive answers from the leader", "err", err, "component", "cluster")
+		unavailable(w, msgNoNATS)
+		return
+	}
+	defer sub.Unsubscribe()
+	deadline := time.Now().Add(f.timeout)
+	h := nats.Header(copyUnreserved(make(map[string][]string, len(r.Header)+5), r.Header))
 	h[forwardedHeader] = []string{f.self}
 	h[hdrMethod], h[hdrURI], h[hdrRemoteAddr] = []string{r.Method}, []string{r.URL.RequestURI()}, []string{r.RemoteAddr}
-	ctx, cancel := context.WithTimeout(r.Context(), f.timeout)
-	defer cancel()
-	replaced, stopWatching := f.watchLeader(cancel)
-	defer stopWatching()
-	msg, err := f.nc.RequestMsgWithContext(ctx, &nats.Msg{Subject: f.commands, Header: h, Data: body})
-	if err != nil && replaced.Load() {
-		unavailable(w, "The instance running the trading engine changed while this command was on its way; retry with the same client order id")
+	h[hdrDeadline] = []string{strconv.FormatInt(deadline.UnixNano(), 10)}
+	reconnects := f.nc.Stats().Reconnects
+	if err := f.nc.PublishMsg(&nats.Msg{Subject: f.subject(e.term), Reply: reply, Header: h, Data: body}); err != nil {
+		slog.Warn("forward to the leader failed", "err", err, "component", "cluster")
+		unavailable(w, msgNoNATS)
 		return
 	}
-	if err != nil {
-		if !errors.Is(err, nats.ErrNoResponders) && !errors.Is(err, context.DeadlineExceeded) {
-			slog.Warn("forward to the leader failed", "err", err, "component", "cluster")
+	var started, graced bool
+	// handle takes one reply and reports whether the client has its answer.
+	handle := func(m *nats.Msg) bool {
+		switch {
+		case noResponders(m): // nobody listens on the term's subject: nothing received it
+			unavailable(w, msgNoLeader)
+			return true
+		case m.Header.Get(hdrStarted) != "":
+			started = true
+			return false
 		}
-		// With a timeout the command may still have run: the client order
-		// id makes the retry return the first order rather than a second.
-		unavailable(w, "No instance running the trading engine answered (a new leader is being elected); retry in a few seconds with the same client order id")
-		return
+		relay(w, m)
+		return true
 	}
+	// settle takes every reply the server sent so far (sure false: the
+	// connection could not confirm it, so a notice may be missing).
+	settle := func() (answered, sure bool) {
+		if err := f.nc.FlushTimeout(settleTime); err != nil || f.nc.Stats().Reconnects != reconnects {
+			return false, false
+		}
+		for {
+			select {
+			case m := <-replies:
+				if handle(m) {
+					return true, true
+				}
+			default:
+				return false, true
+			}
+		}
+	}
+	unknown := func() { writeEnvelope(w, http.StatusGatewayTimeout, domain.EUnknownOutcome, msgUnknown) }
+	wait := time.NewTimer(time.Until(deadline) + settleTime)
+	defer wait.Stop()
+	replaced := e.ctx.Done()
+	for {
+		select {
+		case m := <-replies:
+			if handle(m) {
+				return
+			}
+			replaced = nil // started: its answer is awaited, whoever leads now
+		case <-replaced:
+			// A leader replaced has lost its lease, so it can no longer
+			// start the command; one that already had has said so.
+			answered, sure := settle()
+			switch {
+			case answered:
+			case started:
+				replaced = nil
+				continue
+			case sure:
+				unavailable(w, msgChanged)
+			default:
+				unknown()
+			}
+			return
+		case <-wait.C:
+			if !started {
+				answered, sure := settle()
+				switch {
+				case answered:
+					return
+				case !started && sure:
+					unavailable(w, msgExpired)
+					return
+				case !started: // the connection dropped meanwhile: a notice may have been lost
+					unknown()
+					return
+				}
+			}
+			if !graced { // a started command completes and answers: give it grace
+				graced = true
+				wait.Reset(f.timeout / 2)
+				continue
+			}
+			unknown()
+			return
+		case <-r.Context().Done():
+			return // the client left; nothing to answer
+		}
+	}
+}
+
+// relay writes the leader's answer as the client's response.
+func relay(w http.ResponseWriter, msg *nats.Msg) {
 	status, err := strconv.Atoi(msg.Header.Get(hdrStatus))
 	if err != nil || status < 100 || status > 999 {
-		unavailable(w, "The trading engine's answer could not be read")
+		writeEnvelope(w, http.StatusGatewayTimeout, domain.EUnknownOutcome, "The trading engine's answer could not be read: the command may or may not have taken effect. Retry with the same client order id")
 		return
 	}
 	copyUnreserved(w.Header(), msg.Header)
@@ -163,44 +296,49 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(msg.Data)
 }
 
-// watchLeader cancels the wait when the heartbeats name a new leader (a
-// leader that died with the command in flight never answers it); the flag
-// says whether it did. One watcher per forwarder looks at the heartbeats;
-// each command only registers with the leader's era.
-func (f *Forwarder) watchLeader(cancel context.CancelFunc) (replaced *atomic.Bool, stop func() bool) {
-	replaced = new(atomic.Bool)
-	var e *era
-	if f.Leader != nil {
-		e = f.observe(f.Leader())
+// noResponders is the server's answer to a request nobody subscribes to.
+func noResponders(m *nats.Msg) bool {
+	return len(m.Data) == 0 && m.Header.Get("Status") == "503"
+}
+
+// currentEra is the era of the leader the heartbeats name now (nil when
+// none is named). One watcher per forwarder follows the heartbeats and
+// ends an era when they name another term.
+func (f *Forwarder) currentEra() *era {
+	if f.Leader == nil {
+		return nil
 	}
-	if e == nil { // not watched, or nobody leads: the request fails at once with no responders
-		return replaced, func() bool { return false }
+	_, term := f.Leader()
+	if term == 0 {
+		return nil
 	}
 	f.watchOnce.Do(func() { go f.watchLeaders() })
-	return replaced, context.AfterFunc(e.ctx, func() { replaced.Store(true); cancel() })
+	return f.observe(term)
 }
 
-// era is a leader as the heartbeats name it, with a context that ends
-// when they name another.
+// era is a leader's term as the heartbeats name it, with a context that
+// ends when they name another.
 type era struct {
-	leader string
-	ctx    context.Context
-	end    context.CancelFunc
+	term int64
+	ctx  context.Context
+	end  context.CancelFunc
 }
 
-// observe records the leader named now and returns its era (nil when
-// none is named: an era ends only when another leader is named).
-func (f *Forwarder) observe(leader string) *era {
+// observe records the term named now and returns the latest era (nil
+// while none was named). An era ends only when a higher term is named: the
+// lease of that term was granted after the earlier one had expired, so the
+// earlier leader can no longer start a command.
+func (f *Forwarder) observe(term int64) *era {
 	f.eraMu.Lock()
 	defer f.eraMu.Unlock()
-	if leader == "" || (f.era != nil && f.era.leader == leader) {
+	if term == 0 || (f.era != nil && f.era.term >= term) {
 		return f.era
 	}
 	if f.era != nil {
 		f.era.end()
 	}
 	ctx, end := context.WithCancel(context.Background())
-	f.era = &era{leader: leader, ctx: ctx, end: end}
+	f.era = &era{term: term, ctx: ctx, end: end}
 	return f.era
 }
 
@@ -212,72 +350,8 @@ func (f *Forwarder) watchLeaders() {
 		if f.nc.IsClosed() {
 			return
 		}
-		f.observe(f.Leader())
-	}
-}
-
-// Serve answers forwarded requests with h until ctx ends; the leader runs
-// it for as long as it leads. Commands run concurrently, as HTTP requests
-// do, on workers that stay for the next command: a goroutine per command
-// grew its stack through the handler chain every time (a tenth of the
-// leader's CPU at a few thousand orders a second).
-func (f *Forwarder) Serve(ctx context.Context, h http.Handler) error {
-	work := make(chan *nats.Msg)
-	sub, err := f.nc.Subscribe(f.commands, func(m *nats.Msg) {
-		select {
-		case work <- m: // an idle worker takes it
-		default:
-			go f.worker(ctx, h, m, work)
-		}
-	})
-	if err != nil {
-		return err
-	}
-	if err := f.nc.Flush(); err != nil {
-		sub.Unsubscribe()
-		return err
-	}
-	<-ctx.Done()
-	return sub.Unsubscribe()
-}
-
-// worker serves m, then whatever work brings, until it has been idle for
-// workerIdle or leadership ends.
-func (f *Forwarder) worker(ctx context.Context, h http.Handler, m *nats.Msg, work <-chan *nats.Msg) {
-	f.serveOne(ctx, h, m)
-	idle := time.NewTimer(workerIdle)
-	defer idle.Stop()
-	for {
-		select {
-		case m := <-work:
-			f.serveOne(ctx, h, m)
-			idle.Reset(workerIdle)
-		case <-idle.C:
-			return
-		case <-ctx.Done():
-			return
-		}
-	}
-}
-
-func (f *Forwarder) serveOne(ctx context.Context, h http.Handler, m *nats.Msg) {
-	began := time.Now()
-	method, uri, from := m.Header.Get(hdrMethod), m.Header.Get(hdrURI), m.Header.Get(forwardedHeader)
-	rec := &recorder{header: http.Header{}, status: http.StatusOK}
-	if req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), method, uri, bytes.NewReader(m.Data)); err != nil || method == "" {
-		writeEnvelope(rec, http.StatusBadRequest, domain.EInvalid, "The forwarded request could not be read")
-	} else {
-		req.Header = copyUnreserved(make(http.Header, len(m.Header)), m.Header)
-		req.RemoteAddr = m.Header.Get(hdrRemoteAddr)
-		h.ServeHTTP(rec, req)
-	}
-	reply := nats.Header(rec.header)
-	reply[hdrStatus] = []string{strconv.Itoa(rec.status)}
-	if err := m.RespondMsg(&nats.Msg{Header: reply, Data: rec.body.Bytes()}); err != nil {
-		slog.Warn("reply to a forwarded request failed", "err", err, "component", "cluster")
-	}
-	if took := time.Since(began); took > f.timeout/2 {
-		slog.Warn("a forwarded request was slow", "method", method, "uri", uri, "from", from, "took", took, "component", "cluster")
+		_, term := f.Leader()
+		f.observe(term)
 	}
 }
 

@@ -68,6 +68,7 @@ func TestForwardToLeader(t *testing.T) {
 	var leading atomic.Bool
 	leader := NewForwarder(ncLeader, cluster, "leader", leading.Load, 2*time.Second)
 	follower := NewForwarder(ncFollower, cluster, "follower", func() bool { return false }, 2*time.Second)
+	follower.Leader = func() (string, int64) { return "leader", 1 }
 
 	var ran atomic.Int32
 	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -100,7 +101,7 @@ func TestForwardToLeader(t *testing.T) {
 	leading.Store(true)
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- leader.Serve(ctx, leader.Middleware(api)) }()
+	go func() { served <- leader.Serve(ctx, leader.Middleware(api), 1) }()
 	defer func() { cancel(); <-served }()
 	deadline := time.Now().Add(5 * time.Second)
 	for rec = send(); rec.Code == http.StatusServiceUnavailable && time.Now().Before(deadline); rec = send() {
@@ -129,7 +130,7 @@ func TestForwardGivesUpWhenTheLeaderChanges(t *testing.T) {
 	ncDead, ncFollower := natsConn(t), natsConn(t)
 	cluster := fmt.Sprintf("fwdtest%d", time.Now().UnixNano())
 	// The dying leader's subscription: it receives the command and never answers.
-	sub, err := ncDead.Subscribe(cluster+".command", func(*nats.Msg) {})
+	sub, err := ncDead.Subscribe(cluster+".command.1", func(*nats.Msg) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,10 +139,10 @@ func TestForwardGivesUpWhenTheLeaderChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	follower := NewForwarder(ncFollower, cluster, "follower", func() bool { return false }, time.Minute)
-	var leader atomic.Value
-	leader.Store("old")
-	follower.Leader = func() string { return leader.Load().(string) }
-	time.AfterFunc(200*time.Millisecond, func() { leader.Store("new") })
+	var term atomic.Int64
+	term.Store(1)
+	follower.Leader = func() (string, int64) { return "leader", term.Load() }
+	time.AfterFunc(200*time.Millisecond, func() { term.Store(2) })
 
 	began := time.Now()
 	rec := httptest.NewRecorder()
@@ -160,9 +161,10 @@ func serveLeader(t *testing.T, cluster string, api http.Handler) http.Handler {
 	t.Helper()
 	leader := NewForwarder(natsConn(t), cluster, "leader", func() bool { return true }, 5*time.Second)
 	follower := NewForwarder(natsConn(t), cluster, "follower", func() bool { return false }, 5*time.Second)
+	follower.Leader = func() (string, int64) { return "leader", 1 }
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- leader.Serve(ctx, leader.Middleware(api)) }()
+	go func() { served <- leader.Serve(ctx, leader.Middleware(api), 1) }()
 	t.Cleanup(func() { cancel(); <-served })
 	front := follower.Middleware(http.NotFoundHandler())
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {

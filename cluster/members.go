@@ -18,7 +18,9 @@ type Beat struct {
 	Addr     string    `json:"addr"`
 	Started  time.Time `json:"started"`
 	Leader   bool      `json:"leader"`
-	Leaving  bool      `json:"leaving,omitempty"`
+	// Term is the leader's lease term: followers send commands to its subject.
+	Term    int64 `json:"term,omitempty"`
+	Leaving bool  `json:"leaving,omitempty"`
 	// The leader's engine heartbeat and exchange health, so every
 	// instance's status reports the engine that actually runs.
 	EngineBeat time.Time              `json:"engine_beat,omitzero"`
@@ -132,12 +134,14 @@ func (m *Members) live() []seenBeat {
 	return out
 }
 
-// Leader is the latest beat of the live instance that leads (ok false
-// while none does, e.g. during a failover).
+// Leader is the beat of the live instance that leads in the highest term
+// (the latest beat among equals; ok false while none leads, e.g. during a
+// failover). A late beat of a replaced leader names a lower term, so it
+// never displaces its successor.
 func (m *Members) Leader() (Beat, bool) {
 	var best seenBeat
 	for _, b := range m.live() {
-		if b.Leader && b.at.After(best.at) {
+		if b.Leader && (best.Instance == "" || b.Term > best.Term || (b.Term == best.Term && b.at.After(best.at))) {
 			best = b
 		}
 	}

@@ -19,6 +19,10 @@ const (
 	ETooMany      = "rate_limited" // slow down (429)
 	EInternal     = "internal"     // our fault (500); message is generic
 	EUnavailable  = "unavailable"  // a dependency is down (503)
+	// EUnknownOutcome: a command handed on (to the cluster's leader) may or
+	// may not have run, and no answer says which (504); never used for a
+	// command known not to have run.
+	EUnknownOutcome = "outcome_unknown"
 )
 
 // MsgDatabaseUnavailable is what a caller is told when the store cannot be

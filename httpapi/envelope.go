@@ -46,6 +46,8 @@ func statusFor(code string) int {
 		return http.StatusTooManyRequests
 	case domain.EUnavailable:
 		return http.StatusServiceUnavailable
+	case domain.EUnknownOutcome:
+		return http.StatusGatewayTimeout
 	default:
 		return http.StatusInternalServerError
 	}

@@ -58,7 +58,7 @@ func bindConfig(fs *flag.FlagSet) *app.Config {
 	fs.StringVar(&c.ClusterName, "cluster-name", env("KESTREL_CLUSTER_NAME", d.ClusterName),
 		"prefix of the cluster's NATS subjects; instances of one cluster share it [KESTREL_CLUSTER_NAME]")
 	fs.DurationVar(&c.ForwardTimeout, "forward-timeout", envDuration("KESTREL_FORWARD_TIMEOUT", d.ForwardTimeout),
-		"how long an instance waits for the leader to answer a forwarded trading command [KESTREL_FORWARD_TIMEOUT]")
+		"deadline of a forwarded trading command: the leader never starts it later [KESTREL_FORWARD_TIMEOUT]")
 	fs.StringVar(&c.MetricsToken, "metrics-token", env("KESTREL_METRICS_TOKEN", ""),
 		"bearer token GET /metrics requires (at least 16 characters); empty: /metrics is open on a loopback address and closed beyond it [KESTREL_METRICS_TOKEN]")
 	fs.StringVar(&c.TLSCert, "tls-cert", env("KESTREL_TLS_CERT", ""), "PEM certificate (chain) file: serve HTTPS directly, with --tls-key [KESTREL_TLS_CERT]")

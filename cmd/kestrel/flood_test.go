@@ -82,7 +82,7 @@ type flood struct {
 	acked     int                        // placements acknowledged
 	modified  map[string]decimal.Decimal // order id -> last acknowledged price
 	cancelled map[string]bool            // order id -> cancel acknowledged
-	refused   map[string]int             // 503 answers (retried later) by message
+	refused   map[string]int             // 503 and 504 answers (retried later) by message
 	found     int                        // retried placements the server had stored before (200, not 201)
 	clients   []*floodClient
 	halt      atomic.Bool // stop sending
@@ -229,7 +229,8 @@ func (f *flood) send(fc *floodClient, r *request) {
 	}
 	var ae *loadgen.APIError
 	switch {
-	case errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable && ae.Code == domain.EUnavailable && ae.Message != "":
+	case errors.As(err, &ae) && ae.Message != "" && (ae.Status == http.StatusServiceUnavailable && ae.Code == domain.EUnavailable ||
+		ae.Status == http.StatusGatewayTimeout && ae.Code == domain.EUnknownOutcome): // not run, or not known to have run
 		f.refused[ae.Message]++
 	case status == 0:
 		// unanswered: the outcome is unknown until the retry
@@ -341,7 +342,7 @@ func (f *flood) refusals() string {
 		parts = append(parts, fmt.Sprintf("%d × %q", n, m))
 	}
 	slices.Sort(parts)
-	return fmt.Sprintf("503 answers: %d kinds [%s]", len(parts), strings.Join(parts, ", "))
+	return fmt.Sprintf("503 and 504 answers: %d kinds [%s]", len(parts), strings.Join(parts, ", "))
 }
 
 // refusedTotal is how many 503 answers the flood got.

@@ -84,7 +84,7 @@ func arm(t *testing.T, h Harness, op Op, f Fault) {
 // retryable says a caller should send the same request again.
 func retryable(err error) bool {
 	c := domain.ErrorCode(err)
-	return c == domain.EUnavailable || c == domain.ETooMany
+	return c == domain.EUnavailable || c == domain.EUnknownOutcome || c == domain.ETooMany
 }
 
 // maxTries bounds a caller's retries of one request.

@@ -129,7 +129,7 @@ func (s *Sandbox) wait(ctx context.Context, e *entry) error {
 	case <-e.done:
 		return e.err
 	case <-ctx.Done():
-		return domain.Errorf(domain.EUnavailable, "The order's outcome is unknown (%v); retry with the same client order id", ctx.Err())
+		return domain.Errorf(domain.EUnknownOutcome, "The order's outcome is unknown (%v); retry with the same client order id", ctx.Err())
 	}
 }
 
@@ -203,8 +203,8 @@ const MsgNotStored = "The change could not be stored (the database did not confi
 // journalError is what the commands of a failed batch are told. A refusal
 // the store gave (e.g. a client order id already used, or the cluster fence
 // saying another instance leads now) stays as it is; anything else means the
-// journal could not be written, so the outcome is unknown: 503, retry. The
-// store's error is kept as the cause, for the logs.
+// commit was not confirmed, so the outcome is unknown: 504 (a 503 would say
+// it did not run), retry. The store's error is kept as the cause, for the logs.
 func journalError(err error) error {
 	switch domain.ErrorCode(err) {
 	case "", domain.EConflict, domain.EInvalid, domain.ERejected:
@@ -213,7 +213,7 @@ func journalError(err error) error {
 	if domain.ErrorMessage(err) == domain.MsgNotLeader {
 		return err // refused whole, so not stored: the retry goes to the new leader
 	}
-	return domain.Unavailable(err, MsgNotStored)
+	return &domain.Error{Code: domain.EUnknownOutcome, Message: MsgNotStored, Cause: err}
 }
 
 // merge makes one change of a batch: each order, balance and position

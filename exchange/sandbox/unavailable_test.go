@@ -55,13 +55,13 @@ func TestFailedCommitIsUnavailableAndRetrySafe(t *testing.T) {
 	st.writesOff = true
 	_, err = sb.PlaceOrder(e.ctx, req)
 	var de *domain.Error
-	if !errors.As(err, &de) || de.Code != domain.EUnavailable || de.Message != sandbox.MsgNotStored || !errors.Is(err, errConnLost) {
-		t.Fatalf("failed commit: %#v, want EUnavailable %q caused by the driver's error", err, sandbox.MsgNotStored)
+	if !errors.As(err, &de) || de.Code != domain.EUnknownOutcome || de.Message != sandbox.MsgNotStored || !errors.Is(err, errConnLost) {
+		t.Fatalf("failed commit: %#v, want EUnknownOutcome %q caused by the driver's error", err, sandbox.MsgNotStored)
 	}
 	st.off = true
 	// Down altogether: the next command is refused the same way.
-	if _, err := sb.PlaceOrder(e.ctx, domain.OrderRequest{UserID: "u1", Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("40000")}); domain.ErrorCode(err) != domain.EUnavailable {
-		t.Fatalf("while down: %v, want EUnavailable", err)
+	if _, err := sb.PlaceOrder(e.ctx, domain.OrderRequest{UserID: "u1", Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("40000")}); domain.ErrorCode(err) != domain.EUnknownOutcome {
+		t.Fatalf("while down: %v, want EUnknownOutcome", err)
 	}
 	st.off, st.writesOff = false, false
 	o, err := sb.PlaceOrder(e.ctx, req)

@@ -1397,7 +1397,7 @@ export interface components {
         Decimal: string;
         Error: {
             /** @enum {string} */
-            code: "invalid" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "too_large" | "rejected" | "rate_limited" | "unavailable" | "internal";
+            code: "invalid" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "too_large" | "rejected" | "rate_limited" | "unavailable" | "outcome_unknown" | "internal";
             message: string;
             /** @description Field name to message */
             fields?: {

@@ -1,0 +1,498 @@
+package cluster_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+	"github.com/jackc/pgx/v5"
+)
+
+// TestSeededFaults runs three real instances under a flood of orders from
+// several clients (each order with a client order id, every attempt
+// retried with it until answered, and then cancelled the same way) while
+// seeded random faults hit them: SIGKILL of the leader (restarted), SIGSTOP
+// of the leader or of a follower, a NATS restart (when a nats-server can
+// be started here) and the database's connections terminated. Then: every
+// acknowledged order exists exactly once; no order whose every attempt was
+// refused with 503 exists; the USD hold is the live orders' holds; and each
+// order's history of place and cancel attempts, with the final state read
+// from the database, is linearizable (porcupine). The seed is printed;
+// KESTREL_FAULT_SEED=<seed> replays its faults and choices.
+func TestSeededFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three servers")
+	}
+	seed := time.Now().UnixNano()
+	if s := os.Getenv("KESTREL_FAULT_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseInt(s, 10, 64); err != nil {
+			t.Fatalf("KESTREL_FAULT_SEED: %v", err)
+		}
+	}
+	t.Logf("seed %d (replay with KESTREL_FAULT_SEED=%d)", seed, seed)
+	rng := rand.New(rand.NewSource(seed))
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	dbURL := freshDatabase(t)
+	natsURL, restartNATS := privateNATS(t)
+	if natsURL == "" {
+		natsURL = natsOrSkip(t)
+		t.Log("no nats-server here: the NATS restart fault is left out")
+	}
+	bin := buildKestrel(t, ctx)
+
+	suffix := randHex(4)
+	name := "kestrelfaults" + suffix
+	env := []string{"KESTREL_FORWARD_TIMEOUT=2s"}
+	var mu sync.Mutex // guards slots
+	slots := make([]*instance, 3)
+	for i := range slots {
+		slots[i] = start(t, bin, dbURL, natsURL, name, fmt.Sprintf("c%d-%s", i+1, suffix), env...)
+	}
+	for _, in := range slots {
+		waitReady(t, ctx, in)
+	}
+	token := register(t, ctx, slots[0].url)
+	leaderOf := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, in := range slots {
+			qctx, cancel := context.WithTimeout(ctx, time.Second) // a frozen instance does not answer
+			v, ok := clusterOf(qctx, in.url, token)
+			cancel()
+			if ok && v.Leader != "" {
+				for i, s := range slots {
+					if s.id == v.Leader {
+						return i, true
+					}
+				}
+			}
+		}
+		return 0, false
+	}
+	waitFor(t, ctx, 15*time.Second, "a leader", func() bool { _, ok := leaderOf(); return ok })
+	waitFor(t, ctx, 10*time.Second, "the risk limits to be raised", func() bool {
+		return call(ctx, "PUT", slots[0].url+"/api/settings", token, `{"trading":{"riskManagement":{"maxDailyTrades":1000,"maxPositionSize":0.9}}}`, nil) == http.StatusOK
+	})
+
+	// The clients.
+	began := time.Now()
+	var hmu sync.Mutex
+	var history []porcupine.Operation
+	var acked []string        // client order ids acknowledged
+	statuses := map[int]int{} // attempts by HTTP status (0: no answer)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	const clients = 4
+	for c := range clients {
+		crng := rand.New(rand.NewSource(seed + int64(c) + 1))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pick := func() string {
+				mu.Lock()
+				defer mu.Unlock()
+				return slots[crng.Intn(len(slots))].url
+			}
+			attempt := func(in opInput, do func(url string) (int, string)) (int, string) {
+				call := time.Since(began).Nanoseconds()
+				status, id := do(pick())
+				out := classify(in.kind, status)
+				hmu.Lock()
+				statuses[status]++
+				history = append(history, porcupine.Operation{ClientId: c, Input: in, Call: call, Output: out, Return: time.Since(began).Nanoseconds()})
+				hmu.Unlock()
+				if out == outOther {
+					t.Errorf("%s %s: unexpected status %d", in.kind, in.cid, status)
+				}
+				return status, id
+			}
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				cid := fmt.Sprintf("ch-%s-%d-%d", suffix, c, i)
+				var id string
+				for ctx.Err() == nil { // place until answered for certain
+					status, got := attempt(opInput{kind: "place", cid: cid}, func(url string) (int, string) {
+						o, s := placeWithin(ctx, url, token, cid)
+						return s, o.ID
+					})
+					if status == http.StatusCreated || status == http.StatusOK {
+						id = got
+						hmu.Lock()
+						acked = append(acked, cid)
+						hmu.Unlock()
+						break
+					}
+					if classify("place", status) == outNotRun && (status != http.StatusServiceUnavailable || crng.Intn(2) == 0) {
+						// Refused for good (a rule), or a 503 the client takes
+						// at its word half the time: the order must never exist.
+						break
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				for id != "" && ctx.Err() == nil { // then cancel it until answered for certain
+					status, _ := attempt(opInput{kind: "cancel", cid: cid}, func(url string) (int, string) {
+						return cancelWithin(ctx, url, token, id), ""
+					})
+					if status == http.StatusOK || status == http.StatusConflict {
+						break
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				time.Sleep(150 * time.Millisecond) // paced: the run stays inside the day's trade limit
+			}
+		}()
+	}
+
+	// The faults.
+	faults := map[string]int{}
+	var newLeader []time.Duration
+	faultsUntil := time.Now().Add(20 * time.Second)
+	for time.Now().Before(faultsUntil) && ctx.Err() == nil {
+		time.Sleep(time.Duration(1500+rng.Intn(1500)) * time.Millisecond)
+		li, ok := leaderOf()
+		if !ok {
+			continue
+		}
+		kinds := []string{"kill leader", "stop leader", "stop follower", "terminate database connections"}
+		if restartNATS != nil {
+			kinds = append(kinds, "restart NATS")
+		}
+		kind := kinds[rng.Intn(len(kinds))]
+		faults[kind]++
+		t.Logf("%s: %s", time.Since(began).Round(time.Millisecond), kind)
+		switch kind {
+		case "kill leader":
+			mu.Lock()
+			old := slots[li]
+			mu.Unlock()
+			at := time.Now()
+			_ = old.cmd.Process.Signal(syscall.SIGKILL)
+			_ = old.cmd.Wait()
+			if _, ok := waitNewLeader(ctx, leaderOf, slots, &mu, old.id); ok {
+				newLeader = append(newLeader, time.Since(at))
+			}
+			in := start(t, bin, dbURL, natsURL, name, old.id, env...)
+			waitReady(t, ctx, in)
+			mu.Lock()
+			slots[li] = in
+			mu.Unlock()
+		case "stop leader", "stop follower":
+			i := li
+			if kind == "stop follower" {
+				i = (li + 1 + rng.Intn(2)) % 3
+			}
+			mu.Lock()
+			in := slots[i]
+			mu.Unlock()
+			at := time.Now()
+			_ = in.cmd.Process.Signal(syscall.SIGSTOP)
+			if kind == "stop leader" {
+				if _, ok := waitNewLeader(ctx, leaderOf, slots, &mu, in.id); ok {
+					newLeader = append(newLeader, time.Since(at))
+				}
+			} else {
+				time.Sleep(2 * time.Second)
+			}
+			_ = in.cmd.Process.Signal(syscall.SIGCONT)
+		case "restart NATS":
+			restartNATS(time.Second)
+		case "terminate database connections":
+			terminateConnections(t, ctx, dbURL)
+		}
+	}
+	time.Sleep(3 * time.Second) // calm: the last retries land
+	close(stop)
+	wg.Wait()
+	took := time.Since(began)
+
+	// The checks.
+	admin, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	rows, err := admin.Query(ctx, `SELECT client_order_id, status FROM sandbox_orders WHERE client_order_id LIKE 'ch-%'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string][]string{}
+	for rows.Next() {
+		var cid, status string
+		if err := rows.Scan(&cid, &status); err != nil {
+			t.Fatal(err)
+		}
+		stored[cid] = append(stored[cid], status)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for cid, rows := range stored {
+		if len(rows) > 1 {
+			t.Errorf("client order id %s is stored %d times: a command ran twice", cid, len(rows))
+		}
+	}
+	for _, cid := range acked {
+		if len(stored[cid]) != 1 {
+			t.Errorf("acknowledged order %s is stored %d times", cid, len(stored[cid]))
+		}
+	}
+	refusedOnly := map[string]bool{} // client order id -> every attempt refused (not run)
+	for _, op := range history {
+		in, out := op.Input.(opInput), op.Output.(opOutput)
+		if in.kind != "place" {
+			continue
+		}
+		if _, seen := refusedOnly[in.cid]; !seen {
+			refusedOnly[in.cid] = true
+		}
+		if out != outNotRun {
+			refusedOnly[in.cid] = false
+		}
+	}
+	abandoned := 0
+	for cid, only := range refusedOnly {
+		if only {
+			abandoned++
+			if len(stored[cid]) > 0 {
+				t.Errorf("order %s exists though every attempt was refused", cid)
+			}
+		}
+	}
+	var hold, live string
+	if err := admin.QueryRow(ctx, `SELECT (SELECT hold FROM sandbox_balances WHERE currency = 'USD'),
+		(SELECT coalesce(sum(hold::numeric), 0)::text FROM sandbox_orders WHERE status IN ('pending', 'open'))`).Scan(&hold, &live); err != nil {
+		t.Fatal(err)
+	}
+	if !sameDecimal(t, ctx, admin, hold, live) {
+		t.Errorf("USD hold %s, live orders' holds %s", hold, live)
+	}
+	// The final state of every order, read after everything settled.
+	end := time.Since(began).Nanoseconds()
+	for cid := range refusedOnly {
+		state := stateAbsent
+		if st := stored[cid]; len(st) == 1 {
+			state = stateOf(st[0])
+		}
+		history = append(history, porcupine.Operation{ClientId: clients, Input: opInput{kind: "read", cid: cid}, Call: end, Output: opOutput(state), Return: end + 1})
+	}
+	res := porcupine.CheckOperationsTimeout(orderModel.ToModel(), history, 30*time.Second)
+	t.Logf("seed %d: %s under faults %v; %d orders, %d acknowledged, %d given up after a refusal; attempts by status %v; new leader after a leader fault: %v; linearizable: %v",
+		seed, took.Round(time.Second), faults, len(refusedOnly), len(acked), abandoned, statuses, newLeader, res)
+	if res != porcupine.Ok {
+		t.Errorf("the history of place and cancel is not linearizable (%v); seed %d", res, seed)
+	}
+	for _, d := range newLeader {
+		if d > 10*time.Second {
+			t.Errorf("a new leader took %s after a leader fault, want at most 10 s", d)
+		}
+	}
+}
+
+// waitNewLeader waits for an instance other than old to be named leader.
+func waitNewLeader(ctx context.Context, leaderOf func() (int, bool), slots []*instance, mu *sync.Mutex, old string) (int, bool) {
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline) && ctx.Err() == nil; time.Sleep(50 * time.Millisecond) {
+		if i, ok := leaderOf(); ok {
+			mu.Lock()
+			id := slots[i].id
+			mu.Unlock()
+			if id != old {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// The model of one order (a client order id): absent, open or cancelled.
+const (
+	stateAbsent = iota
+	stateOpen
+	stateCancelled
+)
+
+type opInput struct{ kind, cid string }
+
+// opOutput is what an attempt was told, or for a read the state found.
+type opOutput int
+
+const (
+	outOK      opOutput = 100 + iota // placed (201, or 200: the same order again), or cancelled (200)
+	outNotRun                        // 503, or a refusal of the request itself: it did not run
+	outUnknown                       // 504 or no answer: it may have run
+	outAlready                       // cancel: 409, no longer open
+	outOther                         // anything else (a failure of the test)
+)
+
+func classify(kind string, status int) opOutput {
+	switch {
+	case status == http.StatusOK || status == http.StatusCreated:
+		return outOK
+	case status == http.StatusConflict && kind == "cancel":
+		return outAlready
+	case status == http.StatusServiceUnavailable || status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
+		return outNotRun
+	case status == http.StatusGatewayTimeout || status == 0:
+		return outUnknown
+	}
+	return outOther
+}
+
+func stateOf(status string) int {
+	switch status {
+	case "pending", "open":
+		return stateOpen
+	case "cancelled":
+		return stateCancelled
+	}
+	return -1 // filled or rejected: not something this test's orders do
+}
+
+var orderModel = porcupine.NondeterministicModel{
+	Partition: func(h []porcupine.Operation) [][]porcupine.Operation {
+		by := map[string][]porcupine.Operation{}
+		for _, op := range h {
+			cid := op.Input.(opInput).cid
+			by[cid] = append(by[cid], op)
+		}
+		out := make([][]porcupine.Operation, 0, len(by))
+		for _, ops := range by {
+			out = append(out, ops)
+		}
+		return out
+	},
+	Init: func() []any { return []any{stateAbsent} },
+	Step: func(state, input, output any) []any {
+		s, in, out := state.(int), input.(opInput), output.(opOutput)
+		switch in.kind {
+		case "read":
+			if int(out) == s {
+				return []any{s}
+			}
+		case "place":
+			switch out {
+			case outOK:
+				if s == stateAbsent {
+					return []any{stateOpen}
+				}
+				return []any{s}
+			case outNotRun:
+				return []any{s}
+			case outUnknown:
+				if s == stateAbsent {
+					return []any{stateAbsent, stateOpen}
+				}
+				return []any{s}
+			}
+		case "cancel":
+			switch out {
+			case outOK:
+				if s == stateOpen {
+					return []any{stateCancelled}
+				}
+			case outAlready:
+				if s == stateCancelled {
+					return []any{s}
+				}
+			case outNotRun:
+				return []any{s}
+			case outUnknown:
+				if s == stateOpen {
+					return []any{stateOpen, stateCancelled}
+				}
+				return []any{s}
+			}
+		}
+		return nil
+	},
+}
+
+// placeWithin places a resting limit BUY, giving up after 15 s (no answer:
+// status 0).
+func placeWithin(ctx context.Context, url, token, cid string) (order, int) {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	return place(ctx, url, token, cid, false)
+}
+
+func cancelWithin(ctx context.Context, url, token, id string) int {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	return call(ctx, "DELETE", url+"/api/trading/orders/"+id, token, "", nil)
+}
+
+// privateNATS starts a nats-server of the test's own, which the test may
+// restart; ("", nil) when none can be started here.
+func privateNATS(t *testing.T) (string, func(down time.Duration)) {
+	t.Helper()
+	bin, err := exec.LookPath("nats-server")
+	if err != nil {
+		return "", nil
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	var mu sync.Mutex
+	var cmd *exec.Cmd
+	run := func() {
+		c := exec.Command(bin, "-a", "127.0.0.1", "-p", port)
+		if err := c.Start(); err != nil {
+			t.Fatalf("start nats-server: %v", err)
+		}
+		mu.Lock()
+		cmd = c
+		mu.Unlock()
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if conn, err := net.Dial("tcp", "127.0.0.1:"+port); err == nil {
+				conn.Close()
+				return
+			}
+		}
+		t.Fatal("nats-server did not start")
+	}
+	kill := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}
+	run()
+	t.Cleanup(kill)
+	return "nats://127.0.0.1:" + port, func(down time.Duration) {
+		kill()
+		time.Sleep(down)
+		run()
+	}
+}
+
+// terminateConnections ends every session of the test's database but this one.
+func terminateConnections(t *testing.T, ctx context.Context, dbURL string) {
+	t.Helper()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid()`); err != nil {
+		t.Fatal(err)
+	}
+}
