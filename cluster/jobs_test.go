@@ -45,7 +45,7 @@ func TestBacktestJobsRunOnTheLeader(t *testing.T) {
 		lead, follower = follower, lead
 	}
 
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(follower.url, "http")+"/api/ws?token="+token, nil)
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(follower.url, "http")+"/api/ws", &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + token}}})
 	if err != nil {
 		t.Fatal(err)
 	}
