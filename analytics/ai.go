@@ -227,8 +227,8 @@ func AIDaily(decs []AIDecision) []AIDay {
 type AIStrategyRow struct {
 	StrategyName string `json:"strategyName"`
 	IsActive     bool   `json:"isActive"`
-	// From the strategy's fills since it started (StrategyOf): closing
-	// trades, their win rate (percent), P&L, per-trade Sharpe and the
+	// From the strategy's fills since it started (StrategyOf): closed
+	// round trips, their win rate (percent), P&L, per-trade Sharpe and the
 	// largest fall of cumulative realized P&L in USD.
 	TotalTrades int              `json:"totalTrades"`
 	WinRate     *float64         `json:"winRate"`
@@ -243,7 +243,7 @@ type AIStrategyRow struct {
 // AIStrategy builds a strategy's row: performance from every fill of its
 // orders, valued at prices, and the average confidence of its decisions.
 // Figures without trades are nil: P&L without any fill, win rate and
-// drawdown without a closing trade, Sharpe with fewer than two.
+// drawdown without a closed round trip, Sharpe with fewer than two.
 func AIStrategy(name string, active bool, fills []domain.Fill, prices Prices, decs []AIDecision) AIStrategyRow {
 	row := AIStrategyRow{StrategyName: name, IsActive: active}
 	p := StrategyOf(name, fills, prices)

@@ -1,6 +1,7 @@
 package analytics
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -114,13 +115,16 @@ func TestAIStrategy(t *testing.T) {
 	fill := func(m int, side domain.Side, qty, px string) domain.Fill {
 		return domain.Fill{OrderID: "o" + qty + px, Symbol: "BTC-USD", Side: side, Quantity: dec(qty), Price: dec(px), Fee: decimal.Zero, Strategy: "ai_strategy", Time: at(m)}
 	}
-	fills := []domain.Fill{fill(0, domain.Buy, "2", "100"), fill(1, domain.Sell, "1", "130"), fill(2, domain.Sell, "0.5", "90")}
-	// Sells: +30 (win) then -5; 0.5 held at 120: unrealized +10. Total 25 + 10 = 35;
-	// win rate 1/2 = 50%; drawdown 30 -> 25 = 5; Sharpe of per-trade returns
-	// 0.3 and -0.1: mean 0.1 / s 0.28284 = 0.35355.
+	fills := []domain.Fill{fill(0, domain.Buy, "2", "100"), fill(1, domain.Sell, "1", "130"), fill(2, domain.Sell, "0.5", "90"),
+		fill(3, domain.Sell, "0.5", "120"), fill(4, domain.Buy, "1", "100"), fill(5, domain.Sell, "1", "90"), fill(6, domain.Buy, "0.5", "100")}
+	// Round trips: -200+130+45+60 = +35 (won) and -10 (lost): win rate 50%.
+	// Realized 30-5+10-10 = 25; 0.5 held at cost 50, worth 60: total 35;
+	// drawdown 35 -> 25 = 10; Sharpe of the trips' returns on entry cost,
+	// 0.175 and -0.1: mean 0.0375 / s (0.275/sqrt 2).
 	row := AIStrategy("ai_strategy", true, fills, Prices{"BTC-USD": dec("120")}, aiFixture())
-	if row.TotalTrades != 2 || *row.WinRate != 50 || !row.TotalPnL.Equal(dec("35")) || !row.MaxDrawdown.Equal(dec("5")) ||
-		row.SharpeRatio == nil || *row.SharpeRatio < 0.35355 || *row.SharpeRatio > 0.35356 || !row.IsActive {
+	sharpe := 0.0375 / (0.275 / math.Sqrt2)
+	if row.TotalTrades != 2 || *row.WinRate != 50 || !row.TotalPnL.Equal(dec("35")) || !row.MaxDrawdown.Equal(dec("10")) ||
+		row.SharpeRatio == nil || math.Abs(*row.SharpeRatio-sharpe) > 1e-9 || !row.IsActive {
 		t.Fatalf("row %+v", row)
 	}
 	if row.Decisions != 6 || *row.AverageConfidence != 0.6583 {

@@ -541,7 +541,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Trade history */
+        /**
+         * Trade history
+         * @description The account's fills, newest first, each with its order's id and type and the P&L an exit realized. Trade counts and win rates elsewhere count closed round trips (flat to flat) built from these fills.
+         */
         get: operations["getTradingHistory"];
         put?: never;
         post?: never;
@@ -1408,6 +1411,7 @@ export interface components {
             current_value: components["schemas"]["Decimal"];
             pnl_percentage: components["schemas"]["Decimal"];
         };
+        /** @description One fill (an execution of an order). Orders that have not filled, protective stops included, are listed by /api/trading/orders, not here. */
         Trade: {
             id: string;
             order_id: string;
@@ -1415,18 +1419,24 @@ export interface components {
             side: components["schemas"]["Side"];
             order_type: components["schemas"]["OrderType"];
             quantity: components["schemas"]["Decimal"];
-            price: components["schemas"]["Decimal"] | null;
+            /** @description The fill's price (for a market order too) */
+            price: components["schemas"]["Decimal"];
             total_value: components["schemas"]["Decimal"];
             fee: components["schemas"]["Decimal"];
-            /** @enum {string} */
-            status: "executed" | "pending" | "failed" | "cancelled";
+            /**
+             * @description Always executed: every row is a fill
+             * @enum {string}
+             */
+            status: "executed";
             strategy: string;
             /** Format: date-time */
             timestamp: string;
-            reason?: string;
-            filled_quantity: components["schemas"]["Decimal"];
-            /** @description Present and above zero when the order filled in part and the rest was cancelled */
-            cancelled_quantity?: components["schemas"]["Decimal"];
+            /** @description maker or taker */
+            liquidity: string;
+            /** @description The fill of a protective stop-loss or take-profit order */
+            protective: boolean;
+            /** @description On exits (SELL fills): proceeds less this fill's fee less the average cost of what it sold, buy fees included; null on buys */
+            realized_pnl: components["schemas"]["Decimal"] | null;
         };
         Product: {
             product_id: string;

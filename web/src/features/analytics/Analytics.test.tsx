@@ -68,7 +68,7 @@ describe('Trading Performance', () => {
     expect(calls[0]).toEqual({ tab: 'trading', period: '30d', symbol: 'BTC-USD' });
     expect(stat('Win Rate').textContent).toBe('66.7%');
     expect(stat('Win Rate').className).toContain('emerald');
-    expect(stat('Win Rate').title).toMatch(/closing \(SELL\) fill/);
+    expect(stat('Win Rate').title).toMatch(/round trip/);
     expect(stat('Total P&L').textContent).toBe('+$1,234.50');
     expect(stat('Sharpe Ratio').textContent).toBe('1.84');
     expect(stat('Sharpe Ratio').title).toMatch(/not annualised/);

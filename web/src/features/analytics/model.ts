@@ -36,7 +36,7 @@ export const DASH = '—';
 
 /** What a figure means, shown on hover (docs/ANALYTICS.md and the analytics issue). */
 export const DEFINITIONS = {
-  winRate: 'Win rate: winning trades / trades. A trade is a closing (SELL) fill in the period, costed at average cost; it wins when its realized P&L after fees is above 0.',
+  winRate: 'Win rate: winning trades / trades. A trade is a round trip (a position opened from flat and closed back to flat) that closed in the period; it wins when its net P&L after every fee is above 0. The same definition on every screen.',
   totalPnL: "Total P&L: realized P&L of the period's trades (closing fills), net of both sides' fees.",
   tradeSharpe: "Sharpe ratio (per trade): mean / sample standard deviation of each trade's P&L over the cost it sold; not annualised.",
   tradeDrawdown: 'Max drawdown: the largest fall of cumulative realized P&L from its peak, in USD.',
