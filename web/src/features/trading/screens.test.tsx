@@ -137,35 +137,45 @@ describe('Orders: protective orders and holds', () => {
   });
 });
 
-describe('Trade history: partly filled, then cancelled', () => {
+describe('Trade history: fills', () => {
   const trade = (over: Partial<Trade>): Trade => ({
-    id: 'trade-1',
-    order_id: 'trade-1',
-    order_type: 'limit',
+    id: 'fill-1',
+    order_id: 'order-0000-buy00001',
+    order_type: 'market',
     symbol: 'BTC-USD',
     side: 'BUY',
-    quantity: '0.006',
-    price: '1000',
-    total_value: '6',
-    fee: '0.02',
+    quantity: '0.1',
+    price: '60000.5',
+    total_value: '6000.05',
+    fee: '36',
     status: 'executed',
     strategy: '',
     timestamp: '2026-05-10T12:00:00Z',
-    filled_quantity: '0.006',
-    cancelled_quantity: '0.004',
+    liquidity: 'taker',
+    protective: false,
+    realized_pnl: null,
     ...over,
   });
 
-  it('notes the cancelled remainder in the row and in the details', async () => {
-    serve({ '/trading/history': { trades: [trade({}), trade({ id: 'trade-2', quantity: '0.01', filled_quantity: '0.01', cancelled_quantity: '0' })], total: 2 } });
+  it("shows a market fill's price, its order and type, and an exit's realized P&L", async () => {
+    serve({
+      '/trading/history': {
+        trades: [
+          trade({ id: 'fill-2', order_id: 'order-0000-stop0002', side: 'SELL', order_type: 'stop_loss', protective: true, price: '59000', total_value: '5900', realized_pnl: '-135.4' }),
+          trade({}),
+        ],
+        total: 2,
+      },
+    });
     renderWith(<TradeHistory />);
     const rows = await screen.findAllByTestId('trade-row');
-    expect(within(rows[0]!).getByText('cancelled remainder 0.004')).toBeTruthy();
-    expect(within(rows[0]!).getByText('executed')).toBeTruthy();
-    expect(within(rows[0]!).getByText('0.006')).toBeTruthy();
-    expect(within(rows[1]!).queryByText(/cancelled remainder/)).toBeNull();
+    expect(within(rows[1]!).getByText('$60,000.50')).toBeTruthy();
+    expect(within(rows[1]!).queryByText('Market')).toBeTruthy();
+    expect(within(rows[1]!).getByText('#buy00001')).toBeTruthy();
+    expect(within(rows[0]!).getByText('Stop-Loss (protective)')).toBeTruthy();
+    expect(within(rows[0]!).getByText('-$135.40')).toBeTruthy();
     await userEvent.click(within(rows[0]!).getByRole('button', { name: 'View' }));
-    expect(within(screen.getByRole('dialog', { name: 'Trade Details' })).getByText('cancelled remainder 0.004')).toBeTruthy();
+    expect(within(screen.getByRole('dialog', { name: 'Trade Details' })).getByText('order-0000-stop0002')).toBeTruthy();
   });
 });
 

@@ -92,35 +92,41 @@ const t = (over: Partial<Trade>): Trade => ({
   symbol: 'BTC-USD',
   side: 'BUY',
   quantity: '0.01',
-  filled_quantity: '0.01',
   price: '50000',
   total_value: '500',
   fee: '3',
   status: 'executed',
   strategy: '',
   timestamp: '2026-05-10T12:00:00Z',
+  liquidity: 'taker',
+  protective: false,
+  realized_pnl: null,
   ...over,
 });
 
 describe('trade history', () => {
   const now = new Date('2026-05-10T18:00:00Z');
-  const trades = [t({ id: 'a' }), t({ id: 'b', side: 'SELL', timestamp: '2026-05-05T00:00:00Z', strategy: 'rsi' }), t({ id: 'c', status: 'failed', timestamp: '2026-03-01T00:00:00Z' })];
+  const trades = [t({ id: 'a' }), t({ id: 'b', side: 'SELL', timestamp: '2026-05-05T00:00:00Z', strategy: 'rsi' }), t({ id: 'c', timestamp: '2026-03-01T00:00:00Z' })];
   it('filters by side, status, time and search', () => {
     expect(filterTrades(trades, { search: '', status: '', side: 'SELL', time: 'all' }, now).map((x) => x.id)).toEqual(['b']);
-    expect(filterTrades(trades, { search: '', status: 'failed', side: '', time: 'all' }, now).map((x) => x.id)).toEqual(['c']);
+    expect(filterTrades(trades, { search: '', status: 'pending', side: '', time: 'all' }, now).map((x) => x.id)).toEqual([]);
     expect(filterTrades(trades, { search: '', status: '', side: '', time: 'week' }, now).map((x) => x.id)).toEqual(['a', 'b']);
     expect(filterTrades(trades, { search: '', status: '', side: '', time: 'month' }, now).map((x) => x.id)).toEqual(['a', 'b']);
     expect(filterTrades(trades, { search: 'manual', status: '', side: '', time: 'all' }, now).map((x) => x.id)).toEqual(['a', 'c']);
   });
-  it('exports the spec columns with exact amounts', () => {
-    const csv = tradesToCSV([t({ strategy: 'a,b' })]);
-    expect(csv).toBe('Date,Symbol,Side,Quantity,Price,Total,Fee,Status,Strategy\n2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,3,executed,"a,b"\n');
+  it('exports the spec columns first, then order type, order id and realized P&L, with exact amounts', () => {
+    const csv = tradesToCSV([t({ strategy: 'a,b' }), t({ id: 'x', order_id: 'o-2', side: 'SELL', order_type: 'stop_loss', protective: true, realized_pnl: '-1.25' })]);
+    expect(csv).toBe(
+      'Date,Symbol,Side,Quantity,Price,Total,Fee,Status,Strategy,Order Type,Order ID,Realized P&L\n' +
+        '2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,3,executed,"a,b",Market,id,\n' +
+        '2026-05-10T12:00:00Z,BTC-USD,SELL,0.01,50000,500,3,executed,Manual,Stop-Loss (protective),o-2,-1.25\n',
+    );
     expect(csvFileName(now)).toBe('trade-history-2026-05-10.csv');
     expect(strategyLabel('')).toBe('Manual');
   });
   it('neutralises formula cells in the export but keeps negative amounts as numbers', () => {
     const csv = tradesToCSV([t({ strategy: '=cmd|calc', fee: '-0.25' })]);
-    expect(csv.split('\n')[1]).toBe("2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,-0.25,executed,'=cmd|calc");
+    expect(csv.split('\n')[1]).toBe("2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,-0.25,executed,'=cmd|calc,Market,id,");
   });
 });
 

@@ -7,7 +7,7 @@ import { api, errorMessage } from '@/lib/api';
 import { useMe } from '@/lib/auth';
 import { formatDateTime, formatPrice, formatQty, formatSignedMoney, formatUptime, formatMoney, pnlClass, toNum } from '@/lib/format';
 import { useHistory, useSystemMetrics, useSystemStatus, useTicker } from '../api';
-import { strategyLabel } from '../history';
+import { fillTypeLabel, strategyLabel } from '../history';
 import { winRateClass } from '../risk';
 
 export function PriceCard({ symbol }: { symbol: string }) {
@@ -152,7 +152,7 @@ export function TradingMetricsCard() {
   );
 }
 
-/** The last 10 trades, refreshed at the dashboard's refresh interval (5 s by default). */
+/** The last 10 fills (never a resting order), refreshed at the dashboard's refresh interval (5 s by default). */
 export function RecentTrades({ refreshMs = 5000 }: { refreshMs?: number }) {
   const h = useHistory(10, refreshMs);
   const trades = h.data?.trades ?? [];
@@ -169,14 +169,16 @@ export function RecentTrades({ refreshMs = 5000 }: { refreshMs?: number }) {
           {trades.map((t) => (
             <li key={t.id} className="flex items-center justify-between gap-2 py-2 text-sm tabular-nums">
               <span>
-                <span className={`font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</span> {formatQty(t.quantity)} {t.symbol}
+                <span className={`font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</span> {formatQty(t.quantity)} {t.symbol} @ {formatPrice(t.price)}
                 <span className="block text-xs text-slate-500">
-                  {formatDateTime(t.timestamp)} · {strategyLabel(t.strategy)}
+                  {formatDateTime(t.timestamp)} · {strategyLabel(t.strategy)} · {fillTypeLabel(t)}
                 </span>
               </span>
               <span className="text-right">
                 {formatMoney(t.total_value)}
-                <span className="block text-xs text-slate-500">{t.status}</span>
+                <span className="block text-xs text-slate-500">
+                  {t.realized_pnl !== null ? <span className={pnlClass(t.realized_pnl)}>{formatSignedMoney(t.realized_pnl)}</span> : t.status}
+                </span>
               </span>
             </li>
           ))}

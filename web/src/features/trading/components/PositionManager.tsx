@@ -57,8 +57,9 @@ export function PositionManager() {
               <thead className="text-left text-slate-500 dark:text-slate-400">
                 <tr>
                   {['Symbol', 'Quantity', 'Avg Price', 'Current Price', 'Market Value', 'Unrealized P&L', 'P&L %', 'Actions'].map((h) => (
-                    <th key={h} className="px-2 py-2 font-medium">
+                    <th key={h} className="px-2 py-2 font-medium" title={h === 'Avg Price' ? AVG_PRICE_NOTE : undefined}>
                       {h}
+                      {h === 'Avg Price' && <span className="block text-xs font-normal">incl. buy fees</span>}
                     </th>
                   ))}
                 </tr>
@@ -105,6 +106,9 @@ export function PositionManager() {
     </div>
   );
 }
+
+/** What the average price is: the position's cost basis per unit (average cost). */
+const AVG_PRICE_NOTE = 'Average cost per unit: what the buys cost, their fees included, divided by the quantity held';
 
 /** Closes all or part of a position with a market SELL tagged 'position_close'. */
 export function ClosePositionModal({ position, onClose }: { position: Position; onClose: () => void }) {
