@@ -3,6 +3,8 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { reportAnswer, reportLost } from '@/lib/connection';
 import type { Order, Trade } from '@/lib/types';
 import { SystemStatusCard } from './components/DashboardCards';
 import { OrderManagement } from './components/OrderManagement';
@@ -218,6 +220,23 @@ describe('System Status card', () => {
     serve({ '/system/status': { ...status, overall_status: 'degraded', database: { status: 'degraded', last_error: message, last_error_at: '2026-05-10T11:59:00Z' } } });
     renderWith(<SystemStatusCard />);
     expect((await screen.findByTestId('database-error')).textContent).toBe(message);
+  });
+
+  it('turns every status grey and says it is stale while the server does not answer, and recovers with it', async () => {
+    serve({ '/system/status': status });
+    renderWith(<SystemStatusCard />);
+    const card = await screen.findByTestId('system-status');
+    expect(card.getAttribute('data-stale')).toBe('false');
+    expect(screen.getByText('Running').className).toContain('emerald');
+    act(() => reportLost());
+    expect(card.getAttribute('data-stale')).toBe('true');
+    expect(screen.getByTestId('status-stale').textContent).toMatch(/^Stale: no answer from the server since/);
+    for (const text of ['Running', 'healthy']) {
+      for (const el of screen.getAllByText(text)) expect(el.className).toContain('slate-400');
+    }
+    act(() => reportAnswer());
+    expect(card.getAttribute('data-stale')).toBe('false');
+    expect(screen.queryByTestId('status-stale')).toBeNull();
   });
 
   it('shows no cluster rows for a single process', async () => {

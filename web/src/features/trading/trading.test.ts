@@ -3,6 +3,7 @@ import type { Position, Product, Trade } from '@/lib/types';
 import { closeQuantityValid } from './components/PositionManager';
 import { csvFileName, filterTrades, strategyLabel, tradesToCSV } from './history';
 import { riskLevel, riskWarning } from './risk';
+import { healthBadge } from './status';
 import { isMultipleOf, MSG, plainDecimal, validateModify, validateTrade } from './validate';
 
 const base = { symbol: 'BTC-USD', side: 'BUY' as const, orderType: 'market' as const, quantity: '0.01', price: '', strategy: '' };
@@ -166,5 +167,14 @@ describe('4-hour candles from hourly ones', () => {
       ['2026-05-01T04:00:00.000Z', '10', '15', '7', '8', '3'],
       ['2026-05-01T08:00:00.000Z', '8', '9', '8', '9', '1'],
     ]);
+  });
+});
+
+describe('dashboard health badge', () => {
+  it('says the engine is halted instead of System Healthy, and nothing is known while stale', () => {
+    expect(healthBadge({ stale: false, halted: false, healthy: true }).text).toBe('System Healthy');
+    expect(healthBadge({ stale: false, halted: true, healthy: true }).text).toBe('Trading Halted');
+    expect(healthBadge({ stale: true, halted: false, healthy: true }).text).toBe('Status Unknown');
+    expect(healthBadge({ stale: false, halted: false, healthy: false }).text).toBe('System Issues');
   });
 });

@@ -103,7 +103,7 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
                   <td className="px-2 py-2 font-mono text-xs" title={t.order_id}>
                     {shortId(t.order_id)}
                   </td>
-                  <td className="px-2 py-2 text-right">
+                  <td className="px-2 py-2">
                     <RealizedPnL value={t.realized_pnl} />
                   </td>
                   <td className="px-2 py-2">
