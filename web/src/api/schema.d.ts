@@ -423,7 +423,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place a market (or limit) order */
+        /**
+         * Place a market (or limit) order
+         * @description Idempotent with client_order_id (unique per user): a repeat with the same id returns the first order (200) and places nothing; the same id with a different order is a 409. Without client_order_id a repeat places a second order. The web app sends a new id per form submission and repeats it on no answer, 502, 503 or 504.
+         */
         post: operations["postTradingExecute"];
         delete?: never;
         options?: never;
@@ -440,7 +443,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place a limit order */
+        /**
+         * Place a limit order
+         * @description Idempotent with client_order_id (unique per user): a repeat with the same id returns the first order (200) and places nothing; the same id with a different order is a 409. Without client_order_id a repeat places a second order. The web app sends a new id per form submission and repeats it on no answer, 502, 503 or 504.
+         */
         post: operations["postTradingOrdersLimit"];
         delete?: never;
         options?: never;
@@ -457,7 +463,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place a stop-loss order */
+        /**
+         * Place a stop-loss order
+         * @description Idempotent with client_order_id (unique per user): a repeat with the same id returns the first order (200) and places nothing; the same id with a different order is a 409. Without client_order_id a repeat places a second order. The web app sends a new id per form submission and repeats it on no answer, 502, 503 or 504.
+         */
         post: operations["postTradingOrdersStopLoss"];
         delete?: never;
         options?: never;
@@ -473,10 +482,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Modify a resting order's quantity and/or price */
+        /**
+         * Modify a resting order's quantity and/or price
+         * @description Idempotent: the new quantity and price are absolute values, so repeating the same modification leaves the order as the first did (a repeat after the order filled or was cancelled answers 409).
+         */
         put: operations["putTradingOrdersId"];
         post?: never;
-        /** Cancel an order */
+        /**
+         * Cancel an order
+         * @description Safe to repeat: a cancel that already took effect leaves the order cancelled, and a repeat answers 409 with the order's status ("cancelled" when the first one took effect), never a second change.
+         */
         delete: operations["deleteTradingOrdersId"];
         options?: never;
         head?: never;
@@ -614,7 +629,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Emergency stop: halt automation, refuse orders that add exposure, cancel resting buys */
+        /**
+         * Emergency stop: halt automation, refuse orders that add exposure, cancel resting buys
+         * @description Idempotent: repeating it leaves trading in the same state.
+         */
         post: operations["postTradingStop"];
         delete?: never;
         options?: never;
@@ -631,7 +649,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lift the emergency stop */
+        /**
+         * Lift the emergency stop
+         * @description Idempotent: repeating it leaves trading in the same state.
+         */
         post: operations["postTradingResume"];
         delete?: never;
         options?: never;

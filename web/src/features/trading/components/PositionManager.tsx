@@ -2,11 +2,13 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ErrorBox } from '@/components/Field';
+import { RetryingNote, useRetrying } from '@/components/Retrying';
 import { btn, inputClass, Modal, Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { api, errorMessage } from '@/lib/api';
 import { formatPercent, formatPrice, formatQty, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
+import { newClientOrderId, orderFailureMessage, sendWithRetry } from '@/lib/retry';
 import type { Position } from '@/lib/types';
 import { useInvalidateTrading, usePortfolio, usePositions } from '../api';
 import { TradingForm } from './TradingForm';
@@ -115,14 +117,21 @@ export function ClosePositionModal({ position, onClose }: { position: Position; 
   const [qty, setQty] = useState(String(Math.abs(toNum(position.quantity))));
   const [error, setError] = useState<string | null>(null);
   const refresh = useInvalidateTrading();
+  const { retrying, onRetry, clear } = useRetrying();
+  // One client order id per Close Position press; its repeats send the same id.
   const close = useMutation({
-    mutationFn: () => api.post('/trading/execute', { symbol: position.symbol, action: 'SELL', quantity: qty, order_type: 'market', strategy: 'position_close' }),
+    mutationFn: (clientOrderId: string) =>
+      sendWithRetry(
+        () => api.post('/trading/execute', { symbol: position.symbol, action: 'SELL', quantity: qty, order_type: 'market', strategy: 'position_close', client_order_id: clientOrderId }),
+        { onRetry },
+      ),
     retry: 0,
+    onSettled: clear,
     onSuccess: () => {
       refresh();
       onClose();
     },
-    onError: (err) => setError(errorMessage(err, 'Failed to execute trade')),
+    onError: (err, clientOrderId) => setError(orderFailureMessage(err, clientOrderId, 'Failed to execute trade')),
   });
   const estimate = toNum(qty) * toNum(position.current_price);
   return (
@@ -136,7 +145,7 @@ export function ClosePositionModal({ position, onClose }: { position: Position; 
             return;
           }
           setError(null);
-          close.mutate();
+          close.mutate(newClientOrderId());
         }}
       >
         <Row label="Position">{formatQty(position.quantity)}</Row>
@@ -149,6 +158,7 @@ export function ClosePositionModal({ position, onClose }: { position: Position; 
         </div>
         <Row label="Est. Proceeds">{formatMoney(estimate)}</Row>
         <ErrorBox message={error} />
+        <RetryingNote retrying={retrying} what="order (same client order id)" />
         <div className="flex justify-end gap-2">
           <button type="button" className={btn.secondary} onClick={onClose}>
             Cancel

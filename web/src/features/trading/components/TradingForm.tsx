@@ -1,10 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ErrorBox } from '@/components/Field';
+import { RetryingNote, useRetrying } from '@/components/Retrying';
 import { btn, inputClass, Row } from '@/components/Modal';
-import { ApiError, errorMessage } from '@/lib/api';
+import { ApiError } from '@/lib/api';
 import { formatPrice, formatQty, formatMoney, toNum } from '@/lib/format';
 import { useTradingPrefs } from '@/lib/prefs';
+import { newClientOrderId, orderFailureMessage, sendWithRetry } from '@/lib/retry';
 import type { Order } from '@/lib/types';
 import { submitOrder, SYMBOLS, useInvalidateTrading, useProduct, useSystemStatus, useTicker, type TradeInput } from '../api';
 import { plainDecimal, validateTrade } from '../validate';
@@ -43,22 +45,25 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
     return () => clearTimeout(id);
   }, [submitError]);
 
+  const { retrying, onRetry, clear: clearRetrying } = useRetrying();
+  // One client order id per submission; every repeat of it sends the same id.
   const mutation = useMutation({
-    mutationFn: submitOrder,
+    mutationFn: (v: { t: TradeInput; clientOrderId: string }) => sendWithRetry(() => submitOrder(v.t, v.clientOrderId), { onRetry }),
     retry: 0,
+    onSettled: clearRetrying,
     onSuccess: (res) => {
       setDone(res.order);
       setT((prev) => ({ ...prev, quantity: '', price: '' }));
       refresh();
       onExecuted?.(res.order);
     },
-    onError: (err) => {
+    onError: (err, v) => {
       if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
         const f = { ...err.fields };
         if (f.stop_price) f.price = f.stop_price;
         setErrors(f);
       }
-      setSubmitError(errorMessage(err, FALLBACK[t.orderType]));
+      setSubmitError(orderFailureMessage(err, v.clientOrderId, FALLBACK[v.t.orderType]));
     },
   });
 
@@ -89,7 +94,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
       const at = t.orderType === 'market' ? 'at market' : `${t.orderType === 'limit' ? 'limit' : 'stop'} ${formatPrice(t.price)}`;
       if (!window.confirm(`Confirm ${t.side} ${formatQty(t.quantity)} ${t.symbol} ${at}?`)) return;
     }
-    mutation.mutate(t);
+    mutation.mutate({ t, clientOrderId: newClientOrderId() });
   };
 
   return (
@@ -214,6 +219,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
       </div>
 
       <ErrorBox message={submitError} />
+      <RetryingNote retrying={retrying} what="order (same client order id)" />
       {done && (
         <p role="status" className="rounded border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
           Order {done.status === 'filled' ? 'executed' : 'placed'}: {done.side} {formatQty(done.quantity)} {done.symbol}
