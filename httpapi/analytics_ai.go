@@ -30,6 +30,7 @@ type aiRecentDecision struct {
 type aiView struct {
 	Period                 string                       `json:"period"`
 	Since                  *time.Time                   `json:"since"`
+	Coverage               analytics.Coverage           `json:"coverage"`
 	Metrics                analytics.AIMetrics          `json:"metrics"`
 	Decisions              []aiRecentDecision           `json:"decisions"`
 	Strategies             []analytics.AIStrategyRow    `json:"strategies"`
@@ -70,6 +71,10 @@ func (s *Server) analyticsAI(w http.ResponseWriter, r *http.Request) {
 		Performance: analytics.AIDaily(decs)}
 	if !since.IsZero() {
 		v.Since = &since
+	}
+	if v.Coverage, err = s.recordCoverage(r.Context(), since, s.d.Clock.Now()); err != nil {
+		fail(w, r, err)
+		return
 	}
 	for _, d := range decs { // newest first
 		if len(v.Decisions) == aiRecentShown {

@@ -1862,6 +1862,8 @@ export interface components {
         };
         /** @description An analytics tab; figures the data cannot support are null (docs/ANALYTICS.md) */
         Analytics: {
+            coverage: components["schemas"]["AnalyticsCoverage"];
+        } & {
             [key: string]: unknown;
         };
         ApiSettings: {
@@ -2192,6 +2194,16 @@ export interface components {
             /** @enum {string} */
             outcome: "pending" | "profit" | "loss";
             pnl: components["schemas"]["Decimal"];
+        };
+        /** @description The span the answer's data actually covers. Trading, portfolio, risk and AI: the account's record (its portfolio value history, kept for the account's life); market: every tracked symbol's daily candles. When complete is false the data covers less than the period asked for, and screens say so. */
+        AnalyticsCoverage: {
+            /** @description The period's start; null for all */
+            requestedFrom: string | null;
+            /** @description Where the data starts; null when there is none */
+            from: string | null;
+            /** Format: date-time */
+            to: string;
+            complete: boolean;
         };
     };
     responses: {
