@@ -60,6 +60,22 @@ describe('Analytics Dashboard', () => {
   });
 });
 
+describe('Coverage', () => {
+  it('says when the data covers less than the period asked for, and nothing when it covers it', async () => {
+    const short = { requestedFrom: '2026-05-01T12:00:00Z', from: '2026-05-28T12:00:00Z', to: '2026-05-31T12:00:00Z', complete: false };
+    mockServer(() => ok({ ...tradingData(), coverage: short }));
+    renderScreen();
+    expect((await screen.findByTestId('coverage-note')).textContent).toMatch(/^Data covers only .+ \(3\.0 days\) of the 30 days asked for\.$/);
+  });
+
+  it('shows no note when the data covers the whole period', async () => {
+    mockServer(() => ok({ ...tradingData(), coverage: { requestedFrom: '2026-05-01T12:00:00Z', from: '2026-05-01T12:00:00Z', to: '2026-05-31T12:00:00Z', complete: true } }));
+    renderScreen();
+    await screen.findByTestId('stat-Win Rate');
+    expect(screen.queryByTestId('coverage-note')).toBeNull();
+  });
+});
+
 describe('Trading Performance', () => {
   it('fetches 30 days of BTC-USD and shows the figures with their definitions', async () => {
     mockServer(() => ok(tradingData()));
