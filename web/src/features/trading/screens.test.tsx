@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { reportAnswer, reportLost } from '@/lib/connection';
@@ -9,6 +10,7 @@ import type { Order, Trade } from '@/lib/types';
 import { SystemStatusCard } from './components/DashboardCards';
 import { OrderManagement } from './components/OrderManagement';
 import { PortfolioOverview } from './components/PortfolioOverview';
+import { PositionManager } from './components/PositionManager';
 import { TradeHistory } from './components/TradeHistory';
 import { orderLinks } from './orders';
 
@@ -136,6 +138,24 @@ describe('Orders: protective orders and holds', () => {
     await userEvent.type(within(dialog).getByLabelText('New Price'), '1000.005');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Modify Order' }));
     expect(within(dialog).getByText('Price must be a multiple of 0.01')).toBeTruthy();
+  });
+});
+
+describe('Positions', () => {
+  it("shows the account's realized P&L, closed positions included", async () => {
+    serve({
+      '/trading/positions': { positions: [{ symbol: 'ETH-USD', quantity: '0.5', avg_price: '2415.42', current_price: '2401.69', current_value: '1200.85', unrealized_pnl: '-6.86', pnl_percentage: '-0.57', realized_pnl: '0' }] },
+      '/trading/portfolio': { total_value: '99976.61', cash_balance: '98775.76', total_unrealized_pnl: '-6.86', total_realized_pnl: '-16.44', weekly_pnl: '0', daily_pnl: '0', positions_count: 1, positions: [], total_exposure: '1200.85', last_updated: '2026-05-10T12:00:00Z' },
+    });
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <PositionManager />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('-$16.44')).toBeTruthy();
+    expect(screen.getByText('incl. buy fees')).toBeTruthy();
   });
 });
 

@@ -33,7 +33,8 @@ export function PositionManager() {
     (a, p) => ({ value: a.value + toNum(p.current_value), unrealized: a.unrealized + toNum(p.unrealized_pnl) }),
     { value: 0, unrealized: 0 },
   );
-  const realized = positions.data.reduce((a, p) => a + toNum(p.realized_pnl), 0);
+  // Realized P&L of the whole account, closed positions included (the open positions' own would leave those out).
+  const realized = portfolio.data?.total_realized_pnl;
   const div = portfolio.data?.diversification;
 
   return (
@@ -42,7 +43,7 @@ export function PositionManager() {
         <Stat label="Total Value" value={formatMoney(totals.value)} />
         <Stat label="Unrealized P&L" value={formatSignedMoney(totals.unrealized)} valueClass={pnlClass(totals.unrealized)} />
         <Stat label="Active Positions" value={list.length} />
-        <Stat label="Realized P&L" value={formatSignedMoney(realized)} valueClass={pnlClass(realized)} />
+        <Stat label="Realized P&L" value={realized === undefined ? '—' : formatSignedMoney(realized)} valueClass={pnlClass(realized)} />
       </div>
 
       <Card title="Positions">
