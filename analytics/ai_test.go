@@ -44,12 +44,13 @@ func TestSummariseAI(t *testing.T) {
 	m := SummariseAI(aiFixture())
 	// 6 answered, 5 executed, 4 resolved of which 2 profit: 50%; confidence
 	// (0.9+0.7+0.8+0.6+0.5+0.45)/6 = 3.95/6 = 0.6583; BUY P&L 30-10 = 20,
-	// 1 of 2 resolved BUYs won: 50%; latency (1000+500+3000)/3 ms = 1.5 s;
-	// the newest model is the failed decision's.
+	// latency (1000+500+3000)/3 ms = 1.5 s; the newest model is the failed
+	// decision's. The win rate is the strategies' round trips' (AIWinRate),
+	// not the decisions'.
 	if m.TotalDecisions != 6 || m.ExecutedDecisions != 5 || m.FailedDecisions != 1 || m.ResolvedDecisions != 4 {
 		t.Fatalf("counts %+v", m)
 	}
-	if *m.AccuracyRate != 50 || *m.AverageConfidence != 0.6583 || *m.WinRate != 50 || *m.AverageResponseTime != 1.5 || *m.ModelVersion != "model-b" {
+	if *m.AccuracyRate != 50 || *m.AverageConfidence != 0.6583 || m.WinRate != nil || *m.AverageResponseTime != 1.5 || *m.ModelVersion != "model-b" {
 		t.Fatalf("figures %+v", m)
 	}
 	eq(t, "totalPnL", *m.TotalPnL, "20")
@@ -107,6 +108,24 @@ func TestAIDaily(t *testing.T) {
 	}
 	if len(AIDaily(nil)) != 0 {
 		t.Fatal("no decisions, no days")
+	}
+}
+
+func TestAIWinRate(t *testing.T) {
+	fills := []domain.Fill{
+		fillAt("BTC-USD", domain.Buy, "1", "100", "0", 1), fillAt("BTC-USD", domain.Sell, "1", "110", "0", 2), // s: +10
+		fillAt("BTC-USD", domain.Buy, "1", "100", "0", 3), fillAt("BTC-USD", domain.Sell, "1", "90", "0", 4), // s: -10
+		fillAt("ETH-USD", domain.Buy, "1", "100", "0", 5), fillAt("ETH-USD", domain.Sell, "1", "120", "0", 6), // s: +20
+	}
+	fills[4].Strategy, fills[5].Strategy = "manual", "manual"
+	if r := AIWinRate(fills, map[string]bool{"s": true}, time.Time{}); r == nil || *r != 50 {
+		t.Fatalf("win rate %v, want 50 (the strategy's two trips, not the manual one)", r)
+	}
+	if r := AIWinRate(fills, map[string]bool{"s": true}, time.Unix(3, 0)); r == nil || *r != 0 {
+		t.Fatalf("since 3: %v, want 0 (one losing trip closed in the period)", r)
+	}
+	if r := AIWinRate(fills, map[string]bool{"other": true}, time.Time{}); r != nil {
+		t.Fatalf("no trips: %v, want nil", r)
 	}
 }
 

@@ -74,6 +74,9 @@ func TestOneWinRateEverywhere(t *testing.T) {
 		t.Errorf("strategy performance %+v, want %v%%", sp.Performance, want)
 	}
 	var ai struct {
+		Metrics struct {
+			WinRate *float64 `json:"winRate"`
+		} `json:"metrics"`
 		Strategies []struct {
 			Name    string   `json:"strategyName"`
 			Total   int      `json:"totalTrades"`
@@ -81,6 +84,9 @@ func TestOneWinRateEverywhere(t *testing.T) {
 		} `json:"strategies"`
 	}
 	s.into(s.do("GET", "/api/analytics/ai?period=all", tok, ""), &ai)
+	if ai.Metrics.WinRate == nil || *ai.Metrics.WinRate != want {
+		t.Errorf("AI metrics win rate %v, want %v%%", ai.Metrics.WinRate, want)
+	}
 	found := false
 	for _, row := range ai.Strategies {
 		if row.Name == "ai_strategy" {

@@ -97,10 +97,13 @@ func (s *Server) analyticsAI(w http.ResponseWriter, r *http.Request) {
 			prices[sym] = t.Price
 		}
 	}
+	ai := map[string]bool{}
 	for _, c := range s.d.Strategies.List() {
 		if c.Type == domain.StrategyAI || c.Type == domain.StrategyHybrid {
+			ai[c.Name] = true
 			v.Strategies = append(v.Strategies, analytics.AIStrategy(c.Name, c.Enabled, fills, prices, decs))
 		}
 	}
+	v.Metrics.WinRate = analytics.AIWinRate(fills, ai, since)
 	ok(w, v)
 }
