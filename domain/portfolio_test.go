@@ -14,7 +14,7 @@ func TestThinKeep(t *testing.T) {
 	}
 	points := []PortfolioPoint{
 		pt(0, "100"), pt(1, "105"), pt(2, "101"), pt(59, "102"), // 10:00 hour: the peak 105 and the last 102
-		pt(60, "99"), // 11:00 hour: one point
+		pt(60, "99"),                   // 11:00 hour: one point
 		pt(125, "98"), pt(130, "97.5"), // 12:00 hour: the last is also... the highest is 98
 	}
 	got := ThinKeep(points, time.Hour)
