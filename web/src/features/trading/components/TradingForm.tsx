@@ -23,6 +23,8 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   const [advanced, setAdvanced] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [submitError, setSubmitError] = useState<string | null>(null);
+  // An order whose outcome is unknown stays said until the next submission: it must not vanish unread.
+  const [errorSticks, setErrorSticks] = useState(false);
   const [done, setDone] = useState<Order | null>(null);
   const ticker = useTicker(t.symbol);
   const product = useProduct(t.symbol);
@@ -40,10 +42,10 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   }, [prefs, prefilled]);
 
   useEffect(() => {
-    if (!submitError) return;
+    if (!submitError || errorSticks) return;
     const id = setTimeout(() => setSubmitError(null), 5000);
     return () => clearTimeout(id);
-  }, [submitError]);
+  }, [submitError, errorSticks]);
 
   const { retrying, onRetry, clear: clearRetrying } = useRetrying();
   // One client order id per submission; every repeat of it sends the same id.
@@ -63,6 +65,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
         if (f.stop_price) f.price = f.stop_price;
         setErrors(f);
       }
+      setErrorSticks(err instanceof ApiError && err.status === 0);
       setSubmitError(orderFailureMessage(err, v.clientOrderId, FALLBACK[v.t.orderType]));
     },
   });
@@ -87,6 +90,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     setDone(null);
+    setSubmitError(null);
     const v = validateTrade(t, product);
     setErrors(v);
     if (Object.keys(v).length > 0) return;
