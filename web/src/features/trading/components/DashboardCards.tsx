@@ -9,7 +9,7 @@ import { useConnectionLost } from '@/lib/connection';
 import { formatDateTime, formatPrice, formatQty, formatSignedMoney, formatUptime, formatMoney, pnlClass, toNum } from '@/lib/format';
 import { useHistory, useSystemMetrics, useSystemStatus, useTicker } from '../api';
 import { fillTypeLabel, strategyLabel } from '../history';
-import { winRateClass } from '../risk';
+import { TRADES_NOTE, winRateClass } from '../risk';
 
 export function PriceCard({ symbol }: { symbol: string }) {
   const t = useTicker(symbol);
@@ -164,6 +164,7 @@ export function TradingMetricsCard() {
           </Row>
           <Row label="Active Positions">{t.active_positions}</Row>
           <Row label="Pending Orders">{t.pending_orders}</Row>
+          <p className="pt-1 text-xs text-slate-500 dark:text-slate-400">{TRADES_NOTE}</p>
         </>
       )}
     </Card>
