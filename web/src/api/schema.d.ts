@@ -1478,9 +1478,13 @@ export interface components {
         };
         Performance: {
             daily_pnl: components["schemas"]["Decimal"];
+            /** @description Closed round trips (a position opened from flat and closed back to flat), the one trade definition of every screen */
             total_trades: number;
+            /** @description Closed round trips with net P&L after fees above zero */
             successful_trades: number;
+            /** @description Closed round trips with net P&L after fees at or below zero */
             failed_trades: number;
+            /** @description successful_trades / total_trades, percent to one decimal (0 without trades); the same figure as analytics and strategy performance */
             win_rate: number;
             total_exposure: components["schemas"]["Decimal"];
             portfolio_value: components["schemas"]["Decimal"];
