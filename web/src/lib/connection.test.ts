@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest } from './api';
-import { connectionLostAt, reportAnswer } from './connection';
+import { connectionLostAt, reconnectIfGaveUp, reportAnswer, reportLost } from './connection';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -21,5 +21,20 @@ describe('connection state from API calls', () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('<html>Bad Gateway</html>', { status: 502 })));
     await apiRequest('GET', '/system/health').catch(() => undefined);
     expect(connectionLostAt()).not.toBeNull();
+  });
+});
+
+describe('realtime after an outage', () => {
+  it('reconnects a socket that gave up once the server answers again, and leaves a working one alone', () => {
+    reportLost();
+    const gaveUp = { state: 'failed', connect: vi.fn() };
+    reconnectIfGaveUp(gaveUp);
+    expect(gaveUp.connect).not.toHaveBeenCalled(); // still down: nothing to reconnect to
+    reportAnswer();
+    reconnectIfGaveUp(gaveUp);
+    expect(gaveUp.connect).toHaveBeenCalledTimes(1);
+    const live = { state: 'connected', connect: vi.fn() };
+    reconnectIfGaveUp(live);
+    expect(live.connect).not.toHaveBeenCalled();
   });
 });

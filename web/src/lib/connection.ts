@@ -31,9 +31,20 @@ export function connectionLostAt(): number | null {
   return lostAt;
 }
 
-function subscribe(l: () => void): () => void {
+/** Calls l whenever the server stops or starts answering again. */
+export function onConnection(l: () => void): () => void {
   listeners.add(l);
   return () => listeners.delete(l);
+}
+
+const subscribe = onConnection;
+
+/**
+ * Once the server answers again, a realtime socket that gave up reconnecting (during a long outage) connects
+ * again, so live updates recover with the server instead of waiting for a reload.
+ */
+export function reconnectIfGaveUp(client: { state: string; connect: () => void }): void {
+  if (lostAt === null && client.state === 'failed') client.connect();
 }
 
 /** When the server stopped answering, or null while it answers; re-renders on change. */
