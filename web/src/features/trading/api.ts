@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api';
+import { api, ApiError } from '@/lib/api';
 import { sendWithRetry, type RetryOptions } from '@/lib/retry';
 import { tradingKeys } from '@/lib/realtime';
 import type { Balance, Candle, Order, OrderStatus, Performance, PortfolioSummary, Position, Product, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
@@ -155,10 +155,33 @@ export function submitOrder(t: TradeInput, clientOrderId: string): Promise<{ ord
 
 type OnRetry = RetryOptions['onRetry'];
 
-/** Cancels an order, repeating the request when it got no answer or a 502/503/504 (a cancel is safe to repeat). */
+/**
+ * Cancels an order, repeating the request when it got no answer or a 502/503/504 (a cancel is safe to repeat). A
+ * repeat answered 409 may mean the unanswered first attempt did cancel it: the order's status decides.
+ */
+export async function cancelOrder(id: string, opts: RetryOptions = {}): Promise<Order> {
+  let repeated = false;
+  try {
+    return await sendWithRetry(() => api.del<Order>(`/trading/orders/${id}`), {
+      ...opts,
+      onRetry: (...a) => {
+        repeated = true;
+        opts.onRetry?.(...a);
+      },
+    });
+  } catch (err) {
+    if (repeated && err instanceof ApiError && err.status === 409) {
+      const { orders } = await api.get<{ orders: Order[] }>('/trading/orders?status_filter=cancelled&limit=100');
+      const done = orders.find((o) => o.id === id);
+      if (done) return done;
+    }
+    throw err;
+  }
+}
+
 export function useCancelOrder(onRetry?: OnRetry) {
   const refresh = useInvalidateTrading();
-  return useMutation({ mutationFn: (id: string) => sendWithRetry(() => api.del<Order>(`/trading/orders/${id}`), { onRetry }), retry: 0, onSettled: refresh });
+  return useMutation({ mutationFn: (id: string) => cancelOrder(id, { onRetry }), retry: 0, onSettled: refresh });
 }
 
 /** Modifies an order to absolute values, repeating like a cancel (the same values twice leave the same order). */

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cancelOrder } from './api';
 import type { Position, Product, Trade } from '@/lib/types';
 import { closeQuantityValid } from './components/PositionManager';
 import { csvFileName, filterTrades, strategyLabel, tradesToCSV } from './history';
@@ -176,5 +177,31 @@ describe('dashboard health badge', () => {
     expect(healthBadge({ stale: false, halted: true, healthy: true }).text).toBe('Trading Halted');
     expect(healthBadge({ stale: true, halted: false, healthy: true }).text).toBe('Status Unknown');
     expect(healthBadge({ stale: false, halted: false, healthy: false }).text).toBe('System Issues');
+  });
+});
+
+describe('cancel retried after no answer', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+  it('reads a 409 on the repeat as done when the first attempt did cancel the order', async () => {
+    const seen: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        seen.push(`${init.method} ${url}`);
+        if (init.method === 'DELETE' && seen.length === 1) throw new TypeError('Failed to fetch');
+        if (init.method === 'DELETE') return json(409, { success: false, error: { code: 'conflict', message: 'Order cannot be cancelled in status cancelled' } });
+        return json(200, { success: true, data: { orders: [{ id: 'o-1', status: 'cancelled' }] } });
+      }),
+    );
+    const o = await cancelOrder('o-1', { sleep: () => Promise.resolve() });
+    expect(o).toMatchObject({ id: 'o-1', status: 'cancelled' });
+    expect(seen).toEqual(['DELETE /api/trading/orders/o-1', 'DELETE /api/trading/orders/o-1', 'GET /api/trading/orders?status_filter=cancelled&limit=100']);
+  });
+
+  it('passes on a 409 at the first attempt (the order had filled)', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json(409, { success: false, error: { code: 'conflict', message: 'Order cannot be cancelled in status filled' } })));
+    await expect(cancelOrder('o-2', { sleep: () => Promise.resolve() })).rejects.toMatchObject({ status: 409, message: 'Order cannot be cancelled in status filled' });
   });
 });
