@@ -3,6 +3,7 @@ package analytics
 import (
 	"math"
 	"sort"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -37,7 +38,10 @@ type AIMetrics struct {
 	// TotalPnL sums the P&L attributed to resolved BUY decisions (their round
 	// trips; SELL decisions see the same money from the exit side).
 	TotalPnL *decimal.Decimal `json:"totalPnL"`
-	// WinRate is resolved BUY decisions with a profit / resolved BUY decisions, percent.
+	// WinRate is the one win rate (WinLossOf) of the AI-driven and hybrid
+	// strategies' round trips closed in the period, percent (AIWinRate sets
+	// it; nil without a closed trip). How often a decision was right is
+	// AccuracyRate.
 	WinRate *float64 `json:"winRate"`
 	// AverageResponseTime is the mean recorded model latency, seconds.
 	AverageResponseTime *float64 `json:"averageResponseTime"`
@@ -49,7 +53,7 @@ type AIMetrics struct {
 func SummariseAI(decs []AIDecision) AIMetrics {
 	var m AIMetrics
 	var conf, latency float64
-	var latencies, right, buys, buyWins int
+	var latencies, right, buys int
 	var pnl decimal.Decimal
 	var newest *AIDecision
 	for i, d := range decs {
@@ -73,16 +77,12 @@ func SummariseAI(decs []AIDecision) AIMetrics {
 			continue
 		}
 		m.ResolvedDecisions++
-		win := d.Outcome.Outcome == OutcomeProfit
-		if win {
+		if d.Outcome.Outcome == OutcomeProfit {
 			right++
 		}
 		if d.Decision == "BUY" {
 			buys++
 			pnl = pnl.Add(d.Outcome.PnL)
-			if win {
-				buyWins++
-			}
 		}
 	}
 	if m.TotalDecisions > 0 {
@@ -92,7 +92,6 @@ func SummariseAI(decs []AIDecision) AIMetrics {
 		m.AccuracyRate = ptr(WinRate(right, m.ResolvedDecisions))
 	}
 	if buys > 0 {
-		m.WinRate = ptr(WinRate(buyWins, buys))
 		total := pnl.Round(2)
 		m.TotalPnL = &total
 	}
@@ -227,8 +226,8 @@ func AIDaily(decs []AIDecision) []AIDay {
 type AIStrategyRow struct {
 	StrategyName string `json:"strategyName"`
 	IsActive     bool   `json:"isActive"`
-	// From the strategy's fills since it started (StrategyOf): closing
-	// trades, their win rate (percent), P&L, per-trade Sharpe and the
+	// From the strategy's fills since it started (StrategyOf): closed
+	// round trips, their win rate (percent), P&L, per-trade Sharpe and the
 	// largest fall of cumulative realized P&L in USD.
 	TotalTrades int              `json:"totalTrades"`
 	WinRate     *float64         `json:"winRate"`
@@ -243,7 +242,7 @@ type AIStrategyRow struct {
 // AIStrategy builds a strategy's row: performance from every fill of its
 // orders, valued at prices, and the average confidence of its decisions.
 // Figures without trades are nil: P&L without any fill, win rate and
-// drawdown without a closing trade, Sharpe with fewer than two.
+// drawdown without a closed round trip, Sharpe with fewer than two.
 func AIStrategy(name string, active bool, fills []domain.Fill, prices Prices, decs []AIDecision) AIStrategyRow {
 	row := AIStrategyRow{StrategyName: name, IsActive: active}
 	p := StrategyOf(name, fills, prices)
@@ -279,4 +278,21 @@ func ptr[T any](v T) *T { return &v }
 func round(x float64, places int) float64 {
 	k := math.Pow(10, float64(places))
 	return math.Round(x*k) / k
+}
+
+// AIWinRate is the win rate of the strategies' round trips (their fills
+// only) closed at or after since: the same definition as every other win
+// rate; nil without a closed trip.
+func AIWinRate(fills []domain.Fill, strategies map[string]bool, since time.Time) *float64 {
+	var own []domain.Fill
+	for _, f := range fills {
+		if strategies[f.Strategy] {
+			own = append(own, f)
+		}
+	}
+	wl := WinLossOf(TripsSince(RoundTrips(own), since))
+	if wl.Total == 0 {
+		return nil
+	}
+	return ptr(wl.WinRate)
 }

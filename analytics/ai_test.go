@@ -1,6 +1,7 @@
 package analytics
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -43,12 +44,13 @@ func TestSummariseAI(t *testing.T) {
 	m := SummariseAI(aiFixture())
 	// 6 answered, 5 executed, 4 resolved of which 2 profit: 50%; confidence
 	// (0.9+0.7+0.8+0.6+0.5+0.45)/6 = 3.95/6 = 0.6583; BUY P&L 30-10 = 20,
-	// 1 of 2 resolved BUYs won: 50%; latency (1000+500+3000)/3 ms = 1.5 s;
-	// the newest model is the failed decision's.
+	// latency (1000+500+3000)/3 ms = 1.5 s; the newest model is the failed
+	// decision's. The win rate is the strategies' round trips' (AIWinRate),
+	// not the decisions'.
 	if m.TotalDecisions != 6 || m.ExecutedDecisions != 5 || m.FailedDecisions != 1 || m.ResolvedDecisions != 4 {
 		t.Fatalf("counts %+v", m)
 	}
-	if *m.AccuracyRate != 50 || *m.AverageConfidence != 0.6583 || *m.WinRate != 50 || *m.AverageResponseTime != 1.5 || *m.ModelVersion != "model-b" {
+	if *m.AccuracyRate != 50 || *m.AverageConfidence != 0.6583 || m.WinRate != nil || *m.AverageResponseTime != 1.5 || *m.ModelVersion != "model-b" {
 		t.Fatalf("figures %+v", m)
 	}
 	eq(t, "totalPnL", *m.TotalPnL, "20")
@@ -109,18 +111,39 @@ func TestAIDaily(t *testing.T) {
 	}
 }
 
+func TestAIWinRate(t *testing.T) {
+	fills := []domain.Fill{
+		fillAt("BTC-USD", domain.Buy, "1", "100", "0", 1), fillAt("BTC-USD", domain.Sell, "1", "110", "0", 2), // s: +10
+		fillAt("BTC-USD", domain.Buy, "1", "100", "0", 3), fillAt("BTC-USD", domain.Sell, "1", "90", "0", 4), // s: -10
+		fillAt("ETH-USD", domain.Buy, "1", "100", "0", 5), fillAt("ETH-USD", domain.Sell, "1", "120", "0", 6), // s: +20
+	}
+	fills[4].Strategy, fills[5].Strategy = "manual", "manual"
+	if r := AIWinRate(fills, map[string]bool{"s": true}, time.Time{}); r == nil || *r != 50 {
+		t.Fatalf("win rate %v, want 50 (the strategy's two trips, not the manual one)", r)
+	}
+	if r := AIWinRate(fills, map[string]bool{"s": true}, time.Unix(3, 0)); r == nil || *r != 0 {
+		t.Fatalf("since 3: %v, want 0 (one losing trip closed in the period)", r)
+	}
+	if r := AIWinRate(fills, map[string]bool{"other": true}, time.Time{}); r != nil {
+		t.Fatalf("no trips: %v, want nil", r)
+	}
+}
+
 func TestAIStrategy(t *testing.T) {
 	at := func(m int) time.Time { return time.Date(2026, 1, 1, 0, m, 0, 0, time.UTC) }
 	fill := func(m int, side domain.Side, qty, px string) domain.Fill {
 		return domain.Fill{OrderID: "o" + qty + px, Symbol: "BTC-USD", Side: side, Quantity: dec(qty), Price: dec(px), Fee: decimal.Zero, Strategy: "ai_strategy", Time: at(m)}
 	}
-	fills := []domain.Fill{fill(0, domain.Buy, "2", "100"), fill(1, domain.Sell, "1", "130"), fill(2, domain.Sell, "0.5", "90")}
-	// Sells: +30 (win) then -5; 0.5 held at 120: unrealized +10. Total 25 + 10 = 35;
-	// win rate 1/2 = 50%; drawdown 30 -> 25 = 5; Sharpe of per-trade returns
-	// 0.3 and -0.1: mean 0.1 / s 0.28284 = 0.35355.
+	fills := []domain.Fill{fill(0, domain.Buy, "2", "100"), fill(1, domain.Sell, "1", "130"), fill(2, domain.Sell, "0.5", "90"),
+		fill(3, domain.Sell, "0.5", "120"), fill(4, domain.Buy, "1", "100"), fill(5, domain.Sell, "1", "90"), fill(6, domain.Buy, "0.5", "100")}
+	// Round trips: -200+130+45+60 = +35 (won) and -10 (lost): win rate 50%.
+	// Realized 30-5+10-10 = 25; 0.5 held at cost 50, worth 60: total 35;
+	// drawdown 35 -> 25 = 10; Sharpe of the trips' returns on entry cost,
+	// 0.175 and -0.1: mean 0.0375 / s (0.275/sqrt 2).
 	row := AIStrategy("ai_strategy", true, fills, Prices{"BTC-USD": dec("120")}, aiFixture())
-	if row.TotalTrades != 2 || *row.WinRate != 50 || !row.TotalPnL.Equal(dec("35")) || !row.MaxDrawdown.Equal(dec("5")) ||
-		row.SharpeRatio == nil || *row.SharpeRatio < 0.35355 || *row.SharpeRatio > 0.35356 || !row.IsActive {
+	sharpe := 0.0375 / (0.275 / math.Sqrt2)
+	if row.TotalTrades != 2 || *row.WinRate != 50 || !row.TotalPnL.Equal(dec("35")) || !row.MaxDrawdown.Equal(dec("10")) ||
+		row.SharpeRatio == nil || math.Abs(*row.SharpeRatio-sharpe) > 1e-9 || !row.IsActive {
 		t.Fatalf("row %+v", row)
 	}
 	if row.Decisions != 6 || *row.AverageConfidence != 0.6583 {

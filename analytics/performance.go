@@ -19,24 +19,19 @@ type Performance struct {
 	PendingOrders    int             `json:"pending_orders"`
 }
 
-// PerformanceOf summarises orders and a valuation. A trade is an order that
-// reached an end state: filled ones succeeded, rejected ones failed;
-// cancelled orders never traded and are not counted, live ones are pending.
-// Money is rounded to the cent.
-func PerformanceOf(orders []domain.Order, v Valuation, dailyPnL decimal.Decimal) Performance {
+// PerformanceOf summarises the fills, the live orders and a valuation. A
+// trade is a closed round trip (RoundTrips): it succeeded when its net P&L
+// after fees is above zero and failed otherwise; the win rate is WinLossOf's,
+// the same as every other screen's. Money is rounded to the cent.
+func PerformanceOf(orders []domain.Order, fills []domain.Fill, v Valuation, dailyPnL decimal.Decimal) Performance {
 	var p Performance
 	for _, o := range orders {
-		switch {
-		case o.Status == domain.StatusFilled:
-			p.SuccessfulTrades++
-		case o.Status == domain.StatusRejected:
-			p.FailedTrades++
-		case o.Status.Live():
+		if o.Status.Live() {
 			p.PendingOrders++
 		}
 	}
-	p.TotalTrades = p.SuccessfulTrades + p.FailedTrades
-	p.WinRate = WinRate(p.SuccessfulTrades, p.TotalTrades)
+	wl := WinLossOf(RoundTrips(fills))
+	p.TotalTrades, p.SuccessfulTrades, p.FailedTrades, p.WinRate = wl.Total, wl.Won, wl.Lost, wl.WinRate
 	p.ActivePositions = len(OpenPositions(v.Positions))
 	p.TotalExposure = Exposure(v.Positions)
 	p.PortfolioValue = v.Total.Round(2)

@@ -24,9 +24,17 @@ func TestPerformanceOf(t *testing.T) {
 	}
 	v := Valuation{Cash: dec("39738.91994"), Total: dec("105538.91994"),
 		Positions: []domain.Position{held("BTC-USD", "1", "55000"), held("ETH-USD", "4", "2700"), held("SOL-USD", "0", "150")}}
-	p := PerformanceOf(orders, v, dec("5538.91994"))
+	// The filled orders above are not trades; closed round trips are: two
+	// won, one lost (and an open position that is not a trade yet).
+	fills := []domain.Fill{
+		fillAt("BTC-USD", domain.Buy, "1", "100", "1", 1), fillAt("BTC-USD", domain.Sell, "1", "110", "1", 2), // +8
+		fillAt("BTC-USD", domain.Buy, "1", "100", "1", 3), fillAt("BTC-USD", domain.Sell, "1", "101", "1", 4), // -1
+		fillAt("ETH-USD", domain.Buy, "2", "10", "0", 5), fillAt("ETH-USD", domain.Sell, "2", "11", "0", 6), // +2
+		fillAt("ETH-USD", domain.Buy, "2", "10", "0", 7),
+	}
+	p := PerformanceOf(orders, fills, v, dec("5538.91994"))
 	if p.TotalTrades != 3 || p.SuccessfulTrades != 2 || p.FailedTrades != 1 || p.PendingOrders != 2 || p.ActivePositions != 2 {
-		t.Errorf("counts %+v, want 3 trades (2 won, 1 failed), 2 pending, 2 active", p)
+		t.Errorf("counts %+v, want 3 trades (2 won, 1 lost), 2 pending, 2 active", p)
 	}
 	if p.WinRate != 66.7 {
 		t.Errorf("win rate %v, want 66.7", p.WinRate)
@@ -37,7 +45,7 @@ func TestPerformanceOf(t *testing.T) {
 }
 
 func TestPerformanceOfNothing(t *testing.T) {
-	p := PerformanceOf(nil, Valuation{}, dec("0"))
+	p := PerformanceOf(nil, nil, Valuation{}, dec("0"))
 	if p.TotalTrades != 0 || p.PendingOrders != 0 || p.ActivePositions != 0 || p.WinRate != 0 || math.Signbit(p.WinRate) {
 		t.Errorf("empty performance %+v", p)
 	}

@@ -12,7 +12,7 @@ import (
 // one strategy's orders.
 type StrategyPerformance struct {
 	StrategyName  string          `json:"strategy_name"`
-	TotalTrades   int             `json:"total_trades"` // closing (SELL) fills
+	TotalTrades   int             `json:"total_trades"` // closed round trips
 	WinningTrades int             `json:"winning_trades"`
 	WinRate       float64         `json:"win_rate"` // percent, 1 decimal
 	RealizedPnL   decimal.Decimal `json:"realized_pnl"`
@@ -21,8 +21,8 @@ type StrategyPerformance struct {
 	// MaxDrawdown is the largest fall of cumulative realized P&L from its
 	// running peak, in USD (a strategy has no capital of its own to divide by).
 	MaxDrawdown decimal.Decimal `json:"max_drawdown"`
-	// SharpeRatio is per closing trade (mean / sample deviation of each
-	// trade's return on the cost it sold), not annualised.
+	// SharpeRatio is per closed round trip (mean / sample deviation of each
+	// trip's net P&L on its entry cost), not annualised.
 	SharpeRatio float64 `json:"sharpe_ratio"`
 }
 
@@ -34,11 +34,12 @@ func StrategyOf(name string, fills []domain.Fill, prices Prices) StrategyPerform
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
 	books := map[string]domain.PositionBook{}
 	var cum, peak decimal.Decimal
-	var returns []float64
+	var own []domain.Fill
 	for _, f := range sorted {
 		if f.Strategy != name {
 			continue
 		}
+		own = append(own, f)
 		b, ok := books[f.Symbol]
 		if !ok {
 			b = domain.NewPositionBook(f.Symbol)
@@ -46,14 +47,6 @@ func StrategyOf(name string, fills []domain.Fill, prices Prices) StrategyPerform
 		next := b.Apply(f)
 		if f.Side == domain.Sell {
 			gain := next.Realized.Sub(b.Realized)
-			cost := b.Cost.Sub(next.Cost)
-			p.TotalTrades++
-			if gain.IsPositive() {
-				p.WinningTrades++
-			}
-			if cost.IsPositive() {
-				returns = append(returns, gain.Div(cost).InexactFloat64())
-			}
 			cum = cum.Add(gain)
 			peak = decimal.Max(peak, cum)
 			p.MaxDrawdown = decimal.Max(p.MaxDrawdown, peak.Sub(cum))
@@ -66,10 +59,12 @@ func StrategyOf(name string, fills []domain.Fill, prices Prices) StrategyPerform
 			p.UnrealizedPnL = p.UnrealizedPnL.Add(b.Quantity.Mul(px).Sub(b.Cost))
 		}
 	}
-	p.WinRate = WinRate(p.WinningTrades, p.TotalTrades)
+	trips := RoundTrips(own)
+	wl := WinLossOf(trips)
+	p.TotalTrades, p.WinningTrades, p.WinRate = wl.Total, wl.Won, wl.WinRate
 	p.RealizedPnL, p.UnrealizedPnL = p.RealizedPnL.Round(2), p.UnrealizedPnL.Round(2)
 	p.TotalPnL = p.RealizedPnL.Add(p.UnrealizedPnL)
 	p.MaxDrawdown = p.MaxDrawdown.Round(2)
-	p.SharpeRatio = Sharpe(returns, 1)
+	p.SharpeRatio = Sharpe(tripReturns(trips), 1)
 	return p
 }

@@ -1,6 +1,7 @@
 package analytics
 
 import (
+	"sort"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -8,15 +9,15 @@ import (
 	"kestrel/domain"
 )
 
-// The statuses of the trade history.
-const (
-	Executed  = "executed"
-	Pending   = "pending"
-	Failed    = "failed"
-	Cancelled = "cancelled"
-)
+// Executed is the status of every trade history row: a row is a fill, and
+// orders that have not filled (resting, protective, cancelled, rejected)
+// live in the order list instead.
+const Executed = "executed"
 
-// Trade is an order as the history screens show it.
+// Trade is one fill as the history screens show it: the spec's columns
+// (time, symbol, side, quantity, price, total, fee, status, strategy), then
+// the order's id and type, whether it was a protective order, and the P&L
+// the fill realized when it sold.
 type Trade struct {
 	ID         string           `json:"id"`
 	OrderID    string           `json:"order_id"`
@@ -24,63 +25,46 @@ type Trade struct {
 	Side       domain.Side      `json:"side"`
 	OrderType  domain.OrderType `json:"order_type"`
 	Quantity   decimal.Decimal  `json:"quantity"`
-	Price      *decimal.Decimal `json:"price"`
+	Price      decimal.Decimal  `json:"price"` // the fill's price, whatever the order type
 	TotalValue decimal.Decimal  `json:"total_value"`
 	Fee        decimal.Decimal  `json:"fee"`
 	Status     string           `json:"status"`
 	Strategy   string           `json:"strategy"`
 	Timestamp  time.Time        `json:"timestamp"`
-	Reason     string           `json:"reason,omitempty"`
-	// FilledQuantity is what traded; CancelledQuantity the remainder of an
-	// order that partly filled and was then cancelled.
-	FilledQuantity    decimal.Decimal  `json:"filled_quantity"`
-	CancelledQuantity *decimal.Decimal `json:"cancelled_quantity,omitempty"`
+	Liquidity  string           `json:"liquidity"`
+	// Protective says the fill was of a protective stop-loss or take-profit.
+	Protective bool `json:"protective"`
+	// RealizedPnL is set on exits (SELL fills): proceeds less this fill's fee
+	// less the average cost of what it sold, buy fees included; nil on buys.
+	RealizedPnL *decimal.Decimal `json:"realized_pnl"`
 }
 
-// TradeStatus maps an order's status to the history's: filled is executed,
-// pending and open are pending, cancelled is executed when part of it filled
-// (the remainder is noted) and cancelled otherwise, anything else failed.
-func TradeStatus(o domain.Order) string {
-	switch o.Status {
-	case domain.StatusFilled:
-		return Executed
-	case domain.StatusPending, domain.StatusOpen:
-		return Pending
-	case domain.StatusCancelled:
-		if o.FilledQuantity.IsPositive() {
-			return Executed
+// TradesOf turns fills into history rows, newest first. Every fill is
+// booked at average cost per symbol, oldest first, so an exit's realized
+// P&L counts the fills before it; orders gives each fill its order's type
+// (a fill whose order is unknown keeps an empty type).
+func TradesOf(fills []domain.Fill, orders map[string]domain.Order) []Trade {
+	sorted := append([]domain.Fill(nil), fills...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	books := map[string]domain.PositionBook{}
+	out := make([]Trade, 0, len(sorted))
+	for _, f := range sorted {
+		b, ok := books[f.Symbol]
+		if !ok {
+			b = domain.NewPositionBook(f.Symbol)
 		}
-		return Cancelled
-	}
-	return Failed
-}
-
-// TradeOf is an order as a history row. Once anything filled, the row shows
-// what filled at its average price; before that, the order's limit (or stop)
-// price and quantity. A filled order is stamped with its last update.
-func TradeOf(o domain.Order) Trade {
-	t := Trade{ID: o.ID, OrderID: o.ID, Symbol: o.Symbol, Side: o.Side, OrderType: o.Type, Quantity: o.Quantity, Fee: o.Fee,
-		Status: TradeStatus(o), Strategy: o.Strategy, Timestamp: o.CreatedAt, Reason: o.RejectReason, FilledQuantity: o.FilledQuantity}
-	switch {
-	case o.AvgFillPrice != nil:
-		t.Price = o.AvgFillPrice
-		if o.FilledQuantity.IsPositive() {
-			t.Quantity = o.FilledQuantity
+		next := b.Apply(f)
+		books[f.Symbol] = next
+		o := orders[f.OrderID]
+		t := Trade{ID: f.ID, OrderID: f.OrderID, Symbol: f.Symbol, Side: f.Side, OrderType: o.Type, Quantity: f.Quantity, Price: f.Price,
+			TotalValue: f.Quantity.Mul(f.Price).Round(2), Fee: f.Fee, Status: Executed, Strategy: f.Strategy, Timestamp: f.Time,
+			Liquidity: f.Liquidity, Protective: o.ParentID != ""}
+		if f.Side == domain.Sell && b.Quantity.IsPositive() {
+			r := next.Realized.Sub(b.Realized).Round(2)
+			t.RealizedPnL = &r
 		}
-	case o.Price != nil:
-		t.Price = o.Price
-	case o.StopPrice != nil:
-		t.Price = o.StopPrice
+		out = append(out, t)
 	}
-	if t.Price != nil {
-		t.TotalValue = t.Quantity.Mul(*t.Price).Round(2)
-	}
-	if o.Status == domain.StatusCancelled && o.FilledQuantity.IsPositive() {
-		rest := o.Remaining()
-		t.CancelledQuantity = &rest
-	}
-	if o.Status == domain.StatusFilled {
-		t.Timestamp = o.UpdatedAt
-	}
-	return t
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Timestamp.After(out[j].Timestamp) })
+	return out
 }

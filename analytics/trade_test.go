@@ -7,79 +7,29 @@ import (
 	"kestrel/domain"
 )
 
-var (
-	placed  = time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
-	updated = placed.Add(time.Minute)
-)
-
-func TestTradeOf(t *testing.T) {
-	base := domain.Order{ID: "o1", Symbol: "BTC-USD", Side: domain.Buy, CreatedAt: placed, UpdatedAt: updated}
-	with := func(f func(*domain.Order)) domain.Order { o := base; f(&o); return o }
-	for _, tc := range []struct {
-		name                      string
-		order                     domain.Order
-		status, qty, price, total string // price "" when the row has none; total to the cent
-		cancelled                 string // "" when no remainder was cancelled
-		at                        time.Time
-	}{
-		{"market BUY 0.5 BTC-USD filled @ 60,000.01", with(func(o *domain.Order) {
-			o.Type, o.Quantity, o.FilledQuantity, o.AvgFillPrice, o.Status = domain.Market, dec("0.5"), dec("0.5"), decp("60000.01"), domain.StatusFilled
-		}), Executed, "0.5", "60000.01", "30000.01", "", updated},
-		{"resting limit BUY 0.1 @ 40,000", with(func(o *domain.Order) {
-			o.Type, o.Quantity, o.Price, o.Status = domain.Limit, dec("0.1"), decp("40000"), domain.StatusOpen
-		}), Pending, "0.1", "40000", "4000", "", placed},
-		{"pending stop SELL 0.2 @ 50,000", with(func(o *domain.Order) {
-			o.Side, o.Type, o.Quantity, o.StopPrice, o.Status = domain.Sell, domain.StopLoss, dec("0.2"), decp("50000"), domain.StatusPending
-		}), Pending, "0.2", "50000", "10000", "", placed},
-		{"limit BUY 0.1 partly filled (0.08 @ 59,999.99) then cancelled", with(func(o *domain.Order) {
-			o.Type, o.Quantity, o.Price, o.FilledQuantity, o.AvgFillPrice, o.Status = domain.Limit, dec("0.1"), decp("60000"), dec("0.08"), decp("59999.99"), domain.StatusCancelled
-		}), Executed, "0.08", "59999.99", "4800", "0.02", placed},
-		{"limit cancelled untouched", with(func(o *domain.Order) {
-			o.Type, o.Quantity, o.Price, o.Status = domain.Limit, dec("0.1"), decp("40000"), domain.StatusCancelled
-		}), Cancelled, "0.1", "40000", "4000", "", placed},
-		{"market rejected: no price", with(func(o *domain.Order) {
-			o.Type, o.Quantity, o.Status, o.RejectReason = domain.Market, dec("2"), domain.StatusRejected, "Insufficient balance for this trade"
-		}), Failed, "2", "", "0", "", placed},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tr := TradeOf(tc.order)
-			if tr.Status != tc.status || tr.ID != "o1" || tr.OrderID != "o1" || !tr.Timestamp.Equal(tc.at) {
-				t.Errorf("trade %+v, want %s at %s", tr, tc.status, tc.at)
-			}
-			eq(t, "quantity", tr.Quantity, tc.qty)
-			eq(t, "filled", tr.FilledQuantity, tc.order.FilledQuantity.String())
-			if (tr.Price == nil) != (tc.price == "") || tr.Price != nil && !tr.Price.Equal(dec(tc.price)) {
-				t.Errorf("price %v, want %q", tr.Price, tc.price)
-			}
-			eq(t, "total value", tr.TotalValue, tc.total)
-			if (tr.CancelledQuantity == nil) != (tc.cancelled == "") || tr.CancelledQuantity != nil && !tr.CancelledQuantity.Equal(dec(tc.cancelled)) {
-				t.Errorf("cancelled %v, want %q", tr.CancelledQuantity, tc.cancelled)
-			}
-			if tr.Reason != tc.order.RejectReason {
-				t.Errorf("reason %q, want %q", tr.Reason, tc.order.RejectReason)
-			}
-		})
+func TestTradesOf(t *testing.T) {
+	at := func(s int64) time.Time { return time.Unix(s, 0).UTC() }
+	orders := map[string]domain.Order{
+		"buy":  {ID: "buy", Type: domain.Market},
+		"stop": {ID: "stop", Type: domain.StopLoss, ParentID: "buy"},
 	}
-}
-
-func TestTradeStatus(t *testing.T) {
-	for _, tc := range []struct {
-		status domain.OrderStatus
-		filled string
-		want   string
-	}{
-		{domain.StatusFilled, "1", Executed},
-		{domain.StatusPending, "0", Pending},
-		{domain.StatusOpen, "0.5", Pending},
-		{domain.StatusCancelled, "0", Cancelled},
-		{domain.StatusCancelled, "0.08", Executed},
-		{domain.StatusRejected, "0", Failed},
-		{"unknown", "0", Failed},
-	} {
-		t.Run(string(tc.status)+" with "+tc.filled+" filled", func(t *testing.T) {
-			if got := TradeStatus(domain.Order{Status: tc.status, FilledQuantity: dec(tc.filled)}); got != tc.want {
-				t.Errorf("got %s, want %s", got, tc.want)
-			}
-		})
+	fills := []domain.Fill{
+		{ID: "f2", OrderID: "stop", Symbol: "BTC-USD", Side: domain.Sell, Quantity: dec("0.4"), Price: dec("95"), Fee: dec("0.228"), Time: at(2), Liquidity: "taker"},
+		{ID: "f1", OrderID: "buy", Symbol: "BTC-USD", Side: domain.Buy, Quantity: dec("1"), Price: dec("100.005"), Fee: dec("0.6"), Time: at(1), Liquidity: "taker"},
 	}
+	rows := TradesOf(fills, orders)
+	if len(rows) != 2 || rows[0].ID != "f2" || rows[1].ID != "f1" {
+		t.Fatalf("rows %+v, want newest first", rows)
+	}
+	buy, sell := rows[1], rows[0]
+	if buy.OrderType != domain.Market || buy.Status != Executed || buy.Protective || buy.RealizedPnL != nil || buy.OrderID != "buy" {
+		t.Errorf("buy row %+v", buy)
+	}
+	eq(t, "a market order shows its fill price", buy.Price, "100.005")
+	eq(t, "total", buy.TotalValue, "100.01")
+	if sell.OrderType != domain.StopLoss || !sell.Protective || sell.RealizedPnL == nil {
+		t.Fatalf("sell row %+v", sell)
+	}
+	// 0.4 x 95 = 38, less the fee 0.228, less 0.4 of the cost 100.605 (40.242): -2.47.
+	eq(t, "realized on the exit", *sell.RealizedPnL, "-2.47")
 }

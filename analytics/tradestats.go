@@ -10,7 +10,9 @@ import (
 )
 
 // TradingStats is the Trading Performance tab: every fill booked at average
-// cost per symbol; a trade is a closing (SELL) fill within the period.
+// cost per symbol gives the realized P&L of each exit (daily, monthly, total,
+// drawdown); a trade is a round trip closed within the period (RoundTrips),
+// which the counts, win rate, averages, profit factor and Sharpe ratio use.
 // Figures that need trades are null without them.
 type TradingStats struct {
 	TotalTrades   int              `json:"totalTrades"`
@@ -71,7 +73,6 @@ func TradingStatsOf(fills []domain.Fill, since time.Time) TradingStats {
 	st := TradingStats{DailyPnL: []DailyPnL{}, TradeDistribution: []SizeBucket{}, MonthlyPerformance: []MonthPnL{}}
 	books := map[string]domain.PositionBook{}
 	var gross, lost, cum, peak, maxDD decimal.Decimal
-	var returns []float64
 	fillCount := 0
 	buckets := make([]int, len(SizeRanges))
 	for _, f := range sorted {
@@ -97,18 +98,6 @@ func TradingStatsOf(fills []domain.Fill, since time.Time) TradingStats {
 			continue
 		}
 		gain := next.Realized.Sub(b.Realized)
-		st.TotalTrades++
-		switch {
-		case gain.IsPositive():
-			st.WinningTrades++
-			gross = gross.Add(gain)
-		case gain.IsNegative():
-			st.LosingTrades++
-			lost = lost.Add(gain.Neg())
-		}
-		if cost := b.Cost.Sub(next.Cost); cost.IsPositive() {
-			returns = append(returns, gain.Div(cost).InexactFloat64())
-		}
 		cum = cum.Add(gain)
 		peak = decimal.Max(peak, cum)
 		maxDD = decimal.Max(maxDD, peak.Sub(cum))
@@ -120,11 +109,26 @@ func TradingStatsOf(fills []domain.Fill, since time.Time) TradingStats {
 		}
 		if n := len(st.MonthlyPerformance); n > 0 && st.MonthlyPerformance[n-1].Month == month {
 			st.MonthlyPerformance[n-1].PnL = st.MonthlyPerformance[n-1].PnL.Add(gain)
-			st.MonthlyPerformance[n-1].Trades++
 		} else {
-			st.MonthlyPerformance = append(st.MonthlyPerformance, MonthPnL{Month: month, PnL: gain, Trades: 1})
+			st.MonthlyPerformance = append(st.MonthlyPerformance, MonthPnL{Month: month, PnL: gain})
 		}
 	}
+	trips := TripsSince(RoundTrips(fills), since)
+	for _, t := range trips {
+		month := t.ExitTime.UTC().Format("2006-01")
+		i := sort.Search(len(st.MonthlyPerformance), func(i int) bool { return st.MonthlyPerformance[i].Month >= month })
+		if i < len(st.MonthlyPerformance) && st.MonthlyPerformance[i].Month == month {
+			st.MonthlyPerformance[i].Trades++
+		}
+		switch {
+		case t.Won():
+			gross = gross.Add(t.NetPnL)
+		case t.NetPnL.IsNegative():
+			lost = lost.Add(t.NetPnL.Neg())
+		}
+	}
+	wl := WinLossOf(trips)
+	st.TotalTrades, st.WinningTrades, st.LosingTrades = wl.Total, wl.Won, wl.Lost
 	running := decimal.Zero
 	for i := range st.DailyPnL {
 		running = running.Add(st.DailyPnL[i].PnL)
@@ -140,23 +144,27 @@ func TradingStatsOf(fills []domain.Fill, since time.Time) TradingStats {
 			st.TradeDistribution = append(st.TradeDistribution, SizeBucket{Range: r.Label, Count: buckets[i]})
 		}
 	}
+	if len(st.DailyPnL) > 0 {
+		st.TotalPnL = dp(cum.Round(2))
+		st.MaxDrawdown = dp(maxDD.Round(2))
+	}
 	if st.TotalTrades == 0 {
 		return st
 	}
-	st.WinRate = F(WinRate(st.WinningTrades, st.TotalTrades))
-	st.TotalPnL = dp(cum.Round(2))
-	st.MaxDrawdown = dp(maxDD.Round(2))
+	st.WinRate = F(wl.WinRate)
 	if st.WinningTrades > 0 {
 		st.AverageWin = dp(gross.Div(decimal.NewFromInt(int64(st.WinningTrades))).Round(2))
 	}
 	if st.LosingTrades > 0 {
 		st.AverageLoss = dp(lost.Neg().Div(decimal.NewFromInt(int64(st.LosingTrades))).Round(2))
-		st.ProfitFactor = F(gross.Div(lost).Round(4).InexactFloat64())
+		if lost.IsPositive() {
+			st.ProfitFactor = F(gross.Div(lost).Round(4).InexactFloat64())
+		}
 		if st.WinningTrades > 0 {
 			st.WinLossRatio = F(decimal.NewFromInt(int64(st.WinningTrades)).Div(decimal.NewFromInt(int64(st.LosingTrades))).Round(4).InexactFloat64())
 		}
 	}
-	if len(returns) >= 2 && !constant(returns) {
+	if returns := tripReturns(trips); len(returns) >= 2 && !constant(returns) {
 		st.SharpeRatio = F(Sharpe(returns, 1))
 	}
 	return st

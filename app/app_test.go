@@ -125,8 +125,9 @@ type order struct {
 	Status   string          `json:"status"`
 	Quantity decimal.Decimal `json:"quantity"`
 	Price    *decimal.Decimal
-	Type     string `json:"order_type"`
-	ParentID string `json:"parent_order_id"`
+	Type     string           `json:"order_type"`
+	ParentID string           `json:"parent_order_id"`
+	AvgFill  *decimal.Decimal `json:"average_fill_price"`
 }
 
 // ownOrders leaves out the protective orders Kestrel attached to BUY fills
@@ -226,29 +227,48 @@ func TestTradeEndToEnd(t *testing.T) {
 	if len(pos.Positions) != 1 || !pos.Positions[0].Quantity.Equal(decimal.RequireFromString("0.01")) {
 		t.Fatalf("positions: %+v", pos)
 	}
-	var hist struct {
-		Trades []struct{ ID, Status string }
-		Total  int
-	}
-	// The buy, and the protective stop-loss attached to its fill (pending),
-	// which the gateway's update loop places once it hears of the fill.
-	for i := 0; i < 100; i++ {
-		s.into(s.do("GET", "/api/trading/history?symbol=BTC-USD", tok, ""), &hist)
-		if hist.Total >= 2 {
-			break
+	// Issue 27: the history lists the buy's one fill, executed at its price,
+	// and no pending SELL; the protective stop-loss the update loop attaches
+	// to the fill is in Orders, tied to the buy (the screen labels it).
+	var orders struct{ Orders []order }
+	var stops []order
+	for i := 0; i < 100 && len(stops) == 0; i++ {
+		s.into(s.do("GET", "/api/trading/orders", tok, ""), &orders)
+		for _, o := range orders.Orders {
+			if o.ParentID == placed.Order.ID {
+				stops = append(stops, o)
+			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if hist.Total != 2 || hist.Trades[1].Status != "executed" || hist.Trades[0].Status != "pending" {
-		t.Fatalf("history: %+v", hist)
+	if len(stops) != 1 || stops[0].Type != "stop_loss" || stops[0].Status == "filled" {
+		t.Fatalf("orders: %+v, want the resting protective stop of %s", orders, placed.Order.ID)
+	}
+	var hist struct {
+		Trades []struct {
+			ID, Status, Side string
+			OrderID          string           `json:"order_id"`
+			OrderType        string           `json:"order_type"`
+			Price            decimal.Decimal  `json:"price"`
+			RealizedPnL      *decimal.Decimal `json:"realized_pnl"`
+		}
+		Total int
+	}
+	s.into(s.do("GET", "/api/trading/history?symbol=BTC-USD", tok, ""), &hist)
+	if hist.Total != 1 || len(hist.Trades) != 1 {
+		t.Fatalf("history: %+v, want the one fill", hist)
+	}
+	if f := hist.Trades[0]; f.Status != "executed" || f.Side != "BUY" || f.OrderID != placed.Order.ID || f.OrderType != "market" ||
+		!f.Price.Equal(*placed.Order.AvgFill) || f.RealizedPnL != nil {
+		t.Fatalf("history row: %+v, want the market BUY's fill at %s", f, placed.Order.AvgFill)
 	}
 	var perf struct {
 		TotalTrades int     `json:"total_trades"`
 		WinRate     float64 `json:"win_rate"`
 	}
 	s.into(s.do("GET", "/api/trading/performance", tok, ""), &perf)
-	if perf.TotalTrades != 1 || perf.WinRate != 100 {
-		t.Fatalf("performance: %+v", perf)
+	if perf.TotalTrades != 0 || perf.WinRate != 0 {
+		t.Fatalf("performance: %+v, want no closed trade yet", perf)
 	}
 
 	// A limit far below the market rests, can be modified and cancelled once.
@@ -315,6 +335,13 @@ func TestTradeEndToEnd(t *testing.T) {
 	}
 	if r := s.do("POST", "/api/trading/resume", op, ""); r.Status != 200 {
 		t.Fatalf("operator resume: %+v", r)
+	}
+	// Resume resolves the emergency stop's alert on the server (issue 27).
+	s.into(s.do("GET", "/api/system/alerts?resolved=false", tok, ""), &alerts)
+	for _, a := range alerts.Alerts {
+		if a.Title == "Emergency stop active" {
+			t.Fatalf("the emergency stop's alert is still open after Resume: %+v", alerts)
+		}
 	}
 }
 

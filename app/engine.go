@@ -52,7 +52,8 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		Alert: func(ctx context.Context, severity, title, message string) {
 			a.Alerts.Raise(ctx, "trading:"+title, severity, "trading", title, message)
-		}})
+		},
+		ResolveAlert: func(ctx context.Context, title, by string) { a.Alerts.ResolveKey(ctx, "trading:"+title, by) }})
 	if err != nil {
 		return err
 	}

@@ -51,8 +51,8 @@ var settingsEffects = map[string]string{
 	"system.security.enableTwoFactor":            "stored",
 	"system.security.enableApiKeyRotation":       "stored",
 	"system.monitoring":                          "applied",
-	"system.monitoring.enablePerformanceMetrics": "stored",  // /metrics is always served; nothing reads this switch yet
-	"system.monitoring.metricsRetention":         "applied", // prunes the portfolio value history
+	"system.monitoring.enablePerformanceMetrics": "stored", // /metrics is always served; nothing reads this switch yet
+	"system.monitoring.metricsRetention":         "stored", // the portfolio history is the account's record: kept for its life, downsampled (ops/retention)
 	"system.logging.enableFileLogging":           "stored",
 	"system.logging.enableRemoteLogging":         "stored",
 	"system.logging.logRetention":                "applied",

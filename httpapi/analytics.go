@@ -64,11 +64,17 @@ func (s *Server) analyticsTrading(w http.ResponseWriter, r *http.Request) {
 		fills = slices.DeleteFunc(fills, func(f domain.Fill) bool { return f.Symbol != q.Symbol })
 	}
 	st := analytics.TradingStatsOf(fills, q.Since)
+	cov, err := s.recordCoverage(r.Context(), q.Since, q.Now)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
 	ok(w, struct {
-		Period string `json:"period"`
-		Symbol string `json:"symbol"`
+		Period   string             `json:"period"`
+		Symbol   string             `json:"symbol"`
+		Coverage analytics.Coverage `json:"coverage"`
 		analytics.TradingStats
-	}{q.Period, q.Symbol, st})
+	}{q.Period, q.Symbol, cov, st})
 }
 
 // dayValues are the recorded portfolio values at UTC day ends in the period.
@@ -246,8 +252,14 @@ func (s *Server) analyticsPortfolio(w http.ResponseWriter, r *http.Request) {
 			m.Matrix[i][j] = round4p(analytics.Correlation(analytics.Align(all[i], all[j])))
 		}
 	}
+	cov, err := s.recordCoverage(r.Context(), q.Since, q.Now)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
 	ok(w, map[string]any{
 		"period":                    q.Period,
+		"coverage":                  cov,
 		"benchmark":                 benchmark(q),
 		"totalValue":                b.portfolio.TotalValue,
 		"cashBalance":               b.portfolio.CashBalance,

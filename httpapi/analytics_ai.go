@@ -30,6 +30,7 @@ type aiRecentDecision struct {
 type aiView struct {
 	Period                 string                       `json:"period"`
 	Since                  *time.Time                   `json:"since"`
+	Coverage               analytics.Coverage           `json:"coverage"`
 	Metrics                analytics.AIMetrics          `json:"metrics"`
 	Decisions              []aiRecentDecision           `json:"decisions"`
 	Strategies             []analytics.AIStrategyRow    `json:"strategies"`
@@ -71,6 +72,10 @@ func (s *Server) analyticsAI(w http.ResponseWriter, r *http.Request) {
 	if !since.IsZero() {
 		v.Since = &since
 	}
+	if v.Coverage, err = s.recordCoverage(r.Context(), since, s.d.Clock.Now()); err != nil {
+		fail(w, r, err)
+		return
+	}
 	for _, d := range decs { // newest first
 		if len(v.Decisions) == aiRecentShown {
 			break
@@ -92,10 +97,13 @@ func (s *Server) analyticsAI(w http.ResponseWriter, r *http.Request) {
 			prices[sym] = t.Price
 		}
 	}
+	ai := map[string]bool{}
 	for _, c := range s.d.Strategies.List() {
 		if c.Type == domain.StrategyAI || c.Type == domain.StrategyHybrid {
+			ai[c.Name] = true
 			v.Strategies = append(v.Strategies, analytics.AIStrategy(c.Name, c.Enabled, fills, prices, decs))
 		}
 	}
+	v.Metrics.WinRate = analytics.AIWinRate(fills, ai, since)
 	ok(w, v)
 }

@@ -87,6 +87,7 @@ type mktView struct {
 	Period         string                        `json:"period"`
 	Symbol         string                        `json:"symbol"`
 	AsOf           time.Time                     `json:"asOf"`
+	Coverage       analytics.Coverage            `json:"coverage"`
 	Metrics        mktMetrics                    `json:"metrics"`
 	Trends         []mktTrendRow                 `json:"trends"`
 	Volatility     []mktVolatilityRow            `json:"volatility"`
@@ -231,6 +232,7 @@ func (s *Server) analyticsMarket(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	v.Coverage = mktCoverage(v.daily, since, from, now)
 	v.Metrics.Dominance = analytics.Dominance(btcCap, v.Metrics.MarketCap)
 	if len(vols) > 0 {
 		sum := 0.0
@@ -334,4 +336,34 @@ func mktRoundDec(d *decimal.Decimal) *decimal.Decimal {
 	}
 	v := d.Round(8)
 	return &v
+}
+
+// mktCoverage is the span of the period every tracked symbol's daily candles
+// cover: from the latest of their first candles (the period's first day when
+// all reach back to it). A period ("all" included) is never longer than the
+// replayed history, so "all" is complete when every symbol reaches its start.
+func mktCoverage(daily map[string][]domain.Candle, since, from, now time.Time) analytics.Coverage {
+	var first *time.Time
+	back := len(daily) > 0
+	for _, cs := range daily {
+		i := 0
+		for i < len(cs) && cs[i].Time.Before(from) {
+			i++
+		}
+		if i == 0 {
+			back = false
+		}
+		switch {
+		case i == len(cs):
+			// no candle in the period for this symbol
+			return analytics.CoverageOf(since, now, false, nil, mktDay)
+		case first == nil || cs[i].Time.After(*first):
+			t := cs[i].Time
+			first = &t
+		}
+	}
+	if back {
+		return analytics.CoverageOf(since, now, true, nil, mktDay)
+	}
+	return analytics.CoverageOf(since, now, false, first, mktDay)
 }

@@ -185,8 +185,14 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 			pairs = append(pairs, p)
 		}
 	}
+	cov, err := s.recordCoverage(r.Context(), q.Since, q.Now)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
 	ok(w, map[string]any{
 		"period":            q.Period,
+		"coverage":          cov,
 		"benchmark":         benchmark(q),
 		"metrics":           m,
 		"varHistory":        history,

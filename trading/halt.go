@@ -30,18 +30,23 @@ func (s *Service) Stop(ctx context.Context, by, reason string) ([]domain.Order, 
 	if err != nil {
 		msg += "; some orders could not be cancelled: " + err.Error()
 	}
-	s.d.Alert(ctx, "critical", "Emergency stop active", msg)
+	s.d.Alert(ctx, "critical", haltAlert, msg)
 	slog.Warn("emergency stop", "by", by, "cancelled", len(cancelled), "err", err)
 	return cancelled, err
 }
 
-// Resume lifts the emergency stop.
+// haltAlert is the title of the emergency stop's alert.
+const haltAlert = "Emergency stop active"
+
+// Resume lifts the emergency stop and resolves its alert, so no screen goes
+// on saying the stop is active.
 func (s *Service) Resume(ctx context.Context, by string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.saveHalt(ctx, HaltState{}); err != nil {
 		return err
 	}
+	s.d.ResolveAlert(ctx, haltAlert, by)
 	s.d.Alert(ctx, "medium", "Trading resumed", "Emergency stop lifted by "+by)
 	slog.Info("trading resumed", "by", by)
 	return nil

@@ -97,18 +97,26 @@ func (s *Service) pnlSince(ctx context.Context, t time.Time, now decimal.Decimal
 	return analytics.PnL(p.Value, now)
 }
 
-// Performance summarises orders, positions and the value history.
+// Performance summarises the round trips, live orders, positions and the value history.
 func (s *Service) Performance(ctx context.Context) (analytics.Performance, error) {
 	v, err := s.value(ctx)
 	if err != nil {
 		return analytics.Performance{}, err
 	}
-	orders, err := s.d.Exchange.Orders(ctx, domain.OrderFilter{Limit: 100000})
+	orders, err := s.d.Exchange.Orders(ctx, domain.OrderFilter{Status: domain.StatusOpen, Limit: 100000})
+	if err != nil {
+		return analytics.Performance{}, err
+	}
+	pending, err := s.d.Exchange.Orders(ctx, domain.OrderFilter{Status: domain.StatusPending, Limit: 100000})
+	if err != nil {
+		return analytics.Performance{}, err
+	}
+	fills, err := s.Fills(ctx)
 	if err != nil {
 		return analytics.Performance{}, err
 	}
 	daily := s.pnlSince(ctx, startOfDay(s.d.Clock.Now()), v.Total)
-	return analytics.PerformanceOf(orders, v.Valuation, daily), nil
+	return analytics.PerformanceOf(append(orders, pending...), fills, v.Valuation, daily), nil
 }
 
 // Portfolio summarises the account; realized P&L covers closed positions too.
@@ -123,23 +131,35 @@ func (s *Service) Portfolio(ctx context.Context) (analytics.Portfolio, error) {
 	return analytics.PortfolioOf(v.Valuation, daily, weekly, now), nil
 }
 
-// History lists trades newest first, optionally for one symbol, paged.
+// History lists fills newest first as trade rows (with their order's type
+// and the P&L each exit realized), optionally for one symbol, paged.
 func (s *Service) History(ctx context.Context, symbol string, limit, offset int) ([]analytics.Trade, int, error) {
-	orders, err := s.d.Exchange.Orders(ctx, domain.OrderFilter{Symbol: strings.ToUpper(symbol), Limit: 100000})
+	fills, err := s.Fills(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
-	sort.SliceStable(orders, func(i, j int) bool { return orders[i].CreatedAt.After(orders[j].CreatedAt) })
-	total := len(orders)
-	if offset > total {
-		offset = total
+	orders, err := s.d.Exchange.Orders(ctx, domain.OrderFilter{Limit: 1_000_000})
+	if err != nil {
+		return nil, 0, err
 	}
+	byID := make(map[string]domain.Order, len(orders))
+	for _, o := range orders {
+		byID[o.ID] = o
+	}
+	rows := analytics.TradesOf(fills, byID)
+	if sym := strings.ToUpper(strings.TrimSpace(symbol)); sym != "" {
+		kept := rows[:0]
+		for _, r := range rows {
+			if r.Symbol == sym {
+				kept = append(kept, r)
+			}
+		}
+		rows = kept
+	}
+	total := len(rows)
+	offset = min(offset, total)
 	end := min(offset+limit, total)
-	out := make([]analytics.Trade, 0, end-offset)
-	for _, o := range orders[offset:end] {
-		out = append(out, analytics.TradeOf(o))
-	}
-	return out, total, nil
+	return rows[offset:end], total, nil
 }
 
 // Orders lists orders newest first, optionally by status.

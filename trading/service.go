@@ -45,6 +45,9 @@ type Deps struct {
 	// (settings may change them at any time).
 	Policy func() Policy
 	Alert  AlertFunc
+	// ResolveAlert resolves the open alert raised with title, on behalf of
+	// by (Resume resolves the emergency stop's alert with it).
+	ResolveAlert func(ctx context.Context, title, by string)
 }
 
 // Service is the order gateway.
@@ -72,6 +75,9 @@ func New(ctx context.Context, d Deps) (*Service, error) {
 	}
 	if d.Alert == nil {
 		d.Alert = func(context.Context, string, string, string) {}
+	}
+	if d.ResolveAlert == nil {
+		d.ResolveAlert = func(context.Context, string, string) {}
 	}
 	s := &Service{d: d}
 	raw, err := d.Store.GetValue(ctx, kvHalt)

@@ -6,9 +6,10 @@ import { join, resolve } from 'node:path';
 
 const binary = resolve(import.meta.dirname, '..', '..', 'bin', 'kestrel');
 
-export async function startServer(extraEnv = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kestrel-e2e-'));
-  const proc = spawn(binary, ['serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir], {
+// opts.addr and opts.dataDir restart a killed server where it was (same port, same database).
+export async function startServer(extraEnv = {}, opts = {}) {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kestrel-e2e-'));
+  const proc = spawn(binary, ['serve', '--addr', opts.addr ?? '127.0.0.1:0', '--data-dir', dataDir], {
     env: { ...process.env, KESTREL_LOG_LEVEL: 'INFO', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -34,8 +35,16 @@ export async function startServer(extraEnv = {}) {
     url,
     dataDir,
     log: () => log,
+    // kill ends the process at once (SIGKILL) and keeps the data directory.
+    async kill() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGKILL');
+        await exited;
+      }
+    },
     async stop() {
-      if (proc.exitCode === null) {
+      if (proc.exitCode === null && proc.signalCode === null) {
         const exited = new Promise((r) => proc.once('exit', r));
         proc.kill('SIGTERM');
         await exited;

@@ -36,9 +36,11 @@ test('trades show on Trading Performance, holdings on Portfolio Analytics', asyn
   await page.goto('/analytics');
   await page.getByRole('heading', { name: 'Analytics Dashboard' }).waitFor();
   await dismissAlerts(page);
-  // One closing SELL: one trade, as the server counts them (docs/ANALYTICS.md).
-  await page.getByTestId('line-Total Trades').getByText('1', { exact: true }).waitFor();
+  // A partial SELL closes no round trip: no trade yet, as every screen counts them (docs/ANALYTICS.md).
+  await page.getByTestId('line-Total Trades').getByText('0', { exact: true }).waitFor();
   await page.getByTestId('stat-Win Rate').waitFor();
+  // A new account's record covers minutes of the 30 days asked for, and the screen says so.
+  await page.getByTestId('coverage-note').getByText(/^Data covers only .* of the 30 days asked for\.$/).waitFor();
   await shot(page, 'analytics-trading');
 
   await page.getByRole('tab', { name: 'Portfolio Analytics' }).click();

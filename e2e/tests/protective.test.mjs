@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
-import { startServer } from '../lib/server.mjs';
+import { api, startServer } from '../lib/server.mjs';
 import { dismissAlerts, register } from '../lib/flows.mjs';
 
 let server;
@@ -42,11 +42,24 @@ test('buy, see the protective stop, press Stop, sell while halted', async () => 
   await protective.getByText(/Parent order/).waitFor();
   await shot(page, 'orders-protective-stop');
 
+  // Trade History and Recent Trades list fills: the buy's one fill, never the stop's resting SELL (issue 27).
+  await page.goto('/trading/history');
+  await page.getByTestId('trade-count').getByText('1 of 1 trades').waitFor();
+  await page.getByTestId('trade-row').filter({ hasText: 'BUY' }).filter({ hasText: 'executed' }).filter({ hasText: 'Market' }).waitFor();
+  assert.equal(await page.getByTestId('trade-row').filter({ hasText: 'SELL' }).count(), 0, 'no SELL in the history');
+  await shot(page, 'history-fills');
+  await page.goto('/dashboard');
+  await page.getByTestId('recent-trades').getByText(/0\.01 BTC-USD @ \$/).waitFor();
+  assert.equal(await page.getByTestId('recent-trades').getByText('SELL').count(), 0, 'no SELL in Recent Trades');
+
   // Emergency stop: the protective stop stays armed.
   await page.goto('/dashboard');
   await dismissAlerts(page);
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await page.getByText('Emergency Stop Active', { exact: true }).waitFor();
+  // The header says the engine is halted, not 'System Healthy'.
+  await page.getByTestId('health-badge').getByText('Trading Halted').waitFor();
+  await page.getByTestId('system-indicator').getByText('Trading Halted').waitFor();
   await page.goto('/trading/orders');
   await protective.filter({ hasText: 'open' }).waitFor();
 
@@ -62,5 +75,15 @@ test('buy, see the protective stop, press Stop, sell while halted', async () => 
   await page.goto('/trading/orders');
   await protective.filter({ hasText: 'cancelled' }).waitFor();
   assert.equal(await page.getByTestId('order-row').filter({ hasText: /\bopen\b/ }).count(), 0, 'no order left open');
+
+  // Resume resolves the emergency stop's alert on the server, and the header stops saying halted.
+  await page.goto('/dashboard');
+  await dismissAlerts(page);
+  await page.getByRole('button', { name: 'Resume Trading' }).click();
+  await page.getByText('Emergency Stop Active', { exact: true }).waitFor({ state: 'detached' });
+  await page.getByTestId('health-badge').getByText(/System (Healthy|Issues)/).waitFor();
+  const token = await page.evaluate(() => localStorage.getItem('kestrel_token'));
+  const open = await api(server.url, 'GET', '/api/system/alerts?resolved=false', { token });
+  assert.deepEqual(open.data.alerts.filter((a) => a.title === 'Emergency stop active'), [], 'the alert is resolved');
   assert.deepEqual(consoleErrors, []);
 });

@@ -1,5 +1,7 @@
-// Package retention deletes rows older than the retention the settings
-// keep: log records and resolved alerts, and portfolio-value points.
+// Package retention deletes log records and resolved alerts older than the
+// log retention the settings keep, and downsamples the portfolio value
+// history, which is the account's record and is kept for its life: minute
+// points become hourly after HourlyAfter and daily after DailyAfter.
 package retention
 
 import (
@@ -15,8 +17,15 @@ import (
 type Store interface {
 	PruneLogs(ctx context.Context, before time.Time) (int64, error)
 	PruneAlerts(ctx context.Context, before time.Time) (int64, error)
-	PrunePortfolioPoints(ctx context.Context, before time.Time) (int64, error)
+	ThinPortfolioPoints(ctx context.Context, before time.Time, bucket time.Duration) (int64, error)
 }
+
+// The portfolio history's resolution by age: as recorded (at least a point a
+// minute) for HourlyAfter, then hourly, then daily after DailyAfter.
+const (
+	HourlyAfter = 2 * day
+	DailyAfter  = 90 * day
+)
 
 // Every is how often Run prunes; retention is counted in days.
 const Every = time.Hour
@@ -37,8 +46,9 @@ func Run(ctx context.Context, store Store, platform func() settings.Settings, cl
 }
 
 // Prune deletes log records and resolved alerts older than logRetention
-// days and portfolio points older than metricsRetention days; zero keeps
-// everything. Failures are logged: the next round tries again.
+// days (zero keeps everything) and downsamples the portfolio history; no
+// retention setting deletes the account's history. Failures are logged: the
+// next round tries again.
 func Prune(ctx context.Context, store Store, sys settings.System, now time.Time) {
 	if days := sys.Logging.LogRetention; days > 0 {
 		before := now.Add(-time.Duration(days) * day)
@@ -51,9 +61,11 @@ func Prune(ctx context.Context, store Store, sys settings.System, now time.Time)
 			slog.Warn("prune alerts", "err", err)
 		}
 	}
-	if days := sys.Monitoring.MetricsRetention; days > 0 {
-		if _, err := store.PrunePortfolioPoints(ctx, now.Add(-time.Duration(days)*day)); err != nil && ctx.Err() == nil {
-			slog.Warn("prune portfolio history", "err", err)
+	for _, tier := range []struct{ after, bucket time.Duration }{{HourlyAfter, time.Hour}, {DailyAfter, day}} {
+		if n, err := store.ThinPortfolioPoints(ctx, now.Add(-tier.after), tier.bucket); err != nil && ctx.Err() == nil {
+			slog.Warn("downsample portfolio history", "bucket", tier.bucket, "err", err)
+		} else if n > 0 {
+			slog.Info("downsampled portfolio history", "bucket", tier.bucket, "removed", n)
 		}
 	}
 }

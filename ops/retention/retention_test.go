@@ -20,8 +20,8 @@ func (s *store) PruneAlerts(_ context.Context, before time.Time) (int64, error) 
 	s.cut["alerts"] = before
 	return 0, nil
 }
-func (s *store) PrunePortfolioPoints(_ context.Context, before time.Time) (int64, error) {
-	s.cut["portfolio"] = before
+func (s *store) ThinPortfolioPoints(_ context.Context, before time.Time, bucket time.Duration) (int64, error) {
+	s.cut["portfolio/"+bucket.String()] = before
 	return 0, nil
 }
 
@@ -32,9 +32,12 @@ func TestPruneCutoffs(t *testing.T) {
 		logDays, metricDays int
 		want                map[string]string
 	}{
-		{"both retentions", 30, 90, map[string]string{"logs": "2026-04-04", "alerts": "2026-04-04", "portfolio": "2026-02-03"}},
-		{"zero keeps everything", 0, 0, map[string]string{}},
-		{"logs only", 7, 0, map[string]string{"logs": "2026-04-27", "alerts": "2026-04-27"}},
+		// The portfolio history is never cut by a retention: it is thinned to
+		// hours after 2 days and to days after 90, whatever the settings say.
+		{"both retentions", 30, 90, map[string]string{"logs": "2026-04-04", "alerts": "2026-04-04", "portfolio/1h0m0s": "2026-05-02", "portfolio/24h0m0s": "2026-02-03"}},
+		{"a short metrics retention deletes no history", 30, 1, map[string]string{"logs": "2026-04-04", "alerts": "2026-04-04", "portfolio/1h0m0s": "2026-05-02", "portfolio/24h0m0s": "2026-02-03"}},
+		{"zero keeps every log", 0, 0, map[string]string{"portfolio/1h0m0s": "2026-05-02", "portfolio/24h0m0s": "2026-02-03"}},
+		{"logs only", 7, 0, map[string]string{"logs": "2026-04-27", "alerts": "2026-04-27", "portfolio/1h0m0s": "2026-05-02", "portfolio/24h0m0s": "2026-02-03"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &store{cut: map[string]time.Time{}}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -69,13 +70,59 @@ func (s *Store) PeakPortfolioValue(ctx context.Context) (decimal.Decimal, error)
 	return peak, rows.Err()
 }
 
-// PrunePortfolioPoints implements domain.PortfolioStore.
-func (s *Store) PrunePortfolioPoints(ctx context.Context, before time.Time) (int64, error) {
-	res, err := s.w.ExecContext(ctx, `DELETE FROM portfolio_points WHERE at < ?`, ms(before))
+// ThinPortfolioPoints implements domain.PortfolioStore: it reads the points
+// older than before and deletes, by rowid and in one transaction, those
+// domain.ThinKeep drops.
+func (s *Store) ThinPortfolioPoints(ctx context.Context, before time.Time, bucket time.Duration) (int64, error) {
+	var deleted int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT rowid, at, value FROM portfolio_points WHERE at < ? ORDER BY at, rowid`, ms(before))
+		if err != nil {
+			return err
+		}
+		var ids []int64
+		var pts []domain.PortfolioPoint
+		for rows.Next() {
+			var id, at int64
+			var value string
+			if err := rows.Scan(&id, &at, &value); err != nil {
+				rows.Close()
+				return err
+			}
+			v, err := decimal.NewFromString(value)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			ids, pts = append(ids, id), append(pts, domain.PortfolioPoint{Time: fromMS(at), Value: v})
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		var drop []any
+		for i, k := range domain.ThinKeep(pts, bucket) {
+			if !k {
+				drop = append(drop, ids[i])
+			}
+		}
+		for len(drop) > 0 {
+			n := min(len(drop), 500)
+			q := `DELETE FROM portfolio_points WHERE rowid IN (?` + strings.Repeat(`, ?`, n-1) + `)`
+			res, err := tx.ExecContext(ctx, q, drop[:n]...)
+			if err != nil {
+				return err
+			}
+			c, _ := res.RowsAffected()
+			deleted += c
+			drop = drop[n:]
+		}
+		return nil
+	})
 	if err != nil {
 		return 0, err
 	}
-	return res.RowsAffected()
+	return deleted, nil
 }
 
 func scanPoint(row interface{ Scan(...any) error }) (domain.PortfolioPoint, error) {

@@ -39,8 +39,21 @@ func RunPortfolio(t *testing.T, open func(t *testing.T) domain.PortfolioStore) {
 	if err != nil || len(pts) != 2 || pts[0].Value.String() != "99999.99" || pts[1].Value.String() != "9.5" {
 		t.Fatalf("Points = %+v, %v (want the newest 2, ascending)", pts, err)
 	}
-	n, err := s.PrunePortfolioPoints(ctx, at.Add(2*time.Minute))
-	if err != nil || n != 2 {
-		t.Fatalf("Prune = %d, %v", n, err)
+	// Thinning to hours keeps, of the points before the cut, the hour's last
+	// and its highest: 100000 at 0 min goes, 100250.12345678 (the peak) and
+	// 99999.99 (the last before 3 min) stay, as does 9.5 after the cut.
+	n, err := s.ThinPortfolioPoints(ctx, at.Add(3*time.Minute), time.Hour)
+	if err != nil || n != 1 {
+		t.Fatalf("Thin = %d, %v, want 1 deleted", n, err)
+	}
+	pts, err = s.PortfolioPoints(ctx, at, at.Add(time.Hour), 10)
+	if err != nil || len(pts) != 3 || pts[0].Value.String() != "100250.12345678" || pts[1].Value.String() != "99999.99" || pts[2].Value.String() != "9.5" {
+		t.Fatalf("after thinning %+v, %v", pts, err)
+	}
+	if peak, err := s.PeakPortfolioValue(ctx); err != nil || peak.String() != "100250.12345678" {
+		t.Fatalf("peak after thinning = %v, %v", peak, err)
+	}
+	if n, err := s.ThinPortfolioPoints(ctx, at.Add(3*time.Minute), time.Hour); err != nil || n != 0 {
+		t.Fatalf("thinning again = %d, %v, want nothing more", n, err)
 	}
 }

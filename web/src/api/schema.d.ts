@@ -429,7 +429,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place a market (or limit) order */
+        /**
+         * Place a market (or limit) order
+         * @description Idempotent with client_order_id (unique per user): a repeat with the same id returns the first order (200) and places nothing; the same id with a different order is a 409. Without client_order_id a repeat places a second order. The web app sends a new id per form submission and repeats it on no answer, 502, 503 or 504.
+         */
         post: operations["postTradingExecute"];
         delete?: never;
         options?: never;
@@ -446,7 +449,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place a limit order */
+        /**
+         * Place a limit order
+         * @description Idempotent with client_order_id (unique per user): a repeat with the same id returns the first order (200) and places nothing; the same id with a different order is a 409. Without client_order_id a repeat places a second order. The web app sends a new id per form submission and repeats it on no answer, 502, 503 or 504.
+         */
         post: operations["postTradingOrdersLimit"];
         delete?: never;
         options?: never;
@@ -463,7 +469,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place a stop-loss order */
+        /**
+         * Place a stop-loss order
+         * @description Idempotent with client_order_id (unique per user): a repeat with the same id returns the first order (200) and places nothing; the same id with a different order is a 409. Without client_order_id a repeat places a second order. The web app sends a new id per form submission and repeats it on no answer, 502, 503 or 504.
+         */
         post: operations["postTradingOrdersStopLoss"];
         delete?: never;
         options?: never;
@@ -479,10 +488,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Modify a resting order's quantity and/or price (traders their own orders, 403 otherwise; operators any) */
+        /**
+         * Modify a resting order's quantity and/or price (traders their own orders, 403 otherwise; operators any)
+         * @description Idempotent: the new quantity and price are absolute values, so repeating the same modification leaves the order as the first did (a repeat after the order filled or was cancelled answers 409).
+         */
         put: operations["putTradingOrdersId"];
         post?: never;
-        /** Cancel an order (traders their own orders, 403 otherwise; operators any) */
+        /**
+         * Cancel an order (traders their own orders, 403 otherwise; operators any)
+         * @description Safe to repeat: a cancel that already took effect leaves the order cancelled, and a repeat answers 409 with the order's status ("cancelled" when the first one took effect), never a second change.
+         */
         delete: operations["deleteTradingOrdersId"];
         options?: never;
         head?: never;
@@ -547,7 +562,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Trade history */
+        /**
+         * Trade history
+         * @description The account's fills, newest first, each with its order's id and type and the P&L an exit realized. Trade counts and win rates elsewhere count closed round trips (flat to flat) built from these fills.
+         */
         get: operations["getTradingHistory"];
         put?: never;
         post?: never;
@@ -617,7 +635,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Emergency stop: halt automation, refuse orders that add exposure, cancel resting buys */
+        /**
+         * Emergency stop: halt automation, refuse orders that add exposure, cancel resting buys
+         * @description Idempotent: repeating it leaves trading in the same state.
+         */
         post: operations["postTradingStop"];
         delete?: never;
         options?: never;
@@ -634,7 +655,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lift the emergency stop */
+        /**
+         * Lift the emergency stop
+         * @description Idempotent: repeating it leaves trading in the same state.
+         */
         post: operations["postTradingResume"];
         delete?: never;
         options?: never;
@@ -1543,6 +1567,7 @@ export interface components {
             current_value: components["schemas"]["Decimal"];
             pnl_percentage: components["schemas"]["Decimal"];
         };
+        /** @description One fill (an execution of an order). Orders that have not filled, protective stops included, are listed by /api/trading/orders, not here. */
         Trade: {
             id: string;
             order_id: string;
@@ -1550,18 +1575,24 @@ export interface components {
             side: components["schemas"]["Side"];
             order_type: components["schemas"]["OrderType"];
             quantity: components["schemas"]["Decimal"];
-            price: components["schemas"]["Decimal"] | null;
+            /** @description The fill's price (for a market order too) */
+            price: components["schemas"]["Decimal"];
             total_value: components["schemas"]["Decimal"];
             fee: components["schemas"]["Decimal"];
-            /** @enum {string} */
-            status: "executed" | "pending" | "failed" | "cancelled";
+            /**
+             * @description Always executed: every row is a fill
+             * @enum {string}
+             */
+            status: "executed";
             strategy: string;
             /** Format: date-time */
             timestamp: string;
-            reason?: string;
-            filled_quantity: components["schemas"]["Decimal"];
-            /** @description Present and above zero when the order filled in part and the rest was cancelled */
-            cancelled_quantity?: components["schemas"]["Decimal"];
+            /** @description maker or taker */
+            liquidity: string;
+            /** @description The fill of a protective stop-loss or take-profit order */
+            protective: boolean;
+            /** @description On exits (SELL fills): proceeds less this fill's fee less the average cost of what it sold, buy fees included; null on buys */
+            realized_pnl: components["schemas"]["Decimal"] | null;
         };
         Product: {
             product_id: string;
@@ -1582,9 +1613,13 @@ export interface components {
         };
         Performance: {
             daily_pnl: components["schemas"]["Decimal"];
+            /** @description Closed round trips (a position opened from flat and closed back to flat), the one trade definition of every screen */
             total_trades: number;
+            /** @description Closed round trips with net P&L after fees above zero */
             successful_trades: number;
+            /** @description Closed round trips with net P&L after fees at or below zero */
             failed_trades: number;
+            /** @description successful_trades / total_trades, percent to one decimal (0 without trades); the same figure as analytics and strategy performance */
             win_rate: number;
             total_exposure: components["schemas"]["Decimal"];
             portfolio_value: components["schemas"]["Decimal"];
@@ -1990,6 +2025,8 @@ export interface components {
         };
         /** @description An analytics tab; figures the data cannot support are null (docs/ANALYTICS.md) */
         Analytics: {
+            coverage: components["schemas"]["AnalyticsCoverage"];
+        } & {
             [key: string]: unknown;
         };
         ApiSettings: {
@@ -2455,6 +2492,16 @@ export interface components {
                 to: string;
             }[];
             source: string;
+        };
+        /** @description The span the answer's data actually covers. Trading, portfolio, risk and AI: the account's record (its portfolio value history, kept for the account's life); market: every tracked symbol's daily candles. When complete is false the data covers less than the period asked for, and screens say so. */
+        AnalyticsCoverage: {
+            /** @description The period's start; null for all */
+            requestedFrom: string | null;
+            /** @description Where the data starts; null when there is none */
+            from: string | null;
+            /** Format: date-time */
+            to: string;
+            complete: boolean;
         };
     };
     responses: {

@@ -1,8 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
+import { useSystemStatus } from '@/features/trading/api';
 import { api } from '@/lib/api';
+import { useConnectionLost } from '@/lib/connection';
 import type { Health } from '@/lib/types';
 
-/** 'System Online' while the server reports itself healthy, 'System Degraded' while it answers but cannot store changes. */
+/**
+ * 'System Online' while the server reports itself healthy, 'System Degraded' while it answers but cannot store
+ * changes, 'Trading Halted' under the emergency stop, and 'System Offline' as soon as the server stops answering
+ * (any call or the realtime socket), whatever it last said.
+ */
 export function SystemIndicator() {
   const { data, isError } = useQuery({
     queryKey: ['system', 'health'],
@@ -10,17 +16,21 @@ export function SystemIndicator() {
     refetchInterval: 10_000,
     retry: false,
   });
+  const status = useSystemStatus();
+  const lost = useConnectionLost();
+  const halted = status.data?.trading_engine?.trading_halted === true;
   let label = 'Checking...';
   let dot = 'bg-slate-400';
-  if (isError) {
+  if (isError || lost !== null) {
     label = 'System Offline';
-    dot = 'bg-red-500';
-  } else if (data?.status === 'healthy') {
-    label = 'System Online';
-    dot = 'bg-emerald-500';
-  } else if (data?.status === 'degraded') {
-    label = 'System Degraded'; // it answers, but the database refuses writes
-    dot = 'bg-amber-500';
+    dot = 'bg-slate-400';
+  } else if (data?.status === 'healthy' || data?.status === 'degraded') {
+    label = data.status === 'healthy' ? 'System Online' : 'System Degraded'; // degraded: it answers, but the database refuses writes
+    dot = data.status === 'healthy' ? 'bg-emerald-500' : 'bg-amber-500';
+    if (halted) {
+      label = 'Trading Halted';
+      dot = 'bg-red-500';
+    }
   } else if (data) {
     label = 'System Offline'; // the database check failed
     dot = 'bg-red-500';

@@ -1,3 +1,4 @@
+import { reportAnswer, reportLost, GATEWAY_STATUSES } from './connection';
 import { clearToken, getToken } from './token';
 
 /** Every server response: {success, data, error}. */
@@ -53,6 +54,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
     });
   } catch (err) {
     const timedOut = err instanceof DOMException && err.name === 'AbortError';
+    reportLost();
     throw new ApiError(0, 'network', timedOut ? 'The server did not answer in time' : 'Cannot reach the server');
   } finally {
     clearTimeout(timer);
@@ -63,6 +65,9 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
   } catch {
     env = null; // not JSON: e.g. a proxy's HTML error page
   }
+  // Kestrel answers in its envelope; a gateway status without one is a proxy saying the server is down.
+  if (!env && GATEWAY_STATUSES.includes(res.status)) reportLost();
+  else reportAnswer();
   if (res.status === 401) onUnauthorized();
   if (!res.ok || !env || !env.success) {
     throw new ApiError(

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
+import { onConnection, reconnectIfGaveUp, reportAnswer, reportLost } from './connection';
 import { applyToCache, RealtimeClient, socketURL } from './realtime';
 
 /** The one socket of the app. */
@@ -11,11 +12,22 @@ export function useRealtimeConnection(symbols: string[]): void {
   const key = symbols.join(',');
   useEffect(() => {
     const off = realtime.onMessage((m) => applyToCache(qc, m));
+    // A socket that dropped is the quickest sign the server went away; one that opens, that it is back.
+    // Only a drop counts as lost: a reconnect attempt after giving up is not news about the server.
+    let prev = realtime.state;
+    const offState = realtime.onState(() => {
+      if (realtime.state === 'connected') reportAnswer();
+      else if (realtime.state === 'reconnecting' && prev === 'connected') reportLost();
+      prev = realtime.state;
+    });
     realtime.subscribe(['ticker', 'trades'], key.split(','));
     realtime.subscribe(['alerts']);
+    const offConnection = onConnection(() => reconnectIfGaveUp(realtime));
     realtime.connect();
     return () => {
       off();
+      offState();
+      offConnection();
       realtime.disconnect();
       realtime.unsubscribe(['ticker', 'trades'], key.split(','));
       realtime.unsubscribe(['alerts']);

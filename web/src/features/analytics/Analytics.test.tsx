@@ -60,6 +60,22 @@ describe('Analytics Dashboard', () => {
   });
 });
 
+describe('Coverage', () => {
+  it('says when the data covers less than the period asked for, and nothing when it covers it', async () => {
+    const short = { requestedFrom: '2026-05-01T12:00:00Z', from: '2026-05-28T12:00:00Z', to: '2026-05-31T12:00:00Z', complete: false };
+    mockServer(() => ok({ ...tradingData(), coverage: short }));
+    renderScreen();
+    expect((await screen.findByTestId('coverage-note')).textContent).toMatch(/^Data covers only .+ \(3\.0 days\) of the 30 days asked for\.$/);
+  });
+
+  it('shows no note when the data covers the whole period', async () => {
+    mockServer(() => ok({ ...tradingData(), coverage: { requestedFrom: '2026-05-01T12:00:00Z', from: '2026-05-01T12:00:00Z', to: '2026-05-31T12:00:00Z', complete: true } }));
+    renderScreen();
+    await screen.findByTestId('stat-Win Rate');
+    expect(screen.queryByTestId('coverage-note')).toBeNull();
+  });
+});
+
 describe('Trading Performance', () => {
   it('fetches 30 days of BTC-USD and shows the figures with their definitions', async () => {
     mockServer(() => ok(tradingData()));
@@ -68,7 +84,7 @@ describe('Trading Performance', () => {
     expect(calls[0]).toEqual({ tab: 'trading', period: '30d', symbol: 'BTC-USD' });
     expect(stat('Win Rate').textContent).toBe('66.7%');
     expect(stat('Win Rate').className).toContain('emerald');
-    expect(stat('Win Rate').title).toMatch(/closing \(SELL\) fill/);
+    expect(stat('Win Rate').title).toMatch(/round trip/);
     expect(stat('Total P&L').textContent).toBe('+$1,234.50');
     expect(stat('Sharpe Ratio').textContent).toBe('1.84');
     expect(stat('Sharpe Ratio').title).toMatch(/not annualised/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rebased } from './components/MarketTab';
-import { confidenceClass, usdAxis, correlationLevel, correlationStrength, indexClass, isSevere, money, num, pct, ratio, scaled, signedPct, winRateClass } from './model';
+import { confidenceClass, coverageNote, usdAxis, correlationLevel, correlationStrength, indexClass, isSevere, money, num, pct, ratio, scaled, signedPct, winRateClass } from './model';
 
 describe('analytics display rules (spec section 9)', () => {
   it('colours confidence and win rate at the spec thresholds', () => {
@@ -30,5 +30,16 @@ describe('analytics display rules (spec section 9)', () => {
     const [s] = rebased({ 'BTC-USD': [{ date: '2026-11-21', close: '80000' }, { date: '2026-11-22', close: '88000' }] });
     expect(s!.points[0]!.value).toBe(100);
     expect(s!.points[1]!.value).toBeCloseTo(110, 10);
+  });
+});
+
+describe('coverage note', () => {
+  it('says when the data covers less than the period asked for, and nothing when it covers it all', () => {
+    const to = '2026-05-31T12:00:00Z';
+    expect(coverageNote({ requestedFrom: '2026-03-02T12:00:00Z', from: '2026-03-02T12:00:00Z', to, complete: true }, '90d')).toBeNull();
+    expect(coverageNote(undefined, '90d')).toBeNull();
+    const note = coverageNote({ requestedFrom: '2026-03-02T12:00:00Z', from: '2026-05-28T12:00:00Z', to, complete: false }, '90d');
+    expect(note).toMatch(/^Data covers only .+ \(3\.0 days\) of the 90 days asked for\.$/);
+    expect(coverageNote({ requestedFrom: '2026-03-02T12:00:00Z', from: null, to, complete: false }, '90d')).toBe('No data recorded in the 90 days asked for.');
   });
 });

@@ -1,5 +1,5 @@
-import { formatMoney, formatSignedMoney, groupNumber } from '@/lib/format';
-import type { Num, Period, Tab } from './types';
+import { formatDateTime, formatMoney, formatSignedMoney, groupNumber } from '@/lib/format';
+import type { Coverage, Num, Period, Tab } from './types';
 
 export const PERIODS: Period[] = ['1d', '7d', '30d', '90d', '1y', 'all'];
 export const PERIOD_LABELS: Record<Period, string> = { '1d': '1 Day', '7d': '7 Days', '30d': '30 Days', '90d': '90 Days', '1y': '1 Year', all: 'All Time' };
@@ -36,7 +36,7 @@ export const DASH = '—';
 
 /** What a figure means, shown on hover (docs/ANALYTICS.md and the analytics issue). */
 export const DEFINITIONS = {
-  winRate: 'Win rate: winning trades / trades. A trade is a closing (SELL) fill in the period, costed at average cost; it wins when its realized P&L after fees is above 0.',
+  winRate: 'Win rate: winning trades / trades. A trade is a round trip (a position opened from flat and closed back to flat) that closed in the period; it wins when its net P&L after every fee is above 0. The same definition on every screen.',
   totalPnL: "Total P&L: realized P&L of the period's trades (closing fills), net of both sides' fees.",
   tradeSharpe: "Sharpe ratio (per trade): mean / sample standard deviation of each trade's P&L over the cost it sold; not annualised.",
   tradeDrawdown: 'Max drawdown: the largest fall of cumulative realized P&L from its peak, in USD.',
@@ -197,4 +197,17 @@ export function dayLabel(iso: string): string {
 export function usdAxis(v: number): string {
   const a = Math.abs(v);
   return (v < 0 ? '-' : '') + '$' + groupNumber(a, a < 100 ? 2 : 0);
+}
+
+/**
+ * What to say when the data covers less than the period asked for (null when it covers it all): the dates it does
+ * cover, so 3 days of history are never read as 90.
+ */
+export function coverageNote(c: Coverage | undefined, period: Period): string | null {
+  if (!c || c.complete) return null;
+  const asked = PERIOD_LABELS[period];
+  if (!c.from) return `No data recorded in the ${asked.toLowerCase()} asked for.`;
+  const days = Math.max(0, (new Date(c.to).getTime() - new Date(c.from).getTime()) / 86_400_000);
+  const span = days < 1 ? `${Math.max(1, Math.round(days * 24))} hour(s)` : `${days.toFixed(1)} days`;
+  return `Data covers only ${formatDateTime(c.from)} to ${formatDateTime(c.to)} (${span}) of the ${asked.toLowerCase()} asked for.`;
 }

@@ -11,6 +11,14 @@ export type Num = number | string | null;
 export type Period = '1d' | '7d' | '30d' | '90d' | '1y' | 'all';
 export type Tab = 'trading' | 'portfolio' | 'market' | 'ai' | 'risk';
 
+/** The span an answer's data actually covers (every analytics response has one). */
+export interface Coverage {
+  requestedFrom: string | null;
+  from: string | null;
+  to: string;
+  complete: boolean;
+}
+
 export interface TradingAnalytics {
   totalTrades: number;
   winningTrades: number;

@@ -23,14 +23,14 @@ const product = (product_id: string, price_increment: string) => ({
 const products = { products: [product('BTC-USD', '0.01'), product('ETH-USD', '0.01'), product('ADA-USD', '0.0001'), product('SOL-USD', '0.01')] };
 
 /** Routes the form's calls; trade calls get `trade`; products answer unless told otherwise. */
-function server(trade: () => Response, productsReply: () => Response = () => ok(products)) {
+function server(trade: (url: string) => Response, productsReply: () => Response = () => ok(products)) {
   const calls: { url: string; body: unknown }[] = [];
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
     if (url.startsWith('/api/settings')) return ok(settings);
     if (url.startsWith('/api/market-data/ticker/')) return ok(ticker);
     if (url === '/api/market-data/products') return productsReply();
-    return trade();
+    return trade(url);
   });
   vi.stubGlobal('fetch', fetchMock);
   return calls;
@@ -66,7 +66,7 @@ describe('TradingForm', () => {
     await userEvent.click(screen.getByRole('button', { name: 'BUY BTC-USD' }));
     await waitFor(() => expect(onExecuted).toHaveBeenCalled());
     const trade = calls.find((c) => c.url === '/api/trading/execute');
-    expect(trade?.body).toEqual({ symbol: 'BTC-USD', action: 'BUY', quantity: '0.02', order_type: 'market', strategy: '' });
+    expect(trade?.body).toEqual({ symbol: 'BTC-USD', action: 'BUY', quantity: '0.02', order_type: 'market', strategy: '', client_order_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   });
 
   it("shows the server's refusal", async () => {
@@ -109,7 +109,7 @@ describe('TradingForm', () => {
     await userEvent.clear(screen.getByLabelText('Quantity'));
     await userEvent.type(screen.getByLabelText('Quantity'), '100');
     await userEvent.click(screen.getByRole('button', { name: 'BUY ADA-USD' }));
-    await waitFor(() => expect(calls.find((c) => c.url === '/api/trading/orders/limit')?.body).toEqual({ symbol: 'ADA-USD', side: 'BUY', quantity: '100', price: '0.4512', strategy: '' }));
+    await waitFor(() => expect(calls.find((c) => c.url === '/api/trading/orders/limit')?.body).toEqual({ symbol: 'ADA-USD', side: 'BUY', quantity: '100', price: '0.4512', strategy: '', client_order_id: expect.any(String) }));
   });
 
   it('checks quantity against the size increment and minimum', async () => {
@@ -143,5 +143,32 @@ describe('TradingForm', () => {
     await userEvent.type(screen.getByLabelText('Limit Price'), '0.4512');
     await userEvent.click(screen.getByRole('button', { name: 'BUY BTC-USD' }));
     await waitFor(() => expect(calls.some((c) => c.url === '/api/trading/orders/limit')).toBe(true));
+  });
+
+  it('retries an unanswered order with the same client order id, showing it is retrying; a new submission gets a new id', async () => {
+    let n = 0;
+    const calls = server((url) =>
+      url !== '/api/trading/execute'
+        ? ok({})
+        : ++n === 1
+        ? new Response(JSON.stringify({ success: false, error: { code: 'unavailable', message: 'No instance running the trading engine answered; retry' } }), { status: 503 })
+        : ok({ order: { id: `o${n}`, status: 'filled', side: 'BUY', symbol: 'BTC-USD', quantity: '0.02', average_fill_price: '50001' } }, 201),
+    );
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const onExecuted = renderForm();
+    await waitFor(() => expect((screen.getByLabelText('Quantity') as HTMLInputElement).value).toBe('0.02'));
+    await userEvent.click(screen.getByRole('button', { name: 'BUY BTC-USD' }));
+    expect((await screen.findByTestId('retrying')).textContent).toBe('Retrying (1 of 3): the server answered 503; sending the same order (same client order id) again.');
+    await waitFor(() => expect(onExecuted).toHaveBeenCalledTimes(1), { timeout: 3000 });
+    expect(screen.queryByTestId('retrying')).toBeNull();
+    const sent = calls.filter((c) => c.url === '/api/trading/execute').map((c) => (c.body as { client_order_id: string }).client_order_id);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toBe(sent[0]);
+
+    await userEvent.type(screen.getByLabelText('Quantity'), '0.01');
+    await userEvent.click(screen.getByRole('button', { name: 'BUY BTC-USD' }));
+    await waitFor(() => expect(onExecuted).toHaveBeenCalledTimes(2));
+    const third = calls.filter((c) => c.url === '/api/trading/execute')[2]?.body as { client_order_id: string };
+    expect(third.client_order_id).not.toBe(sent[0]);
   });
 });

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api';
+import { api, ApiError } from '@/lib/api';
+import { sendWithRetry, type RetryOptions } from '@/lib/retry';
 import { tradingKeys } from '@/lib/realtime';
 import type { Balance, Candle, Order, OrderStatus, Performance, PortfolioSummary, Position, Product, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
 
@@ -135,28 +136,60 @@ export interface TradeInput {
   strategy: string;
 }
 
-/** Places an order through the endpoint its type uses. */
-export function submitOrder(t: TradeInput): Promise<{ order: Order }> {
+/**
+ * Places an order through the endpoint its type uses, with the submission's client order id: a repeat of the same
+ * submission (sendWithRetry) is answered with the first order, never placed twice.
+ */
+export function submitOrder(t: TradeInput, clientOrderId: string): Promise<{ order: Order }> {
   const strategy = t.strategy.trim();
+  const client_order_id = clientOrderId;
   switch (t.orderType) {
     case 'limit':
-      return api.post('/trading/orders/limit', { symbol: t.symbol, side: t.side, quantity: t.quantity, price: t.price, strategy });
+      return api.post('/trading/orders/limit', { symbol: t.symbol, side: t.side, quantity: t.quantity, price: t.price, strategy, client_order_id });
     case 'stop_loss':
-      return api.post('/trading/orders/stop-loss', { symbol: t.symbol, side: t.side, quantity: t.quantity, stop_price: t.price, strategy });
+      return api.post('/trading/orders/stop-loss', { symbol: t.symbol, side: t.side, quantity: t.quantity, stop_price: t.price, strategy, client_order_id });
     default:
-      return api.post('/trading/execute', { symbol: t.symbol, action: t.side, quantity: t.quantity, order_type: 'market', strategy });
+      return api.post('/trading/execute', { symbol: t.symbol, action: t.side, quantity: t.quantity, order_type: 'market', strategy, client_order_id });
   }
 }
 
-export function useCancelOrder() {
-  const refresh = useInvalidateTrading();
-  return useMutation({ mutationFn: (id: string) => api.del<Order>(`/trading/orders/${id}`), retry: 0, onSettled: refresh });
+type OnRetry = RetryOptions['onRetry'];
+
+/**
+ * Cancels an order, repeating the request when it got no answer or a 502/503/504 (a cancel is safe to repeat). A
+ * repeat answered 409 may mean the unanswered first attempt did cancel it: the order's status decides.
+ */
+export async function cancelOrder(id: string, opts: RetryOptions = {}): Promise<Order> {
+  let repeated = false;
+  try {
+    return await sendWithRetry(() => api.del<Order>(`/trading/orders/${id}`), {
+      ...opts,
+      onRetry: (...a) => {
+        repeated = true;
+        opts.onRetry?.(...a);
+      },
+    });
+  } catch (err) {
+    if (repeated && err instanceof ApiError && err.status === 409) {
+      const { orders } = await api.get<{ orders: Order[] }>('/trading/orders?status_filter=cancelled&limit=100');
+      const done = orders.find((o) => o.id === id);
+      if (done) return done;
+    }
+    throw err;
+  }
 }
 
-export function useModifyOrder() {
+export function useCancelOrder(onRetry?: OnRetry) {
+  const refresh = useInvalidateTrading();
+  return useMutation({ mutationFn: (id: string) => cancelOrder(id, { onRetry }), retry: 0, onSettled: refresh });
+}
+
+/** Modifies an order to absolute values, repeating like a cancel (the same values twice leave the same order). */
+export function useModifyOrder(onRetry?: OnRetry) {
   const refresh = useInvalidateTrading();
   return useMutation({
-    mutationFn: (v: { id: string; quantity?: string; price?: string }) => api.put<Order>(`/trading/orders/${v.id}`, { quantity: v.quantity, price: v.price }),
+    mutationFn: (v: { id: string; quantity?: string; price?: string }) =>
+      sendWithRetry(() => api.put<Order>(`/trading/orders/${v.id}`, { quantity: v.quantity, price: v.price }), { onRetry }),
     retry: 0,
     onSettled: refresh,
   });

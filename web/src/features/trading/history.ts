@@ -9,9 +9,12 @@ export interface HistoryFilters {
   time: TimeFilter;
 }
 
-/** The part of an order cancelled after a partial fill, or null when none was. */
-export function cancelledRemainder(t: Trade): string | null {
-  return t.cancelled_quantity && Number(t.cancelled_quantity) > 0 ? t.cancelled_quantity : null;
+export const ORDER_TYPE_LABEL: Record<Trade['order_type'], string> = { market: 'Market', limit: 'Limit', stop_loss: 'Stop-Loss' };
+
+/** The order type a fill came from; fills of protective stops and take-profits say so. */
+export function fillTypeLabel(t: Trade): string {
+  const label = ORDER_TYPE_LABEL[t.order_type] ?? t.order_type;
+  return t.protective ? `${label} (protective)` : label;
 }
 
 export function strategyLabel(s: string | null | undefined): string {
@@ -34,11 +37,25 @@ export function filterTrades(trades: Trade[], f: HistoryFilters, now: Date = new
   );
 }
 
-export const CSV_COLUMNS = ['Date', 'Symbol', 'Side', 'Quantity', 'Price', 'Total', 'Fee', 'Status', 'Strategy'];
+/** The spec's columns first, then the fill's order type, order id and the P&L an exit realized. */
+export const CSV_COLUMNS = ['Date', 'Symbol', 'Side', 'Quantity', 'Price', 'Total', 'Fee', 'Status', 'Strategy', 'Order Type', 'Order ID', 'Realized P&L'];
 
-/** The CSV export: exact decimal strings as the server sent them, neutralised against formula injection. */
+/** The CSV export: one row per fill, exact decimal strings as the server sent them, neutralised against formula injection. */
 export function tradesToCSV(trades: Trade[]): string {
-  const rows = trades.map((t) => [t.timestamp, t.symbol, t.side, t.quantity, t.price ?? '', t.total_value, t.fee, t.status, strategyLabel(t.strategy)]);
+  const rows = trades.map((t) => [
+    t.timestamp,
+    t.symbol,
+    t.side,
+    t.quantity,
+    t.price,
+    t.total_value,
+    t.fee,
+    t.status,
+    strategyLabel(t.strategy),
+    fillTypeLabel(t),
+    t.order_id,
+    t.realized_pnl ?? '',
+  ]);
   return toCSV(CSV_COLUMNS, rows);
 }
 

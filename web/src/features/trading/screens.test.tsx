@@ -2,11 +2,15 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { reportAnswer, reportLost } from '@/lib/connection';
 import type { Order, Trade } from '@/lib/types';
 import { SystemStatusCard } from './components/DashboardCards';
 import { OrderManagement } from './components/OrderManagement';
 import { PortfolioOverview } from './components/PortfolioOverview';
+import { PositionManager } from './components/PositionManager';
 import { TradeHistory } from './components/TradeHistory';
 import { orderLinks } from './orders';
 
@@ -153,35 +157,63 @@ describe('Order ownership', () => {
   });
 });
 
-describe('Trade history: partly filled, then cancelled', () => {
+describe('Positions', () => {
+  it("shows the account's realized P&L, closed positions included", async () => {
+    serve({
+      '/trading/positions': { positions: [{ symbol: 'ETH-USD', quantity: '0.5', avg_price: '2415.42', current_price: '2401.69', current_value: '1200.85', unrealized_pnl: '-6.86', pnl_percentage: '-0.57', realized_pnl: '0' }] },
+      '/trading/portfolio': { total_value: '99976.61', cash_balance: '98775.76', total_unrealized_pnl: '-6.86', total_realized_pnl: '-16.44', weekly_pnl: '0', daily_pnl: '0', positions_count: 1, positions: [], total_exposure: '1200.85', last_updated: '2026-05-10T12:00:00Z' },
+    });
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <PositionManager />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('-$16.44')).toBeTruthy();
+    expect(screen.getByText('incl. buy fees')).toBeTruthy();
+  });
+});
+
+describe('Trade history: fills', () => {
   const trade = (over: Partial<Trade>): Trade => ({
-    id: 'trade-1',
-    order_id: 'trade-1',
-    order_type: 'limit',
+    id: 'fill-1',
+    order_id: 'order-0000-buy00001',
+    order_type: 'market',
     symbol: 'BTC-USD',
     side: 'BUY',
-    quantity: '0.006',
-    price: '1000',
-    total_value: '6',
-    fee: '0.02',
+    quantity: '0.1',
+    price: '60000.5',
+    total_value: '6000.05',
+    fee: '36',
     status: 'executed',
     strategy: '',
     timestamp: '2026-05-10T12:00:00Z',
-    filled_quantity: '0.006',
-    cancelled_quantity: '0.004',
+    liquidity: 'taker',
+    protective: false,
+    realized_pnl: null,
     ...over,
   });
 
-  it('notes the cancelled remainder in the row and in the details', async () => {
-    serve({ '/trading/history': { trades: [trade({}), trade({ id: 'trade-2', quantity: '0.01', filled_quantity: '0.01', cancelled_quantity: '0' })], total: 2 } });
+  it("shows a market fill's price, its order and type, and an exit's realized P&L", async () => {
+    serve({
+      '/trading/history': {
+        trades: [
+          trade({ id: 'fill-2', order_id: 'order-0000-stop0002', side: 'SELL', order_type: 'stop_loss', protective: true, price: '59000', total_value: '5900', realized_pnl: '-135.4' }),
+          trade({}),
+        ],
+        total: 2,
+      },
+    });
     renderWith(<TradeHistory />);
     const rows = await screen.findAllByTestId('trade-row');
-    expect(within(rows[0]!).getByText('cancelled remainder 0.004')).toBeTruthy();
-    expect(within(rows[0]!).getByText('executed')).toBeTruthy();
-    expect(within(rows[0]!).getByText('0.006')).toBeTruthy();
-    expect(within(rows[1]!).queryByText(/cancelled remainder/)).toBeNull();
+    expect(within(rows[1]!).getByText('$60,000.50')).toBeTruthy();
+    expect(within(rows[1]!).queryByText('Market')).toBeTruthy();
+    expect(within(rows[1]!).getByText('#buy00001')).toBeTruthy();
+    expect(within(rows[0]!).getByText('Stop-Loss (protective)')).toBeTruthy();
+    expect(within(rows[0]!).getByText('-$135.40')).toBeTruthy();
     await userEvent.click(within(rows[0]!).getByRole('button', { name: 'View' }));
-    expect(within(screen.getByRole('dialog', { name: 'Trade Details' })).getByText('cancelled remainder 0.004')).toBeTruthy();
+    expect(within(screen.getByRole('dialog', { name: 'Trade Details' })).getByText('order-0000-stop0002')).toBeTruthy();
   });
 });
 
@@ -242,6 +274,23 @@ describe('System Status card', () => {
     renderWith(<SystemStatusCard />);
     expect(await screen.findByTestId('market-source')).toBeTruthy();
     expect(screen.queryByTestId('market-replay-of')).toBeNull();
+  });
+
+  it('turns every status grey and says it is stale while the server does not answer, and recovers with it', async () => {
+    serve({ '/system/status': status });
+    renderWith(<SystemStatusCard />);
+    const card = await screen.findByTestId('system-status');
+    expect(card.getAttribute('data-stale')).toBe('false');
+    expect(screen.getByText('Running').className).toContain('emerald');
+    act(() => reportLost());
+    expect(card.getAttribute('data-stale')).toBe('true');
+    expect(screen.getByTestId('status-stale').textContent).toMatch(/^Stale: no answer from the server since/);
+    for (const text of ['Running', 'healthy']) {
+      for (const el of screen.getAllByText(text)) expect(el.className).toContain('slate-400');
+    }
+    act(() => reportAnswer());
+    expect(card.getAttribute('data-stale')).toBe('false');
+    expect(screen.queryByTestId('status-stale')).toBeNull();
   });
 
   it('shows no cluster rows for a single process', async () => {

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cancelOrder } from './api';
 import type { Position, Product, Trade } from '@/lib/types';
 import { closeQuantityValid } from './components/PositionManager';
 import { csvFileName, filterTrades, strategyLabel, tradesToCSV } from './history';
 import { riskLevel, riskWarning } from './risk';
+import { healthBadge } from './status';
 import { isMultipleOf, MSG, plainDecimal, validateModify, validateTrade } from './validate';
 
 const base = { symbol: 'BTC-USD', side: 'BUY' as const, orderType: 'market' as const, quantity: '0.01', price: '', strategy: '' };
@@ -92,35 +94,41 @@ const t = (over: Partial<Trade>): Trade => ({
   symbol: 'BTC-USD',
   side: 'BUY',
   quantity: '0.01',
-  filled_quantity: '0.01',
   price: '50000',
   total_value: '500',
   fee: '3',
   status: 'executed',
   strategy: '',
   timestamp: '2026-05-10T12:00:00Z',
+  liquidity: 'taker',
+  protective: false,
+  realized_pnl: null,
   ...over,
 });
 
 describe('trade history', () => {
   const now = new Date('2026-05-10T18:00:00Z');
-  const trades = [t({ id: 'a' }), t({ id: 'b', side: 'SELL', timestamp: '2026-05-05T00:00:00Z', strategy: 'rsi' }), t({ id: 'c', status: 'failed', timestamp: '2026-03-01T00:00:00Z' })];
+  const trades = [t({ id: 'a' }), t({ id: 'b', side: 'SELL', timestamp: '2026-05-05T00:00:00Z', strategy: 'rsi' }), t({ id: 'c', timestamp: '2026-03-01T00:00:00Z' })];
   it('filters by side, status, time and search', () => {
     expect(filterTrades(trades, { search: '', status: '', side: 'SELL', time: 'all' }, now).map((x) => x.id)).toEqual(['b']);
-    expect(filterTrades(trades, { search: '', status: 'failed', side: '', time: 'all' }, now).map((x) => x.id)).toEqual(['c']);
+    expect(filterTrades(trades, { search: '', status: 'pending', side: '', time: 'all' }, now).map((x) => x.id)).toEqual([]);
     expect(filterTrades(trades, { search: '', status: '', side: '', time: 'week' }, now).map((x) => x.id)).toEqual(['a', 'b']);
     expect(filterTrades(trades, { search: '', status: '', side: '', time: 'month' }, now).map((x) => x.id)).toEqual(['a', 'b']);
     expect(filterTrades(trades, { search: 'manual', status: '', side: '', time: 'all' }, now).map((x) => x.id)).toEqual(['a', 'c']);
   });
-  it('exports the spec columns with exact amounts', () => {
-    const csv = tradesToCSV([t({ strategy: 'a,b' })]);
-    expect(csv).toBe('Date,Symbol,Side,Quantity,Price,Total,Fee,Status,Strategy\n2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,3,executed,"a,b"\n');
+  it('exports the spec columns first, then order type, order id and realized P&L, with exact amounts', () => {
+    const csv = tradesToCSV([t({ strategy: 'a,b' }), t({ id: 'x', order_id: 'o-2', side: 'SELL', order_type: 'stop_loss', protective: true, realized_pnl: '-1.25' })]);
+    expect(csv).toBe(
+      'Date,Symbol,Side,Quantity,Price,Total,Fee,Status,Strategy,Order Type,Order ID,Realized P&L\n' +
+        '2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,3,executed,"a,b",Market,id,\n' +
+        '2026-05-10T12:00:00Z,BTC-USD,SELL,0.01,50000,500,3,executed,Manual,Stop-Loss (protective),o-2,-1.25\n',
+    );
     expect(csvFileName(now)).toBe('trade-history-2026-05-10.csv');
     expect(strategyLabel('')).toBe('Manual');
   });
   it('neutralises formula cells in the export but keeps negative amounts as numbers', () => {
     const csv = tradesToCSV([t({ strategy: '=cmd|calc', fee: '-0.25' })]);
-    expect(csv.split('\n')[1]).toBe("2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,-0.25,executed,'=cmd|calc");
+    expect(csv.split('\n')[1]).toBe("2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,-0.25,executed,'=cmd|calc,Market,id,");
   });
 });
 
@@ -160,5 +168,40 @@ describe('4-hour candles from hourly ones', () => {
       ['2026-05-01T04:00:00.000Z', '10', '15', '7', '8', '3'],
       ['2026-05-01T08:00:00.000Z', '8', '9', '8', '9', '1'],
     ]);
+  });
+});
+
+describe('dashboard health badge', () => {
+  it('says the engine is halted instead of System Healthy, and nothing is known while stale', () => {
+    expect(healthBadge({ stale: false, halted: false, healthy: true }).text).toBe('System Healthy');
+    expect(healthBadge({ stale: false, halted: true, healthy: true }).text).toBe('Trading Halted');
+    expect(healthBadge({ stale: true, halted: false, healthy: true }).text).toBe('Status Unknown');
+    expect(healthBadge({ stale: false, halted: false, healthy: false }).text).toBe('System Issues');
+  });
+});
+
+describe('cancel retried after no answer', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+  it('reads a 409 on the repeat as done when the first attempt did cancel the order', async () => {
+    const seen: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        seen.push(`${init.method} ${url}`);
+        if (init.method === 'DELETE' && seen.length === 1) throw new TypeError('Failed to fetch');
+        if (init.method === 'DELETE') return json(409, { success: false, error: { code: 'conflict', message: 'Order cannot be cancelled in status cancelled' } });
+        return json(200, { success: true, data: { orders: [{ id: 'o-1', status: 'cancelled' }] } });
+      }),
+    );
+    const o = await cancelOrder('o-1', { sleep: () => Promise.resolve() });
+    expect(o).toMatchObject({ id: 'o-1', status: 'cancelled' });
+    expect(seen).toEqual(['DELETE /api/trading/orders/o-1', 'DELETE /api/trading/orders/o-1', 'GET /api/trading/orders?status_filter=cancelled&limit=100']);
+  });
+
+  it('passes on a 409 at the first attempt (the order had filled)', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json(409, { success: false, error: { code: 'conflict', message: 'Order cannot be cancelled in status filled' } })));
+    await expect(cancelOrder('o-2', { sleep: () => Promise.resolve() })).rejects.toMatchObject({ status: 409, message: 'Order cannot be cancelled in status filled' });
   });
 });

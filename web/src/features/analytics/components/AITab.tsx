@@ -46,7 +46,7 @@ export function AITab({ data }: { data: AIAnalytics }) {
       <StatGrid>
         <Stat label="Accuracy Rate" value={percent(m.accuracyRate, 1)} hint={D.accuracy} className={winRatePctClass(m.accuracyRate)} sub={`${m.executedDecisions} of ${m.totalDecisions} decisions executed`} />
         <Stat label="Average Confidence" value={pct(m.averageConfidence, 1)} hint={D.confidence} className={confidenceClass(m.averageConfidence)} />
-        <Stat label="Total P&L" value={signedMoney(m.totalPnL)} className={signClass(m.totalPnL)} sub={`Win rate ${percent(m.winRate, 1)} (resolved BUY decisions)`} />
+        <Stat label="Total P&L" value={signedMoney(m.totalPnL)} className={signClass(m.totalPnL)} sub={`Win rate ${percent(m.winRate, 1)} (closed round trips)`} />
         <Stat label="Response Time" value={rt === null ? '—' : `${rt.toFixed(2)}s`} hint={D.responseTime} sub={m.modelVersion ? `Model ${m.modelVersion}` : undefined} />
       </StatGrid>
       <div className="grid gap-4 lg:grid-cols-3">

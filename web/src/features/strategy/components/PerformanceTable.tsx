@@ -44,7 +44,7 @@ export function PerformanceTable() {
         </tbody>
       </table>
       <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
-        From each strategy&apos;s own fills: a trade is a closing sale; win rate is winning over total trades; unrealized P&amp;L is the open position at the current price.
+        From each strategy&apos;s own fills: a trade is a closed round trip (flat to flat); win rate is the trips with net P&amp;L after fees above zero over all closed trips; unrealized P&amp;L is the open position at the current price.
       </p>
     </div>
   );

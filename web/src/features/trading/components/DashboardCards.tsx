@@ -5,10 +5,11 @@ import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { api, errorMessage } from '@/lib/api';
 import { useMe } from '@/lib/auth';
+import { useConnectionLost } from '@/lib/connection';
 import { formatDateTime, formatPrice, formatQty, formatSignedMoney, formatUptime, formatMoney, pnlClass, toNum } from '@/lib/format';
 import { useHistory, useSystemMetrics, useSystemStatus, useTicker } from '../api';
-import { strategyLabel } from '../history';
-import { winRateClass } from '../risk';
+import { fillTypeLabel, strategyLabel } from '../history';
+import { TRADES_NOTE, winRateClass } from '../risk';
 
 export function PriceCard({ symbol }: { symbol: string }) {
   const t = useTicker(symbol);
@@ -36,10 +37,20 @@ export function PriceCard({ symbol }: { symbol: string }) {
   );
 }
 
-function statusColor(s: string | undefined): string {
+/** Grey while stale: a last known value is not a current one. */
+function statusColor(s: string | undefined, stale = false): string {
+  if (stale) return 'text-slate-400 dark:text-slate-500';
   if (s === 'healthy' || s === 'running' || s === 'connected') return 'text-emerald-600 dark:text-emerald-400';
   if (s === 'degraded') return 'text-amber-600';
   return 'text-red-600';
+}
+
+/** Since when the system status is stale: the server stopped answering, or the last status fetch failed. */
+export function useStatusStale(): number | null {
+  const status = useSystemStatus();
+  const lost = useConnectionLost();
+  if (lost !== null) return lost;
+  return status.isError ? status.errorUpdatedAt || Date.now() : null;
 }
 
 export function SystemStatusCard() {
@@ -47,6 +58,8 @@ export function SystemStatusCard() {
   const me = useMe();
   const qc = useQueryClient();
   const resume = useMutation({ mutationFn: () => api.post('/trading/resume'), retry: 0, onSettled: () => qc.invalidateQueries() });
+  const staleSince = useStatusStale();
+  const stale = staleSince !== null;
   const s = status.data;
   const exchange = s?.exchange_api_key ? s[s.exchange_api_key] : undefined;
   return (
@@ -54,7 +67,12 @@ export function SystemStatusCard() {
       {!s ? (
         status.isError ? <ErrorBox message={errorMessage(status.error, 'Failed to load system status')} /> : <Spinner />
       ) : (
-        <>
+        <div data-testid="system-status" data-stale={stale ? 'true' : 'false'}>
+          {stale && (
+            <p role="status" className="mb-3 rounded border border-slate-300 bg-slate-100 p-2 text-xs text-slate-700 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-300" data-testid="status-stale">
+              Stale: no answer from the server since {formatDateTime(new Date(staleSince).toISOString())}. Last known statuses, shown in grey, may no longer be true.
+            </p>
+          )}
           {s.risk_management?.emergency_stop && (
             <div role="alert" className="mb-3 rounded border border-red-400 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
               <p className="font-semibold">Emergency Stop Active</p>
@@ -70,17 +88,17 @@ export function SystemStatusCard() {
             </div>
           )}
           <Row label="Overall">
-            <span className={statusColor(s.overall_status)}>{s.overall_status}</span>
+            <span className={statusColor(s.overall_status, stale)}>{s.overall_status}</span>
           </Row>
           <Row label="Trading Engine">
-            <span className={s.trading_engine.trading_halted ? 'text-red-600' : 'text-emerald-600 dark:text-emerald-400'}>{s.trading_engine.trading_halted ? 'Halted' : 'Running'}</span>
+            <span className={stale ? statusColor('', true) : s.trading_engine.trading_halted ? 'text-red-600' : 'text-emerald-600 dark:text-emerald-400'}>{s.trading_engine.trading_halted ? 'Halted' : 'Running'}</span>
           </Row>
           <Row label="Uptime">{formatUptime(s.trading_engine.uptime_seconds)}</Row>
           <Row label="WebSocket">
-            <span className={statusColor(s.websocket?.status)}>{s.websocket?.status ?? 'unknown'}</span>
+            <span className={statusColor(s.websocket?.status, stale)}>{s.websocket?.status ?? 'unknown'}</span>
           </Row>
           <Row label="Database">
-            <span className={statusColor(s.database.status)}>{s.database.status}</span>
+            <span className={statusColor(s.database.status, stale)}>{s.database.status}</span>
           </Row>
           {s.database.last_error && (
             <p className="text-right text-xs text-amber-700 dark:text-amber-400" data-testid="database-error">
@@ -88,14 +106,14 @@ export function SystemStatusCard() {
             </p>
           )}
           <Row label="Exchange API">
-            <span className={statusColor(exchange?.status)}>
+            <span className={statusColor(exchange?.status, stale)}>
               {exchange?.status ?? 'unknown'}
               {exchange?.sandbox ? ' (sandbox)' : ''}
             </span>
           </Row>
           {s.market_data && (
             <Row label="Market Data">
-              <span className={statusColor(s.market_data.status)}>{s.market_data.status}</span>
+              <span className={statusColor(s.market_data.status, stale)}>{s.market_data.status}</span>
               {s.market_data.source && (
                 <span className="ml-1 text-xs text-slate-500 dark:text-slate-400" data-testid="market-source">
                   ({s.market_data.source})
@@ -113,7 +131,7 @@ export function SystemStatusCard() {
               <Row label="Instance">{s.cluster.instance}</Row>
               <Row label="Leader">
                 {s.cluster.leader ? (
-                  <span className="text-emerald-600 dark:text-emerald-400">{s.cluster.leader === s.cluster.instance ? `${s.cluster.leader} (this one)` : s.cluster.leader}</span>
+                  <span className={statusColor('healthy', stale)}>{s.cluster.leader === s.cluster.instance ? `${s.cluster.leader} (this one)` : s.cluster.leader}</span>
                 ) : (
                   <span className="text-amber-600">electing</span>
                 )}
@@ -125,7 +143,7 @@ export function SystemStatusCard() {
               </Row>
             </>
           )}
-        </>
+        </div>
       )}
     </Card>
   );
@@ -151,13 +169,14 @@ export function TradingMetricsCard() {
           </Row>
           <Row label="Active Positions">{t.active_positions}</Row>
           <Row label="Pending Orders">{t.pending_orders}</Row>
+          <p className="pt-1 text-xs text-slate-500 dark:text-slate-400">{TRADES_NOTE}</p>
         </>
       )}
     </Card>
   );
 }
 
-/** The last 10 trades, refreshed at the dashboard's refresh interval (5 s by default). */
+/** The last 10 fills (never a resting order), refreshed at the dashboard's refresh interval (5 s by default). */
 export function RecentTrades({ refreshMs = 5000 }: { refreshMs?: number }) {
   const h = useHistory(10, refreshMs);
   const trades = h.data?.trades ?? [];
@@ -174,14 +193,16 @@ export function RecentTrades({ refreshMs = 5000 }: { refreshMs?: number }) {
           {trades.map((t) => (
             <li key={t.id} className="flex items-center justify-between gap-2 py-2 text-sm tabular-nums">
               <span>
-                <span className={`font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</span> {formatQty(t.quantity)} {t.symbol}
+                <span className={`font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</span> {formatQty(t.quantity)} {t.symbol} @ {formatPrice(t.price)}
                 <span className="block text-xs text-slate-500">
-                  {formatDateTime(t.timestamp)} · {strategyLabel(t.strategy)}
+                  {formatDateTime(t.timestamp)} · {strategyLabel(t.strategy)} · {fillTypeLabel(t)}
                 </span>
               </span>
               <span className="text-right">
                 {formatMoney(t.total_value)}
-                <span className="block text-xs text-slate-500">{t.status}</span>
+                <span className="block text-xs text-slate-500">
+                  {t.realized_pnl !== null ? <span className={pnlClass(t.realized_pnl)}>{formatSignedMoney(t.realized_pnl)}</span> : t.status}
+                </span>
               </span>
             </li>
           ))}

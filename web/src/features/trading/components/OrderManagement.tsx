@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ErrorBox } from '@/components/Field';
+import { RetryingNote, useRetrying } from '@/components/Retrying';
 import { btn, inputClass, Modal, Row } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
@@ -33,9 +34,9 @@ const STATUS_ICON: Record<OrderStatus, { icon: string; cls: string }> = {
 
 const TYPE_LABEL = { market: 'Market', limit: 'Limit', stop_loss: 'Stop-Loss' } as const;
 
-/** Price column: the limit or stop price, or 'Market' when the order has none. */
+/** Price column: the limit or stop price; for a market order, its average fill price once it filled, else 'Market'. */
 export function orderPrice(o: Order): string {
-  const p = o.price ?? o.stop_price;
+  const p = o.price ?? o.stop_price ?? o.average_fill_price;
   return p ? formatPrice(p) : 'Market';
 }
 
@@ -51,7 +52,8 @@ export function OrderManagement() {
   const [status, setStatus] = useState<OrderStatus | ''>('');
   const orders = useOrders(status);
   const me = useMe().data;
-  const cancel = useCancelOrder();
+  const { retrying, onRetry } = useRetrying();
+  const cancel = useCancelOrder(onRetry);
   const [modifying, setModifying] = useState<Order | null>(null);
   const [error, setError] = useState<string | null>(null);
   const links = orderLinks(orders.data ?? []);
@@ -81,6 +83,7 @@ export function OrderManagement() {
       }
     >
       <ErrorBox message={error ?? (orders.isError ? errorMessage(orders.error, 'Failed to fetch orders') : null)} />
+      {cancel.isPending && <RetryingNote retrying={retrying} what="cancel" />}
       {orders.isPending ? (
         <Spinner />
       ) : !orders.data || orders.data.length === 0 ? (
@@ -183,7 +186,8 @@ export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: ()
   const [price, setPrice] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
-  const modify = useModifyOrder();
+  const { retrying, onRetry } = useRetrying();
+  const modify = useModifyOrder(onRetry);
   const product = useProduct(order.symbol);
   const fieldError = (key: string) => errors[key] && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors[key]}</p>;
   return (
@@ -245,6 +249,7 @@ export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: ()
           {fieldError('price')}
         </div>
         <ErrorBox message={error} />
+        {modify.isPending && <RetryingNote retrying={retrying} what="modification" />}
         <div className="flex justify-end gap-2">
           <button type="button" className={btn.secondary} onClick={onClose}>
             Cancel

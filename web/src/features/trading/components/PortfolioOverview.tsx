@@ -7,7 +7,7 @@ import { formatDateTime, formatPercent, formatSignedMoney, formatMoney, pnlClass
 import { usePerformance, usePortfolio } from '../api';
 import { BalancesCard } from './BalancesCard';
 import { PortfolioValueChart } from './PortfolioValueChart';
-import { riskLevel, riskWarning, winRateClass } from '../risk';
+import { riskLevel, riskWarning, TRADES_NOTE, winRateClass } from '../risk';
 
 export function PortfolioOverview() {
   const portfolio = usePortfolio();
@@ -68,6 +68,7 @@ export function PortfolioOverview() {
                 <span className={perf.data.total_trades ? winRateClass(perf.data.win_rate) : ''}>{perf.data.total_trades ? `${perf.data.win_rate.toFixed(1)}%` : '—'}</span>
               </Row>
               <Row label="Pending Orders">{perf.data.pending_orders}</Row>
+              <p className="pt-1 text-xs text-slate-500 dark:text-slate-400">{TRADES_NOTE}</p>
             </>
           ) : (
             <Spinner />

@@ -2,11 +2,13 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ErrorBox } from '@/components/Field';
+import { RetryingNote, useRetrying } from '@/components/Retrying';
 import { btn, inputClass, Modal, Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { api, errorMessage } from '@/lib/api';
 import { formatPercent, formatPrice, formatQty, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
+import { newClientOrderId, orderFailureMessage, sendWithRetry } from '@/lib/retry';
 import type { Position } from '@/lib/types';
 import { useInvalidateTrading, usePortfolio, usePositions } from '../api';
 import { TradingForm } from './TradingForm';
@@ -31,7 +33,8 @@ export function PositionManager() {
     (a, p) => ({ value: a.value + toNum(p.current_value), unrealized: a.unrealized + toNum(p.unrealized_pnl) }),
     { value: 0, unrealized: 0 },
   );
-  const realized = positions.data.reduce((a, p) => a + toNum(p.realized_pnl), 0);
+  // Realized P&L of the whole account, closed positions included (the open positions' own would leave those out).
+  const realized = portfolio.data?.total_realized_pnl;
   const div = portfolio.data?.diversification;
 
   return (
@@ -40,7 +43,7 @@ export function PositionManager() {
         <Stat label="Total Value" value={formatMoney(totals.value)} />
         <Stat label="Unrealized P&L" value={formatSignedMoney(totals.unrealized)} valueClass={pnlClass(totals.unrealized)} />
         <Stat label="Active Positions" value={list.length} />
-        <Stat label="Realized P&L" value={formatSignedMoney(realized)} valueClass={pnlClass(realized)} />
+        <Stat label="Realized P&L" value={realized === undefined ? '—' : formatSignedMoney(realized)} valueClass={pnlClass(realized)} />
       </div>
 
       <Card title="Positions">
@@ -57,8 +60,9 @@ export function PositionManager() {
               <thead className="text-left text-slate-500 dark:text-slate-400">
                 <tr>
                   {['Symbol', 'Quantity', 'Avg Price', 'Current Price', 'Market Value', 'Unrealized P&L', 'P&L %', 'Actions'].map((h) => (
-                    <th key={h} className="px-2 py-2 font-medium">
+                    <th key={h} className="px-2 py-2 font-medium" title={h === 'Avg Price' ? AVG_PRICE_NOTE : undefined}>
                       {h}
+                      {h === 'Avg Price' && <span className="block text-xs font-normal">incl. buy fees</span>}
                     </th>
                   ))}
                 </tr>
@@ -106,19 +110,29 @@ export function PositionManager() {
   );
 }
 
+/** What the average price is: the position's cost basis per unit (average cost). */
+const AVG_PRICE_NOTE = 'Average cost per unit: what the buys cost, their fees included, divided by the quantity held';
+
 /** Closes all or part of a position with a market SELL tagged 'position_close'. */
 export function ClosePositionModal({ position, onClose }: { position: Position; onClose: () => void }) {
   const [qty, setQty] = useState(String(Math.abs(toNum(position.quantity))));
   const [error, setError] = useState<string | null>(null);
   const refresh = useInvalidateTrading();
+  const { retrying, onRetry, clear } = useRetrying();
+  // One client order id per Close Position press; its repeats send the same id.
   const close = useMutation({
-    mutationFn: () => api.post('/trading/execute', { symbol: position.symbol, action: 'SELL', quantity: qty, order_type: 'market', strategy: 'position_close' }),
+    mutationFn: (clientOrderId: string) =>
+      sendWithRetry(
+        () => api.post('/trading/execute', { symbol: position.symbol, action: 'SELL', quantity: qty, order_type: 'market', strategy: 'position_close', client_order_id: clientOrderId }),
+        { onRetry },
+      ),
     retry: 0,
+    onSettled: clear,
     onSuccess: () => {
       refresh();
       onClose();
     },
-    onError: (err) => setError(errorMessage(err, 'Failed to execute trade')),
+    onError: (err, clientOrderId) => setError(orderFailureMessage(err, clientOrderId, 'Failed to execute trade')),
   });
   const estimate = toNum(qty) * toNum(position.current_price);
   return (
@@ -132,7 +146,7 @@ export function ClosePositionModal({ position, onClose }: { position: Position; 
             return;
           }
           setError(null);
-          close.mutate();
+          close.mutate(newClientOrderId());
         }}
       >
         <Row label="Position">{formatQty(position.quantity)}</Row>
@@ -145,6 +159,7 @@ export function ClosePositionModal({ position, onClose }: { position: Position; 
         </div>
         <Row label="Est. Proceeds">{formatMoney(estimate)}</Row>
         <ErrorBox message={error} />
+        <RetryingNote retrying={retrying} what="order (same client order id)" />
         <div className="flex justify-end gap-2">
           <button type="button" className={btn.secondary} onClick={onClose}>
             Cancel

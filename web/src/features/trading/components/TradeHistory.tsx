@@ -4,10 +4,11 @@ import { btn, Modal, Row } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/api';
-import { formatDateTime, formatPrice, formatQty, formatMoney } from '@/lib/format';
+import { formatDateTime, formatPrice, formatQty, formatMoney, formatSignedMoney, pnlClass } from '@/lib/format';
 import type { Trade } from '@/lib/types';
 import { useHistory } from '../api';
-import { cancelledRemainder, csvFileName, filterTrades, strategyLabel, tradesToCSV, type HistoryFilters, type TimeFilter } from '../history';
+import { csvFileName, fillTypeLabel, filterTrades, strategyLabel, tradesToCSV, type HistoryFilters, type TimeFilter } from '../history';
+import { shortId } from '../orders';
 
 const STATUS_CLASS: Record<string, string> = {
   executed: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200',
@@ -16,11 +17,8 @@ const STATUS_CLASS: Record<string, string> = {
   cancelled: 'bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200',
 };
 
-/** Partly filled, then cancelled: the row shows the filled quantity, this note the rest. */
-function RemainderNote({ trade }: { trade: Trade }) {
-  const rest = cancelledRemainder(trade);
-  if (!rest) return null;
-  return <span className="block whitespace-nowrap pt-1 text-xs text-slate-500 dark:text-slate-400">cancelled remainder {formatQty(rest)}</span>;
+function RealizedPnL({ value }: { value: string | null }) {
+  return value === null ? <span className="text-slate-400">—</span> : <span className={pnlClass(value)}>{formatSignedMoney(value)}</span>;
 }
 
 function download(name: string, text: string) {
@@ -32,7 +30,7 @@ function download(name: string, text: string) {
   URL.revokeObjectURL(url);
 }
 
-/** Trade history: limit 500 on the history screen, 50 in the Trading Center; refreshed every 10 s. */
+/** Trade history: the account's fills (orders that have not filled are on Orders); limit 500 on the history screen, 50 in the Trading Center; refreshed every 10 s. */
 export function TradeHistory({ limit = 500 }: { limit?: number }) {
   const history = useHistory(limit, 10_000);
   const [f, setF] = useState<HistoryFilters>({ search: '', status: '', side: '', time: 'all' });
@@ -80,7 +78,7 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
           <table className="w-full text-sm">
             <thead className="text-left text-slate-500 dark:text-slate-400">
               <tr>
-                {['Date/Time', 'Symbol', 'Side', 'Quantity', 'Price', 'Total', 'Fee', 'Status', 'Strategy', 'Actions'].map((h) => (
+                {['Date/Time', 'Symbol', 'Side', 'Quantity', 'Price', 'Total', 'Fee', 'Status', 'Strategy', 'Type', 'Order', 'Realized P&L', 'Actions'].map((h) => (
                   <th key={h} className="px-2 py-2 font-medium">
                     {h}
                   </th>
@@ -94,14 +92,20 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
                   <td className="px-2 py-2">{t.symbol}</td>
                   <td className={`px-2 py-2 font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</td>
                   <td className="px-2 py-2">{formatQty(t.quantity)}</td>
-                  <td className="px-2 py-2">{t.price ? formatPrice(t.price) : '—'}</td>
+                  <td className="px-2 py-2">{formatPrice(t.price)}</td>
                   <td className="px-2 py-2">{formatMoney(t.total_value)}</td>
                   <td className="px-2 py-2">{formatMoney(t.fee)}</td>
                   <td className="px-2 py-2">
                     <span className={`rounded px-2 py-0.5 text-xs ${STATUS_CLASS[t.status] ?? ''}`}>{t.status}</span>
-                    <RemainderNote trade={t} />
                   </td>
                   <td className="px-2 py-2">{strategyLabel(t.strategy)}</td>
+                  <td className="whitespace-nowrap px-2 py-2">{fillTypeLabel(t)}</td>
+                  <td className="px-2 py-2 font-mono text-xs" title={t.order_id}>
+                    {shortId(t.order_id)}
+                  </td>
+                  <td className="px-2 py-2">
+                    <RealizedPnL value={t.realized_pnl} />
+                  </td>
                   <td className="px-2 py-2">
                     <button type="button" className={btn.small} onClick={() => setDetails(t)}>
                       View
@@ -115,25 +119,26 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
       )}
       {details && (
         <Modal title="Trade Details" onClose={() => setDetails(null)}>
-          <Row label="Trade ID">
+          <Row label="Fill ID">
             <span className="font-mono text-xs">{details.id}</span>
+          </Row>
+          <Row label="Order ID">
+            <span className="font-mono text-xs">{details.order_id}</span>
           </Row>
           <Row label="Date/Time">{formatDateTime(details.timestamp)}</Row>
           <Row label="Symbol">{details.symbol}</Row>
           <Row label="Side">{details.side}</Row>
-          <Row label="Type">{details.order_type ?? '—'}</Row>
+          <Row label="Type">{fillTypeLabel(details)}</Row>
           <Row label="Quantity">{formatQty(details.quantity)}</Row>
-          <Row label="Price">{details.price ? formatPrice(details.price) : '—'}</Row>
+          <Row label="Price">{formatPrice(details.price)}</Row>
           <Row label="Total">{formatMoney(details.total_value)}</Row>
           <Row label="Fee">{formatMoney(details.fee)}</Row>
+          <Row label="Liquidity">{details.liquidity || '—'}</Row>
           <Row label="Status">{details.status}</Row>
-          {cancelledRemainder(details) && (
-            <Row label="Note">
-              <RemainderNote trade={details} />
-            </Row>
-          )}
           <Row label="Strategy">{strategyLabel(details.strategy)}</Row>
-          {details.reason && <Row label="Reason">{details.reason}</Row>}
+          <Row label="Realized P&L">
+            <RealizedPnL value={details.realized_pnl} />
+          </Row>
         </Modal>
       )}
     </Card>

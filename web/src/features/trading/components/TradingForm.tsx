@@ -1,10 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ErrorBox } from '@/components/Field';
+import { RetryingNote, useRetrying } from '@/components/Retrying';
 import { btn, inputClass, Row } from '@/components/Modal';
-import { ApiError, errorMessage } from '@/lib/api';
+import { ApiError } from '@/lib/api';
 import { formatPrice, formatQty, formatMoney, toNum } from '@/lib/format';
 import { useTradingPrefs } from '@/lib/prefs';
+import { newClientOrderId, orderFailureMessage, sendWithRetry } from '@/lib/retry';
 import type { Order } from '@/lib/types';
 import { submitOrder, SYMBOLS, useInvalidateTrading, useProduct, useSystemStatus, useTicker, type TradeInput } from '../api';
 import { plainDecimal, validateTrade } from '../validate';
@@ -21,6 +23,8 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   const [advanced, setAdvanced] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [submitError, setSubmitError] = useState<string | null>(null);
+  // An order whose outcome is unknown stays said until the next submission: it must not vanish unread.
+  const [errorSticks, setErrorSticks] = useState(false);
   const [done, setDone] = useState<Order | null>(null);
   const ticker = useTicker(t.symbol);
   const product = useProduct(t.symbol);
@@ -38,27 +42,31 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   }, [prefs, prefilled]);
 
   useEffect(() => {
-    if (!submitError) return;
+    if (!submitError || errorSticks) return;
     const id = setTimeout(() => setSubmitError(null), 5000);
     return () => clearTimeout(id);
-  }, [submitError]);
+  }, [submitError, errorSticks]);
 
+  const { retrying, onRetry, clear: clearRetrying } = useRetrying();
+  // One client order id per submission; every repeat of it sends the same id.
   const mutation = useMutation({
-    mutationFn: submitOrder,
+    mutationFn: (v: { t: TradeInput; clientOrderId: string }) => sendWithRetry(() => submitOrder(v.t, v.clientOrderId), { onRetry }),
     retry: 0,
+    onSettled: clearRetrying,
     onSuccess: (res) => {
       setDone(res.order);
       setT((prev) => ({ ...prev, quantity: '', price: '' }));
       refresh();
       onExecuted?.(res.order);
     },
-    onError: (err) => {
+    onError: (err, v) => {
       if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
         const f = { ...err.fields };
         if (f.stop_price) f.price = f.stop_price;
         setErrors(f);
       }
-      setSubmitError(errorMessage(err, FALLBACK[t.orderType]));
+      setErrorSticks(err instanceof ApiError && err.status === 0);
+      setSubmitError(orderFailureMessage(err, v.clientOrderId, FALLBACK[v.t.orderType]));
     },
   });
 
@@ -82,6 +90,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     setDone(null);
+    setSubmitError(null);
     const v = validateTrade(t, product);
     setErrors(v);
     if (Object.keys(v).length > 0) return;
@@ -89,7 +98,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
       const at = t.orderType === 'market' ? 'at market' : `${t.orderType === 'limit' ? 'limit' : 'stop'} ${formatPrice(t.price)}`;
       if (!window.confirm(`Confirm ${t.side} ${formatQty(t.quantity)} ${t.symbol} ${at}?`)) return;
     }
-    mutation.mutate(t);
+    mutation.mutate({ t, clientOrderId: newClientOrderId() });
   };
 
   return (
@@ -214,6 +223,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
       </div>
 
       <ErrorBox message={submitError} />
+      <RetryingNote retrying={retrying} what="order (same client order id)" />
       {done && (
         <p role="status" className="rounded border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
           Order {done.status === 'filled' ? 'executed' : 'placed'}: {done.side} {formatQty(done.quantity)} {done.symbol}

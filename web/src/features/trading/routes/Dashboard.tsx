@@ -5,25 +5,26 @@ import { formatSignedMoney, formatMoney, pnlClass } from '@/lib/format';
 import { useDashboardPrefs } from '@/lib/prefs';
 import { usePerformance, useSystemStatus } from '../api';
 import { TradingForm } from '../components/TradingForm';
-import { PriceCard, RecentTrades, SystemStatusCard, TradingMetricsCard } from '../components/DashboardCards';
+import { PriceCard, RecentTrades, SystemStatusCard, TradingMetricsCard, useStatusStale } from '../components/DashboardCards';
 import { PriceChart } from '../components/PriceChart';
+import { healthBadge } from '../status';
 
 export default function Dashboard() {
   const [quick, setQuick] = useState(false);
   const perf = usePerformance();
   const status = useSystemStatus();
+  const stale = useStatusStale() !== null;
+  const halted = status.data?.trading_engine.trading_halted === true;
   const healthy = status.data?.overall_status === 'healthy';
+  const badge = healthBadge({ stale, halted, healthy });
   const p = perf.data;
   const show = useDashboardPrefs();
   return (
     <>
       <ScreenHeader title="Trading Dashboard" subtitle="Live market, account and system at a glance">
         {status.data && (
-          <span
-            data-testid="health-badge"
-            className={`rounded-full px-3 py-1 text-xs font-semibold ${healthy ? 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200' : 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200'}`}
-          >
-            {healthy ? 'System Healthy' : 'System Issues'}
+          <span data-testid="health-badge" className={`rounded-full px-3 py-1 text-xs font-semibold ${badge.cls}`}>
+            {badge.text}
           </span>
         )}
         <button type="button" className={btn.primary} onClick={() => setQuick(true)}>
