@@ -34,6 +34,12 @@ const MsgDatabaseUnavailable = "The database is unavailable; try again shortly"
 // the retry reaches the instance that leads now.
 const MsgNotLeader = "This instance no longer runs the trading engine; retry (with the same client order id)"
 
+// ErrNothingStored marks a store failure that is known to have changed
+// nothing (the write was rolled back whole: a full disk, a read-only file), so
+// a command that failed with it did not run (503), unlike a commit whose
+// outcome is unknown (504). Stores wrap it into the cause; test with errors.Is.
+var ErrNothingStored = errors.New("the write was rolled back: nothing of it was stored")
+
 // Error is an application error whose message is safe to show to the user.
 type Error struct {
 	Code    string

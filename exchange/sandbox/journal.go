@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -202,7 +203,8 @@ const MsgNotStored = "The change could not be stored (the database did not confi
 
 // journalError is what the commands of a failed batch are told. A refusal
 // the store gave (e.g. a client order id already used, or the cluster fence
-// saying another instance leads now) stays as it is; anything else means the
+// saying another instance leads now, or a failure the store knows changed
+// nothing) stays as it is; anything else means the
 // commit was not confirmed, so the outcome is unknown: 504 (a 503 would say
 // it did not run), retry. The store's error is kept as the cause, for the logs.
 func journalError(err error) error {
@@ -212,6 +214,9 @@ func journalError(err error) error {
 	}
 	if domain.ErrorMessage(err) == domain.MsgNotLeader {
 		return err // refused whole, so not stored: the retry goes to the new leader
+	}
+	if errors.Is(err, domain.ErrNothingStored) {
+		return err // the store knows it rolled the batch back whole (a full disk): not run, 503
 	}
 	return &domain.Error{Code: domain.EUnknownOutcome, Message: MsgNotStored, Cause: err}
 }

@@ -37,8 +37,10 @@ func unavailable(err error) error {
 	}
 	switch se.Code() & 0xff { // the primary code of an extended one (SQLITE_IOERR_WRITE is SQLITE_IOERR)
 	case sqlite3.SQLITE_FULL:
-		return domain.Unavailable(err, MsgDiskFull)
-	case sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_CANTOPEN:
+		return domain.Unavailable(errors.Join(domain.ErrNothingStored, err), MsgDiskFull)
+	case sqlite3.SQLITE_READONLY:
+		return domain.Unavailable(errors.Join(domain.ErrNothingStored, err), domain.MsgDatabaseUnavailable)
+	case sqlite3.SQLITE_IOERR, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_CANTOPEN:
 		return domain.Unavailable(err, domain.MsgDatabaseUnavailable)
 	}
 	return err
