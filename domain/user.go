@@ -114,6 +114,7 @@ type Store interface {
 	SessionStore
 	AuditStore
 	KVStore
+	TOTPStore
 	PortfolioStore
 	AlertStore
 	LedgerStore

@@ -26,6 +26,7 @@ func Run(t *testing.T, open Open) {
 		{"SessionsByUser", testSessionsByUser},
 		{"Audit", testAudit},
 		{"KV", testKV},
+		{"TOTP", testTOTP},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
