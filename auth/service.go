@@ -43,6 +43,7 @@ type Service struct {
 	byAccount  *failureLimiter // keyed by account and address
 	byAddress  *failureLimiter
 	sessions   *sessionCache
+	tf         twoFactor
 }
 
 // NewService returns a Service whose tokens live for ttl (sliding).
@@ -199,6 +200,13 @@ func (s *Service) SetRegistrationOpen(ctx context.Context, open bool) error {
 // Login checks credentials and opens a session, returning its bearer token.
 // addr is the client address used for rate limiting.
 func (s *Service) Login(ctx context.Context, email, password, addr string) (string, domain.User, error) {
+	token, u, _, err := s.LoginWithCode(ctx, email, password, "", addr)
+	return token, u, err
+}
+
+// LoginWithCode is Login with a second factor: code is a TOTP or recovery
+// code (see secondFactor). recovery is set when this sign-in turned TOTP on.
+func (s *Service) LoginWithCode(ctx context.Context, email, password, code, addr string) (token string, _ domain.User, recovery []string, _ error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	f := map[string]string{}
 	if email == "" {
@@ -208,7 +216,7 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 		f["password"] = "Password is required"
 	}
 	if len(f) > 0 {
-		return "", domain.User{}, domain.FieldErrors(f, "email", "password")
+		return "", domain.User{}, nil, domain.FieldErrors(f, "email", "password")
 	}
 	now := s.clock.Now()
 	for _, c := range []struct {
@@ -217,12 +225,12 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 	}{{s.byAccount, accountKey(email, addr)}, {s.byAddress, addr}} {
 		if blocked, wait := c.l.blocked(c.key, now); blocked {
 			mins := int(math.Ceil(wait.Minutes()))
-			return "", domain.User{}, domain.Errorf(domain.ETooMany, "Too many failed login attempts; try again in %d minute(s)", mins)
+			return "", domain.User{}, nil, domain.Errorf(domain.ETooMany, "Too many failed login attempts; try again in %d minute(s)", mins)
 		}
 	}
 	u, hash, err := s.store.UserByEmail(ctx, email)
 	if err != nil && domain.ErrorCode(err) != domain.ENotFound {
-		return "", domain.User{}, err
+		return "", domain.User{}, nil, err
 	}
 	if err != nil {
 		hash = string(dummyHash())
@@ -230,22 +238,25 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 	if !CheckPassword(hash, password) || err != nil {
 		s.byAccount.fail(accountKey(email, addr), now)
 		s.byAddress.fail(addr, now)
-		return "", domain.User{}, domain.Errorf(domain.EUnauthorized, "Invalid email or password")
+		return "", domain.User{}, nil, domain.Errorf(domain.EUnauthorized, "Invalid email or password")
 	}
-	s.byAccount.reset(accountKey(email, addr))
 	if u.Disabled {
-		return "", domain.User{}, domain.Errorf(domain.EForbidden, "This account is disabled; ask an operator to enable it")
+		return "", domain.User{}, nil, domain.Errorf(domain.EForbidden, "This account is disabled; ask an operator to enable it")
 	}
-	token, err := s.openSession(ctx, u.ID, now)
+	if recovery, err = s.secondFactor(ctx, u, code, addr, now); err != nil {
+		return "", domain.User{}, nil, err
+	}
+	s.byAccount.reset(accountKey(email, addr)) // only now: a password alone must not clear failed codes
+	token, err = s.openSession(ctx, u.ID, now)
 	if err != nil {
-		return "", domain.User{}, err
+		return "", domain.User{}, nil, err
 	}
 	if err := s.store.SetLastLogin(ctx, u.ID, now); err != nil {
-		return "", domain.User{}, err
+		return "", domain.User{}, nil, err
 	}
 	t := now.Truncate(time.Millisecond)
 	u.LastLogin = &t
-	return token, u, nil
+	return token, u, recovery, nil
 }
 
 // OpenSession starts a session for an already authenticated user (after registration).

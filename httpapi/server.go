@@ -153,6 +153,7 @@ func (s *Server) registerRoutes() {
 	s.api("POST /api/auth/logout", signedIn, s.logout)
 	s.api("GET /api/auth/me", signedIn, s.me)
 	s.api("POST /api/auth/password", signedIn, s.changePassword)
+	s.totpRoutes()
 
 	s.api("GET /api/users", operatorOnly, s.listUsers)
 	s.api("POST /api/users", operatorOnly, s.createUser)
