@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"encoding/base32"
 	"encoding/hex"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -154,7 +155,8 @@ func (s *Service) ConfirmTOTP(ctx context.Context, u domain.User, code, addr str
 	} else if err != nil {
 		return nil, err
 	}
-	return s.confirm(ctx, u, t, code, addr, now)
+	codes, err := s.confirm(ctx, u, t, code, addr, now)
+	return codes, signedInCodeError(err)
 }
 
 func (s *Service) confirm(ctx context.Context, u domain.User, t domain.TOTP, code, addr string, now time.Time) ([]string, error) {
@@ -165,7 +167,7 @@ func (s *Service) confirm(ctx context.Context, u domain.User, t domain.TOTP, cod
 	step, ok := matchStep(secret, normalCode(code), now)
 	if !ok {
 		s.failed(u.Email, addr, now)
-		return nil, codeError("That code is not right; enter the current 6-digit code from your authenticator app")
+		return nil, codeError(domain.EUnauthorized, "That code is not right; enter the current 6-digit code from your authenticator app")
 	}
 	codes, hashes, err := newRecoveryCodes(u.ID)
 	if err != nil {
@@ -200,7 +202,7 @@ func (s *Service) DisableTOTP(ctx context.Context, u domain.User, password, code
 	}
 	if t.ConfirmedAt != nil {
 		if err := s.checkCode(ctx, u, t, code, addr, now); err != nil {
-			return err
+			return signedInCodeError(err)
 		}
 	}
 	return s.store.DeleteTOTP(ctx, u.ID)
@@ -239,7 +241,7 @@ func (s *Service) secondFactor(ctx context.Context, u domain.User, code, addr st
 func (s *Service) checkCode(ctx context.Context, u domain.User, t domain.TOTP, code, addr string, now time.Time) error {
 	c := normalCode(code)
 	if c == "" {
-		return codeError("Enter the 6-digit code from your authenticator app, or a recovery code")
+		return codeError(domain.EUnauthorized, "Enter the 6-digit code from your authenticator app, or a recovery code")
 	}
 	var ok bool
 	if isTOTPCode(c) {
@@ -253,7 +255,7 @@ func (s *Service) checkCode(ctx context.Context, u domain.User, t domain.TOTP, c
 				return err
 			} else if !ok {
 				s.failed(u.Email, addr, now)
-				return codeError("That code was already used; wait for the next one")
+				return codeError(domain.EUnauthorized, "That code was already used; wait for the next one")
 			}
 		}
 	} else {
@@ -264,13 +266,23 @@ func (s *Service) checkCode(ctx context.Context, u domain.User, t domain.TOTP, c
 	}
 	if !ok {
 		s.failed(u.Email, addr, now)
-		return codeError("That code is not right; enter the current code from your authenticator app, or an unused recovery code")
+		return codeError(domain.EUnauthorized, "That code is not right; enter the current code from your authenticator app, or an unused recovery code")
 	}
 	return nil
 }
 
-func codeError(msg string) error {
-	return &domain.Error{Code: domain.EUnauthorized, Message: msg, Fields: map[string]string{"code": msg}}
+func codeError(code, msg string) error {
+	return &domain.Error{Code: code, Message: msg, Fields: map[string]string{"code": msg}}
+}
+
+// signedInCodeError turns a wrong code of a signed-in caller into a 400: a
+// 401 would tell the client its session is gone.
+func signedInCodeError(err error) error {
+	var e *domain.Error
+	if errors.As(err, &e) && e.Code == domain.EUnauthorized && e.Fields["code"] != "" {
+		return codeError(domain.EInvalid, e.Message)
+	}
+	return err
 }
 
 // throttled refuses while the login failure limits of u from addr are used up.

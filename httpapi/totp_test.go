@@ -75,8 +75,8 @@ func TestTOTPSignIn(t *testing.T) {
 		t.Fatalf("setup = %d %s", r.Status, r.Raw)
 	}
 	a.login("ops@example.com", "correct horse")
-	if r := a.do("POST", "/api/auth/totp/confirm", tok, `{"code":"12345"}`); r.Status != http.StatusUnauthorized || r.Error.Fields["code"] == "" {
-		t.Fatalf("confirm with a bad code = %d %s, want 401 on code", r.Status, r.Raw)
+	if r := a.do("POST", "/api/auth/totp/confirm", tok, `{"code":"12345"}`); r.Status != http.StatusBadRequest || r.Error.Fields["code"] == "" {
+		t.Fatalf("confirm with a bad code = %d %s, want 400 on code (401 would end the session in the client)", r.Status, r.Raw)
 	}
 	secret, recovery := a.enrolTOTP(tok)
 	var st struct {
@@ -131,7 +131,7 @@ func TestTOTPSignIn(t *testing.T) {
 	if r := a.do("POST", "/api/auth/totp/disable", tok, `{"password":"wrong-pass","code":"`+recovery[0]+`"}`); r.Status != http.StatusBadRequest || r.Error.Fields["password"] == "" {
 		t.Fatalf("disable with a wrong password = %d %s", r.Status, r.Raw)
 	}
-	if r := a.do("POST", "/api/auth/totp/disable", tok, `{"password":"correct horse","code":""}`); r.Status != http.StatusUnauthorized {
+	if r := a.do("POST", "/api/auth/totp/disable", tok, `{"password":"correct horse","code":""}`); r.Status != http.StatusBadRequest || r.Error.Fields["code"] == "" {
 		t.Fatalf("disable without a code = %d %s", r.Status, r.Raw)
 	}
 	if r := a.do("POST", "/api/auth/totp/disable", tok, `{"password":"correct horse","code":"`+recovery[0]+`"}`); r.Status != 200 {
