@@ -2,6 +2,7 @@ import { Card, ScreenHeader } from '@/components/Screen';
 import { formatDateTime } from '@/lib/format';
 import { useMe } from '@/lib/auth';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
+import { TotpSection } from '../components/TotpSection';
 
 /** The signed-in user's own account: who they are and a change-password form. */
 export default function Account() {
@@ -12,6 +13,9 @@ export default function Account() {
       {me?.last_login && <p className="mb-4 text-sm text-slate-500">Last sign-in {formatDateTime(me.last_login)}</p>}
       <Card title="Change password">
         <ChangePasswordForm />
+      </Card>
+      <Card title="Two-factor authentication" className="mt-4">
+        <TotpSection />
       </Card>
     </div>
   );
