@@ -7,7 +7,7 @@ import Login from './routes/Login';
 
 const user = { id: 'u1', email: 'ops@example.com', name: 'Olga', role: 'operator', created_at: '2026-01-01T00:00:00Z', disabled: false };
 const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
-const sentBody = (fetchMock: ReturnType<typeof vi.fn>, call: number) => JSON.parse((fetchMock.mock.calls[call][1] as RequestInit).body as string) as Record<string, string>;
+const sentBody = (fetchMock: ReturnType<typeof vi.fn>, call: number) => JSON.parse((fetchMock.mock.calls[call]?.[1] as RequestInit).body as string) as Record<string, string>;
 
 function renderLogin() {
   vi.stubGlobal('location', { ...window.location, pathname: '/login', assign: vi.fn() });
