@@ -61,15 +61,21 @@ describe('login with two-factor authentication', () => {
           },
         }),
       )
+      .mockResolvedValueOnce(answer(401, { success: false, error: { code: 'unauthorized', message: 'That code is not right', fields: { code: 'That code is not right' } } }))
       .mockResolvedValueOnce(answer(200, { success: true, data: { token: 't', user, recovery_codes: ['aaaa-bbbb-cccc-dddd', 'eeee-ffff-gggg-hhhh'] } }));
     vi.stubGlobal('fetch', fetchMock);
     renderLogin();
     await signIn();
     expect(await screen.findByText('JBSWY3DPEHPK3PXP')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('Code from the app'), '111111');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('That code is not right', { selector: 'p' })).toBeTruthy();
+    expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeTruthy(); // the key stays for another try
+    await userEvent.clear(screen.getByLabelText('Code from the app'));
     await userEvent.type(screen.getByLabelText('Code from the app'), '654321');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     const list = await screen.findByRole('list', { name: 'Recovery codes' });
     expect(list.textContent).toContain('aaaa-bbbb-cccc-dddd');
-    expect(sentBody(fetchMock, 1).code).toBe('654321');
+    expect(sentBody(fetchMock, 2).code).toBe('654321');
   });
 });

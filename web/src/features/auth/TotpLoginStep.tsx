@@ -16,6 +16,12 @@ export function totpAskFrom(err: unknown): TotpAsk | null {
   return secret && uri ? { enrol: { secret, uri } } : {};
 }
 
+/** The ask after another answer: a wrong enrolment code keeps the key on screen. */
+export function mergeAsk(prev: TotpAsk | null, next: TotpAsk | null): TotpAsk | null {
+  if (!next) return prev;
+  return next.enrol || !prev?.enrol ? next : { enrol: prev.enrol };
+}
+
 /** The code field of a sign-in, with the key to add when enrolling. */
 export function TotpCodeField({ ask, code, onCode, error }: { ask: TotpAsk; code: string; onCode: (c: string) => void; error?: string }) {
   return (

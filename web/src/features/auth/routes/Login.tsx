@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { ErrorBox, Field } from '@/components/Field';
 import { ApiError, errorMessage } from '@/lib/api';
 import { AuthCard } from '../AuthCard';
-import { RecoveryCodesStep, TotpCodeField, totpAskFrom, type TotpAsk } from '../TotpLoginStep';
+import { mergeAsk, RecoveryCodesStep, TotpCodeField, totpAskFrom, type TotpAsk } from '../TotpLoginStep';
 import { useSignIn } from '../useSignIn';
 import { validateCredentials, type Errors } from '../validate';
 
@@ -22,7 +22,7 @@ export default function Login() {
     const v = validateCredentials({ email, password }, false);
     setErrors(v);
     if (Object.keys(v).length !== 0) return;
-    signIn.mutate(ask ? { email, password, code } : { email, password }, { onError: (err) => setAsk((a) => totpAskFrom(err) ?? a) });
+    signIn.mutate(ask ? { email, password, code } : { email, password }, { onError: (err) => setAsk((a) => mergeAsk(a, totpAskFrom(err))) });
   };
 
   const recovery = signIn.data?.recovery_codes;
