@@ -148,6 +148,10 @@ func TestTOTPCodeGuessesAreThrottled(t *testing.T) {
 	bad := wrongCode(secret)
 	for range 5 {
 		a.do("POST", "/api/auth/login", "", loginBody("ops@example.com", "correct horse", bad))
+		// The right password alone must not clear the failed codes.
+		if r := a.do("POST", "/api/auth/login", "", `{"email":"ops@example.com","password":"correct horse"}`); r.Status == 200 {
+			t.Fatalf("password alone signed in: %s", r.Raw)
+		}
 	}
 	next, _ := totp.GenerateCode(secret, time.Now().Add(30*time.Second))
 	if r := a.do("POST", "/api/auth/login", "", loginBody("ops@example.com", "correct horse", next)); r.Status != http.StatusTooManyRequests {
