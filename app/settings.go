@@ -48,7 +48,7 @@ var settingsEffects = map[string]string{
 	"system.logging.level":                       "applied",
 	"system.security.sessionTimeout":             "applied",
 	"system.security.enableAuditLog":             "stored",
-	"system.security.enableTwoFactor":            "stored",
+	"system.security.enableTwoFactor":            "applied", // operators must sign in with TOTP
 	"system.security.enableApiKeyRotation":       "stored",
 	"system.monitoring":                          "applied",
 	"system.monitoring.enablePerformanceMetrics": "stored", // /metrics is always served; nothing reads this switch yet
@@ -113,6 +113,7 @@ func (a *App) openSettings(ctx context.Context, clock domain.Clock) error {
 	if err != nil {
 		return err
 	}
+	a.Auth.SetSealer(sealer)
 	if a.Settings, err = settings.NewService(ctx, a.Store, sealer, clock); err != nil {
 		return err
 	}
@@ -130,6 +131,7 @@ func (a *App) openSettings(ctx context.Context, clock domain.Clock) error {
 // applySettings makes the platform settings take effect.
 func (a *App) applySettings(s settings.Settings) {
 	a.Auth.SetSessionTTL(time.Duration(s.System.Security.SessionTimeout) * time.Millisecond)
+	a.Auth.SetRequireOperatorTOTP(s.System.Security.EnableTwoFactor)
 	if a.cfg.LogLevelVar != nil {
 		if l, err := ParseLogLevel(s.System.Logging.Level); err == nil {
 			a.cfg.LogLevelVar.Set(l)

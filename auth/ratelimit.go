@@ -153,3 +153,24 @@ func tooMany(msg string, wait time.Duration, first bool) error {
 	}
 	return repeatRefusal{err}
 }
+
+// blocked reports whether key has used up its attempts at now, and for how
+// long, without taking an attempt (a second factor checked after the
+// password's reservation has been settled).
+func (l *failureLimiter) blocked(key string, now time.Time) (bool, time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.at(key, now)
+	if w.failed >= l.max {
+		return true, w.start.Add(l.window).Sub(now)
+	}
+	return false, 0
+}
+
+// fail counts one failed attempt against key (a wrong second factor).
+func (l *failureLimiter) fail(key string, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.at(key, now).failed++
+	l.cond.Broadcast()
+}

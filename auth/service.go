@@ -56,6 +56,7 @@ type Service struct {
 	// ticketLimit bounds the realtime tickets one session asks for (IssueTicket).
 	ticketLimit     *failureLimiter
 	ticketLimitOnce sync.Once
+	tf         twoFactor
 }
 
 // NewService returns a Service whose tokens live for ttl (sliding).
@@ -236,6 +237,13 @@ func (s *Service) SetRegistrationOpen(ctx context.Context, open bool) error {
 // Login checks credentials and opens a session, returning its bearer token.
 // addr is the client address used for rate limiting.
 func (s *Service) Login(ctx context.Context, email, password, addr string) (string, domain.User, error) {
+	token, u, _, err := s.LoginWithCode(ctx, email, password, "", addr)
+	return token, u, err
+}
+
+// LoginWithCode is Login with a second factor: code is a TOTP or recovery
+// code (see secondFactor). recovery is set when this sign-in turned TOTP on.
+func (s *Service) LoginWithCode(ctx context.Context, email, password, code, addr string) (token string, _ domain.User, recovery []string, _ error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	f := map[string]string{}
 	if email == "" {
@@ -245,23 +253,23 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 		f["password"] = "Password is required"
 	}
 	if len(f) > 0 {
-		return "", domain.User{}, domain.FieldErrors(f, "email", "password")
+		return "", domain.User{}, nil, domain.FieldErrors(f, "email", "password")
 	}
 	now, accKey := s.clock.Now(), accountKey(email, addr)
 	ok, wait, first, err := s.byAccount.reserve(ctx, accKey, now)
 	if err != nil || !ok {
-		return "", domain.User{}, refusal(err, "Too many failed login attempts", wait, first)
+		return "", domain.User{}, nil, refusal(err, "Too many failed login attempts", wait, first)
 	}
 	if ok, wait, first, err = s.byAddress.reserve(ctx, addr, now); err != nil || !ok {
 		s.byAccount.settle(accKey, false)
-		return "", domain.User{}, refusal(err, "Too many failed login attempts", wait, first)
+		return "", domain.User{}, nil, refusal(err, "Too many failed login attempts", wait, first)
 	}
 	// Both attempts are reserved; a wrong password settles them as failures.
 	u, hash, err := s.store.UserByEmail(ctx, email)
 	if err != nil && domain.ErrorCode(err) != domain.ENotFound {
 		s.byAccount.settle(accKey, false)
 		s.byAddress.settle(addr, false)
-		return "", domain.User{}, err
+		return "", domain.User{}, nil, err
 	}
 	if err != nil {
 		hash = string(dummyHash())
@@ -269,24 +277,30 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 	if !CheckPassword(hash, password) || err != nil {
 		s.byAccount.settle(accKey, true)
 		s.byAddress.settle(addr, true)
-		return "", domain.User{}, domain.Errorf(domain.EUnauthorized, "Invalid email or password")
+		return "", domain.User{}, nil, domain.Errorf(domain.EUnauthorized, "Invalid email or password")
 	}
-	s.byAccount.reset(accKey)
+	// The password was right: its reservations end without a failure. The
+	// account's failures are cleared only after the second factor, so a
+	// password alone does not clear failed codes.
 	s.byAccount.settle(accKey, false)
 	s.byAddress.settle(addr, false)
 	if u.Disabled {
-		return "", domain.User{}, domain.Errorf(domain.EForbidden, "This account is disabled; ask an operator to enable it")
+		return "", domain.User{}, nil, domain.Errorf(domain.EForbidden, "This account is disabled; ask an operator to enable it")
 	}
-	token, err := s.openSession(ctx, u.ID, now)
+	if recovery, err = s.secondFactor(ctx, u, code, addr, now); err != nil {
+		return "", domain.User{}, nil, err
+	}
+	s.byAccount.reset(accountKey(email, addr)) // only now: a password alone must not clear failed codes
+	token, err = s.openSession(ctx, u.ID, now)
 	if err != nil {
-		return "", domain.User{}, err
+		return "", domain.User{}, nil, err
 	}
 	if err := s.store.SetLastLogin(ctx, u.ID, now); err != nil {
-		return "", domain.User{}, err
+		return "", domain.User{}, nil, err
 	}
 	t := now.Truncate(time.Millisecond)
 	u.LastLogin = &t
-	return token, u, nil
+	return token, u, recovery, nil
 }
 
 // OpenSession starts a session for an already authenticated user (after registration).

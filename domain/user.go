@@ -139,6 +139,7 @@ type Store interface {
 	SessionStore
 	AuditStore
 	KVStore
+	TOTPStore
 	PortfolioStore
 	AlertStore
 	LedgerStore

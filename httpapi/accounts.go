@@ -14,6 +14,8 @@ import (
 type loginResponse struct {
 	Token string      `json:"token"`
 	User  domain.User `json:"user"`
+	// RecoveryCodes is set, once, when this sign-in turned two-factor authentication on.
+	RecoveryCodes []string `json:"recovery_codes,omitempty"`
 }
 
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
@@ -44,12 +46,13 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Email    string `json:"email"`
 		Password string `json:"password"`
+		Code     string `json:"code"` // TOTP or recovery code, when the account has two-factor authentication
 	}
 	if err := decode(r, &in); err != nil {
 		fail(w, r, err)
 		return
 	}
-	token, u, err := s.d.Auth.Login(r.Context(), in.Email, in.Password, clientAddr(r))
+	token, u, recovery, err := s.d.Auth.LoginWithCode(r.Context(), in.Email, in.Password, in.Code, clientAddr(r))
 	if auth.IsRepeatRefusal(err) {
 		skipAudit(r.Context())
 	}
@@ -59,7 +62,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	noteAudit(r.Context(), u.ID, u.Email, "")
-	ok(w, loginResponse{Token: token, User: u})
+	ok(w, loginResponse{Token: token, User: u, RecoveryCodes: recovery})
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {

@@ -173,6 +173,7 @@ func (s *Server) registerRoutes() {
 	s.api("GET /api/auth/me", signedIn, s.me)
 	s.api("POST /api/auth/password", signedIn, s.changePassword)
 	s.sessionRoutes()
+	s.totpRoutes()
 
 	s.api("GET /api/users", operatorOnly, s.listUsers)
 	s.api("POST /api/users", operatorOnly, s.createUser)

@@ -168,8 +168,8 @@ type Backup struct {
 }
 
 type Security struct {
-	EnableTwoFactor        bool `json:"enableTwoFactor"`
-	SessionTimeout         int  `json:"sessionTimeout"` // ms
+	EnableTwoFactor        bool `json:"enableTwoFactor"` // operators must sign in with TOTP (auth.SetRequireOperatorTOTP)
+	SessionTimeout         int  `json:"sessionTimeout"`  // ms
 	EnableAPIKeyRotation   bool `json:"enableApiKeyRotation"`
 	APIKeyRotationInterval int  `json:"apiKeyRotationInterval"` // days
 	EnableAuditLog         bool `json:"enableAuditLog"`

@@ -28,6 +28,7 @@ func Run(t *testing.T, open Open) {
 		{"Tickets", testTickets},
 		{"Audit", testAudit},
 		{"KV", testKV},
+		{"TOTP", testTOTP},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

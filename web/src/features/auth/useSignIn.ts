@@ -15,7 +15,8 @@ export function useSignIn(path: '/auth/login' | '/auth/register') {
     onSuccess: (res) => {
       setToken(res.token);
       qc.setQueryData(meKey, res.user);
-      navigate('/dashboard', { replace: true });
+      // A sign-in that turned two-factor on shows its recovery codes first (Login).
+      if (!res.recovery_codes?.length) navigate('/dashboard', { replace: true });
     },
   });
 }

@@ -4,6 +4,7 @@ import { ErrorBox, Field } from '@/components/Field';
 import { ApiError, errorMessage } from '@/lib/api';
 import { AuthCard } from '../AuthCard';
 import { FirstOperatorNotice } from '../FirstOperatorNotice';
+import { mergeAsk, RecoveryCodesStep, TotpCodeField, totpAskFrom, type TotpAsk } from '../TotpLoginStep';
 import { useSignIn } from '../useSignIn';
 import { validateCredentials, type Errors } from '../validate';
 
@@ -11,6 +12,8 @@ export default function Login() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});
+  const [code, setCode] = useState('');
+  const [ask, setAsk] = useState<TotpAsk | null>(null); // once asked for a code, the field stays
   const signIn = useSignIn('/auth/login');
   const serverFields = signIn.error instanceof ApiError ? signIn.error.fields : {};
   const shown = { ...serverFields, ...errors };
@@ -19,8 +22,18 @@ export default function Login() {
     e.preventDefault();
     const v = validateCredentials({ email, password }, false);
     setErrors(v);
-    if (Object.keys(v).length === 0) signIn.mutate({ email, password });
+    if (Object.keys(v).length !== 0) return;
+    signIn.mutate(ask ? { email, password, code } : { email, password }, { onError: (err) => setAsk((a) => mergeAsk(a, totpAskFrom(err))) });
   };
+
+  const recovery = signIn.data?.recovery_codes;
+  if (recovery?.length) {
+    return (
+      <AuthCard title="Save your recovery codes" onSubmit={(e) => e.preventDefault()} footer={null}>
+        <RecoveryCodesStep codes={recovery} />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard
@@ -36,6 +49,7 @@ export default function Login() {
       <ErrorBox message={signIn.isError ? errorMessage(signIn.error, 'Login failed') : null} />
       <Field id="email" label="Email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} error={shown.email} />
       <Field id="password" label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={shown.password} />
+      {ask && <TotpCodeField ask={ask} code={code} onCode={setCode} error={code ? shown.code : undefined} />}
       <button type="submit" disabled={signIn.isPending} className="w-full rounded bg-blue-600 py-2 font-medium text-white hover:bg-blue-700 disabled:opacity-60">
         {signIn.isPending ? 'Signing in...' : 'Sign in'}
       </button>

@@ -117,11 +117,13 @@ export function SystemTab({ options }: { options: SettingsOptions }) {
         <SelectInput path="system.backup.backupLocation" label="Backup location" choices={toChoices(options.backupLocations)} />
       </Group>
       <Group title="Security" effectKey="system.security">
-        <Toggle path="system.security.enableTwoFactor" label="Enable two-factor authentication" />
+        {/* Key rotation and the audit-log switch do nothing yet (the audit log is always kept), so they are not offered. */}
+        <Toggle
+          path="system.security.enableTwoFactor"
+          label="Require two-factor authentication for operators"
+          hint="Operators without it set up an authenticator app at their next sign-in; anyone can turn it on under Account"
+        />
         <NumberInput path="system.security.sessionTimeout" label="Session timeout" bound={BOUNDS.sessionTimeout} hint="5 minutes to 24 hours" />
-        <Toggle path="system.security.enableApiKeyRotation" label="Enable API key rotation" />
-        <NumberInput path="system.security.apiKeyRotationInterval" label="Key rotation interval" bound={BOUNDS.apiKeyRotationInterval} />
-        <Toggle path="system.security.enableAuditLog" label="Enable audit log" />
       </Group>
       <Group title="Performance" effectKey="system.performance">
         <Toggle path="system.performance.enableCaching" label="Enable caching" />

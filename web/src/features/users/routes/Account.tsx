@@ -3,6 +3,7 @@ import { formatDateTime } from '@/lib/format';
 import { useMe } from '@/lib/auth';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
 import { SessionsList } from '../components/SessionsList';
+import { TotpSection } from '../components/TotpSection';
 
 /** The signed-in user's own account: who they are, a change-password form and their sessions. */
 export default function Account() {
@@ -13,6 +14,9 @@ export default function Account() {
       {me?.last_login && <p className="mb-4 text-sm text-slate-500">Last sign-in {formatDateTime(me.last_login)}</p>}
       <Card title="Change password">
         <ChangePasswordForm />
+      </Card>
+      <Card title="Two-factor authentication" className="mt-4">
+        <TotpSection />
       </Card>
       <Card title="Sessions" className="mt-4">
         <SessionsList />

@@ -1,0 +1,29 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import type { paths } from '@/api/schema';
+
+/** The signed-in account's own two-factor authentication (TOTP). */
+
+/** The data of an operation's 200 answer, from the generated OpenAPI types. */
+type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } } ? D : never;
+
+export type TotpStatus = Ok<'/api/auth/totp', 'get'>;
+export type TotpSetup = Ok<'/api/auth/totp/setup', 'post'>;
+export type TotpConfirmed = Ok<'/api/auth/totp/confirm', 'post'>;
+
+export const totpKey = ['auth', 'totp'] as const;
+
+export function useTotpStatus() {
+  return useQuery({ queryKey: totpKey, queryFn: () => api.get<TotpStatus>('/auth/totp') });
+}
+
+/** A TOTP mutation that refreshes the status when it succeeds. */
+function useTotpMutation<A, R>(fn: (a: A) => Promise<R>) {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: fn, retry: 0, onSuccess: () => qc.invalidateQueries({ queryKey: totpKey }) });
+}
+
+export const useTotpSetup = () => useTotpMutation(() => api.post<TotpSetup>('/auth/totp/setup'));
+export const useTotpConfirm = () => useTotpMutation((code: string) => api.post<TotpConfirmed>('/auth/totp/confirm', { code }));
+export const useTotpDisable = () =>
+  useTotpMutation(({ password, code }: { password: string; code: string }) => api.post<{ enabled: false }>('/auth/totp/disable', { password, code }));
