@@ -8,6 +8,7 @@ import (
 	"encoding/base32"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -360,4 +361,17 @@ func newRecoveryCodes(userID string) (codes, hashes []string, err error) {
 func recoveryHash(userID, normalised string) string {
 	sum := sha256.Sum256([]byte(userID + "\x00" + normalised))
 	return hex.EncodeToString(sum[:])
+}
+
+// RekeyTOTP re-seals every stored TOTP secret, opened with old and sealed
+// again with next (each bound to its account), in one transaction; a secret
+// that old cannot open stops it with nothing changed. Part of kestrel rekey.
+func RekeyTOTP(ctx context.Context, store domain.TOTPStore, old, next Sealer) (int, error) {
+	return store.ResealTOTP(ctx, func(userID, sealed string) (string, error) {
+		plain, err := old.Open(TOTPField(userID), sealed)
+		if err != nil {
+			return "", fmt.Errorf("two-factor secret of user %s: %w", userID, err)
+		}
+		return next.Seal(TOTPField(userID), plain)
+	})
 }

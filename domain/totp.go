@@ -37,4 +37,8 @@ type TOTPStore interface {
 	UseRecoveryCode(ctx context.Context, userID, codeHash string, at time.Time) (bool, error)
 	// DeleteTOTP removes the enrolment and its recovery codes.
 	DeleteTOTP(ctx context.Context, userID string) error
+	// ResealTOTP replaces every stored secret by reseal(userID, secret), all
+	// in one transaction (a key rotation), and returns how many it changed;
+	// an error from reseal changes nothing.
+	ResealTOTP(ctx context.Context, reseal func(userID, sealed string) (string, error)) (int, error)
 }

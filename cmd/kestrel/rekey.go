@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"kestrel/app"
+	"kestrel/auth"
 	"kestrel/settings"
 )
 
@@ -80,7 +81,24 @@ directory (the default), the file is replaced by the new key. With
 		return err
 	}
 	defer store.Close()
+	// Two-factor secrets first (one transaction), then the settings document
+	// (one write): a failure in the first changes nothing at all.
+	nt, err := auth.RekeyTOTP(ctx, store, oldSealer, nextSealer)
+	if err != nil {
+		if fromFile {
+			os.Remove(pending) // nothing was re-sealed
+		}
+		return err
+	}
 	n, err := settings.Rekey(ctx, store, oldSealer, nextSealer)
+	n += nt
+	if err != nil && nt > 0 {
+		// Put the two-factor secrets back under the old key, so every
+		// secret is sealed with one key whatever happens.
+		if _, back := auth.RekeyTOTP(ctx, store, nextSealer, oldSealer); back != nil {
+			return fmt.Errorf("re-sealing the settings failed (%w) and the two-factor secrets could not be put back under the old key (%v); keep both keys", err, back)
+		}
+	}
 	if err != nil {
 		if fromFile {
 			os.Remove(pending) // nothing was re-sealed

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"kestrel/auth"
 	"kestrel/domain"
 	"kestrel/settings"
 	"kestrel/store/sqlite"
@@ -120,5 +121,50 @@ func TestRekeyWithConfiguredKey(t *testing.T) {
 	}
 	if got, err := opensWith(t, dir, bytes.Repeat([]byte{7}, 32)); err != nil || got != "the-api-secret-5678" {
 		t.Fatalf("after a refused rekey: %q, %v", got, err)
+	}
+}
+
+// A key rotation carries the two-factor secrets too: sealed with the old
+// key, they open with the new one after rekey and no longer with the old.
+func TestRekeyCarriesTwoFactorSecrets(t *testing.T) {
+	dir := t.TempDir()
+	storeSecrets(t, dir)
+	old := readKey(t, dir)
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "kestrel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldSealer, _ := settings.NewSealer(old)
+	sealed, _ := oldSealer.Seal(auth.TOTPField("u1"), "JBSWY3DPEHPK3PXP")
+	if err := st.CreateUser(ctx, domain.User{ID: "u1", Email: "u1@example.com", Name: "U", Role: domain.RoleOperator}, "h", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutPendingTOTP(ctx, "u1", sealed); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	var out, errOut bytes.Buffer
+	if err := run(ctx, []string{"rekey", "--data-dir", dir}, strings.NewReader(""), &out, &errOut); err != nil {
+		t.Fatalf("rekey: %v (%s)", err, errOut.String())
+	}
+	if !strings.Contains(out.String(), "re-sealed 3 secret(s)") {
+		t.Fatalf("output %q", out.String())
+	}
+	st, err = sqlite.Open(ctx, filepath.Join(dir, "kestrel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	got, err := st.TOTPByUser(ctx, "u1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nextSealer, _ := settings.NewSealer(readKey(t, dir))
+	if plain, err := nextSealer.Open(auth.TOTPField("u1"), got.Secret); err != nil || plain != "JBSWY3DPEHPK3PXP" {
+		t.Fatalf("with the new key: %q, %v", plain, err)
+	}
+	if _, err := oldSealer.Open(auth.TOTPField("u1"), got.Secret); err == nil {
+		t.Fatal("the old key still opens the two-factor secret")
 	}
 }

@@ -74,3 +74,34 @@ func oneOrConflict(tag pgconn.CommandTag, err error, msg string) error {
 	}
 	return err
 }
+
+// ResealTOTP implements domain.TOTPStore.
+func (s *Store) ResealTOTP(ctx context.Context, reseal func(userID, sealed string) (string, error)) (int, error) {
+	n := 0
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		n = 0
+		rows, err := tx.Query(ctx, `SELECT user_id, secret FROM totp ORDER BY user_id FOR UPDATE`)
+		if err != nil {
+			return err
+		}
+		all, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) ([2]string, error) {
+			var v [2]string
+			return v, r.Scan(&v[0], &v[1])
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range all {
+			next, err := reseal(r[0], r[1])
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE totp SET secret = $1 WHERE user_id = $2`, next, r[0]); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}

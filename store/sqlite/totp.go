@@ -90,3 +90,39 @@ func oneOrConflict(res sql.Result, err error, msg string) error {
 	}
 	return err
 }
+
+// ResealTOTP implements domain.TOTPStore.
+func (s *Store) ResealTOTP(ctx context.Context, reseal func(userID, sealed string) (string, error)) (int, error) {
+	n := 0
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		n = 0
+		rows, err := tx.QueryContext(ctx, `SELECT user_id, secret FROM totp ORDER BY user_id`)
+		if err != nil {
+			return err
+		}
+		var all [][2]string
+		for rows.Next() {
+			var r [2]string
+			if err := rows.Scan(&r[0], &r[1]); err != nil {
+				rows.Close()
+				return err
+			}
+			all = append(all, r)
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		for _, r := range all {
+			next, err := reseal(r[0], r[1])
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE totp SET secret = ? WHERE user_id = ?`, next, r[0]); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}

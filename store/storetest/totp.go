@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"kestrel/domain"
@@ -58,6 +59,20 @@ func testTOTP(t *testing.T, s domain.Store) {
 	}
 	if got, _ := s.TOTPByUser(ctx, "u1"); got.RecoveryLeft != 1 {
 		t.Fatalf("recovery left = %d, want 1", got.RecoveryLeft)
+	}
+	// A key rotation re-seals every secret in one transaction; a failure
+	// part-way changes none.
+	if n, err := s.ResealTOTP(ctx, func(id, sealed string) (string, error) { return sealed + "/" + id, nil }); err != nil || n != 1 {
+		t.Fatalf("reseal = %d, %v; want 1", n, err)
+	}
+	if got, _ := s.TOTPByUser(ctx, "u1"); got.Secret != "sealed-2/u1" || got.LastStep != 101 || got.ConfirmedAt == nil {
+		t.Fatalf("resealed = %+v", got)
+	}
+	if _, err := s.ResealTOTP(ctx, func(string, string) (string, error) { return "", errors.New("no key") }); err == nil {
+		t.Fatal("a failed reseal reported success")
+	}
+	if got, _ := s.TOTPByUser(ctx, "u1"); got.Secret != "sealed-2/u1" {
+		t.Fatalf("a failed reseal changed the secret to %q", got.Secret)
 	}
 	if err := s.DeleteTOTP(ctx, "u1"); err != nil {
 		t.Fatal(err)
