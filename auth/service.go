@@ -56,7 +56,7 @@ type Service struct {
 	// ticketLimit bounds the realtime tickets one session asks for (IssueTicket).
 	ticketLimit     *failureLimiter
 	ticketLimitOnce sync.Once
-	tf         twoFactor
+	tf              twoFactor
 }
 
 // NewService returns a Service whose tokens live for ttl (sliding).
