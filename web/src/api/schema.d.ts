@@ -1740,6 +1740,15 @@ export interface components {
                 [key: string]: "applied" | "stored";
             } | null;
         };
+        SettingsImportReply: {
+            settings: components["schemas"]["Settings"];
+            validation: components["schemas"]["ValidationResult"];
+            effects: {
+                [key: string]: "applied" | "stored";
+            } | null;
+            /** @description Keys of the stored secrets the import kept because the file left them blank or masked (api.exchange.apiKey, api.exchange.apiSecret, api.ai.apiToken) */
+            keptSecrets: string[];
+        };
         ExportFile: {
             settings: components["schemas"]["Settings"];
             exportDate: string;
@@ -4650,7 +4659,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["SettingsReply"];
+                        data: components["schemas"]["SettingsImportReply"];
                     };
                 };
             };
