@@ -41,7 +41,7 @@ func (c *StreamConfig) defaults() {
 // channel per message), each with a fresh JWT.
 func subscribe(ctx context.Context, conn *websocket.Conn, key Key, channel string, products []string) error {
 	msg := WSSubscribe{Type: "subscribe", Channel: channel, ProductIDs: products}
-	if key.priv != nil {
+	if !key.IsZero() {
 		jwt, err := key.Sign(time.Now(), "")
 		if err != nil {
 			return err
