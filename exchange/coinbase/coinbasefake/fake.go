@@ -90,7 +90,8 @@ type Fault struct {
 }
 
 // Request is one request the fake served: its route ("METHOD /path" below
-// /api/v3/brokerage) and whether it carried an Authorization header.
+// /api/v3/brokerage, or "WS subscribe channel") and whether it carried a
+// key (an Authorization header, or a jwt in the subscribe message).
 type Request struct {
 	Route string
 	Keyed bool

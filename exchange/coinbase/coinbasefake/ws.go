@@ -147,6 +147,9 @@ func (u *userFeed) serve(w http.ResponseWriter, r *http.Request) {
 			u.send(conn, "subscriptions", errorEvent("one channel per message is required"))
 			continue
 		}
+		u.f.mu.Lock()
+		u.f.requests = append(u.f.requests, Request{Route: "WS " + sub.Type + " " + sub.Channel, Keyed: sub.JWT != ""})
+		u.f.mu.Unlock()
 		if err := u.checkJWT(sub); err != nil {
 			u.send(conn, "subscriptions", errorEvent("authentication failure: "+err.Error()))
 			continue
