@@ -417,14 +417,20 @@ func (x *Exchange) findByClientID(ctx context.Context, coid, symbol string, sinc
 
 // Order implements domain.Exchange.
 func (x *Exchange) Order(ctx context.Context, id string) (domain.Order, error) {
-	o, err := x.c.Order(ctx, id)
+	o, err := x.fetch(ctx, id)
 	if err != nil {
-		if domain.ErrorCode(err) == domain.ENotFound {
-			return domain.Order{}, domain.Errorf(domain.ENotFound, "Order not found")
-		}
 		return domain.Order{}, err
 	}
 	return toOrder(o, x.metaFor(ctx, id)), nil
+}
+
+// fetch reads one order as Coinbase has it.
+func (x *Exchange) fetch(ctx context.Context, id string) (Order, error) {
+	o, err := x.c.Order(ctx, id)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return Order{}, domain.Errorf(domain.ENotFound, "Order not found")
+	}
+	return o, err
 }
 
 // clientLookback bounds the scan for a client order id Kestrel has no
@@ -564,12 +570,16 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 	if quantity == nil && price == nil {
 		return domain.Order{}, domain.Errorf(domain.EInvalid, "Please provide at least one field to modify")
 	}
-	cur, err := x.Order(ctx, id)
+	raw, err := x.fetch(ctx, id)
 	if err != nil {
 		return domain.Order{}, err
 	}
+	cur := toOrder(raw, x.metaFor(ctx, id))
 	if !cur.Status.Live() {
 		return domain.Order{}, domain.Errorf(domain.EConflict, "Only pending or open limit and stop orders can be modified (this one is %s)", cur.Status)
+	}
+	if quoteSized(raw) { // its size is in quote currency; an edit's size would be read in base
+		return domain.Order{}, domain.Errorf(domain.EConflict, "This order was sized in %s on Coinbase; cancel it and place a new one", domain.Quote(cur.Symbol))
 	}
 	if cur.Type != domain.Limit {
 		return domain.Order{}, domain.Errorf(domain.EConflict, "Coinbase can edit limit orders only; cancel this %s order and place a new one", cur.Type)
