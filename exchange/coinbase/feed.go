@@ -190,10 +190,14 @@ func (f *Feed) Start(ctx context.Context) {
 			}
 		}
 		f.cfg.OnState(true)
+		var seq sequence
 		for {
 			m, err := read(ctx, conn, f.cfg.Stale)
 			if err != nil {
 				return err
+			}
+			if seq.next(m.SequenceNum) == seqLate {
+				continue // older than what is shown: a late ticker must not replace a newer price
 			}
 			f.handle(m)
 		}

@@ -51,6 +51,7 @@ type userFeed struct {
 	mu    sync.Mutex
 	conns map[*wsConn]bool
 	drop  int              // messages to swallow (the sequence number still advances)
+	swap  int              // messages to hold back until the one after them is sent
 	stamp func() time.Time // message timestamps (nil: the fake's clock)
 }
 
@@ -62,6 +63,7 @@ type wsConn struct {
 	out  chan []byte
 	// ready lists channels whose subscription is complete (snapshot sent).
 	ready map[string]bool
+	held  []byte // a message held back to arrive after the next one
 }
 
 func newUserFeed(f *Fake) *userFeed { return &userFeed{f: f, conns: map[*wsConn]bool{}} }
@@ -71,6 +73,14 @@ func newUserFeed(f *Fake) *userFeed { return &userFeed{f: f, conns: map[*wsConn]
 func (f *Fake) DropMessages(n int) {
 	f.user.mu.Lock()
 	f.user.drop = max(f.user.drop+n, 0)
+	f.user.mu.Unlock()
+}
+
+// SwapNext makes the next message sent on a connection arrive after the one
+// that follows it: out of order, its sequence_num below one already seen.
+func (f *Fake) SwapNext() {
+	f.user.mu.Lock()
+	f.user.swap++
 	f.user.mu.Unlock()
 }
 
@@ -229,16 +239,32 @@ func (u *userFeed) deliver(c *wsConn, channel string, events []any, droppable bo
 	if u.stamp != nil {
 		stamp = u.stamp
 	}
+	hold := !dropped && u.swap > 0
+	if hold {
+		u.swap--
+	}
 	u.mu.Unlock()
 	if dropped {
 		return
 	}
 	b, _ := json.Marshal(map[string]any{"channel": channel, "client_id": "", "timestamp": stamp().UTC().Format(time.RFC3339Nano),
 		"sequence_num": seq, "events": events})
-	select {
-	case c.out <- b:
-	default: // a client that cannot keep up loses messages, and sees the gap
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if hold {
+		c.held = b
+		return
 	}
+	for _, m := range [][]byte{b, c.held} {
+		if m == nil {
+			continue
+		}
+		select {
+		case c.out <- m:
+		default: // a client that cannot keep up loses messages, and sees the gap
+		}
+	}
+	c.held = nil
 }
 
 // publish sends order changes to every user-channel subscriber.
