@@ -237,6 +237,24 @@ describe('Settings screen', () => {
     expect(await screen.findByText(INVALID_FILE)).toBeTruthy();
   });
 
+  it('says which stored secrets an import kept because the file left them blank', async () => {
+    mockServer((method, url) => {
+      if (method === 'POST' && url === '/api/settings/import') {
+        return json(200, { success: true, data: { ...reply(), keptSecrets: ['api.exchange.apiKey', 'api.exchange.apiSecret', 'api.ai.apiToken'] } });
+      }
+      return undefined;
+    });
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderSettings();
+    await screen.findByRole('button', { name: 'Import' });
+    const input = screen.getByTestId('settings-import-input') as HTMLInputElement;
+    const file = new File([JSON.stringify({ settings: sampleSettings(), exportDate: 'x', version: '1.0.0', checksum: 'x' })], 'settings.json', { type: 'application/json' });
+    await act(async () => {
+      fireEvent.change(input, { target: { files: [file] } });
+    });
+    expect(await screen.findByText('Settings imported; kept the stored exchange API key, exchange API secret and AI API token (the file left them blank)')).toBeTruthy();
+  });
+
   it('enables Test Connection for the sandbox exchange and the built-in analyst without keys and reports the result', async () => {
     mockServer((method, url) => {
       if (method === 'POST' && url === '/api/settings/test-connection') return json(200, { success: true, data: { provider: 'sandbox', status: 'Connected', message: 'The built-in sandbox exchange is running' } });

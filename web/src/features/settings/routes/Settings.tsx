@@ -6,7 +6,7 @@ import { formatDateTime } from '@/lib/format';
 import { applyTheme } from '@/lib/theme';
 import { Card, ScreenHeader } from '@/components/Screen';
 import { ErrorBox } from '@/components/Field';
-import { OPTIONS_KEY, replyFromError, SETTINGS_KEY, settingsApi } from '../api';
+import { importNotice, OPTIONS_KEY, replyFromError, SETTINGS_KEY, settingsApi } from '../api';
 import { DEFAULT_TRADING, exportFileName, FALLBACK_OPTIONS, sameJSON, setIn } from '../model';
 import type { ExportFile, PlatformSettings, Section, SettingsReply, ValidationIssue, ValidationResult } from '../types';
 import { ApiTab } from '../components/ApiTab';
@@ -162,7 +162,7 @@ export default function Settings() {
     mutationFn: settingsApi.importFile,
     onSuccess: (r) => {
       applyReply(r);
-      setNotice({ kind: 'success', text: 'Settings imported' });
+      setNotice({ kind: 'success', text: importNotice(r.keptSecrets) });
     },
     onError: (err) => {
       const r = replyFromError(err);
