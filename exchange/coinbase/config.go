@@ -92,17 +92,23 @@ func (c Config) MarketRESTURL() string {
 // when empty) from the public endpoints and channels: no key is needed or
 // sent, so it works with no credentials stored.
 func OpenMarket(c Config, symbols []string, stale time.Duration, onState func(bool)) (*Feed, error) {
+	return openMarket(c, symbols, Key{}, stale, onState)
+}
+
+func openMarket(c Config, symbols []string, key Key, stale time.Duration, onState func(bool)) (*Feed, error) {
 	client, err := c.marketClient()
 	if err != nil {
 		return nil, err
 	}
-	return NewFeed(client, symbols, StreamConfig{URL: c.MarketURL(), Stale: stale, OnState: onState}), nil
+	return NewFeed(client, symbols, StreamConfig{URL: c.MarketURL(), Key: key, Stale: stale, OnState: onState}), nil
 }
 
-// OpenFeed returns the live market feed for x's symbols (public, no key)
-// and tells x where to read the time of the last price.
+// OpenFeed returns the live market feed for x's symbols and tells x where
+// to read the time of the last price. Its REST calls are the public ones
+// (no key); its channel subscriptions carry x's JWT, as Coinbase advises
+// for the most reliable connection when a key is at hand.
 func OpenFeed(c Config, x *Exchange, stale time.Duration, onState func(bool)) (*Feed, error) {
-	f, err := OpenMarket(c, x.opt.Symbols, stale, onState)
+	f, err := openMarket(c, x.opt.Symbols, x.Key(), stale, onState)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,14 @@ func refusal(code, msg, preview string) CreateOrderResponse {
 		ErrorResponse: &ErrorResponse{Error: code, Message: msg, ErrorDetails: msg, PreviewFailureReason: preview, NewOrderFailureReason: "UNKNOWN_FAILURE_REASON"}}
 }
 
+// strict decodes a request body into the fake's own type, refusing a field
+// Coinbase's reference does not have (a 400, as Coinbase answers).
+func strict(r *http.Request, into any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	return dec.Decode(into)
+}
+
 func parse(s string) (decimal.Decimal, bool) {
 	d, err := decimal.NewFromString(s)
 	return d, err == nil && d.IsPositive()
@@ -27,9 +35,7 @@ func parse(s string) (decimal.Decimal, bool) {
 // for market and marketable orders; the rest rest with a hold.
 func (f *Fake) createOrder(w http.ResponseWriter, r *http.Request, reject string) {
 	var req CreateOrderRequest
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
+	if err := strict(r, &req); err != nil {
 		apiErr(w, http.StatusBadRequest, "INVALID_ARGUMENT", "malformed request: "+err.Error())
 		return
 	}
@@ -217,7 +223,7 @@ func (f *Fake) release(o *order) {
 
 func (f *Fake) cancelOrders(w http.ResponseWriter, r *http.Request) {
 	var req CancelRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.OrderIDs) == 0 {
+	if err := strict(r, &req); err != nil || len(req.OrderIDs) == 0 {
 		apiErr(w, http.StatusBadRequest, "INVALID_ARGUMENT", "order_ids are required")
 		return
 	}
@@ -254,7 +260,7 @@ func editFailed(w http.ResponseWriter, reason, preview string) {
 // price take a new hold and may cross the market at once.
 func (f *Fake) editOrder(w http.ResponseWriter, r *http.Request) {
 	var req EditRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+	if err := strict(r, &req); err != nil {
 		apiErr(w, http.StatusBadRequest, "INVALID_ARGUMENT", "malformed request")
 		return
 	}
