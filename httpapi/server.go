@@ -45,10 +45,13 @@ type Deps struct {
 	Market domain.MarketData
 	// MarketSource names where prices come from (the label the UI shows).
 	MarketSource func() string
-	Hub          *ws.Hub
-	Trading      *trading.Service
-	Strategies   *strategy.Engine
-	Backtests    *backtest.Service
+	// Venue names where orders go and on which prices ("Paper · live
+	// Coinbase prices").
+	Venue      func() string
+	Hub        *ws.Hub
+	Trading    *trading.Service
+	Strategies *strategy.Engine
+	Backtests  *backtest.Service
 	// Portfolio history store.
 	Portfolio domain.PortfolioStore
 	// Alerts lists and resolves system alerts.

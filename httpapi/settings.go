@@ -163,7 +163,7 @@ func (s *Server) settingsOptions(w http.ResponseWriter, r *http.Request) {
 		"timeFormats": settings.TimeFormats, "separators": settings.Separators, "timezones": settings.Timezones,
 		"logLevels": settings.LogLevels, "backupLocations": settings.BackupLocations, "aiModels": settings.AIModels,
 		"orderTypes": settings.OrderTypes, "timesInForce": settings.TimesInForce, "exchangeProviders": settings.ExchangeKinds,
-		"aiProviders": settings.AIKinds,
+		"marketSources": settings.MarketSources, "aiProviders": settings.AIKinds,
 	})
 }
 

@@ -168,6 +168,10 @@ func (e *Engine) LiveOrder(id string) (domain.Order, bool) {
 	return o, ok
 }
 
+// ForgetQuotes drops the quotes seen: the market changed, and until the new
+// one quotes a symbol no order takes at the old market's price.
+func (e *Engine) ForgetQuotes() { e.quotes = map[string]Quote{} }
+
 // Quote returns the last quote seen for symbol.
 func (e *Engine) Quote(symbol string) (Quote, bool) {
 	q, ok := e.quotes[symbol]

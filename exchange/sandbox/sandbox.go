@@ -268,3 +268,15 @@ func (s *Sandbox) ready(ctx context.Context) error {
 	}
 	return nil
 }
+
+// SetPrices makes the engine match on another market (the replay, or a
+// live feed for paper trading on live prices). The times of the prices
+// last matched belong to the old market, so they are forgotten: the next
+// tick of each symbol matches on the new market's current book, and no
+// order fills at the old market's price.
+func (s *Sandbox) SetPrices(p Prices) {
+	s.mu.Lock()
+	s.prices, s.seenAt = p, map[string]time.Time{}
+	s.eng.ForgetQuotes()
+	s.mu.Unlock()
+}

@@ -1,0 +1,101 @@
+package app_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/app"
+	"kestrel/domain"
+)
+
+// Paper trading on live prices: with the market source on (the fake)
+// Coinbase and the venue on paper, the prices shown are Coinbase's, a paper
+// market buy fills at Coinbase's price in the paper account (nothing is
+// sent to Coinbase), no request carries a key, and switching the market
+// back to the replay keeps the paper account.
+func TestPaperTradingOnLiveCoinbasePrices(t *testing.T) {
+	fake, srv, _, _ := fakeCoinbase(t)
+	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws"
+	s := startWith(t, t.TempDir(), func(c *app.Config) {
+		c.CoinbaseAPIURL, c.CoinbaseWSURL, c.CoinbaseUserWSURL = srv.URL, wsURL, wsURL
+	})
+	op, trader := s.accounts()
+	d := decimal.RequireFromString
+	venue := func() (v struct{ Source, Venue string }) {
+		var st struct {
+			MarketData struct{ Source, Venue string } `json:"market_data"`
+		}
+		s.into(s.do("GET", "/api/system/status", op, ""), &st)
+		return st.MarketData
+	}
+	if v := venue(); v.Venue != "Paper · replayed Coinbase candles" {
+		t.Fatalf("default venue %+v", v)
+	}
+	// A trader may not switch the market: settings are the operator's.
+	if r := s.do("PUT", "/api/settings", trader, `{"api":{"marketData":{"source":"coinbase"}}}`); r.Status != 403 {
+		t.Fatalf("trader switching the market: %+v", r)
+	}
+	if r := s.do("PUT", "/api/settings", op, `{"api":{"marketData":{"source":"nasdaq"}}}`); r.Status != 400 || r.Error.Fields["api.marketData.source"] == "" {
+		t.Fatalf("unknown source: %+v", r)
+	}
+	if r := s.do("PUT", "/api/settings", op, `{"api":{"marketData":{"source":"coinbase"}}}`); r.Status != 200 {
+		t.Fatalf("save: %+v", r)
+	}
+	waitUntil(t, "the public Coinbase market feed", func() bool { return fake.Subscribers("ticker") == 1 })
+	for sym, p := range map[string]string{"BTC-USD": "61234.5", "ETH-USD": "3000", "SOL-USD": "150", "ADA-USD": "0.45"} {
+		fake.SetPrice(sym, p)
+	}
+	var rt struct {
+		Ticker struct{ Price decimal.Decimal }
+		Source string
+	}
+	waitUntil(t, "the fake's price on the dashboard", func() bool {
+		r := s.do("GET", "/api/market-data/realtime/BTC-USD", op, "")
+		return r.Success && json.Unmarshal(r.Data, &rt) == nil && rt.Ticker.Price.Equal(d("61234.5"))
+	})
+	if v := venue(); v.Venue != "Paper · live Coinbase prices" || v.Source != "Coinbase live market data" {
+		t.Fatalf("status %+v", v)
+	}
+	var placed struct{ Order domain.Order }
+	r := s.do("POST", "/api/trading/execute", op, `{"symbol":"BTC-USD","action":"BUY","quantity":0.01}`)
+	if !r.Success {
+		t.Fatalf("paper buy: %+v", r)
+	}
+	s.into(r, &placed)
+	o := placed.Order
+	if o.Status != domain.StatusFilled || o.AvgFillPrice == nil || !o.AvgFillPrice.Equal(d("61234.5")) || !o.Fee.Equal(d("3.674070")) {
+		t.Fatalf("paper buy on the live price: %+v", o) // fee: 0.01 x 61,234.5 x 0.6% taker
+	}
+	if n := fake.OrderCount(); n != 0 {
+		t.Fatalf("%d orders reached Coinbase; paper orders stay in the paper engine", n)
+	}
+	reqs := fake.RequestLog()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the fake")
+	}
+	for _, q := range reqs {
+		if q.Keyed {
+			t.Fatalf("%s carried a key: %+v", q.Route, reqs)
+		}
+	}
+	// Back to the replay: the same paper account, priced by the replay again.
+	if r := s.do("PUT", "/api/settings", op, `{"api":{"marketData":{"source":"replay"}}}`); r.Status != 200 {
+		t.Fatalf("save: %+v", r)
+	}
+	if v := venue(); v.Venue != "Paper · replayed Coinbase candles" {
+		t.Fatalf("status after switching back %+v", v)
+	}
+	var pos struct {
+		Positions []struct {
+			Symbol   string
+			Quantity decimal.Decimal
+		}
+	}
+	s.into(s.do("GET", "/api/trading/positions", op, ""), &pos)
+	if len(pos.Positions) != 1 || !pos.Positions[0].Quantity.Equal(d("0.01")) {
+		t.Fatalf("paper positions after switching back: %+v", pos)
+	}
+}
