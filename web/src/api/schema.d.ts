@@ -1539,6 +1539,8 @@ export interface components {
                 status: string;
                 last_tick_age_seconds: number;
                 source: string;
+                /** @description where orders go and on which prices, e.g. Paper · live Coinbase prices */
+                venue?: string;
             };
             /** @description Present when the server runs as one instance of a cluster */
             cluster?: components["schemas"]["ClusterStatus"];
@@ -1844,6 +1846,7 @@ export interface components {
         };
         ApiSettings: {
             exchange: components["schemas"]["ExchangeSettings"];
+            marketData: components["schemas"]["MarketDataSettings"];
             ai: components["schemas"]["AIProviderSettings"];
         };
         ExchangeSettings: {
@@ -1854,6 +1857,10 @@ export interface components {
             sandbox: boolean;
             timeout: number;
             rateLimit: number;
+        };
+        MarketDataSettings: {
+            /** @description replay | coinbase (Coinbase's public market data, no key); the paper venue trades on it */
+            source: string;
         };
         AIProviderSettings: {
             /** @description builtin | replicate | openai */

@@ -13,6 +13,7 @@ function sampleSettings(): PlatformSettings {
     lastUpdated: '2025-01-02T03:04:05Z',
     api: {
       exchange: { provider: 'sandbox', apiKey: '', apiSecret: '', sandbox: true, timeout: 30000, rateLimit: 10 },
+      marketData: { source: 'replay' },
       ai: { provider: 'builtin', apiToken: '', model: 'gpt-4.1-nano', baseUrl: '', timeout: 60000 },
     },
     trading: {
@@ -183,12 +184,35 @@ describe('Settings screen', () => {
       }
       return undefined;
     });
+    vi.spyOn(window, 'confirm').mockReturnValue(true); // switching the venue asks first
     renderSettings();
     await userEvent.selectOptions(await screen.findByLabelText('Exchange provider'), 'coinbase');
     await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Configuration Errors')).toBeTruthy();
     expect(screen.getAllByText('Coinbase API key is required').length).toBeGreaterThan(0);
     expect(screen.getByRole('alert').textContent).toBe('Settings have 1 error(s)');
+  });
+
+  it('asks before switching the paper venue to live Coinbase prices, and saves nothing when declined', async () => {
+    const puts: PlatformSettings[] = [];
+    mockServer((method, url, body) => {
+      if (method === 'PUT' && url === '/api/settings') {
+        puts.push(body as PlatformSettings);
+        return json(200, { success: true, data: reply(body as PlatformSettings) });
+      }
+      return undefined;
+    });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    renderSettings();
+    await userEvent.selectOptions(await screen.findByLabelText('Market data source'), 'coinbase');
+    const save = screen.getByRole('button', { name: 'Save Changes' });
+    await userEvent.click(save);
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('from "Paper · replayed Coinbase candles" to "Paper · live Coinbase prices"'));
+    expect(puts).toHaveLength(0);
+    confirm.mockReturnValue(true);
+    await userEvent.click(save);
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]!.api?.marketData.source).toBe('coinbase');
   });
 
   it('asks before Reset All and does nothing when declined', async () => {

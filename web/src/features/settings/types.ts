@@ -42,6 +42,7 @@ export interface SettingsOptions {
   orderTypes: string[];
   timesInForce: string[];
   exchangeProviders: string[];
+  marketSources: string[];
   aiProviders: string[];
 }
 

@@ -7,7 +7,7 @@ import { applyTheme } from '@/lib/theme';
 import { Card, ScreenHeader } from '@/components/Screen';
 import { ErrorBox } from '@/components/Field';
 import { importNotice, OPTIONS_KEY, replyFromError, SETTINGS_KEY, settingsApi } from '../api';
-import { DEFAULT_TRADING, exportFileName, FALLBACK_OPTIONS, sameJSON, setIn } from '../model';
+import { DEFAULT_TRADING, exportFileName, FALLBACK_OPTIONS, sameJSON, setIn, venueSwitchConfirm } from '../model';
 import type { ExportFile, PlatformSettings, Section, SettingsReply, ValidationIssue, ValidationResult } from '../types';
 import { ApiTab } from '../components/ApiTab';
 import { dangerButton, primaryButton, secondaryButton, SectionHeader, SettingsFormContext, Unavailable, type SettingsForm } from '../components/controls';
@@ -178,6 +178,13 @@ export default function Settings() {
     onError: (err) => setNotice({ kind: 'error', text: errorMessage(err, 'Could not export settings') }),
   });
 
+  function saveDraft() {
+    if (!draft) return;
+    const switching = saved ? venueSwitchConfirm(saved, draft) : null;
+    if (switching && !window.confirm(switching)) return;
+    save.mutate(draft);
+  }
+
   const busy = save.isPending || reset.isPending || importM.isPending;
 
   const fieldErrors: Record<string, string> = {};
@@ -244,7 +251,7 @@ export default function Settings() {
       >
         Reset All
       </button>
-      <button type="button" className={primaryButton} disabled={save.isPending || !dirty} onClick={() => draft && save.mutate(draft)}>
+      <button type="button" className={primaryButton} disabled={save.isPending || !dirty} onClick={saveDraft}>
         {save.isPending ? 'Saving...' : 'Save Changes'}
       </button>
     </ScreenHeader>
