@@ -60,7 +60,14 @@ type Quote struct {
 	Last      decimal.Decimal
 	Bid, Ask  decimal.Decimal
 	Low, High decimal.Decimal
+	// Bids and Asks are the book's depth, best first, where the market
+	// publishes it (Coinbase's level2); a market order then walks them.
+	// Empty: only the top of the book is known.
+	Bids, Asks []Level
 }
+
+// Level is one price level of a book: the size resting at a price.
+type Level struct{ Price, Size decimal.Decimal }
 
 // Engine is one account on the simulated exchange.
 type Engine struct {
