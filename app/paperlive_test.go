@@ -9,6 +9,7 @@ import (
 
 	"kestrel/app"
 	"kestrel/domain"
+	"kestrel/exchange/coinbase/coinbasefake"
 )
 
 // Paper trading on live prices: with the market source on (the fake)
@@ -97,5 +98,44 @@ func TestPaperTradingOnLiveCoinbasePrices(t *testing.T) {
 	s.into(s.do("GET", "/api/trading/positions", op, ""), &pos)
 	if len(pos.Positions) != 1 || !pos.Positions[0].Quantity.Equal(d("0.01")) {
 		t.Fatalf("paper positions after switching back: %+v", pos)
+	}
+}
+
+// With Coinbase's level2 book at hand, a paper market buy larger than the
+// best ask walks the book: part at the best ask, the rest at the next
+// level, each paying the taker fee.
+func TestPaperMarketOrderWalksTheLiveBook(t *testing.T) {
+	fake, srv, _, _ := fakeCoinbase(t)
+	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws"
+	s := startWith(t, t.TempDir(), func(c *app.Config) {
+		c.CoinbaseAPIURL, c.CoinbaseWSURL, c.CoinbaseUserWSURL = srv.URL, wsURL, wsURL
+	})
+	op, _ := s.accounts()
+	if r := s.do("PUT", "/api/settings", op, `{"api":{"marketData":{"source":"coinbase"}}}`); r.Status != 200 {
+		t.Fatalf("save: %+v", r)
+	}
+	waitUntil(t, "the level2 subscription", func() bool { return fake.Subscribers("level2") == 1 })
+	fake.SetBook("BTC-USD", []coinbasefake.Level{{Price: "61230", Size: "1"}},
+		[]coinbasefake.Level{{Price: "61234.5", Size: "0.005"}, {Price: "61240", Size: "0.004"}, {Price: "61250", Size: "2"}})
+	// The ticker follows the book on the same connection: once its price
+	// shows, the book before it was read.
+	fake.SetPrice("BTC-USD", "61234.5")
+	d := decimal.RequireFromString
+	waitUntil(t, "the fake's price", func() bool {
+		var rt struct{ Ticker struct{ Price decimal.Decimal } }
+		r := s.do("GET", "/api/market-data/realtime/BTC-USD", op, "")
+		return r.Success && json.Unmarshal(r.Data, &rt) == nil && rt.Ticker.Price.Equal(d("61234.5"))
+	})
+	r := s.do("POST", "/api/trading/execute", op, `{"symbol":"BTC-USD","action":"BUY","quantity":0.01}`)
+	if !r.Success {
+		t.Fatalf("paper buy: %+v", r)
+	}
+	var placed struct{ Order domain.Order }
+	s.into(r, &placed)
+	o := placed.Order
+	// 0.005 x 61,234.50 + 0.004 x 61,240 + 0.001 x 61,250
+	// = 306.1725 + 244.96 + 61.25 = 612.3825, an average of 61,238.25.
+	if o.Status != domain.StatusFilled || o.AvgFillPrice == nil || !o.AvgFillPrice.Equal(d("61238.25")) || !o.Fee.Equal(d("3.674295")) {
+		t.Fatalf("paper buy walking the book: %+v", o) // fee: 0.6% of 612.3825
 	}
 }

@@ -93,9 +93,10 @@ func (a *App) venueFor(ctx context.Context, api settings.API) (*venue, error) {
 	if err != nil {
 		return nil, err
 	}
+	feed.FollowBook() // paper market orders walk Coinbase's level2 book
 	slog.Info("market: coinbase public market data for the paper venue", "api", cfg.RESTURL(), "market_ws", cfg.MarketURL(), "component", "exchange")
 	return &venue{exchange: a.paper, market: feed, source: liveSource, label: paperLive, key: settings.Exchange{Provider: "sandbox"},
-		marketSource: "coinbase", prices: feed, run: a.runPaper}, nil
+		marketSource: "coinbase", prices: livePrices{feed}, run: a.runPaper}, nil
 }
 
 // runPaper matches the paper engine's resting orders on the venue's ticks.

@@ -33,6 +33,13 @@ type Ranger interface {
 	Range(symbol string, from, to time.Time) (low, high decimal.Decimal, ok bool)
 }
 
+// Depther is a market that publishes its book's depth (Coinbase's level2):
+// market orders then walk the book instead of taking all at the best price.
+// ok is false while the book is not known.
+type Depther interface {
+	Depth(symbol string) (bids, asks []paper.Level, ok bool)
+}
+
 // Options configure the sandbox; start from DefaultOptions.
 type Options struct {
 	Products    []domain.Product

@@ -46,7 +46,8 @@ type Fake struct {
 	fills    []Fill // oldest first
 	candles  map[string][]domain.Candle
 	day      map[string]*dayStats
-	tape     []WSTrade // executions not yet sent on market_trades
+	tape     []WSTrade                                        // executions not yet sent on market_trades
+	l2       map[string]map[string]map[string]decimal.Decimal // product -> bid|offer -> price -> size
 	nonces   map[string]bool
 	faults   []Fault
 	requests []Request // every request served, in order

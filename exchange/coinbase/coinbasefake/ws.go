@@ -51,6 +51,7 @@ type userFeed struct {
 	mu    sync.Mutex
 	conns map[*wsConn]bool
 	drop  int              // messages to swallow (the sequence number still advances)
+	mdrop int              // level2 messages to swallow, likewise
 	swap  int              // messages to hold back until the one after them is sent
 	stamp func() time.Time // message timestamps (nil: the fake's clock)
 }
@@ -179,6 +180,9 @@ func (u *userFeed) serve(w http.ResponseWriter, r *http.Request) {
 		conn.mu.Unlock()
 		if sub.Channel == "user" {
 			u.send(conn, "user", u.snapshot())
+		}
+		if sub.Channel == "level2" {
+			u.l2Snapshots(conn, sub.ProductIDs)
 		}
 		conn.mu.Lock()
 		conn.ready[sub.Channel] = true
