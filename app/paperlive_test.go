@@ -122,7 +122,9 @@ func TestPaperMarketOrderWalksTheLiveBook(t *testing.T) {
 	fake.SetPrice("BTC-USD", "61234.5")
 	d := decimal.RequireFromString
 	waitUntil(t, "the fake's price", func() bool {
-		var rt struct{ Ticker struct{ Price decimal.Decimal } }
+		var rt struct {
+			Ticker struct{ Price decimal.Decimal }
+		}
 		r := s.do("GET", "/api/market-data/realtime/BTC-USD", op, "")
 		return r.Success && json.Unmarshal(r.Data, &rt) == nil && rt.Ticker.Price.Equal(d("61234.5"))
 	})
