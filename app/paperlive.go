@@ -1,6 +1,10 @@
 package app
 
 import (
+	"time"
+
+	"github.com/shopspring/decimal"
+
 	"kestrel/domain"
 	"kestrel/exchange/coinbase"
 	"kestrel/exchange/paper"
@@ -30,3 +34,12 @@ func (p livePrices) Depth(symbol string) (bids, asks []paper.Level, ok bool) {
 	}
 	return conv(b), conv(a), true
 }
+
+// Range is the range Coinbase's trades printed in: resting paper limits
+// fill only when a trade went through them.
+func (p livePrices) Range(symbol string, from, to time.Time) (low, high decimal.Decimal, ok bool) {
+	return p.feed.Range(symbol, from, to)
+}
+
+// TradeThrough marks the live market as one that reports its trades.
+func (livePrices) TradeThrough() bool { return true }

@@ -141,3 +141,72 @@ func TestPaperMarketOrderWalksTheLiveBook(t *testing.T) {
 		t.Fatalf("paper buy walking the book: %+v", o) // fee: 0.6% of 612.3825
 	}
 }
+
+// A resting paper limit on the live market fills only once a trade prints
+// through its price (market_trades), at its limit with the maker fee: the
+// ask coming down to it in the book is not a fill.
+func TestPaperLimitFillsOnlyOnALiveTradeThroughIt(t *testing.T) {
+	fake, srv, _, _ := fakeCoinbase(t)
+	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws"
+	s := startWith(t, t.TempDir(), func(c *app.Config) {
+		c.CoinbaseAPIURL, c.CoinbaseWSURL, c.CoinbaseUserWSURL = srv.URL, wsURL, wsURL
+	})
+	op, _ := s.accounts()
+	if r := s.do("PUT", "/api/settings", op, `{"api":{"marketData":{"source":"coinbase"}}}`); r.Status != 200 {
+		t.Fatalf("save: %+v", r)
+	}
+	waitUntil(t, "the level2 and trades subscriptions", func() bool {
+		return fake.Subscribers("level2") == 1 && fake.Subscribers("market_trades") == 1
+	})
+	d := decimal.RequireFromString
+	// Each price is shown once the feed read it, and with it whatever came
+	// before it on the connection (book, trades).
+	price := func(p string) {
+		fake.SetPrice("BTC-USD", p)
+		waitUntil(t, "the price "+p, func() bool {
+			var rt struct {
+				Ticker struct{ Price decimal.Decimal }
+			}
+			r := s.do("GET", "/api/market-data/realtime/BTC-USD", op, "")
+			return r.Success && json.Unmarshal(r.Data, &rt) == nil && rt.Ticker.Price.Equal(d(p))
+		})
+	}
+	fake.SetBook("BTC-USD", []coinbasefake.Level{{Price: "61200", Size: "1"}}, []coinbasefake.Level{{Price: "61234.5", Size: "1"}})
+	price("61234.5")
+	var placed struct{ Order domain.Order }
+	r := s.do("POST", "/api/trading/orders/limit", op, `{"symbol":"BTC-USD","side":"BUY","quantity":0.01,"price":61220}`)
+	s.into(r, &placed)
+	limit := placed.Order
+	if limit.Status != domain.StatusOpen {
+		t.Fatalf("limit below the ask: %+v", r)
+	}
+	status := func() domain.Order {
+		var list struct{ Orders []domain.Order }
+		s.into(s.do("GET", "/api/trading/orders", op, ""), &list)
+		for _, o := range list.Orders {
+			if o.ID == limit.ID {
+				return o
+			}
+		}
+		t.Fatalf("order %s not listed", limit.ID)
+		return domain.Order{}
+	}
+	// The ask comes down through the limit with no trade printed.
+	fake.SetBook("BTC-USD", []coinbasefake.Level{{Price: "61200", Size: "1"}}, []coinbasefake.Level{{Price: "61210", Size: "1"}})
+	price("61234")
+	// Another order makes the engine look at the market now, synchronously.
+	if r := s.do("POST", "/api/trading/orders/limit", op, `{"symbol":"BTC-USD","side":"BUY","quantity":0.001,"price":50000}`); !r.Success {
+		t.Fatalf("second limit: %+v", r)
+	}
+	if o := status(); o.Status != domain.StatusOpen {
+		t.Fatalf("filled with no trade through it: %+v", o)
+	}
+	// A trade prints at 61,218, through the limit.
+	fake.PrintTrade("BTC-USD", "61218", "0.5", "SELL")
+	price("61225")
+	waitUntil(t, "the limit filled by the trade", func() bool { return status().Status == domain.StatusFilled })
+	o := status()
+	if !o.AvgFillPrice.Equal(d("61220")) || !o.Fee.Equal(d("2.4488")) {
+		t.Fatalf("fill %+v, want 61,220 with the 0.4%% maker fee", o)
+	}
+}

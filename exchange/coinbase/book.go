@@ -2,7 +2,9 @@ package coinbase
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -119,4 +121,48 @@ func sorted(side map[string]BookLevel, desc bool, depth int) []BookLevel {
 		out = out[:depth]
 	}
 	return out
+}
+
+// tradePrint is one market_trades trade: when and at what price.
+type tradePrint struct {
+	at    time.Time
+	price decimal.Decimal
+}
+
+// keepPrints bounds the trades kept per product: a paper engine reads the
+// range since its last tick, seconds back.
+const keepPrints = 4096
+
+// printed records a trade (callers hold mu).
+func (f *Feed) printed(t WSTrade) {
+	at, px := parseTime(t.Time), dec(t.Price)
+	if at.IsZero() || !px.IsPositive() {
+		return
+	}
+	if f.prints == nil {
+		f.prints = map[string][]tradePrint{}
+	}
+	ps := append(f.prints[t.ProductID], tradePrint{at, px})
+	if len(ps) > keepPrints {
+		ps = slices.Clone(ps[len(ps)-keepPrints:])
+	}
+	f.prints[t.ProductID] = ps
+}
+
+// Range is the lowest and highest price symbol traded at after from and
+// up to to (market_trades); ok is false when no trade printed then.
+func (f *Feed) Range(symbol string, from, to time.Time) (low, high decimal.Decimal, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, p := range f.prints[symbol] {
+		if !p.at.After(from) || p.at.After(to) {
+			continue
+		}
+		if !ok {
+			low, high, ok = p.price, p.price, true
+			continue
+		}
+		low, high = decimal.Min(low, p.price), decimal.Max(high, p.price)
+	}
+	return low, high, ok
 }

@@ -34,8 +34,9 @@ type Feed struct {
 	lastAt  time.Time                  // last market-data message (heartbeats excluded)
 	subs    map[chan domain.Tick]struct{}
 	dropped int64
-	depth   bool               // subscribe level2 (FollowBook)
-	books   map[string]*l2Book // level2 books, while known to be whole
+	depth   bool                    // subscribe level2 (FollowBook)
+	books   map[string]*l2Book      // level2 books, while known to be whole
+	prints  map[string][]tradePrint // recent market_trades, oldest first, bounded
 }
 
 var _ domain.MarketData = (*Feed)(nil)
@@ -238,6 +239,7 @@ func (f *Feed) handle(m WSMessage) {
 			f.mu.Lock()
 			for _, t := range ev.Trades {
 				f.volume[t.ProductID] = f.volume[t.ProductID].Add(dec(t.Size))
+				f.printed(t)
 			}
 			f.lastAt = f.now()
 			f.mu.Unlock()

@@ -64,6 +64,12 @@ type Quote struct {
 	// publishes it (Coinbase's level2); a market order then walks them.
 	// Empty: only the top of the book is known.
 	Bids, Asks []Level
+	// TradeThrough is a market that reports its trades (Coinbase's
+	// market_trades): a resting limit then fills only when a trade printed
+	// at or through its price, at its price, never on the book alone.
+	// Traded says whether any trade printed since the last quote; Low and
+	// High are then the range of those trades.
+	TradeThrough, Traded bool
 }
 
 // Level is one price level of a book: the size resting at a price.

@@ -70,3 +70,45 @@ func TestBookWalkBeyondTheFundsFillsNothing(t *testing.T) {
 	}
 	eq(t, "USD untouched", balance(e, "USD").Available, "100000")
 }
+
+// On a market that reports its trades a resting limit fills only once a
+// trade printed at or through its price, at its limit, as a maker: the
+// ask coming down to it is not enough.
+func TestRestingLimitFillsOnlyOnATradeThroughIt(t *testing.T) {
+	e := newEngine(t, "0.004", "0.006")
+	o := place(t, e, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("49900")})
+	// The book's ask at 49,890, trades only at 49,950 and above.
+	c := e.OnQuote(t0, paper.Quote{Symbol: "BTC-USD", Last: d("49950"), Bid: d("49880"), Ask: d("49890"), Low: d("49950"), High: d("50000"),
+		TradeThrough: true, Traded: true})
+	if len(c.Fills) != 0 {
+		t.Fatalf("filled on the book alone: %+v", c.Fills)
+	}
+	// No trade since: still nothing, whatever the book says.
+	if c := e.OnQuote(t0, paper.Quote{Symbol: "BTC-USD", Last: d("49950"), Bid: d("49800"), Ask: d("49850"), TradeThrough: true}); len(c.Fills) != 0 {
+		t.Fatalf("filled with no trade: %+v", c.Fills)
+	}
+	// A trade at 49,895 went through 49,900: filled there, maker fee.
+	c = e.OnQuote(t0, paper.Quote{Symbol: "BTC-USD", Last: d("49960"), Bid: d("49950"), Ask: d("49970"), Low: d("49895"), High: d("49960"),
+		TradeThrough: true, Traded: true})
+	if len(c.Fills) != 1 {
+		t.Fatalf("fills %+v", c.Fills)
+	}
+	f := c.Fills[0]
+	eq(t, "price", f.Price, "49900")
+	eq(t, "fee", f.Fee, "19.96") // 0.4% of 4,990
+	if f.Liquidity != "maker" || f.OrderID != o.ID {
+		t.Fatalf("fill %+v", f)
+	}
+}
+
+// The last price is not a trade since the last quote: a limit between it
+// and the new trades does not fill on it.
+func TestTradeThroughIgnoresAnOlderLastPrice(t *testing.T) {
+	e := newEngine(t, "0.004", "0.006")
+	place(t, e, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("49900")})
+	c := e.OnQuote(t0, paper.Quote{Symbol: "BTC-USD", Last: d("49800"), Bid: d("49990"), Ask: d("50000"), Low: d("49950"), High: d("50000"),
+		TradeThrough: true, Traded: true})
+	if len(c.Fills) != 0 {
+		t.Fatalf("filled on a last price older than the trades: %+v", c.Fills)
+	}
+}

@@ -175,9 +175,14 @@ func (s *Sandbox) catchUp(now time.Time, symbol string) paper.Change {
 	if r, ok := s.prices.(Ranger); ok && !t.Time.IsZero() {
 		if from, seen := s.seenAt[symbol]; seen && t.Time.After(from) {
 			if lo, hi, ok := r.Range(symbol, from, t.Time); ok {
-				q.Low, q.High = lo, hi
+				q.Low, q.High, q.Traded = lo, hi, true
 			}
 		}
+	}
+	if tr, ok := s.prices.(TradeReporter); ok && tr.TradeThrough() {
+		q.TradeThrough = true
+	} else {
+		q.Traded = false
 	}
 	if !t.Time.IsZero() {
 		s.seenAt[symbol] = t.Time

@@ -40,6 +40,14 @@ type Depther interface {
 	Depth(symbol string) (bids, asks []paper.Level, ok bool)
 }
 
+// TradeReporter is a market whose Range is the range of its reported
+// trades (Coinbase's market_trades): resting limits then fill only when a
+// trade printed through them (paper.Quote.TradeThrough).
+type TradeReporter interface {
+	Ranger
+	TradeThrough() bool
+}
+
 // Options configure the sandbox; start from DefaultOptions.
 type Options struct {
 	Products    []domain.Product

@@ -2,6 +2,7 @@ package coinbasefake
 
 import (
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -139,4 +140,16 @@ func (f *Fake) DropMarketMessages(n int) {
 	f.user.mu.Lock()
 	f.user.mdrop = max(f.user.mdrop+n, 0)
 	f.user.mu.Unlock()
+}
+
+// PrintTrade sends a trade between other traders on market_trades (the
+// account's own executions go out by themselves): side is the taker's,
+// BUY or SELL, as Coinbase reports it.
+func (f *Fake) PrintTrade(product, price, size, side string) {
+	f.mu.Lock()
+	f.trades++
+	f.tape = append(f.tape, WSTrade{TradeID: strconv.Itoa(f.trades), ProductID: product, Price: decimal.RequireFromString(price).String(),
+		Size: decimal.RequireFromString(size).String(), Side: side, Time: f.now().UTC().Format(time.RFC3339Nano)})
+	f.mu.Unlock()
+	f.flushTape()
 }
