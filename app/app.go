@@ -60,7 +60,8 @@ type App struct {
 	Exchange   *exchangeSwitch
 	venueMu    sync.Mutex
 	venue      *venue
-	sandbox    *venue // built once, kept for switching back
+	sandbox    *venue           // built once, kept for switching back
+	paper      *sandbox.Sandbox // the paper engine, on either market
 	sandboxOpt sandbox.Options
 	history    *portfolioView // the portfolio history of the exchange in use
 	Trading    *trading.Service
@@ -162,7 +163,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	}
 	proxies, _ := httpapi.ParseTrustedProxies(cfg.TrustedProxies) // checked by Validate
 	api := httpapi.New(httpapi.Deps{TrustedProxies: proxies, Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
-		Market: a.Live, MarketSource: func() string { return a.current().source }, ReplayOf: a.replayOf, History: a.History, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests, Jobs: a.Jobs,
+		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests, Jobs: a.Jobs,
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, MetricsClosed: exposed && cfg.MetricsToken == "", Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {

@@ -61,9 +61,10 @@ func (a *App) coinbaseVenue(e settings.Exchange) (*venue, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &venue{exchange: x, market: feed, source: "Coinbase live market data"}
+	v := &venue{exchange: x, market: feed, source: liveSource, label: coinbaseLabel}
 	if e.Sandbox {
 		v.source += " (orders on Coinbase's sandbox)"
+		v.label = "Coinbase sandbox orders · live Coinbase prices"
 	}
 	v.run = func(ctx context.Context, ticks <-chan domain.Tick) {
 		var wg sync.WaitGroup

@@ -10,18 +10,18 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/app"
-	"kestrel/exchange/coinbase"
 	"kestrel/exchange/coinbase/coinbasefake"
 )
 
 // The connection test calls Coinbase (here the fake, through
 // KESTREL_COINBASE_API_URL) with the entered key and reports what it said.
 func TestCoinbaseConnectionTest(t *testing.T) {
-	key, pemText, err := coinbase.NewTestKey("organizations/kestrel-e2e/apiKeys/settings")
+	key, err := coinbasefake.NewKey(coinbasefake.ECDSA, "organizations/kestrel-e2e/apiKeys/settings")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := coinbasefake.New(key.Name, key.Public())
+	pemText := key.Secret
+	fake := coinbasefake.New(key.Name, key.Public)
 	fake.Deposit("USD", "2500")
 	fake.Deposit("BTC", "0.5")
 	srv := httptest.NewServer(fake.Handler())
@@ -44,8 +44,8 @@ func TestCoinbaseConnectionTest(t *testing.T) {
 	if reqs := fake.Requests(); len(reqs) != 1 || reqs[0] != "GET /accounts" {
 		t.Fatalf("requests %v", reqs) // a test reads accounts only; the app still trades on the sandbox
 	}
-	_, otherPEM, _ := coinbase.NewTestKey(key.Name)
-	s.into(s.do("POST", "/api/settings/test-connection", op, body(key.Name, otherPEM)), &tc)
+	other, _ := coinbasefake.NewKey(coinbasefake.ECDSA, key.Name)
+	s.into(s.do("POST", "/api/settings/test-connection", op, body(key.Name, other.Secret)), &tc)
 	if tc.Status != "Failed" || !strings.Contains(tc.Message, "refused the API key") {
 		t.Fatalf("wrong key: %+v", tc)
 	}
@@ -62,13 +62,14 @@ func TestCoinbaseConnectionTest(t *testing.T) {
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 // fakeCoinbase runs the fake exchange with a funded account and its key.
-func fakeCoinbase(t *testing.T) (*coinbasefake.Fake, *httptest.Server, coinbase.Key, string) {
+func fakeCoinbase(t *testing.T) (*coinbasefake.Fake, *httptest.Server, coinbasefake.Credentials, string) {
 	t.Helper()
-	key, pemText, err := coinbase.NewTestKey("organizations/kestrel-app/apiKeys/trading")
+	key, err := coinbasefake.NewKey(coinbasefake.ECDSA, "organizations/kestrel-app/apiKeys/trading")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := coinbasefake.New(key.Name, key.Public())
+	pemText := key.Secret
+	fake := coinbasefake.New(key.Name, key.Public)
 	// A fifth of the sandbox's 100,000: the drawdown limit and the day's
 	// P&L must measure this account from the switch, not the sandbox's past.
 	fake.Deposit("USD", "20000")
@@ -146,4 +147,40 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		}
 	}
 	t.Fatalf("timed out waiting for %s", what)
+}
+
+// An Ed25519 key (the base64 secret CDP shows) and an EC key both connect
+// to the fake, which verifies each with its own code; a malformed secret
+// gets an answer naming both accepted kinds.
+func TestCoinbaseKeyKindsConnect(t *testing.T) {
+	for _, kind := range []coinbasefake.KeyKind{coinbasefake.Ed25519, coinbasefake.ECDSA} {
+		t.Run(string(kind), func(t *testing.T) {
+			key, err := coinbasefake.NewKey(kind, "organizations/kestrel-app/apiKeys/"+string(kind))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fake := coinbasefake.New(key.Name, key.Public)
+			fake.Deposit("USD", "100")
+			srv := httptest.NewServer(fake.Handler())
+			defer srv.Close()
+			s := startWith(t, t.TempDir(), func(c *app.Config) { c.CoinbaseAPIURL = srv.URL })
+			op, _ := s.accounts()
+			test := func(secret string) (tc struct{ Status, Message string }) {
+				b, _ := json.Marshal(map[string]any{"provider": "exchange", "settings": map[string]any{"exchange": map[string]any{
+					"provider": "coinbase", "apiKey": key.Name, "apiSecret": secret, "sandbox": false, "timeout": 5000, "rateLimit": 10}}})
+				s.into(s.do("POST", "/api/settings/test-connection", op, string(b)), &tc)
+				return tc
+			}
+			if tc := test(key.Secret); tc.Status != "Connected" {
+				t.Fatalf("%s key: %+v", kind, tc)
+			}
+			if reqs := fake.RequestLog(); len(reqs) != 1 || !reqs[0].Keyed {
+				t.Fatalf("requests %+v", reqs)
+			}
+			tc := test("-----BEGIN EC PRIVATE KEY-----not base64-----END EC PRIVATE KEY-----")
+			if tc.Status != "Failed" || !strings.Contains(tc.Message, "Ed25519") || !strings.Contains(tc.Message, "EC P-256") {
+				t.Fatalf("malformed key: %+v", tc)
+			}
+		})
+	}
 }

@@ -37,7 +37,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	opt.MakerFee, _ = decimal.NewFromString(a.cfg.MakerFee)
 	opt.Spread, _ = decimal.NewFromString(a.cfg.Spread)
 	a.sandboxOpt = opt
-	v, err := a.venueFor(ctx, a.Settings.Platform().API.Exchange)
+	v, err := a.venueFor(ctx, a.Settings.Platform().API)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 // applies ("applied") and which it stores without acting on yet ("stored").
 var settingsEffects = map[string]string{
 	"api.exchange.provider": "applied", // switches the exchange and the live market (app/venue.go)
+	"api.marketData.source": "applied", // the paper venue's prices: the replay or Coinbase's live market (app/venue.go)
 	// Every risk key is read by the gateway (trading.PolicyFrom) and each
 	// has a test that shows its effect (risk/, trading/rules_test.go).
 	"trading.riskManagement.maxPositionSize":     "applied",

@@ -10,6 +10,7 @@ import (
 
 	"kestrel/domain"
 	"kestrel/events"
+	"kestrel/exchange/coinbase"
 	"kestrel/exchange/sandbox"
 	"kestrel/settings"
 )
@@ -31,23 +32,42 @@ type LiveExchange interface {
 	LastBeat() time.Time
 }
 
-// venue is one exchange with its market: the sandbox on the replay, or
-// Coinbase with its feed; run is the exchange's own loop.
+// venue is one exchange with its market: the sandbox (paper) on the
+// replay or on Coinbase's live market, or Coinbase with its feed; run is
+// the exchange's own loop.
 type venue struct {
 	exchange LiveExchange
 	market   LiveMarket
-	source   string
+	source   string // where prices come from
+	label    string // venue and prices, as the status shows them
 	run      func(ctx context.Context, ticks <-chan domain.Tick)
 	key      settings.Exchange // the settings it was built from
+	// marketSource is the settings' market source it was built for
+	// (the Coinbase venue always trades on Coinbase's market).
+	marketSource string
+	// prices, for the paper venue, is the market its engine matches on.
+	prices sandbox.Prices
 }
 
-// venueFor builds the venue the exchange settings select. A Coinbase that
-// cannot start (a malformed key) leaves the sandbox running, with an alert.
-func (a *App) venueFor(ctx context.Context, e settings.Exchange) (*venue, error) {
+// Sources and labels of the venues.
+const (
+	replaySource  = "sandbox replay of Coinbase candles"
+	liveSource    = "Coinbase live market data"
+	paperReplay   = "Paper · replayed Coinbase candles"
+	paperLive     = "Paper · live Coinbase prices"
+	coinbaseLabel = "Coinbase · live Coinbase prices"
+)
+
+// venueFor builds the venue the settings select: the exchange
+// (api.exchange.provider) and, for the paper venue, its market
+// (api.marketData.source). A Coinbase that cannot start (a malformed key)
+// leaves the sandbox running, with an alert.
+func (a *App) venueFor(ctx context.Context, api settings.API) (*venue, error) {
+	e := api.Exchange
 	if e.Provider == "coinbase" {
 		v, err := a.coinbaseVenue(e)
 		if err == nil {
-			v.key = e
+			v.key, v.marketSource = e, "coinbase"
 			return v, nil
 		}
 		slog.Error("coinbase not connected; running the sandbox", "err", err, "component", "exchange")
@@ -59,18 +79,38 @@ func (a *App) venueFor(ctx context.Context, e settings.Exchange) (*venue, error)
 		if err != nil {
 			return nil, err
 		}
-		a.sandbox = &venue{exchange: sb, market: a.Market, source: "sandbox replay of Coinbase candles", key: settings.Exchange{Provider: "sandbox"},
-			run: func(ctx context.Context, ticks <-chan domain.Tick) {
-				sb.Run(ctx, ticks, func(err error) { a.matchingFailed(ctx, err) })
-			}}
+		a.paper = sb
+		a.sandbox = &venue{exchange: sb, market: a.Market, source: replaySource, label: paperReplay, key: settings.Exchange{Provider: "sandbox"},
+			marketSource: "replay", prices: a.Market, run: a.runPaper}
 	}
-	return a.sandbox, nil
+	if api.MarketData.Source != "coinbase" {
+		return a.sandbox, nil
+	}
+	// Paper trading on live prices: the same paper engine, fed by
+	// Coinbase's public market (no key), built afresh for each switch.
+	cfg := a.coinbaseConfig(settings.Exchange{Timeout: e.Timeout, RateLimit: e.RateLimit})
+	feed, err := coinbase.OpenMarket(cfg, a.Market.Symbols(), 15*time.Second, nil)
+	if err != nil {
+		return nil, err
+	}
+	feed.FollowBook() // paper market orders walk Coinbase's level2 book
+	slog.Info("market: coinbase public market data for the paper venue", "api", cfg.RESTURL(), "market_ws", cfg.MarketURL(), "component", "exchange")
+	return &venue{exchange: a.paper, market: feed, source: liveSource, label: paperLive, key: settings.Exchange{Provider: "sandbox"},
+		marketSource: "coinbase", prices: livePrices{feed}, run: a.runPaper}, nil
+}
+
+// runPaper matches the paper engine's resting orders on the venue's ticks.
+func (a *App) runPaper(ctx context.Context, ticks <-chan domain.Tick) {
+	a.paper.Run(ctx, ticks, func(err error) { a.matchingFailed(ctx, err) })
 }
 
 func (a *App) use(v *venue) {
 	a.venueMu.Lock()
 	a.venue = v
 	a.venueMu.Unlock()
+	if v.prices != nil {
+		a.paper.SetPrices(v.prices)
+	}
 	a.Exchange.set(v.exchange)
 	a.Live.set(v.market)
 }
@@ -81,17 +121,21 @@ func (a *App) current() *venue {
 	return a.venue
 }
 
-// switchExchange follows a change of the exchange settings: the new venue
-// replaces the old and the engine restarts on it (orders already at an
-// exchange stay there).
+// switchExchange follows a change of the exchange or market settings: the
+// new venue replaces the old and the engine restarts on it (orders already
+// at an exchange stay there; the paper venue keeps its account whichever
+// market it trades on).
 func (a *App) switchExchange(ctx context.Context, old, next settings.Settings, by domain.User) {
 	e := next.API.Exchange
 	cur := a.current()
 	same := cur.key.Provider == e.Provider && (e.Provider == "sandbox" || cur.key == e)
+	if e.Provider == "sandbox" && cur.marketSource != next.API.MarketData.Source {
+		same = false
+	}
 	if same {
 		return
 	}
-	v, err := a.venueFor(context.WithoutCancel(ctx), e)
+	v, err := a.venueFor(context.WithoutCancel(ctx), next.API)
 	if err != nil {
 		slog.Error("switch exchange", "err", err, "component", "exchange")
 		return
@@ -110,7 +154,7 @@ func (a *App) switchExchange(ctx context.Context, old, next settings.Settings, b
 	if running {
 		a.startEngine()
 	}
-	slog.Warn("exchange switched", "exchange", v.exchange.Name(), "source", v.source, "by", by.Email, "component", "exchange")
+	slog.Warn("exchange switched", "exchange", v.exchange.Name(), "source", v.source, "venue", v.label, "by", by.Email, "component", "exchange")
 }
 
 // exchangeSwitch is the exchange every part of the app holds; it passes

@@ -53,7 +53,10 @@ type Deps struct {
 	// History is the candle store by real market dates (historical
 	// candles, coverage, the statistics drawn from history); nil leaves
 	// those routes out.
-	History    *marketdata.History
+	History *marketdata.History
+	// Venue names where orders go and on which prices ("Paper · live
+	// Coinbase prices").
+	Venue      func() string
 	Hub        *ws.Hub
 	Trading    *trading.Service
 	Strategies *strategy.Engine

@@ -118,6 +118,7 @@ func (s *Server) exportSettings(w http.ResponseWriter, r *http.Request) {
 
 // importSettings accepts the exported file ({settings, exportDate, version,
 // checksum}) and saves its settings section through the normal validation.
+// A secret the file leaves blank or masked keeps its stored value.
 func (s *Server) importSettings(w http.ResponseWriter, r *http.Request) {
 	var raw struct {
 		Settings   json.RawMessage `json:"settings"`
@@ -141,11 +142,21 @@ func (s *Server) importSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.d.Settings.KeepHalt(&cur)
+	kept := s.d.Settings.KeepStoredSecrets(&cur)
 	st, res, err := s.d.Settings.Save(r.Context(), userFrom(r.Context()), cur)
-	if err == nil {
-		noteAudit(r.Context(), "", "", "imported settings exported "+raw.ExportDate)
+	if err != nil {
+		s.reply(w, r, st, res, err)
+		return
 	}
-	s.reply(w, r, st, res, err)
+	noteAudit(r.Context(), "", "", "imported settings exported "+raw.ExportDate)
+	ok(w, importReply{settingsReply: settingsReply{Settings: st, Validation: res, Effects: s.d.SettingsEffects}, KeptSecrets: kept})
+}
+
+// importReply is an import's answer: the settings as saved and the secrets
+// kept from before because the file left them blank or masked.
+type importReply struct {
+	settingsReply
+	KeptSecrets []string `json:"keptSecrets"`
 }
 
 func (s *Server) settingsOptions(w http.ResponseWriter, r *http.Request) {
@@ -156,7 +167,7 @@ func (s *Server) settingsOptions(w http.ResponseWriter, r *http.Request) {
 		"timeFormats": settings.TimeFormats, "separators": settings.Separators, "timezones": settings.Timezones,
 		"logLevels": settings.LogLevels, "backupLocations": settings.BackupLocations, "aiModels": settings.AIModels,
 		"orderTypes": settings.OrderTypes, "timesInForce": settings.TimesInForce, "exchangeProviders": settings.ExchangeKinds,
-		"aiProviders": settings.AIKinds,
+		"marketSources": settings.MarketSources, "aiProviders": settings.AIKinds,
 	})
 }
 

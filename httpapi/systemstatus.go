@@ -99,6 +99,9 @@ func (s *Server) systemStatus(w http.ResponseWriter, r *http.Request) {
 			secs = age.Seconds()
 		}
 		out["market_data"] = map[string]any{"status": md, "last_tick_age_seconds": secs, "source": s.d.marketSource(), "replay_of": s.d.replayOf()}
+		if s.d.Venue != nil {
+			out["market_data"].(map[string]any)["venue"] = s.d.Venue()
+		}
 	}
 	if s.d.Cluster != nil {
 		out["cluster"] = s.d.Cluster()

@@ -8,8 +8,9 @@ func Defaults() Settings {
 	return Settings{
 		Version: Version,
 		API: API{
-			Exchange: Exchange{Provider: "sandbox", Sandbox: true, Timeout: 30000, RateLimit: 10},
-			AI:       AIProvider{Provider: "builtin", Model: "gpt-4.1-nano", Timeout: 60000, BacktestMaxModelCalls: 2000},
+			Exchange:   Exchange{Provider: "sandbox", Sandbox: true, Timeout: 30000, RateLimit: 10},
+			MarketData: MarketData{Source: "replay"},
+			AI:         AIProvider{Provider: "builtin", Model: "gpt-4.1-nano", Timeout: 60000, BacktestMaxModelCalls: 2000},
 		},
 		Trading: Trading{
 			DefaultParameters: DefaultParameters{Quantity: 0.01, OrderType: "market", TimeInForce: "GTC"},
@@ -61,5 +62,6 @@ var (
 	OrderTypes      = []string{"market", "limit"}
 	TimesInForce    = []string{"GTC", "IOC", "FOK"}
 	ExchangeKinds   = []string{"sandbox", "coinbase"}
+	MarketSources   = []string{"replay", "coinbase"}
 	AIKinds         = []string{"builtin", "replicate", "openai"}
 )

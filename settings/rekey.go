@@ -12,8 +12,8 @@ import (
 func sealSecrets(sealer *Sealer, p *Settings) error {
 	for i, f := range secretFields(p) {
 		var err error
-		if *f, err = sealer.Seal(secretNames[i], *f); err != nil {
-			return fmt.Errorf("seal %s: %w", secretNames[i], err)
+		if *f, err = sealer.Seal(SecretNames[i], *f); err != nil {
+			return fmt.Errorf("seal %s: %w", SecretNames[i], err)
 		}
 	}
 	return nil
@@ -21,7 +21,7 @@ func sealSecrets(sealer *Sealer, p *Settings) error {
 
 func openSecrets(sealer *Sealer, p *Settings) error {
 	for i, f := range secretFields(p) {
-		plain, err := sealer.Open(secretNames[i], *f)
+		plain, err := sealer.Open(SecretNames[i], *f)
 		if err != nil {
 			return fmt.Errorf("stored settings: %w", err)
 		}
@@ -47,7 +47,7 @@ func Rekey(ctx context.Context, kv domain.KVStore, old, next *Sealer) (int, erro
 		return 0, fmt.Errorf("stored settings are corrupt: %w", err)
 	}
 	n := 0
-	for _, name := range secretNames {
+	for _, name := range SecretNames {
 		v, ok := lookup(doc, name)
 		if !ok || v == "" {
 			continue

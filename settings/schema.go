@@ -16,8 +16,16 @@ type Settings struct {
 
 // API holds the exchange and AI provider connections.
 type API struct {
-	Exchange Exchange   `json:"exchange"`
-	AI       AIProvider `json:"ai"`
+	Exchange   Exchange   `json:"exchange"`
+	MarketData MarketData `json:"marketData"`
+	AI         AIProvider `json:"ai"`
+}
+
+// MarketData is where prices come from, apart from where orders go: the
+// sandbox (paper) venue trades on either source; the Coinbase venue always
+// on Coinbase's own market.
+type MarketData struct {
+	Source string `json:"source"` // replay | coinbase (public market data, no key)
 }
 
 // Exchange is the exchange connection; provider sandbox needs no keys.

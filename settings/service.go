@@ -237,9 +237,25 @@ func secretFields(p *Settings) []*string {
 	return []*string{&p.API.Exchange.APIKey, &p.API.Exchange.APISecret, &p.API.AI.APIToken}
 }
 
-// secretNames are secretFields' names, in the same order: each sealed
-// value is bound to its name.
-var secretNames = []string{"api.exchange.apiKey", "api.exchange.apiSecret", "api.ai.apiToken"}
+// SecretNames are the settings keys of secretFields, in the same order:
+// each sealed value is bound to its name.
+var SecretNames = []string{"api.exchange.apiKey", "api.exchange.apiSecret", "api.ai.apiToken"}
+
+// KeepStoredSecrets puts the stored secret back wherever next leaves one
+// blank or masked (an exported file leaves them out) and returns the keys
+// it kept, so an import never erases a key the file does not carry.
+func (s *Service) KeepStoredSecrets(next *Settings) []string {
+	stored := s.Platform()
+	nf, of := secretFields(next), secretFields(&stored)
+	kept := []string{}
+	for i := range nf {
+		if (*nf[i] == "" || IsMask(*nf[i])) && *of[i] != "" {
+			*nf[i] = *of[i]
+			kept = append(kept, SecretNames[i])
+		}
+	}
+	return kept
+}
 
 func maskSecrets(p *Settings) {
 	for _, f := range secretFields(p) {

@@ -90,6 +90,7 @@ func (c *checker) done() Result {
 func validateAPI(c *checker, a API) {
 	e := a.Exchange
 	oneOf(c, "api.exchange.provider", "Exchange provider", e.Provider, ExchangeKinds)
+	oneOf(c, "api.marketData.source", "Market data source", a.MarketData.Source, MarketSources)
 	if e.Provider == "coinbase" {
 		if strings.TrimSpace(e.APIKey) == "" {
 			c.err("api.exchange.apiKey", "Coinbase API key is required")

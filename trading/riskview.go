@@ -355,6 +355,9 @@ func (s *Service) makeRoom(ctx context.Context, v view, symbol string, qty decim
 			} else {
 				q := m.Quantity.Sub(take)
 				_, err = s.d.Exchange.ModifyOrder(ctx, m.ID, &q, nil)
+				if domain.ErrorCode(err) == domain.EConflict {
+					err = s.replaceSmaller(ctx, m, take)
+				}
 			}
 			if err != nil && domain.ErrorCode(err) != domain.EConflict { // conflict: it just filled or went
 				return fmt.Errorf("free %s from protective order %s: %w", symbol, m.ID, err)

@@ -105,9 +105,11 @@ type MarketIOC struct {
 	QuoteSize string `json:"quote_size,omitempty"`
 }
 
-// LimitGTC is limit_limit_gtc.
+// LimitGTC is limit_limit_gtc. Kestrel sends base_size; an order placed
+// elsewhere may be sized in quote_size instead.
 type LimitGTC struct {
-	BaseSize   string `json:"base_size"`
+	BaseSize   string `json:"base_size,omitempty"`
+	QuoteSize  string `json:"quote_size,omitempty"`
 	LimitPrice string `json:"limit_price"`
 	PostOnly   bool   `json:"post_only"`
 }
@@ -200,6 +202,8 @@ type EditResponse struct {
 }
 
 // Order is an order as GET /orders/historical/{id} and /batch return it.
+// FilledSize is in base currency; SizeInQuote says the order was sized in
+// quote currency (quote_size), so its fills' sizes are in quote too.
 type Order struct {
 	OrderID              string             `json:"order_id"`
 	ProductID            string             `json:"product_id"`
@@ -245,7 +249,8 @@ type OrdersPage struct {
 	Cursor   string  `json:"cursor"`
 }
 
-// Fill is one execution of GET /orders/historical/fills.
+// Fill is one execution of GET /orders/historical/fills. With SizeInQuote
+// (the order was placed with quote_size) Size is in quote currency.
 type Fill struct {
 	EntryID            string `json:"entry_id"`
 	TradeID            string `json:"trade_id"`

@@ -7,11 +7,16 @@ import (
 
 	"kestrel/domain"
 	"kestrel/exchange/coinbase"
+	"kestrel/exchange/coinbase/coinbasefake"
 )
 
 // BenchmarkSign is the ES256 JWT every REST request carries.
 func BenchmarkSign(b *testing.B) {
-	k, _, err := coinbase.NewTestKey("organizations/bench/apiKeys/k")
+	creds, err := coinbasefake.NewKey(coinbasefake.ECDSA, "organizations/bench/apiKeys/k")
+	if err != nil {
+		b.Fatal(err)
+	}
+	k, err := coinbase.ParseKey(creds.Name, creds.Secret)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,5 +1,7 @@
 // Package coinbase is the Coinbase Advanced Trade adapter: a REST v3 client
-// signed with CDP API keys (ES256 JWTs), and domain.Exchange on top of it.
+// signed with CDP API keys (EdDSA or ES256 JWTs), domain.Exchange on top of
+// it, and the live market (domain.MarketData) from Coinbase's public
+// endpoints, which need no key.
 // docs/COINBASE.md says what is mapped how; coinbasefake is the local
 // exchange the tests run it against.
 package coinbase
@@ -117,11 +119,19 @@ type call struct {
 	// safe requests are retried after an unknown outcome (reads, cancels);
 	// unsafe ones return errUnknown so the caller can look before retrying.
 	safe bool
+	// public requests (market data under /market) carry no key at all.
+	public bool
 }
+
+// errNoKey refuses a private request from a client without a key.
+var errNoKey = domain.Errorf(domain.EUnavailable, "No Coinbase API key is configured; only public market data can be read")
 
 // do runs a call with the rate cap, retries and backoff, decoding a 2xx
 // answer into out.
 func (c *Client) do(ctx context.Context, cl call, out any) error {
+	if !cl.public && c.cfg.Key.IsZero() {
+		return errNoKey
+	}
 	var body []byte
 	if cl.body != nil {
 		var err error
@@ -180,9 +190,12 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 // once sends one signed attempt within the per-attempt timeout.
 func (c *Client) once(ctx context.Context, cl call, body []byte) (int, http.Header, []byte, error) {
 	path := apiPrefix + cl.path
-	jwt, err := c.cfg.Key.Sign(c.cfg.Now(), cl.method+" "+c.host+path)
-	if err != nil {
-		return 0, nil, nil, err
+	var jwt string
+	if !cl.public {
+		var err error
+		if jwt, err = c.cfg.Key.Sign(c.cfg.Now(), cl.method+" "+c.host+path); err != nil {
+			return 0, nil, nil, err
+		}
 	}
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
@@ -198,7 +211,9 @@ func (c *Client) once(ctx context.Context, cl call, body []byte) (int, http.Head
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	req.Header.Set("Authorization", "Bearer "+jwt)
+	if jwt != "" {
+		req.Header.Set("Authorization", "Bearer "+jwt)
+	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")

@@ -58,12 +58,22 @@ func Open(c Config) (*Exchange, error) {
 		return nil, domain.Errorf(domain.EInvalid, "%v", err)
 	}
 	opt := Options{Client: client, Sandbox: c.Sandbox, Meta: c.Meta}
-	if c.MarketRESTURL() != c.RESTURL() { // the sandbox host: product metadata from production
-		if opt.Products, err = NewClient(ClientConfig{BaseURL: c.MarketRESTURL(), Key: key, Timeout: c.Timeout, RateLimit: c.RateLimit, Retries: 3}); err != nil {
-			return nil, domain.Errorf(domain.EInvalid, "%v", err)
+	if c.MarketRESTURL() != c.RESTURL() { // the sandbox host: product metadata from production, with no key
+		if opt.Products, err = c.marketClient(); err != nil {
+			return nil, err
 		}
 	}
 	return New(opt), nil
+}
+
+// marketClient reads the public market endpoints; it holds no key, so none
+// of its requests can carry one.
+func (c Config) marketClient() (*Client, error) {
+	client, err := NewClient(ClientConfig{BaseURL: c.MarketRESTURL(), Timeout: c.Timeout, RateLimit: c.RateLimit, Retries: 3})
+	if err != nil {
+		return nil, domain.Errorf(domain.EInvalid, "%v", err)
+	}
+	return client, nil
 }
 
 // Key is the parsed API key (WebSocket subscriptions sign with it).
@@ -78,13 +88,30 @@ func (c Config) MarketRESTURL() string {
 	return ProductionURL
 }
 
-// OpenFeed returns the live market feed for x's symbols, signing with x's key.
-func OpenFeed(c Config, x *Exchange, stale time.Duration, onState func(bool)) (*Feed, error) {
-	client, err := NewClient(ClientConfig{BaseURL: c.MarketRESTURL(), Key: x.Key(), Timeout: c.Timeout, RateLimit: c.RateLimit, Retries: 3})
+// OpenMarket returns Coinbase's live market for symbols (domain.Symbols
+// when empty) from the public endpoints and channels: no key is needed or
+// sent, so it works with no credentials stored.
+func OpenMarket(c Config, symbols []string, stale time.Duration, onState func(bool)) (*Feed, error) {
+	return openMarket(c, symbols, Key{}, stale, onState)
+}
+
+func openMarket(c Config, symbols []string, key Key, stale time.Duration, onState func(bool)) (*Feed, error) {
+	client, err := c.marketClient()
 	if err != nil {
-		return nil, domain.Errorf(domain.EInvalid, "%v", err)
+		return nil, err
 	}
-	f := NewFeed(client, x.opt.Symbols, StreamConfig{URL: c.MarketURL(), Key: x.Key(), Stale: stale, OnState: onState})
+	return NewFeed(client, symbols, StreamConfig{URL: c.MarketURL(), Key: key, Stale: stale, OnState: onState}), nil
+}
+
+// OpenFeed returns the live market feed for x's symbols and tells x where
+// to read the time of the last price. Its REST calls are the public ones
+// (no key); its channel subscriptions carry x's JWT, as Coinbase advises
+// for the most reliable connection when a key is at hand.
+func OpenFeed(c Config, x *Exchange, stale time.Duration, onState func(bool)) (*Feed, error) {
+	f, err := openMarket(c, x.opt.Symbols, x.Key(), stale, onState)
+	if err != nil {
+		return nil, err
+	}
 	x.WatchQuotes(f.LastTickAt)
 	return f, nil
 }

@@ -69,7 +69,46 @@ type meta struct {
 	ParentID string `json:"parent_id,omitempty"`
 }
 
+// baseScale is the places a base quantity worked out from a quote amount
+// keeps: Coinbase's finest base increment (0.00000001).
+const baseScale = 8
+
+// fromQuote is the base quantity a quote amount buys at price.
+func fromQuote(quote, price decimal.Decimal) decimal.Decimal {
+	if !price.IsPositive() {
+		return decimal.Zero
+	}
+	return quote.DivRound(price, baseScale)
+}
+
+// quoteSized reports whether Coinbase sized the order in quote currency.
+func quoteSized(o Order) bool {
+	oc := o.OrderConfiguration
+	return o.SizeInQuote || (oc.MarketIOC != nil && oc.MarketIOC.BaseSize == "" && oc.MarketIOC.QuoteSize != "") ||
+		(oc.LimitGTC != nil && oc.LimitGTC.BaseSize == "" && oc.LimitGTC.QuoteSize != "")
+}
+
+// quantity is an order's size in base currency. A quote-sized limit is its
+// quote size at its limit price; a quote-sized market order is what it
+// filled once done, and while live its quote size at the average price so
+// far (its filled part alone before the first fill).
+func quantity(o Order, base, quote string, limit decimal.Decimal, filled decimal.Decimal) decimal.Decimal {
+	if !quoteSized(o) || base != "" {
+		return dec(base)
+	}
+	switch st := status(o.Status); {
+	case limit.IsPositive():
+		return fromQuote(dec(quote), limit)
+	case !st.Live():
+		return filled
+	case dec(o.AverageFilledPrice).IsPositive():
+		return fromQuote(dec(quote), dec(o.AverageFilledPrice))
+	}
+	return filled
+}
+
 // toOrder maps a Coinbase order onto Kestrel's, with Kestrel's own fields.
+// Quantities are in base currency whatever the order was sized in.
 func toOrder(o Order, m meta) domain.Order {
 	out := domain.Order{ID: o.OrderID, ClientOrderID: o.ClientOrderID, Symbol: o.ProductID, Side: domain.Side(o.Side),
 		Status: status(o.Status), FilledQuantity: dec(o.FilledSize), Fee: dec(o.TotalFees), Hold: dec(o.OutstandingHold),
@@ -80,9 +119,10 @@ func toOrder(o Order, m meta) domain.Order {
 	oc := o.OrderConfiguration
 	switch {
 	case oc.MarketIOC != nil:
-		out.Type, out.Quantity = domain.Market, dec(oc.MarketIOC.BaseSize)
+		out.Type, out.Quantity = domain.Market, quantity(o, oc.MarketIOC.BaseSize, oc.MarketIOC.QuoteSize, decimal.Zero, out.FilledQuantity)
 	case oc.LimitGTC != nil:
-		out.Type, out.Quantity, out.Price = domain.Limit, dec(oc.LimitGTC.BaseSize), ptr(dec(oc.LimitGTC.LimitPrice))
+		limit := dec(oc.LimitGTC.LimitPrice)
+		out.Type, out.Quantity, out.Price = domain.Limit, quantity(o, oc.LimitGTC.BaseSize, oc.LimitGTC.QuoteSize, limit, out.FilledQuantity), ptr(limit)
 	case oc.StopLimitGTC != nil:
 		// Kestrel's stop-loss is the trigger; the protective limit is Coinbase's detail.
 		out.Type, out.Quantity, out.StopPrice = domain.StopLoss, dec(oc.StopLimitGTC.BaseSize), ptr(dec(oc.StopLimitGTC.StopPrice))
@@ -100,10 +140,16 @@ func toOrder(o Order, m meta) domain.Order {
 	return out
 }
 
-// toFill maps one Coinbase fill onto Kestrel's.
+// toFill maps one Coinbase fill onto Kestrel's. A quote-sized fill's size
+// is in quote currency: its base quantity is size / price ($500 at 50,000
+// is 0.01 BTC), so positions, cost basis and P&L count base as always.
 func toFill(f Fill, m meta) domain.Fill {
-	return domain.Fill{ID: f.EntryID, OrderID: f.OrderID, Symbol: f.ProductID, Side: domain.Side(f.Side), Quantity: dec(f.Size),
-		Price: dec(f.Price), Fee: dec(f.Commission), Liquidity: strings.ToLower(f.LiquidityIndicator), Strategy: m.Strategy,
+	qty, price := dec(f.Size), dec(f.Price)
+	if f.SizeInQuote {
+		qty = fromQuote(qty, price)
+	}
+	return domain.Fill{ID: f.EntryID, OrderID: f.OrderID, Symbol: f.ProductID, Side: domain.Side(f.Side), Quantity: qty,
+		Price: price, Fee: dec(f.Commission), Liquidity: strings.ToLower(f.LiquidityIndicator), Strategy: m.Strategy,
 		Time: parseTime(f.TradeTime)}
 }
 

@@ -33,10 +33,24 @@ type Options struct {
 	// Coinbase has no stop-market order. Default DefaultStopLimitOffset.
 	StopLimitOffset decimal.Decimal
 	// Meta keeps what Coinbase does not (user, strategy, protective group)
-	// across restarts; nil keeps it in memory only.
+	// across restarts; nil keeps it in memory only (the last Remember orders).
 	Meta domain.KVStore
-	Now  func() time.Time
+	// Remember is how many finished orders (and order details, client ids)
+	// the adapter keeps in memory, least recently used dropped first; the
+	// live orders are always kept. Default DefaultRemember.
+	Remember int
+	// SeenFor is how long fill ids are remembered so a fill is reported
+	// once; a fill older than this is history and never reported as new.
+	// Default DefaultSeenFor.
+	SeenFor time.Duration
+	Now     func() time.Time
 }
+
+// The memory bounds' defaults: ten thousand finished orders, a day of fills.
+const (
+	DefaultRemember = 10_000
+	DefaultSeenFor  = 24 * time.Hour
+)
 
 // DefaultStopLimitOffset is 1%: a sell stop at 48,000 rests a limit at 47,520.
 var DefaultStopLimitOffset = decimal.RequireFromString("0.01")
@@ -49,14 +63,18 @@ type Exchange struct {
 	c   *Client
 	opt Options
 
+	// What the adapter remembers is bounded: live orders (as many as are
+	// open at Coinbase), the last Remember finished orders, order details
+	// and client ids (the store keeps them all), and a SeenFor window of
+	// fill ids.
 	mu       sync.Mutex
-	meta     map[string]meta         // by Coinbase order id
-	byClient map[string]string       // Coinbase client_order_id -> order id
-	known    map[string]domain.Order // last state reported per order
-	live     map[string]domain.Order // pending and open orders
-	loaded   bool                    // live holds Coinbase's open orders
-	seen     map[string]bool         // fill entry ids already reported
-	fillMark time.Time               // fills before this were all seen
+	meta     *lru[string, meta]         // by Coinbase order id
+	byClient *lru[string, string]       // Coinbase client_order_id -> order id
+	live     map[string]domain.Order    // pending and open orders: their last state reported
+	closed   *lru[string, domain.Order] // finished orders: their last state reported
+	loaded   bool                       // live holds Coinbase's open orders
+	seen     map[string]time.Time       // fill entry ids already reported, with the fill's time
+	fillMark time.Time                  // fills before this were all seen
 	products []domain.Product
 	prodAt   time.Time
 
@@ -81,8 +99,14 @@ func New(opt Options) *Exchange {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &Exchange{c: opt.Client, opt: opt, meta: map[string]meta{}, byClient: map[string]string{}, known: map[string]domain.Order{},
-		live: map[string]domain.Order{}, seen: map[string]bool{}}
+	if opt.Remember <= 0 {
+		opt.Remember = DefaultRemember
+	}
+	if opt.SeenFor <= 0 {
+		opt.SeenFor = DefaultSeenFor
+	}
+	return &Exchange{c: opt.Client, opt: opt, meta: newLRU[string, meta](opt.Remember), byClient: newLRU[string, string](opt.Remember),
+		live: map[string]domain.Order{}, closed: newLRU[string, domain.Order](opt.Remember), seen: map[string]time.Time{}}
 }
 
 // Client is the REST client underneath (market data shares it).
@@ -206,7 +230,7 @@ func (x *Exchange) PlaceOrder(ctx context.Context, req domain.OrderRequest) (dom
 	// still safe to send: Coinbase answers a repeated client_order_id with the
 	// order it already has instead of making another.
 	x.mu.Lock()
-	prev, seen := x.byClient[body.ClientOrderID]
+	prev, seen := x.byClient.Get(body.ClientOrderID)
 	x.mu.Unlock()
 	if seen && req.ClientOrderID != "" {
 		return x.Order(ctx, prev)
@@ -367,8 +391,8 @@ func firstNonEmpty(s ...string) string {
 // remember records Kestrel's side of a new order (and stores it, if it can).
 func (x *Exchange) remember(ctx context.Context, id, coid string, m meta) {
 	x.mu.Lock()
-	x.meta[id] = m
-	x.byClient[coid] = id
+	x.meta.Put(id, m)
+	x.byClient.Put(coid, id)
 	x.mu.Unlock()
 	if x.opt.Meta != nil {
 		raw, _ := json.Marshal(m)
@@ -384,14 +408,14 @@ func (x *Exchange) remember(ctx context.Context, id, coid string, m meta) {
 // metaFor returns Kestrel's side of an order, from memory or the store.
 func (x *Exchange) metaFor(ctx context.Context, id string) meta {
 	x.mu.Lock()
-	m, ok := x.meta[id]
+	m, ok := x.meta.Get(id)
 	x.mu.Unlock()
 	if ok || x.opt.Meta == nil {
 		return m
 	}
 	if raw, err := x.opt.Meta.GetValue(ctx, "coinbase.order."+id); err == nil && json.Unmarshal([]byte(raw), &m) == nil {
 		x.mu.Lock()
-		x.meta[id] = m
+		x.meta.Put(id, m)
 		x.mu.Unlock()
 	}
 	return m
@@ -417,14 +441,20 @@ func (x *Exchange) findByClientID(ctx context.Context, coid, symbol string, sinc
 
 // Order implements domain.Exchange.
 func (x *Exchange) Order(ctx context.Context, id string) (domain.Order, error) {
-	o, err := x.c.Order(ctx, id)
+	o, err := x.fetch(ctx, id)
 	if err != nil {
-		if domain.ErrorCode(err) == domain.ENotFound {
-			return domain.Order{}, domain.Errorf(domain.ENotFound, "Order not found")
-		}
 		return domain.Order{}, err
 	}
 	return toOrder(o, x.metaFor(ctx, id)), nil
+}
+
+// fetch reads one order as Coinbase has it.
+func (x *Exchange) fetch(ctx context.Context, id string) (Order, error) {
+	o, err := x.c.Order(ctx, id)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return Order{}, domain.Errorf(domain.ENotFound, "Order not found")
+	}
+	return o, err
 }
 
 // clientLookback bounds the scan for a client order id Kestrel has no
@@ -437,7 +467,7 @@ const clientLookback = 24 * time.Hour
 func (x *Exchange) OrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
 	coid := clientOrderID(userID, clientID)
 	x.mu.Lock()
-	id, ok := x.byClient[coid]
+	id, ok := x.byClient.Get(coid)
 	x.mu.Unlock()
 	if !ok && x.opt.Meta != nil {
 		if stored, err := x.opt.Meta.GetValue(ctx, "coinbase.client."+coid); err == nil {
@@ -452,7 +482,7 @@ func (x *Exchange) OrderByClientID(ctx context.Context, userID, clientID string)
 		return domain.Order{}, err
 	}
 	x.mu.Lock()
-	x.byClient[coid] = o.OrderID
+	x.byClient.Put(coid, o.OrderID)
 	x.mu.Unlock()
 	return toOrder(o, x.metaFor(ctx, o.OrderID)), nil
 }
@@ -564,12 +594,16 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 	if quantity == nil && price == nil {
 		return domain.Order{}, domain.Errorf(domain.EInvalid, "Please provide at least one field to modify")
 	}
-	cur, err := x.Order(ctx, id)
+	raw, err := x.fetch(ctx, id)
 	if err != nil {
 		return domain.Order{}, err
 	}
+	cur := toOrder(raw, x.metaFor(ctx, id))
 	if !cur.Status.Live() {
 		return domain.Order{}, domain.Errorf(domain.EConflict, "Only pending or open limit and stop orders can be modified (this one is %s)", cur.Status)
+	}
+	if quoteSized(raw) { // its size is in quote currency; an edit's size would be read in base
+		return domain.Order{}, domain.Errorf(domain.EConflict, "This order was sized in %s on Coinbase; cancel it and place a new one", domain.Quote(cur.Symbol))
 	}
 	if cur.Type != domain.Limit {
 		return domain.Order{}, domain.Errorf(domain.EConflict, "Coinbase can edit limit orders only; cancel this %s order and place a new one", cur.Type)

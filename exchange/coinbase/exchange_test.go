@@ -42,17 +42,23 @@ func (r *rig) slept() []time.Duration {
 }
 
 func newRig(t testing.TB, timeout time.Duration) *rig {
+	return newRigKey(t, timeout, coinbasefake.ECDSA)
+}
+
+// newRigKey is the rig with a CDP key of kind, issued by the fake.
+func newRigKey(t testing.TB, timeout time.Duration, kind coinbasefake.KeyKind) *rig {
 	t.Helper()
-	k, pemText, err := coinbase.NewTestKey("organizations/kestrel-test/apiKeys/contract")
+	creds, err := coinbasefake.NewKey(kind, "organizations/kestrel-test/apiKeys/contract")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The adapter reads the key the way Settings hands it over: name and PEM.
-	key, err := coinbase.ParseKey(k.Name, strings.ReplaceAll(pemText, "\n", `\n`))
+	// The adapter reads the key the way Settings hands it over: name and secret
+	// (a PEM with its line breaks as "\n" escapes, as the key file's JSON has it).
+	key, err := coinbase.ParseKey(creds.Name, strings.ReplaceAll(creds.Secret, "\n", `\n`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{key: key, fake: coinbasefake.New(key.Name, key.Public())}
+	r := &rig{key: key, fake: coinbasefake.New(creds.Name, creds.Public)}
 	r.fake.Deposit("USD", "100000")
 	for sym, p := range map[string]string{"BTC-USD": "50000", "ETH-USD": "3000", "SOL-USD": "150", "ADA-USD": "0.45"} {
 		r.fake.SetPrice(sym, p)
@@ -235,7 +241,8 @@ func TestOrderLevelFailureIsARejection(t *testing.T) {
 // A key the exchange does not know is refused with Coinbase's answer.
 func TestWrongKeyIsRefused(t *testing.T) {
 	r := newRig(t, 5*time.Second)
-	other, _, _ := coinbase.NewTestKey(r.key.Name)
+	creds, _ := coinbasefake.NewKey(coinbasefake.ECDSA, r.key.Name)
+	other, _ := coinbase.ParseKey(creds.Name, creds.Secret)
 	c, _ := coinbase.NewClient(coinbase.ClientConfig{BaseURL: r.srv.URL, Key: other})
 	_, err := coinbase.New(coinbase.Options{Client: c}).Balances(ctx)
 	if err == nil || !strings.Contains(domain.ErrorMessage(err), "refused the API key") || !strings.Contains(domain.ErrorMessage(err), "bad signature") {
@@ -384,7 +391,7 @@ func TestCandlesArePagedWithin350(t *testing.T) {
 			t.Fatalf("candle %d: %+v, want %+v", i, c, cs[i])
 		}
 	}
-	if n := count(r.fake.Requests(), "GET /products/BTC-USD/candles"); n != 3 {
+	if n := count(r.fake.Requests(), "GET /market/products/BTC-USD/candles"); n != 3 {
 		t.Fatalf("%d candle requests, want 3 (350 + 350 + 100)", n)
 	}
 }

@@ -3,6 +3,7 @@ package coinbase
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"sort"
 	"strconv"
@@ -33,6 +34,9 @@ type Feed struct {
 	lastAt  time.Time                  // last market-data message (heartbeats excluded)
 	subs    map[chan domain.Tick]struct{}
 	dropped int64
+	depth   bool                    // subscribe level2 (FollowBook)
+	books   map[string]*l2Book      // level2 books, while known to be whole
+	prints  map[string][]tradePrint // recent market_trades, oldest first, bounded
 }
 
 var _ domain.MarketData = (*Feed)(nil)
@@ -184,16 +188,31 @@ func (f *Feed) PublishTickers(ticks <-chan domain.Tick, bus *events.Bus) {
 // backoff; each channel is its own subscribe message.
 func (f *Feed) Start(ctx context.Context) {
 	reconnect(ctx, f.cfg, "market", func(ctx context.Context, conn *websocket.Conn) error {
-		for _, ch := range []string{"heartbeats", "ticker", "market_trades", "candles"} {
+		f.dropBooks() // a new connection's level2 snapshot brings them back
+		channels := []string{"heartbeats", "ticker", "market_trades", "candles"}
+		if f.followsBook() {
+			channels = append(channels, "level2")
+		}
+		for _, ch := range channels {
 			if err := subscribe(ctx, conn, f.cfg.Key, ch, f.symbols); err != nil {
 				return err
 			}
 		}
 		f.cfg.OnState(true)
+		var seq sequence
 		for {
 			m, err := read(ctx, conn, f.cfg.Stale)
 			if err != nil {
 				return err
+			}
+			switch seq.next(m.SequenceNum) {
+			case seqLate:
+				continue // older than what is shown: a late ticker must not replace a newer price
+			case seqGap:
+				if f.followsBook() { // a lost level2 update leaves a book that is not Coinbase's: start again from a snapshot
+					f.dropBooks()
+					return errors.New("market message lost: reconnecting for a fresh level2 snapshot")
+				}
 			}
 			f.handle(m)
 		}
@@ -220,10 +239,13 @@ func (f *Feed) handle(m WSMessage) {
 			f.mu.Lock()
 			for _, t := range ev.Trades {
 				f.volume[t.ProductID] = f.volume[t.ProductID].Add(dec(t.Size))
+				f.printed(t)
 			}
 			f.lastAt = f.now()
 			f.mu.Unlock()
 		}
+	case "l2_data":
+		f.onLevel2(m.Events)
 	case "candles":
 		for _, raw := range m.Events {
 			var ev WSCandlesEvent

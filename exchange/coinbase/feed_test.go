@@ -80,3 +80,26 @@ func TestFeedFromMarketChannels(t *testing.T) {
 		return err == nil && len(cs) == 2 && cs[1].Close.Equal(d("51100")) && cs[0].Close.Equal(d("50050"))
 	})
 }
+
+// A ticker that arrives after a newer one (a lower sequence_num) does not
+// put the older price back.
+func TestFeedIgnoresALateTicker(t *testing.T) {
+	r := newRig(t, 5*time.Second)
+	feed := coinbase.NewFeed(r.x.Client(), []string{"BTC-USD"}, coinbase.StreamConfig{URL: "ws" + strings.TrimPrefix(r.srv.URL, "http") + "/ws", Backoff: 10 * time.Millisecond})
+	fctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); feed.Start(fctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	ticks := feed.Subscribe(fctx)
+	waitFor(t, "the ticker subscription", func() bool { return r.fake.Subscribers("ticker") == 1 })
+	r.fake.SwapNext()
+	r.fake.SetPrice("BTC-USD", "50100") // held back...
+	r.fake.SetPrice("BTC-USD", "50200") // ...and sent after this one
+	if tk := nextTick(t, ticks, "BTC-USD"); !tk.Price.Equal(d("50200")) {
+		t.Fatalf("first tick %s, want the newer 50200", tk.Price)
+	}
+	r.fake.SetPrice("BTC-USD", "50300")
+	if tk := nextTick(t, ticks, "BTC-USD"); !tk.Price.Equal(d("50300")) {
+		t.Fatalf("next tick %s: the late 50100 was taken", tk.Price)
+	}
+}

@@ -28,11 +28,14 @@ func (c *Client) Accounts(ctx context.Context) ([]Account, error) {
 	}
 }
 
+// Market data comes from Coinbase's public endpoints (/market/...): no key
+// is sent, so the live market works with no credentials stored.
+
 // Products lists the spot products with these ids.
 func (c *Client) Products(ctx context.Context, ids []string) ([]Product, error) {
 	q := url.Values{"product_type": {"SPOT"}, "product_ids": ids}
 	var p ProductsPage
-	err := c.do(ctx, call{method: http.MethodGet, path: "/products", query: q, safe: true}, &p)
+	err := c.do(ctx, call{method: http.MethodGet, path: "/market/products", query: q, safe: true, public: true}, &p)
 	return p.Products, err
 }
 
@@ -52,7 +55,7 @@ func (c *Client) Candles(ctx context.Context, product, g string, w time.Duration
 		q := url.Values{"start": {strconv.FormatInt(from.Unix(), 10)}, "end": {strconv.FormatInt(to.Unix()-1, 10)},
 			"granularity": {g}, "limit": {strconv.Itoa(MaxCandles)}}
 		var p CandlesPage
-		if err := c.do(ctx, call{method: http.MethodGet, path: "/products/" + url.PathEscape(product) + "/candles", query: q, safe: true}, &p); err != nil {
+		if err := c.do(ctx, call{method: http.MethodGet, path: "/market/products/" + url.PathEscape(product) + "/candles", query: q, safe: true, public: true}, &p); err != nil {
 			return nil, err
 		}
 		for i := len(p.Candles) - 1; i >= 0; i-- { // newest first on the wire
@@ -66,7 +69,7 @@ func (c *Client) Candles(ctx context.Context, product, g string, w time.Duration
 // Ticker returns the latest trades and the best bid and ask.
 func (c *Client) Ticker(ctx context.Context, product string) (TickerPage, error) {
 	var p TickerPage
-	err := c.do(ctx, call{method: http.MethodGet, path: "/products/" + url.PathEscape(product) + "/ticker", query: url.Values{"limit": {"1"}}, safe: true}, &p)
+	err := c.do(ctx, call{method: http.MethodGet, path: "/market/products/" + url.PathEscape(product) + "/ticker", query: url.Values{"limit": {"1"}}, safe: true, public: true}, &p)
 	return p, err
 }
 

@@ -41,7 +41,7 @@ func (c *StreamConfig) defaults() {
 // channel per message), each with a fresh JWT.
 func subscribe(ctx context.Context, conn *websocket.Conn, key Key, channel string, products []string) error {
 	msg := WSSubscribe{Type: "subscribe", Channel: channel, ProductIDs: products}
-	if key.priv != nil {
+	if !key.IsZero() {
 		jwt, err := key.Sign(time.Now(), "")
 		if err != nil {
 			return err
@@ -103,10 +103,44 @@ func read(ctx context.Context, conn *websocket.Conn, stale time.Duration) (WSMes
 	return m, nil
 }
 
+// sequence follows a connection's sequence_num, which Coinbase numbers one
+// up per message: one more than a number ahead means messages were lost (a
+// gap); one not above the highest seen arrived out of order and, as
+// Coinbase documents, can be ignored.
+type sequence struct {
+	last    int64
+	started bool
+}
+
+type seqState int
+
+const (
+	seqNext seqState = iota // the expected next message (or the first)
+	seqGap                  // messages were skipped: lost
+	seqLate                 // at or below the highest seen: out of order or repeated
+)
+
+// next judges n and, unless it is late, makes it the highest seen.
+func (s *sequence) next(n int64) seqState {
+	switch {
+	case !s.started:
+		s.started, s.last = true, n
+		return seqNext
+	case n <= s.last:
+		return seqLate
+	case n == s.last+1:
+		s.last = n
+		return seqNext
+	}
+	s.last = n
+	return seqGap
+}
+
 // RunUserStream follows the user channel until ctx ends: each order event
 // is read back by REST (so its fills come with it), and on every connect
 // and every gap in sequence numbers the adapter resyncs (open orders and
-// fills since the last seen), so nothing missed while away is lost.
+// fills since the last seen), so nothing missed while away is lost; a
+// message arriving after a later one is ignored, not taken for a gap.
 func (x *Exchange) RunUserStream(ctx context.Context, cfg StreamConfig) {
 	cfg.defaults()
 	reconnect(ctx, cfg, "user", func(ctx context.Context, conn *websocket.Conn) error {
@@ -119,19 +153,22 @@ func (x *Exchange) RunUserStream(ctx context.Context, cfg StreamConfig) {
 			slog.Warn("coinbase resync after connect failed", "err", err, "component", "exchange")
 		}
 		cfg.OnState(true)
-		last := int64(-1)
+		var seq sequence
 		for {
 			m, err := read(ctx, conn, cfg.Stale)
 			if err != nil {
 				return err
 			}
-			if last >= 0 && m.SequenceNum != last+1 {
-				slog.Warn("coinbase user channel gap; resyncing", "expected", last+1, "got", m.SequenceNum, "component", "exchange")
+			prev := seq.last
+			switch seq.next(m.SequenceNum) {
+			case seqLate:
+				continue // arrived out of order: its change was read back with a later message or the resync
+			case seqGap:
+				slog.Warn("coinbase user channel gap; resyncing", "expected", prev+1, "got", m.SequenceNum, "component", "exchange")
 				if err := x.Sync(ctx); err != nil {
 					return err
 				}
 			}
-			last = m.SequenceNum
 			if m.Channel != "user" {
 				continue
 			}

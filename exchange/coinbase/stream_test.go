@@ -109,3 +109,44 @@ func TestReconnectCatchesUpOnFills(t *testing.T) {
 		t.Fatalf("update %+v", u.Order)
 	}
 }
+
+// A message that arrives after a later one (its sequence_num below one
+// already seen) is ignored, as Coinbase documents, and not taken for a gap:
+// the one real gap it opened costs one resync, not three, and the stream
+// goes on without more.
+func TestOutOfOrderMessageIsNotAGap(t *testing.T) {
+	r := newRig(t, 5*time.Second)
+	first, err := r.x.PlaceOrder(ctx, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("49000")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := r.x.PlaceOrder(ctx, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: d("0.1"), Price: dp("48000")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, stop := context.WithCancel(ctx)
+	defer stop()
+	ups := r.x.Updates(sub)
+	state, _ := startStream(t, r)
+	if !<-state {
+		t.Fatal("stream did not connect")
+	}
+	// The subscription's snapshot is read back order by order; the second is last.
+	waitFor(t, "the snapshot read back", func() bool { return count(r.fake.Requests(), "GET /orders/historical/"+second.ID) == 2 })
+	resyncs := func() int { return count(r.fake.Requests(), "GET /orders/historical/batch") }
+	before := resyncs()
+	r.fake.SwapNext()
+	r.fake.SetPrice("BTC-USD", "48990") // fills the first; its update is held back...
+	r.fake.Heartbeat(1)                 // ...and arrives after this one: a gap, then a late message
+	if u := nextFill(t, ups, first.ID); u.Order.Status != domain.StatusFilled {
+		t.Fatalf("first %+v", u.Order)
+	}
+	r.fake.Heartbeat(2)
+	r.fake.SetPrice("BTC-USD", "47990") // fills the second, read back from its own update
+	if u := nextFill(t, ups, second.ID); u.Order.Status != domain.StatusFilled {
+		t.Fatalf("second %+v", u.Order)
+	}
+	if n := resyncs() - before; n != 1 {
+		t.Fatalf("%d resyncs, want 1 (the gap the held message opened)", n)
+	}
+}

@@ -30,7 +30,7 @@ func (x *Exchange) refresh(ctx context.Context, id string) (domain.Order, error)
 		return o, err
 	}
 	x.mu.Lock()
-	prev, had := x.known[id]
+	prev, had := x.known(id)
 	x.mu.Unlock()
 	var fresh []domain.Fill
 	if o.FilledQuantity.GreaterThan(prev.FilledQuantity) || (!had && o.FilledQuantity.IsPositive()) {
@@ -39,23 +39,28 @@ func (x *Exchange) refresh(ctx context.Context, id string) (domain.Order, error)
 			return o, err
 		}
 		m := x.metaFor(ctx, id)
+		horizon := x.opt.Now().Add(-x.opt.SeenFor)
 		for i := len(raw) - 1; i >= 0; i-- { // oldest first
 			f := toFill(raw[i], m)
 			x.mu.Lock()
-			dup := x.seen[f.ID]
-			x.seen[f.ID] = true
+			_, dup := x.seen[f.ID]
+			old := f.Time.Before(horizon) // history: past the window a reported id is forgotten
+			if !dup && !old {
+				x.seen[f.ID] = f.Time
+			}
 			x.mu.Unlock()
-			if !dup {
+			if !dup && !old {
 				fresh = append(fresh, f)
 			}
 		}
 	}
 	x.mu.Lock()
-	x.known[id] = o
 	if o.Status.Live() {
 		x.live[id] = o
+		x.closed.Delete(id)
 	} else {
 		delete(x.live, id)
+		x.closed.Put(id, o)
 	}
 	x.mu.Unlock()
 	var ups []domain.TradeUpdate
@@ -67,6 +72,25 @@ func (x *Exchange) refresh(ctx context.Context, id string) (domain.Order, error)
 	}
 	x.updates.Tell(ups)
 	return o, nil
+}
+
+// known is the last state reported of order id; callers hold mu.
+func (x *Exchange) known(id string) (domain.Order, bool) {
+	if o, ok := x.live[id]; ok {
+		return o, true
+	}
+	return x.closed.Get(id)
+}
+
+// forgetOldFills drops fill ids past the SeenFor window (refresh treats
+// such fills as history); callers hold mu.
+func (x *Exchange) forgetOldFills() {
+	horizon := x.opt.Now().Add(-x.opt.SeenFor)
+	for id, t := range x.seen {
+		if t.Before(horizon) {
+			delete(x.seen, id)
+		}
+	}
 }
 
 func eqDec(a, b *decimal.Decimal) bool {
@@ -100,6 +124,9 @@ func (x *Exchange) sync(ctx context.Context) error {
 	mark := x.fillMark
 	x.mu.Unlock()
 	started := x.opt.Now()
+	if mark.IsZero() { // the first sync: fills older than the window are history, not news
+		mark = started.Add(-x.opt.SeenFor)
+	}
 	fills, err := x.c.Fills(ctx, FillQuery{Products: x.opt.Symbols, Start: mark})
 	if err != nil {
 		return err
@@ -109,7 +136,7 @@ func (x *Exchange) sync(ctx context.Context) error {
 	x.mu.Lock()
 	for _, o := range open {
 		openIDs[o.OrderID] = true
-		k, ok := x.known[o.OrderID]
+		k, ok := x.known(o.OrderID)
 		if !ok || status(o.Status) != k.Status || !dec(o.FilledSize).Equal(k.FilledQuantity) {
 			changed[o.OrderID] = true
 		}
@@ -119,11 +146,13 @@ func (x *Exchange) sync(ctx context.Context) error {
 			changed[id] = true // closed since: filled, cancelled or expired
 		}
 	}
+	horizon := started.Add(-x.opt.SeenFor)
 	for _, f := range fills {
-		if !x.seen[f.EntryID] {
+		if _, seen := x.seen[f.EntryID]; !seen && !parseTime(f.TradeTime).Before(horizon) {
 			changed[f.OrderID] = true
 		}
 	}
+	x.forgetOldFills()
 	x.mu.Unlock()
 	for id := range changed {
 		if _, err := x.refresh(ctx, id); err != nil {

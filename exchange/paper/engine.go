@@ -60,7 +60,20 @@ type Quote struct {
 	Last      decimal.Decimal
 	Bid, Ask  decimal.Decimal
 	Low, High decimal.Decimal
+	// Bids and Asks are the book's depth, best first, where the market
+	// publishes it (Coinbase's level2); a market order then walks them.
+	// Empty: only the top of the book is known.
+	Bids, Asks []Level
+	// TradeThrough is a market that reports its trades (Coinbase's
+	// market_trades): a resting limit then fills only when a trade printed
+	// at or through its price, at its price, never on the book alone.
+	// Traded says whether any trade printed since the last quote; Low and
+	// High are then the range of those trades.
+	TradeThrough, Traded bool
 }
+
+// Level is one price level of a book: the size resting at a price.
+type Level struct{ Price, Size decimal.Decimal }
 
 // Engine is one account on the simulated exchange.
 type Engine struct {
@@ -167,6 +180,10 @@ func (e *Engine) LiveOrder(id string) (domain.Order, bool) {
 	o, ok := e.live[id]
 	return o, ok
 }
+
+// ForgetQuotes drops the quotes seen: the market changed, and until the new
+// one quotes a symbol no order takes at the old market's price.
+func (e *Engine) ForgetQuotes() { e.quotes = map[string]Quote{} }
 
 // Quote returns the last quote seen for symbol.
 func (e *Engine) Quote(symbol string) (Quote, bool) {

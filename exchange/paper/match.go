@@ -17,6 +17,7 @@ func (e *Engine) OnQuote(now time.Time, q Quote) Change {
 	if _, known := e.products[q.Symbol]; !known || !q.Last.IsPositive() {
 		return Change{}
 	}
+	tradeLow, tradeHigh := q.Low, q.High // the trades' own range: the last price may be older
 	if q.Low.IsZero() || q.Low.GreaterThan(q.Last) {
 		q.Low = q.Last
 	}
@@ -37,6 +38,12 @@ func (e *Engine) OnQuote(now time.Time, q Quote) Change {
 		price decimal.Decimal
 		stop  bool
 	}{{b.buyLimits, askLow, false}, {b.sellLimits, bidHigh, false}, {b.sellStops, q.Low, true}, {b.buyStops, q.High, true}} {
+		if q.TradeThrough && !x.stop {
+			if !q.Traded {
+				continue // no trade printed: the book alone fills no resting limit
+			}
+			x.price = map[bool]decimal.Decimal{true: tradeLow, false: tradeHigh}[x.bk == b.buyLimits]
+		}
 		for _, en := range x.bk.crossing(x.price) {
 			hits = append(hits, hit{en.id, x.stop})
 		}
@@ -59,7 +66,9 @@ func (e *Engine) OnQuote(now time.Time, q Quote) Change {
 			qty = cap
 		}
 		px := *o.Price
-		if o.Side == domain.Buy && q.Ask.LessThan(px) || o.Side == domain.Sell && q.Bid.GreaterThan(px) {
+		// On a trade-through market a trade went through it: it fills at its
+		// limit, as a resting order does; elsewhere at the book if better.
+		if !q.TradeThrough && (o.Side == domain.Buy && q.Ask.LessThan(px) || o.Side == domain.Sell && q.Bid.GreaterThan(px)) {
 			px = e.onGrid(o.Symbol, map[domain.Side]decimal.Decimal{domain.Buy: q.Ask, domain.Sell: q.Bid}[o.Side], o.Side)
 		}
 		t.fill(&o, qty, px, "maker")

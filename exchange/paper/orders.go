@@ -105,6 +105,9 @@ func (t *tx) enter(o *domain.Order) error {
 	e := t.e
 	switch o.Type {
 	case domain.Market:
+		if levels := e.depth(o.Symbol, o.Side); len(levels) > 0 {
+			return t.walk(o, levels)
+		}
 		px, err := e.takerPrice(o.Symbol, o.Side)
 		if err != nil {
 			return err

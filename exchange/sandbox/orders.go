@@ -157,7 +157,8 @@ func (s *Sandbox) catchUp(now time.Time, symbol string) paper.Change {
 	if err != nil {
 		return paper.Change{}
 	}
-	if from, seen := s.seenAt[symbol]; seen && !t.Time.IsZero() && !t.Time.After(from) {
+	depth, deep := s.prices.(Depther)
+	if from, seen := s.seenAt[symbol]; seen && !deep && !t.Time.IsZero() && !t.Time.After(from) {
 		if _, quoted := s.eng.Quote(symbol); quoted {
 			return paper.Change{} // nothing new since the engine last looked
 		}
@@ -166,12 +167,22 @@ func (s *Sandbox) catchUp(now time.Time, symbol string) paper.Change {
 	if !q.Bid.IsPositive() || !q.Ask.IsPositive() {
 		q.Bid, q.Ask = t.Price, t.Price
 	}
+	if deep { // the book changes between ticks: always read it afresh
+		if bids, asks, ok := depth.Depth(symbol); ok && len(bids) > 0 && len(asks) > 0 {
+			q.Bids, q.Asks, q.Bid, q.Ask = bids, asks, bids[0].Price, asks[0].Price
+		}
+	}
 	if r, ok := s.prices.(Ranger); ok && !t.Time.IsZero() {
 		if from, seen := s.seenAt[symbol]; seen && t.Time.After(from) {
 			if lo, hi, ok := r.Range(symbol, from, t.Time); ok {
-				q.Low, q.High = lo, hi
+				q.Low, q.High, q.Traded = lo, hi, true
 			}
 		}
+	}
+	if tr, ok := s.prices.(TradeReporter); ok && tr.TradeThrough() {
+		q.TradeThrough = true
+	} else {
+		q.Traded = false
 	}
 	if !t.Time.IsZero() {
 		s.seenAt[symbol] = t.Time

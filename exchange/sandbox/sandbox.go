@@ -33,6 +33,21 @@ type Ranger interface {
 	Range(symbol string, from, to time.Time) (low, high decimal.Decimal, ok bool)
 }
 
+// Depther is a market that publishes its book's depth (Coinbase's level2):
+// market orders then walk the book instead of taking all at the best price.
+// ok is false while the book is not known.
+type Depther interface {
+	Depth(symbol string) (bids, asks []paper.Level, ok bool)
+}
+
+// TradeReporter is a market whose Range is the range of its reported
+// trades (Coinbase's market_trades): resting limits then fill only when a
+// trade printed through them (paper.Quote.TradeThrough).
+type TradeReporter interface {
+	Ranger
+	TradeThrough() bool
+}
+
 // Options configure the sandbox; start from DefaultOptions.
 type Options struct {
 	Products    []domain.Product
@@ -267,4 +282,16 @@ func (s *Sandbox) ready(ctx context.Context) error {
 		return domain.Unavailable(err, "The sandbox exchange cannot read its ledger (the database is unavailable); try again shortly")
 	}
 	return nil
+}
+
+// SetPrices makes the engine match on another market (the replay, or a
+// live feed for paper trading on live prices). The times of the prices
+// last matched belong to the old market, so they are forgotten: the next
+// tick of each symbol matches on the new market's current book, and no
+// order fills at the old market's price.
+func (s *Sandbox) SetPrices(p Prices) {
+	s.mu.Lock()
+	s.prices, s.seenAt = p, map[string]time.Time{}
+	s.eng.ForgetQuotes()
+	s.mu.Unlock()
 }

@@ -1,13 +1,17 @@
 // Package coinbasefake is a local Coinbase Advanced Trade exchange for tests
-// and end-to-end runs: it verifies each request's CDP JWT (ES256 signature,
-// kid, claims, uri, nonce), serves the REST v3 shapes the adapter uses with
-// cursors, matches orders against prices the test sets, and injects faults
-// (429 with rate-limit headers, 5xx, answers that never come, order-level
-// rejections). The user channel lives in ws.go.
+// and end-to-end runs. It is written from Coinbase's API reference, not
+// from the adapter: its wire types are its own (wire.go, checked against
+// the reference's sample payloads in exchange/coinbase/testdata), and it
+// verifies each request's CDP JWT with its own code for both key kinds
+// (auth.go: EdDSA or ES256 signature, kid, claims, uri, nonce). It serves
+// the REST v3 endpoints with cursors, the public /market endpoints with no
+// key, matches orders (base- or quote-sized) against prices the test sets,
+// and injects faults (429 with rate-limit headers, 5xx, answers that never
+// come, order-level rejections). The WebSocket lives in ws.go.
 package coinbasefake
 
 import (
-	"crypto/ecdsa"
+	"crypto"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -21,32 +25,32 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
-	cb "kestrel/exchange/coinbase"
 )
 
 // Fake is one Coinbase account with a market the test moves.
 type Fake struct {
 	KeyName string
-	pub     *ecdsa.PublicKey
+	pub     crypto.PublicKey
 
 	// Fees are Coinbase's entry-tier rates unless a test changes them first.
 	TakerFee, MakerFee decimal.Decimal
 
 	mu       sync.Mutex
 	now      func() time.Time
-	products map[string]cb.Product
+	products map[string]Product
 	price    map[string]decimal.Decimal
 	accounts map[string]*account
 	orders   []*order // oldest first
 	byID     map[string]*order
 	byClient map[string]*order
-	fills    []cb.Fill // oldest first
+	fills    []Fill // oldest first
 	candles  map[string][]domain.Candle
 	day      map[string]*dayStats
-	tape     []cb.WSTrade // executions not yet sent on market_trades
+	tape     []WSTrade                                        // executions not yet sent on market_trades
+	l2       map[string]map[string]map[string]decimal.Decimal // product -> bid|offer -> price -> size
 	nonces   map[string]bool
 	faults   []Fault
-	requests []string // "METHOD /path" of every authenticated request
+	requests []Request // every request served, in order
 	trades   int
 	user     *userFeed
 }
@@ -58,12 +62,14 @@ type account struct {
 }
 
 type order struct {
-	cb.Order
-	size, limit, stop decimal.Decimal
-	kind              string // market, limit, stop_limit
+	Order
+	size, limit, stop decimal.Decimal // size in base, or in quote when quote
+	quote             bool            // sized in quote currency (quote_size)
+	kind              string          // market, limit, stop_limit
 	triggered         bool
-	filled, value     decimal.Decimal
+	filled, value     decimal.Decimal // base filled, quote paid or received
 	fees, hold        decimal.Decimal
+	fills             int
 	created           time.Time
 }
 
@@ -84,19 +90,29 @@ type Fault struct {
 	Reject string
 }
 
-// New returns a fake that accepts JWTs signed by the key named keyName.
-func New(keyName string, pub *ecdsa.PublicKey) *Fake {
+// Request is one request the fake served: its route ("METHOD /path" below
+// /api/v3/brokerage, or "WS subscribe channel") and whether it carried a
+// key (an Authorization header, or a jwt in the subscribe message).
+type Request struct {
+	Route string
+	Keyed bool
+}
+
+// New returns a fake that accepts JWTs signed by the key named keyName
+// whose public half is pub (ed25519.PublicKey or *ecdsa.PublicKey).
+func New(keyName string, pub crypto.PublicKey) *Fake {
 	f := &Fake{KeyName: keyName, pub: pub, TakerFee: decimal.RequireFromString("0.006"), MakerFee: decimal.RequireFromString("0.004"),
-		now: time.Now, products: map[string]cb.Product{}, price: map[string]decimal.Decimal{}, accounts: map[string]*account{},
+		now: time.Now, products: map[string]Product{}, price: map[string]decimal.Decimal{}, accounts: map[string]*account{},
 		byID: map[string]*order{}, byClient: map[string]*order{}, candles: map[string][]domain.Candle{}, day: map[string]*dayStats{}, nonces: map[string]bool{}}
 	f.user = newUserFeed(f)
 	for _, p := range []struct{ sym, priceInc, baseInc, min string }{
 		{"BTC-USD", "0.01", "0.00000001", "0.00000001"}, {"ETH-USD", "0.01", "0.00000001", "0.00000001"},
 		{"SOL-USD", "0.01", "0.00000001", "0.00000001"}, {"ADA-USD", "0.0001", "0.00000001", "0.00000001"},
 	} {
-		f.products[p.sym] = cb.Product{ProductID: p.sym, PriceIncrement: p.priceInc, QuoteIncrement: p.priceInc, BaseIncrement: p.baseInc,
+		f.products[p.sym] = Product{ProductID: p.sym, PriceIncrement: p.priceInc, QuoteIncrement: p.priceInc, BaseIncrement: p.baseInc,
 			BaseMinSize: p.min, BaseMaxSize: "3400", QuoteMinSize: "1", QuoteMaxSize: "150000000", Status: "online", ProductType: "SPOT",
-			BaseCurrencyID: domain.Base(p.sym), QuoteCurrencyID: domain.Quote(p.sym), BaseDisplaySym: domain.Base(p.sym), QuoteDisplaySym: domain.Quote(p.sym)}
+			BaseCurrencyID: domain.Base(p.sym), QuoteCurrencyID: domain.Quote(p.sym), BaseDisplaySymbol: domain.Base(p.sym), QuoteDisplaySymbol: domain.Quote(p.sym),
+			BaseName: domain.Base(p.sym), QuoteName: domain.Quote(p.sym)}
 	}
 	return f
 }
@@ -136,11 +152,22 @@ func (f *Fake) PendingFaults() int {
 	return n
 }
 
-// Requests lists the authenticated requests served so far ("METHOD /path").
+// Requests lists the routes of the requests served so far ("METHOD /path").
 func (f *Fake) Requests() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]string(nil), f.requests...)
+	out := make([]string, len(f.requests))
+	for i, r := range f.requests {
+		out[i] = r.Route
+	}
+	return out
+}
+
+// RequestLog lists the requests served so far with whether each carried a key.
+func (f *Fake) RequestLog() []Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Request(nil), f.requests...)
 }
 
 // OrderCount is how many orders the account has (any status).
@@ -151,10 +178,10 @@ func (f *Fake) OrderCount() int {
 }
 
 // Fills returns the account's fills, oldest first.
-func (f *Fake) Fills() []cb.Fill {
+func (f *Fake) Fills() []Fill {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]cb.Fill(nil), f.fills...)
+	return append([]Fill(nil), f.fills...)
 }
 
 // Balance is a currency's available and hold.
@@ -197,7 +224,7 @@ func (f *Fake) SetPrice(sym, price string) {
 	tick := f.tickerEvent(sym, p, st)
 	f.mu.Unlock()
 	f.user.publish(events)
-	f.user.market(sym, "ticker", cb.WSTickerEvent{Type: "update", Tickers: []cb.WSTicker{tick}})
+	f.user.market(sym, "ticker", WSTickerEvent{Type: "update", Tickers: []WSTicker{tick}})
 	f.flushTape()
 }
 
@@ -209,19 +236,19 @@ func (f *Fake) flushTape() {
 	f.tape = nil
 	f.mu.Unlock()
 	for _, t := range tape {
-		f.user.market(t.ProductID, "market_trades", cb.WSTradesEvent{Type: "update", Trades: []cb.WSTrade{t}})
+		f.user.market(t.ProductID, "market_trades", WSTradesEvent{Type: "update", Trades: []WSTrade{t}})
 	}
 }
 
 // dayStats is a product's rolling day as the fake knows it (since its first price).
 type dayStats struct{ open, high, low, volume decimal.Decimal }
 
-func (f *Fake) tickerEvent(sym string, p decimal.Decimal, st *dayStats) cb.WSTicker {
+func (f *Fake) tickerEvent(sym string, p decimal.Decimal, st *dayStats) WSTicker {
 	pct := decimal.Zero
 	if st.open.IsPositive() {
 		pct = p.Sub(st.open).Div(st.open).Mul(decimal.NewFromInt(100))
 	}
-	return cb.WSTicker{Type: "ticker", ProductID: sym, Price: p.String(), Volume24h: st.volume.String(), Low24h: st.low.String(), High24h: st.high.String(),
+	return WSTicker{Type: "ticker", ProductID: sym, Price: p.String(), Volume24h: st.volume.String(), Low24h: st.low.String(), High24h: st.high.String(),
 		PricePercentChg24h: pct.String(), BestBid: p.String(), BestAsk: p.String()}
 }
 
@@ -253,9 +280,16 @@ func (f *Fake) marketable(o *order, p decimal.Decimal) bool {
 	return p.GreaterThanOrEqual(o.limit)
 }
 
-// execute fills what remains of o at price; callers hold mu and checked funds.
+// execute fills what remains of o at price; callers hold mu and checked
+// funds. A quote-sized order buys or sells base worth what remains of its
+// quote size, on the product's base increment; its fill carries the quote
+// amount as size with size_in_quote true, as Coinbase reports it.
 func (f *Fake) execute(o *order, price decimal.Decimal, liquidity string) {
 	qty := o.size.Sub(o.filled)
+	if o.quote {
+		inc := dec(f.products[o.ProductID].BaseIncrement)
+		qty = o.size.Sub(o.value).Div(price).Div(inc).Floor().Mul(inc)
+	}
 	rate := f.TakerFee
 	if liquidity == "MAKER" {
 		rate = f.MakerFee
@@ -276,12 +310,17 @@ func (f *Fake) execute(o *order, price decimal.Decimal, liquidity string) {
 	o.filled = o.filled.Add(qty)
 	o.value = o.value.Add(notional)
 	o.fees = o.fees.Add(fee)
+	o.fills++
 	now := f.now().UTC()
 	f.trades++
-	f.fills = append(f.fills, cb.Fill{EntryID: uuid.NewString(), TradeID: strconv.Itoa(f.trades), OrderID: o.OrderID, TradeTime: now.Format(time.RFC3339Nano),
-		TradeType: "FILL", Price: price.String(), Size: qty.String(), Commission: fee.String(), ProductID: o.ProductID,
-		SequenceTimestamp: now.Format(time.RFC3339Nano), LiquidityIndicator: liquidity, UserID: "fake-user", Side: o.Side})
-	f.tape = append(f.tape, cb.WSTrade{TradeID: strconv.Itoa(f.trades), ProductID: o.ProductID, Price: price.String(), Size: qty.String(),
+	size := qty
+	if o.quote {
+		size = notional
+	}
+	f.fills = append(f.fills, Fill{EntryID: uuid.NewString(), TradeID: strconv.Itoa(f.trades), OrderID: o.OrderID, TradeTime: now.Format(time.RFC3339Nano),
+		TradeType: "FILL", Price: price.String(), Size: size.String(), Commission: fee.String(), ProductID: o.ProductID,
+		SequenceTimestamp: now.Format(time.RFC3339Nano), LiquidityIndicator: liquidity, SizeInQuote: o.quote, UserID: "fake-user", Side: o.Side})
+	f.tape = append(f.tape, WSTrade{TradeID: strconv.Itoa(f.trades), ProductID: o.ProductID, Price: price.String(), Size: qty.String(),
 		Side: o.Side, Time: now.Format(time.RFC3339Nano)})
 	if st := f.day[o.ProductID]; st != nil {
 		st.volume = st.volume.Add(qty)
@@ -291,21 +330,38 @@ func (f *Fake) execute(o *order, price decimal.Decimal, liquidity string) {
 	o.sync()
 }
 
-// sync writes the order's figures into its wire form.
+// sync writes the order's figures into its wire form: filled_size in base,
+// filled_value in quote, completion against the size in its own currency.
 func (o *order) sync() {
 	o.FilledSize = o.filled.String()
 	o.FilledValue = o.value.String()
 	o.TotalFees = o.fees.String()
+	o.Fee = o.fees.String()
 	o.OutstandingHold = o.hold.String()
-	o.NumberOfFills = "0"
+	o.NumberOfFills = strconv.Itoa(o.fills)
+	o.SizeInQuote = o.quote
 	if o.filled.IsPositive() {
 		o.AverageFilledPrice = o.value.Div(o.filled).String()
-		o.NumberOfFills = "1"
 	} else {
 		o.AverageFilledPrice = "0"
 	}
-	o.CompletionPercentage = o.filled.Div(o.size).Mul(decimal.NewFromInt(100)).StringFixed(2)
+	done := o.filled
+	if o.quote {
+		done = o.value
+	}
+	o.CompletionPercentage = done.Div(o.size).Mul(decimal.NewFromInt(100)).StringFixed(2)
 	o.TotalValueAfterFees = o.value.Add(o.fees).String()
+}
+
+// leaves is what remains of the order, in the currency it was sized in.
+func (o *order) leaves() decimal.Decimal {
+	if o.quote {
+		if o.Status == "OPEN" || o.Status == "PENDING" {
+			return o.size.Sub(o.value)
+		}
+		return decimal.Zero
+	}
+	return o.size.Sub(o.filled)
 }
 
 // Handler serves the REST API under /api/v3/brokerage and the WebSocket at /ws.
@@ -323,7 +379,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func apiErr(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, cb.APIError{Error: code, Message: msg, Details: msg})
+	writeJSON(w, status, APIError{Error: code, Message: msg, ErrorDetails: msg})
 }
 
 // authenticate checks the bearer JWT as Coinbase does.
@@ -332,29 +388,19 @@ func (f *Fake) authenticate(r *http.Request) error {
 	if !ok {
 		return fmt.Errorf("missing bearer token")
 	}
-	kid, nonce, c, err := cb.Verify(tok, f.pub)
+	t, err := VerifyJWT(tok, f.pub)
 	if err != nil {
 		return err
 	}
-	now := f.now().Unix()
-	switch {
-	case kid != f.KeyName || c.Sub != f.KeyName:
-		return fmt.Errorf("unknown key %q", kid)
-	case c.Iss != "cdp":
-		return fmt.Errorf("issuer %q, want cdp", c.Iss)
-	case c.Nbf > now+5 || c.Exp <= now || c.Exp-c.Nbf > 120:
-		return fmt.Errorf("token not valid now (nbf %d, exp %d, now %d)", c.Nbf, c.Exp, now)
-	case c.URI != r.Method+" "+r.Host+r.URL.Path:
-		return fmt.Errorf("uri claim %q does not match %q", c.URI, r.Method+" "+r.Host+r.URL.Path)
-	case nonce == "":
-		return fmt.Errorf("missing nonce")
+	if err := checkClaims(t, f.KeyName, r.Method+" "+r.Host+r.URL.Path, f.now().Unix()); err != nil {
+		return err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.nonces[nonce] {
+	if f.nonces[t.Nonce] {
 		return fmt.Errorf("nonce reused")
 	}
-	f.nonces[nonce] = true
+	f.nonces[t.Nonce] = true
 	return nil
 }
 
@@ -369,15 +415,21 @@ func (f *Fake) fault(route string) (Fault, bool) {
 	return Fault{}, false
 }
 
+// publicPrefix is where Coinbase serves market data that needs no key.
+const publicPrefix = "/market/"
+
 func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
-	if err := f.authenticate(r); err != nil {
-		apiErr(w, http.StatusUnauthorized, "UNAUTHENTICATED", "Unauthorized: "+err.Error())
-		return
-	}
 	path := strings.TrimPrefix(r.URL.Path, "/api/v3/brokerage")
+	public := strings.HasPrefix(path, publicPrefix)
+	if !public {
+		if err := f.authenticate(r); err != nil {
+			apiErr(w, http.StatusUnauthorized, "UNAUTHENTICATED", "Unauthorized: "+err.Error())
+			return
+		}
+	}
 	route := r.Method + " " + path
 	f.mu.Lock()
-	f.requests = append(f.requests, route)
+	f.requests = append(f.requests, Request{Route: route, Keyed: r.Header.Get("Authorization") != ""})
 	ft, faulty := f.fault(route)
 	f.mu.Unlock()
 	if faulty && ft.Status != 0 {
@@ -392,7 +444,11 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := &recorder{header: http.Header{}}
-	f.route(rec, r, path, ft)
+	if public {
+		f.routeMarket(rec, r, strings.TrimPrefix(path, "/market"))
+	} else {
+		f.route(rec, r, path, ft)
+	}
 	if faulty && ft.Hang { // carried out, never answered
 		<-r.Context().Done()
 		return
@@ -419,12 +475,6 @@ func (f *Fake) route(w http.ResponseWriter, r *http.Request, path string, ft Fau
 	switch {
 	case r.Method == http.MethodGet && path == "/accounts":
 		f.listAccounts(w, r)
-	case r.Method == http.MethodGet && path == "/products":
-		f.listProducts(w, r)
-	case r.Method == http.MethodGet && strings.HasPrefix(path, "/products/") && strings.HasSuffix(path, "/candles"):
-		f.getCandles(w, r, strings.TrimSuffix(strings.TrimPrefix(path, "/products/"), "/candles"))
-	case r.Method == http.MethodGet && strings.HasPrefix(path, "/products/") && strings.HasSuffix(path, "/ticker"):
-		f.getTicker(w, strings.TrimSuffix(strings.TrimPrefix(path, "/products/"), "/ticker"))
 	case r.Method == http.MethodPost && path == "/orders":
 		f.createOrder(w, r, ft.Reject)
 	case r.Method == http.MethodPost && path == "/orders/batch_cancel":
@@ -438,8 +488,30 @@ func (f *Fake) route(w http.ResponseWriter, r *http.Request, path string, ft Fau
 	case r.Method == http.MethodGet && strings.HasPrefix(path, "/orders/historical/"):
 		f.getOrder(w, strings.TrimPrefix(path, "/orders/historical/"))
 	default:
-		apiErr(w, http.StatusNotFound, "NOT_FOUND", "no route "+r.Method+" "+path)
+		f.routeMarket(w, r, path) // the product endpoints exist with a key too
 	}
+}
+
+// routeMarket serves the product endpoints: products, product, candles and
+// ticker, under /market (no key) and at the top level (with one).
+func (f *Fake) routeMarket(w http.ResponseWriter, r *http.Request, path string) {
+	rest, isProduct := strings.CutPrefix(path, "/products/")
+	switch {
+	case r.Method != http.MethodGet:
+	case path == "/products":
+		f.listProducts(w, r)
+		return
+	case isProduct && strings.HasSuffix(rest, "/candles"):
+		f.getCandles(w, r, strings.TrimSuffix(rest, "/candles"))
+		return
+	case isProduct && strings.HasSuffix(rest, "/ticker"):
+		f.getTicker(w, strings.TrimSuffix(rest, "/ticker"))
+		return
+	case isProduct && !strings.Contains(rest, "/"):
+		f.getProduct(w, rest)
+		return
+	}
+	apiErr(w, http.StatusNotFound, "NOT_FOUND", "no route "+r.Method+" "+path)
 }
 
 // page cuts rows [cursor, cursor+limit) and returns the next cursor ("" at the end).
@@ -468,20 +540,30 @@ func (f *Fake) listAccounts(w http.ResponseWriter, r *http.Request) {
 	}
 	sort.Strings(curs)
 	from, to, next := page(len(curs), r, 49, 250)
-	out := cb.AccountsPage{Accounts: []cb.Account{}, HasNext: next != "", Cursor: next, Size: to - from}
+	out := AccountsPage{Accounts: []Account{}, HasNext: next != "", Cursor: next, Size: to - from}
 	for _, c := range curs[from:to] {
 		a := f.accounts[c]
-		out.Accounts = append(out.Accounts, cb.Account{UUID: a.uuid, Name: c + " Wallet", Currency: c, Active: true, Ready: true, Type: "ACCOUNT_TYPE_CRYPTO",
-			AvailableBalance: cb.Money{Value: a.available.String(), Currency: c}, Hold: cb.Money{Value: a.hold.String(), Currency: c}})
+		out.Accounts = append(out.Accounts, Account{UUID: a.uuid, Name: c + " Wallet", Currency: c, Active: true, Ready: true, Type: "ACCOUNT_TYPE_CRYPTO",
+			AvailableBalance: Money{Value: a.available.String(), Currency: c}, Hold: Money{Value: a.hold.String(), Currency: c}})
 	}
 	f.mu.Unlock()
 	writeJSON(w, http.StatusOK, out)
 }
 
+// product is a product with its current price; callers hold mu.
+func (f *Fake) product(sym string) (Product, bool) {
+	p, ok := f.products[sym]
+	if ok {
+		p.Price = f.price[sym].String()
+		p.MidMarketPrice = p.Price
+	}
+	return p, ok
+}
+
 func (f *Fake) listProducts(w http.ResponseWriter, r *http.Request) {
 	ids := r.URL.Query()["product_ids"]
 	f.mu.Lock()
-	out := cb.ProductsPage{Products: []cb.Product{}}
+	out := ProductsPage{Products: []Product{}}
 	var syms []string
 	for s := range f.products {
 		if len(ids) == 0 || contains(ids, s) {
@@ -490,13 +572,23 @@ func (f *Fake) listProducts(w http.ResponseWriter, r *http.Request) {
 	}
 	sort.Strings(syms)
 	for _, s := range syms {
-		p := f.products[s]
-		p.Price = f.price[s].String()
+		p, _ := f.product(s)
 		out.Products = append(out.Products, p)
 	}
 	out.NumProducts = len(out.Products)
 	f.mu.Unlock()
 	writeJSON(w, http.StatusOK, out)
+}
+
+func (f *Fake) getProduct(w http.ResponseWriter, sym string) {
+	f.mu.Lock()
+	p, ok := f.product(sym)
+	f.mu.Unlock()
+	if !ok {
+		apiErr(w, http.StatusNotFound, "NOT_FOUND", "product not found")
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
 }
 
 func contains(xs []string, s string) bool {
@@ -507,6 +599,9 @@ func contains(xs []string, s string) bool {
 	}
 	return false
 }
+
+// maxCandles is the most candles Coinbase answers per request.
+const maxCandles = 350
 
 // getCandles answers like Coinbase: start and end in Unix seconds (both
 // inclusive), at most 350 candles per request, newest first.
@@ -519,7 +614,7 @@ func (f *Fake) getCandles(w http.ResponseWriter, r *http.Request, sym string) {
 		apiErr(w, http.StatusBadRequest, "INVALID_ARGUMENT", "start, end and granularity are required")
 		return
 	}
-	if (end-start)/int64(g.Duration()/time.Second) >= cb.MaxCandles {
+	if (end-start)/int64(g.Duration()/time.Second) >= maxCandles {
 		apiErr(w, http.StatusBadRequest, "INVALID_ARGUMENT", "number of candles requested should be less than 350")
 		return
 	}
@@ -542,10 +637,10 @@ func (f *Fake) getCandles(w http.ResponseWriter, r *http.Request, sym string) {
 		c.Time = at
 		merged = append(merged, c)
 	}
-	out := cb.CandlesPage{Candles: []cb.Candle{}}
+	out := CandlesPage{Candles: []Candle{}}
 	for i := len(merged) - 1; i >= 0; i-- { // newest first
 		c := merged[i]
-		out.Candles = append(out.Candles, cb.Candle{Start: strconv.FormatInt(c.Time.Unix(), 10), Low: c.Low.String(), High: c.High.String(),
+		out.Candles = append(out.Candles, Candle{Start: strconv.FormatInt(c.Time.Unix(), 10), Low: c.Low.String(), High: c.High.String(),
 			Open: c.Open.String(), Close: c.Close.String(), Volume: c.Volume.String()})
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -560,6 +655,7 @@ func (f *Fake) getTicker(w http.ResponseWriter, sym string) {
 		return
 	}
 	now := f.now().UTC().Format(time.RFC3339Nano)
-	writeJSON(w, http.StatusOK, cb.TickerPage{Trades: []cb.Trade{{TradeID: "1", ProductID: sym, Price: p.String(), Size: "0", Time: now, Side: "BUY"}},
-		BestBid: p.String(), BestAsk: p.String()})
+	px := p.String()
+	writeJSON(w, http.StatusOK, MarketTradesPage{Trades: []MarketTrade{{TradeID: "1", ProductID: sym, Price: px, Size: "0", Time: now, Side: "BUY", Bid: px, Ask: px}},
+		BestBid: px, BestAsk: px})
 }

@@ -2,6 +2,7 @@ package coinbasefake
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -9,12 +10,20 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
-	cb "kestrel/exchange/coinbase"
 )
 
-func failed(w http.ResponseWriter, code, msg, preview string) {
-	writeJSON(w, http.StatusOK, cb.CreateOrderResponse{Success: false, FailureReason: "UNKNOWN_FAILURE_REASON",
-		ErrorResponse: &cb.ErrorResponse{Error: code, Message: msg, ErrorDetails: msg, PreviewFailureReason: preview}})
+// refusal is an order refused with HTTP 200 and success false.
+func refusal(code, msg, preview string) CreateOrderResponse {
+	return CreateOrderResponse{Success: false, FailureReason: "UNKNOWN_FAILURE_REASON",
+		ErrorResponse: &ErrorResponse{Error: code, Message: msg, ErrorDetails: msg, PreviewFailureReason: preview, NewOrderFailureReason: "UNKNOWN_FAILURE_REASON"}}
+}
+
+// strict decodes a request body into the fake's own type, refusing a field
+// Coinbase's reference does not have (a 400, as Coinbase answers).
+func strict(r *http.Request, into any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	return dec.Decode(into)
 }
 
 func parse(s string) (decimal.Decimal, bool) {
@@ -25,8 +34,8 @@ func parse(s string) (decimal.Decimal, bool) {
 // createOrder is POST /orders: validation, funds, then matching at once
 // for market and marketable orders; the rest rest with a hold.
 func (f *Fake) createOrder(w http.ResponseWriter, r *http.Request, reject string) {
-	var req cb.CreateOrderRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+	var req CreateOrderRequest
+	if err := strict(r, &req); err != nil {
 		apiErr(w, http.StatusBadRequest, "INVALID_ARGUMENT", "malformed request: "+err.Error())
 		return
 	}
@@ -35,107 +44,150 @@ func (f *Fake) createOrder(w http.ResponseWriter, r *http.Request, reject string
 		return
 	}
 	f.mu.Lock()
+	resp, o := f.create(req, reject)
 	var events []userEvent
-	defer func() { f.mu.Unlock(); f.user.publish(events); f.flushTape() }()
+	if o != nil {
+		events = f.userEvents([]*order{o})
+	}
+	f.mu.Unlock()
+	f.user.publish(events)
+	f.flushTape()
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// PlaceQuoteOrder places a market order sized in quote currency, as one made
+// in the Coinbase app ("buy $500 of BTC") would be: outside Kestrel, so
+// Kestrel learns of it from the user channel and the fills listing. It
+// returns the order id, or Coinbase's refusal.
+func (f *Fake) PlaceQuoteOrder(product, side, quoteSize string) (string, error) {
+	f.mu.Lock()
+	resp, o := f.create(CreateOrderRequest{ClientOrderID: uuid.NewString(), ProductID: product, Side: side,
+		OrderConfiguration: OrderConfiguration{MarketIOC: &MarketIOC{QuoteSize: quoteSize}}}, "")
+	var events []userEvent
+	if o != nil {
+		o.OrderPlacementSource = "RETAIL_SIMPLE"
+		events = f.userEvents([]*order{o})
+	}
+	f.mu.Unlock()
+	f.user.publish(events)
+	f.flushTape()
+	if !resp.Success {
+		return "", fmt.Errorf("%s: %s", resp.ErrorResponse.Error, resp.ErrorResponse.Message)
+	}
+	return resp.OrderID, nil
+}
+
+// create validates and books an order; callers hold mu. It returns the
+// answer and the order made (nil when refused or already known).
+func (f *Fake) create(req CreateOrderRequest, reject string) (CreateOrderResponse, *order) {
 	if prev, ok := f.byClient[req.ClientOrderID]; ok { // Coinbase: a repeated client_order_id returns the existing order
-		writeJSON(w, http.StatusOK, cb.CreateOrderResponse{Success: true, OrderID: prev.OrderID, SuccessResponse: &cb.SuccessResponse{
-			OrderID: prev.OrderID, ProductID: prev.ProductID, Side: prev.Side, ClientOrderID: prev.ClientOrderID}, OrderConfiguration: &prev.OrderConfiguration})
-		return
+		return CreateOrderResponse{Success: true, OrderID: prev.OrderID, SuccessResponse: &SuccessResponse{
+			OrderID: prev.OrderID, ProductID: prev.ProductID, Side: prev.Side, ClientOrderID: prev.ClientOrderID}, OrderConfiguration: &prev.OrderConfiguration}, nil
 	}
 	if reject != "" {
-		failed(w, reject, "order rejected: "+reject, "")
-		return
+		return refusal(reject, "order rejected: "+reject, ""), nil
 	}
 	prod, ok := f.products[req.ProductID]
 	if !ok {
-		failed(w, "INVALID_PRODUCT_ID", "product not found", "PREVIEW_INVALID_PRODUCT_ID")
-		return
+		return refusal("INVALID_PRODUCT_ID", "product not found", "PREVIEW_INVALID_PRODUCT_ID"), nil
 	}
 	oc := req.OrderConfiguration
-	o := &order{Order: cb.Order{OrderID: uuid.NewString(), ProductID: req.ProductID, UserID: "fake-user", OrderConfiguration: oc, Side: req.Side,
-		ClientOrderID: req.ClientOrderID, Status: "OPEN", ProductType: "SPOT", OrderPlacementSource: "RETAIL_ADVANCED", TriggerStatus: "INVALID_ORDER_TYPE"},
-		filled: decimal.Zero, value: decimal.Zero, fees: decimal.Zero, hold: decimal.Zero, created: f.now().UTC()}
+	o := &order{Order: Order{OrderID: uuid.NewString(), ProductID: req.ProductID, UserID: "fake-user", OrderConfiguration: oc, Side: req.Side,
+		ClientOrderID: req.ClientOrderID, Status: "OPEN", ProductType: "SPOT", OrderPlacementSource: "RETAIL_ADVANCED", TriggerStatus: "INVALID_ORDER_TYPE",
+		RejectReason: "REJECT_REASON_UNSPECIFIED"}, filled: decimal.Zero, value: decimal.Zero, fees: decimal.Zero, hold: decimal.Zero, created: f.now().UTC()}
 	var sizeS, limitS, stopS string
 	n := 0
 	if c := oc.MarketIOC; c != nil {
 		n++
 		o.kind, o.OrderType, o.TimeInForce, sizeS = "market", "MARKET", "IMMEDIATE_OR_CANCEL", c.BaseSize
+		if c.BaseSize == "" {
+			sizeS, o.quote = c.QuoteSize, true
+		}
 	}
 	if c := oc.LimitGTC; c != nil {
 		n++
 		o.kind, o.OrderType, o.TimeInForce, sizeS, limitS = "limit", "LIMIT", "GOOD_UNTIL_CANCELLED", c.BaseSize, c.LimitPrice
+		if c.BaseSize == "" {
+			sizeS, o.quote = c.QuoteSize, true
+		}
 	}
 	if c := oc.StopLimitGTC; c != nil {
 		n++
 		o.kind, o.OrderType, o.TimeInForce, sizeS, limitS, stopS = "stop_limit", "STOP_LIMIT", "GOOD_UNTIL_CANCELLED", c.BaseSize, c.LimitPrice, c.StopPrice
 		o.TriggerStatus = "STOP_PENDING"
 	}
-	if n != 1 {
-		failed(w, "UNSUPPORTED_ORDER_CONFIGURATION", "exactly one supported order configuration is required", "")
-		return
+	if n != 1 || oc.LimitGTD != nil || oc.StopLimitGTD != nil {
+		return refusal("UNSUPPORTED_ORDER_CONFIGURATION", "exactly one supported order configuration is required", ""), nil
 	}
 	var good bool
-	if o.size, good = parse(sizeS); !good || !o.size.Mod(dec(prod.BaseIncrement)).IsZero() {
-		failed(w, "INVALID_SIZE_PRECISION", "Invalid order size", "PREVIEW_INVALID_SIZE_PRECISION")
-		return
-	}
-	if o.size.LessThan(dec(prod.BaseMinSize)) {
-		failed(w, "INVALID_SIZE", "Order size is too small", "PREVIEW_INVALID_BASE_SIZE_TOO_SMALL")
-		return
+	if o.quote {
+		if o.size, good = parse(sizeS); !good || !o.size.Mod(dec(prod.QuoteIncrement)).IsZero() {
+			return refusal("INVALID_SIZE_PRECISION", "Invalid quote size", "PREVIEW_INVALID_QUOTE_SIZE_PRECISION"), nil
+		}
+		if o.size.LessThan(dec(prod.QuoteMinSize)) {
+			return refusal("INVALID_SIZE", "Order size is too small", "PREVIEW_INVALID_QUOTE_SIZE_TOO_SMALL"), nil
+		}
+	} else {
+		if o.size, good = parse(sizeS); !good || !o.size.Mod(dec(prod.BaseIncrement)).IsZero() {
+			return refusal("INVALID_SIZE_PRECISION", "Invalid order size", "PREVIEW_INVALID_SIZE_PRECISION"), nil
+		}
+		if o.size.LessThan(dec(prod.BaseMinSize)) {
+			return refusal("INVALID_SIZE", "Order size is too small", "PREVIEW_INVALID_BASE_SIZE_TOO_SMALL"), nil
+		}
 	}
 	inc := dec(prod.PriceIncrement)
 	if limitS != "" {
 		if o.limit, good = parse(limitS); !good || !o.limit.Mod(inc).IsZero() {
-			failed(w, "INVALID_LIMIT_PRICE_PRECISION", "Invalid limit price", "PREVIEW_INVALID_LIMIT_PRICE")
-			return
+			return refusal("INVALID_LIMIT_PRICE_PRECISION", "Invalid limit price", "PREVIEW_INVALID_LIMIT_PRICE"), nil
 		}
 	}
 	p, priced := f.price[req.ProductID]
 	if stopS != "" {
 		if o.stop, good = parse(stopS); !good || !o.stop.Mod(inc).IsZero() {
-			failed(w, "INVALID_STOP_PRICE_PRECISION", "Invalid stop price", "PREVIEW_INVALID_STOP_PRICE")
-			return
+			return refusal("INVALID_STOP_PRICE_PRECISION", "Invalid stop price", "PREVIEW_INVALID_STOP_PRICE"), nil
 		}
 		dir := oc.StopLimitGTC.StopDirection
 		if dir != "STOP_DIRECTION_STOP_DOWN" && dir != "STOP_DIRECTION_STOP_UP" {
-			failed(w, "INVALID_STOP_DIRECTION", "Invalid stop direction", "")
-			return
+			return refusal("INVALID_STOP_DIRECTION", "Invalid stop direction", ""), nil
 		}
 		down := dir == "STOP_DIRECTION_STOP_DOWN"
 		if priced && ((down && !o.stop.LessThan(p)) || (!down && !o.stop.GreaterThan(p))) {
-			failed(w, "INVALID_STOP_PRICE", "Stop price would trigger immediately", "PREVIEW_STOP_PRICE_ABOVE_LAST_TRADE_PRICE")
-			return
+			return refusal("INVALID_STOP_PRICE", "Stop price would trigger immediately", "PREVIEW_STOP_PRICE_ABOVE_LAST_TRADE_PRICE"), nil
 		}
 	}
 	if !priced && (o.kind == "market") {
-		failed(w, "NO_MARKET", "No market for this product", "")
-		return
+		return refusal("NO_MARKET", "No market for this product", ""), nil
 	}
 	takes := o.kind == "market" || (o.kind == "limit" && priced && f.marketable(o, p))
+	at := p
+	if !takes {
+		at = o.limit
+	}
 	base, quote := f.acct(domain.Base(o.ProductID)), f.acct(domain.Quote(o.ProductID))
+	baseNeed, quoteNeed := o.size, o.size.Mul(at) // what the order spends, before fees
+	if o.quote {
+		baseNeed, quoteNeed = o.size.Div(at), o.size
+	}
 	switch {
 	case o.Side == "SELL":
-		if base.available.LessThan(o.size) {
-			failed(w, "INSUFFICIENT_FUND", "Insufficient balance in source account", "PREVIEW_INSUFFICIENT_FUND")
-			return
+		if base.available.LessThan(baseNeed) {
+			return refusal("INSUFFICIENT_FUND", "Insufficient balance in source account", "PREVIEW_INSUFFICIENT_FUND"), nil
 		}
 		if !takes {
-			o.hold = o.size
+			o.hold = baseNeed
 		}
 	case takes:
-		if quote.available.LessThan(o.size.Mul(p).Mul(decimal.NewFromInt(1).Add(f.TakerFee))) {
-			failed(w, "INSUFFICIENT_FUND", "Insufficient balance in source account", "PREVIEW_INSUFFICIENT_FUND")
-			return
+		if quote.available.LessThan(quoteNeed.Mul(decimal.NewFromInt(1).Add(f.TakerFee))) {
+			return refusal("INSUFFICIENT_FUND", "Insufficient balance in source account", "PREVIEW_INSUFFICIENT_FUND"), nil
 		}
 	default:
 		rate := f.MakerFee
 		if o.kind == "stop_limit" {
 			rate = f.TakerFee // a triggered stop takes
 		}
-		o.hold = o.size.Mul(o.limit).Mul(decimal.NewFromInt(1).Add(rate))
+		o.hold = quoteNeed.Mul(decimal.NewFromInt(1).Add(rate))
 		if quote.available.LessThan(o.hold) {
-			failed(w, "INSUFFICIENT_FUND", "Insufficient balance in source account", "PREVIEW_INSUFFICIENT_FUND")
-			return
+			return refusal("INSUFFICIENT_FUND", "Insufficient balance in source account", "PREVIEW_INSUFFICIENT_FUND"), nil
 		}
 	}
 	holder := quote
@@ -152,9 +204,8 @@ func (f *Fake) createOrder(w http.ResponseWriter, r *http.Request, reject string
 	if takes {
 		f.execute(o, p, "TAKER")
 	}
-	events = f.userEvents([]*order{o})
-	writeJSON(w, http.StatusOK, cb.CreateOrderResponse{Success: true, OrderID: o.OrderID, SuccessResponse: &cb.SuccessResponse{
-		OrderID: o.OrderID, ProductID: o.ProductID, Side: o.Side, ClientOrderID: o.ClientOrderID}, OrderConfiguration: &o.OrderConfiguration})
+	return CreateOrderResponse{Success: true, OrderID: o.OrderID, SuccessResponse: &SuccessResponse{
+		OrderID: o.OrderID, ProductID: o.ProductID, Side: o.Side, ClientOrderID: o.ClientOrderID}, OrderConfiguration: &o.OrderConfiguration}, o
 }
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -171,28 +222,28 @@ func (f *Fake) release(o *order) {
 }
 
 func (f *Fake) cancelOrders(w http.ResponseWriter, r *http.Request) {
-	var req cb.CancelRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.OrderIDs) == 0 {
+	var req CancelRequest
+	if err := strict(r, &req); err != nil || len(req.OrderIDs) == 0 {
 		apiErr(w, http.StatusBadRequest, "INVALID_ARGUMENT", "order_ids are required")
 		return
 	}
 	f.mu.Lock()
-	out := cb.CancelResponse{Results: []cb.CancelResult{}}
+	out := CancelResponse{Results: []CancelResult{}}
 	var changed []*order
 	for _, id := range req.OrderIDs {
 		o, ok := f.byID[id]
 		switch {
 		case !ok:
-			out.Results = append(out.Results, cb.CancelResult{OrderID: id, FailureReason: "UNKNOWN_CANCEL_ORDER"})
+			out.Results = append(out.Results, CancelResult{OrderID: id, FailureReason: "UNKNOWN_CANCEL_ORDER"})
 		case o.Status != "OPEN":
-			out.Results = append(out.Results, cb.CancelResult{OrderID: id, FailureReason: "COMMANDER_REJECTED_CANCEL_ORDER"})
+			out.Results = append(out.Results, CancelResult{OrderID: id, FailureReason: "COMMANDER_REJECTED_CANCEL_ORDER"})
 		default:
 			f.release(o)
 			o.Status = "CANCELLED"
 			o.CancelMessage = "User requested cancel"
 			o.sync()
 			changed = append(changed, o)
-			out.Results = append(out.Results, cb.CancelResult{OrderID: id, Success: true, FailureReason: "UNKNOWN_CANCEL_FAILURE_REASON"})
+			out.Results = append(out.Results, CancelResult{OrderID: id, Success: true, FailureReason: "UNKNOWN_CANCEL_FAILURE_REASON"})
 		}
 	}
 	events := f.userEvents(changed)
@@ -202,14 +253,14 @@ func (f *Fake) cancelOrders(w http.ResponseWriter, r *http.Request) {
 }
 
 func editFailed(w http.ResponseWriter, reason, preview string) {
-	writeJSON(w, http.StatusOK, cb.EditResponse{Success: false, Errors: []cb.EditError{{EditFailureReason: reason, PreviewFailureReason: preview}}})
+	writeJSON(w, http.StatusOK, EditResponse{Success: false, Errors: []EditError{{EditFailureReason: reason, PreviewFailureReason: preview}}})
 }
 
 // editOrder is POST /orders/edit: limit GTC orders only; the new size and
 // price take a new hold and may cross the market at once.
 func (f *Fake) editOrder(w http.ResponseWriter, r *http.Request) {
-	var req cb.EditRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+	var req EditRequest
+	if err := strict(r, &req); err != nil {
 		apiErr(w, http.StatusBadRequest, "INVALID_ARGUMENT", "malformed request")
 		return
 	}
@@ -224,7 +275,7 @@ func (f *Fake) editOrder(w http.ResponseWriter, r *http.Request) {
 	case o.Status != "OPEN":
 		editFailed(w, "ONLY_OPEN_ORDERS_CAN_BE_EDITED", "")
 		return
-	case o.kind != "limit":
+	case o.kind != "limit" || o.quote: // the fake edits base-sized limits only
 		editFailed(w, "ONLY_LIMIT_ORDER_EDITS_SUPPORTED", "")
 		return
 	}
@@ -265,13 +316,13 @@ func (f *Fake) editOrder(w http.ResponseWriter, r *http.Request) {
 		f.execute(o, p, "TAKER")
 	}
 	events = f.userEvents([]*order{o})
-	writeJSON(w, http.StatusOK, cb.EditResponse{Success: true, Errors: []cb.EditError{}})
+	writeJSON(w, http.StatusOK, EditResponse{Success: true, Errors: []EditError{}})
 }
 
 func (f *Fake) getOrder(w http.ResponseWriter, id string) {
 	f.mu.Lock()
 	o, ok := f.byID[id]
-	var out cb.Order
+	var out Order
 	if ok {
 		out = o.Order
 	}
@@ -280,7 +331,7 @@ func (f *Fake) getOrder(w http.ResponseWriter, id string) {
 		apiErr(w, http.StatusNotFound, "NOT_FOUND", "order with this orderID was not found")
 		return
 	}
-	writeJSON(w, http.StatusOK, cb.OrderEnvelope{Order: out})
+	writeJSON(w, http.StatusOK, OrderEnvelope{Order: out})
 }
 
 // PageMax caps rows per page of the order and fill listings, so tests can
@@ -300,7 +351,7 @@ func (f *Fake) listOrders(w http.ResponseWriter, r *http.Request) {
 		since = t
 	}
 	f.mu.Lock()
-	var rows []cb.Order
+	var rows []Order
 	for i := len(f.orders) - 1; i >= 0; i-- { // newest first
 		o := f.orders[i]
 		if (len(statuses) == 0 || contains(statuses, o.Status)) && (len(products) == 0 || contains(products, o.ProductID)) && !o.created.Before(since) {
@@ -309,7 +360,7 @@ func (f *Fake) listOrders(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Unlock()
 	from, to, next := page(len(rows), r, 100, PageMax)
-	out := cb.OrdersPage{Orders: append([]cb.Order{}, rows[from:to]...), Sequence: "0", HasNext: next != "", Cursor: next}
+	out := OrdersPage{Orders: append([]Order{}, rows[from:to]...), Sequence: "0", HasNext: next != "", Cursor: next}
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -326,7 +377,7 @@ func (f *Fake) listFills(w http.ResponseWriter, r *http.Request) {
 		since = t
 	}
 	f.mu.Lock()
-	var rows []cb.Fill
+	var rows []Fill
 	for i := len(f.fills) - 1; i >= 0; i-- {
 		fl := f.fills[i]
 		t, _ := time.Parse(time.RFC3339Nano, fl.SequenceTimestamp)
@@ -336,5 +387,5 @@ func (f *Fake) listFills(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Unlock()
 	from, to, next := page(len(rows), r, 100, PageMax)
-	writeJSON(w, http.StatusOK, cb.FillsPage{Fills: append([]cb.Fill{}, rows[from:to]...), Cursor: next})
+	writeJSON(w, http.StatusOK, FillsPage{Fills: append([]Fill{}, rows[from:to]...), Cursor: next})
 }

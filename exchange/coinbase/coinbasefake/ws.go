@@ -11,22 +11,34 @@ import (
 	"github.com/coder/websocket"
 
 	"kestrel/domain"
-	cb "kestrel/exchange/coinbase"
 )
 
 // userEvent is one order's state on the user channel.
 type userEvent struct {
 	product string
-	order   cb.WSOrder
+	order   WSUserOrder
 }
 
-// userEvents describes changed orders for the user channel; callers hold mu.
+// userEvents describes changed orders for the user channel as Coinbase
+// does: cumulative_quantity in base, leaves_quantity in the currency the
+// order was sized in; callers hold mu.
 func (f *Fake) userEvents(os []*order) []userEvent {
 	out := make([]userEvent, 0, len(os))
 	for _, o := range os {
-		out = append(out, userEvent{product: o.ProductID, order: cb.WSOrder{OrderID: o.OrderID, ClientOrderID: o.ClientOrderID,
-			CumulativeQuantity: o.FilledSize, LeavesQuantity: o.size.Sub(o.filled).String(), AvgPrice: o.AverageFilledPrice,
-			TotalFees: o.TotalFees, Status: o.Status, ProductID: o.ProductID, CreationTime: o.CreatedTime, OrderSide: o.Side, OrderType: o.OrderType}})
+		limit, stop := "0", "0"
+		if o.kind != "market" {
+			limit = o.limit.String()
+		}
+		if o.kind == "stop_limit" {
+			stop = o.stop.String()
+		}
+		out = append(out, userEvent{product: o.ProductID, order: WSUserOrder{AvgPrice: o.AverageFilledPrice, CancelReason: o.CancelMessage,
+			ClientOrderID: o.ClientOrderID, CompletionPercentage: o.CompletionPercentage, ContractExpiryType: "UNKNOWN_CONTRACT_EXPIRY_TYPE",
+			CumulativeQuantity: o.FilledSize, FilledValue: o.FilledValue, LeavesQuantity: o.leaves().String(), LimitPrice: limit,
+			NumberOfFills: o.NumberOfFills, OrderID: o.OrderID, OrderSide: o.Side, OrderType: o.OrderType, OutstandingHold: o.OutstandingHold,
+			PostOnly: "false", ProductID: o.ProductID, ProductType: "SPOT", RetailPortfolioID: "fake-portfolio", RiskManagedBy: "UNKNOWN_RISK_MANAGEMENT_TYPE",
+			Status: o.Status, StopPrice: stop, TimeInForce: o.TimeInForce, TotalFees: o.TotalFees, TotalValueAfterFees: o.TotalValueAfterFees,
+			TriggerStatus: o.TriggerStatus, CreationTime: o.CreatedTime, EndTime: "0001-01-01T00:00:00Z", StartTime: "0001-01-01T00:00:00Z"}})
 	}
 	return out
 }
@@ -39,6 +51,8 @@ type userFeed struct {
 	mu    sync.Mutex
 	conns map[*wsConn]bool
 	drop  int              // messages to swallow (the sequence number still advances)
+	mdrop int              // level2 messages to swallow, likewise
+	swap  int              // messages to hold back until the one after them is sent
 	stamp func() time.Time // message timestamps (nil: the fake's clock)
 }
 
@@ -50,6 +64,7 @@ type wsConn struct {
 	out  chan []byte
 	// ready lists channels whose subscription is complete (snapshot sent).
 	ready map[string]bool
+	held  []byte // a message held back to arrive after the next one
 }
 
 func newUserFeed(f *Fake) *userFeed { return &userFeed{f: f, conns: map[*wsConn]bool{}} }
@@ -59,6 +74,14 @@ func newUserFeed(f *Fake) *userFeed { return &userFeed{f: f, conns: map[*wsConn]
 func (f *Fake) DropMessages(n int) {
 	f.user.mu.Lock()
 	f.user.drop = max(f.user.drop+n, 0)
+	f.user.mu.Unlock()
+}
+
+// SwapNext makes the next message sent on a connection arrive after the one
+// that follows it: out of order, its sequence_num below one already seen.
+func (f *Fake) SwapNext() {
+	f.user.mu.Lock()
+	f.user.swap++
 	f.user.mu.Unlock()
 }
 
@@ -130,11 +153,14 @@ func (u *userFeed) serve(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return
 		}
-		var sub cb.WSSubscribe
+		var sub WSSubscribe
 		if json.Unmarshal(raw, &sub) != nil || sub.Channel == "" {
 			u.send(conn, "subscriptions", errorEvent("one channel per message is required"))
 			continue
 		}
+		u.f.mu.Lock()
+		u.f.requests = append(u.f.requests, Request{Route: "WS " + sub.Type + " " + sub.Channel, Keyed: sub.JWT != ""})
+		u.f.mu.Unlock()
 		if err := u.checkJWT(sub); err != nil {
 			u.send(conn, "subscriptions", errorEvent("authentication failure: "+err.Error()))
 			continue
@@ -155,6 +181,9 @@ func (u *userFeed) serve(w http.ResponseWriter, r *http.Request) {
 		if sub.Channel == "user" {
 			u.send(conn, "user", u.snapshot())
 		}
+		if sub.Channel == "level2" {
+			u.l2Snapshots(conn, sub.ProductIDs)
+		}
 		conn.mu.Lock()
 		conn.ready[sub.Channel] = true
 		conn.mu.Unlock()
@@ -163,29 +192,18 @@ func (u *userFeed) serve(w http.ResponseWriter, r *http.Request) {
 
 func errorEvent(msg string) []any { return []any{map[string]string{"type": "error", "message": msg}} }
 
-// checkJWT verifies a subscription's token: signed by the key, no uri claim.
-func (u *userFeed) checkJWT(s cb.WSSubscribe) error {
-	if s.Channel == "heartbeats" || s.Channel == "ticker" || s.Channel == "market_trades" || s.Channel == "candles" {
-		if s.JWT == "" {
-			return nil // public market data
-		}
+// checkJWT verifies a subscription's token: signed by the key, no uri
+// claim. Market channels need none; a token sent with one is still checked.
+func (u *userFeed) checkJWT(s WSSubscribe) error {
+	if s.JWT == "" && s.Channel != "user" {
+		return nil // public market data
 	}
-	kid, _, c, err := cb.Verify(s.JWT, u.f.pub)
+	t, err := VerifyJWT(s.JWT, u.f.pub)
 	if err != nil {
 		return err
 	}
-	now := u.f.now().Unix()
-	if kid != u.f.KeyName || c.Sub != u.f.KeyName || c.Iss != "cdp" || c.URI != "" || c.Exp <= now || c.Nbf > now+5 {
-		return errBadClaims
-	}
-	return nil
+	return checkClaims(t, u.f.KeyName, "", u.f.now().Unix())
 }
-
-var errBadClaims = &claimsError{}
-
-type claimsError struct{}
-
-func (*claimsError) Error() string { return "bad claims" }
 
 func (u *userFeed) snapshot() []any {
 	u.f.mu.Lock()
@@ -197,11 +215,11 @@ func (u *userFeed) snapshot() []any {
 	}
 	evs := u.f.userEvents(live)
 	u.f.mu.Unlock()
-	orders := make([]cb.WSOrder, 0, len(evs))
+	orders := make([]WSUserOrder, 0, len(evs))
 	for _, e := range evs {
 		orders = append(orders, e.order)
 	}
-	return []any{cb.WSUserEvent{Type: "snapshot", Orders: orders}}
+	return []any{WSUserEvent{Type: "snapshot", Orders: orders}}
 }
 
 // send numbers and queues one message for a connection.
@@ -225,16 +243,32 @@ func (u *userFeed) deliver(c *wsConn, channel string, events []any, droppable bo
 	if u.stamp != nil {
 		stamp = u.stamp
 	}
+	hold := !dropped && u.swap > 0
+	if hold {
+		u.swap--
+	}
 	u.mu.Unlock()
 	if dropped {
 		return
 	}
 	b, _ := json.Marshal(map[string]any{"channel": channel, "client_id": "", "timestamp": stamp().UTC().Format(time.RFC3339Nano),
 		"sequence_num": seq, "events": events})
-	select {
-	case c.out <- b:
-	default: // a client that cannot keep up loses messages, and sees the gap
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if hold {
+		c.held = b
+		return
 	}
+	for _, m := range [][]byte{b, c.held} {
+		if m == nil {
+			continue
+		}
+		select {
+		case c.out <- m:
+		default: // a client that cannot keep up loses messages, and sees the gap
+		}
+	}
+	c.held = nil
 }
 
 // publish sends order changes to every user-channel subscriber.
@@ -251,7 +285,7 @@ func (u *userFeed) publish(evs []userEvent) {
 	for _, c := range conns {
 		c.mu.Lock()
 		set := c.subs["user"]
-		var orders []cb.WSOrder
+		var orders []WSUserOrder
 		for _, e := range evs {
 			if set != nil && (set[""] || set[e.product]) {
 				orders = append(orders, e.order)
@@ -259,7 +293,7 @@ func (u *userFeed) publish(evs []userEvent) {
 		}
 		c.mu.Unlock()
 		if len(orders) > 0 {
-			u.deliver(c, "user", []any{cb.WSUserEvent{Type: "update", Orders: orders}}, true)
+			u.deliver(c, "user", []any{WSUserEvent{Type: "update", Orders: orders}}, true)
 		}
 	}
 }
@@ -306,6 +340,6 @@ func (u *userFeed) market(sym, channel string, event any) {
 
 // PublishCandle sends a live candle on the candles channel.
 func (f *Fake) PublishCandle(sym string, c domain.Candle) {
-	f.user.market(sym, "candles", cb.WSCandlesEvent{Type: "update", Candles: []cb.WSCandle{{Start: strconv.FormatInt(c.Time.Unix(), 10),
+	f.user.market(sym, "candles", WSCandlesEvent{Type: "update", Candles: []WSCandle{{Start: strconv.FormatInt(c.Time.Unix(), 10),
 		High: c.High.String(), Low: c.Low.String(), Open: c.Open.String(), Close: c.Close.String(), Volume: c.Volume.String(), ProductID: sym}}})
 }

@@ -1784,6 +1784,8 @@ export interface components {
                  * @description The real time of the history the sandbox market is replaying now (its prices are that moment's, shifted to the present); null when the market is live
                  */
                 replay_of?: string | null;
+                /** @description where orders go and on which prices, e.g. Paper · live Coinbase prices */
+                venue?: string;
             };
             /** @description Present when the server runs as one instance of a cluster */
             cluster?: components["schemas"]["ClusterStatus"];
@@ -2101,6 +2103,7 @@ export interface components {
         };
         ApiSettings: {
             exchange: components["schemas"]["ExchangeSettings"];
+            marketData: components["schemas"]["MarketDataSettings"];
             ai: components["schemas"]["AIProviderSettings"];
         };
         ExchangeSettings: {
@@ -2572,6 +2575,19 @@ export interface components {
             /** Format: date-time */
             to: string;
             complete: boolean;
+        };
+        SettingsImportReply: {
+            settings: components["schemas"]["Settings"];
+            validation: components["schemas"]["ValidationResult"];
+            effects: {
+                [key: string]: "applied" | "stored";
+            } | null;
+            /** @description Keys of the stored secrets the import kept because the file left them blank or masked (api.exchange.apiKey, api.exchange.apiSecret, api.ai.apiToken) */
+            keptSecrets: string[];
+        };
+        MarketDataSettings: {
+            /** @description replay | coinbase (Coinbase's public market data, no key); the paper venue trades on it */
+            source: string;
         };
     };
     responses: {
@@ -5284,7 +5300,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["SettingsReply"];
+                        data: components["schemas"]["SettingsImportReply"];
                     };
                 };
             };

@@ -7,7 +7,8 @@ import { setToken } from '@/lib/token';
 import { NavBar } from './NavBar';
 
 function renderAt(path: string, health = 'healthy') {
-  vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ success: true, data: { status: health } }), { status: 200 })));
+  // A fresh response per request: the header reads both the health and the status.
+  vi.stubGlobal('fetch', vi.fn().mockImplementation(async () => new Response(JSON.stringify({ success: true, data: { status: health } }), { status: 200 })));
   return render(
     <QueryClientProvider client={new QueryClient()}>
       <MemoryRouter initialEntries={[path]}>
@@ -70,5 +71,20 @@ describe('NavBar', () => {
     );
     expect((await screen.findByTestId('current-user')).getAttribute('href')).toBe('/account');
     expect(screen.queryByRole('link', { name: 'Users' }) !== null).toBe(shown);
+  });
+});
+
+describe('NavBar venue', () => {
+  it('shows where orders go and on which prices', async () => {
+    const body = { success: true, data: { status: 'healthy', market_data: { status: 'healthy', last_tick_age_seconds: 1, source: 'Coinbase live market data', venue: 'Paper · live Coinbase prices' } } };
+    vi.stubGlobal('fetch', vi.fn().mockImplementation(async () => new Response(JSON.stringify(body), { status: 200 })));
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/']}>
+          <NavBar />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect((await screen.findAllByTestId('venue-badge'))[0]!.textContent).toBe('Paper · live Coinbase prices');
   });
 });

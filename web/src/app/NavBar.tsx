@@ -8,6 +8,7 @@ import { clearToken } from '@/lib/token';
 import { isActive, navItemsFor, type NavItem } from './nav';
 import { StopButton } from './StopButton';
 import { SystemIndicator } from './SystemIndicator';
+import { VenueBadge } from './VenueBadge';
 
 const linkBase = 'rounded px-3 py-2 text-sm font-medium';
 const activeCls = 'bg-blue-600 text-white';
@@ -131,6 +132,7 @@ export function NavBar() {
           )}
         </div>
         <div className="ml-auto hidden items-center gap-3 md:flex">
+          <VenueBadge />
           <SystemIndicator />
           <StopButton />
           <ThemeToggle />
@@ -161,6 +163,7 @@ export function NavBar() {
             </div>
           ))}
           <div className="flex flex-wrap items-center gap-3 pt-2">
+            <VenueBadge />
             <SystemIndicator />
             <StopButton />
             <ThemeToggle />

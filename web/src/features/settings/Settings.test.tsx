@@ -13,6 +13,7 @@ function sampleSettings(): PlatformSettings {
     lastUpdated: '2025-01-02T03:04:05Z',
     api: {
       exchange: { provider: 'sandbox', apiKey: '', apiSecret: '', sandbox: true, timeout: 30000, rateLimit: 10 },
+      marketData: { source: 'replay' },
       ai: { provider: 'builtin', apiToken: '', model: 'gpt-4.1-nano', baseUrl: '', timeout: 60000 },
     },
     trading: {
@@ -183,12 +184,35 @@ describe('Settings screen', () => {
       }
       return undefined;
     });
+    vi.spyOn(window, 'confirm').mockReturnValue(true); // switching the venue asks first
     renderSettings();
     await userEvent.selectOptions(await screen.findByLabelText('Exchange provider'), 'coinbase');
     await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Configuration Errors')).toBeTruthy();
     expect(screen.getAllByText('Coinbase API key is required').length).toBeGreaterThan(0);
     expect(screen.getByRole('alert').textContent).toBe('Settings have 1 error(s)');
+  });
+
+  it('asks before switching the paper venue to live Coinbase prices, and saves nothing when declined', async () => {
+    const puts: PlatformSettings[] = [];
+    mockServer((method, url, body) => {
+      if (method === 'PUT' && url === '/api/settings') {
+        puts.push(body as PlatformSettings);
+        return json(200, { success: true, data: reply(body as PlatformSettings) });
+      }
+      return undefined;
+    });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    renderSettings();
+    await userEvent.selectOptions(await screen.findByLabelText('Market data source'), 'coinbase');
+    const save = screen.getByRole('button', { name: 'Save Changes' });
+    await userEvent.click(save);
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('from "Paper · replayed Coinbase candles" to "Paper · live Coinbase prices"'));
+    expect(puts).toHaveLength(0);
+    confirm.mockReturnValue(true);
+    await userEvent.click(save);
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]!.api?.marketData.source).toBe('coinbase');
   });
 
   it('asks before Reset All and does nothing when declined', async () => {
@@ -235,6 +259,24 @@ describe('Settings screen', () => {
       fireEvent.change(input, { target: { files: [file] } });
     });
     expect(await screen.findByText(INVALID_FILE)).toBeTruthy();
+  });
+
+  it('says which stored secrets an import kept because the file left them blank', async () => {
+    mockServer((method, url) => {
+      if (method === 'POST' && url === '/api/settings/import') {
+        return json(200, { success: true, data: { ...reply(), keptSecrets: ['api.exchange.apiKey', 'api.exchange.apiSecret', 'api.ai.apiToken'] } });
+      }
+      return undefined;
+    });
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderSettings();
+    await screen.findByRole('button', { name: 'Import' });
+    const input = screen.getByTestId('settings-import-input') as HTMLInputElement;
+    const file = new File([JSON.stringify({ settings: sampleSettings(), exportDate: 'x', version: '1.0.0', checksum: 'x' })], 'settings.json', { type: 'application/json' });
+    await act(async () => {
+      fireEvent.change(input, { target: { files: [file] } });
+    });
+    expect(await screen.findByText('Settings imported; kept the stored exchange API key, exchange API secret and AI API token (the file left them blank)')).toBeTruthy();
   });
 
   it('enables Test Connection for the sandbox exchange and the built-in analyst without keys and reports the result', async () => {

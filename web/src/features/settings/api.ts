@@ -1,5 +1,5 @@
 import { api, ApiError } from '@/lib/api';
-import type { ExportFile, PlatformSettings, Section, SettingsOptions, SettingsReply, ValidationResult } from './types';
+import type { ExportFile, PlatformSettings, Section, SettingsImportReply, SettingsOptions, SettingsReply, ValidationResult } from './types';
 
 export const SETTINGS_KEY = ['settings'] as const;
 export const OPTIONS_KEY = ['settings-options'] as const;
@@ -12,9 +12,23 @@ export const settingsApi = {
   exportFile: () => api.get<ExportFile>('/settings/export?include_secrets=false'),
   /** The plaintext export (operators): the password again, audited. */
   exportSecrets: (password: string) => api.post<ExportFile>('/settings/export', { password }),
-  importFile: (file: unknown) => api.post<SettingsReply>('/settings/import', file),
+  importFile: (file: unknown) => api.post<SettingsImportReply>('/settings/import', file),
   options: () => api.get<SettingsOptions>('/settings/options'),
 };
+
+const SECRET_NAMES: Record<string, string> = {
+  'api.exchange.apiKey': 'exchange API key',
+  'api.exchange.apiSecret': 'exchange API secret',
+  'api.ai.apiToken': 'AI API token',
+};
+
+/** What an import says it did, naming the stored secrets it kept because the file left them blank. */
+export function importNotice(kept: readonly string[]): string {
+  if (kept.length === 0) return 'Settings imported';
+  const names = kept.map((k) => SECRET_NAMES[k] ?? k);
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return `Settings imported; kept the stored ${list} (the file left ${names.length === 1 ? 'it' : 'them'} blank)`;
+}
 
 /** The settings reply a failed save or import carries (400 with validation), if any. */
 export function replyFromError(err: unknown): SettingsReply | null {

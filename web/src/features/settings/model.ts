@@ -1,4 +1,4 @@
-import type { Effect, PlatformSettings, SettingsOptions, TradingSettings } from './types';
+import type { ApiSettings, Effect, PlatformSettings, SettingsOptions, TradingSettings } from './types';
 
 /** Default trading settings (spec section 9); the trading tab falls back to them. */
 export const DEFAULT_TRADING: TradingSettings = {
@@ -38,6 +38,7 @@ export const FALLBACK_OPTIONS: SettingsOptions = {
   orderTypes: ['market', 'limit'],
   timesInForce: ['GTC', 'IOC', 'FOK'],
   exchangeProviders: ['sandbox', 'coinbase'],
+  marketSources: ['replay', 'coinbase'],
   aiProviders: ['builtin', 'replicate', 'openai'],
 };
 
@@ -158,3 +159,21 @@ export function canTestConnection(provider: 'exchange' | 'ai', s: PlatformSettin
   return ai.apiToken.trim() !== '';
 }
 
+
+/** Where orders go and on which prices, as the status card shows it. */
+export function venueLabel(s: PlatformSettings): string {
+  const api = s.api as ApiSettings;
+  if (api.exchange.provider === 'coinbase') return 'Coinbase (real orders) · live Coinbase prices';
+  return api.marketData?.source === 'coinbase' ? 'Paper · live Coinbase prices' : 'Paper · replayed Coinbase candles';
+}
+
+/**
+ * The confirmation a save needs when it switches the venue or its market
+ * (an operator action: the engine restarts on the new one), or null.
+ */
+export function venueSwitchConfirm(saved: PlatformSettings, draft: PlatformSettings): string | null {
+  const from = venueLabel(saved);
+  const to = venueLabel(draft);
+  if (from === to) return null;
+  return `Switch trading from "${from}" to "${to}"? The engine restarts on it, orders already placed stay where they are, and the portfolio history starts again.`;
+}

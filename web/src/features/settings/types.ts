@@ -19,6 +19,8 @@ export type Effect = NonNullable<SettingsReply['effects']>[string];
 
 export type SettingsReply = Schemas['SettingsReply'];
 
+export type SettingsImportReply = Schemas['SettingsImportReply'];
+
 export type ExportFile = Schemas['ExportFile'];
 
 export interface SettingsOptions {
@@ -40,6 +42,7 @@ export interface SettingsOptions {
   orderTypes: string[];
   timesInForce: string[];
   exchangeProviders: string[];
+  marketSources: string[];
   aiProviders: string[];
 }
 

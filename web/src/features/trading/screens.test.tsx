@@ -293,6 +293,18 @@ describe('System Status card', () => {
     expect(screen.queryByTestId('status-stale')).toBeNull();
   });
 
+  it('shows the venue beside the market source', async () => {
+    serve({
+      '/system/status': {
+        ...status,
+        market_data: { status: 'healthy', last_tick_age_seconds: 1, source: 'Coinbase live market data', venue: 'Paper · live Coinbase prices' },
+      },
+    });
+    renderWith(<SystemStatusCard />);
+    expect((await screen.findByTestId('trading-venue')).textContent).toBe('Paper · live Coinbase prices');
+    expect(screen.getByTestId('market-source').textContent).toBe('(Coinbase live market data)');
+  });
+
   it('shows no cluster rows for a single process', async () => {
     serve({ '/system/status': status });
     renderWith(<SystemStatusCard />);

@@ -1,5 +1,6 @@
 // Command coinbasefake serves the fake Coinbase exchange on its own, for
-// end-to-end tests and demos: a fresh CDP key each run, an account funded
+// end-to-end tests and demos: a fresh CDP key each run (EC P-256 by
+// default, --key ed25519 for CDP's default kind), an account funded
 // with USD, prices and candle history from Kestrel's embedded Coinbase
 // candles (shifted so the newest ends now), a ticker and heartbeat every
 // second. It prints one JSON line with its URLs and the key, then serves.
@@ -25,22 +26,26 @@ import (
 
 	"kestrel/candles"
 	"kestrel/domain"
-	"kestrel/exchange/coinbase"
 	"kestrel/exchange/coinbase/coinbasefake"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address")
 	usd := flag.String("usd", "100000", "USD the account starts with")
+	kind := flag.String("key", "ecdsa", "kind of the CDP key it issues: ecdsa (a PEM) or ed25519 (base64)")
 	flag.Parse()
 	if _, err := decimal.NewFromString(*usd); err != nil {
 		log.Fatalf("--usd: %v", err)
 	}
-	key, pemText, err := coinbase.NewTestKey("organizations/kestrel-fake/apiKeys/" + fmt.Sprint(time.Now().UnixNano()))
+	kinds := map[string]coinbasefake.KeyKind{"ecdsa": coinbasefake.ECDSA, "ed25519": coinbasefake.Ed25519}
+	if kinds[*kind] == "" {
+		log.Fatalf("--key: %q is not ecdsa or ed25519", *kind)
+	}
+	key, err := coinbasefake.NewKey(kinds[*kind], "organizations/kestrel-fake/apiKeys/"+fmt.Sprint(time.Now().UnixNano()))
 	if err != nil {
 		log.Fatal(err)
 	}
-	fake := coinbasefake.New(key.Name, key.Public())
+	fake := coinbasefake.New(key.Name, key.Public)
 	fake.Deposit("USD", *usd)
 	var mu sync.Mutex
 	prices := map[string]string{}
@@ -85,7 +90,7 @@ func main() {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	base := "http://" + ln.Addr().String()
-	out, _ := json.Marshal(map[string]string{"api_url": base, "ws_url": "ws://" + ln.Addr().String() + "/ws", "key_name": key.Name, "secret": pemText})
+	out, _ := json.Marshal(map[string]string{"api_url": base, "ws_url": "ws://" + ln.Addr().String() + "/ws", "key_name": key.Name, "secret": key.Secret})
 	fmt.Println(string(out))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -14,7 +14,8 @@ interface TestState {
   snapshot: string;
 }
 
-const EXCHANGE_LABELS: Record<string, string> = { sandbox: 'Sandbox (built-in)', coinbase: 'Coinbase' };
+const EXCHANGE_LABELS: Record<string, string> = { sandbox: 'Paper (built-in sandbox)', coinbase: 'Coinbase' };
+const MARKET_LABELS: Record<string, string> = { replay: 'Replay of Coinbase candles (offline)', coinbase: 'Coinbase live prices (public, no key)' };
 const AI_LABELS: Record<string, string> = { builtin: 'Built-in analyst', replicate: 'Replicate', openai: 'OpenAI-compatible' };
 
 export function ApiTab({ settings, options }: { settings: PlatformSettings; options: SettingsOptions }) {
@@ -84,6 +85,19 @@ export function ApiTab({ settings, options }: { settings: PlatformSettings; opti
             onTest={() => void test('exchange')}
           />
         </div>
+      </Group>
+
+      <Group title="Market data" effectKey="api.marketData">
+        <SelectInput
+          path="api.marketData.source"
+          label="Market data source"
+          choices={toChoices(options.marketSources, MARKET_LABELS)}
+          hint={
+            coinbase
+              ? 'The Coinbase venue always trades on Coinbase’s live prices'
+              : 'Where the paper venue’s prices come from: live Coinbase prices make paper trading on the live market'
+          }
+        />
       </Group>
 
       <Group title="AI provider" effectKey="api.ai">

@@ -6,8 +6,8 @@ import { formatDateTime } from '@/lib/format';
 import { applyTheme } from '@/lib/theme';
 import { Card, ScreenHeader } from '@/components/Screen';
 import { ErrorBox } from '@/components/Field';
-import { OPTIONS_KEY, replyFromError, SETTINGS_KEY, settingsApi } from '../api';
-import { DEFAULT_TRADING, exportFileName, FALLBACK_OPTIONS, sameJSON, setIn } from '../model';
+import { importNotice, OPTIONS_KEY, replyFromError, SETTINGS_KEY, settingsApi } from '../api';
+import { DEFAULT_TRADING, exportFileName, FALLBACK_OPTIONS, sameJSON, setIn, venueSwitchConfirm } from '../model';
 import type { ExportFile, PlatformSettings, Section, SettingsReply, ValidationIssue, ValidationResult } from '../types';
 import { ApiTab } from '../components/ApiTab';
 import { SecretExport } from '../components/SecretExport';
@@ -163,7 +163,7 @@ export default function Settings() {
     mutationFn: settingsApi.importFile,
     onSuccess: (r) => {
       applyReply(r);
-      setNotice({ kind: 'success', text: 'Settings imported' });
+      setNotice({ kind: 'success', text: importNotice(r.keptSecrets) });
     },
     onError: (err) => {
       const r = replyFromError(err);
@@ -178,6 +178,13 @@ export default function Settings() {
     onSuccess: download,
     onError: (err) => setNotice({ kind: 'error', text: errorMessage(err, 'Could not export settings') }),
   });
+
+  function saveDraft() {
+    if (!draft) return;
+    const switching = saved ? venueSwitchConfirm(saved, draft) : null;
+    if (switching && !window.confirm(switching)) return;
+    save.mutate(draft);
+  }
 
   const busy = save.isPending || reset.isPending || importM.isPending;
 
@@ -246,7 +253,7 @@ export default function Settings() {
       >
         Reset All
       </button>
-      <button type="button" className={primaryButton} disabled={save.isPending || !dirty} onClick={() => draft && save.mutate(draft)}>
+      <button type="button" className={primaryButton} disabled={save.isPending || !dirty} onClick={saveDraft}>
         {save.isPending ? 'Saving...' : 'Save Changes'}
       </button>
     </ScreenHeader>

@@ -111,6 +111,11 @@ export function SystemStatusCard() {
               {exchange?.sandbox ? ' (sandbox)' : ''}
             </span>
           </Row>
+          {s.market_data?.venue && (
+            <Row label="Venue">
+              <span data-testid="trading-venue">{s.market_data.venue}</span>
+            </Row>
+          )}
           {s.market_data && (
             <Row label="Market Data">
               <span className={statusColor(s.market_data.status, stale)}>{s.market_data.status}</span>

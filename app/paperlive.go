@@ -1,0 +1,45 @@
+package app
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
+	"kestrel/exchange/coinbase"
+	"kestrel/exchange/paper"
+)
+
+// bookDepth is how many levels a side of Coinbase's book the paper engine
+// sees: far more than a paper market order walks in practice.
+const bookDepth = 200
+
+// livePrices is Coinbase's live market as the paper engine reads it: the
+// ticker, and the level2 book its market orders walk.
+type livePrices struct{ feed *coinbase.Feed }
+
+func (p livePrices) Ticker(symbol string) (domain.Ticker, error) { return p.feed.Ticker(symbol) }
+
+func (p livePrices) Depth(symbol string) (bids, asks []paper.Level, ok bool) {
+	b, a, ok := p.feed.Book(symbol, bookDepth)
+	if !ok {
+		return nil, nil, false
+	}
+	conv := func(ls []coinbase.BookLevel) []paper.Level {
+		out := make([]paper.Level, len(ls))
+		for i, l := range ls {
+			out[i] = paper.Level{Price: l.Price, Size: l.Size}
+		}
+		return out
+	}
+	return conv(b), conv(a), true
+}
+
+// Range is the range Coinbase's trades printed in: resting paper limits
+// fill only when a trade went through them.
+func (p livePrices) Range(symbol string, from, to time.Time) (low, high decimal.Decimal, ok bool) {
+	return p.feed.Range(symbol, from, to)
+}
+
+// TradeThrough marks the live market as one that reports its trades.
+func (livePrices) TradeThrough() bool { return true }
