@@ -150,6 +150,9 @@ type Route struct {
 	// TicketInQuery: the route takes a single-use ticket in ?ticket= (the
 	// WebSocket, which browsers cannot give headers), or a bearer token.
 	TicketInQuery bool
+	// Token is what API tokens may do here (tokenscope.go): read, work or
+	// trade; empty when only a session may call it.
+	Token string
 }
 
 // Routes lists every /api route in registration order.
@@ -173,6 +176,7 @@ func (s *Server) registerRoutes() {
 	s.api("GET /api/auth/me", signedIn, s.me)
 	s.api("POST /api/auth/password", signedIn, s.changePassword)
 	s.sessionRoutes()
+	s.tokenRoutes()
 
 	s.api("GET /api/users", operatorOnly, s.listUsers)
 	s.api("POST /api/users", operatorOnly, s.createUser)
@@ -222,14 +226,16 @@ func (s *Server) registerRoutes() {
 // api registers an API route behind the audit log and the access check.
 func (s *Server) api(pattern string, a access, h http.HandlerFunc) {
 	var handler http.Handler = h
+	use := tokenUseOf(pattern)
 	switch a {
 	case public:
+		use = tokenNever // no credential is looked at
 	case signedIn:
-		handler = s.requireAuth(handler)
+		handler = s.requireAuthAs(use, handler)
 	default: // operatorOnly, and fail closed for a route without a level
-		handler = s.requireAuth(requireRole(domain.RoleOperator, handler))
+		handler = s.requireAuthAs(use, requireRole(domain.RoleOperator, handler))
 	}
-	s.handle(pattern, Route{Access: a.String()}, s.withAudit(handler))
+	s.handle(pattern, Route{Access: a.String(), Token: use.String()}, s.withAudit(handler))
 }
 
 // handle is the one place /api routes reach the mux, so the route table is
@@ -259,9 +265,20 @@ func (s *Server) Handler() http.Handler {
 	return h
 }
 
-// requireAuth admits requests with a valid bearer token and puts the user in the context.
+// requireAuth admits requests with a valid session token and puts the user
+// in the context; API tokens are refused.
 func (s *Server) requireAuth(next http.Handler) http.Handler {
+	return s.requireAuthAs(tokenNever, next)
+}
+
+// requireAuthAs is requireAuth for a route API tokens may use as use says:
+// a token acts as its user within its scope (tokenscope.go).
+func (s *Server) requireAuthAs(use tokenUse, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if bearer := bearerToken(r); auth.IsAPIToken(bearer) {
+			s.tokenAuth(w, r, use, bearer, next)
+			return
+		}
 		u, err := s.d.Auth.Authenticate(r.Context(), bearerToken(r))
 		if err != nil {
 			fail(w, r, err)
