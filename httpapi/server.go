@@ -213,6 +213,7 @@ func (s *Server) registerRoutes() {
 	if s.d.Settings != nil {
 		s.settingsRoutes()
 	}
+	s.mcpRoute() // last: its tools are the routes above
 
 	if s.d.Metrics != nil {
 		s.mux.Handle("GET /metrics", requireMetricsToken(s.d.MetricsToken, s.d.MetricsClosed, s.d.Metrics.Handler()))
