@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -35,7 +36,15 @@ func (s *Server) mcpRoute() {
 	for _, t := range tools {
 		srv.AddTool(t.tool, t.call)
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		// Idle MCP sessions end (each request is authenticated anyway).
+		SessionTimeout: 30 * time.Minute,
+		// The SDK's DNS-rebinding guard refuses a loopback peer with
+		// another Host: exactly the recommended TLS proxy on loopback. It
+		// guards servers without credentials; /mcp needs a bearer token in
+		// a header, which a rebound page cannot send.
+		DisableLocalhostProtection: true,
+	})
 	s.mux.Handle("/mcp", s.requireAuthAs(tokenRead, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The tool calls see this request's header only: it carries the
 		// client's address (a client's own value is replaced).
