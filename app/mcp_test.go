@@ -78,6 +78,16 @@ func TestMCPWithTokens(t *testing.T) {
 		}
 	}
 
+	// The product's rules are resources.
+	resources, err := cs.ListResources(ctx, nil)
+	if err != nil || len(resources.Resources) != 2 {
+		t.Fatalf("resources %+v, %v", resources, err)
+	}
+	doc, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "kestrel://docs/strategy"})
+	if err != nil || len(doc.Contents) != 1 || !strings.HasPrefix(doc.Contents[0].Text, "Package strategy runs automated strategies") {
+		t.Fatalf("strategy rules resource: %+v, %v", doc, err)
+	}
+
 	call := func(cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, reply) {
 		t.Helper()
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})

@@ -36,6 +36,9 @@ func (s *Server) mcpRoute() {
 	for _, t := range tools {
 		srv.AddTool(t.tool, t.call)
 	}
+	if err := mcpResources(srv); err != nil {
+		panic("mcp resources: " + err.Error()) // embedded files: the MCP test reads them
+	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		// Idle MCP sessions end (each request is authenticated anyway).
 		SessionTimeout: 30 * time.Minute,
