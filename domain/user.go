@@ -137,6 +137,7 @@ type KVStore interface {
 type Store interface {
 	UserStore
 	SessionStore
+	APITokenStore
 	AuditStore
 	KVStore
 	TOTPStore

@@ -153,6 +153,9 @@ type Route struct {
 	// TicketInQuery: the route takes a single-use ticket in ?ticket= (the
 	// WebSocket, which browsers cannot give headers), or a bearer token.
 	TicketInQuery bool
+	// Token is what API tokens may do here (tokenscope.go): read, work or
+	// trade; empty when only a session may call it.
+	Token string
 }
 
 // Routes lists every /api route in registration order.
@@ -177,6 +180,7 @@ func (s *Server) registerRoutes() {
 	s.api("POST /api/auth/password", signedIn, s.changePassword)
 	s.sessionRoutes()
 	s.totpRoutes()
+	s.tokenRoutes()
 
 	s.api("GET /api/users", operatorOnly, s.listUsers)
 	s.api("POST /api/users", operatorOnly, s.createUser)
@@ -213,6 +217,7 @@ func (s *Server) registerRoutes() {
 	if s.d.Settings != nil {
 		s.settingsRoutes()
 	}
+	s.mcpRoute() // last: its tools are the routes above
 
 	if s.d.Metrics != nil {
 		s.mux.Handle("GET /metrics", requireMetricsToken(s.d.MetricsToken, s.d.MetricsClosed, s.d.Metrics.Handler()))
@@ -226,14 +231,16 @@ func (s *Server) registerRoutes() {
 // api registers an API route behind the audit log and the access check.
 func (s *Server) api(pattern string, a access, h http.HandlerFunc) {
 	var handler http.Handler = h
+	use := tokenUseOf(pattern)
 	switch a {
 	case public:
+		use = tokenNever // no credential is looked at
 	case signedIn:
-		handler = s.requireAuth(handler)
+		handler = s.requireAuthAs(use, handler)
 	default: // operatorOnly, and fail closed for a route without a level
-		handler = s.requireAuth(requireRole(domain.RoleOperator, handler))
+		handler = s.requireAuthAs(use, requireRole(domain.RoleOperator, handler))
 	}
-	s.handle(pattern, Route{Access: a.String()}, s.withAudit(handler))
+	s.handle(pattern, Route{Access: a.String(), Token: use.String()}, s.withAudit(handler))
 }
 
 // handle is the one place /api routes reach the mux, so the route table is
@@ -263,9 +270,20 @@ func (s *Server) Handler() http.Handler {
 	return h
 }
 
-// requireAuth admits requests with a valid bearer token and puts the user in the context.
+// requireAuth admits requests with a valid session token and puts the user
+// in the context; API tokens are refused.
 func (s *Server) requireAuth(next http.Handler) http.Handler {
+	return s.requireAuthAs(tokenNever, next)
+}
+
+// requireAuthAs is requireAuth for a route API tokens may use as use says:
+// a token acts as its user within its scope (tokenscope.go).
+func (s *Server) requireAuthAs(use tokenUse, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if bearer := bearerToken(r); auth.IsAPIToken(bearer) {
+			s.tokenAuth(w, r, use, bearer, next)
+			return
+		}
 		u, err := s.d.Auth.Authenticate(r.Context(), bearerToken(r))
 		if err != nil {
 			fail(w, r, err)

@@ -26,6 +26,7 @@ func Run(t *testing.T, open Open) {
 		{"SessionsByUser", testSessionsByUser},
 		{"SessionDetails", testSessionDetails},
 		{"Tickets", testTickets},
+		{"APITokens", testAPITokens},
 		{"Audit", testAudit},
 		{"KV", testKV},
 		{"TOTP", testTOTP},

@@ -1,11 +1,12 @@
 import { Card, ScreenHeader } from '@/components/Screen';
 import { formatDateTime } from '@/lib/format';
 import { useMe } from '@/lib/auth';
+import { ApiTokens } from '../components/ApiTokens';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
 import { SessionsList } from '../components/SessionsList';
 import { TotpSection } from '../components/TotpSection';
 
-/** The signed-in user's own account: who they are, a change-password form and their sessions. */
+/** The signed-in user's own account: who they are, a change-password form, their sessions and API tokens. */
 export default function Account() {
   const { data: me } = useMe();
   return (
@@ -21,6 +22,11 @@ export default function Account() {
       <Card title="Sessions" className="mt-4">
         <SessionsList />
       </Card>
+      {me && (
+        <Card title="API tokens" className="mt-4">
+          <ApiTokens me={me} />
+        </Card>
+      )}
     </div>
   );
 }
