@@ -147,6 +147,7 @@ type Store interface {
 	BacktestStore
 	JobStore
 	CandleStore
+	NotifyStore
 	Ping(ctx context.Context) error
 	Close() error
 }
