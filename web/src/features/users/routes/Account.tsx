@@ -3,6 +3,7 @@ import { formatDateTime } from '@/lib/format';
 import { useMe } from '@/lib/auth';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
 import { SessionsList } from '../components/SessionsList';
+import { Notifications } from '../components/Notifications';
 
 /** The signed-in user's own account: who they are, a change-password form and their sessions. */
 export default function Account() {
@@ -16,6 +17,9 @@ export default function Account() {
       </Card>
       <Card title="Sessions" className="mt-4">
         <SessionsList />
+      </Card>
+      <Card title="Notifications" className="mt-4">
+        <Notifications />
       </Card>
     </div>
   );
