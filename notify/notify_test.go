@@ -403,3 +403,32 @@ func TestSecretsAreStandardWebhooks(t *testing.T) {
 		t.Fatalf("signature = %s", sig)
 	}
 }
+
+func TestAlertRepeatsAreNotifiedOnce(t *testing.T) {
+	stale := domain.Alert{Key: "market:stale", Severity: domain.SeverityHigh, Component: "market_data", Count: 1}
+	if e, ok := notify.FromAlert(stale); !ok || e.Type != notify.MarketStale {
+		t.Fatalf("first stale alert: %+v %v", e, ok)
+	}
+	stale.Count = 2
+	if _, ok := notify.FromAlert(stale); ok {
+		t.Fatal("a repeat of an open alert was notified again")
+	}
+	stale.Count, stale.Resolved = 1, true
+	if _, ok := notify.FromAlert(stale); ok {
+		t.Fatal("a resolution was notified as the alert")
+	}
+	stop := domain.Alert{Key: "trading:Emergency stop active", Severity: domain.SeverityCritical, Component: "trading", Count: 2}
+	if e, ok := notify.FromAlert(stop); !ok || e.Type != notify.EmergencyStop {
+		t.Fatalf("a second emergency stop: %+v %v", e, ok)
+	}
+	for key, want := range map[string]string{"trading:Order refused by risk check": notify.RiskLimitReached, "exchange:coinbase": notify.ExchangeDisconnected,
+		"database:unreachable": notify.SystemAlert, "strategy:Strategy paused: x": notify.StrategyError} {
+		comp, _, _ := strings.Cut(key, ":")
+		if e, _ := notify.FromAlert(domain.Alert{Key: key, Component: comp, Count: 1}); e.Type != want {
+			t.Errorf("%s -> %s, want %s", key, e.Type, want)
+		}
+	}
+	if _, ok := notify.FromAlert(domain.Alert{Key: "trading:Order rejected by the exchange", Component: "trading", Count: 1}); ok {
+		t.Error("exchange rejections are order.rejected, to the order's owner, not a system alert")
+	}
+}

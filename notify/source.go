@@ -30,12 +30,16 @@ func FromTradeUpdate(u domain.TradeUpdate) (Event, bool) {
 	return e, true
 }
 
-// FromAlert is the event a system alert stands for (ok false: one another
-// event already covers).
+// FromAlert is the event a system alert stands for (ok false: none, or
+// one another event already covers). Repeats merged into an open alert
+// (Count > 1) and resolutions are not notified again, except the
+// emergency stop and resume: each of those is a deliberate act.
 func FromAlert(a domain.Alert) (Event, bool) {
 	e := Event{Severity: a.Severity, Time: a.LastSeen,
 		Data: AlertData{Title: a.Title, Message: a.Message, Component: a.Component, AlertID: a.ID}}
 	switch {
+	case a.Resolved:
+		return e, false
 	case a.Key == "trading:Order rejected by the exchange":
 		return e, false // order.rejected, from the order's own update, says it to its owner
 	case a.Key == "trading:Emergency stop active":
@@ -52,6 +56,9 @@ func FromAlert(a domain.Alert) (Event, bool) {
 		e.Type = ExchangeDisconnected
 	default:
 		e.Type = SystemAlert
+	}
+	if a.Count > 1 && e.Type != EmergencyStop && e.Type != TradingResumed {
+		return e, false
 	}
 	return e, true
 }
