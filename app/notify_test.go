@@ -153,6 +153,13 @@ func TestWebhookGetsASignedFill(t *testing.T) {
 	if len(log) != 2 {
 		t.Fatalf("operator's view of every delivery: %+v", log)
 	}
+	r = s.do("PATCH", "/api/notifications/channels/"+id, tok, `{"name":"Renamed","enabled":false}`)
+	if r.Status != 200 || !strings.Contains(string(r.Data), `"name":"Renamed"`) || !strings.Contains(string(r.Data), `"enabled":false`) || !strings.Contains(string(r.Data), `"secret":""`) {
+		t.Fatalf("update channel: %+v %s", r, r.Data)
+	}
+	if r := s.do("PATCH", "/api/notifications/channels/"+id, tok, `{"secret":"not-a-secret"}`); r.Status != 400 || r.Error.Fields["secret"] == "" {
+		t.Fatalf("bad secret: %+v", r)
+	}
 	if r := s.do("DELETE", "/api/notifications/channels/"+id, tok, ""); r.Status != 200 {
 		t.Fatalf("delete channel: %+v", r)
 	}
