@@ -15,7 +15,9 @@ const failed = {
   last_error: 'receiver answered HTTP 503', created_at: '2026-05-01T09:01:00Z', next_attempt_at: '2026-05-01T09:02:00Z',
 };
 
-function serve(handle: (method: string, path: string, body: unknown) => Reply | undefined = () => undefined) {
+const trader = { id: 'u1', email: 't@example.com', name: 'Tess', role: 'trader', created_at: '2026-05-01T09:00:00Z', last_login: null, disabled: false };
+
+function serve(handle: (method: string, path: string, body: unknown) => Reply | undefined = () => undefined, me: object = trader) {
   const calls: { method: string; path: string; body: unknown }[] = [];
   vi.stubGlobal(
     'fetch',
@@ -26,7 +28,9 @@ function serve(handle: (method: string, path: string, body: unknown) => Reply | 
       calls.push({ method, path, body });
       const r =
         handle(method, path, body) ??
-        (path === '/notifications/channels'
+        (path === '/auth/me'
+          ? ok(me)
+          : path === '/notifications/channels'
           ? ok([hook])
           : path === '/notifications/routing'
             ? ok(routing)
@@ -100,5 +104,22 @@ describe('Account notifications', () => {
     expect(within(row).getByText('pending')).toBeTruthy();
     expect(within(row).getByText('2')).toBeTruthy();
     expect(row.textContent).toContain('order.filled ×3');
+  });
+
+  it("lets an operator see every user's failures", async () => {
+    const other = { ...failed, id: 'msg_2', owner: 'u2', channel: 'ch_9', status: 'failed', last_error: 'receiver answered HTTP 500' };
+    const calls = serve((_m, path) => (path.includes('scope=all') ? ok([other]) : undefined), { ...trader, id: 'op', role: 'operator' });
+    renderIt();
+    await userEvent.click(await screen.findByRole('checkbox', { name: "Every user's failures" }));
+    const row = (await screen.findByText('receiver answered HTTP 500')).closest('tr')!;
+    expect(within(row).getByText("ch_9 (another user's)")).toBeTruthy();
+    expect(calls.some((c) => c.path === '/notifications/deliveries?limit=50&scope=all&status=failed')).toBe(true);
+  });
+
+  it('offers a trader no view of other users', async () => {
+    serve();
+    renderIt();
+    await screen.findByText('receiver answered HTTP 503');
+    expect(screen.queryByRole('checkbox', { name: "Every user's failures" })).toBeNull();
   });
 });

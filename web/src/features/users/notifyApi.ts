@@ -18,7 +18,7 @@ export const notifyApi = {
   test: (id: string) => api.post<Delivery>(`/notifications/channels/${encodeURIComponent(id)}/test`),
   routing: () => api.get<RoutingView>('/notifications/routing'),
   setRouting: (r: Routing) => api.put<RoutingView>('/notifications/routing', r),
-  deliveries: () => api.get<Delivery[]>('/notifications/deliveries?limit=50'),
+  deliveries: (allFailures: boolean) => api.get<Delivery[]>(`/notifications/deliveries?limit=50${allFailures ? '&scope=all&status=failed' : ''}`),
 };
 
 export function useChannels() {
@@ -29,8 +29,9 @@ export function useRouting() {
   return useQuery({ queryKey: [...notifyKey, 'routing'], queryFn: notifyApi.routing });
 }
 
-export function useDeliveries() {
-  return useQuery({ queryKey: [...notifyKey, 'deliveries'], queryFn: notifyApi.deliveries, refetchInterval: 10_000 });
+/** The user's own delivery log, or (operators) every user's failures. */
+export function useDeliveries(allFailures: boolean) {
+  return useQuery({ queryKey: [...notifyKey, 'deliveries', allFailures], queryFn: () => notifyApi.deliveries(allFailures), refetchInterval: 10_000 });
 }
 
 /** A mutation that refreshes channels, routing and the log when it settles. */

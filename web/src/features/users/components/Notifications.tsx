@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { ErrorBox, Field } from '@/components/Field';
 import { btn } from '@/components/Modal';
 import { ApiError, errorMessage } from '@/lib/api';
+import { useMe } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
-import { notifyApi, useChannels, useDeliveries, useNotifyMutation, useRouting, type Channel, type Routing } from '../notifyApi';
+import { notifyApi, useChannels, useDeliveries, useNotifyMutation, useRouting, type Channel, type Delivery, type Routing } from '../notifyApi';
 
 /** Account -> Notifications: webhook channels, which events go where, and what was delivered. */
 export function Notifications() {
@@ -191,12 +192,19 @@ function RoutingForm() {
 }
 
 function DeliveryLog() {
-  const log = useDeliveries();
+  const { data: me } = useMe();
+  const [allFailures, setAllFailures] = useState(false);
+  const log = useDeliveries(allFailures);
   const channels = useChannels();
-  const name = (id: string) => channels.data?.find((c) => c.id === id)?.name ?? 'deleted channel';
+  const name = (d: Delivery) => (d.owner !== me?.id ? `${d.channel} (another user's)` : (channels.data?.find((c) => c.id === d.channel)?.name ?? 'deleted channel'));
   return (
     <section aria-label="Delivery log" className="space-y-2">
       <h3 className="font-medium">Delivery log</h3>
+      {me?.role === 'operator' && (
+        <label className="text-sm">
+          <input type="checkbox" checked={allFailures} onChange={(e) => setAllFailures(e.target.checked)} /> Every user's failures
+        </label>
+      )}
       {log.error && <ErrorBox message={errorMessage(log.error, 'Failed to load the delivery log')} />}
       {log.data?.length === 0 && <p className="text-sm text-slate-500">Nothing sent yet.</p>}
       {!!log.data?.length && (
@@ -219,7 +227,7 @@ function DeliveryLog() {
                   {d.type}
                   {d.count > 1 && ` ×${d.count}`}
                 </td>
-                <td className="py-1 pr-3">{name(d.channel)}</td>
+                <td className="py-1 pr-3">{name(d)}</td>
                 <td className="py-1 pr-3">{d.status}</td>
                 <td className="py-1 pr-3">{d.attempts}</td>
                 <td className="py-1 text-red-600">{d.last_error}</td>
