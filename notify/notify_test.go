@@ -432,3 +432,28 @@ func TestAlertRepeatsAreNotifiedOnce(t *testing.T) {
 		t.Error("exchange rejections are order.rejected, to the order's owner, not a system alert")
 	}
 }
+
+func TestRekeyReSealsChannelSecrets(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	rcv := newReceiver(t)
+	id := f.addChannel(t, rcv.srv.URL, 0)
+	key := make([]byte, 32)
+	copy(key, "another key for the notify tests")
+	next, err := settings.NewSealer(key)
+	mustNil(t, err)
+	if _, err := notify.Rekey(context.Background(), f.store, next, next); err == nil {
+		t.Fatal("rekeyed with a key that does not open the secrets")
+	}
+	n, err := notify.Rekey(context.Background(), f.store, f.sealer, next)
+	if err != nil || n != 1 {
+		t.Fatalf("rekey: %d, %v", n, err)
+	}
+	svc := notify.New(f.store, next, f.clock, notify.Options{})
+	ch, _ := f.store.NotifyChannel(context.Background(), id)
+	d, err := svc.SendTest(context.Background(), ch)
+	mustNil(t, err)
+	if d.Status != domain.NotifyDelivered {
+		t.Fatalf("after rekey: %+v", d)
+	}
+	verify(t, f.secret, rcv.all()[0])
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"kestrel/app"
+	"kestrel/notify"
 	"kestrel/settings"
 )
 
@@ -28,7 +29,8 @@ func rekeyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: kestrel rekey [--data-dir D | --database-url U] [--secret-key OLD] [--new-key NEW]
 
-Re-seals the stored exchange and AI credentials under a new key. Stop the
+Re-seals the stored exchange and AI credentials and the notification
+channels' signing secrets under a new key. Stop the
 server (every instance of a cluster) first. With the key file in the data
 directory (the default), the file is replaced by the new key. With
 --secret-key (KESTREL_SECRET_KEY), the new key is printed (unless given with
@@ -80,13 +82,26 @@ directory (the default), the file is replaced by the new key. With
 		return err
 	}
 	defer store.Close()
-	n, err := settings.Rekey(ctx, store, oldSealer, nextSealer)
+	// Notification channel secrets first: they are all opened before any
+	// is written, so a failure there has changed nothing.
+	channels, err := notify.Rekey(ctx, store, oldSealer, nextSealer)
 	if err != nil {
 		if fromFile {
-			os.Remove(pending) // nothing was re-sealed
+			os.Remove(pending)
 		}
 		return err
 	}
+	n, err := settings.Rekey(ctx, store, oldSealer, nextSealer)
+	if err != nil {
+		if _, back := notify.Rekey(ctx, store, nextSealer, oldSealer); back != nil {
+			return fmt.Errorf("%w; and the notification channels' secrets, already sealed with the new key, could not be sealed back: %v", err, back)
+		}
+		if fromFile {
+			os.Remove(pending) // nothing is left re-sealed
+		}
+		return err
+	}
+	n += channels
 	if fromFile {
 		if err := os.Rename(pending, keyFile); err != nil {
 			return fmt.Errorf("the secrets are sealed with the key in %s, but it could not replace %s: %w", pending, keyFile, err)
