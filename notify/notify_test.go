@@ -457,3 +457,37 @@ func TestRekeyReSealsChannelSecrets(t *testing.T) {
 	}
 	verify(t, f.secret, rcv.all()[0])
 }
+
+func TestOrderAndJobEvents(t *testing.T) {
+	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	u := fill(0, at)
+	u.Order.Status = domain.StatusOpen
+	if e, ok := notify.FromTradeUpdate(u); !ok || e.Type != notify.OrderPartiallyFilled || e.Owner != "u1" || e.OrderID != "ord-a" {
+		t.Fatalf("partial fill: %+v", e)
+	}
+	u = fill(0, at)
+	u.Order.Type, u.Order.Side = domain.StopLoss, domain.Sell
+	if e, _ := notify.FromTradeUpdate(u); e.Type != notify.ProtectiveTriggered || e.Severity != domain.SeverityHigh {
+		t.Fatalf("stop-loss fill: %+v", e)
+	}
+	u = fill(0, at)
+	u.Order.Type, u.Order.ParentID = domain.Limit, "parent" // a take-profit
+	if e, _ := notify.FromTradeUpdate(u); e.Type != notify.ProtectiveTriggered {
+		t.Fatalf("take-profit fill: %+v", e)
+	}
+	rejected := domain.TradeUpdate{Order: domain.Order{ID: "o9", Status: domain.StatusRejected, UserID: "u2", RejectReason: "insufficient funds"}}
+	if e, ok := notify.FromTradeUpdate(rejected); !ok || e.Type != notify.OrderRejected || e.Owner != "u2" {
+		t.Fatalf("rejection: %+v", e)
+	}
+	if _, ok := notify.FromTradeUpdate(domain.TradeUpdate{Order: domain.Order{ID: "o1", Status: domain.StatusOpen}}); ok {
+		t.Fatal("an order resting without a fill was notified")
+	}
+	done := at.Add(time.Minute)
+	if e, ok := notify.FromJob(domain.Job{ID: "j1", Kind: "backtest", Owner: "u1", Status: domain.JobFailed, Error: "no data", FinishedAt: &done}); !ok ||
+		e.Type != notify.BacktestFinished || e.Owner != "u1" || !e.Time.Equal(done) || e.Severity != domain.SeverityMedium {
+		t.Fatalf("failed backtest: %+v", e)
+	}
+	if _, ok := notify.FromJob(domain.Job{ID: "j1", Kind: "backtest", Status: domain.JobRunning}); ok {
+		t.Fatal("a running job was notified")
+	}
+}
