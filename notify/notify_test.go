@@ -491,3 +491,20 @@ func TestOrderAndJobEvents(t *testing.T) {
 		t.Fatal("a running job was notified")
 	}
 }
+
+func TestDisabledChannelFailsAtOnce(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	rcv := newReceiver(t)
+	id := f.addChannel(t, rcv.srv.URL, 0, notify.OrderFilled)
+	ctx := context.Background()
+	ch, _ := f.store.NotifyChannel(ctx, id)
+	ch.Enabled = false
+	mustNil(t, f.store.UpdateNotifyChannel(ctx, ch))
+	enqueueFill(t, f, 0)
+	_, err := f.svc.DeliverDue(ctx)
+	mustNil(t, err)
+	log, _ := f.store.NotifyDeliveries(ctx, "u1", "", 10)
+	if len(log) != 1 || log[0].Status != domain.NotifyFailed || log[0].LastError != "channel disabled" || log[0].Attempts != 1 || len(rcv.all()) != 0 {
+		t.Fatalf("log = %+v, received %d", log, len(rcv.all()))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -198,7 +199,8 @@ func (s *Service) attempt(ctx context.Context, d domain.NotifyDelivery, retry bo
 	default:
 		d.LastError = sendErr.Error()
 		next := now.Add(s.backoff(d.Attempts))
-		if !retry || next.After(d.CreatedAt.Add(s.opt.Window)) {
+		var perm permanent
+		if !retry || errors.As(sendErr, &perm) || next.After(d.CreatedAt.Add(s.opt.Window)) {
 			d.Status = domain.NotifyFailed
 		} else {
 			d.NextAt = next
@@ -206,6 +208,9 @@ func (s *Service) attempt(ctx context.Context, d domain.NotifyDelivery, retry bo
 	}
 	return s.store.RecordNotifyAttempt(context.WithoutCancel(ctx), d)
 }
+
+// permanent is a failure no retry can mend (the channel is gone or off).
+type permanent struct{ error }
 
 // backoff is the wait after the n-th failed attempt.
 func (s *Service) backoff(n int) time.Duration {
@@ -219,17 +224,17 @@ func (s *Service) backoff(n int) time.Duration {
 func (s *Service) send(ctx context.Context, d domain.NotifyDelivery) error {
 	ch, err := s.store.NotifyChannel(ctx, d.ChannelID)
 	if domain.ErrorCode(err) == domain.ENotFound {
-		return fmt.Errorf("channel deleted")
+		return permanent{errors.New("channel deleted")}
 	}
 	if err != nil {
 		return err
 	}
 	if !ch.Enabled && d.Type != Test {
-		return fmt.Errorf("channel disabled")
+		return permanent{errors.New("channel disabled")}
 	}
 	secret, err := s.sealer.Open(SecretField, ch.Secret)
 	if err != nil {
-		return fmt.Errorf("channel secret unreadable: %w", err)
+		return permanent{fmt.Errorf("channel secret unreadable: %w", err)}
 	}
 	body, err := json.Marshal(messageOf(d))
 	if err != nil {
