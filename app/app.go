@@ -27,6 +27,7 @@ import (
 	"kestrel/logbook"
 	"kestrel/marketdata"
 	"kestrel/metrics"
+	"kestrel/notify"
 	"kestrel/ops/backup"
 	"kestrel/ops/healthcheck"
 	"kestrel/ops/retention"
@@ -80,6 +81,9 @@ type App struct {
 
 	// Jobs runs long work (backtests) outside requests.
 	Jobs *jobs.Runner
+
+	// Notify routes events to the notification outbox and delivers them.
+	Notify *notify.Service
 
 	runCtx    context.Context
 	engMu     sync.Mutex
@@ -163,7 +167,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	}
 	proxies, _ := httpapi.ParseTrustedProxies(cfg.TrustedProxies) // checked by Validate
 	api := httpapi.New(httpapi.Deps{TrustedProxies: proxies, Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
-		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests, Jobs: a.Jobs,
+		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests, Jobs: a.Jobs, Notify: a.Notify,
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, MetricsClosed: exposed && cfg.MetricsToken == "", Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
@@ -312,6 +316,7 @@ func (a *App) opsLoops() []func(context.Context) {
 	}
 	if a.cluster == nil {
 		loops = append(loops, a.Jobs.Run) // a cluster's leader runs them (lead)
+		loops = append(loops, a.notifyLoops()...)
 	}
 	return loops
 }

@@ -163,6 +163,7 @@ func (a *App) lead(ctx context.Context) {
 		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
 		func(ctx context.Context) { a.current().run(ctx, matchTicks) },
 	}
+	loops = append(loops, a.notifyLoops()...)
 	// Commands are taken once the gateway's and the metrics' update loops
 	// listen to the exchange: a fill before that would reach no client.
 	ledger := a.ledger()

@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 	"kestrel/httpapi"
 	"kestrel/logbook"
+	"kestrel/notify"
 	"kestrel/ops/marketwatch"
 	"log/slog"
 	"path/filepath"
@@ -27,6 +28,9 @@ type Config struct {
 	LogLevelVar *slog.LevelVar
 	// LogBook receives the process's log records (nil: /system/logs shows persisted ones only).
 	LogBook *logbook.Book
+	// NotifyOptions tune notification delivery (tests shorten the
+	// backoff); the zero value is production's.
+	NotifyOptions notify.Options
 	// SessionMaxAge is a sign-in's absolute lifetime, however much it is used.
 	SessionMaxAge time.Duration
 

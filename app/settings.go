@@ -118,6 +118,7 @@ func (a *App) openSettings(ctx context.Context, clock domain.Clock) error {
 	if a.Settings, err = settings.NewService(ctx, a.Store, sealer, clock); err != nil {
 		return err
 	}
+	a.openNotify(sealer, clock)
 	if p := a.Settings.Platform(); p.LastUpdated != "" {
 		// Saved settings win over the process flags; never-saved defaults do not.
 		a.applySettings(p)

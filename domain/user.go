@@ -149,6 +149,7 @@ type Store interface {
 	BacktestStore
 	JobStore
 	CandleStore
+	NotifyStore
 	Ping(ctx context.Context) error
 	Close() error
 }

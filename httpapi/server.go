@@ -17,6 +17,7 @@ import (
 	"kestrel/jobs"
 	"kestrel/marketdata"
 	"kestrel/metrics"
+	"kestrel/notify"
 	"kestrel/ops/marketwatch"
 	"kestrel/settings"
 	"kestrel/strategy"
@@ -64,6 +65,10 @@ type Deps struct {
 
 	// Jobs runs backtests outside requests (POST /api/backtests).
 	Jobs *jobs.Runner
+
+	// Notify keeps notification channels, routing and the delivery log;
+	// nil leaves the /api/notifications routes out.
+	Notify *notify.Service
 
 	// Portfolio history store.
 	Portfolio domain.PortfolioStore
@@ -216,6 +221,9 @@ func (s *Server) registerRoutes() {
 	}
 	if s.d.Settings != nil {
 		s.settingsRoutes()
+	}
+	if s.d.Notify != nil {
+		s.notificationRoutes()
 	}
 	s.mcpRoute() // last: its tools are the routes above
 

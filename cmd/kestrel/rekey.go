@@ -14,6 +14,7 @@ import (
 
 	"kestrel/app"
 	"kestrel/auth"
+	"kestrel/notify"
 	"kestrel/settings"
 )
 
@@ -29,7 +30,8 @@ func rekeyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: kestrel rekey [--data-dir D | --database-url U] [--secret-key OLD] [--new-key NEW]
 
-Re-seals the stored exchange and AI credentials under a new key. Stop the
+Re-seals the stored exchange and AI credentials and the notification
+channels' signing secrets under a new key. Stop the
 server (every instance of a cluster) first. With the key file in the data
 directory (the default), the file is replaced by the new key. With
 --secret-key (KESTREL_SECRET_KEY), the new key is printed (unless given with
@@ -81,29 +83,34 @@ directory (the default), the file is replaced by the new key. With
 		return err
 	}
 	defer store.Close()
-	// Two-factor secrets first (one transaction), then the settings document
-	// (one write): a failure in the first changes nothing at all.
-	nt, err := auth.RekeyTOTP(ctx, store, oldSealer, nextSealer)
-	if err != nil {
-		if fromFile {
-			os.Remove(pending) // nothing was re-sealed
-		}
-		return err
+	// Each store of secrets is re-sealed whole or not at all (notification
+	// channels, then two-factor secrets, each in one pass that opens every
+	// secret before writing; then the settings document, one write). When a
+	// later one fails, the earlier ones are sealed back under the old key,
+	// so every secret is always sealed with one key.
+	steps := []struct {
+		name string
+		run  func(old, next *settings.Sealer) (int, error)
+	}{
+		{"the notification channels' secrets", func(o, x *settings.Sealer) (int, error) { return notify.Rekey(ctx, store, o, x) }},
+		{"the two-factor secrets", func(o, x *settings.Sealer) (int, error) { return auth.RekeyTOTP(ctx, store, o, x) }},
+		{"the settings' secrets", func(o, x *settings.Sealer) (int, error) { return settings.Rekey(ctx, store, o, x) }},
 	}
-	n, err := settings.Rekey(ctx, store, oldSealer, nextSealer)
-	n += nt
-	if err != nil && nt > 0 {
-		// Put the two-factor secrets back under the old key, so every
-		// secret is sealed with one key whatever happens.
-		if _, back := auth.RekeyTOTP(ctx, store, nextSealer, oldSealer); back != nil {
-			return fmt.Errorf("re-sealing the settings failed (%w) and the two-factor secrets could not be put back under the old key (%v); keep both keys", err, back)
+	n := 0
+	for i, st := range steps {
+		k, err := st.run(oldSealer, nextSealer)
+		if err != nil {
+			for _, done := range steps[:i] {
+				if _, back := done.run(nextSealer, oldSealer); back != nil {
+					return fmt.Errorf("%w; and %s, already sealed with the new key, could not be sealed back: %v", err, done.name, back)
+				}
+			}
+			if fromFile {
+				os.Remove(pending) // nothing is left re-sealed
+			}
+			return err
 		}
-	}
-	if err != nil {
-		if fromFile {
-			os.Remove(pending) // nothing was re-sealed
-		}
-		return err
+		n += k
 	}
 	if fromFile {
 		if err := os.Rename(pending, keyFile); err != nil {

@@ -1513,6 +1513,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your notification channels */
+        get: operations["getNotificationsChannels"];
+        put?: never;
+        /** Add a webhook channel (its secret is shown once) */
+        post: operations["postNotificationsChannels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a channel (its undelivered messages fail) */
+        delete: operations["deleteNotificationsChannelsId"];
+        options?: never;
+        head?: never;
+        /** Change a channel */
+        patch: operations["patchNotificationsChannelsId"];
+        trace?: never;
+    };
+    "/api/notifications/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test message now and say what the receiver did (not retried) */
+        post: operations["postNotificationsChannelsIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which events go to which channels */
+        get: operations["getNotificationsRouting"];
+        /** Set which events go to which channels */
+        put: operations["putNotificationsRouting"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery log, newest first */
+        get: operations["getNotificationsDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2649,6 +2737,104 @@ export interface components {
         MarketDataSettings: {
             /** @description replay | coinbase (Coinbase's public market data, no key); the paper venue trades on it */
             source: string;
+        };
+        /**
+         * @description The event catalogue (docs/NOTIFICATIONS.md). notification.test is what Send test sends; it is never routed.
+         * @enum {string}
+         */
+        NotificationEventType: "order.filled" | "order.partially_filled" | "order.rejected" | "protective.triggered" | "trading.emergency_stop" | "trading.resumed" | "risk.limit_reached" | "strategy.error" | "market.stale" | "exchange.disconnected" | "backtest.finished" | "system.alert";
+        NotificationChannel: {
+            id: string;
+            owner: string;
+            /** @enum {string} */
+            kind: "webhook";
+            name: string;
+            url: string;
+            enabled: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        NotificationChannelCreated: components["schemas"]["NotificationChannel"] & {
+            /** @description The whsec_ signing secret, shown only when it is set (creation, or an update that sets one); empty otherwise. */
+            secret: string;
+        };
+        NotificationChannelInput: {
+            name?: string;
+            /** @description https://, or http:// to a loopback address */
+            url?: string;
+            /** @description A whsec_ secret; omit on creation for a generated one */
+            secret?: string;
+            enabled?: boolean;
+        };
+        NotificationRouting: {
+            /** @description Event type to the ids of the channels it goes to */
+            routes: {
+                [key: string]: string[];
+            };
+            /** @enum {string} */
+            min_severity: "low" | "medium" | "high" | "critical";
+            /** @description Fold a burst of one event type per channel into one message with a count */
+            aggregate: boolean;
+            aggregate_seconds: number;
+        };
+        NotificationRoutingView: components["schemas"]["NotificationRouting"] & {
+            event_types: components["schemas"]["NotificationEventType"][];
+        };
+        NotificationDelivery: {
+            /** @description The webhook-id; every attempt of this message carries it */
+            id: string;
+            owner: string;
+            channel: string;
+            type: string;
+            /** @enum {string} */
+            severity: "low" | "medium" | "high" | "critical";
+            order_id?: string;
+            /** @description The event's payload (see the Notification*Data schemas) */
+            data: unknown;
+            /** @description Events this message stands for (>1: an aggregated burst) */
+            count: number;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            last_error: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            next_attempt_at: string;
+            /** Format: date-time */
+            delivered_at?: string;
+        };
+        /** @description The JSON body a webhook receives, with the headers webhook-id, webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256 of id.timestamp.body>). */
+        NotificationMessage: {
+            id: string;
+            type: string;
+            /** Format: date-time */
+            timestamp: string;
+            order_id?: string;
+            /** @enum {string} */
+            severity: "low" | "medium" | "high" | "critical";
+            count: number;
+            data: components["schemas"]["NotificationOrderData"] | components["schemas"]["NotificationAlertData"] | components["schemas"]["NotificationJobData"];
+        };
+        /** @description order.filled, order.partially_filled, order.rejected, protective.triggered */
+        NotificationOrderData: {
+            order: Record<string, never>;
+            fill?: Record<string, never>;
+        };
+        /** @description trading.emergency_stop, trading.resumed, risk.limit_reached, strategy.error, market.stale, exchange.disconnected, system.alert */
+        NotificationAlertData: {
+            title: string;
+            message: string;
+            component: string;
+            alert_id: number;
+        };
+        /** @description backtest.finished */
+        NotificationJobData: {
+            job_id: string;
+            kind: string;
+            status: string;
+            result_ref?: string;
+            error?: string;
         };
     };
     responses: {
@@ -5769,6 +5955,249 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getNotificationsChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["NotificationChannel"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postNotificationsChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationChannelInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["NotificationChannelCreated"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteNotificationsChannelsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @constant */
+                            status: "deleted";
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    patchNotificationsChannelsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationChannelInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["NotificationChannelCreated"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postNotificationsChannelsIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["NotificationDelivery"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getNotificationsRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["NotificationRoutingView"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putNotificationsRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationRouting"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["NotificationRoutingView"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getNotificationsDeliveries: {
+        parameters: {
+            query?: {
+                /** @description all: every user's (operators only) */
+                scope?: "mine" | "all";
+                status?: "pending" | "delivered" | "failed";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["NotificationDelivery"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
         };
     };

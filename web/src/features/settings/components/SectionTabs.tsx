@@ -2,6 +2,9 @@ import { BOUNDS } from '../model';
 import type { SettingsOptions } from '../types';
 import { ColorChoice, Group, MultiCheck, NumberInput, SelectInput, TextInput, Toggle, toChoices } from './controls';
 
+/** Where alerts and system events are routed today (Account -> Notifications, per event and channel). */
+const NOTIFY_ELSEWHERE = 'Not used: route alerts and system events to webhooks in Account → Notifications';
+
 const ORDER_TYPE_LABELS: Record<string, string> = { market: 'Market', limit: 'Limit' };
 const TIF_LABELS: Record<string, string> = { GTC: 'Good till cancelled (GTC)', IOC: 'Immediate or cancel (IOC)', FOK: 'Fill or kill (FOK)' };
 const THEME_LABELS: Record<string, string> = { light: 'Light', dark: 'Dark', auto: 'Auto (applied as dark)' };
@@ -73,12 +76,12 @@ export function UiTab({ options }: { options: SettingsOptions }) {
         <Toggle path="ui.charts.showGrid" label="Show grid" />
       </Group>
       <Group title="Notifications" effectKey="ui.notifications">
-        <Toggle path="ui.notifications.trades" label="Trades" />
-        <Toggle path="ui.notifications.alerts" label="Alerts" />
-        <Toggle path="ui.notifications.system" label="System" />
-        <Toggle path="ui.notifications.email" label="Email" />
-        <Toggle path="ui.notifications.push" label="Push" />
-        <Toggle path="ui.notifications.sound" label="Sound" />
+        <Toggle path="ui.notifications.trades" label="Trades" hint="Shows a notice for each fill in an open browser tab" />
+        <Toggle path="ui.notifications.alerts" label="Alerts" hint={NOTIFY_ELSEWHERE} />
+        <Toggle path="ui.notifications.system" label="System" hint={NOTIFY_ELSEWHERE} />
+        <Toggle path="ui.notifications.email" label="Email" hint="Email notifications are not available yet" />
+        <Toggle path="ui.notifications.push" label="Push" hint="Browser push notifications are not available yet" />
+        <Toggle path="ui.notifications.sound" label="Sound" hint="No sounds are played yet" />
       </Group>
       <Group title="Display" effectKey="ui.display">
         <SelectInput path="ui.display.currency" label="Currency" choices={toChoices(options.currencies)} />

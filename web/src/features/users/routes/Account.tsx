@@ -5,6 +5,7 @@ import { ApiTokens } from '../components/ApiTokens';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
 import { SessionsList } from '../components/SessionsList';
 import { TotpSection } from '../components/TotpSection';
+import { Notifications } from '../components/Notifications';
 
 /** The signed-in user's own account: who they are, a change-password form, their sessions and API tokens. */
 export default function Account() {
@@ -27,6 +28,9 @@ export default function Account() {
           <ApiTokens me={me} />
         </Card>
       )}
+      <Card title="Notifications" className="mt-4">
+        <Notifications />
+      </Card>
     </div>
   );
 }

@@ -1,0 +1,94 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Notification delivery statuses.
+const (
+	NotifyPending   = "pending"   // waiting for its first or next attempt
+	NotifyDelivered = "delivered" // a receiver answered 2xx
+	NotifyFailed    = "failed"    // gave up: the retry window ended or the channel is gone
+)
+
+// NotifyChannel is one place a user's notifications go (a webhook today).
+type NotifyChannel struct {
+	ID    string `json:"id"`
+	Owner string `json:"owner"`
+	Kind  string `json:"kind"` // "webhook"
+	Name  string `json:"name"`
+	URL   string `json:"url"`
+	// Secret is the sealed signing secret; never sent to clients.
+	Secret    string    `json:"-"`
+	Enabled   bool      `json:"enabled"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// NotifyRouting is a user's choice of which events go to which channels.
+type NotifyRouting struct {
+	Owner string `json:"-"`
+	// Routes maps an event type to the ids of the channels it goes to.
+	Routes map[string][]string `json:"routes"`
+	// MinSeverity drops events below it (low, medium, high, critical).
+	MinSeverity string `json:"min_severity"`
+	// Aggregate folds a burst of the same event type for one channel
+	// (within AggregateSeconds) into one message with a count.
+	Aggregate        bool `json:"aggregate"`
+	AggregateSeconds int  `json:"aggregate_seconds"`
+}
+
+// NotifyDelivery is one outbox row: a message for one channel, its attempts
+// and outcome. ID is the webhook-id every attempt carries.
+type NotifyDelivery struct {
+	ID        string          `json:"id"`
+	Owner     string          `json:"owner"`
+	ChannelID string          `json:"channel"`
+	Type      string          `json:"type"`
+	Severity  string          `json:"severity"`
+	OrderID   string          `json:"order_id,omitempty"`
+	Payload   json.RawMessage `json:"data"`
+	// Count is how many events this message stands for (>1: aggregated).
+	Count int `json:"count"`
+	// AggregateKey, when set, lets later events of a burst fold into this
+	// row while it is still pending and unattempted.
+	AggregateKey string     `json:"-"`
+	Status       string     `json:"status"`
+	Attempts     int        `json:"attempts"`
+	LastError    string     `json:"last_error"`
+	CreatedAt    time.Time  `json:"created_at"`
+	NextAt       time.Time  `json:"next_attempt_at"`
+	DeliveredAt  *time.Time `json:"delivered_at,omitempty"`
+}
+
+// NotifyStore keeps notification channels, routing and the outbox.
+type NotifyStore interface {
+	// CreateNotifyChannel inserts a channel.
+	CreateNotifyChannel(ctx context.Context, c NotifyChannel) error
+	// NotifyChannel returns one channel or not_found.
+	NotifyChannel(ctx context.Context, id string) (NotifyChannel, error)
+	// NotifyChannels lists a user's channels ("" lists everyone's), oldest first.
+	NotifyChannels(ctx context.Context, owner string) ([]NotifyChannel, error)
+	// UpdateNotifyChannel replaces name, url, secret and enabled; not_found when absent.
+	UpdateNotifyChannel(ctx context.Context, c NotifyChannel) error
+	// DeleteNotifyChannel removes a channel; its pending deliveries fail.
+	DeleteNotifyChannel(ctx context.Context, id string, at time.Time) error
+	// NotifyRouting returns a user's routing (found false: none stored).
+	NotifyRouting(ctx context.Context, owner string) (NotifyRouting, bool, error)
+	// NotifyRoutings lists every user's stored routing.
+	NotifyRoutings(ctx context.Context) ([]NotifyRouting, error)
+	// PutNotifyRouting stores a user's routing.
+	PutNotifyRouting(ctx context.Context, r NotifyRouting) error
+	// EnqueueNotify writes d to the outbox. With an AggregateKey it first
+	// folds d into a pending, unattempted row of the same channel and key
+	// whose NextAt is still ahead of d.CreatedAt (count+1, returns false).
+	EnqueueNotify(ctx context.Context, d NotifyDelivery) (inserted bool, err error)
+	// DueNotify lists pending rows whose NextAt is at or before now, oldest first.
+	DueNotify(ctx context.Context, now time.Time, limit int) ([]NotifyDelivery, error)
+	// RecordNotifyAttempt stores an attempt's outcome: status, attempts,
+	// last error, next attempt time and (delivered) when.
+	RecordNotifyAttempt(ctx context.Context, d NotifyDelivery) error
+	// NotifyDeliveries lists deliveries newest first; "" owner or status matches any.
+	NotifyDeliveries(ctx context.Context, owner, status string, limit int) ([]NotifyDelivery, error)
+}

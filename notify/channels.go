@@ -1,0 +1,211 @@
+package notify
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"kestrel/domain"
+)
+
+// ChannelInput is a channel as a user creates or changes it; nil fields
+// are left as they are on update.
+type ChannelInput struct {
+	Name    *string `json:"name"`
+	URL     *string `json:"url"`
+	Secret  *string `json:"secret"`
+	Enabled *bool   `json:"enabled"`
+}
+
+// CreatedChannel is a new channel and its signing secret, shown this once.
+type CreatedChannel struct {
+	domain.NotifyChannel
+	Secret string `json:"secret"`
+}
+
+func invalid(fields map[string]string) error {
+	return &domain.Error{Code: domain.EInvalid, Message: "Check the highlighted fields", Fields: fields}
+}
+
+// apply checks in and copies it onto c (sealing a new secret); the
+// returned plain secret is "" when it did not change.
+func (s *Service) apply(c *domain.NotifyChannel, in ChannelInput, creating bool) (string, error) {
+	f := map[string]string{}
+	if in.Name != nil {
+		c.Name = strings.TrimSpace(*in.Name)
+	}
+	if c.Name == "" || utf8.RuneCountInString(c.Name) > 80 {
+		f["name"] = "Name the channel (1 to 80 characters)"
+	}
+	if in.URL != nil {
+		c.URL = strings.TrimSpace(*in.URL)
+	}
+	if creating && in.URL == nil {
+		f["url"] = "Enter the receiver's URL"
+	} else if msg := CheckURL(c.URL); msg != "" || len(c.URL) > 2000 {
+		f["url"] = msg
+		if msg == "" {
+			f["url"] = "The URL is longer than 2000 characters"
+		}
+	}
+	plain := ""
+	if in.Secret != nil && *in.Secret != "" {
+		if !ValidSecret(*in.Secret) {
+			f["secret"] = "A webhook secret is whsec_ followed by 24 to 64 random bytes in base64 (leave it empty for a new one)"
+		}
+		plain = *in.Secret
+	} else if creating {
+		plain = NewSecret()
+	}
+	if in.Enabled != nil {
+		c.Enabled = *in.Enabled
+	}
+	if len(f) > 0 {
+		return "", invalid(f)
+	}
+	if plain != "" {
+		sealed, err := s.sealer.Seal(SecretField, plain)
+		if err != nil {
+			return "", err
+		}
+		c.Secret = sealed
+	}
+	return plain, nil
+}
+
+// CreateChannel adds a webhook channel for owner; the answer carries the
+// signing secret (generated unless given), the only time it is shown.
+func (s *Service) CreateChannel(ctx context.Context, owner string, in ChannelInput) (CreatedChannel, error) {
+	c := domain.NotifyChannel{ID: NewID("ch_"), Owner: owner, Kind: "webhook", Enabled: true, CreatedAt: s.clock.Now()}
+	plain, err := s.apply(&c, in, true)
+	if err != nil {
+		return CreatedChannel{}, err
+	}
+	if err := s.store.CreateNotifyChannel(ctx, c); err != nil {
+		return CreatedChannel{}, err
+	}
+	return CreatedChannel{NotifyChannel: c, Secret: plain}, nil
+}
+
+// Channel returns a channel owner may use (not_found otherwise, so ids of
+// other users' channels are not revealed).
+func (s *Service) Channel(ctx context.Context, owner, id string) (domain.NotifyChannel, error) {
+	c, err := s.store.NotifyChannel(ctx, id)
+	if err == nil && c.Owner != owner {
+		return domain.NotifyChannel{}, domain.Errorf(domain.ENotFound, "Notification channel not found")
+	}
+	return c, err
+}
+
+// Channels lists owner's channels.
+func (s *Service) Channels(ctx context.Context, owner string) ([]domain.NotifyChannel, error) {
+	return s.store.NotifyChannels(ctx, owner)
+}
+
+// UpdateChannel changes owner's channel; a new secret (when given) is
+// returned once, like at creation.
+func (s *Service) UpdateChannel(ctx context.Context, owner, id string, in ChannelInput) (CreatedChannel, error) {
+	c, err := s.Channel(ctx, owner, id)
+	if err != nil {
+		return CreatedChannel{}, err
+	}
+	plain, err := s.apply(&c, in, false)
+	if err != nil {
+		return CreatedChannel{}, err
+	}
+	if err := s.store.UpdateNotifyChannel(ctx, c); err != nil {
+		return CreatedChannel{}, err
+	}
+	return CreatedChannel{NotifyChannel: c, Secret: plain}, nil
+}
+
+// DeleteChannel removes owner's channel; its undelivered messages fail
+// with "channel deleted" and it leaves the routing.
+func (s *Service) DeleteChannel(ctx context.Context, owner, id string) error {
+	if _, err := s.Channel(ctx, owner, id); err != nil {
+		return err
+	}
+	if err := s.store.DeleteNotifyChannel(ctx, id, s.clock.Now()); err != nil {
+		return err
+	}
+	r, found, err := s.store.NotifyRouting(ctx, owner)
+	if err != nil || !found {
+		return err
+	}
+	for t, ids := range r.Routes {
+		kept := ids[:0]
+		for _, c := range ids {
+			if c != id {
+				kept = append(kept, c)
+			}
+		}
+		r.Routes[t] = kept
+	}
+	return s.store.PutNotifyRouting(ctx, r)
+}
+
+// DefaultRouting is a user's routing before they save one: nothing routed.
+func DefaultRouting(owner string) domain.NotifyRouting {
+	return domain.NotifyRouting{Owner: owner, Routes: map[string][]string{}, MinSeverity: domain.SeverityLow, Aggregate: true, AggregateSeconds: 5}
+}
+
+// Routing returns owner's routing (the default when none is saved).
+func (s *Service) Routing(ctx context.Context, owner string) (domain.NotifyRouting, error) {
+	r, found, err := s.store.NotifyRouting(ctx, owner)
+	if err != nil || !found {
+		return DefaultRouting(owner), err
+	}
+	if r.Routes == nil {
+		r.Routes = map[string][]string{}
+	}
+	return r, nil
+}
+
+// SetRouting checks and stores owner's routing: known types, the user's
+// own channels, a known severity, an aggregation window of 1 to 3600 s.
+func (s *Service) SetRouting(ctx context.Context, owner string, r domain.NotifyRouting) (domain.NotifyRouting, error) {
+	chans, err := s.store.NotifyChannels(ctx, owner)
+	if err != nil {
+		return r, err
+	}
+	mine := map[string]bool{}
+	for _, c := range chans {
+		mine[c.ID] = true
+	}
+	f := map[string]string{}
+	clean := map[string][]string{}
+	for t, ids := range r.Routes {
+		if !KnownType(t) {
+			f["routes."+t] = "Unknown event type"
+			continue
+		}
+		seen := map[string]bool{}
+		for _, id := range ids {
+			if !mine[id] {
+				f["routes."+t] = "Unknown channel " + id
+			} else if !seen[id] {
+				seen[id] = true
+				clean[t] = append(clean[t], id)
+			}
+		}
+	}
+	if r.MinSeverity == "" {
+		r.MinSeverity = domain.SeverityLow
+	}
+	if !ValidSeverity(r.MinSeverity) {
+		f["min_severity"] = "Use low, medium, high or critical"
+	}
+	if r.Aggregate && (r.AggregateSeconds < 1 || r.AggregateSeconds > 3600) {
+		f["aggregate_seconds"] = "Use 1 to 3600 seconds"
+	}
+	if len(f) > 0 {
+		return r, invalid(f)
+	}
+	r.Owner, r.Routes = owner, clean
+	return r, s.store.PutNotifyRouting(ctx, r)
+}
+
+// Deliveries is the delivery log: owner's ("" for everyone's), newest first.
+func (s *Service) Deliveries(ctx context.Context, owner, status string, limit int) ([]domain.NotifyDelivery, error) {
+	return s.store.NotifyDeliveries(ctx, owner, status, limit)
+}

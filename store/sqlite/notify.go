@@ -1,0 +1,227 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"kestrel/domain"
+)
+
+var _ domain.NotifyStore = (*Store)(nil)
+
+const notifyChannelColumns = `id, owner, kind, name, url, secret, enabled, created_at`
+
+func scanNotifyChannel(r scanner) (domain.NotifyChannel, error) {
+	var c domain.NotifyChannel
+	var enabled int
+	var created int64
+	err := r.Scan(&c.ID, &c.Owner, &c.Kind, &c.Name, &c.URL, &c.Secret, &enabled, &created)
+	c.Enabled, c.CreatedAt = enabled != 0, fromMS(created)
+	return c, err
+}
+
+// CreateNotifyChannel implements domain.NotifyStore.
+func (s *Store) CreateNotifyChannel(ctx context.Context, c domain.NotifyChannel) error {
+	_, err := s.w.ExecContext(ctx, `INSERT INTO notify_channels (`+notifyChannelColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.Owner, c.Kind, c.Name, c.URL, c.Secret, boolInt(c.Enabled), ms(c.CreatedAt))
+	return unavailable(err)
+}
+
+// NotifyChannel implements domain.NotifyStore.
+func (s *Store) NotifyChannel(ctx context.Context, id string) (domain.NotifyChannel, error) {
+	c, err := scanNotifyChannel(s.r.QueryRowContext(ctx, `SELECT `+notifyChannelColumns+` FROM notify_channels WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, domain.Errorf(domain.ENotFound, "Notification channel not found")
+	}
+	return c, err
+}
+
+// NotifyChannels implements domain.NotifyStore.
+func (s *Store) NotifyChannels(ctx context.Context, owner string) ([]domain.NotifyChannel, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+notifyChannelColumns+` FROM notify_channels WHERE (? = '' OR owner = ?) ORDER BY created_at, id`, owner, owner)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.NotifyChannel{}
+	for rows.Next() {
+		c, err := scanNotifyChannel(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// UpdateNotifyChannel implements domain.NotifyStore.
+func (s *Store) UpdateNotifyChannel(ctx context.Context, c domain.NotifyChannel) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE notify_channels SET name = ?, url = ?, secret = ?, enabled = ? WHERE id = ?`,
+		c.Name, c.URL, c.Secret, boolInt(c.Enabled), c.ID)
+	if err != nil {
+		return unavailable(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return domain.Errorf(domain.ENotFound, "Notification channel not found")
+	}
+	return nil
+}
+
+// DeleteNotifyChannel implements domain.NotifyStore.
+func (s *Store) DeleteNotifyChannel(ctx context.Context, id string, at time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM notify_channels WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return domain.Errorf(domain.ENotFound, "Notification channel not found")
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE notify_outbox SET status = ?, last_error = ?, next_at = ? WHERE channel_id = ? AND status = ?`,
+			domain.NotifyFailed, "channel deleted", ms(at), id, domain.NotifyPending)
+		return err
+	})
+}
+
+// NotifyRouting implements domain.NotifyStore.
+func (s *Store) NotifyRouting(ctx context.Context, owner string) (domain.NotifyRouting, bool, error) {
+	var body string
+	err := s.r.QueryRowContext(ctx, `SELECT body FROM notify_routing WHERE owner = ?`, owner).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return domain.NotifyRouting{Owner: owner}, false, nil
+	}
+	if err != nil {
+		return domain.NotifyRouting{}, false, err
+	}
+	r := domain.NotifyRouting{}
+	err = json.Unmarshal([]byte(body), &r)
+	r.Owner = owner
+	return r, err == nil, err
+}
+
+// NotifyRoutings implements domain.NotifyStore.
+func (s *Store) NotifyRoutings(ctx context.Context) ([]domain.NotifyRouting, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT owner, body FROM notify_routing ORDER BY owner`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.NotifyRouting{}
+	for rows.Next() {
+		var owner, body string
+		if err := rows.Scan(&owner, &body); err != nil {
+			return nil, err
+		}
+		r := domain.NotifyRouting{}
+		if err := json.Unmarshal([]byte(body), &r); err != nil {
+			return nil, err
+		}
+		r.Owner = owner
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// PutNotifyRouting implements domain.NotifyStore.
+func (s *Store) PutNotifyRouting(ctx context.Context, r domain.NotifyRouting) error {
+	body, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = s.w.ExecContext(ctx, `INSERT INTO notify_routing (owner, body) VALUES (?, ?) ON CONFLICT (owner) DO UPDATE SET body = excluded.body`, r.Owner, string(body))
+	return unavailable(err)
+}
+
+// EnqueueNotify implements domain.NotifyStore.
+func (s *Store) EnqueueNotify(ctx context.Context, d domain.NotifyDelivery) (bool, error) {
+	inserted := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if d.AggregateKey != "" {
+			res, err := tx.ExecContext(ctx, `UPDATE notify_outbox SET count = count + 1 WHERE channel_id = ? AND aggregate_key = ? AND status = ? AND attempts = 0 AND next_at > ?`,
+				d.ChannelID, d.AggregateKey, domain.NotifyPending, ms(d.CreatedAt))
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n > 0 {
+				return nil
+			}
+		}
+		count := max(d.Count, 1)
+		_, err := tx.ExecContext(ctx, `INSERT INTO notify_outbox (id, owner, channel_id, type, severity, order_id, payload, count, aggregate_key, status, created_at, next_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, d.ID, d.Owner, d.ChannelID, d.Type, d.Severity, d.OrderID, string(d.Payload), count, d.AggregateKey,
+			domain.NotifyPending, ms(d.CreatedAt), ms(d.NextAt))
+		inserted = err == nil
+		return err
+	})
+	return inserted, err
+}
+
+const notifyDeliveryColumns = `id, owner, channel_id, type, severity, order_id, payload, count, aggregate_key, status, attempts, last_error, created_at, next_at, delivered_at`
+
+func scanNotifyDelivery(r scanner) (domain.NotifyDelivery, error) {
+	var d domain.NotifyDelivery
+	var payload string
+	var created, next int64
+	var delivered sql.NullInt64
+	err := r.Scan(&d.ID, &d.Owner, &d.ChannelID, &d.Type, &d.Severity, &d.OrderID, &payload, &d.Count, &d.AggregateKey, &d.Status, &d.Attempts,
+		&d.LastError, &created, &next, &delivered)
+	d.Payload, d.CreatedAt, d.NextAt = json.RawMessage(payload), fromMS(created), fromMS(next)
+	if delivered.Valid {
+		t := fromMS(delivered.Int64)
+		d.DeliveredAt = &t
+	}
+	return d, err
+}
+
+func (s *Store) queryNotify(ctx context.Context, q string, args ...any) ([]domain.NotifyDelivery, error) {
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.NotifyDelivery{}
+	for rows.Next() {
+		d, err := scanNotifyDelivery(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// DueNotify implements domain.NotifyStore.
+func (s *Store) DueNotify(ctx context.Context, now time.Time, limit int) ([]domain.NotifyDelivery, error) {
+	return s.queryNotify(ctx, `SELECT `+notifyDeliveryColumns+` FROM notify_outbox WHERE status = ? AND next_at <= ? ORDER BY next_at, created_at, id LIMIT ?`,
+		domain.NotifyPending, ms(now), max(limit, 1))
+}
+
+// RecordNotifyAttempt implements domain.NotifyStore.
+func (s *Store) RecordNotifyAttempt(ctx context.Context, d domain.NotifyDelivery) error {
+	var delivered any
+	if d.DeliveredAt != nil {
+		delivered = ms(*d.DeliveredAt)
+	}
+	_, err := s.w.ExecContext(ctx, `UPDATE notify_outbox SET status = ?, attempts = ?, last_error = ?, next_at = ?, delivered_at = ? WHERE id = ?`,
+		d.Status, d.Attempts, d.LastError, ms(d.NextAt), delivered, d.ID)
+	return unavailable(err)
+}
+
+// NotifyDeliveries implements domain.NotifyStore.
+func (s *Store) NotifyDeliveries(ctx context.Context, owner, status string, limit int) ([]domain.NotifyDelivery, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	return s.queryNotify(ctx, `SELECT `+notifyDeliveryColumns+` FROM notify_outbox WHERE (? = '' OR owner = ?) AND (? = '' OR status = ?)
+		ORDER BY created_at DESC, id DESC LIMIT ?`, owner, owner, status, status, limit)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
