@@ -70,6 +70,9 @@ function renderAccount() {
   );
 }
 
+/** The API tokens card (the Account page has other forms with a Name field). */
+const tokensCard = () => within(screen.getByRole('heading', { name: 'API tokens' }).closest('section')!);
+
 beforeEach(() => setToken('test-token'));
 afterEach(() => vi.unstubAllGlobals());
 
@@ -86,7 +89,7 @@ describe('Account API tokens', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create token' }));
     expect(await screen.findByText('Name is required')).toBeTruthy();
 
-    await userEvent.type(screen.getByLabelText('Name'), 'bot-1');
+    await userEvent.type(tokensCard().getByLabelText('Name'), 'bot-1');
     await userEvent.selectOptions(screen.getByLabelText('Scope'), 'paper');
     await userEvent.selectOptions(screen.getByLabelText('Expires in'), '30');
     const before = Date.now();
@@ -124,7 +127,7 @@ describe('Account API tokens', () => {
     expect(within(mine).queryByText('Never')).toBeNull(); // it has a last use
     await userEvent.selectOptions(await screen.findByLabelText('Tokens of'), 't1');
     expect(await screen.findByText('No API tokens.')).toBeTruthy();
-    await userEvent.type(screen.getByLabelText('Name'), 'for-tess');
+    await userEvent.type(tokensCard().getByLabelText('Name'), 'for-tess');
     await userEvent.click(screen.getByRole('button', { name: 'Create token' }));
     await screen.findByRole('region', { name: 'New token' });
     expect(calls.some((c) => c.method === 'POST' && c.path === '/tokens?user_id=t1')).toBe(true);
