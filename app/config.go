@@ -69,7 +69,7 @@ type Config struct {
 
 	// TLSCert and TLSKey (PEM files, both or neither) make the server speak
 	// HTTPS itself; without them, an exposed instance belongs behind a TLS
-	// proxy (docs/SECURITY-HARDENING.md).
+	// proxy (docs/SECURITY.md).
 	TLSCert, TLSKey string
 	// WSMaxPerUser caps one user's realtime connections (0: no cap).
 	WSMaxPerUser int

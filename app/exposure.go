@@ -57,7 +57,7 @@ func warnIfExposed(cfg Config, exposed, withTLS bool) {
 	}
 	if !withTLS {
 		slog.Warn("listening beyond loopback without TLS: passwords and session tokens cross the network in clear unless a TLS proxy is in front "+
-			"(use --tls-cert and --tls-key, or see docs/SECURITY-HARDENING.md)", "addr", cfg.Addr, "component", "security")
+			"(use --tls-cert and --tls-key, or see docs/SECURITY.md)", "addr", cfg.Addr, "component", "security")
 	}
 	if cfg.MetricsToken == "" {
 		slog.Info("GET /metrics is closed because the server listens beyond loopback; set --metrics-token to scrape it", "component", "security")

@@ -1,7 +1,7 @@
 // The bearer token lives in session storage: a reload keeps the session,
 // but it is gone when the tab or browser closes, is not shared with other
 // tabs, and is not left on disk for the next user of the machine (see
-// docs/SECURITY-HARDENING.md). Each new tab signs in.
+// docs/SECURITY.md). Each new tab signs in.
 const TOKEN_KEY = 'kestrel_token';
 
 export function getToken(): string | null {
