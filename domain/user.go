@@ -146,6 +146,7 @@ type Store interface {
 	StrategyStore
 	BacktestStore
 	JobStore
+	SweepStore
 	CandleStore
 	Ping(ctx context.Context) error
 	Close() error

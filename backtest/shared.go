@@ -1,0 +1,109 @@
+package backtest
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"kestrel/domain"
+	"kestrel/marketdata"
+)
+
+// Shared serves many runs over one period (a sweep's trials) from candles
+// read once: the widest window asked so far is kept, and a run is given the
+// part of it the store itself would return for its own window (candles
+// opening in [from truncated to the width, to)). The candles are shared
+// read-only; nothing in a run writes to them.
+type Shared struct {
+	h      History
+	mu     sync.Mutex
+	w      map[sharedKey]*sharedWindow
+	spans  map[string]marketdata.Span
+	hashes map[hashKey]string
+}
+
+// hashKey names a run's candles by where they start in a kept window.
+type hashKey struct {
+	first *domain.Candle
+	n     int
+}
+
+type sharedKey struct {
+	symbol string
+	g      domain.Granularity
+}
+
+type sharedWindow struct {
+	from, to time.Time
+	win      marketdata.Window
+}
+
+// NewShared returns a shared source over the service's candle store.
+func (s *Service) NewShared() *Shared {
+	return &Shared{h: s.d.History, w: map[sharedKey]*sharedWindow{}, spans: map[string]marketdata.Span{}, hashes: map[hashKey]string{}}
+}
+
+// Candles implements History.Candles from the kept window, reading the
+// store again only for a window wider than any asked before.
+func (c *Shared) Candles(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) (marketdata.Window, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := sharedKey{symbol, g}
+	sw := c.w[k]
+	if sw == nil || from.Before(sw.from) || !to.Equal(sw.to) {
+		lo := from
+		if sw != nil && sw.from.Before(lo) && to.Equal(sw.to) {
+			lo = sw.from
+		}
+		win, err := c.h.Candles(ctx, symbol, g, lo, to)
+		if err != nil {
+			return marketdata.Window{}, err
+		}
+		sw = &sharedWindow{from: lo, to: to, win: win}
+		c.w[k] = sw
+	}
+	first := from.Truncate(g.Duration())
+	cs := sw.win.Candles
+	i := 0
+	for i < len(cs) && cs[i].Time.Before(first) {
+		i++
+	}
+	out := sw.win
+	out.Candles = cs[i:len(cs):len(cs)]
+	return out, nil
+}
+
+// Span implements History.Span, read once per symbol.
+func (c *Shared) Span(ctx context.Context, symbol string) (marketdata.Span, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sp, ok := c.spans[symbol]; ok {
+		return sp, nil
+	}
+	sp, err := c.h.Span(ctx, symbol)
+	if err != nil {
+		return sp, err
+	}
+	c.spans[symbol] = sp
+	return sp, nil
+}
+
+// hash is hashCandles of cs, computed once per run window of the kept
+// candles (a run's candles are a suffix of a kept window, less the live one).
+func (c *Shared) hash(cs []domain.Candle) string {
+	if len(cs) == 0 {
+		return hashCandles(cs)
+	}
+	k := hashKey{&cs[0], len(cs)}
+	c.mu.Lock()
+	h, ok := c.hashes[k]
+	c.mu.Unlock()
+	if ok {
+		return h
+	}
+	h = hashCandles(cs)
+	c.mu.Lock()
+	c.hashes[k] = h
+	c.mu.Unlock()
+	return h
+}
