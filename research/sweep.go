@@ -67,19 +67,7 @@ func Check(ctx context.Context, bt Backtests, a Ask) (Plan, error) {
 	if a.AIMode == backtest.AILive || a.ConfirmLive {
 		f["ai_mode"] = "A sweep never asks a live model (each trial would spend model calls): use builtin or recorded"
 	}
-	var ns []string
-	var pts []point
-	var sf map[string]string
-	switch {
-	case len(a.Grid) > 0 && len(a.Random) > 0:
-		f["grid"] = "Give either a grid or a random search, not both"
-	case len(a.Grid) > 0:
-		ns, pts, sf = grid(a.Grid)
-	case len(a.Random) > 0:
-		ns, pts, sf = random(a.Random, a.Trials, a.Seed)
-	default:
-		f["grid"] = "Give a search space: a grid {param: [values]} or a random search {param: {min, max, step}} with trials"
-	}
+	ns, pts, sf := space(a)
 	for k, v := range sf {
 		f[k] = v
 	}
@@ -114,6 +102,28 @@ func Check(ctx context.Context, bt Backtests, a Ask) (Plan, error) {
 		p.Values[i], p.Params[i] = vals, params
 	}
 	return p, nil
+}
+
+// space expands the search space into its points (no backtest is checked).
+func space(a Ask) ([]string, []point, map[string]string) {
+	switch {
+	case len(a.Grid) > 0 && len(a.Random) > 0:
+		return nil, nil, map[string]string{"grid": "Give either a grid or a random search, not both"}
+	case len(a.Grid) > 0:
+		return grid(a.Grid)
+	case len(a.Random) > 0:
+		return random(a.Random, a.Trials, a.Seed)
+	}
+	return nil, nil, map[string]string{"grid": "Give a search space: a grid {param: [values]} or a random search {param: {min, max, step}} with trials"}
+}
+
+// Size is a valid sweep's parameter names and number of trials.
+func Size(a Ask) ([]string, int) {
+	ns, pts, _ := space(a)
+	if ns == nil {
+		ns = []string{}
+	}
+	return ns, len(pts)
 }
 
 // Trial is one finished trial as a sweep reports it.
