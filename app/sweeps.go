@@ -12,7 +12,9 @@ import (
 // sweepJob runs a queued or resumed sweep: the trials already stored are
 // kept and skipped, the others run and are stored as each finishes.
 func (a *App) sweepJob(clock domain.Clock) func(ctx context.Context, j domain.Job, progress func(float64)) (string, error) {
-	return func(ctx context.Context, j domain.Job, progress func(float64)) (string, error) { return a.runSweep(ctx, clock, j, progress) }
+	return func(ctx context.Context, j domain.Job, progress func(float64)) (string, error) {
+		return a.runSweep(ctx, clock, j, progress)
+	}
 }
 
 func (a *App) runSweep(ctx context.Context, clock domain.Clock, j domain.Job, progress func(float64)) (string, error) {
