@@ -296,7 +296,7 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	policy := s.d.Policy()
 	hash := hashCandles
 	if o.Shared != nil {
-		hash = o.Shared.hash
+		policy, hash = o.Shared.policy, o.Shared.hash
 	}
 	res, err := Run(ctx, Request{Strategy: strat, Config: cfg, Symbol: a.Symbol, Product: product, Candles: cs, Warmup: warmup,
 		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: policy,

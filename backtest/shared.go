@@ -7,15 +7,19 @@ import (
 
 	"kestrel/domain"
 	"kestrel/marketdata"
+	"kestrel/trading"
 )
 
 // Shared serves many runs over one period (a sweep's trials) from candles
 // read once: the widest window asked so far is kept, and a run is given the
 // part of it the store itself would return for its own window (candles
 // opening in [from truncated to the width, to)). The candles are shared
-// read-only; nothing in a run writes to them.
+// read-only; nothing in a run writes to them. The risk policy is read once
+// too, so every run of a sweep has the same rules even if the settings
+// change while it runs.
 type Shared struct {
 	h      History
+	policy trading.Policy
 	mu     sync.Mutex
 	w      map[sharedKey]*sharedWindow
 	spans  map[string]marketdata.Span
@@ -40,7 +44,7 @@ type sharedWindow struct {
 
 // NewShared returns a shared source over the service's candle store.
 func (s *Service) NewShared() *Shared {
-	return &Shared{h: s.d.History, w: map[sharedKey]*sharedWindow{}, spans: map[string]marketdata.Span{}, hashes: map[hashKey]string{}}
+	return &Shared{h: s.d.History, policy: s.d.Policy(), w: map[sharedKey]*sharedWindow{}, spans: map[string]marketdata.Span{}, hashes: map[hashKey]string{}}
 }
 
 // Candles implements History.Candles from the kept window, reading the
