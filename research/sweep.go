@@ -67,28 +67,30 @@ func Check(ctx context.Context, bt Backtests, a Ask) (Plan, error) {
 	if a.AIMode == backtest.AILive || a.ConfirmLive {
 		f["ai_mode"] = "A sweep never asks a live model (each trial would spend model calls): use builtin or recorded"
 	}
-	ns, pts, sf := space(a)
-	for k, v := range sf {
-		f[k] = v
-	}
+	p, err := Expand(a)
 	if len(f) > 0 {
+		var e *domain.Error
+		if errors.As(err, &e) {
+			for k, v := range e.Fields {
+				f[k] = v
+			}
+		}
 		return Plan{}, domain.FieldErrors(f, "objective", "grid", "random", "trials", "min_trades", "ai_mode")
+	}
+	if err != nil {
+		return Plan{}, err
 	}
 	// The backtest fields once, then each trial's overrides.
 	shared := bt.NewShared() // the store's span read once
 	if _, err := bt.Start(ctx, a.Ask, backtest.RunOptions{Check: true, Shared: shared}); err != nil {
 		return Plan{}, err
 	}
-	p := Plan{Names: ns, Values: make([]json.RawMessage, len(pts)), Params: make([]json.RawMessage, len(pts))}
 	space := "grid"
 	if len(a.Random) > 0 {
 		space = "random"
 	}
-	for i, pt := range pts {
-		params, vals, err := overrides(a.Params, ns, pt)
-		if err != nil {
-			return Plan{}, err
-		}
+	for i, params := range p.Params {
+		vals := p.Values[i]
 		one := a.Ask
 		one.Params = params
 		if _, err := bt.Start(ctx, one, backtest.RunOptions{Check: true, Shared: shared}); err != nil {
@@ -97,6 +99,23 @@ func Check(ctx context.Context, bt Backtests, a Ask) (Plan, error) {
 				msg := fmt.Sprintf("Trial %s: %s", vals, e.Message)
 				return Plan{}, domain.FieldErrors(map[string]string{space: msg}, space)
 			}
+			return Plan{}, err
+		}
+	}
+	return p, nil
+}
+
+// Expand checks the search space and expands it into each trial's values
+// and overrides (merged into the ask's params); no backtest is checked.
+func Expand(a Ask) (Plan, error) {
+	ns, pts, f := space(a)
+	if len(f) > 0 {
+		return Plan{}, domain.FieldErrors(f, "grid", "random", "trials")
+	}
+	p := Plan{Names: ns, Values: make([]json.RawMessage, len(pts)), Params: make([]json.RawMessage, len(pts))}
+	for i, pt := range pts {
+		params, vals, err := overrides(a.Params, ns, pt)
+		if err != nil {
 			return Plan{}, err
 		}
 		p.Values[i], p.Params[i] = vals, params
@@ -140,32 +159,41 @@ type Trial struct {
 // is the single backtest of its overrides (backtest.Service.Start), not
 // stored as a backtest: only its metrics are kept.
 func Run(ctx context.Context, bt Backtests, id string, a Ask, p Plan, done map[int]bool, save func(domain.SweepTrial) error, progress func(float64), now func() time.Time) error {
+	shared := bt.NewShared()
+	return RunTrials(ctx, len(p.Params), done, func(ctx context.Context, i int) (domain.SweepTrial, error) {
+		t, err := trial(ctx, bt, shared, a, p, i, now)
+		t.SweepID = id
+		return t, err
+	}, save, progress)
+}
+
+// RunTrials runs trials 0..n-1 but those in done on GOMAXPROCS workers,
+// saving each as it finishes; the first error stops the others and is
+// returned. Memory holds one result per worker at a time.
+func RunTrials(ctx context.Context, n int, done map[int]bool, run func(context.Context, int) (domain.SweepTrial, error), save func(domain.SweepTrial) error, progress func(float64)) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	shared := bt.NewShared()
 	next := make(chan int)
 	finished := atomic.Int64{}
 	finished.Store(int64(len(done)))
-	total := float64(len(p.Params))
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				t, err := trial(ctx, bt, shared, a, p, i, now)
+				t, err := run(ctx, i)
 				if err == nil {
-					t.SweepID = id
 					err = save(t)
 				}
 				if err != nil {
-					cancel(fmt.Errorf("trial %d %s: %w", i, p.Values[i], err))
+					cancel(fmt.Errorf("trial %d: %w", i, err))
 					return
 				}
-				progress(float64(finished.Add(1)) / total)
+				progress(float64(finished.Add(1)) / float64(n))
 			}
 		})
 	}
 feed:
-	for i := range p.Params {
+	for i := range n {
 		if done[i] {
 			continue
 		}
@@ -177,10 +205,7 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		return err
-	}
-	return nil
+	return context.Cause(ctx)
 }
 
 // trial runs one trial and keeps its metrics.
@@ -195,7 +220,7 @@ func trial(ctx context.Context, bt Backtests, shared *backtest.Shared, a Ask, p 
 	if err != nil {
 		return domain.SweepTrial{}, err
 	}
-	return domain.SweepTrial{Index: i, Values: p.Values[i], Params: p.Params[i], Metrics: m, Score: score(rep.Result, a.Objective),
+	return domain.SweepTrial{Index: i, Values: p.Values[i], Params: p.Params[i], Metrics: m, Score: Score(rep.Result, a.Objective),
 		Trades: rep.TotalTrades, CreatedAt: now().UTC()}, nil
 }
 
@@ -217,7 +242,8 @@ func Metrics(r backtest.Result) (json.RawMessage, error) {
 	return json.Marshal(m)
 }
 
-func score(r backtest.Result, objective string) *float64 {
+// Score is the objective's value for a result; nil when it is undefined.
+func Score(r backtest.Result, objective string) *float64 {
 	v := func(x float64) *float64 { return &x }
 	switch objective {
 	case "total_return":
