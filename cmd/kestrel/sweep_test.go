@@ -75,3 +75,18 @@ func TestSweepRefusesBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSweep: 100 trials of the technical strategy over a year of
+// hourly BTC-USD candles (docs/PERFORMANCE.md runs the 1,000-trial grid
+// through the command).
+func BenchmarkSweep(b *testing.B) {
+	args := []string{"--strategy", "technical", "--symbol", "BTC-USD", "--from", "2025-01-01", "--to", "2025-12-31", "--granularity", "ONE_HOUR",
+		"--grid", "rsi_period=7,9,11,13,14,15,17,19,21,25", "--grid", "rsi_oversold=20,22,24,26,28,30,32,34,36,38", "--objective", "sharpe", "--json"}
+	for b.Loop() {
+		var out, errOut bytes.Buffer
+		if err := sweepCmd(args, strings.NewReader(""), &out, &errOut); err != nil {
+			b.Fatal(err, errOut.String())
+		}
+	}
+	b.ReportMetric(100*float64(b.N)/b.Elapsed().Seconds(), "trials/s")
+}
