@@ -66,7 +66,8 @@ func TestSweepTrialsAreSingleBacktests(t *testing.T) {
 	s := start(t, t.TempDir())
 	_, tok := s.accounts()
 	r := s.do("POST", "/api/sweeps", tok, `{`+sweepBase+`,"params":{"min_confidence":0.5},
-		"grid":{"indicators.rsi_period":[7,14,21],"indicators.rsi_oversold":[25,35]},"objective":"total_return","min_trades":1}`)
+		"grid":{"indicators.rsi_period":[7,14,21],"indicators.rsi_oversold":[25,35]},"objective":"total_return","min_trades":1,
+		"strategy_config":{"name":"a client's own"}}`) // replaced by the server's
 	if r.Status != 202 {
 		t.Fatalf("submit: %+v", r)
 	}
@@ -174,6 +175,11 @@ func TestSweepResumesAfterARestart(t *testing.T) {
 	if ok, err := st.ClaimJob(ctx, "interrupted", time.Now()); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
+	// A sweep submitted when the instance's settings were others.
+	changed := strings.Replace(ask, `"objective"`, `"strategy_config":{"name":"technical_strategy","min_confidence":0.99},"objective"`, 1)
+	if err := st.CreateJob(ctx, domain.Job{ID: "changed", Kind: "sweep", Owner: "u1", Params: json.RawMessage(changed), CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
 	long := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC) // marks the trial stored before the restart
 	zero := 0.0
 	// Trial 0 of seed 7, as the interrupted run stored it.
@@ -197,5 +203,8 @@ func TestSweepResumesAfterARestart(t *testing.T) {
 		if tr.FinishedAt.Equal(long) || tr.Metrics["candles"] == nil {
 			t.Fatalf("trial %d not run: %+v", tr.Index, tr)
 		}
+	}
+	if sw := s.waitSweep(tok, "changed"); sw.Status != "failed" || !strings.Contains(sw.Error, "changed after the sweep was submitted") || len(sw.Trials) != 0 {
+		t.Fatalf("a sweep whose strategy changed: %s %q, %d trials", sw.Status, sw.Error, len(sw.Trials))
 	}
 }

@@ -213,7 +213,11 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	if err := s.covered(ctx, hist, a.Symbol, start, end); err != nil {
 		return Report{}, err
 	}
-	cfg, err := s.d.Strategies.Get(a.StrategyName)
+	get := s.d.Strategies.Get
+	if o.Shared != nil {
+		get = func(name string) (strategy.Config, error) { return o.Shared.config(s.d.Strategies.Get, name) }
+	}
+	cfg, err := get(a.StrategyName)
 	if err != nil {
 		return Report{}, domain.FieldErrors(map[string]string{"strategy_name": "Unknown strategy: " + a.StrategyName}, "strategy_name")
 	}

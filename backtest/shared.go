@@ -7,6 +7,7 @@ import (
 
 	"kestrel/domain"
 	"kestrel/marketdata"
+	"kestrel/strategy"
 	"kestrel/trading"
 )
 
@@ -20,6 +21,9 @@ import (
 type Shared struct {
 	h      History
 	policy trading.Policy
+	// configs pins each strategy's configuration at its first read, so a
+	// change of its settings while a sweep runs does not split its trials.
+	configs map[string]strategy.Config
 	mu     sync.Mutex
 	w      map[sharedKey]*sharedWindow
 	spans  map[string]marketdata.Span
@@ -44,7 +48,7 @@ type sharedWindow struct {
 
 // NewShared returns a shared source over the service's candle store.
 func (s *Service) NewShared() *Shared {
-	return &Shared{h: s.d.History, policy: s.d.Policy(), w: map[sharedKey]*sharedWindow{}, spans: map[string]marketdata.Span{}, hashes: map[hashKey]string{}}
+	return &Shared{h: s.d.History, policy: s.d.Policy(), configs: map[string]strategy.Config{}, w: map[sharedKey]*sharedWindow{}, spans: map[string]marketdata.Span{}, hashes: map[hashKey]string{}}
 }
 
 // Candles implements History.Candles from the kept window, reading the
@@ -110,4 +114,28 @@ func (c *Shared) hash(cs []domain.Candle) string {
 	c.hashes[k] = h
 	c.mu.Unlock()
 	return h
+}
+
+// config is the strategy's configuration as first read by this source.
+func (c *Shared) config(get func(string) (strategy.Config, error), name string) (strategy.Config, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cfg, ok := c.configs[name]; ok {
+		return cfg.Clone(), nil
+	}
+	cfg, err := get(name)
+	if err != nil {
+		return cfg, err
+	}
+	c.configs[name] = cfg.Clone()
+	return cfg, nil
+}
+
+// Config is a strategy instance's configuration as a run of it would start
+// from (before overrides): as sh pinned it, or (sh nil) as it is now.
+func (s *Service) Config(sh *Shared, name string) (strategy.Config, error) {
+	if sh != nil {
+		return sh.config(s.d.Strategies.Get, name)
+	}
+	return s.d.Strategies.Get(name)
 }

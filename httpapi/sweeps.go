@@ -70,6 +70,10 @@ func (s *Server) submitSweep(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
+	if a, err = research.Pinned(s.d.Backtests, a); err != nil {
+		fail(w, r, err)
+		return
+	}
 	j, err := s.d.Jobs.Submit(r.Context(), JobKindSweep, userFrom(r.Context()).ID, a)
 	if err != nil {
 		fail(w, r, err)

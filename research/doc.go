@@ -26,7 +26,11 @@
 // POST /api/backtests gives for those params (the app tests compare), only
 // not stored as a backtest: a trial keeps its metrics (the report less the
 // equity curve, trades and fills), so memory holds one full result per
-// worker, not per trial. The risk policy is read once per run too.
+// worker, not per trial. The risk policy and the instance's configuration
+// are read once per run too, so settings changed while a sweep runs do not
+// split its trials; the configuration at submission is kept in the ask
+// (strategy_config, set by the server), and a sweep resumed after it
+// changed fails with that reason rather than mix two configurations.
 //
 // Trials are stored as they finish (domain.SweepStore); the sweep is a
 // resumable job (jobs.HandleResumable), so a restart runs it again and

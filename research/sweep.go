@@ -13,6 +13,7 @@ import (
 
 	"kestrel/backtest"
 	"kestrel/domain"
+	"kestrel/strategy"
 )
 
 // Objectives a sweep ranks its trials by, and the report field each reads.
@@ -38,6 +39,36 @@ type Ask struct {
 	Objective string           `json:"objective"`
 	// MinTrades: a trial with fewer closed trades is never the best.
 	MinTrades int `json:"min_trades,omitempty"`
+	// StrategyConfig is the instance's configuration when the sweep was
+	// submitted (set by the server, whatever a client sends): a sweep
+	// resumed after its settings changed would mix two configurations, so
+	// it fails instead (see Pinned).
+	StrategyConfig json.RawMessage `json:"strategy_config,omitempty"`
+}
+
+// Pinned records the instance's current configuration in the ask.
+func Pinned(bt Backtests, a Ask) (Ask, error) { return pinned(bt, nil, a) }
+
+func pinned(bt Backtests, sh *backtest.Shared, a Ask) (Ask, error) {
+	cfg, err := bt.Config(sh, a.StrategyName)
+	if err != nil {
+		return a, domain.FieldErrors(map[string]string{"strategy_name": "Unknown strategy: " + a.StrategyName}, "strategy_name")
+	}
+	a.StrategyConfig, err = json.Marshal(cfg)
+	return a, err
+}
+
+// unchanged refuses to run a sweep whose instance's settings (as sh pins
+// them for all its trials) changed since it was submitted.
+func unchanged(bt Backtests, sh *backtest.Shared, a Ask) error {
+	now, err := pinned(bt, sh, a)
+	if err != nil {
+		return err
+	}
+	if len(a.StrategyConfig) > 0 && string(now.StrategyConfig) != string(a.StrategyConfig) {
+		return fmt.Errorf("the settings of %s changed after the sweep was submitted; its trials would not be comparable: submit it again", a.StrategyName)
+	}
+	return nil
 }
 
 // Plan is a validated sweep: its trials' values and overrides.
@@ -51,6 +82,7 @@ type Plan struct {
 type Backtests interface {
 	Start(ctx context.Context, a backtest.Ask, o backtest.RunOptions) (backtest.Report, error)
 	NewShared() *backtest.Shared
+	Config(sh *backtest.Shared, name string) (strategy.Config, error)
 }
 
 // Check validates a sweep: the search space, the objective and every
@@ -160,6 +192,9 @@ type Trial struct {
 // stored as a backtest: only its metrics are kept.
 func Run(ctx context.Context, bt Backtests, id string, a Ask, p Plan, done map[int]bool, save func(domain.SweepTrial) error, progress func(float64), now func() time.Time) error {
 	shared := bt.NewShared()
+	if err := unchanged(bt, shared, a); err != nil {
+		return err
+	}
 	return RunTrials(ctx, len(p.Params), done, func(ctx context.Context, i int) (domain.SweepTrial, error) {
 		t, err := trial(ctx, bt, shared, a, p, i, now)
 		t.SweepID = id

@@ -2553,6 +2553,10 @@ export interface components {
             objective: "total_return" | "sharpe" | "sortino" | "calmar" | "profit_factor";
             /** @description A trial with fewer closed trades is never the best */
             min_trades?: number;
+            /** @description Set by the server: the instance's configuration when the sweep was submitted. A sweep resumed after the instance's settings changed fails rather than mix two configurations; a value a client sends is replaced. */
+            strategy_config?: {
+                [key: string]: unknown;
+            };
         };
         SweepTrial: {
             index: number;
