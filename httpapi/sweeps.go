@@ -114,7 +114,11 @@ func (s *Server) getSweep(w http.ResponseWriter, r *http.Request) {
 	// draws the same points) for the number of trials and the names.
 	names, planned := research.Size(a)
 	trials, best := research.Rank(ts, a)
-	out := sweep{ID: j.ID, Status: j.Status, Progress: j.Progress, Error: j.Error, Owner: j.Owner, CreatedAt: j.CreatedAt,
+	progress := j.Progress // stored at most every half second while it runs
+	if planned > 0 {
+		progress = float64(len(ts)) / float64(planned) // the trials stored: exact
+	}
+	out := sweep{ID: j.ID, Status: j.Status, Progress: progress, Error: j.Error, Owner: j.Owner, CreatedAt: j.CreatedAt,
 		StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Request: j.Params, Objective: a.Objective, Parameters: names,
 		TrialCount: planned, Trials: trials}
 	if best >= 0 {
