@@ -59,14 +59,15 @@ func (s *server) waitSweep(tok, id string) sweepReply {
 
 const sweepBase = `"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-15","initial_capital":"10000"`
 
-// Every trial is exactly the backtest of its overrides run alone, a trader
+// Every trial is exactly the backtest of its overrides run alone (trials of
+// two warm-up lengths, so from one read of the candles), a trader
 // may run a sweep, and the best trial is the eligible one with the highest
 // objective.
 func TestSweepTrialsAreSingleBacktests(t *testing.T) {
 	s := start(t, t.TempDir())
 	_, tok := s.accounts()
 	r := s.do("POST", "/api/sweeps", tok, `{`+sweepBase+`,"params":{"min_confidence":0.5},
-		"grid":{"indicators.rsi_period":[7,14,21],"indicators.rsi_oversold":[25,35]},"objective":"total_return","min_trades":1,
+		"grid":{"indicators.rsi_period":[7,14,21],"indicators.sma_long":[20,60]},"objective":"total_return","min_trades":1,
 		"strategy_config":{"name":"a client's own"}}`) // replaced by the server's
 	if r.Status != 202 {
 		t.Fatalf("submit: %+v", r)
@@ -75,7 +76,7 @@ func TestSweepTrialsAreSingleBacktests(t *testing.T) {
 	s.into(r, &q)
 	sw := s.waitSweep(tok, q.ID)
 	if sw.Status != "completed" || sw.Progress != 1 || sw.TrialCount != 6 || len(sw.Trials) != 6 ||
-		!reflect.DeepEqual(sw.Parameters, []string{"indicators.rsi_oversold", "indicators.rsi_period"}) {
+		!reflect.DeepEqual(sw.Parameters, []string{"indicators.rsi_period", "indicators.sma_long"}) {
 		t.Fatalf("sweep: %s %v %d/%d %v (%s)", sw.Status, sw.Progress, len(sw.Trials), sw.TrialCount, sw.Parameters, sw.Error)
 	}
 	bestScore, best := 0.0, -1
@@ -94,7 +95,7 @@ func TestSweepTrialsAreSingleBacktests(t *testing.T) {
 		t.Fatalf("best = %+v, want trial %d", sw.Best, best)
 	}
 	var p map[string]any
-	if json.Unmarshal(sw.Trials[5].Params, &p); p["min_confidence"] != 0.5 || !reflect.DeepEqual(p["indicators"], map[string]any{"rsi_oversold": float64(35), "rsi_period": float64(21)}) {
+	if json.Unmarshal(sw.Trials[5].Params, &p); p["min_confidence"] != 0.5 || !reflect.DeepEqual(p["indicators"], map[string]any{"rsi_period": float64(21), "sma_long": float64(60)}) {
 		t.Fatalf("trial 5 params = %s", sw.Trials[5].Params)
 	}
 	distinct := map[any]bool{}

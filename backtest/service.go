@@ -248,9 +248,6 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	if err != nil {
 		return Report{}, err
 	}
-	if o.Check && mode != AILive {
-		return Report{}, nil
-	}
 	g := domain.Granularity(cfg.Timeframe)
 	warm := 2
 	if cfg.Indicators != nil {
@@ -260,6 +257,12 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 		warm = max(warm, cfg.ContextLength)
 	}
 	w := g.Duration()
+	if o.Check && o.Shared != nil {
+		o.Shared.widen(a.Symbol, g, start.Add(-time.Duration(warm)*w), end) // so the runs after read once
+	}
+	if o.Check && mode != AILive {
+		return Report{}, nil
+	}
 	win, err := hist.Candles(ctx, a.Symbol, g, start.Add(-time.Duration(warm)*w), end)
 	if err != nil {
 		return Report{}, err

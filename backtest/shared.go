@@ -21,6 +21,8 @@ import (
 type Shared struct {
 	h      History
 	policy trading.Policy
+	// wanted is, by series, the widest window checks said runs will read.
+	wanted map[sharedKey][2]time.Time
 	// configs pins each strategy's configuration at its first read, so a
 	// change of its settings while a sweep runs does not split its trials.
 	configs map[string]strategy.Config
@@ -48,7 +50,7 @@ type sharedWindow struct {
 
 // NewShared returns a shared source over the service's candle store.
 func (s *Service) NewShared() *Shared {
-	return &Shared{h: s.d.History, policy: s.d.Policy(), configs: map[string]strategy.Config{}, w: map[sharedKey]*sharedWindow{}, spans: map[string]marketdata.Span{}, hashes: map[hashKey]string{}}
+	return &Shared{h: s.d.History, policy: s.d.Policy(), configs: map[string]strategy.Config{}, wanted: map[sharedKey][2]time.Time{}, w: map[sharedKey]*sharedWindow{}, spans: map[string]marketdata.Span{}, hashes: map[hashKey]string{}}
 }
 
 // Candles implements History.Candles from the kept window, reading the
@@ -62,6 +64,9 @@ func (c *Shared) Candles(ctx context.Context, symbol string, g domain.Granularit
 		lo := from
 		if sw != nil && sw.from.Before(lo) && to.Equal(sw.to) {
 			lo = sw.from
+		}
+		if wt, ok := c.wanted[k]; ok && wt[0].Before(lo) && to.Equal(wt[1]) {
+			lo = wt[0] // the widest window the checked runs need: one read for all
 		}
 		win, err := c.h.Candles(ctx, symbol, g, lo, to)
 		if err != nil {
@@ -138,4 +143,16 @@ func (s *Service) Config(sh *Shared, name string) (strategy.Config, error) {
 		return sh.config(s.d.Strategies.Get, name)
 	}
 	return s.d.Strategies.Get(name)
+}
+
+// widen notes that a run will read symbol's g candles in [from, to): the
+// first read then covers every noted run of the same end.
+func (c *Shared) widen(symbol string, g domain.Granularity, from, to time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := sharedKey{symbol, g}
+	if wt, ok := c.wanted[k]; ok && wt[1].Equal(to) && !from.Before(wt[0]) {
+		return
+	}
+	c.wanted[k] = [2]time.Time{from, to}
 }

@@ -76,6 +76,9 @@ type Plan struct {
 	Names  []string
 	Values []json.RawMessage // by trial: {name: value}
 	Params []json.RawMessage // by trial: the overrides in the config's shape
+	// shared is the candle source Check prepared (it knows every trial's
+	// window, so the candles are read once); Run uses it.
+	shared *backtest.Shared
 }
 
 // Backtests runs single backtests (backtest.Service).
@@ -117,6 +120,7 @@ func Check(ctx context.Context, bt Backtests, a Ask) (Plan, error) {
 	if _, err := bt.Start(ctx, a.Ask, backtest.RunOptions{Check: true, Shared: shared}); err != nil {
 		return Plan{}, err
 	}
+	p.shared = shared
 	space := "grid"
 	if len(a.Random) > 0 {
 		space = "random"
@@ -191,7 +195,10 @@ type Trial struct {
 // is the single backtest of its overrides (backtest.Service.Start), not
 // stored as a backtest: only its metrics are kept.
 func Run(ctx context.Context, bt Backtests, id string, a Ask, p Plan, done map[int]bool, save func(domain.SweepTrial) error, progress func(float64), now func() time.Time) error {
-	shared := bt.NewShared()
+	shared := p.shared
+	if shared == nil {
+		shared = bt.NewShared()
+	}
 	if err := unchanged(bt, shared, a); err != nil {
 		return err
 	}
