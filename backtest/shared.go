@@ -26,10 +26,10 @@ type Shared struct {
 	// configs pins each strategy's configuration at its first read, so a
 	// change of its settings while a sweep runs does not split its trials.
 	configs map[string]strategy.Config
-	mu     sync.Mutex
-	w      map[sharedKey]*sharedWindow
-	spans  map[string]marketdata.Span
-	hashes map[hashKey]string
+	mu      sync.Mutex
+	w       map[sharedKey]*sharedWindow
+	spans   map[string]marketdata.Span
+	hashes  map[hashKey]string
 }
 
 // hashKey names a run's candles by where they start in a kept window.
