@@ -23,6 +23,7 @@ func (a *App) openJobs(clock domain.Clock) {
 	a.Jobs = jobs.New(a.Store, jobs.Options{Workers: workers, Clock: clock,
 		Publish: func(j domain.Job) { a.Bus.Publish(events.TopicJob, j, clock.Now()) }})
 	a.Jobs.Handle(httpapi.JobKindBacktest, a.backtestJob)
+	a.Jobs.HandleResumable(httpapi.JobKindSweep, a.sweepJob(clock))
 }
 
 // backtestJob runs a queued backtest; its report is stored under the job's id.

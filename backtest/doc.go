@@ -91,6 +91,13 @@
 // engine. Every other candle runs the general code. Request.Reference turns
 // the fast path off; fast_test.go compares the two.
 //
+// Many runs over one period (a parameter sweep's trials, package research)
+// share one Shared source: the candles are read from the store once and
+// each run is given exactly the part its own read would return (its
+// warm-up included), the store's span, the candle hash and the risk policy
+// once; RunOptions.Discard returns the report without storing it. A run
+// with a Shared source is otherwise Service.Start unchanged.
+//
 // AI-driven and hybrid strategies decide in one of three modes (ai_mode):
 //
 //   - builtin (the default): the built-in analyst, offline and free.

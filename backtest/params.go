@@ -67,3 +67,9 @@ func applyParams(cfg strategy.Config, raw json.RawMessage, symbols []string) (st
 	}
 	return out, nil
 }
+
+// ApplyParams is the overlay of a run's overrides (see applyParams), for the
+// command line's sweeps over a strategy's default settings.
+func ApplyParams(cfg strategy.Config, raw json.RawMessage, symbols []string) (strategy.Config, error) {
+	return applyParams(cfg, raw, symbols)
+}

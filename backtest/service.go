@@ -156,6 +156,11 @@ type RunOptions struct {
 	// Check only validates the ask (and, for a live run, estimates it and
 	// checks the cap on model calls) and runs nothing; the report is empty.
 	Check bool
+	// Shared, when set, serves the candles (a sweep's trials read them once).
+	Shared *Shared
+	// Discard returns the report without storing it (a sweep keeps only
+	// each trial's metrics).
+	Discard bool
 }
 
 // Service validates, runs and stores backtests.
@@ -201,10 +206,18 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	if err != nil {
 		return Report{}, err
 	}
-	if err := s.covered(ctx, a.Symbol, start, end); err != nil {
+	var hist History = s.d.History
+	if o.Shared != nil {
+		hist = o.Shared
+	}
+	if err := s.covered(ctx, hist, a.Symbol, start, end); err != nil {
 		return Report{}, err
 	}
-	cfg, err := s.d.Strategies.Get(a.StrategyName)
+	get := s.d.Strategies.Get
+	if o.Shared != nil {
+		get = func(name string) (strategy.Config, error) { return o.Shared.config(s.d.Strategies.Get, name) }
+	}
+	cfg, err := get(a.StrategyName)
 	if err != nil {
 		return Report{}, domain.FieldErrors(map[string]string{"strategy_name": "Unknown strategy: " + a.StrategyName}, "strategy_name")
 	}
@@ -235,9 +248,6 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	if err != nil {
 		return Report{}, err
 	}
-	if o.Check && mode != AILive {
-		return Report{}, nil
-	}
 	g := domain.Granularity(cfg.Timeframe)
 	warm := 2
 	if cfg.Indicators != nil {
@@ -247,7 +257,13 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 		warm = max(warm, cfg.ContextLength)
 	}
 	w := g.Duration()
-	win, err := s.d.History.Candles(ctx, a.Symbol, g, start.Add(-time.Duration(warm)*w), end)
+	if o.Check && o.Shared != nil {
+		o.Shared.widen(a.Symbol, g, start.Add(-time.Duration(warm)*w), end) // so the runs after read once
+	}
+	if o.Check && mode != AILive {
+		return Report{}, nil
+	}
+	win, err := hist.Candles(ctx, a.Symbol, g, start.Add(-time.Duration(warm)*w), end)
 	if err != nil {
 		return Report{}, err
 	}
@@ -285,6 +301,10 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 		}
 	}
 	policy := s.d.Policy()
+	hash := hashCandles
+	if o.Shared != nil {
+		policy, hash = o.Shared.policy, o.Shared.hash
+	}
 	res, err := Run(ctx, Request{Strategy: strat, Config: cfg, Symbol: a.Symbol, Product: product, Candles: cs, Warmup: warmup,
 		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: policy,
 		HalfSpread: market.LiveHalfSpread, Progress: o.Progress})
@@ -294,7 +314,7 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	rep := Report{ID: id, CreatedAt: s.now(), Ask: a, Config: cfg, Result: res,
 		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: volumeCap(a.VolumeCap), HalfSpread: market.LiveHalfSpread,
 			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
-			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hashCandles(cs), Candles: len(cs),
+			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hash(cs), Candles: len(cs),
 			Policy: policyUsed(policy)}}
 	rep.Assumptions.Data = Data{Source: win.Source, From: cs[0].Time, To: cs[len(cs)-1].Time.Add(w), Candles: len(cs),
 		Hash: rep.Assumptions.CandlesHash, Synthetic: win.Synthetic}
@@ -307,6 +327,9 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 		if mode == AIRecorded {
 			rep.Assumptions.ReplayedAnswers = aiRun.replayed.sum()
 		}
+	}
+	if o.Discard {
+		return rep, nil
 	}
 	if err := s.save(ctx, rep); err != nil {
 		return Report{}, err
@@ -322,8 +345,8 @@ func noData(symbol string) error {
 
 // covered refuses a period the candle store does not hold for symbol, with
 // its coverage: a run is never made of other dates than those asked for.
-func (s *Service) covered(ctx context.Context, symbol string, start, end time.Time) error {
-	span, err := s.d.History.Span(ctx, symbol)
+func (s *Service) covered(ctx context.Context, hist History, symbol string, start, end time.Time) error {
+	span, err := hist.Span(ctx, symbol)
 	if domain.ErrorCode(err) == domain.ENotFound {
 		return noData(symbol)
 	}

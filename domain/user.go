@@ -148,6 +148,7 @@ type Store interface {
 	StrategyStore
 	BacktestStore
 	JobStore
+	SweepStore
 	CandleStore
 	NotifyStore
 	Ping(ctx context.Context) error

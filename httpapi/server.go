@@ -215,6 +215,9 @@ func (s *Server) registerRoutes() {
 	s.analyticsMarketAIRoutes()
 	if s.d.Backtests != nil {
 		s.backtestRoutes()
+		if s.d.Jobs != nil {
+			s.sweepRoutes()
+		}
 	}
 	if s.d.Alerts != nil {
 		s.systemRoutes()

@@ -1,5 +1,5 @@
-// Package jobs runs long work outside requests: backtests now, parameter
-// sweeps and backfills later, all through one Runner.
+// Package jobs runs long work outside requests: backtests and parameter
+// sweeps (backfills later), all through one Runner.
 //
 // A job is a row of the jobs table (domain.JobStore): kind, owner, status
 // (queued, running, completed, failed, cancelled), progress 0..1, its
@@ -21,5 +21,8 @@
 //     change of cluster leader) is marked failed with that reason, and is not
 //     run again by itself: a live-model backtest has already paid for its
 //     model calls, and its answers are stored, so the owner decides whether to
-//     start it again (a recorded replay costs nothing).
+//     start it again (a recorded replay costs nothing);
+//   - except a kind registered with HandleResumable (sweeps): its handler
+//     stores each piece of work as it finishes and skips it when run again,
+//     so such a job is run again by the next runner and carries on.
 package jobs

@@ -34,7 +34,11 @@ type Runner struct {
 	store    domain.JobStore
 	opt      Options
 	handlers map[string]Handler
-	wake     chan struct{}
+	// resumable kinds keep their progress in their own store: a restart
+	// runs them again rather than failing them (HandleResumable).
+	resumable map[string]bool
+	resume    []domain.Job // left running by a stopped runner, to run again
+	wake      chan struct{}
 
 	mu      sync.Mutex
 	running map[string]*active
@@ -67,11 +71,20 @@ func New(store domain.JobStore, opt Options) *Runner {
 	if opt.Publish == nil {
 		opt.Publish = func(domain.Job) {}
 	}
-	return &Runner{store: store, opt: opt, handlers: map[string]Handler{}, wake: make(chan struct{}, 1), running: map[string]*active{}}
+	return &Runner{store: store, opt: opt, handlers: map[string]Handler{}, resumable: map[string]bool{}, wake: make(chan struct{}, 1), running: map[string]*active{}}
 }
 
 // Handle sets the handler of a kind; call before Run.
 func (r *Runner) Handle(kind string, h Handler) { r.handlers[kind] = h }
+
+// HandleResumable sets the handler of a kind whose handler stores what it
+// has done as it goes and skips it when run again (a sweep's finished
+// trials): a job of it left running by a stopped runner is resumed, not
+// failed. Call before Run.
+func (r *Runner) HandleResumable(kind string, h Handler) {
+	r.handlers[kind] = h
+	r.resumable[kind] = true
+}
 
 // Submit stores a queued job and returns it; a runner (this process's, or
 // the cluster leader's) picks it up.
@@ -157,6 +170,13 @@ func (r *Runner) recover(ctx context.Context) {
 		return
 	}
 	for _, j := range left {
+		if r.resumable[j.Kind] {
+			if _, ok := r.handlers[j.Kind]; ok {
+				slog.Info("resuming a job a stopped runner left running", "job", j.ID, "kind", j.Kind, "component", "jobs")
+				r.resume = append(r.resume, j)
+				continue
+			}
+		}
 		reason := fmt.Sprintf("Interrupted at %.0f%%: the server running it stopped (restart, crash or change of cluster leader) before it finished; start it again", j.Progress*100)
 		r.finish(ctx, j, domain.JobFailed, "", reason)
 	}
@@ -166,6 +186,16 @@ func (r *Runner) recover(ctx context.Context) {
 func (r *Runner) dispatch(ctx context.Context, slots chan struct{}, wg *sync.WaitGroup) {
 	if ctx.Err() != nil || len(slots) == cap(slots) {
 		return
+	}
+	for len(r.resume) > 0 { // already running in the store: no claim
+		select {
+		case slots <- struct{}{}:
+		default:
+			return
+		}
+		j := r.resume[0]
+		r.resume = r.resume[1:]
+		r.start(ctx, slots, wg, j, r.handlers[j.Kind])
 	}
 	queued, err := r.store.Jobs(ctx, "", domain.JobQueued, 1000)
 	if err != nil {
@@ -195,18 +225,23 @@ func (r *Runner) dispatch(ctx context.Context, slots chan struct{}, wg *sync.Wai
 		}
 		started := r.now()
 		j.Status, j.StartedAt = domain.JobRunning, &started
-		jctx, cancel := context.WithCancelCause(ctx)
-		r.mu.Lock()
-		r.running[j.ID] = &active{cancel: cancel, job: j}
-		r.mu.Unlock()
-		r.opt.Publish(j)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-slots; r.poke() }()
-			r.execute(ctx, jctx, cancel, j, h)
-		}()
+		r.start(ctx, slots, wg, j, h)
 	}
+}
+
+// start runs a running job on a taken slot.
+func (r *Runner) start(ctx context.Context, slots chan struct{}, wg *sync.WaitGroup, j domain.Job, h Handler) {
+	jctx, cancel := context.WithCancelCause(ctx)
+	r.mu.Lock()
+	r.running[j.ID] = &active{cancel: cancel, job: j}
+	r.mu.Unlock()
+	r.opt.Publish(j)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() { <-slots; r.poke() }()
+		r.execute(ctx, jctx, cancel, j, h)
+	}()
 }
 
 // execute runs one claimed job and stores how it ended.

@@ -220,3 +220,30 @@ func TestRestart(t *testing.T) {
 		t.Fatalf("job running at shutdown = %+v", got)
 	}
 }
+
+// A resumable kind left running by a stopped runner runs again (its handler
+// skips what it stored); other kinds are still failed.
+func TestRestartResumesResumableKinds(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	before := jobs.New(s, jobs.Options{})
+	before.HandleResumable("sweep", blocking(make(chan string, 4)))
+	orphan, _ := before.Submit(ctx, "sweep", "u1", nil)
+	if ok, err := s.ClaimJob(ctx, orphan.ID, time.Now()); !ok || err != nil { // as a crashed runner left it
+		t.Fatal(ok, err)
+	}
+
+	after := jobs.New(s, jobs.Options{})
+	resumed := make(chan string, 1)
+	after.HandleResumable("sweep", func(ctx context.Context, j domain.Job, progress func(float64)) (string, error) {
+		resumed <- j.ID
+		return "done", nil
+	})
+	start(t, after)
+	if id := <-resumed; id != orphan.ID {
+		t.Fatalf("resumed %s, want %s", id, orphan.ID)
+	}
+	if got := waitFor(t, s, orphan.ID, domain.JobCompleted); got.ResultRef != "done" {
+		t.Fatalf("resumed job = %+v", got)
+	}
+}

@@ -30,45 +30,15 @@ var strategyKinds = map[string]string{
 // runStrategyBacktest runs technical, ai or hybrid over bars. AI decisions
 // come from the built-in analyst (offline, deterministic).
 func runStrategyBacktest(o *backtestOptions, bars []candles.Bar, name string, stdout io.Writer) error {
-	kind := strategyKinds[o.strategy]
-	cfg := strategy.Default(kind, o.strategy)
-	cfg.Timeframe = string(o.granularity)
-	build := strategy.Builder(strategy.AIDeps{Provider: func() (ai.Provider, error) { return ai.Builtin{}, nil }})
-	strat, err := build(cfg)
-	if err != nil {
-		return badInput(err)
-	}
 	cs := make([]domain.Candle, len(bars))
 	for i, b := range bars {
 		cs[i] = b.Candle()
 	}
-	warm := 2
-	if cfg.Indicators != nil {
-		warm = cfg.Indicators.Warmup()
-	}
-	if cfg.AIParams != nil {
-		warm = max(warm, cfg.ContextLength)
-	}
-	if warm >= len(cs)-1 {
-		return badInput(fmt.Errorf("%d candles are not enough: %s needs %d to warm up", len(cs), o.strategy, warm))
-	}
-	symbol := o.symbol
-	if o.csv != "" {
-		symbol = "BTC-USD" // a file has no symbol: it trades on BTC-USD's increments
-	}
-	product := candles.Products()[0]
-	for _, p := range candles.Products() {
-		if p.Symbol == symbol {
-			product = p
-		}
+	res, warm, err := strategyRun(context.Background(), o, defaultConfig(o), cs)
+	if err != nil {
+		return err
 	}
 	fee := decimal.New(o.params.FeeRate, -8)
-	res, err := backtest.Run(context.Background(), backtest.Request{Strategy: strat, Config: cfg, Symbol: symbol, Product: product,
-		Candles: cs, Warmup: warm, Capital: decimal.New(o.params.Capital, -8), TakerFee: fee, MakerFee: fee,
-		SlippageBps: decimal.NewFromInt(o.params.SlippageBps), Policy: trading.DefaultPolicy(), HalfSpread: replay.LiveHalfSpread})
-	if err != nil {
-		return badInput(err)
-	}
 	w := bufio.NewWriter(stdout)
 	if o.json {
 		enc := json.NewEncoder(w)
@@ -94,4 +64,49 @@ fees paid      %s
 		return err
 	}
 	return w.Flush()
+}
+
+// defaultConfig is the strategy's default settings on the flags' timeframe.
+func defaultConfig(o *backtestOptions) strategy.Config {
+	cfg := strategy.Default(strategyKinds[o.strategy], o.strategy)
+	cfg.Timeframe = string(o.granularity)
+	return cfg
+}
+
+// strategyRun backtests cfg over cs as kestrel backtest --strategy does,
+// returning the result and the candles used to warm up.
+func strategyRun(ctx context.Context, o *backtestOptions, cfg strategy.Config, cs []domain.Candle) (backtest.Result, int, error) {
+	build := strategy.Builder(strategy.AIDeps{Provider: func() (ai.Provider, error) { return ai.Builtin{}, nil }})
+	strat, err := build(cfg)
+	if err != nil {
+		return backtest.Result{}, 0, badInput(err)
+	}
+	warm := 2
+	if cfg.Indicators != nil {
+		warm = cfg.Indicators.Warmup()
+	}
+	if cfg.AIParams != nil {
+		warm = max(warm, cfg.ContextLength)
+	}
+	if warm >= len(cs)-1 {
+		return backtest.Result{}, 0, badInput(fmt.Errorf("%d candles are not enough: %s needs %d to warm up", len(cs), o.strategy, warm))
+	}
+	symbol := o.symbol
+	if o.csv != "" {
+		symbol = "BTC-USD" // a file has no symbol: it trades on BTC-USD's increments
+	}
+	product := candles.Products()[0]
+	for _, p := range candles.Products() {
+		if p.Symbol == symbol {
+			product = p
+		}
+	}
+	fee := decimal.New(o.params.FeeRate, -8)
+	res, err := backtest.Run(ctx, backtest.Request{Strategy: strat, Config: cfg, Symbol: symbol, Product: product,
+		Candles: cs, Warmup: warm, Capital: decimal.New(o.params.Capital, -8), TakerFee: fee, MakerFee: fee,
+		SlippageBps: decimal.NewFromInt(o.params.SlippageBps), Policy: trading.DefaultPolicy(), HalfSpread: replay.LiveHalfSpread})
+	if err != nil {
+		return backtest.Result{}, 0, badInput(err)
+	}
+	return res, warm, nil
 }

@@ -37,6 +37,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return userCmd(ctx, args, stdin, stdout, stderr)
 	case "backtest":
 		return backtestCmd(args, stdin, stdout, stderr)
+	case "sweep":
+		return sweepCmd(args, stdin, stdout, stderr)
 	case "rekey":
 		return rekeyCmd(ctx, args, stdout, stderr)
 	case "version":
@@ -46,7 +48,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "help":
 		return serve(ctx, []string{"-help"}, stderr)
 	}
-	return fmt.Errorf("unknown command %q (commands: serve, user, backtest, rekey, version)", cmd)
+	return fmt.Errorf("unknown command %q (commands: serve, user, backtest, sweep, rekey, version)", cmd)
 }
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
@@ -58,6 +60,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		fmt.Fprint(stderr, `Usage: kestrel [serve] [flags]
        kestrel user add --email E --name N [--role trader|operator] [--password P]
        kestrel backtest [--symbol S --from YYYY-MM-DD --to YYYY-MM-DD | --csv FILE] [flags] (kestrel backtest -h)
+       kestrel sweep --strategy technical --grid rsi_period=7,14,21 --objective sharpe [flags] (kestrel sweep -h)
        kestrel rekey [--new-key K] (re-seal stored credentials under a new key; kestrel rekey -h)
        kestrel version
 

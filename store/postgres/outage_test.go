@@ -61,6 +61,7 @@ func TestEveryCallUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
 		"SaveBacktest":     {domain.BacktestRecord{ID: "b1", Request: json.RawMessage(`{}`), Result: json.RawMessage(`{}`)}},
 		"CreateJob":        {domain.Job{ID: "j1", Kind: "backtest", Params: json.RawMessage(`{}`)}},
 		"FinishJob":        {"j1", domain.JobFailed, "", "reason", time.Time{}},
+		"SaveSweepTrial":   {domain.SweepTrial{SweepID: "s1", Values: json.RawMessage(`{}`), Params: json.RawMessage(`{}`), Metrics: json.RawMessage(`{}`)}},
 		"SaveStrategy":     {domain.StrategyRecord{Name: "s1"}},
 		"AppendEvaluation": {domain.Evaluation{ID: "e1"}},
 		"RecordedDecision": {"prompt-hash"},

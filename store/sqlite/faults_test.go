@@ -106,6 +106,7 @@ func TestEveryWriteUnavailableOnAReadOnlyDatabase(t *testing.T) {
 		"SaveBacktest":         {domain.BacktestRecord{ID: "b1", Request: []byte(`{}`), Result: []byte(`{}`)}},
 		"CreateJob":            {domain.Job{ID: "j1", Kind: "backtest", Params: []byte(`{}`)}},
 		"FinishJob":            {"j1", domain.JobFailed, "", "reason", time.Time{}},
+		"SaveSweepTrial":       {domain.SweepTrial{SweepID: "s1", Values: []byte(`{}`), Params: []byte(`{}`), Metrics: []byte(`{}`)}},
 		"SaveStrategy":         {domain.StrategyRecord{Name: "s1"}},
 		"AppendEvaluation":     {domain.Evaluation{ID: "e1"}},
 		"SaveAIRecordings":     {[]domain.AIRecording{{PromptHash: "h", Decision: "BUY"}}},

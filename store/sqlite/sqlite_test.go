@@ -168,6 +168,15 @@ func TestJobsContract(t *testing.T) {
 	storetest.RunJobs(t, s)
 }
 
+func TestSweepsContract(t *testing.T) {
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.RunSweeps(t, s)
+}
+
 func TestCandlesContract(t *testing.T) {
 	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
 	if err != nil {

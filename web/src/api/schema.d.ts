@@ -1601,6 +1601,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sweeps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Parameter sweeps, newest first (100 at most) */
+        get: operations["getSweeps"];
+        put?: never;
+        /**
+         * Queue a parameter sweep as a job
+         * @description Validates the search space and every trial's overrides as its single backtest would (400 with field errors), then stores it as a job and answers 202. Trials run on every core over candles read once; each is exactly the backtest of its overrides alone. A restart resumes the sweep with its finished trials kept.
+         */
+        post: operations["postSweeps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sweeps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A sweep's status, progress, finished trials and best trial */
+        get: operations["getSweepsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sweeps/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running sweep (its owner or an operator)
+         * @description The finished trials stay stored and shown. A finished sweep is a conflict (409).
+         */
+        post: operations["postSweepsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2835,6 +2893,108 @@ export interface components {
             status: string;
             result_ref?: string;
             error?: string;
+        };
+        /** @description A backtest's fields plus a search space (grid or random), an objective and constraints; at most 5,000 trials (research.MaxTrials). */
+        SweepRequest: {
+            strategy_name: string;
+            symbol?: string;
+            /** @description YYYY-MM-DD or RFC 3339 */
+            start_date?: string;
+            end_date?: string;
+            initial_capital?: components["schemas"]["DecimalInput"];
+            /** @description Base overrides every trial starts from (the strategy config's shape) */
+            params?: {
+                [key: string]: unknown;
+            };
+            slippage_bps?: components["schemas"]["DecimalInput"];
+            volume_cap?: components["schemas"]["DecimalInput"];
+            /**
+             * @description live is refused: a sweep never asks a live model
+             * @enum {string}
+             */
+            ai_mode?: "builtin" | "recorded";
+            /** @description Every combination of the values. A parameter is a dotted path into the strategy's configuration: indicators.rsi_period sets {"indicators":{"rsi_period":...}}; a top-level key (min_confidence) is its own name. name, type, timeframe and symbols cannot vary. */
+            grid?: {
+                [key: string]: (number | string | boolean)[];
+            };
+            /** @description A seeded random search: each parameter takes min + k*step up to max; trials distinct points are drawn (fewer when the space holds fewer) */
+            random?: {
+                [key: string]: {
+                    min: components["schemas"]["DecimalInput"];
+                    max: components["schemas"]["DecimalInput"];
+                    step: components["schemas"]["DecimalInput"];
+                };
+            };
+            /** @description A random search's number of trials (at most 5,000) */
+            trials?: number;
+            /** @description The random search's seed: the same seed draws the same trials */
+            seed?: number;
+            /** @enum {string} */
+            objective: "total_return" | "sharpe" | "sortino" | "calmar" | "profit_factor";
+            /** @description A trial with fewer closed trades is never the best */
+            min_trades?: number;
+            /** @description Set by the server: the instance's configuration when the sweep was submitted. A sweep resumed after the instance's settings changed fails rather than mix two configurations; a value a client sends is replaced. */
+            strategy_config?: {
+                [key: string]: unknown;
+            };
+        };
+        SweepTrial: {
+            index: number;
+            /** @description The values tried, by search-space name */
+            values: {
+                [key: string]: unknown;
+            };
+            /** @description The full overrides the trial ran with, in the config's shape: POST them to /api/backtests to get the same metrics */
+            params: {
+                [key: string]: unknown;
+            };
+            /** @description The backtest report's metrics under its names (the report less equity_curve, trades and fills) */
+            metrics: {
+                [key: string]: unknown;
+            };
+            /** @description The objective's value; null when undefined (calmar under 30 days, profit_factor without a loss) */
+            score: number | null;
+            trades: number;
+            /** Format: date-time */
+            finished_at: string;
+            eligible: boolean;
+            note?: string;
+        };
+        Sweep: {
+            id: string;
+            status: components["schemas"]["JobStatus"];
+            progress: number;
+            error?: string;
+            owner?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            finished_at?: string;
+            request: components["schemas"]["SweepRequest"];
+            objective: string;
+            parameters: string[];
+            /** @description Trials planned */
+            trial_count: number;
+            /** @description Finished trials, by index */
+            trials: components["schemas"]["SweepTrial"][];
+            /** @description The eligible trial with the highest objective (the earliest on a tie) */
+            best: components["schemas"]["SweepTrial"] | null;
+        };
+        SweepSummary: {
+            id: string;
+            status: components["schemas"]["JobStatus"];
+            progress: number;
+            error?: string;
+            owner?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at?: string;
+            strategy_name: string;
+            symbol: string;
+            objective: string;
         };
     };
     responses: {
@@ -6193,6 +6353,127 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["NotificationDelivery"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSweeps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SweepSummary"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postSweeps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SweepRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued: follow it with GET /api/sweeps/{id} */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            status: components["schemas"]["JobStatus"];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSweepsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Sweep"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postSweepsIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job as it stands after the cancel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            status: components["schemas"]["JobStatus"];
+                            cancel_requested: boolean;
+                            error: string;
+                        };
                     };
                 };
             };
