@@ -142,14 +142,18 @@ func (h *Hub) serve(parent context.Context, conn *websocket.Conn, who Identity, 
 				c.end(reasonSessionEnded)
 			}
 		case frame := <-c.send:
-			wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
+			// Not ctx: cancelling a write in progress aborts the connection
+			// (the library's rule), and end() cancels ctx; a frame already on
+			// its way (the last ack) would then cost the close frame and its
+			// reason. The timeout still bounds a stuck write.
+			wctx, wcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			err := conn.Write(wctx, websocket.MessageText, frame)
 			wcancel()
 			if err != nil {
 				return
 			}
 		case <-ping.C:
-			pctx, pcancel := context.WithTimeout(ctx, 10*time.Second)
+			pctx, pcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 			err := conn.Ping(pctx)
 			pcancel()
 			if err != nil {
