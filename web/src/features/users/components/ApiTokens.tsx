@@ -149,23 +149,25 @@ function TokenList({ owner }: { owner?: string }) {
   if (list.length === 0) return <p className="text-sm text-slate-500">No API tokens.</p>;
   return (
     <div className="space-y-1">
-      <table className="w-full text-left text-sm">
-        <thead className="text-slate-500">
-          <tr>
-            <th className="py-1 pr-3 font-medium">Name</th>
-            <th className="py-1 pr-3 font-medium">Scope</th>
-            <th className="py-1 pr-3 font-medium">Created</th>
-            <th className="py-1 pr-3 font-medium">Expires</th>
-            <th className="py-1 pr-3 font-medium">Last used</th>
-            <th className="py-1 font-medium" aria-label="Actions" />
-          </tr>
-        </thead>
-        <tbody>
-          {list.map((t) => (
-            <TokenRow key={t.id} token={t} />
-          ))}
-        </tbody>
-      </table>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead className="text-slate-500">
+            <tr>
+              <th className="py-1 pr-3 font-medium">Name</th>
+              <th className="py-1 pr-3 font-medium">Scope</th>
+              <th className="py-1 pr-3 font-medium">Created</th>
+              <th className="py-1 pr-3 font-medium">Expires</th>
+              <th className="py-1 pr-3 font-medium">Last used</th>
+              <th className="py-1 font-medium" aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((t) => (
+              <TokenRow key={t.id} token={t} />
+            ))}
+          </tbody>
+        </table>
+      </div>
       <p className="text-xs text-slate-500">Last use is recorded to the minute.</p>
     </div>
   );

@@ -125,30 +125,32 @@ function RoutingForm() {
       {chans.length === 0 ? (
         <p className="text-sm text-slate-500">Add a channel to route events to it.</p>
       ) : (
-        <table className="text-left text-sm">
-          <thead className="text-slate-500">
-            <tr>
-              <th className="py-1 pr-3 font-medium">Event</th>
-              {chans.map((c) => (
-                <th key={c.id} className="py-1 pr-3 font-medium">
-                  {c.name}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {routing.data.event_types.map((t) => (
-              <tr key={t}>
-                <td className="py-1 pr-3 font-mono text-xs">{t}</td>
+        <div className="overflow-x-auto">
+          <table className="text-left text-sm">
+            <thead className="text-slate-500">
+              <tr>
+                <th className="py-1 pr-3 font-medium">Event</th>
                 {chans.map((c) => (
-                  <td key={c.id} className="py-1 pr-3">
-                    <input type="checkbox" aria-label={`${t} to ${c.name}`} checked={(r.routes[t] ?? []).includes(c.id)} onChange={(e) => toggle(t, c.id, e.target.checked)} />
-                  </td>
+                  <th key={c.id} className="py-1 pr-3 font-medium">
+                    {c.name}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {routing.data.event_types.map((t) => (
+                <tr key={t}>
+                  <td className="py-1 pr-3 font-mono text-xs">{t}</td>
+                  {chans.map((c) => (
+                    <td key={c.id} className="py-1 pr-3">
+                      <input type="checkbox" aria-label={`${t} to ${c.name}`} checked={(r.routes[t] ?? []).includes(c.id)} onChange={(e) => toggle(t, c.id, e.target.checked)} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <div className="flex flex-wrap items-center gap-4 text-sm">
         <label>
@@ -208,33 +210,35 @@ function DeliveryLog() {
       {log.error && <ErrorBox message={errorMessage(log.error, 'Failed to load the delivery log')} />}
       {log.data?.length === 0 && <p className="text-sm text-slate-500">Nothing sent yet.</p>}
       {!!log.data?.length && (
-        <table className="w-full text-left text-sm">
-          <thead className="text-slate-500">
-            <tr>
-              <th className="py-1 pr-3 font-medium">Time</th>
-              <th className="py-1 pr-3 font-medium">Event</th>
-              <th className="py-1 pr-3 font-medium">Channel</th>
-              <th className="py-1 pr-3 font-medium">Status</th>
-              <th className="py-1 pr-3 font-medium">Attempts</th>
-              <th className="py-1 font-medium">Last error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {log.data.map((d) => (
-              <tr key={d.id} className="border-t border-slate-200 dark:border-slate-800">
-                <td className="py-1 pr-3">{formatDateTime(d.created_at)}</td>
-                <td className="py-1 pr-3 font-mono text-xs">
-                  {d.type}
-                  {d.count > 1 && ` ×${d.count}`}
-                </td>
-                <td className="py-1 pr-3">{name(d)}</td>
-                <td className="py-1 pr-3">{d.status}</td>
-                <td className="py-1 pr-3">{d.attempts}</td>
-                <td className="py-1 text-red-600">{d.last_error}</td>
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="text-slate-500">
+              <tr>
+                <th className="py-1 pr-3 font-medium">Time</th>
+                <th className="py-1 pr-3 font-medium">Event</th>
+                <th className="py-1 pr-3 font-medium">Channel</th>
+                <th className="py-1 pr-3 font-medium">Status</th>
+                <th className="py-1 pr-3 font-medium">Attempts</th>
+                <th className="py-1 font-medium">Last error</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {log.data.map((d) => (
+                <tr key={d.id} className="border-t border-slate-200 dark:border-slate-800">
+                  <td className="py-1 pr-3">{formatDateTime(d.created_at)}</td>
+                  <td className="py-1 pr-3 font-mono text-xs">
+                    {d.type}
+                    {d.count > 1 && ` ×${d.count}`}
+                  </td>
+                  <td className="py-1 pr-3">{name(d)}</td>
+                  <td className="py-1 pr-3">{d.status}</td>
+                  <td className="py-1 pr-3">{d.attempts}</td>
+                  <td className="py-1 text-red-600">{d.last_error}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -15,22 +15,24 @@ export function SessionsList() {
   if (sessions.error) return <ErrorBox message={errorMessage(sessions.error, 'Failed to load your sessions')} />;
   return (
     <div className="space-y-3">
-      <table className="w-full text-left text-sm">
-        <thead className="text-slate-500">
-          <tr>
-            <th className="py-1 pr-3 font-medium">Client</th>
-            <th className="py-1 pr-3 font-medium">Address</th>
-            <th className="py-1 pr-3 font-medium">Signed in</th>
-            <th className="py-1 pr-3 font-medium">Last used</th>
-            <th className="py-1 font-medium" aria-label="Actions" />
-          </tr>
-        </thead>
-        <tbody>
-          {(sessions.data ?? []).map((s) => (
-            <SessionRow key={s.id} session={s} onEnded={() => setResult('Session signed out.')} />
-          ))}
-        </tbody>
-      </table>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead className="text-slate-500">
+            <tr>
+              <th className="py-1 pr-3 font-medium">Client</th>
+              <th className="py-1 pr-3 font-medium">Address</th>
+              <th className="py-1 pr-3 font-medium">Signed in</th>
+              <th className="py-1 pr-3 font-medium">Last used</th>
+              <th className="py-1 font-medium" aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {(sessions.data ?? []).map((s) => (
+              <SessionRow key={s.id} session={s} onEnded={() => setResult('Session signed out.')} />
+            ))}
+          </tbody>
+        </table>
+      </div>
       <p className="text-xs text-slate-500">Last use is recorded to the minute.</p>
       {endOthers.error && <ErrorBox message={errorMessage(endOthers.error, 'Failed to sign out your other sessions')} />}
       {result && (
