@@ -41,7 +41,7 @@ func (g gridFlags) String() string { return "" }
 func (g gridFlags) Set(v string) error {
 	name, list, ok := strings.Cut(v, "=")
 	if !ok || name == "" || list == "" {
-		return errors.New("want NAME=V1,V2,...")
+		return errors.New("want NAME=V1,V2 (a comma-separated list of values)")
 	}
 	if !strings.Contains(name, ".") && slices.Contains(indicatorKeys(), name) {
 		name = "indicators." + name
