@@ -35,7 +35,9 @@ func TestCoinbaseUnconfirmedOrderIs504AndRetryPlacesOnce(t *testing.T) {
 	if n, left := fake.OrderCount(), fake.PendingFaults(); n != 0 || left != 0 {
 		t.Fatalf("%d orders at Coinbase, %d faults not met", n, left)
 	}
-	var placed struct{ Order struct{ ID, Status, ClientOrderID string } }
+	var placed struct {
+		Order struct{ ID, Status, ClientOrderID string }
+	}
 	for i := 0; i < 2; i++ {
 		r = s.do("POST", "/api/trading/orders/limit", op, order)
 		s.into(r, &placed)
