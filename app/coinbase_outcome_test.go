@@ -38,11 +38,13 @@ func TestCoinbaseUnconfirmedOrderIs504AndRetryPlacesOnce(t *testing.T) {
 	var placed struct {
 		Order struct{ ID, Status, ClientOrderID string }
 	}
+	first := ""
 	for i := 0; i < 2; i++ {
 		r = s.do("POST", "/api/trading/orders/limit", op, order)
 		s.into(r, &placed)
-		if placed.Order.Status != "open" || fake.OrderCount() != 1 {
+		if placed.Order.Status != "open" || fake.OrderCount() != 1 || (first != "" && placed.Order.ID != first) {
 			t.Fatalf("retry %d: %+v, %d orders at Coinbase, want the one open order", i+1, r, fake.OrderCount())
 		}
+		first = placed.Order.ID
 	}
 }
