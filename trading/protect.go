@@ -192,7 +192,7 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 	for _, r := range reqs {
 		o, err := s.d.Exchange.PlaceOrder(ctx, r)
 		if err != nil {
-			s.d.Alert(ctx, "high", "Protective order not placed", fmt.Sprintf("%s %s %s for BUY %s: %s",
+			s.d.Alert(ctx, "high", protectiveFailed(err), fmt.Sprintf("%s %s %s for BUY %s: %s",
 				r.Type, r.Quantity, r.Symbol, parent.ID, domain.ErrorMessage(err)))
 			continue
 		}
@@ -202,4 +202,14 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 		out = append(out, o)
 	}
 	return out
+}
+
+// protectiveFailed titles the alert for a protective order that failed: an
+// exchange that may have placed it (outcome unknown) is not said to have
+// refused it.
+func protectiveFailed(err error) string {
+	if domain.ErrorCode(err) == domain.EUnknownOutcome {
+		return "Protective order not confirmed"
+	}
+	return "Protective order not placed"
 }

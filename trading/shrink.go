@@ -42,7 +42,7 @@ func (s *Service) replaceSmaller(ctx context.Context, m domain.Order, take decim
 	if _, err := s.d.Exchange.PlaceOrder(ctx, req); err != nil {
 		// The SELL goes on (a trader is never trapped), but the trader
 		// must know the rest of the position is unprotected.
-		s.d.Alert(ctx, "high", "Protective order not placed", fmt.Sprintf("%s %s %s replacing %s: %s",
+		s.d.Alert(ctx, "high", protectiveFailed(err), fmt.Sprintf("%s %s %s replacing %s: %s",
 			req.Type, req.Quantity, req.Symbol, cur.ID, domain.ErrorMessage(err)))
 	}
 	return nil

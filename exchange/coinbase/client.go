@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -110,6 +111,27 @@ var errUnknown = errors.New("outcome unknown")
 // unknownOutcome reports whether err says the request may have taken effect.
 func unknownOutcome(err error) bool { return errors.Is(err, errUnknown) }
 
+// unknown is the error of a write that may or may not have reached Coinbase:
+// a 504 outcome_unknown (never a 503, which promises it did not run), whose
+// cause is errUnknown so the adapter can look before answering with its own
+// words. The inner error is kept as text only, so no code of it leaks out.
+func unknown(err error) error {
+	return &domain.Error{Code: domain.EUnknownOutcome, Message: "Coinbase did not confirm the request; it may or may not have taken effect",
+		Cause: fmt.Errorf("%w: %v", errUnknown, err)}
+}
+
+// notSent reports whether a transport error came before the request left
+// this machine (no address, no connection: refused, unreachable), so the
+// request certainly did not reach Coinbase and may be sent again.
+func notSent(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return true
+	}
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
 // call is one API request.
 type call struct {
 	method string
@@ -119,6 +141,9 @@ type call struct {
 	// safe requests are retried after an unknown outcome (reads, cancels);
 	// unsafe ones return errUnknown so the caller can look before retrying.
 	safe bool
+	// write requests change something at Coinbase (create, edit, cancel):
+	// once an attempt may have reached it, a failure is an unknown outcome.
+	write bool
 	// public requests (market data under /market) carry no key at all.
 	public bool
 }
@@ -127,7 +152,9 @@ type call struct {
 var errNoKey = domain.Errorf(domain.EUnavailable, "No Coinbase API key is configured; only public market data can be read")
 
 // do runs a call with the rate cap, retries and backoff, decoding a 2xx
-// answer into out.
+// answer into out. A write answers 503 (or 429) only when no attempt of it
+// can have reached Coinbase, or Coinbase refused it: otherwise it answers
+// unknown (504).
 func (c *Client) do(ctx context.Context, cl call, out any) error {
 	if !cl.public && c.cfg.Key.IsZero() {
 		return errNoKey
@@ -139,50 +166,76 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			return err
 		}
 	}
+	maybeSent := false // an attempt of this write may have been carried out
+	fail := func(err error) error {
+		if cl.write && maybeSent {
+			return unknown(err)
+		}
+		return err
+	}
 	for attempt := 0; ; attempt++ {
 		if err := c.wait(ctx); err != nil {
-			return err
+			return fail(err)
 		}
 		status, hdr, raw, err := c.once(ctx, cl, body)
 		last := attempt >= c.cfg.Retries
 		switch {
-		case err != nil && ctx.Err() != nil:
-			return ctx.Err()
-		case err != nil:
-			if !cl.safe {
-				return fmt.Errorf("%w: %v", errUnknown, err)
+		case err != nil && notSent(err):
+			// Nothing left this machine: any request may be tried again.
+			if ctx.Err() != nil {
+				return fail(ctx.Err())
 			}
 			if last {
-				return domain.Errorf(domain.EUnavailable, "Coinbase did not answer: %v", err)
+				return fail(domain.Errorf(domain.EUnavailable, "Coinbase could not be reached: %v", err))
+			}
+		case err != nil && ctx.Err() != nil:
+			// The caller stopped waiting; a write sent may have been carried out.
+			maybeSent = true
+			return fail(ctx.Err())
+		case err != nil:
+			maybeSent = true
+			if !cl.safe {
+				return unknown(err)
+			}
+			if last {
+				return fail(domain.Errorf(domain.EUnavailable, "Coinbase did not answer: %v", err))
 			}
 		case status == http.StatusTooManyRequests:
+			// Coinbase refused this attempt before carrying it out.
 			if last {
-				return domain.Errorf(domain.ETooMany, "Coinbase rate limit reached; try again shortly")
+				return fail(domain.Errorf(domain.ETooMany, "Coinbase rate limit reached; try again shortly"))
 			}
 			if wait := retryAfter(hdr, c.cfg.Now()); wait > 0 {
 				c.block(c.cfg.Now().Add(wait))
 				continue // the server's word replaces our own backoff
 			}
 		case status >= 500:
+			// Coinbase documents no 5xx as "not processed", and a gateway's
+			// 502/503/504 may come after the request was passed on: a write
+			// may have been carried out.
+			maybeSent = true
 			if !cl.safe {
-				return fmt.Errorf("%w: HTTP %d", errUnknown, status)
+				return unknown(fmt.Errorf("HTTP %d", status))
 			}
 			if last {
-				return domain.Errorf(domain.EUnavailable, "Coinbase is unavailable (HTTP %d)", status)
+				return fail(domain.Errorf(domain.EUnavailable, "Coinbase is unavailable (HTTP %d)", status))
 			}
 		case status >= 200 && status < 300:
 			if out == nil {
 				return nil
 			}
 			if err := json.Unmarshal(raw, out); err != nil {
+				if cl.write { // Coinbase answered, so it carried the write out or refused it: which is unreadable
+					return unknown(fmt.Errorf("unreadable answer to %s %s: %v", cl.method, cl.path, err))
+				}
 				return domain.Errorf(domain.EUnavailable, "Coinbase sent an unreadable answer to %s %s: %v", cl.method, cl.path, err)
 			}
 			return nil
 		default:
-			return apiError(status, raw)
+			return fail(apiError(status, raw))
 		}
 		if err := c.cfg.Sleep(ctx, c.backoff(attempt)); err != nil {
-			return err
+			return fail(err)
 		}
 	}
 }

@@ -249,7 +249,7 @@ func (x *Exchange) PlaceOrder(ctx context.Context, req domain.OrderRequest) (dom
 			}
 			break
 		}
-		if !unknownOutcome(err) {
+		if !unknownOutcome(err) { // refused, or never sent: not placed
 			return domain.Order{}, err
 		}
 		slog.Warn("coinbase order outcome unknown; looking it up by client order id", "client_order_id", body.ClientOrderID, "err", err, "component", "exchange")
@@ -258,15 +258,14 @@ func (x *Exchange) PlaceOrder(ctx context.Context, req domain.OrderRequest) (dom
 			id = found.OrderID
 			break
 		}
-		if domain.ErrorCode(lerr) != domain.ENotFound {
-			return domain.Order{}, lerr
+		if domain.ErrorCode(lerr) != domain.ENotFound { // could not look: it may be there
+			return domain.Order{}, orderUnconfirmed(req, err)
 		}
 		if attempt >= x.c.cfg.Retries {
-			return domain.Order{}, domain.Errorf(domain.EUnavailable,
-				"Coinbase did not confirm the order and it is not among your orders yet; check Orders before placing it again (%v)", err)
+			return domain.Order{}, orderUnconfirmed(req, err)
 		}
-		if err := x.c.cfg.Sleep(ctx, x.c.backoff(attempt)); err != nil {
-			return domain.Order{}, err
+		if serr := x.c.cfg.Sleep(ctx, x.c.backoff(attempt)); serr != nil {
+			return domain.Order{}, orderUnconfirmed(req, err)
 		}
 	}
 	x.remember(ctx, id, body.ClientOrderID, m)
@@ -274,7 +273,23 @@ func (x *Exchange) PlaceOrder(ctx context.Context, req domain.OrderRequest) (dom
 	if err == nil && o.Type == domain.Market && o.Status == domain.StatusPending {
 		o, err = x.settle(ctx, id) // an IOC order finishes within moments
 	}
-	return o, err
+	if err != nil { // placed, but its state is not known: never "not run"
+		return domain.Order{}, &domain.Error{Code: domain.EUnknownOutcome, Cause: err, Message: fmt.Sprintf(
+			"Coinbase placed the order (%s) but it could not be read back; look in Orders, or retry with the same client order id, which returns it", id)}
+	}
+	return o, nil
+}
+
+// orderUnconfirmed is the answer for an order Coinbase may or may not have
+// placed: the request went out and neither an answer nor a look says which.
+func orderUnconfirmed(req domain.OrderRequest, cause error) error {
+	msg := "Coinbase did not confirm the order and it is not among your orders yet: it may or may not have been placed. " +
+		"Retry with the same client order id: that returns the order if it was placed and places it once if not"
+	if req.ClientOrderID == "" {
+		msg = "Coinbase did not confirm the order and it is not among your orders yet: it may or may not have been placed. " +
+			"Check Orders before placing it again (an order sent with a client order id can be retried safely)"
+	}
+	return &domain.Error{Code: domain.EUnknownOutcome, Message: msg, Cause: cause}
 }
 
 // settle re-reads a just-placed market order until it leaves pending (a
@@ -566,6 +581,17 @@ func (x *Exchange) CancelOrder(ctx context.Context, id string) (domain.Order, er
 		return domain.Order{}, domain.Errorf(domain.EConflict, "Order cannot be cancelled in status %s", cur.Status)
 	}
 	resp, err := x.c.CancelOrders(ctx, []string{id})
+	if unknownOutcome(err) { // a cancel may have been carried out: look
+		now, rerr := x.refresh(ctx, id)
+		switch {
+		case rerr == nil && now.Status == domain.StatusCancelled:
+			return now, nil
+		case rerr == nil && !now.Status.Live():
+			return domain.Order{}, domain.Errorf(domain.EConflict, "Order cannot be cancelled in status %s", now.Status)
+		}
+		return domain.Order{}, &domain.Error{Code: domain.EUnknownOutcome, Cause: err,
+			Message: "Coinbase did not confirm the cancel: it may or may not have been made. Cancelling again is safe; the order's status says which"}
+	}
 	if err != nil {
 		return domain.Order{}, err
 	}
@@ -630,15 +656,20 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 	}
 	edit := EditRequest{OrderID: id, Price: req.Price.String(), Size: req.Quantity.String()}
 	resp, err := x.c.EditOrder(ctx, edit)
-	if unknownOutcome(err) { // look before editing again: the edit may have landed
+	lost := unknownOutcome(err) // the first edit may have landed
+	if lost {                   // look before editing again
 		if now, gerr := x.Order(ctx, id); gerr == nil && edited(now, req) {
 			return x.refresh(ctx, id)
 		}
 		resp, err = x.c.EditOrder(ctx, edit)
 	}
 	if err != nil {
-		if unknownOutcome(err) {
-			return domain.Order{}, domain.Errorf(domain.EUnavailable, "Coinbase did not confirm the edit; check the order before trying again")
+		// After a lost first edit, only a refusal about the order itself
+		// (not found, not editable, invalid) tells something; a second
+		// unknown, a 429 or an unreachable Coinbase leaves the first in doubt.
+		if c := domain.ErrorCode(err); unknownOutcome(err) || (lost && (c == domain.EUnavailable || c == domain.ETooMany)) {
+			return domain.Order{}, &domain.Error{Code: domain.EUnknownOutcome, Cause: err,
+				Message: "Coinbase did not confirm the edit: it may or may not have been made. Sending the same edit again is safe; the order's quantity and price say which"}
 		}
 		return domain.Order{}, err
 	}

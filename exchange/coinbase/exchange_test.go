@@ -444,12 +444,13 @@ func TestOrderDetailsSurviveRestart(t *testing.T) {
 }
 
 // When every create fails with the outcome unknown and the order never
-// appears, the trader is told to check before trying again; nothing was made.
+// appears, the trader is told it may or may not have been placed (504, not a
+// 503 that promises it was not) and to retry with the same client order id.
 func TestUnknownOutcomeThatNeverLands(t *testing.T) {
 	r := newRig(t, 5*time.Second)
 	r.fake.Inject(coinbasefake.Fault{Match: "POST /orders", Times: 10, Status: 503})
 	_, err := r.x.PlaceOrder(ctx, domain.OrderRequest{ClientOrderID: "lost", Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("0.01")})
-	if domain.ErrorCode(err) != domain.EUnavailable || !strings.Contains(domain.ErrorMessage(err), "check Orders") {
+	if domain.ErrorCode(err) != domain.EUnknownOutcome || !strings.Contains(domain.ErrorMessage(err), "same client order id") {
 		t.Fatalf("error %v", err)
 	}
 	reqs := r.fake.Requests()

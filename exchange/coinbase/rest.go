@@ -77,21 +77,21 @@ func (c *Client) Ticker(ctx context.Context, product string) (TickerPage, error)
 // comes back as such (see unknownOutcome) for the caller to look first.
 func (c *Client) CreateOrder(ctx context.Context, r CreateOrderRequest) (CreateOrderResponse, error) {
 	var out CreateOrderResponse
-	err := c.do(ctx, call{method: http.MethodPost, path: "/orders", body: r}, &out)
+	err := c.do(ctx, call{method: http.MethodPost, path: "/orders", body: r, write: true}, &out)
 	return out, err
 }
 
 // CancelOrders cancels orders by id (cancelling twice is harmless, so it is retried).
 func (c *Client) CancelOrders(ctx context.Context, ids []string) (CancelResponse, error) {
 	var out CancelResponse
-	err := c.do(ctx, call{method: http.MethodPost, path: "/orders/batch_cancel", body: CancelRequest{OrderIDs: ids}, safe: true}, &out)
+	err := c.do(ctx, call{method: http.MethodPost, path: "/orders/batch_cancel", body: CancelRequest{OrderIDs: ids}, safe: true, write: true}, &out)
 	return out, err
 }
 
 // EditOrder changes a limit GTC order's price and size.
 func (c *Client) EditOrder(ctx context.Context, r EditRequest) (EditResponse, error) {
 	var out EditResponse
-	err := c.do(ctx, call{method: http.MethodPost, path: "/orders/edit", body: r}, &out)
+	err := c.do(ctx, call{method: http.MethodPost, path: "/orders/edit", body: r, write: true}, &out)
 	return out, err
 }
 

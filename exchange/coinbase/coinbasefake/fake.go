@@ -85,6 +85,9 @@ type Fault struct {
 	// Hang carries the request out and then never answers (until the client
 	// gives up): the outcome is unknown to the client.
 	Hang bool
+	// Reset carries the request out and then closes the connection without
+	// an answer (a connection reset after sending): the outcome is unknown.
+	Reset bool
 	// Reject answers an order with success:false and this error code
 	// (e.g. INSUFFICIENT_FUND, INVALID_LIMIT_PRICE_POST_ONLY).
 	Reject string
@@ -452,6 +455,15 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	if faulty && ft.Hang { // carried out, never answered
 		<-r.Context().Done()
 		return
+	}
+	if faulty && ft.Reset { // carried out, connection dropped
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+				return
+			}
+		}
+		panic(http.ErrAbortHandler) // no hijacking (HTTP/2): abort the stream instead
 	}
 	for k, v := range rec.header {
 		w.Header()[k] = v
