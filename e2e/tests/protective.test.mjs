@@ -82,7 +82,7 @@ test('buy, see the protective stop, press Stop, sell while halted', async () => 
   await page.getByRole('button', { name: 'Resume Trading' }).click();
   await page.getByText('Emergency Stop Active', { exact: true }).waitFor({ state: 'detached' });
   await page.getByTestId('health-badge').getByText(/System (Healthy|Issues)/).waitFor();
-  const token = await page.evaluate(() => localStorage.getItem('kestrel_token'));
+  const token = await page.evaluate(() => sessionStorage.getItem('kestrel_token'));
   const open = await api(server.url, 'GET', '/api/system/alerts?resolved=false', { token });
   assert.deepEqual(open.data.alerts.filter((a) => a.title === 'Emergency stop active'), [], 'the alert is resolved');
   assert.deepEqual(consoleErrors, []);

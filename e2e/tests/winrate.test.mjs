@@ -28,7 +28,7 @@ const rowValue = (scope, label) => scope.getByText(label, { exact: true }).locat
 test('the same account shows the same win rate on every screen', async () => {
   const { page, consoleErrors } = await newPage(browser, server.url);
   await register(page, 'Wyn Rate', 'wyn@example.com');
-  const token = await page.evaluate(() => localStorage.getItem('kestrel_token'));
+  const token = await page.evaluate(() => sessionStorage.getItem('kestrel_token'));
   for (const action of ['BUY', 'SELL', 'BUY', 'SELL', 'BUY']) {
     const r = await api(server.url, 'POST', '/api/trading/execute', { token, body: { symbol: 'BTC-USD', action, quantity: 0.01, strategy: 'technical_strategy' } });
     assert.equal(r.success, true, JSON.stringify(r.error));
