@@ -152,15 +152,7 @@ func (s *Server) cancelSweep(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	if j.Owner != u.ID && u.Role != domain.RoleOperator {
-		fail(w, r, domain.Errorf(domain.EForbidden, "Only its owner or an operator can cancel this sweep"))
-		return
-	}
-	if domain.JobDone(j.Status) {
-		fail(w, r, domain.Errorf(domain.EConflict, "This sweep has already %s", j.Status))
-		return
-	}
-	if j, err = s.d.Jobs.Cancel(ctx, j.ID, u.Email); err != nil {
+	if j, err = s.cancelJob(ctx, u, j, "sweep"); err != nil {
 		fail(w, r, err)
 		return
 	}
