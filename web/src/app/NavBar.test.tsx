@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
+import { reportAnswer, reportLost } from '@/lib/connection';
 import { setToken } from '@/lib/token';
 import { NavBar } from './NavBar';
 
@@ -86,5 +87,10 @@ describe('NavBar venue', () => {
       </QueryClientProvider>,
     );
     expect((await screen.findAllByTestId('venue-badge'))[0]!.textContent).toBe('Paper · live Coinbase prices');
+    // The server stops answering: the badge says it is the last known venue, and recovers with it.
+    act(() => reportLost());
+    expect(screen.getAllByTestId('venue-badge')[0]!.textContent).toBe('Paper · live Coinbase prices (last known)');
+    act(() => reportAnswer());
+    expect(screen.getAllByTestId('venue-badge')[0]!.textContent).toBe('Paper · live Coinbase prices');
   });
 });
