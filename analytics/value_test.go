@@ -80,7 +80,7 @@ func TestPositionJSONHasNoNegativeZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"symbol":"BTC-USD","quantity":"1","avg_price":"55000.004","current_price":"55000","unrealized_pnl":"0",` +
-		`"realized_pnl":"0","current_value":"55000","pnl_percentage":"0"}`
+		`"realized_pnl":"0","current_value":"55000","pnl_percentage":"0","protection":null}` // protection is the trading layer's to fill
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}

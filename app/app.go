@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"kestrel/ai/spend"
 	"log/slog"
 	"net"
 	"net/http"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"kestrel/alert"
 	"kestrel/auth"
 	"kestrel/backtest"
+	"kestrel/candles"
 	"kestrel/cluster"
 	"kestrel/domain"
 	"kestrel/events"
@@ -54,6 +57,8 @@ type App struct {
 	// History is the candle store read by real market dates: what
 	// backtests, the historical candles and the analytics statistics read.
 	History *marketdata.History
+	// Backfills fetch Coinbase's public candles into the candle store (jobs).
+	Backfills *marketdata.Backfiller
 	// Live is the market the app trades on (the replay, or Coinbase's
 	// feed) and Exchange the exchange (the sandbox or the Coinbase adapter):
 	// switches the exchange settings turn (venue.go).
@@ -68,6 +73,8 @@ type App struct {
 	Trading    *trading.Service
 	// Strategies runs the automated strategies through the gateway.
 	Strategies *strategy.Engine
+	// Spend prices AI decisions and keeps providers in their monthly budgets.
+	Spend *spend.Book
 	// Backtests runs strategies over history.
 	Backtests *backtest.Service
 	Hub       *ws.Hub
@@ -120,6 +127,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		return nil, err
 	}
 	exposed := !loopbackOnly(cfg.Addr)
+	candles.Prefetch()
 	if cfg.Clustered() {
 		// Instances starting together migrate and fund the ledger one at a time.
 		release, err := cluster.StartupLock(ctx, cfg.DatabaseURL)
@@ -167,7 +175,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	}
 	proxies, _ := httpapi.ParseTrustedProxies(cfg.TrustedProxies) // checked by Validate
 	api := httpapi.New(httpapi.Deps{TrustedProxies: proxies, Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
-		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Backtests: a.Backtests, Jobs: a.Jobs, Notify: a.Notify,
+		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Backfills: a.Backfills, OrderBook: a.orderBook, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Spend: a.Spend, Backtests: a.Backtests, Jobs: a.Jobs, Notify: a.Notify, Digest: digestAccount{a},
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, MetricsClosed: exposed && cfg.MetricsToken == "", Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
@@ -204,6 +212,10 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		a.tls = true
 	}
 	warnIfExposed(cfg, exposed, a.tls)
+	// Parsing the shipped candles and migrating leave tens of megabytes of
+	// garbage the runtime would hand back to the system only over minutes;
+	// hand it back now, once, so an idle server's memory is what it holds.
+	debug.FreeOSMemory()
 	return a, nil
 }
 

@@ -28,6 +28,7 @@ type node struct {
 	elector *cluster.Elector
 	members *cluster.Members
 	fwd     *cluster.Forwarder
+	reach   *cluster.Reach
 	started time.Time
 	handler http.Handler // the API, which the leader runs forwarded requests through
 	// ready is the lease term in which this instance's engine takes
@@ -67,6 +68,12 @@ func (a *App) joinCluster(started time.Time) error {
 	n.fwd.Changed = a.reloadShared
 	n.fwd.Leader = func() (string, int64) { l, _ := n.members.Leader(); return l.Instance, l.Term }
 	n.elector.OnChange = func(bool) { n.members.Announce() }
+	// A leader no command can reach (cut off from NATS, the database still
+	// answering) must not keep the lease: it steps down, and an instance
+	// that reaches NATS takes over.
+	n.reach = cluster.NewReach(nc, cluster.NATSGrace)
+	n.elector.Able = n.reach.Err
+	n.fwd.Reachable = n.reach.Err
 	if err := a.shareSessionChanges(nc, id); err != nil {
 		nc.Close()
 		return err
@@ -124,7 +131,9 @@ func (a *App) runCluster(ctx context.Context) {
 	n := a.cluster
 	loops := []func(context.Context){a.Live.Start,
 		func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) },
+		a.publishBooks,
 		n.members.Run,
+		n.reach.Run,
 		func(ctx context.Context) { _ = n.fwd.Listen(ctx) },
 		a.followLedger,
 		func(ctx context.Context) { n.elector.Run(ctx, a.lead) },

@@ -61,6 +61,7 @@ func (a *App) coinbaseVenue(e settings.Exchange) (*venue, error) {
 	if err != nil {
 		return nil, err
 	}
+	feed.FollowBook() // the trading screen's order book
 	v := &venue{exchange: x, market: feed, source: liveSource, label: coinbaseLabel}
 	if e.Sandbox {
 		v.source += " (orders on Coinbase's sandbox)"

@@ -62,6 +62,10 @@ type Config struct {
 	CoinbaseWSURL     string
 	CoinbaseUserWSURL string
 
+	// TelegramAPIURL is the Telegram Bot API's base URL (empty: Telegram's
+	// own); tests and relays point it at another.
+	TelegramAPIURL string
+
 	// MetricsToken, when set, is the bearer token /metrics requires (for a
 	// deployment whose port is reachable by others); empty: open on a
 	// loopback address, closed beyond it.
@@ -133,7 +137,8 @@ func (c Config) Validate() error {
 		name, v string
 		schemes []string
 	}{{"Coinbase API URL", c.CoinbaseAPIURL, []string{"https://", "http://"}},
-		{"Coinbase WebSocket URL", c.CoinbaseWSURL, []string{"wss://", "ws://"}}, {"Coinbase user WebSocket URL", c.CoinbaseUserWSURL, []string{"wss://", "ws://"}}} {
+		{"Coinbase WebSocket URL", c.CoinbaseWSURL, []string{"wss://", "ws://"}}, {"Coinbase user WebSocket URL", c.CoinbaseUserWSURL, []string{"wss://", "ws://"}},
+		{"Telegram API URL", c.TelegramAPIURL, []string{"https://", "http://"}}} {
 		if u.v != "" && !strings.HasPrefix(u.v, u.schemes[0]) && !strings.HasPrefix(u.v, u.schemes[1]) {
 			return fmt.Errorf("%s must start with %s or %s (got %q)", u.name, u.schemes[0], u.schemes[1], u.v)
 		}

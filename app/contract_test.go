@@ -92,8 +92,6 @@ func samplePath(path string) string {
 			return "BTC-USD"
 		case "{name}":
 			return "technical_strategy"
-		case "{action}":
-			return "disable"
 		default:
 			return "no-such-id"
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/ai"
+	"kestrel/ai/spend"
 	"kestrel/backtest"
 	"kestrel/candles"
 	"kestrel/domain"
@@ -36,6 +37,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	opt.TakerFee, _ = decimal.NewFromString(a.cfg.TakerFee)
 	opt.MakerFee, _ = decimal.NewFromString(a.cfg.MakerFee)
 	opt.Spread, _ = decimal.NewFromString(a.cfg.Spread)
+	opt.NotifyEvent = a.Notify.Committed // a fill's notification is committed with it
 	a.sandboxOpt = opt
 	v, err := a.venueFor(ctx, a.Settings.Platform().API)
 	if err != nil {
@@ -57,11 +59,12 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	if err != nil {
 		return err
 	}
+	a.Spend = a.spendBook(clock)
 	a.Strategies, err = strategy.New(ctx, strategy.Deps{Store: a.Store, Market: a.Live, Exchange: a.Exchange, Gateway: a.Trading,
 		Account: a.Exchange.Account, Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		AutoTrading: func() bool { return a.Settings.Platform().Trading.Automation.AutoTrading },
 		MarketStale: func() string { return a.marketWatch().Stale(a.Live.LastTickAge()) },
-		Clock:       clock, Bus: a.Bus, Build: strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary}),
+		Clock:       clock, Bus: a.Bus, Build: strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary, Spend: a.Spend}),
 		Alert: func(ctx context.Context, severity, title, message string) {
 			a.Alerts.Raise(ctx, "strategy:"+title, severity, "strategy", title, message)
 		}})
@@ -109,6 +112,7 @@ func (a *App) runEngine(ctx context.Context) {
 	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
 	loops := []func(context.Context){a.Live.Start, a.Trading.Run, a.Strategies.Run,
 		func(ctx context.Context) { a.Hub.Run(ctx, a.Bus) },
+		a.publishBooks,
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
 		func(ctx context.Context) { a.marketWatch().Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
@@ -144,6 +148,23 @@ func (a *App) aiProvider() (ai.Provider, error) {
 	c := a.Settings.Platform().API.AI
 	return ai.New(ai.Config{Provider: c.Provider, APIToken: c.APIToken, BaseURL: c.BaseURL, Model: c.Model,
 		Timeout: time.Duration(c.Timeout) * time.Millisecond})
+}
+
+// spendBook reads prices and budgets from the settings on every use, so a
+// change applies to the next decision.
+func (a *App) spendBook(clock domain.Clock) *spend.Book {
+	return &spend.Book{
+		Prices: func() map[string]spend.Price {
+			out := map[string]spend.Price{}
+			for m, p := range a.Settings.Platform().API.AI.Pricing {
+				out[m] = spend.Price{Input: p.Input, Output: p.Output}
+			}
+			return out
+		},
+		Budgets: func() map[string]decimal.Decimal { return a.Settings.Platform().API.AI.MonthlyBudget },
+		Usage:   a.Store.AIUsage,
+		Now:     clock.Now,
+	}
 }
 
 func (a *App) lastPrice(symbol string) (decimal.Decimal, error) {

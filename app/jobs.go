@@ -11,6 +11,7 @@ import (
 	"kestrel/events"
 	"kestrel/httpapi"
 	"kestrel/jobs"
+	"kestrel/marketdata"
 )
 
 // openJobs builds the runner of long work and its handlers. It runs in the
@@ -24,6 +25,22 @@ func (a *App) openJobs(clock domain.Clock) {
 		Publish: func(j domain.Job) { a.Bus.Publish(events.TopicJob, j, clock.Now()) }})
 	a.Jobs.Handle(httpapi.JobKindBacktest, a.backtestJob)
 	a.Jobs.HandleResumable(httpapi.JobKindSweep, a.sweepJob(clock))
+	// A backfill stores its cursor after every page: a restart carries on.
+	a.Jobs.HandleResumable(httpapi.JobKindBackfill, a.backfillJob)
+}
+
+// backfillJob fetches a backfill's candles from Coinbase's public candles
+// (KESTREL_COINBASE_API_URL or Coinbase's host, no key) into the store.
+func (a *App) backfillJob(ctx context.Context, j domain.Job, progress func(float64)) (string, error) {
+	var req marketdata.BackfillRequest
+	if err := json.Unmarshal(j.Params, &req); err != nil {
+		return "", fmt.Errorf("unreadable backfill parameters: %w", err)
+	}
+	st, err := a.Backfills.Run(ctx, j.ID, req, progress)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d candles fetched in %d requests, %d stored", st.Fetched, st.Requests, st.Written), nil
 }
 
 // backtestJob runs a queued backtest; its report is stored under the job's id.

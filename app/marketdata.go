@@ -6,7 +6,9 @@ import (
 	"log/slog"
 	"time"
 
+	"kestrel/exchange/coinbase"
 	"kestrel/marketdata"
+	"kestrel/settings"
 )
 
 // importMarketData stores the shipped candles at the first start (later
@@ -21,6 +23,11 @@ func (a *App) importMarketData(ctx context.Context) error {
 		slog.Info("market data imported", "candles", res.Candles, "symbols", res.Symbols, "duration", res.Duration.Round(1e6).String(), "component", "marketdata")
 	}
 	a.History = marketdata.New(a.Store, a.cfg.ReplaySeed)
+	a.Backfills = &marketdata.Backfiller{Store: a.Store, KV: a.Store, Limit: marketdata.NewLimiter(), Busy: 10 * time.Second, BusyTries: 6,
+		Source: func() (marketdata.CandleSource, error) {
+			e := a.Settings.Platform().API.Exchange
+			return coinbase.OpenHistory(a.coinbaseConfig(settings.Exchange{Timeout: e.Timeout, RateLimit: e.RateLimit}))
+		}}
 	return nil
 }
 

@@ -147,3 +147,92 @@ func TestMCPWithTokens(t *testing.T) {
 		}
 	}
 }
+
+// Enable, disable and Test AI are three operations on their own paths, so
+// MCP offers three tools (not one opaque "action" tool): an operator's
+// trade token enables and disables a strategy through them; a read token
+// of the same operator is refused both.
+func TestMCPStrategyOperations(t *testing.T) {
+	s := start(t, t.TempDir())
+	op, _ := s.accounts()
+	opTrade := s.newToken(op, "", "op-agent", "trade")
+	opRead := s.newToken(op, "", "op-reader", "read")
+	ctx := context.Background()
+
+	cs, err := s.mcpSession(opTrade.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, tl := range tools.Tools {
+		names[tl.Name] = tl.Description
+	}
+	for tool, path := range map[string]string{
+		"enableStrategy":  "POST /api/strategy/{name}/enable",
+		"disableStrategy": "POST /api/strategy/{name}/disable",
+		"testAIAnalyze":   "POST /api/strategy/ai-analyze/{symbol}",
+	} {
+		if !strings.Contains(names[tool], path) {
+			t.Errorf("tool %s: %q, want one for %s", tool, names[tool], path)
+		}
+	}
+	if _, ok := names["postStrategyNameAction"]; ok {
+		t.Error("the folded action tool is still offered")
+	}
+
+	call := func(cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, reply) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res, toolReply(t, res)
+	}
+	var toggled struct {
+		Name    string
+		Enabled bool
+	}
+	for _, c := range []struct {
+		tool string
+		want bool
+	}{{"enableStrategy", true}, {"disableStrategy", false}, {"enableStrategy", true}} {
+		res, r := call(cs, c.tool, map[string]any{"name": "technical_strategy"})
+		if res.IsError || json.Unmarshal(r.Data, &toggled) != nil || toggled.Name != "technical_strategy" || toggled.Enabled != c.want {
+			t.Fatalf("%s through MCP: %+v %s", c.tool, r.Error, r.Data)
+		}
+		var cfg struct{ Enabled bool }
+		s.into(s.do("GET", "/api/strategy/config/technical_strategy", op, ""), &cfg)
+		if cfg.Enabled != c.want {
+			t.Fatalf("after %s the strategy's enabled is %v", c.tool, cfg.Enabled)
+		}
+	}
+	// Test AI through its own tool: the built-in model decides and the
+	// decision is recorded.
+	res, r := call(cs, "testAIAnalyze", map[string]any{"symbol": "BTC-USD"})
+	var ev struct{ StrategyName, Symbol string }
+	if res.IsError || json.Unmarshal(r.Data, &ev) != nil || ev.Symbol != "BTC-USD" {
+		t.Fatalf("Test AI through MCP: %+v %s", r.Error, r.Data)
+	}
+
+	rs, err := s.mcpSession(opRead.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	for _, tool := range []string{"enableStrategy", "disableStrategy", "testAIAnalyze"} {
+		res, r := call(rs, tool, map[string]any{"name": "technical_strategy", "symbol": "BTC-USD"})
+		if !res.IsError || r.Error.Code != "forbidden" || !strings.Contains(r.Error.Message, "read scope") {
+			t.Errorf("%s with a read token: %+v", tool, r.Error)
+		}
+	}
+	var cfg struct{ Enabled bool }
+	s.into(s.do("GET", "/api/strategy/config/technical_strategy", op, ""), &cfg)
+	if !cfg.Enabled {
+		t.Error("a refused disable changed the strategy")
+	}
+}

@@ -213,3 +213,102 @@ func TestMissedWebhooksArriveAfterARestart(t *testing.T) {
 		}
 	}
 }
+
+// A Telegram channel (through a local fake of the Bot API, set with the
+// server's Telegram API URL) gets the fill of a real order and the
+// emergency stop.
+func TestTelegramGetsTheFillAndTheEmergencyStop(t *testing.T) {
+	var mu sync.Mutex
+	var texts []string
+	const token = "123456789:AAE-app_test_token_for_the_fake_bot_api"
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/bot"+token+"/sendMessage" {
+			w.WriteHeader(http.StatusUnauthorized)
+			io.WriteString(w, `{"ok":false,"error_code":401,"description":"Unauthorized"}`)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		texts = append(texts, string(body))
+		mu.Unlock()
+		io.WriteString(w, `{"ok":true,"result":{"message_id":1}}`)
+	}))
+	defer fake.Close()
+	s := startWith(t, t.TempDir(), func(c *app.Config) { fastNotify(c); c.TelegramAPIURL = fake.URL })
+	_, tok := s.accounts()
+	r := s.do("POST", "/api/notifications/channels", tok, `{"kind":"telegram","name":"Phone","address":"-1001234","bot_token":"`+token+`"}`)
+	var ch struct{ ID, Kind, Address, Secret string }
+	s.into(r, &ch)
+	if r.Status != 201 || ch.Kind != "telegram" || ch.Address != "-1001234" || ch.Secret != "" {
+		t.Fatalf("create telegram channel: %+v %s", r, r.Data)
+	}
+	if r := s.do("PUT", "/api/notifications/routing", tok, `{"routes":{"order.filled":["`+ch.ID+`"],"trading.emergency_stop":["`+ch.ID+`"]},"min_severity":"low","aggregate":false,"aggregate_seconds":0}`); r.Status != 200 {
+		t.Fatalf("routing: %+v", r)
+	}
+	var placed struct{ Order order }
+	s.into(s.do("POST", "/api/trading/execute", tok, `{"symbol":"BTC-USD","action":"BUY","quantity":0.01}`), &placed)
+	if placed.Order.Status != "filled" {
+		t.Fatalf("market buy: %+v", placed)
+	}
+	if r := s.do("POST", "/api/trading/stop", tok, ""); r.Status != 200 {
+		t.Fatalf("stop: %+v", r)
+	}
+	for i := 0; ; i++ {
+		mu.Lock()
+		all := strings.Join(texts, "\n")
+		mu.Unlock()
+		if strings.Contains(all, placed.Order.ID) && strings.Contains(all, "Emergency stop") {
+			if !strings.Contains(all, `"chat_id":"-1001234"`) {
+				t.Fatalf("messages to another chat: %s", all)
+			}
+			break
+		}
+		if i == 500 {
+			t.Fatalf("telegram got: %s", all)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r := s.do("POST", "/api/notifications/channels", tok, `{"kind":"telegram","name":"x","address":"me","bot_token":"nope"}`); r.Status != 400 ||
+		r.Error.Fields["address"] == "" || r.Error.Fields["bot_token"] == "" {
+		t.Fatalf("bad telegram channel: %+v", r)
+	}
+}
+
+// The daily digest reads the real account: a market buy shows as a trade
+// and an open position; the mail server's password in the settings is
+// sealed and read back masked.
+func TestDigestFromTheAccountAndMailSettings(t *testing.T) {
+	s := startWith(t, t.TempDir(), fastNotify)
+	op, tok := s.accounts()
+	var placed struct{ Order order }
+	s.into(s.do("POST", "/api/trading/execute", tok, `{"symbol":"BTC-USD","action":"BUY","quantity":0.01}`), &placed)
+	if placed.Order.Status != "filled" {
+		t.Fatalf("market buy: %+v", placed)
+	}
+	var d struct {
+		Trades     int    `json:"trades"`
+		Bought     string `json:"bought_usd"`
+		Exposure   string `json:"exposure_usd"`
+		OpenOrders int    `json:"open_orders"`
+		Positions  []struct {
+			Symbol   string `json:"symbol"`
+			Quantity string `json:"quantity"`
+		} `json:"positions"`
+	}
+	r := s.do("GET", "/api/notifications/digest", tok, "")
+	s.into(r, &d)
+	if r.Status != 200 || d.Trades != 1 || d.Bought == "0" || len(d.Positions) != 1 || d.Positions[0].Symbol != "BTC-USD" || d.Positions[0].Quantity != "0.01" || d.Exposure == "0" {
+		t.Fatalf("digest after one buy: %+v %s", d, r.Data)
+	}
+
+	if r := s.do("PUT", "/api/settings", op, `{"system":{"notifications":{"smtpHost":"mail.example.com","smtpPort":465,"smtpSecurity":"tls","smtpUser":"k","smtpPassword":"s3cret-mail-pass","smtpFrom":"kestrel@example.com","digestTime":"07:30","telegramApiUrl":""}}}`); r.Status != 200 {
+		t.Fatalf("mail settings: %+v", r)
+	}
+	r = s.do("GET", "/api/settings", op, "")
+	if r.Status != 200 || strings.Contains(string(r.Data), "s3cret-mail-pass") || !strings.Contains(string(r.Data), `"smtpHost":"mail.example.com"`) {
+		t.Fatalf("settings show the mail password or lost the host: %s", r.Data)
+	}
+	if r := s.do("PUT", "/api/settings", op, `{"system":{"notifications":{"smtpHost":"mail.example.com:25","smtpFrom":"","digestTime":"7h"}}}`); r.Status != 400 {
+		t.Fatalf("bad mail settings: %+v", r)
+	}
+}

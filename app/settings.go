@@ -29,6 +29,7 @@ var settingsEffects = map[string]string{
 	"trading.riskManagement.maxLeverage":         "applied", // capped at 1x: a spot account cannot borrow
 	"trading.automation.enableStopLoss":          "applied",
 	"trading.automation.enableTakeProfit":        "applied",
+	"trading.automation.trailingStopLoss":        "applied",
 	"trading.automation.emergencyStop":           "applied",
 	"trading.automation.autoTrading":             "applied",
 	"trading.automation.confirmTrades":           "applied",
@@ -58,6 +59,15 @@ var settingsEffects = map[string]string{
 	"system.logging.enableRemoteLogging":         "stored",
 	"system.logging.logRetention":                "applied",
 	"system.backup":                              "applied",
+	"system.notifications":                       "applied", // email channels' mail server, the digest's time, the Telegram API URL
+	"system.notifications.digestTime":            "applied",
+	"system.notifications.smtpFrom":              "applied",
+	"system.notifications.smtpHost":              "applied",
+	"system.notifications.smtpPassword":          "applied",
+	"system.notifications.smtpPort":              "applied",
+	"system.notifications.smtpSecurity":          "applied",
+	"system.notifications.smtpUser":              "applied",
+	"system.notifications.telegramApiUrl":        "applied",
 	"system.performance":                         "applied",
 	"api.exchange.timeout":                       "applied", // Coinbase: per-request timeout
 	"api.exchange.rateLimit":                     "applied", // Coinbase: requests per second
@@ -95,11 +105,11 @@ var settingsEffects = map[string]string{
 	"ui.display.thousandsSeparator":              "applied",
 	"ui.display.timeFormat":                      "applied",
 	"ui.language.locale":                         "stored",
-	"ui.notifications.alerts":                    "stored",
-	"ui.notifications.email":                     "stored",
+	"ui.notifications.alerts":                    "applied", // notify: gates that group of events (or email channels) for the user
+	"ui.notifications.email":                     "applied", // notify: gates that group of events (or email channels) for the user
 	"ui.notifications.push":                      "stored",
 	"ui.notifications.sound":                     "stored",
-	"ui.notifications.system":                    "stored",
+	"ui.notifications.system":                    "applied", // notify: gates that group of events (or email channels) for the user
 	"ui.theme.accentColor":                       "stored",
 	"ui.theme.primaryColor":                      "stored",
 }

@@ -108,7 +108,10 @@ func TestSweepTrialsAreSingleBacktests(t *testing.T) {
 		}
 		var rep map[string]any
 		s.into(one, &rep)
-		for _, k := range []string{"equity_curve", "trades", "fills", "id", "created_at", "request", "config", "assumptions", "ai"} {
+		if rep["strategy_version"] != float64(1) {
+			t.Fatalf("single run of trial %d: strategy_version %v, want 1 (the sweep's base)", i, rep["strategy_version"])
+		}
+		for _, k := range []string{"equity_curve", "trades", "fills", "id", "created_at", "request", "config", "assumptions", "ai", "strategy_version"} {
 			delete(rep, k)
 		}
 		if !reflect.DeepEqual(rep, tr.Metrics) {

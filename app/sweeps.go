@@ -34,8 +34,12 @@ func (a *App) runSweep(ctx context.Context, clock domain.Clock, j domain.Job, pr
 	for _, t := range stored {
 		done[t.Index] = true
 	}
-	err = research.Run(ctx, a.Backtests, j.ID, ask, plan, done,
-		func(t domain.SweepTrial) error { return a.Store.SaveSweepTrial(context.WithoutCancel(ctx), t) }, progress, clock.Now)
+	save := func(t domain.SweepTrial) error { return a.Store.SaveSweepTrial(context.WithoutCancel(ctx), t) }
+	if ask.WalkForward != nil {
+		err = research.RunWalkForward(ctx, a.Backtests, j.ID, ask, plan, stored, save, progress, clock.Now)
+	} else {
+		err = research.Run(ctx, a.Backtests, j.ID, ask, plan, done, save, progress, clock.Now)
+	}
 	if err != nil {
 		return "", err
 	}

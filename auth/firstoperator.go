@@ -18,10 +18,13 @@ const ErrFirstOperatorFromCLI = "This server is reachable from the network, so i
 
 // Setup says what the sign-in screens need to know before anyone has
 // signed in: whether an account exists yet, and whether the first operator
-// must come from the command line.
+// must come from the command line, and whether a visitor may register now
+// (so the sign-in screen offers "Create one" only when Register would
+// accept it).
 type Setup struct {
 	NeedsFirstOperator   bool `json:"needs_first_operator"`
 	FirstOperatorFromCLI bool `json:"first_operator_from_cli"`
+	RegistrationOpen     bool `json:"registration_open"`
 }
 
 // SetupState reports the Setup.
@@ -30,7 +33,15 @@ func (s *Service) SetupState(ctx context.Context) (Setup, error) {
 	if err != nil {
 		return Setup{}, err
 	}
-	return Setup{NeedsFirstOperator: n == 0, FirstOperatorFromCLI: s.firstFromCLI.Load()}, nil
+	st := Setup{NeedsFirstOperator: n == 0, FirstOperatorFromCLI: s.firstFromCLI.Load()}
+	// The same rules as Register: the first account may register itself
+	// unless it must come from the CLI; later ones only when the switch is on.
+	if st.NeedsFirstOperator {
+		st.RegistrationOpen = !st.FirstOperatorFromCLI
+		return st, nil
+	}
+	st.RegistrationOpen, err = s.RegistrationOpen(ctx)
+	return st, err
 }
 
 func (s *Service) refuseFirstOperator() error {

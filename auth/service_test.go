@@ -118,3 +118,32 @@ func TestPasswordHashing(t *testing.T) {
 		t.Fatalf("hash %q does not verify correctly", h)
 	}
 }
+
+// Setup's registration_open follows Register's own rules, so the sign-in
+// screen offers "Create one" only when a registration would be accepted.
+func TestSetupSaysWhetherRegistrationIsOpen(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	want := func(open bool) {
+		t.Helper()
+		st, err := s.SetupState(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.RegistrationOpen != open {
+			t.Fatalf("setup = %+v, want registration_open %v", st, open)
+		}
+	}
+	s.RequireFirstOperatorFromCLI(true)
+	want(false) // the first operator comes from the CLI
+	s.RequireFirstOperatorFromCLI(false)
+	want(true) // the first visitor becomes the operator
+	if _, err := s.Register(ctx, NewUser{Email: "a@example.com", Name: "A", Password: "kestrel-pass-1"}); err != nil {
+		t.Fatal(err)
+	}
+	want(false) // switch off by default
+	if err := s.SetRegistrationOpen(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	want(true)
+}

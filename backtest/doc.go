@@ -17,7 +17,18 @@
 // included), the number of candles and their hash, and synthetic: true when
 // the timeframe is ONE_MINUTE or FIVE_MINUTE, whose candles are cut from
 // generated paths inside the stored 15-minute candles rather than read (the
-// backtest screen's banner says so).
+// backtest screen's banner says so). Generating a year of them takes
+// seconds, so it is the run's work (a job's) only: a live run's check and
+// estimate count its evaluations from the stored candles' open times
+// (openTimes) without building them (synthetic_test.go).
+//
+// Warm-up. Before its first day a run reads the strategy's Config.Window
+// candles, the same window the live engine fetches on every evaluation
+// (and so after a restart or a change of configuration): long enough that
+// a decision, and an AI prompt, does not depend on how long the indicator
+// stream has run (strategy.Indicators.Warmup: 520 candles with the default
+// indicators). A period near the start of the data warms up on what there
+// is.
 //
 // Timeline, for each closed candle t of the strategy's timeframe:
 //
@@ -60,6 +71,12 @@
 // strategy's min_confidence and a stale AI answer (accounting_test.go
 // checks the identity over random runs).
 //
+// A run the maximum drawdown limit stopped for good (it refused signals,
+// the equity curve stayed at or beyond the limit from some point to the
+// end, and no position opened after it) carries Halted: when, the signals
+// it refused and the days left untraded, which the screen says first.
+// The report's list entry carries its total return (stored beside it).
+//
 // Parameter overrides (params) change the instance's configuration for one
 // run only: a key it does not have (or one of another kind's, e.g. model on
 // a technical instance) is refused with 400, and name and type cannot be
@@ -89,7 +106,13 @@
 // rounded as big.Rat rounds them); a SELL with nothing held, or a BUY the
 // loss limits refuse while the account is flat, is booked without the
 // engine. Every other candle runs the general code. Request.Reference turns
-// the fast path off; fast_test.go compares the two.
+// the fast path off; fast_test.go compares the two, and
+// tradebytrade_test.go compares them fill by fill and trade by trade. Prices
+// are read on one grid of 8 decimals, whatever number of decimals each was
+// written with (the store's 63857.3 next to 63877.97). Given fixed-point
+// bars (Request.Bars, as kestrel backtest reads a file) instead of decimal
+// candles, the fast path makes the decimals of a candle only when the
+// engine or the day's start value reads it.
 //
 // Many runs over one period (a parameter sweep's trials, package research)
 // share one Shared source: the candles are read from the store once and

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
+	"kestrel/exchange/paper"
 	"kestrel/strategy"
 )
 
@@ -52,6 +53,7 @@ func (a u128) big() *big.Int {
 // needed; a price of another shape simply takes the general path.
 type fixed struct {
 	cs         []domain.Candle
+	lazy       *lazy // the fixed-point bars, with Request.Bars
 	bars       []bar // readBars
 	e          int32 // the candles' exponent, -p
 	p          int
@@ -76,26 +78,44 @@ type fixed struct {
 	consts     consts
 }
 
-// newFixed returns the fast path's state, or nil when the candles' prices
-// do not have an exponent between 0 and -8 (then everything runs the
-// general path).
-func newFixed(cs []domain.Candle) *fixed {
-	if len(cs) == 0 {
+// priceScale is the decimals the fast path reads candle prices in. Prices
+// read from the store come with as many decimals as they were written with
+// (63857.3 next to 63877.97), so each is rescaled to this one grid; a
+// price with more decimals simply takes the general path.
+const priceScale = 8
+
+// newFixed returns the fast path's state, or nil without candles.
+func newFixed(n int) *fixed {
+	if n == 0 {
 		return nil
 	}
-	e := cs[0].Close.Exponent()
-	if e > 0 || e < -8 {
-		return nil
-	}
-	return &fixed{e: e, p: int(-e), scale: heldScale + int(-e)}
+	return &fixed{e: -priceScale, p: priceScale, scale: heldScale + priceScale}
 }
 
-// price is a candle price as an integer x 10^-p, if it has that shape.
-func (f *fixed) price(d decimal.Decimal) (int64, bool) {
-	if d.Exponent() != f.e || d.Sign() < 0 || d.NumDigits() > 18 {
+// price is a candle price as an integer x 10^-p, if it is one that fits
+// (trailing zeros beyond p decimals are dropped).
+func (f *fixed) price(d decimal.Decimal) (int64, bool) { return fixedAt(d, f.p) }
+
+// fixedAt is d >= 0 as an integer x 10^-scale, if it is one that fits in
+// 62 bits (trailing zeros beyond scale decimals are dropped).
+func fixedAt(d decimal.Decimal, scale int) (int64, bool) {
+	if d.Sign() < 0 || d.NumDigits() > 18 {
 		return 0, false
 	}
-	return d.CoefficientInt64(), true
+	c, e, want := d.CoefficientInt64(), d.Exponent(), int32(-scale)
+	for ; e < want; e++ {
+		if c%10 != 0 {
+			return 0, false
+		}
+		c /= 10
+	}
+	for ; e > want; e-- {
+		if c > (1<<62)/10 {
+			return 0, false
+		}
+		c *= 10
+	}
+	return c, true
 }
 
 // bar is one candle read for the fast path: its prices as integers
@@ -119,18 +139,30 @@ var barPool sync.Pool
 // window then starts afresh) or with times that do not strictly increase
 // (Evaluate skips a candle whose time it has seen). With f nil (prices of
 // no fixed shape) only closeF is set. putBars gives the bars back.
-func readBars(cs []domain.Candle, warmup int, f *fixed) []bar {
+func readBars(cs []domain.Candle, n, warmup int, f *fixed, lz *lazy) []bar {
 	if warmup < 1 {
 		return nil
 	}
-	var bars []bar
-	if p, ok := barPool.Get().(*[]bar); ok && cap(*p) >= len(cs) {
-		bars = (*p)[:len(cs)]
-	} else {
-		bars = make([]bar, len(cs))
+	if lz != nil { // fixed-point bars: read where needed (open, close); the times are checked here
+		for i := 1; i < n; i++ {
+			if lz.bars[i].Time <= lz.bars[i-1].Time {
+				return nil
+			}
+		}
+		if f != nil {
+			f.cs, f.lazy = cs, lz
+		}
+		return []bar{} // not nil: the fast path may run
 	}
-	for i := range cs {
-		c, b := &cs[i], &bars[i]
+	var bars []bar
+	if p, ok := barPool.Get().(*[]bar); ok && cap(*p) >= n {
+		bars = (*p)[:n]
+	} else {
+		bars = make([]bar, n)
+	}
+	for i := range n {
+		b := &bars[i]
+		c := &cs[i]
 		if i > 0 && !c.Time.After(cs[i-1].Time) {
 			putBars(bars)
 			return nil
@@ -152,20 +184,57 @@ func readBars(cs []domain.Candle, warmup int, f *fixed) []bar {
 		}
 	}
 	if f != nil {
-		f.bars, f.cs = bars, cs
+		f.bars, f.cs, f.lazy = bars, cs, lz
 	}
 	return bars
 }
 
 func putBars(b []bar) {
-	if b != nil {
+	if len(b) > 0 {
 		barPool.Put(&b)
 	}
+}
+
+// open and close are candle t's prices x 10^-p (-1: not of that shape).
+func (f *fixed) open(t int) int64 {
+	if f.lazy != nil {
+		return max(f.lazy.bars[t].Open, -1)
+	}
+	return f.bars[t].open
+}
+
+func (f *fixed) close(t int) int64 {
+	if f.lazy != nil {
+		return max(f.lazy.bars[t].Close, -1)
+	}
+	return f.bars[t].close
+}
+
+// closeF is candle t's close as the strategy reads it (strategy.Float):
+// from the bars read, the fixed-point bars, or the candle.
+func (r *run) closeF(bars []bar, t int) float64 {
+	if len(bars) > 0 {
+		return bars[t].closeF
+	}
+	if l := r.lazy; l != nil {
+		if x, ok := strategy.FixedFloat(l.bars[t].Close, -barScale); ok {
+			return x
+		}
+		return strategy.Float(decimal.New(l.bars[t].Close, -barScale))
+	}
+	return strategy.Float(r.req.Candles[t].Close)
 }
 
 // bounds reads candle t's lowest and highest price (-1, -1: one does not
 // have the fixed shape).
 func (f *fixed) bounds(t int) (lo, hi int64) {
+	if f.lazy != nil { // the bars' integers, at the fast path's scale (Run checked)
+		x := &f.lazy.bars[t]
+		if x.Open < 0 || x.Close < 0 || x.Low < 0 || x.High < 0 {
+			return -1, -1
+		}
+		return min(x.Low, x.High, x.Open, x.Close), max(x.Low, x.High, x.Open, x.Close)
+	}
 	b := &f.bars[t]
 	if b.lo == -2 {
 		c := &f.cs[t]
@@ -185,13 +254,21 @@ func (f *fixed) bounds(t int) (lo, hi int64) {
 	return b.lo, b.hi
 }
 
-// toScale is d as a non-negative integer x 10^-scale, if it is one that fits.
+// toScale is d as a non-negative integer x 10^-scale, if it is one that fits
+// (more decimals than scale are fine when they are zeros: 10000.00000000
+// is 1000000 cents).
 func toScale(d decimal.Decimal, scale int) (u128, bool) {
 	e := int(d.Exponent())
-	if d.Sign() < 0 || -e > scale || d.NumDigits() > 18 {
+	if d.Sign() < 0 || d.NumDigits() > 18 {
 		return u128{}, false
 	}
 	c := uint64(d.CoefficientInt64())
+	for ; -e > scale; e++ {
+		if c%10 != 0 {
+			return u128{}, false
+		}
+		c /= 10
+	}
 	k := scale + e
 	if k >= len(pow10u) {
 		return u128{}, false
@@ -203,7 +280,7 @@ func toScale(d decimal.Decimal, scale int) (u128, bool) {
 // sync reads cash, holdings and resting orders from the engine after an
 // event; false when they do not fit the fixed point (the run then marks in
 // decimal from here on).
-func (f *fixed) sync(cash, held decimal.Decimal, live []domain.Order) bool {
+func (f *fixed) sync(cash, held decimal.Decimal, eng *paper.Engine) bool {
 	c, ok := toScale(cash, f.scale)
 	if !ok {
 		return false
@@ -213,20 +290,27 @@ func (f *fixed) sync(cash, held decimal.Decimal, live []domain.Order) bool {
 		return false
 	}
 	f.cash, f.held = c, int64(h.lo)
-	f.orders = len(live) > 0
+	f.orders = eng.LiveCount() > 0
 	f.fall, f.rise = -1, 1<<62
-	for _, o := range live {
+	comparable := true
+	eng.EachLive(func(o *domain.Order) {
+		if o.Type == domain.TrailingStop {
+			// Its stop moves with every new high (low): no candle is quiet
+			// while one rests, so every candle takes the general path.
+			comparable = false
+			return
+		}
 		px := o.Price
 		if o.Type == domain.StopLoss {
 			px = o.StopPrice
 		}
-		if px == nil {
-			continue
+		if px == nil || !comparable {
+			return
 		}
 		v, ok := toScale(*px, f.p)
 		if !ok || v.hi != 0 || v.lo > 1<<62 {
-			f.fall, f.rise = 1<<62, -1 // not comparable: every candle takes the general path
-			return true
+			comparable = false
+			return
 		}
 		falling := o.Side == domain.Sell && o.Type == domain.StopLoss || o.Side == domain.Buy && o.Type != domain.StopLoss
 		if falling {
@@ -234,6 +318,9 @@ func (f *fixed) sync(cash, held decimal.Decimal, live []domain.Order) bool {
 		} else {
 			f.rise = min(f.rise, int64(v.lo))
 		}
+	})
+	if !comparable {
+		f.fall, f.rise = 1<<62, -1 // not comparable: every candle takes the general path
 	}
 	return true
 }
@@ -252,7 +339,7 @@ func (f *fixed) quiet(t int) bool {
 // below the peak as the decimal path computes it, and its value in cents;
 // ok is false if it does not fit.
 func (f *fixed) mark(t int) (cents int64, dd float64, ok bool) {
-	px := f.bars[t].close
+	px := f.close(t)
 	if px < 0 {
 		return 0, 0, false
 	}

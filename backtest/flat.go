@@ -56,14 +56,21 @@ func (r *run) orderChecksPass(t int) bool {
 	if notional < k.minTrade+eps {
 		return false
 	}
-	px := r.fx.bars[t].open
+	px := r.fx.open(t)
 	if px < 0 {
 		return false
 	}
 	ask := float64(px) / pow10f[r.fx.p]
-	if r.req.HalfSpread.IsPositive() {
-		_, a := r.bidAsk(r.fx.cs[t].Open) // sized and valued at the ask, as act does
-		ask = a.InexactFloat64()
+	if r.req.HalfSpread.IsPositive() { // sized and valued at the ask, as act does
+		if r.spread == nil {
+			r.spread = newSpreadGrid(r.req.HalfSpread, r.priceStep())
+		}
+		if _, na, ok := r.spread.steps(px); ok && r.spread.k >= 0 && r.spread.k < len(pow10f) {
+			ask = float64(na) / pow10f[r.spread.k]
+		} else {
+			_, a := r.bidAsk(r.candle(t).Open)
+			ask = a.InexactFloat64()
+		}
 	}
 	units := notional / (ask * k.slip) / k.step
 	if units < 2 {
@@ -80,7 +87,7 @@ func (r *run) orderChecksPass(t int) bool {
 // trigger). Then act would only book the refusal.
 func (r *run) atTarget(t int) bool {
 	f, cfg, k := r.fx, r.req.Config, &r.fx.consts
-	open := f.bars[t].open
+	open := f.open(t)
 	if open < 0 || open <= f.fall || open >= f.rise {
 		return false
 	}

@@ -8,6 +8,7 @@ import (
 	"kestrel/domain"
 	"kestrel/exchange/paper"
 	"kestrel/strategy"
+	"kestrel/trading"
 )
 
 const (
@@ -50,6 +51,9 @@ func (r *run) protect(o domain.Order, ch paper.Change) {
 		stop := fill.Mul(decimal.NewFromInt(1).Sub(p.StopLossPercent)).Div(step).Floor().Mul(step)
 		req := base
 		req.Type, req.StopPrice = domain.StopLoss, &stop
+		if p.TrailingStop {
+			req.Type, req.StopPrice, req.Trail = domain.TrailingStop, nil, trading.ProtectiveTrail(p)
+		}
 		r.placeProtective(req)
 	}
 	if p.TakeProfit && p.TakeProfitPercent.IsPositive() {

@@ -11,13 +11,14 @@ import (
 	"kestrel/strategy"
 )
 
-// Keys an override may set, by what the instance carries: the sizing and
-// timeframe always, the indicators on technical and hybrid instances, the
-// model settings on AI-driven and hybrid ones. name and type are the
-// instance's identity: a run of technical_strategy stays one.
+// Keys an override may set are the ones a saved version may
+// (strategy.CommonKeys, strategy.AIKeys): the sizing and timeframe always,
+// the indicators on technical and hybrid instances, the model settings on
+// AI-driven and hybrid ones. name and type are the instance's identity: a
+// run of technical_strategy stays one.
 var (
-	commonKeys = []string{"min_confidence", "max_position_size", "risk_multiplier", "symbols", "timeframe"}
-	aiKeys     = []string{"model", "max_tokens", "temperature", "context_length", "parameters", "prompt_version"}
+	commonKeys = strategy.CommonKeys
+	aiKeys     = strategy.AIKeys
 )
 
 // applyParams overlays a run's parameter overrides on the instance's

@@ -121,7 +121,7 @@ func parityConfig() strategy.Config {
 // one, and the same refusals.
 func TestLiveBacktestParity(t *testing.T) {
 	cs, signals := parityScenario()
-	liveFills, liveRefusals, liveTraded := runLive(t, cs, signals)
+	liveFills, liveRefusals, liveTraded := runLive(t, cs, signals, parityPolicy())
 
 	req := request(&script{at: signals}, cs, nil)
 	req.Config, req.Policy, req.HalfSpread = parityConfig(), parityPolicy(), replay.LiveHalfSpread
@@ -164,7 +164,7 @@ func TestLiveBacktestParity(t *testing.T) {
 // engine evaluates the candle just closed and trades through the gateway,
 // BUY fills get their protection, then the price walks open -> low -> high
 // -> close, stopping at each resting order's price, as the backtest walks.
-func runLive(t *testing.T, cs []domain.Candle, signals map[time.Time]string) (fills, refusals []string, traded int) {
+func runLive(t *testing.T, cs []domain.Candle, signals map[time.Time]string, policy trading.Policy) (fills, refusals []string, traded int) {
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
 	if err != nil {
@@ -178,7 +178,6 @@ func runLive(t *testing.T, cs []domain.Candle, signals map[time.Time]string) (fi
 	if err != nil {
 		t.Fatal(err)
 	}
-	policy := parityPolicy()
 	gw, err := trading.New(ctx, trading.Deps{Exchange: sb, Account: sb.Account, Market: mkt, Store: st, Clock: mkt,
 		Policy: func() trading.Policy { return policy }})
 	if err != nil {

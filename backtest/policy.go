@@ -16,6 +16,7 @@ import (
 type PolicyUsed struct {
 	StopLoss          bool            `json:"stop_loss"`
 	StopLossPercent   decimal.Decimal `json:"stop_loss_percent"`
+	TrailingStop      bool            `json:"trailing_stop,omitempty"`
 	TakeProfit        bool            `json:"take_profit"`
 	TakeProfitPercent decimal.Decimal `json:"take_profit_percent"`
 	MaxPositionSize   decimal.Decimal `json:"max_position_size"`
@@ -31,7 +32,7 @@ type PolicyUsed struct {
 // policyUsed is p as a report stores it.
 func policyUsed(p trading.Policy) PolicyUsed {
 	l := p.Limits
-	return PolicyUsed{StopLoss: p.StopLoss, StopLossPercent: p.StopLossPercent, TakeProfit: p.TakeProfit, TakeProfitPercent: p.TakeProfitPercent,
+	return PolicyUsed{StopLoss: p.StopLoss, StopLossPercent: p.StopLossPercent, TrailingStop: p.TrailingStop, TakeProfit: p.TakeProfit, TakeProfitPercent: p.TakeProfitPercent,
 		MaxPositionSize: l.MaxPositionSize, DailyLossLimit: l.DailyLossLimit, MaxDrawdown: l.MaxDrawdown, MaxOpenPositions: l.MaxOpenPositions,
 		MaxDailyTrades: l.MaxDailyTrades, MinTradeAmount: l.MinTradeAmount, MaxTradeAmount: l.MaxTradeAmount, MaxLeverage: l.MaxLeverage}
 }

@@ -63,15 +63,20 @@ type Result struct {
 	EquityCurve   []Point         `json:"equity_curve"`
 	Trades        []Trade         `json:"trades"`
 	Fills         []Fill          `json:"fills"`
+
+	// Halted is set when the maximum drawdown limit stopped trading for
+	// good (see Halted).
+	Halted *Halted `json:"halted,omitempty"`
 }
 
 func (r *run) result() Result {
-	cs := r.req.Candles[r.req.Warmup:]
-	first, last := cs[0], cs[len(cs)-1]
-	w := spacing(r.req.Candles)
+	first := *r.candle(r.req.Warmup) // a copy: with bars the run holds one candle at a time
+	last := *r.candle(r.n - 1)
+	n := r.n - r.req.Warmup
+	w := r.spacing()
 	res := Result{StrategyName: r.req.Config.Name, Symbol: r.req.Symbol, StartDate: first.Time, EndDate: last.Time.Add(w),
 		InitialEquity: r.req.Capital, FinalEquity: r.equity(last.Close).Round(8), Signals: r.signalCount(),
-		Candles: len(cs), Status: "completed", EquityCurve: r.curve, Fills: r.fills}
+		Candles: n, Status: "completed", EquityCurve: r.curve, Fills: r.fills}
 	if res.Fills == nil {
 		res.Fills = []Fill{}
 	}
@@ -82,7 +87,7 @@ func (r *run) result() Result {
 	perYear := float64(365*24*time.Hour) / float64(w) // 24/7 markets: every candle of the year
 	res.SharpeRatio, res.SortinoRatio = analytics.Sharpe(rets, perYear), analytics.Sortino(rets, perYear)
 	res.CAGR, res.CalmarRatio, res.NotAnnualised = annualised(res.InitialEquity, res.FinalEquity, res.EndDate.Sub(res.StartDate), res.MaxDrawdown)
-	res.ExposureTime = float64(r.inPos) / float64(len(cs))
+	res.ExposureTime = float64(r.inPos) / float64(n)
 	res.BuyAndHold = buyAndHold(first.Open, last.Close, r.req.HalfSpread, r.req.TakerFee, r.req.SlippageBps)
 	var gross, loss, sumWin, sumLoss decimal.Decimal
 	for _, f := range r.fills {
@@ -102,6 +107,7 @@ func (r *run) result() Result {
 		res.Expectancy = res.Expectancy.Add(t.PnL)
 	}
 	res.TotalTrades = len(res.Trades)
+	res.Halted = halted(&res, r.req.Policy.Limits.MaxDrawdown)
 	if res.TotalTrades > 0 {
 		n := decimal.NewFromInt(int64(res.TotalTrades))
 		res.Expectancy = res.Expectancy.Div(n).Round(8)
@@ -139,8 +145,11 @@ func roundTrips(fills []Fill) []Trade {
 	out := []Trade{}
 	var cur *Trade
 	var held, inQty, inCost, outQty, outValue decimal.Decimal
-	sorted := append([]Fill(nil), fills...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	sorted := fills // a run books its fills in time order; sort a copy otherwise
+	if !sort.SliceIsSorted(fills, func(i, j int) bool { return fills[i].Time.Before(fills[j].Time) }) {
+		sorted = append([]Fill(nil), fills...)
+		sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	}
 	for _, f := range sorted {
 		if cur == nil {
 			if f.Side != domain.Buy {

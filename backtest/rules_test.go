@@ -115,3 +115,52 @@ func TestRefusedOrderDoesNotCount(t *testing.T) {
 		t.Fatalf("not executed %v: want both BUYs refused by the exchange, not the second by the trade limit", res.Signals.NotExecuted)
 	}
 }
+
+// A run the maximum drawdown limit stops for good says so: when and why,
+// how many signals it refused, and how many of the run's days went
+// untraded after it; a run whose drawdown never reaches the limit has no
+// halt, nor has one that opens a position again after reaching it.
+func TestHaltedByMaxDrawdown(t *testing.T) {
+	const days = 10
+	cs := flat(days * 24)
+	for i := 24; i < len(cs); i++ { // day 2 falls to 70 at 00:00 and stays there
+		cs[i] = bar(i, "70", "70", "70", "70")
+	}
+	at := map[time.Time]string{cs[1].Time: strategy.Buy, cs[30].Time: strategy.Sell}
+	for day := 3; day < days; day++ { // a BUY each day after: all refused
+		at[cs[day*24+5].Time] = strategy.Buy
+	}
+	req := request(&script{at: at}, cs, nil)
+	allIn(&req)
+	res, err := backtest.Run(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := res.Halted
+	if h == nil {
+		t.Fatalf("no halt: fills %+v, not executed %v, max drawdown %v", res.Fills, res.Signals.NotExecuted, res.MaxDrawdown)
+	}
+	// The curve closes at the limit at the first candle of day 2; the
+	// SELL fills on day 2 (a traded day); days 3 to 10 see no fill.
+	if h.Reason != "Maximum drawdown reached (limit 15%)" || !h.At.Equal(cs[24].Time) || h.Refused != days-3 || h.UntradedDays != days-2 || h.TotalDays != days {
+		t.Fatalf("halted %+v", *h)
+	}
+	// The limit never reached: no halt.
+	req.Policy.Limits.MaxDrawdown = d("0.5")
+	if res, err := backtest.Run(context.Background(), req); err != nil || res.Halted != nil {
+		t.Fatalf("limit 50%%: %+v %v", res.Halted, err)
+	}
+	// Trading resumed after the limit (the price recovers before the next
+	// BUY): not a halt, though a signal was refused on the way.
+	req.Policy.Limits.MaxDrawdown = d("0.15")
+	for i := 8 * 24; i < len(cs); i++ {
+		cs[i] = bar(i, "100", "100", "100", "100")
+	}
+	at2 := map[time.Time]string{cs[1].Time: strategy.Buy, cs[26].Time: strategy.Buy, cs[8*24+5].Time: strategy.Buy}
+	req = request(&script{at: at2}, cs, nil)
+	allIn(&req)
+	res, err = backtest.Run(context.Background(), req)
+	if err != nil || res.Halted != nil {
+		t.Fatalf("resumed: %+v %v (fills %+v, not executed %v)", res.Halted, err, res.Fills, res.Signals.NotExecuted)
+	}
+}

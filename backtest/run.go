@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"kestrel/candles"
 	"kestrel/domain"
 	"kestrel/exchange/paper"
 	"kestrel/risk"
@@ -47,6 +48,10 @@ type Request struct {
 	// Progress, when set, hears the share of the candles done (0..1) on
 	// the way: every candle on the general path, every 1,024 on the fast one.
 	Progress func(float64)
+	// Bars, when Candles is nil, are the candles in fixed point (as the
+	// command line reads a file): the fast path turns into decimals only
+	// the candles the engine is shown; the results are the same.
+	Bars []candles.Bar
 }
 
 // Fill is one execution in the run.
@@ -87,10 +92,15 @@ type run struct {
 	seq      int
 	working  *working // the unfilled rest of a market order held back by the volume cap
 	fx       *fixed   // the fast path's fixed-point state; nil marks in decimal
+	lazy     *lazy    // with Request.Bars: the candle made as read
+	n        int      // candles
 	tally    tally    // the fast path's refusals (refuse)
 	// fastCurve: every curve point was marked in fixed point (its metrics
 	// can be computed in integers too)
 	fastCurve bool
+
+	spread *spreadGrid       // bidAsk in integers, made at the first quote
+	trig   []decimal.Decimal // triggers' slice, reused leg after leg
 }
 
 // working is a market order's rest still to fill.
@@ -102,20 +112,29 @@ type working struct {
 
 // Run replays the candles through the strategy (see the package doc).
 func Run(ctx context.Context, req Request) (Result, error) {
-	if len(req.Candles) <= req.Warmup+1 {
-		return Result{}, domain.Errorf(domain.EInvalid, "Not enough candles for this period (%d, and %d to warm up)", len(req.Candles), req.Warmup)
+	var lz *lazy
+	n := len(req.Candles)
+	if req.Candles == nil && req.Bars != nil {
+		n = len(req.Bars)
+		if _, ok := req.Strategy.(strategy.Replayer); ok && !req.Reference {
+			lz = &lazy{bars: req.Bars, t: -1} // the fast path: candles made as read
+		} else {
+			req.Candles = decimalCandles(req.Bars)
+		}
 	}
-	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}, curve: make([]Point, 0, len(req.Candles)-req.Warmup),
-		below: msgBelow(req.Config.MinConfidence)}
+	if n <= req.Warmup+1 {
+		return Result{}, domain.Errorf(domain.EInvalid, "Not enough candles for this period (%d, and %d to warm up)", n, req.Warmup)
+	}
+	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}, curve: make([]Point, 0, n-req.Warmup),
+		below: msgBelow(req.Config.MinConfidence), lazy: lz, n: n}
 	spread := req.SlippageBps.Div(decimal.NewFromInt(10000))
 	r.eng = paper.New(paper.Config{Products: []domain.Product{req.Product}, TakerFee: req.TakerFee, MakerFee: req.MakerFee, Spread: spread,
-		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }})
+		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }, NoUpdates: true})
 	r.eng.Deposit(domain.Quote(req.Symbol), req.Capital)
-	cs := req.Candles
 	var replay *strategy.Replay
 	if rp, ok := req.Strategy.(strategy.Replayer); ok && !req.Reference {
 		replay = rp.Replay()
-		if r.fx = newFixed(cs); r.fx != nil {
+		if r.fx = newFixed(n); r.fx != nil {
 			r.fx.consts = newConsts(req)
 			r.fastCurve = true
 			r.sync()
@@ -123,28 +142,37 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	}
 	// Every candle's prices read once; the warm-up only feeds the replay.
 	var bars []bar
+	if r.lazy != nil && (r.fx == nil || r.fx.p != barScale) {
+		r.allCandles() // the bars are read as they are only at their own scale
+	}
 	if replay != nil {
-		if bars = readBars(cs, req.Warmup, r.fx); bars == nil {
+		if bars = readBars(r.req.Candles, n, req.Warmup, r.fx, r.lazy); bars == nil {
 			replay, r.fx, r.fastCurve = nil, nil, false // the general path throughout
 		} else {
-			for _, b := range bars[:req.Warmup] {
-				replay.Feed(b.closeF)
+			for t := range req.Warmup {
+				replay.Feed(r.closeF(bars, t))
 			}
 		}
 	}
+	if r.fx == nil {
+		r.allCandles() // the general path reads every candle
+	}
 	var pending *strategy.Signal
 	var next strategy.Signal // pending points here: one signal waits at a time
-	for t := req.Warmup; t < len(cs); t++ {
+	for t := req.Warmup; t < n; t++ {
 		if r.fx == nil || t&1023 == 0 {
 			if err := ctx.Err(); err != nil {
 				return Result{}, err
 			}
 			if req.Progress != nil {
-				req.Progress(float64(t-req.Warmup) / float64(len(cs)-req.Warmup))
+				req.Progress(float64(t-req.Warmup) / float64(n-req.Warmup))
 			}
 		}
-		c := &cs[t]
+		c := r.slot(t)
 		r.now = c.Time
+		if r.lazy != nil && (!r.dayKnown || dayOf(c) != r.day) {
+			r.candle(t) // the day's start value may read its open
+		}
 		r.newDay(c) // the risk check's day starts at 00:00 UTC, as live
 		if r.fx != nil && pending != nil && r.working == nil && r.refusedFlat(*pending, t, *c) {
 			pending = nil
@@ -152,6 +180,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		if r.fx != nil && pending == nil && r.working == nil && r.fx.quiet(t) {
 			r.fastMark(t, c) // nothing can fill: the engine is not needed
 		} else {
+			r.candle(t) // the engine reads its prices
 			r.quote(c.Open)
 			if pending != nil {
 				r.working = nil // a new decision replaces what was still working
@@ -170,14 +199,15 @@ func Run(ctx context.Context, req Request) (Result, error) {
 				r.mark(*c)
 			}
 		}
-		if t == len(cs)-1 {
+		if t == n-1 {
 			break // no candle left to act on a signal at its close
 		}
 		var sig strategy.Signal
 		if replay != nil {
-			sig.Decision, sig.Confidence = replay.Next(bars[t].closeF)
+			sig.Decision, sig.Confidence = replay.Next(r.closeF(bars, t))
 		} else {
 			var err error
+			cs := r.req.Candles // every candle is made on this path
 			window := cs[max(0, t-req.Warmup) : t+1]
 			sig, err = req.Strategy.Evaluate(ctx, strategy.Input{Symbol: req.Symbol, Candles: window, Position: r.position(), Now: c.Time.Add(width(cs))})
 			if err != nil {
@@ -189,7 +219,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 			pending = &next
 		}
 	}
-	r.closeOut(cs[len(cs)-1])
+	r.closeOut(*r.candle(n - 1))
 	putBars(bars)
 	return r.result(), nil
 }
@@ -228,22 +258,25 @@ func (r *run) walk(c domain.Candle) {
 // triggers are the resting orders' prices strictly between a and b, in
 // the order the price meets them going from a to b.
 func (r *run) triggers(a, b decimal.Decimal) []decimal.Decimal {
-	var out []decimal.Decimal
-	for _, o := range r.eng.LiveOrders() {
+	// r.trig is reused: the caller is done with the last leg's. The book's
+	// own order is not needed, the prices are sorted below.
+	out := r.trig[:0]
+	r.eng.EachLive(func(o *domain.Order) {
 		px := o.Price
-		if o.Type == domain.StopLoss {
-			px = o.StopPrice
+		if o.Type.IsStop() {
+			px = o.StopPrice // a trailing stop's as it stands at the leg's start: on a leg away from it, it is not met
 		} else if px != nil && o.Side == domain.Sell {
 			lp := r.lastFor(*px) // a sell limit fills once the bid reaches it
 			px = &lp
 		}
 		if px == nil {
-			continue
+			return
 		}
 		if (a.LessThan(b) && px.GreaterThan(a) && px.LessThan(b)) || (a.GreaterThan(b) && px.LessThan(a) && px.GreaterThan(b)) {
 			out = append(out, *px)
 		}
-	}
+	})
+	r.trig = out
 	sort.Slice(out, func(i, j int) bool {
 		if a.LessThan(b) {
 			return out[i].LessThan(out[j])
@@ -256,16 +289,17 @@ func (r *run) triggers(a, b decimal.Decimal) []decimal.Decimal {
 // book records the fills of a change; reason names them (empty: taken from
 // the order: a protective stop or take-profit).
 func (r *run) book(c paper.Change, reason string) {
-	orders := map[string]domain.Order{}
-	for _, o := range c.Orders {
-		orders[o.ID] = o
-	}
 	for _, f := range c.Fills {
 		why := reason
 		if why == "" {
 			why = "take_profit"
-			if o := orders[f.OrderID]; o.Type == domain.StopLoss {
-				why = "stop_loss"
+			for i := range c.Orders { // a change holds a few orders: no map to build
+				if o := &c.Orders[i]; o.ID == f.OrderID {
+					if o.Type.IsStop() {
+						why = "stop_loss"
+					}
+					break
+				}
 			}
 		}
 		r.fills = append(r.fills, Fill{Side: f.Side, Time: r.now, Price: f.Price, Quantity: f.Quantity, Fee: f.Fee, Reason: why})
@@ -284,7 +318,7 @@ func (r *run) equity(px decimal.Decimal) decimal.Decimal {
 // sync hands the engine's state after an event to the fast path, or leaves
 // the fast path (marking in decimal from here on) when it does not fit.
 func (r *run) sync() {
-	if !r.fx.sync(r.balance(domain.Quote(r.req.Symbol)).Total(), r.balance(r.base).Total(), r.eng.LiveOrders()) {
+	if !r.fx.sync(r.balance(domain.Quote(r.req.Symbol)).Total(), r.balance(r.base).Total(), r.eng) {
 		r.leaveFast()
 	}
 }
@@ -292,6 +326,7 @@ func (r *run) sync() {
 // leaveFast hands the peak back to the decimal path.
 func (r *run) leaveFast() {
 	r.peak, r.fx, r.fastCurve = r.fx.peakDecimal(), nil, false
+	r.allCandles()
 }
 
 // fastMark is mark in fixed point (the same figures).
@@ -299,7 +334,7 @@ func (r *run) fastMark(t int, c *domain.Candle) {
 	cents, dd, ok := r.fx.mark(t)
 	if !ok {
 		r.leaveFast()
-		r.mark(*c)
+		r.mark(*r.candle(t))
 		return
 	}
 	r.curve = append(r.curve, Point{Time: c.Time, Equity: Cents(cents), Drawdown: dd})

@@ -110,6 +110,10 @@ type Report struct {
 	Assumptions Assumptions `json:"assumptions"`
 	AI          *AIRun      `json:"ai,omitempty"` // AI-driven and hybrid runs
 	Result
+
+	// StrategyVersion is the version of the instance's configuration the
+	// overrides were applied to (0: a configuration outside the versions).
+	StrategyVersion int `json:"strategy_version"`
 }
 
 // Deps wire the service.
@@ -249,18 +253,43 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 		return Report{}, err
 	}
 	g := domain.Granularity(cfg.Timeframe)
-	warm := 2
-	if cfg.Indicators != nil {
-		warm = cfg.Indicators.Warmup()
-	}
-	if cfg.AIParams != nil {
-		warm = max(warm, cfg.ContextLength)
-	}
+	warm := cfg.Window() // the live engine's window: the same warm-up
 	w := g.Duration()
 	if o.Check && o.Shared != nil {
 		o.Shared.widen(a.Symbol, g, start.Add(-time.Duration(warm)*w), end) // so the runs after read once
 	}
 	if o.Check && mode != AILive {
+		return Report{}, nil
+	}
+	if aiRun != nil && mode == AILive {
+		// The estimate needs only when the candles open, not the candles:
+		// a ONE_MINUTE or FIVE_MINUTE run's candles are cut from generated
+		// paths, the run's own work (a job's), never the request's.
+		opens, err := openTimes(ctx, hist, a.Symbol, g, start.Add(-time.Duration(warm)*w), end)
+		if err != nil {
+			return Report{}, err
+		}
+		opens = closedOpens(opens, w, s.now())
+		warmup := 0
+		for warmup < len(opens) && opens[warmup].Before(start) {
+			warmup++
+		}
+		if len(opens)-warmup < 2 {
+			return Report{}, domain.Errorf(domain.EInvalid, "No candles for %s in this period", a.Symbol)
+		}
+		cut, warns := cutoffWarnings(aiRun.Provider, aiRun.Model, opens[warmup])
+		aiRun.Warnings = warns
+		est := s.estimate(a, aiRun, len(opens)-warmup-1, cut, cfg.Type == domain.StrategyHybrid)
+		if est.ModelCalls > aiRun.CallCap {
+			return Report{}, domain.FieldErrors(map[string]string{"ai_mode": fmt.Sprintf(
+				"This run would ask the model %d times (once per evaluation), more than the cap of %d model calls per run (setting api.ai.backtestMaxModelCalls): shorten the period, choose a longer timeframe or raise the cap",
+				est.ModelCalls, aiRun.CallCap)}, "ai_mode")
+		}
+		if !a.ConfirmLive {
+			return Report{}, &ConfirmLive{Estimate: est}
+		}
+	}
+	if o.Check {
 		return Report{}, nil
 	}
 	win, err := hist.Candles(ctx, a.Symbol, g, start.Add(-time.Duration(warm)*w), end)
@@ -274,22 +303,6 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	}
 	if len(cs)-warmup < 2 {
 		return Report{}, domain.Errorf(domain.EInvalid, "No candles for %s in this period", a.Symbol)
-	}
-	if aiRun != nil && mode == AILive {
-		cut, warns := cutoffWarnings(aiRun.Provider, aiRun.Model, cs[warmup].Time)
-		aiRun.Warnings = warns
-		est := s.estimate(a, aiRun, len(cs)-warmup-1, cut, cfg.Type == domain.StrategyHybrid)
-		if est.ModelCalls > aiRun.CallCap {
-			return Report{}, domain.FieldErrors(map[string]string{"ai_mode": fmt.Sprintf(
-				"This run would ask the model %d times (once per evaluation), more than the cap of %d model calls per run (setting api.ai.backtestMaxModelCalls): shorten the period, choose a longer timeframe or raise the cap",
-				est.ModelCalls, aiRun.CallCap)}, "ai_mode")
-		}
-		if !a.ConfirmLive {
-			return Report{}, &ConfirmLive{Estimate: est}
-		}
-	}
-	if o.Check {
-		return Report{}, nil
 	}
 	id := o.ID
 	if id == "" {
@@ -316,6 +329,7 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
 			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hash(cs), Candles: len(cs),
 			Policy: policyUsed(policy)}}
+	rep.StrategyVersion = cfg.Version
 	rep.Assumptions.Data = Data{Source: win.Source, From: cs[0].Time, To: cs[len(cs)-1].Time.Add(w), Candles: len(cs),
 		Hash: rep.Assumptions.CandlesHash, Synthetic: win.Synthetic}
 	if aiRun != nil {
@@ -445,6 +459,44 @@ func closedOnly(cs []domain.Candle, w time.Duration, now time.Time) []domain.Can
 	return cs
 }
 
+// openTimes are the open times of the candles hist.Candles returns for the
+// same window, without building them: a width below the stored one (whose
+// candles are cut from generated intra-candle paths, every stored candle
+// giving Stored/w of them) is counted from the stored candles' opens.
+func openTimes(ctx context.Context, hist History, symbol string, g domain.Granularity, from, to time.Time) ([]time.Time, error) {
+	w := g.Duration()
+	read := g
+	if w > 0 && w < marketdata.Stored.Duration() {
+		read = marketdata.Stored
+	}
+	win, err := hist.Candles(ctx, symbol, read, from, to)
+	if err != nil {
+		return nil, err
+	}
+	per := 1
+	if read != g {
+		per = int(marketdata.Stored.Duration() / w)
+	}
+	first := from.Truncate(w)
+	out := make([]time.Time, 0, len(win.Candles)*per)
+	for _, c := range win.Candles {
+		for k := range per {
+			if t := c.Time.Add(time.Duration(k) * w); !t.Before(first) && t.Before(to) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out, nil
+}
+
+// closedOpens is closedOnly for open times.
+func closedOpens(ts []time.Time, w time.Duration, now time.Time) []time.Time {
+	for len(ts) > 0 && ts[len(ts)-1].Add(w).After(now) {
+		ts = ts[:len(ts)-1]
+	}
+	return ts
+}
+
 // hashCandles identifies the data a run used.
 func hashCandles(cs []domain.Candle) string {
 	h := sha256.New()
@@ -463,8 +515,9 @@ func (s *Service) save(ctx context.Context, r Report) error {
 	if err != nil {
 		return err
 	}
+	ret := r.TotalReturn
 	return s.d.Store.SaveBacktest(ctx, domain.BacktestRecord{ID: r.ID, CreatedAt: r.CreatedAt, Strategy: r.StrategyName, Symbol: r.Symbol,
-		Status: r.Status, Request: req, Result: full})
+		Status: r.Status, Request: req, Result: full, TotalReturn: &ret})
 }
 
 // List returns stored runs, newest first (without their results).

@@ -23,6 +23,25 @@ func spacing(cs []domain.Candle) time.Duration {
 	if len(cs) < 2 {
 		return time.Hour
 	}
+	// Candles are nearly always evenly spaced: then every gap is the
+	// median, found without collecting and sorting them.
+	var first time.Duration
+	even := true
+	for i := 1; i < len(cs) && even; i++ {
+		switch g := cs[i].Time.Sub(cs[i-1].Time); {
+		case g <= 0:
+		case first == 0:
+			first = g
+		default:
+			even = g == first
+		}
+	}
+	if even {
+		if first == 0 {
+			return time.Hour
+		}
+		return first
+	}
 	gaps := make([]time.Duration, 0, len(cs)-1)
 	for i := 1; i < len(cs); i++ {
 		if g := cs[i].Time.Sub(cs[i-1].Time); g > 0 {

@@ -117,6 +117,17 @@ type loadOnce struct {
 // Symbols with shipped data.
 func Symbols() []string { return []string{"BTC-USD", "ETH-USD", "ADA-USD", "SOL-USD"} }
 
+// Prefetch starts parsing every shipped symbol, each on its own goroutine,
+// and returns at once: a server start calls it first so the parsing (most
+// of a restart's time) overlaps opening the store, and the symbols share
+// the cores instead of being read one after another. Load then waits for
+// the parse in flight.
+func Prefetch() {
+	for _, sym := range Symbols() {
+		go func() { _, _ = Load(sym) }()
+	}
+}
+
 // Load returns a symbol's series, reading and parsing it once per process.
 func Load(symbol string) (*Series, error) {
 	mu.Lock()

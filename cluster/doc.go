@@ -6,7 +6,10 @@
 //     trading engine; it counts itself the leader only while its last
 //     renewal is recent on its own monotonic clock, and steps down as soon as
 //     a renewal fails, so a crashed, frozen or cut-off leader is replaced
-//     about a lease (3 s) after its last renewal, in a higher term.
+//     about a lease (3 s) after its last renewal, in a higher term. A leader
+//     that NATS has not answered for NATSGrace (Reach) steps down and ends
+//     its lease, since no command could reach it; an instance in that state
+//     does not try for the lease.
 //   - Members: every instance heartbeats on NATS, so each knows the live
 //     instances and which one leads, in which term (for /api/system/status
 //     and for forwarding).

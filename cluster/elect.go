@@ -47,6 +47,13 @@ type Elector struct {
 	// OnChange, when set before Run, is told of every change of leadership
 	// the election loop sees.
 	OnChange func(leading bool)
+	// Able, when set before Run, says whether this instance can do a
+	// leader's work beyond the database (a nil error: it can). It is asked
+	// before every try for the lease and every renewal: an instance that
+	// cannot reach NATS takes no lease (no command could reach it), and a
+	// leader that loses NATS steps down and hands its lease over at once,
+	// so an instance that can reach NATS takes over (docs/SCALING.md).
+	Able func() error
 }
 
 // NewElector campaigns on the database at url for the instance named.
@@ -112,6 +119,12 @@ func (e *Elector) connect(ctx context.Context) (*pgx.Conn, error) {
 // the connection fails.
 func (e *Elector) campaign(ctx context.Context, conn *pgx.Conn, lead func(context.Context)) {
 	for {
+		if err := e.able(); err != nil {
+			if !sleep(ctx, e.retry()) {
+				return
+			}
+			continue
+		}
 		sent := mono()
 		qctx, cancel := context.WithTimeout(ctx, e.ttl/3)
 		var term int64
@@ -162,6 +175,12 @@ func (e *Elector) hold(ctx context.Context, conn *pgx.Conn, lead func(context.Co
 			e.release(conn) // lead gave up on its own: another instance may try
 			return
 		case <-t.C:
+			if err := e.able(); err != nil {
+				slog.Error("this leader cannot do its work; stepping down and handing the lease over", "err", err, "term", e.Term(), "component", "cluster")
+				stepDown()
+				e.release(conn)
+				return
+			}
 			if err := e.renew(ctx, conn); err != nil {
 				if ctx.Err() == nil {
 					slog.Error("could not renew the leader lease; stopping the trading engine", "err", err, "term", e.Term(), "component", "cluster")
@@ -203,6 +222,13 @@ func (e *Elector) release(conn *pgx.Conn) {
 	ctx, cancel := context.WithTimeout(context.Background(), e.ttl/3)
 	defer cancel()
 	_, _ = conn.Exec(ctx, `UPDATE cluster_leader SET expires_at = now() WHERE id = 1 AND holder = $1 AND term = $2`, e.token, e.Term())
+}
+
+func (e *Elector) able() error {
+	if e.Able == nil {
+		return nil
+	}
+	return e.Able()
 }
 
 func (e *Elector) notify(leading bool) {

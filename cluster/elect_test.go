@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/url"
@@ -136,12 +137,75 @@ func TestCutOffLeaderIsReplaced(t *testing.T) {
 	}
 }
 
-// pausableProxy relays TCP to PostgreSQL until paused; then it holds the
-// connections open and passes nothing, as a frozen or cut-off host does.
+// TestLeaderThatCannotWorkHandsOver: a leader whose Able check fails (in
+// the app: NATS has not answered for NATSGrace) steps down and ends its
+// lease, so the other elector takes over at once, without waiting for the
+// lease to expire; while it cannot work it never takes the lease back.
+func TestLeaderThatCannotWorkHandsOver(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	url := leaseDatabase(t)
+	const ttl = 3 * time.Second // the real lease: the handover must not wait for it to expire
+	a, b := cluster.NewElector(url, "a", ttl), cluster.NewElector(url, "b", ttl)
+	var aCut atomic.Bool
+	a.Able = func() error {
+		if aCut.Load() {
+			return errors.New("cut off")
+		}
+		return nil
+	}
+	aStopped := make(chan struct{})
+	var once sync.Once
+	go a.Run(ctx, func(ctx context.Context) { <-ctx.Done(); once.Do(func() { close(aStopped) }) })
+	waitFor(t, ctx, 5*time.Second, "a to lead", a.Leading)
+	ctxB, stopB := context.WithCancel(ctx)
+	doneB := make(chan struct{})
+	go func() { defer close(doneB); b.Run(ctxB, func(ctx context.Context) { <-ctx.Done() }) }()
+	time.Sleep(time.Second)
+	if b.Leading() {
+		t.Fatal("b leads while a holds the lease")
+	}
+	first := a.Term()
+	aCut.Store(true)
+	cut := time.Now()
+	waitFor(t, ctx, 10*time.Second, "b to take over from a, which cannot work", b.Leading)
+	took := time.Since(cut)
+	select {
+	case <-aStopped:
+	default:
+		t.Fatal("b leads but a's engine is still running")
+	}
+	// Handed over: a renewal interval (ttl/3) to notice, a follower's try
+	// (ttl/6) to take it; an expiry would take the whole lease (3 s).
+	t.Logf("b took over %s after a could no longer work", took.Round(time.Millisecond))
+	if took >= ttl {
+		t.Errorf("b took over %s after a could no longer work: a waited for the lease to expire instead of handing it over", took)
+	}
+	if b.Term() <= first {
+		t.Errorf("b leads in term %d, not after a's term %d", b.Term(), first)
+	}
+	// b stops and ends its lease; a, still unable, must not take it; able
+	// again, it does.
+	stopB()
+	<-doneB
+	time.Sleep(2 * time.Second)
+	if a.Leading() {
+		t.Error("a took the lease again though it still cannot work")
+	}
+	aCut.Store(false)
+	waitFor(t, ctx, 5*time.Second, "a, able again, to take the free lease", a.Leading)
+}
+
+// pausableProxy relays TCP to a server until paused; then it holds the
+// connections open and passes nothing (what was sent waits), as a frozen
+// or cut-off host does, until resumed.
 type pausableProxy struct {
-	url    string
-	mu     sync.Mutex
-	paused bool
+	url, addr string
+	mu        sync.Mutex
+	cond      *sync.Cond
+	paused    bool
+	down      bool              // setDown: connections reset, new ones closed at once
+	conns     map[net.Conn]bool // open, both sides
 }
 
 func newPausableProxy(t *testing.T, dbURL string) *pausableProxy {
@@ -150,28 +214,47 @@ func newPausableProxy(t *testing.T, dbURL string) *pausableProxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	target := u.Host
+	p := newTCPProxy(t, u.Host)
+	u.Host = p.addr
+	q := u.Query()
+	q.Set("sslmode", "disable")
+	u.RawQuery = q.Encode()
+	p.url = u.String()
+	return p
+}
+
+// newTCPProxy relays connections to target (host:port) from a loopback
+// address of its own (addr).
+func newTCPProxy(t *testing.T, target string) *pausableProxy {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	u.Host = l.Addr().String()
-	q := u.Query()
-	q.Set("sslmode", "disable")
-	u.RawQuery = q.Encode()
-	p := &pausableProxy{url: u.String()}
+	p := &pausableProxy{addr: l.Addr().String(), conns: map[net.Conn]bool{}}
+	p.cond = sync.NewCond(&p.mu)
 	go func() {
 		for {
 			c, err := l.Accept()
 			if err != nil {
 				return
 			}
+			p.mu.Lock()
+			down := p.down
+			p.mu.Unlock()
+			if down {
+				c.Close()
+				continue
+			}
 			s, err := net.Dial("tcp", target)
 			if err != nil {
 				c.Close()
 				continue
 			}
+			p.mu.Lock()
+			p.conns[c], p.conns[s] = true, true
+			p.mu.Unlock()
 			t.Cleanup(func() { c.Close(); s.Close() })
 			go p.pipe(c, s)
 			go p.pipe(s, c)
@@ -182,6 +265,22 @@ func newPausableProxy(t *testing.T, dbURL string) *pausableProxy {
 
 func (p *pausableProxy) pause() { p.mu.Lock(); p.paused = true; p.mu.Unlock() }
 
+// setDown makes the server unreachable (true: every connection reset, new
+// ones closed at once) or reachable again.
+func (p *pausableProxy) setDown(down bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = down
+	if down {
+		for c := range p.conns {
+			c.Close()
+			delete(p.conns, c)
+		}
+	}
+}
+
+func (p *pausableProxy) resume() { p.mu.Lock(); p.paused = false; p.cond.Broadcast(); p.mu.Unlock() }
+
 func (p *pausableProxy) pipe(dst io.Writer, src io.Reader) {
 	buf := make([]byte, 32<<10)
 	for {
@@ -190,11 +289,10 @@ func (p *pausableProxy) pipe(dst io.Writer, src io.Reader) {
 			return
 		}
 		p.mu.Lock()
-		paused := p.paused
-		p.mu.Unlock()
-		if paused {
-			continue // swallowed: the peer waits, the connection stays open
+		for p.paused { // held: the peer waits, the connection stays open
+			p.cond.Wait()
 		}
+		p.mu.Unlock()
 		if _, err := dst.Write(buf[:n]); err != nil {
 			return
 		}

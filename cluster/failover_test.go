@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/jackc/pgx/v5"
 	"github.com/nats-io/nats.go"
 
 	"kestrel/store/postgres/pgtest"
@@ -162,7 +163,9 @@ func TestFailover(t *testing.T) {
 	if after.Status != "filled" {
 		t.Fatalf("market order after failover is %q, want filled", after.Status)
 	}
+	mu.Lock() // the placing goroutine may still be writing
 	acked[after.ID] = true
+	mu.Unlock()
 	var newLeader string
 	waitFor(t, ctx, 5*time.Second, "the survivors to report the new leader", func() bool {
 		v, ok := clusterOf(ctx, b.url, token)
@@ -472,4 +475,31 @@ func envOr(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// storedClientIDs counts the stored orders by client order id, for the ids
+// that start with prefix: the ledger's own record, read as a checker does.
+func storedClientIDs(t testing.TB, ctx context.Context, dbURL, prefix string) map[string]int {
+	t.Helper()
+	admin, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	rows, err := admin.Query(ctx, `SELECT client_order_id FROM sandbox_orders WHERE client_order_id LIKE $1`, prefix+"%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]int{}
+	for rows.Next() {
+		var cid string
+		if err := rows.Scan(&cid); err != nil {
+			t.Fatal(err)
+		}
+		stored[cid]++
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return stored
 }

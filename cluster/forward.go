@@ -100,6 +100,10 @@ type Forwarder struct {
 	// Changed is called on every instance but the one that made a change,
 	// after a leader-only write succeeded, to reload its in-memory copies.
 	Changed func(ctx context.Context)
+	// Reachable, when set, says whether NATS has answered this instance
+	// lately (Reach.Err): when it has not, a command is answered 503 at
+	// once, never sent (a publish would wait in the client's buffer).
+	Reachable func() error
 	// Leader names the instance leading now and its term (from the
 	// heartbeats). Commands go to that term's subject; a command waiting
 	// on a leader that has since been replaced is answered at once.
@@ -172,7 +176,7 @@ func (f *Forwarder) forward(w http.ResponseWriter, r *http.Request) {
 		unavailable(w, msgNoLeader)
 		return
 	}
-	if !f.nc.IsConnected() { // a publish now would wait in the client's buffer and reach the leader late
+	if !f.nc.IsConnected() || (f.Reachable != nil && f.Reachable() != nil) { // a publish now would wait in the client's buffer and reach the leader late
 		unavailable(w, msgNoNATS)
 		return
 	}

@@ -36,6 +36,12 @@ type CandleStore interface {
 	// transaction, leaving a candle already stored (same symbol, granularity
 	// and open time) untouched; it returns how many rows were new.
 	InsertCandles(ctx context.Context, symbol string, g Granularity, source string, rows []CandleRow) (int, error)
+	// UpsertCandles stores rows of symbol at g from source in one
+	// transaction: a new candle is inserted, one stored from the same
+	// source is replaced (a later fetch of the same candle wins), and one
+	// stored from another source is left untouched (the shipped data keeps
+	// its own). It returns how many rows were inserted or replaced.
+	UpsertCandles(ctx context.Context, symbol string, g Granularity, source string, rows []CandleRow) (int, error)
 	// StoredCandles returns the candles of symbol at g opening in
 	// [from, to), ascending.
 	StoredCandles(ctx context.Context, symbol string, g Granularity, from, to time.Time) ([]Candle, error)

@@ -64,6 +64,11 @@ type LedgerChange struct {
 	// Audit holds the audit entries of the requests whose orders the
 	// change places (see AuditRider): stored with them or not at all.
 	Audit []AuditEntry
+	// Notify holds the notification events the change causes (a fill's
+	// order.filled…): stored with it or not at all, routed to channels
+	// afterwards (NotifyStore.RouteNotifyEvent), so a crash between the
+	// commit and the delivery loses no message.
+	Notify []NotifyEvent
 }
 
 // LedgerStore persists the sandbox exchange's orders, fills, balances and positions.

@@ -13,14 +13,26 @@ const (
 	NotifyFailed    = "failed"    // gave up: the retry window ended or the channel is gone
 )
 
-// NotifyChannel is one place a user's notifications go (a webhook today).
+// Notification channel kinds.
+const (
+	NotifyWebhook  = "webhook"
+	NotifyTelegram = "telegram"
+	NotifyEmail    = "email"
+)
+
+// NotifyChannel is one place a user's notifications go: a signed webhook,
+// a Telegram chat or an email address.
 type NotifyChannel struct {
 	ID    string `json:"id"`
 	Owner string `json:"owner"`
-	Kind  string `json:"kind"` // "webhook"
+	Kind  string `json:"kind"` // NotifyWebhook, NotifyTelegram, NotifyEmail
 	Name  string `json:"name"`
-	URL   string `json:"url"`
-	// Secret is the sealed signing secret; never sent to clients.
+	URL   string `json:"url"` // the webhook's URL ("" for other kinds)
+	// Address is the Telegram chat id (telegram) or the recipient's email
+	// address (email); "" for a webhook.
+	Address string `json:"address"`
+	// Secret is the sealed webhook signing secret or Telegram bot token;
+	// never sent to clients.
 	Secret    string    `json:"-"`
 	Enabled   bool      `json:"enabled"`
 	CreatedAt time.Time `json:"created_at"`
@@ -37,6 +49,12 @@ type NotifyRouting struct {
 	// (within AggregateSeconds) into one message with a count.
 	Aggregate        bool `json:"aggregate"`
 	AggregateSeconds int  `json:"aggregate_seconds"`
+	// QuietFrom and QuietTo (HH:MM in QuietTimezone, "" for none) hold
+	// back every event but critical ones until the quiet hours end; they
+	// are then sent (folded into one message per type when aggregating).
+	QuietFrom     string `json:"quiet_from"`
+	QuietTo       string `json:"quiet_to"`
+	QuietTimezone string `json:"quiet_timezone"`
 }
 
 // NotifyDelivery is one outbox row: a message for one channel, its attempts
@@ -60,6 +78,24 @@ type NotifyDelivery struct {
 	CreatedAt    time.Time  `json:"created_at"`
 	NextAt       time.Time  `json:"next_attempt_at"`
 	DeliveredAt  *time.Time `json:"delivered_at,omitempty"`
+}
+
+// NotifyEvent is an event committed with its cause (LedgerChange.Notify),
+// waiting to be routed to its owner's channels.
+type NotifyEvent struct {
+	ID        string
+	Type      string
+	Severity  string
+	Owner     string
+	OrderID   string
+	Payload   json.RawMessage
+	CreatedAt time.Time
+}
+
+// NotifyRoute is a committed event's deliveries, as routing made them.
+type NotifyRoute struct {
+	EventID    string
+	Deliveries []NotifyDelivery
 }
 
 // NotifyStore keeps notification channels, routing and the outbox.
@@ -89,6 +125,17 @@ type NotifyStore interface {
 	// RecordNotifyAttempt stores an attempt's outcome: status, attempts,
 	// last error, next attempt time and (delivered) when.
 	RecordNotifyAttempt(ctx context.Context, d NotifyDelivery) error
+	// RecordNotifyAttempts stores several attempts' outcomes in one transaction.
+	RecordNotifyAttempts(ctx context.Context, ds []NotifyDelivery) error
 	// NotifyDeliveries lists deliveries newest first; "" owner or status matches any.
 	NotifyDeliveries(ctx context.Context, owner, status string, limit int) ([]NotifyDelivery, error)
+	// CommittedNotifyEvents lists events committed with their cause and not
+	// routed yet, oldest first.
+	CommittedNotifyEvents(ctx context.Context, limit int) ([]NotifyEvent, error)
+	// RouteNotifyEvents removes each route's committed event and writes its
+	// deliveries (as EnqueueNotify does, aggregation included), all in one
+	// transaction; a route whose event is already gone (routed before)
+	// writes nothing, so each event is routed once. It returns how many
+	// events it routed.
+	RouteNotifyEvents(ctx context.Context, rs []NotifyRoute) (routed int, err error)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // Strategy kinds (the spec's Strategy.type).
@@ -22,6 +24,21 @@ type StrategyRecord struct {
 	Config    json.RawMessage `json:"config"`
 	CreatedAt time.Time       `json:"created_at"`
 	UpdatedAt time.Time       `json:"updated_at"`
+
+	// ActiveVersion is the number of the version Config is (0: none yet).
+	ActiveVersion int `json:"active_version"`
+}
+
+// StrategyVersion is one saved configuration of a strategy instance:
+// numbered from 1 per instance, never changed once stored.
+type StrategyVersion struct {
+	Strategy  string          `json:"strategy"`
+	Version   int             `json:"version"`
+	Params    json.RawMessage `json:"params"`           // the configuration's JSON
+	Parent    int             `json:"parent,omitempty"` // the version it was derived from (0: none)
+	Note      string          `json:"note"`
+	CreatedBy string          `json:"created_by"` // the user's email ("" when the platform saved it)
+	CreatedAt time.Time       `json:"created_at"`
 }
 
 // Evaluation is one decision of a strategy on one closed candle, stored
@@ -38,6 +55,9 @@ type Evaluation struct {
 	Reasoning  string             `json:"reasoning"`
 	Indicators map[string]float64 `json:"indicators"`
 	Executed   bool               `json:"executed"`
+	// StrategyVersion is the configuration version the strategy ran (0:
+	// evaluated before versions existed).
+	StrategyVersion int `json:"strategy_version"`
 	// Reason says why a signal was not executed (automation off, disabled,
 	// halted, below confidence, refused by risk: ...), or is empty.
 	Reason  string `json:"reason,omitempty"`
@@ -50,6 +70,22 @@ type Evaluation struct {
 	Prompt     string `json:"prompt,omitempty"`
 	Raw        string `json:"raw,omitempty"`
 	Error      string `json:"error,omitempty"` // a failed decision (provider error, bad answer)
+	// What the model call used: tokens from the provider's usage report
+	// (0 for the built-in analyst, and when a provider reports none) and
+	// their cost in USD from api.ai.pricing at the time; Cost is nil when
+	// the model had no price (unknown, never 0).
+	InputTokens  int              `json:"input_tokens,omitempty"`
+	OutputTokens int              `json:"output_tokens,omitempty"`
+	Cost         *decimal.Decimal `json:"cost,omitempty"`
+}
+
+// AIUsage is one AI decision's usage, as the spend view and the budget
+// read it.
+type AIUsage struct {
+	Time                      time.Time
+	Strategy, Provider, Model string
+	InputTokens, OutputTokens int
+	Cost                      *decimal.Decimal // nil: the model had no price
 }
 
 // EvaluationFilter narrows a listing; zero values mean "any". Newest first.
@@ -76,6 +112,9 @@ type StrategyStore interface {
 	Evaluations(ctx context.Context, f EvaluationFilter) ([]Evaluation, error)
 	// PruneEvaluations deletes evaluations older than before.
 	PruneEvaluations(ctx context.Context, before time.Time) (int64, error)
+	// AIUsage lists the usage of AI decisions (provider set) made in
+	// [since, until), oldest first.
+	AIUsage(ctx context.Context, since, until time.Time) ([]AIUsage, error)
 	// RecordedDecision returns the newest usable AI answer (a decision and
 	// no error) to the prompt with this hash: the model's own answer, from
 	// an AI-driven strategy's evaluations (a stored strategy of type
@@ -87,6 +126,15 @@ type StrategyStore interface {
 	RecordedDecision(ctx context.Context, promptHash string) (e Evaluation, ok bool, err error)
 	// SaveAIRecordings stores model answers given outside an evaluation.
 	SaveAIRecordings(ctx context.Context, rs []AIRecording) error
+	// AddStrategyVersion stores v as the instance's next version (its
+	// Version is ignored) and returns it numbered: saves at once, from any
+	// process, get distinct numbers. A version is never changed afterwards.
+	AddStrategyVersion(ctx context.Context, v StrategyVersion) (StrategyVersion, error)
+	// StrategyVersions lists an instance's versions, newest first (empty,
+	// non-nil when it has none).
+	StrategyVersions(ctx context.Context, strategy string) ([]StrategyVersion, error)
+	// StrategyVersion returns one version, or not_found.
+	StrategyVersion(ctx context.Context, strategy string, version int) (StrategyVersion, error)
 }
 
 // AIRecording is a model's own usable answer (a live-model backtest's, or
@@ -119,6 +167,9 @@ type BacktestRecord struct {
 	Status    string          `json:"status"`
 	Request   json.RawMessage `json:"request"`
 	Result    json.RawMessage `json:"result,omitempty"` // left out of listings
+	// TotalReturn is the report's total return (a fraction), listed with the
+	// run; nil for a report without one.
+	TotalReturn *float64 `json:"total_return,omitempty"`
 }
 
 // BacktestStore keeps backtest runs.

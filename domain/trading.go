@@ -2,6 +2,8 @@ package domain
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -16,14 +18,112 @@ const (
 	Sell Side = "SELL"
 )
 
-// OrderType is market, limit or stop_loss.
+// OrderType is market, limit, stop_loss or trailing_stop.
 type OrderType string
 
 const (
 	Market   OrderType = "market"
 	Limit    OrderType = "limit"
 	StopLoss OrderType = "stop_loss"
+	// TrailingStop is a stop whose stop price follows the best price since
+	// it was placed (or activated) at a fixed distance: Trail says how far.
+	TrailingStop OrderType = "trailing_stop"
 )
+
+// Trail is a trailing stop's distance and state.
+type Trail struct {
+	// Percent (5 = 5%) or Amount (in the quote currency): exactly one is set.
+	Percent *decimal.Decimal `json:"trail_percent,omitempty"`
+	Amount  *decimal.Decimal `json:"trail_amount,omitempty"`
+	// Activation, when set, is the price the market must reach (at or above
+	// it for a SELL, at or below for a BUY) before the stop starts trailing.
+	Activation *decimal.Decimal `json:"activation_price,omitempty"`
+	// Extreme is the best price seen since activation: the high-water mark
+	// of a SELL, the low-water mark of a BUY. Nil until active. It is the
+	// state a restart needs, stored with the order.
+	Extreme *decimal.Decimal `json:"extreme_price,omitempty"`
+}
+
+// Stop is the stop price trailing extreme by the trail on side's
+// protective direction (below it for a SELL, above for a BUY), on the price
+// grid step (rounded away from the market, so it never triggers early).
+func (t Trail) Stop(side Side, extreme, step decimal.Decimal) decimal.Decimal {
+	dist := decimal.Zero
+	if t.Percent != nil {
+		dist = extreme.Mul(*t.Percent).Div(decimal.NewFromInt(100))
+	} else if t.Amount != nil {
+		dist = *t.Amount
+	}
+	if side == Sell {
+		return extreme.Sub(dist).Div(step).Floor().Mul(step)
+	}
+	return extreme.Add(dist).Div(step).Ceil().Mul(step)
+}
+
+// Same reports whether two trails ask for the same distance and activation.
+func (t *Trail) Same(o *Trail) bool {
+	if t == nil || o == nil {
+		return t == nil && o == nil
+	}
+	return eqPtr(t.Percent, o.Percent) && eqPtr(t.Amount, o.Amount) && eqPtr(t.Activation, o.Activation)
+}
+
+// Trailing stop messages, shared by the gateway and the engine.
+const (
+	MsgTrailOne      = "Give either trail_percent or trail_amount"
+	MsgTrailPercent  = "Trail percent must be above 0 and below 100"
+	MsgTrailAmount   = "Trail amount must be positive"
+	MsgTrailActivate = "Activation price must be positive"
+)
+
+// CheckTrail returns field errors for a trailing stop's trail (nil when
+// it is valid): exactly one of a percent (0 < p < 100) or a positive
+// amount, and a positive activation price when one is given.
+func CheckTrail(tr *Trail) map[string]string {
+	f := map[string]string{}
+	switch {
+	case tr == nil || (tr.Percent == nil) == (tr.Amount == nil):
+		f["trail_percent"] = MsgTrailOne
+	case tr.Percent != nil && (!tr.Percent.IsPositive() || tr.Percent.GreaterThanOrEqual(decimal.NewFromInt(100))):
+		f["trail_percent"] = MsgTrailPercent
+	case tr.Amount != nil && !tr.Amount.IsPositive():
+		f["trail_amount"] = MsgTrailAmount
+	}
+	if tr != nil && tr.Activation != nil && !tr.Activation.IsPositive() {
+		f["activation_price"] = MsgTrailActivate
+	}
+	if len(f) == 0 {
+		return nil
+	}
+	return f
+}
+
+// EncodeTrail is a trail as the ledger stores it (JSON; nil for none).
+func EncodeTrail(t *Trail) *string {
+	if t == nil {
+		return nil
+	}
+	b, _ := json.Marshal(t) // decimals and pointers only: cannot fail
+	s := string(b)
+	return &s
+}
+
+// DecodeTrail reads a stored trail; "" is none.
+func DecodeTrail(dst **Trail, s string) error {
+	if s == "" {
+		*dst = nil
+		return nil
+	}
+	var t Trail
+	if err := json.Unmarshal([]byte(s), &t); err != nil {
+		return fmt.Errorf("stored trail %q: %w", s, err)
+	}
+	*dst = &t
+	return nil
+}
+
+// IsStop reports whether an order type triggers at a stop price.
+func (t OrderType) IsStop() bool { return t == StopLoss || t == TrailingStop }
 
 // OrderStatus follows pending -> open -> filled | cancelled, or rejected.
 type OrderStatus string
@@ -48,6 +148,7 @@ type OrderRequest struct {
 	Quantity      decimal.Decimal
 	Price         *decimal.Decimal // limit price (limit orders)
 	StopPrice     *decimal.Decimal // trigger (stop-loss orders)
+	Trail         *Trail           // trailing stops: distance and activation
 	Strategy      string           // "" for manual
 	UserID        string
 	// GroupID joins protective orders (a stop-loss and a take-profit) into one
@@ -55,13 +156,17 @@ type OrderRequest struct {
 	GroupID string
 	// ParentID is the BUY order whose fill this protective order guards.
 	ParentID string
+
+	// StrategyVersion is the version of the strategy's configuration that
+	// asked (0 for manual orders).
+	StrategyVersion int
 }
 
 // SameAs reports whether two requests ask for the same order, so a repeated
 // client order id can be told from a reused one.
 func (r OrderRequest) SameAs(o Order) bool {
 	return r.Symbol == o.Symbol && r.Side == o.Side && r.Type == o.Type && r.Quantity.Equal(o.Quantity) &&
-		eqPtr(r.Price, o.Price) && eqPtr(r.StopPrice, o.StopPrice)
+		eqPtr(r.Price, o.Price) && (r.Type == TrailingStop || eqPtr(r.StopPrice, o.StopPrice)) && r.Trail.Same(o.Trail)
 }
 
 func eqPtr(a, b *decimal.Decimal) bool {
@@ -73,14 +178,18 @@ func eqPtr(a, b *decimal.Decimal) bool {
 
 // Order is an order's current state.
 type Order struct {
-	ID             string           `json:"id"`
-	ClientOrderID  string           `json:"client_order_id,omitempty"`
-	Symbol         string           `json:"symbol"`
-	Side           Side             `json:"side"`
-	Type           OrderType        `json:"order_type"`
-	Quantity       decimal.Decimal  `json:"quantity"`
-	Price          *decimal.Decimal `json:"price"`
-	StopPrice      *decimal.Decimal `json:"stop_price,omitempty"`
+	ID            string           `json:"id"`
+	ClientOrderID string           `json:"client_order_id,omitempty"`
+	Symbol        string           `json:"symbol"`
+	Side          Side             `json:"side"`
+	Type          OrderType        `json:"order_type"`
+	Quantity      decimal.Decimal  `json:"quantity"`
+	Price         *decimal.Decimal `json:"price"`
+	StopPrice     *decimal.Decimal `json:"stop_price,omitempty"`
+	// Trail is a trailing stop's distance, activation and high-water (or
+	// low-water) mark; its StopPrice is the current trigger (nil until the
+	// activation price is reached).
+	Trail          *Trail           `json:"trail,omitempty"`
 	FilledQuantity decimal.Decimal  `json:"filled_quantity"`
 	AvgFillPrice   *decimal.Decimal `json:"average_fill_price"`
 	Fee            decimal.Decimal  `json:"fee"`
@@ -95,6 +204,10 @@ type Order struct {
 	UserID       string          `json:"user_id,omitempty"`
 	CreatedAt    time.Time       `json:"created_at"`
 	UpdatedAt    time.Time       `json:"updated_at"`
+
+	// StrategyVersion is the strategy configuration version that placed the
+	// order (0: manual, or placed before versions existed).
+	StrategyVersion int `json:"strategy_version"`
 }
 
 // Base is the currency a symbol trades (BTC for BTC-USD).
@@ -153,6 +266,38 @@ type Position struct {
 	RealizedPnL   decimal.Decimal `json:"realized_pnl"`
 	CurrentValue  decimal.Decimal `json:"current_value"`
 	PnLPercentage decimal.Decimal `json:"pnl_percentage"`
+	// Protection lists the live SELL stops (stop-loss) and SELL limits
+	// (take-profit) that would close this position, from the exchange's
+	// live orders when the position was read.
+	Protection []ProtectiveLevel `json:"protection"`
+	// ProtectionReduced is the last time Kestrel shrank or cancelled one of
+	// its protective orders on this symbol to make room for a SELL, and why
+	// (absent when it has not since the position was last protected).
+	ProtectionReduced *ProtectionNotice `json:"protection_reduced,omitempty"`
+}
+
+// ProtectiveLevel is one live order guarding a position.
+type ProtectiveLevel struct {
+	OrderID string `json:"order_id"`
+	// Kind is stop_loss (a SELL stop) or take_profit (a SELL limit).
+	Kind  string          `json:"kind"`
+	Price decimal.Decimal `json:"price"` // stop price or limit price
+	// Quantity is what the order still covers (its unfilled remainder).
+	Quantity decimal.Decimal `json:"quantity"`
+	// Protective is true for an order Kestrel attached to a BUY fill, false
+	// for one the trader placed.
+	Protective bool `json:"protective"`
+}
+
+// ProtectionNotice records a protective order shrunk or cancelled by Kestrel.
+type ProtectionNotice struct {
+	Symbol  string          `json:"symbol"`
+	OrderID string          `json:"order_id"`
+	Kind    string          `json:"kind"`
+	From    decimal.Decimal `json:"from_quantity"`
+	To      decimal.Decimal `json:"to_quantity"` // zero when cancelled
+	Reason  string          `json:"reason"`
+	At      time.Time       `json:"at"`
 }
 
 // OrderFilter narrows an order listing; zero values mean "any".
@@ -261,6 +406,9 @@ func Underlying(x Exchange) Exchange {
 type TradeUpdate struct {
 	Order Order `json:"order"`
 	Fill  *Fill `json:"fill,omitempty"`
+	// Journaled says the update's notification event was committed with
+	// it (LedgerChange.Notify), so it must not be queued again from the bus.
+	Journaled bool `json:"-"`
 }
 
 // SymbolName lets the realtime hub route an update by symbol.
@@ -270,20 +418,26 @@ func (u TradeUpdate) SymbolName() string { return u.Order.Symbol }
 // product's increments or minimum size (nil when it respects them). The
 // gateway and the exchanges share it, so the rule is written once.
 func (p Product) CheckIncrements(req OrderRequest) map[string]string {
-	f := map[string]string{}
+	var f map[string]string // made at the first error: a valid order allocates none
+	set := func(field, msg string) {
+		if f == nil {
+			f = map[string]string{}
+		}
+		f[field] = msg
+	}
 	switch {
 	case p.SizeIncrement.IsPositive() && !req.Quantity.Mod(p.SizeIncrement).IsZero():
-		f["quantity"] = "Quantity must be a multiple of " + p.SizeIncrement.String()
+		set("quantity", "Quantity must be a multiple of "+p.SizeIncrement.String())
 	case req.Quantity.LessThan(p.MinSize):
-		f["quantity"] = "Quantity must be at least " + p.MinSize.String()
+		set("quantity", "Quantity must be at least "+p.MinSize.String())
 	}
-	for field, v := range map[string]*decimal.Decimal{"price": req.Price, "stop_price": req.StopPrice} {
-		if v != nil && p.PriceIncrement.IsPositive() && !v.Mod(p.PriceIncrement).IsZero() {
-			f[field] = "Price must be a multiple of " + p.PriceIncrement.String()
+	for _, x := range [...]struct {
+		field string
+		v     *decimal.Decimal
+	}{{"price", req.Price}, {"stop_price", req.StopPrice}} {
+		if x.v != nil && p.PriceIncrement.IsPositive() && !x.v.Mod(p.PriceIncrement).IsZero() {
+			set(x.field, "Price must be a multiple of "+p.PriceIncrement.String())
 		}
-	}
-	if len(f) == 0 {
-		return nil
 	}
 	return f
 }

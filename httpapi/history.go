@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"kestrel/domain"
@@ -11,6 +13,7 @@ import (
 func (s *Server) historyRoutes() {
 	s.api("GET /api/market-data/historical/{symbol}", signedIn, s.historical)
 	s.api("GET /api/market-data/coverage", signedIn, s.coverage)
+	s.api("GET /api/market-data/gaps", signedIn, s.gaps)
 }
 
 type historicalResponse struct {
@@ -81,13 +84,78 @@ func (s *Server) historyQuery(r *http.Request) (sym string, g domain.Granularity
 	return
 }
 
-// coverage lists what the candle store holds: per symbol and granularity,
-// the first candle's open, the last one's close, the count and the holes.
+// backtestHistory is what history a backtest of a symbol can use: from the
+// first stored candle of any width to the last one's close, and the
+// sources stored in it.
+type backtestHistory struct {
+	Symbol  string    `json:"symbol"`
+	From    time.Time `json:"from"`
+	To      time.Time `json:"to"`
+	Sources []string  `json:"sources"`
+	// Message is the range in words, as a backtest outside it is refused.
+	Message string `json:"message"`
+}
+
+// coverage lists what the candle store holds: per symbol, granularity and
+// source, the first candle's open, the last one's close, the count and the
+// holes; and per symbol the history backtests can use.
 func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
 	cov, err := s.d.History.Coverage(r.Context())
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
-	ok(w, map[string]any{"coverage": cov})
+	used := []backtestHistory{}
+	for _, c := range cov {
+		n := len(used)
+		if n == 0 || used[n-1].Symbol != c.Symbol {
+			sp, err := s.d.History.Span(r.Context(), c.Symbol)
+			if err != nil {
+				fail(w, r, err)
+				return
+			}
+			used = append(used, backtestHistory{Symbol: c.Symbol, From: sp.From, To: sp.To, Sources: []string{}, Message: sp.Message()})
+			n++
+		}
+		if !slices.Contains(used[n-1].Sources, c.Source) {
+			used[n-1].Sources = append(used[n-1].Sources, c.Source)
+		}
+	}
+	ok(w, map[string]any{"coverage": cov, "backtests": used})
+}
+
+// gaps is the gap report of a symbol at a granularity: what a backtest at
+// that width reads in [start, end) (default: the symbol's whole history),
+// its sources and every run of missing candles.
+func (s *Server) gaps(w http.ResponseWriter, r *http.Request) {
+	sym := strings.ToUpper(strings.TrimSpace(r.URL.Query().Get("symbol")))
+	if !slices.Contains(s.d.Market.Symbols(), sym) {
+		fail(w, r, fieldErr("symbol", "Unknown symbol: "+r.URL.Query().Get("symbol")))
+		return
+	}
+	g, err := granularityQuery(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	start, err := timeQuery(r, "start")
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	end, err := timeQuery(r, "end")
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	if !start.IsZero() && !end.IsZero() && !start.Before(end) {
+		fail(w, r, fieldErr("start", "start must be before end"))
+		return
+	}
+	rep, err := s.d.History.Gaps(r.Context(), sym, g, start, end)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, rep)
 }

@@ -16,6 +16,20 @@ func (s *Server) notificationRoutes() {
 	s.api("GET /api/notifications/routing", signedIn, s.getNotifyRouting)
 	s.api("PUT /api/notifications/routing", signedIn, s.putNotifyRouting)
 	s.api("GET /api/notifications/deliveries", signedIn, s.listNotifyDeliveries)
+	if s.d.Digest != nil {
+		s.api("GET /api/notifications/digest", signedIn, s.previewDigest)
+	}
+}
+
+// previewDigest is the daily digest for the 24 hours before now, as it
+// would be sent (the account is the platform's, as on the dashboard).
+func (s *Server) previewDigest(w http.ResponseWriter, r *http.Request) {
+	d, err := notify.BuildDigest(r.Context(), s.d.Digest, s.d.Clock.Now().UTC())
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, d)
 }
 
 func (s *Server) listNotifyChannels(w http.ResponseWriter, r *http.Request) {

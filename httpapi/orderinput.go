@@ -72,10 +72,26 @@ type StopLossRequest struct {
 	ClientOrderID string `json:"client_order_id"`
 }
 
-// ModifyRequest is PUT /trading/orders/{id}: at least one of quantity, price.
+// TrailingStopRequest is POST /trading/orders/trailing-stop: a stop-loss
+// payload whose stop_price is replaced by the trail.
+type TrailingStopRequest struct {
+	Symbol          string `json:"symbol"`
+	Side            string `json:"side"`
+	Quantity        Amount `json:"quantity"`
+	TrailPercent    Amount `json:"trail_percent"`
+	TrailAmount     Amount `json:"trail_amount"`
+	ActivationPrice Amount `json:"activation_price"`
+	Strategy        string `json:"strategy"`
+	ClientOrderID   string `json:"client_order_id"`
+}
+
+// ModifyRequest is PUT /trading/orders/{id}: at least one of quantity,
+// price (a limit's price, or a stop's stop price as the spec has it) or
+// stop_price (stop orders only, named as the stop-loss payload names it).
 type ModifyRequest struct {
-	Quantity Amount `json:"quantity"`
-	Price    Amount `json:"price"`
+	Quantity  Amount `json:"quantity"`
+	Price     Amount `json:"price"`
+	StopPrice Amount `json:"stop_price"`
 }
 
 // dec is an amount as the gateway takes it: nil when absent, zero when not a

@@ -8,11 +8,13 @@ import (
 	"strings"
 	"time"
 
+	"kestrel/ai/spend"
 	"kestrel/alert"
 	"kestrel/auth"
 	"kestrel/backtest"
 	"kestrel/cluster"
 	"kestrel/domain"
+	"kestrel/httpapi/routemux"
 	"kestrel/httpapi/ws"
 	"kestrel/jobs"
 	"kestrel/marketdata"
@@ -55,13 +57,21 @@ type Deps struct {
 	// candles, coverage, the statistics drawn from history); nil leaves
 	// those routes out.
 	History *marketdata.History
+	// OrderBook reads a symbol's level2 book from the live market (nil:
+	// no order book route).
+	OrderBook func(symbol string) OrderBook
+	// Backfills runs market-data backfills (with Jobs); nil leaves
+	// /api/market-data/backfills out.
+	Backfills *marketdata.Backfiller
 	// Venue names where orders go and on which prices ("Paper · live
 	// Coinbase prices").
 	Venue      func() string
 	Hub        *ws.Hub
 	Trading    *trading.Service
 	Strategies *strategy.Engine
-	Backtests  *backtest.Service
+	// Spend is the AI spend view and budgets; nil leaves /api/ai/spend out.
+	Spend     *spend.Book
+	Backtests *backtest.Service
 
 	// Jobs runs backtests outside requests (POST /api/backtests).
 	Jobs *jobs.Runner
@@ -69,6 +79,9 @@ type Deps struct {
 	// Notify keeps notification channels, routing and the delivery log;
 	// nil leaves the /api/notifications routes out.
 	Notify *notify.Service
+	// Digest is the account the daily digest reads (GET
+	// /api/notifications/digest); nil leaves that route out.
+	Digest notify.DigestAccount
 
 	// Portfolio history store.
 	Portfolio domain.PortfolioStore
@@ -121,6 +134,9 @@ type Server struct {
 	d      Deps
 	mux    *http.ServeMux
 	routes []Route
+	// mounts are the route table's handlers, mounted on mux together once
+	// every route is known (routemux: some patterns overlap).
+	mounts []routemux.Entry
 }
 
 // access is who may call a route. The zero value is no access level at all:
@@ -201,9 +217,15 @@ func (s *Server) registerRoutes() {
 	if s.d.Market != nil {
 		s.marketRoutes()
 		s.wsRoute()
+		if s.d.OrderBook != nil {
+			s.api("GET /api/market-data/orderbook/{symbol}", signedIn, s.orderBook)
+		}
 	}
 	if s.d.History != nil {
 		s.historyRoutes()
+		if s.d.Backfills != nil && s.d.Jobs != nil {
+			s.backfillRoutes()
+		}
 	}
 	if s.d.Trading != nil {
 		s.tradingRoutes()
@@ -213,6 +235,9 @@ func (s *Server) registerRoutes() {
 		s.analyticsRoutes()
 	}
 	s.analyticsMarketAIRoutes()
+	if s.d.Spend != nil {
+		s.api("GET /api/ai/spend", operatorOnly, s.aiSpend)
+	}
 	if s.d.Backtests != nil {
 		s.backtestRoutes()
 		if s.d.Jobs != nil {
@@ -229,14 +254,17 @@ func (s *Server) registerRoutes() {
 		s.notificationRoutes()
 	}
 	s.mcpRoute() // last: its tools are the routes above
+	routemux.Mount(s.mux, s.mounts, http.HandlerFunc(s.noSuchEndpoint))
 
 	if s.d.Metrics != nil {
 		s.mux.Handle("GET /metrics", requireMetricsToken(s.d.MetricsToken, s.d.MetricsClosed, s.d.Metrics.Handler()))
 	}
-	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		fail(w, r, domain.Errorf(domain.ENotFound, "No such API endpoint: %s %s", r.Method, r.URL.Path))
-	})
+	s.mux.HandleFunc("/api/", s.noSuchEndpoint)
 	s.mux.Handle("/", spaHandler(s.d.UI, s.d.Tuning))
+}
+
+func (s *Server) noSuchEndpoint(w http.ResponseWriter, r *http.Request) {
+	fail(w, r, domain.Errorf(domain.ENotFound, "No such API endpoint: %s %s", r.Method, r.URL.Path))
 }
 
 // api registers an API route behind the audit log and the access check.
@@ -255,11 +283,14 @@ func (s *Server) api(pattern string, a access, h http.HandlerFunc) {
 }
 
 // handle is the one place /api routes reach the mux, so the route table is
-// complete (a test refuses direct s.mux registrations under /api).
+// complete (a test refuses direct s.mux registrations under /api). They are
+// mounted together after the last one (registerRoutes), so patterns that
+// ServeMux refuses side by side, such as POST /api/strategy/{name}/enable
+// and POST /api/strategy/ai-analyze/{symbol}, each keep their own path.
 func (s *Server) handle(pattern string, r Route, h http.Handler) {
 	r.Method, r.Path, _ = strings.Cut(pattern, " ")
 	s.routes = append(s.routes, r)
-	s.mux.Handle(pattern, h)
+	s.mounts = append(s.mounts, routemux.Entry{Pattern: pattern, Handler: h})
 }
 
 // Handler is the whole HTTP stack: middleware around the router.

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"slices"
@@ -20,9 +21,11 @@ func (s *Server) strategyRoutes() {
 	s.api("GET /api/strategy/active", signedIn, s.listStrategies(true))
 	s.api("GET /api/strategy/types", signedIn, s.strategyTypes)
 	s.api("POST /api/strategy", operatorOnly, s.createStrategy)
-	// POST /strategy/{name}/enable|disable and POST /strategy/ai-analyze/{symbol}
-	// share a shape the router cannot tell apart, so one handler routes them.
-	s.api("POST /api/strategy/{name}/{action}", operatorOnly, s.strategyAction)
+	// Each its own operation (ServeMux alone refuses the first two beside
+	// the third: routemux mounts them; ai-analyze/enable is Test AI).
+	s.api("POST /api/strategy/{name}/enable", operatorOnly, s.toggleStrategy(true))
+	s.api("POST /api/strategy/{name}/disable", operatorOnly, s.toggleStrategy(false))
+	s.api("POST /api/strategy/ai-analyze/{symbol}", operatorOnly, s.aiAnalyze)
 	s.api("GET /api/strategy/config/{name}", signedIn, s.strategyConfig)
 	s.api("PUT /api/strategy/config/{name}", operatorOnly, s.putStrategyConfig)
 	s.api("GET /api/strategy/signals/{name}", signedIn, s.strategySignals)
@@ -33,6 +36,7 @@ func (s *Server) strategyRoutes() {
 	s.api("GET /api/strategy/performance/{name}", signedIn, s.strategyPerformance)
 	s.api("GET /api/strategy/ai-performance", signedIn, s.aiPerformance)
 	s.api("GET /api/strategy/ai-performance/{name}", signedIn, s.aiPerformance)
+	s.strategyVersionRoutes()
 }
 
 // strategySummary is the spec's Strategy with its configuration.
@@ -92,24 +96,13 @@ func (s *Server) createStrategy(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	c, err := s.d.Strategies.Create(r.Context(), strings.TrimSpace(in.Name), strings.TrimSpace(in.Type), in.Config)
+	c, err := s.d.Strategies.CreateAs(r.Context(), strings.TrimSpace(in.Name), strings.TrimSpace(in.Type), in.Config, userFrom(r.Context()).Email)
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
 	noteAudit(r.Context(), "", "", "created strategy "+c.Name+" ("+c.Type+")")
 	writeJSON(w, http.StatusCreated, envelope{Success: true, Data: map[string]any{"strategy": c}})
-}
-
-func (s *Server) strategyAction(w http.ResponseWriter, r *http.Request) {
-	switch name, action := r.PathValue("name"), r.PathValue("action"); {
-	case name == "ai-analyze":
-		s.aiAnalyze(w, r, action)
-	case action == "enable" || action == "disable":
-		s.toggleStrategy(action == "enable")(w, r)
-	default:
-		fail(w, r, domain.Errorf(domain.ENotFound, "No such action: %s", action))
-	}
 }
 
 func (s *Server) toggleStrategy(on bool) http.HandlerFunc {
@@ -164,12 +157,13 @@ func (s *Server) putStrategyConfig(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	c, err := s.d.Strategies.Configure(r.Context(), r.PathValue("name"), cur)
+	// Saving is a new version, derived from the running one.
+	c, err := s.d.Strategies.ConfigureAs(r.Context(), r.PathValue("name"), cur, strategy.Meta{By: userFrom(r.Context()).Email})
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
-	noteAudit(r.Context(), "", "", "configured strategy "+c.Name)
+	noteAudit(r.Context(), "", "", fmt.Sprintf("configured strategy %s (version %d)", c.Name, c.Version))
 	ok(w, c)
 }
 
@@ -377,8 +371,11 @@ func (s *Server) aiPerformance(w http.ResponseWriter, r *http.Request) {
 
 // aiAnalyze is the Test AI action: the AI strategy (or ?strategy=) decides
 // on symbol now; the decision is recorded, not executed. A provider failure
-// or a malformed answer is recorded too and answers 502 with the reason.
-func (s *Server) aiAnalyze(w http.ResponseWriter, r *http.Request, symbol string) {
+// or a malformed answer is recorded too and answers 502 with the reason; a
+// provider whose monthly budget is spent is not asked (409, recorded as
+// "paused: budget").
+func (s *Server) aiAnalyze(w http.ResponseWriter, r *http.Request) {
+	symbol := r.PathValue("symbol")
 	sym := strings.ToUpper(strings.TrimSpace(symbol))
 	if !slices.Contains(s.d.Market.Symbols(), sym) {
 		fail(w, r, domain.Errorf(domain.ENotFound, "Unknown symbol: %s", symbol))
@@ -389,6 +386,12 @@ func (s *Server) aiAnalyze(w http.ResponseWriter, r *http.Request, symbol string
 		name = strategy.AIName
 	}
 	ev, err := s.d.Strategies.Analyze(r.Context(), name, sym)
+	if err != nil && ev.ID != "" && domain.ErrorCode(err) == domain.EConflict {
+		// The provider's monthly budget is spent: recorded, no call made.
+		writeJSON(w, http.StatusConflict, map[string]any{"success": false, "data": ev,
+			"error": errorBody{Code: domain.EConflict, Message: ev.Error}})
+		return
+	}
 	if err != nil && ev.ID != "" {
 		writeJSON(w, http.StatusBadGateway, map[string]any{"success": false, "data": ev,
 			"error": errorBody{Code: domain.EUnavailable, Message: "AI analysis failed: " + ev.Error}})

@@ -30,6 +30,14 @@ type sweep struct {
 	TrialCount int              `json:"trial_count"` // trials planned
 	Trials     []research.Trial `json:"trials"`
 	Best       *research.Trial  `json:"best"` // null while no trial is eligible
+	// A walk-forward sweep's options and folds, stitched curve, efficiency,
+	// parameter stability and deflated Sharpe ratio.
+	WalkForward *research.WalkForward `json:"walk_forward,omitempty"`
+	*research.WalkForwardReport
+
+	// StrategyVersion is the version of the configuration every trial's
+	// overrides were applied to (pinned when the sweep was submitted).
+	StrategyVersion int `json:"strategy_version"`
 }
 
 // sweepSummary is one line of GET /api/sweeps.
@@ -113,14 +121,32 @@ func (s *Server) getSweep(w http.ResponseWriter, r *http.Request) {
 	// The space is expanded again from the ask (a seeded random search
 	// draws the same points) for the number of trials and the names.
 	names, planned := research.Size(a)
+	runs := ts
+	if a.WalkForward != nil {
+		ts = ts[:0:0]
+		for _, t := range runs {
+			if t.Index < planned { // the others are its folds' runs (research.Layout)
+				ts = append(ts, t)
+			}
+		}
+	}
 	trials, best := research.Rank(ts, a)
 	progress := j.Progress // stored at most every half second while it runs
 	if planned > 0 {
 		progress = float64(len(ts)) / float64(planned) // the trials stored: exact
 	}
+	var wf *research.WalkForwardReport
+	if a.WalkForward != nil {
+		if ws, f := research.Windows(a, 0); f == nil {
+			rep := research.Report(a, names, ws, runs)
+			wf = &rep
+			progress = float64(rep.Runs) / float64(max(rep.RunsPlanned, 1))
+		}
+	}
 	out := sweep{ID: j.ID, Status: j.Status, Progress: progress, Error: j.Error, Owner: j.Owner, CreatedAt: j.CreatedAt,
 		StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Request: j.Params, Objective: a.Objective, Parameters: names,
-		TrialCount: planned, Trials: trials}
+		TrialCount: planned, Trials: trials, WalkForward: a.WalkForward, WalkForwardReport: wf}
+	out.StrategyVersion = a.StrategyVersion
 	if best >= 0 {
 		out.Best = &trials[best]
 	}

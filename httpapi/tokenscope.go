@@ -47,6 +47,9 @@ var tokenExact = map[string]tokenUse{
 
 	"POST /api/backtests":             tokenWork,
 	"POST /api/backtests/{id}/cancel": tokenWork,
+	// Test AI asks the model (it costs, and counts toward the AI budget)
+	// and records a decision; it never trades.
+	"POST /api/strategy/ai-analyze/{symbol}": tokenWork,
 
 	"POST /api/trading/execute":          tokenTrade,
 	"POST /api/trading/orders/limit":     tokenTrade,
@@ -54,6 +57,9 @@ var tokenExact = map[string]tokenUse{
 	"PUT /api/trading/orders/{id}":       tokenTrade,
 	"DELETE /api/trading/orders/{id}":    tokenTrade,
 	"POST /api/trading/stop":             tokenTrade,
+	// A strategy trades on the venue once enabled: like an order.
+	"POST /api/strategy/{name}/enable":  tokenTrade,
+	"POST /api/strategy/{name}/disable": tokenTrade,
 }
 
 // tokenUseOf is what tokens may do on the route of pattern ("METHOD /path").

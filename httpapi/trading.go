@@ -17,6 +17,7 @@ func (s *Server) tradingRoutes() {
 	s.api("POST /api/trading/execute", signedIn, s.execute)
 	s.api("POST /api/trading/orders/limit", signedIn, s.placeLimit)
 	s.api("POST /api/trading/orders/stop-loss", signedIn, s.placeStopLoss)
+	s.api("POST /api/trading/orders/trailing-stop", signedIn, s.placeTrailingStop)
 	s.api("PUT /api/trading/orders/{id}", signedIn, s.modifyOrder)
 	s.api("DELETE /api/trading/orders/{id}", signedIn, s.cancelOrder)
 	s.api("GET /api/trading/orders", signedIn, s.listOrders)
@@ -113,6 +114,19 @@ func (s *Server) placeStopLoss(w http.ResponseWriter, r *http.Request) {
 	placeReply(w, r, o, created, err)
 }
 
+func (s *Server) placeTrailingStop(w http.ResponseWriter, r *http.Request) {
+	var in TrailingStopRequest
+	if err := decode(r, &in); err != nil {
+		fail(w, r, err)
+		return
+	}
+	req := orderRequest(userFrom(r.Context()).ID, in.ClientOrderID, in.Symbol, in.Side, domain.TrailingStop, in.Quantity, in.Strategy)
+	req.Trail = &domain.Trail{Percent: in.TrailPercent.ptr(), Amount: in.TrailAmount.ptr(), Activation: in.ActivationPrice.ptr()}
+	r = s.rideAudit(r, "", http.StatusCreated)
+	o, created, err := s.d.Trading.Place(r.Context(), req)
+	placeReply(w, r, o, created, err)
+}
+
 func (s *Server) modifyOrder(w http.ResponseWriter, r *http.Request) {
 	var in ModifyRequest
 	if err := decode(r, &in); err != nil {
@@ -126,12 +140,27 @@ func (s *Server) modifyOrder(w http.ResponseWriter, r *http.Request) {
 	if in.Price.Set && !in.Price.dec().IsPositive() {
 		f = append(f, "price", "Valid price is required for limit orders")
 	}
+	if in.StopPrice.Set && !in.StopPrice.dec().IsPositive() {
+		f = append(f, "stop_price", "Valid stop price is required for stop orders")
+	}
+	if in.Price.Set && in.StopPrice.Set {
+		f = append(f, "stop_price", "Send price or stop_price, not both")
+	}
 	if len(f) > 0 {
 		fail(w, r, fieldErr(f[0], f[1]))
 		return
 	}
 	r = s.rideAudit(r, r.PathValue("id"), http.StatusOK)
-	o, err := s.d.Trading.ModifyAs(r.Context(), trading.ActorOf(userFrom(r.Context())), r.PathValue("id"), in.Quantity.ptr(), in.Price.ptr())
+	by := trading.ActorOf(userFrom(r.Context()))
+	var o domain.Order
+	var err error
+	if in.StopPrice.Set {
+		o, err = s.d.Trading.ModifyStopAs(r.Context(), by, r.PathValue("id"), in.Quantity.ptr(), in.StopPrice.ptr())
+	} else {
+		o, err = s.d.Trading.ModifyAs(r.Context(), by, r.PathValue("id"), in.Quantity.ptr(), in.Price.ptr())
+		// A stop's price sent as price: its errors name the field sent.
+		err = renameField(err, "stop_price", "price")
+	}
 	orderReply(w, r, o, err, http.StatusOK)
 }
 

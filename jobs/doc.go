@@ -1,5 +1,5 @@
-// Package jobs runs long work outside requests: backtests and parameter
-// sweeps (backfills later), all through one Runner.
+// Package jobs runs long work outside requests: backtests, parameter
+// sweeps and market-data backfills, all through one Runner.
 //
 // A job is a row of the jobs table (domain.JobStore): kind, owner, status
 // (queued, running, completed, failed, cancelled), progress 0..1, its
@@ -22,7 +22,7 @@
 //     run again by itself: a live-model backtest has already paid for its
 //     model calls, and its answers are stored, so the owner decides whether to
 //     start it again (a recorded replay costs nothing);
-//   - except a kind registered with HandleResumable (sweeps): its handler
+//   - except a kind registered with HandleResumable (sweeps, backfills): its handler
 //     stores each piece of work as it finishes and skips it when run again,
 //     so such a job is run again by the next runner and carries on.
 package jobs

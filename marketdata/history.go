@@ -15,7 +15,8 @@ import (
 	"kestrel/replay"
 )
 
-// Stored is the one width the store keeps (see the package doc).
+// Stored is the width of the shipped candles: the finest stored, and the
+// one the generated one- and five-minute candles are cut from.
 const Stored = domain.FifteenMinute
 
 const day = 24 * time.Hour
@@ -94,88 +95,97 @@ func (s Span) Covers(start, end time.Time) bool {
 	return !start.Before(s.FirstDay()) && !end.After(s.LastDay().Add(day)) && start.Before(end)
 }
 
-// Coverage lists every symbol and granularity stored, with the holes in
-// each, ordered by symbol.
+// Coverage lists every symbol, granularity and source stored, ordered by
+// symbol, granularity and source. Gaps are the holes in the stored history
+// at that granularity (no source has a candle there) inside the row's
+// [From, To).
 func (h *History) Coverage(ctx context.Context) ([]Coverage, error) {
 	spans, err := h.st.CandleSpans(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := []Coverage{}
-	for _, sp := range merged(spans) {
-		gaps, err := h.st.CandleGaps(ctx, sp.Symbol, sp.Granularity)
-		if err != nil {
-			return nil, err
+	gaps := map[string][]domain.CandleGap{}
+	for _, sp := range spans {
+		key := sp.Symbol + "|" + string(sp.Granularity)
+		all, ok := gaps[key]
+		if !ok {
+			if all, err = h.st.CandleGaps(ctx, sp.Symbol, sp.Granularity); err != nil {
+				return nil, err
+			}
+			gaps[key] = all
 		}
-		sp.Gaps = gaps
-		out = append(out, sp)
+		c := Coverage{Symbol: sp.Symbol, Granularity: sp.Granularity, From: sp.First, To: sp.Last.Add(sp.Granularity.Duration()), Candles: sp.Count,
+			Gaps: []domain.CandleGap{}, Source: sp.Source}
+		for _, g := range all {
+			if g.From.Before(c.To) && g.To.After(c.From) {
+				c.Gaps = append(c.Gaps, g)
+			}
+		}
+		out = append(out, c)
 	}
 	return out, nil
 }
 
-// Span is where symbol's stored history begins and ends; not_found when
-// the store holds nothing for it.
+// Span is where symbol's stored history begins and ends, over every width
+// stored (the shipped 15-minute candles and any backfilled ones); not_found
+// when the store holds nothing for it.
 func (h *History) Span(ctx context.Context, symbol string) (Span, error) {
-	first, last, err := h.st.CandleBounds(ctx, symbol, Stored)
-	if err != nil {
-		return Span{}, err
-	}
-	return Span{Symbol: symbol, From: first, To: last.Add(candles.Width)}, nil
-}
-
-// merged folds the spans of one symbol and granularity from several
-// sources into one coverage.
-func merged(spans []domain.CandleSpan) []Coverage {
-	var out []Coverage
-	for _, sp := range spans {
-		w := sp.Granularity.Duration()
-		n := len(out)
-		if n > 0 && out[n-1].Symbol == sp.Symbol && out[n-1].Granularity == sp.Granularity {
-			c := &out[n-1]
-			if sp.First.Before(c.From) {
-				c.From = sp.First
-			}
-			if end := sp.Last.Add(w); end.After(c.To) {
-				c.To = end
-			}
-			c.Candles += sp.Count
-			c.Source += ", " + sp.Source
+	var out Span
+	for _, g := range Backfillable {
+		first, last, err := h.st.CandleBounds(ctx, symbol, g)
+		if domain.ErrorCode(err) == domain.ENotFound {
 			continue
 		}
-		out = append(out, Coverage{Symbol: sp.Symbol, Granularity: sp.Granularity, From: sp.First, To: sp.Last.Add(w), Candles: sp.Count,
-			Gaps: []domain.CandleGap{}, Source: sp.Source})
+		if err != nil {
+			return Span{}, err
+		}
+		if out.From.IsZero() || first.Before(out.From) {
+			out.From = first
+		}
+		if end := last.Add(g.Duration()); end.After(out.To) {
+			out.To = end
+		}
 	}
-	return out
+	if out.From.IsZero() {
+		return Span{}, domain.Errorf(domain.ENotFound, "No market data is stored for %s", symbol)
+	}
+	out.Symbol = symbol
+	return out, nil
 }
 
 // Candles returns symbol's candles of width g opening in [from, to) by real
-// dates: stored, aggregated from stored 15-minute candles, or (ONE_MINUTE,
-// FIVE_MINUTE) cut from generated paths inside them (Synthetic).
+// dates: those stored at g, else built from the widest narrower width
+// stored that divides g (bucket by bucket, so a backfilled hourly range and
+// the shipped 15-minute candles make one series), or (ONE_MINUTE,
+// FIVE_MINUTE) cut from generated paths inside the 15-minute candles
+// (Synthetic). Source names the sources of the candles used.
 func (h *History) Candles(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) (Window, error) {
 	w := g.Duration()
 	if w == 0 {
 		return Window{}, domain.Errorf(domain.EInvalid, "Unsupported granularity: %s", g)
 	}
-	lo, hi := from.Truncate(max(w, candles.Width)), ceil(to, max(w, candles.Width))
-	stored, err := h.st.StoredCandles(ctx, symbol, Stored, lo, hi)
-	if err != nil {
-		return Window{}, err
-	}
-	sources, err := h.st.CandleSources(ctx, symbol, Stored, lo, hi)
-	if err != nil {
-		return Window{}, err
-	}
-	out := Window{Source: strings.Join(sources, ", ")}
-	switch {
-	case w == candles.Width:
-		out.Candles = stored
-	case w > candles.Width:
-		out.Candles = aggregate(stored, w)
-	default:
+	var out Window
+	if w < candles.Width {
+		lo, hi := from.Truncate(candles.Width), ceil(to, candles.Width)
+		stored, err := h.st.StoredCandles(ctx, symbol, Stored, lo, hi)
+		if err != nil {
+			return Window{}, err
+		}
+		sources, err := h.st.CandleSources(ctx, symbol, Stored, lo, hi)
+		if err != nil {
+			return Window{}, err
+		}
+		out.Source = strings.Join(sources, ", ")
 		if out.Candles, err = h.fine(ctx, symbol, stored, w); err != nil {
 			return Window{}, err
 		}
 		out.Synthetic = true
+	} else {
+		var err error
+		if out, err = h.layered(ctx, symbol, g, from.Truncate(w), ceil(to, w)); err != nil {
+			return Window{}, err
+		}
 	}
 	// Keep the candles opening in [from, to) (a wider bucket that opened
 	// before from is kept, as the live market's candles are).
@@ -184,32 +194,198 @@ func (h *History) Candles(ctx context.Context, symbol string, g domain.Granulari
 	return out, nil
 }
 
-func ceil(t time.Time, w time.Duration) time.Time {
-	if c := t.Truncate(w); c.Equal(t) {
-		return c
+// layers are the stored widths a candle of width g is read from, in order
+// of preference: g itself, then each narrower width that divides it,
+// widest first (fewest pieces).
+func layers(g domain.Granularity) []domain.Granularity {
+	w := g.Duration()
+	out := []domain.Granularity{}
+	for i := len(Backfillable) - 1; i >= 0; i-- {
+		lw := Backfillable[i].Duration()
+		if lw <= w && w%lw == 0 {
+			out = append(out, Backfillable[i])
+		}
 	}
-	return t.Truncate(w).Add(w)
+	return out
 }
 
-// aggregate merges ascending 15-minute candles into candles of width w,
-// aligned to UTC.
-func aggregate(cs []domain.Candle, w time.Duration) []domain.Candle {
-	out := make([]domain.Candle, 0, len(cs)/int(w/candles.Width)+1)
+// layered reads candles of width g opening in [lo, hi), each bucket from
+// the first layer that has it whole (every narrower candle of it stored);
+// a bucket no layer has whole is built from the layer covering most of it
+// (the first such layer on a tie), so a backfill that starts mid-day never
+// hides a whole day the shipped data has.
+func (h *History) layered(ctx context.Context, symbol string, g domain.Granularity, lo, hi time.Time) (Window, error) {
+	w := g.Duration()
+	type layer struct {
+		g       domain.Granularity
+		buckets []counted
+		at      int // the next bucket to merge
+		from    time.Time
+		to      time.Time // the range of its buckets used
+		used    bool
+	}
+	var ls []*layer
+	for _, lg := range layers(g) {
+		stored, err := h.st.StoredCandles(ctx, symbol, lg, lo, hi)
+		if err != nil {
+			return Window{}, err
+		}
+		if len(stored) == 0 {
+			continue
+		}
+		if lg == g && len(ls) == 0 && lg == Stored {
+			// Only the stored width can hold a 15-minute candle: nothing to merge.
+			srcs, err := h.st.CandleSources(ctx, symbol, lg, lo, hi)
+			if err != nil {
+				return Window{}, err
+			}
+			return Window{Candles: stored, Source: strings.Join(srcs, ", ")}, nil
+		}
+		ls = append(ls, &layer{g: lg, buckets: aggregateCounted(stored, w, lg.Duration())})
+	}
+	// Merge the layers' ascending buckets: each bucket time once, from the
+	// first layer that has it whole, else the one covering most of it.
+	var cs []domain.Candle
+	for {
+		var next time.Time
+		for _, l := range ls {
+			if l.at < len(l.buckets) && (next.IsZero() || l.buckets[l.at].c.Time.Before(next)) {
+				next = l.buckets[l.at].c.Time
+			}
+		}
+		if next.IsZero() {
+			break
+		}
+		var pick *layer
+		for _, l := range ls {
+			if l.at >= len(l.buckets) || !l.buckets[l.at].c.Time.Equal(next) {
+				continue
+			}
+			if pick == nil || (pick.buckets[pick.at].cover < w && l.buckets[l.at].cover > pick.buckets[pick.at].cover) {
+				pick = l
+			}
+		}
+		cs = append(cs, pick.buckets[pick.at].c)
+		if !pick.used {
+			pick.from, pick.used = next, true
+		}
+		pick.to = next.Add(w)
+		for _, l := range ls {
+			if l.at < len(l.buckets) && l.buckets[l.at].c.Time.Equal(next) {
+				l.at++
+			}
+		}
+	}
+	var sources []string
+	for _, l := range ls {
+		if !l.used {
+			continue
+		}
+		srcs, err := h.st.CandleSources(ctx, symbol, l.g, l.from, l.to)
+		if err != nil {
+			return Window{}, err
+		}
+		for _, s := range srcs {
+			if !slices.Contains(sources, s) {
+				sources = append(sources, s)
+			}
+		}
+	}
+	slices.Sort(sources)
+	if cs == nil {
+		cs = []domain.Candle{}
+	}
+	return Window{Candles: cs, Source: strings.Join(sources, ", ")}, nil
+}
+
+// counted is a candle of a wider width and how much of it the stored
+// candles that made it cover.
+type counted struct {
+	c     domain.Candle
+	cover time.Duration
+}
+
+// aggregateCounted merges ascending candles of width lw into candles of
+// width w, aligned to UTC (first open, highest high, lowest low, last
+// close, summed volume), with how much of each bucket they cover.
+func aggregateCounted(cs []domain.Candle, w, lw time.Duration) []counted {
+	out := make([]counted, 0, len(cs)/max(int(w/lw), 1)+1)
 	for _, c := range cs {
 		open := c.Time.Truncate(w)
 		n := len(out)
-		if n > 0 && out[n-1].Time.Equal(open) {
+		if n > 0 && out[n-1].c.Time.Equal(open) {
 			b := &out[n-1]
-			b.High = decimal.Max(b.High, c.High)
-			b.Low = decimal.Min(b.Low, c.Low)
-			b.Close = c.Close
-			b.Volume = b.Volume.Add(c.Volume)
+			b.c.High = decimal.Max(b.c.High, c.High)
+			b.c.Low = decimal.Min(b.c.Low, c.Low)
+			b.c.Close = c.Close
+			b.c.Volume = b.c.Volume.Add(c.Volume)
+			b.cover += lw
 			continue
 		}
 		c.Time = open
-		out = append(out, c)
+		out = append(out, counted{c: c, cover: lw})
 	}
 	return out
+}
+
+// Report is what a backtest at one width reads of a symbol: the range, the
+// candles, their sources and the buckets no stored candle fills.
+type Report struct {
+	Symbol      string             `json:"symbol"`
+	Granularity domain.Granularity `json:"granularity"`
+	From        time.Time          `json:"from"`
+	To          time.Time          `json:"to"`
+	Candles     int                `json:"candles"`
+	Source      string             `json:"source"`
+	Synthetic   bool               `json:"synthetic"`
+	Gaps        []domain.CandleGap `json:"gaps"`
+}
+
+// Gaps reports what a backtest of symbol at g would read in [from, to)
+// (zero times: the symbol's whole span), with every run of missing buckets.
+func (h *History) Gaps(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) (Report, error) {
+	w := g.Duration()
+	if w == 0 {
+		return Report{}, domain.Errorf(domain.EInvalid, "Unsupported granularity: %s", g)
+	}
+	span, err := h.Span(ctx, symbol)
+	if err != nil {
+		return Report{}, err
+	}
+	if from.IsZero() || from.Before(span.From) {
+		from = span.From
+	}
+	if to.IsZero() || to.After(span.To) {
+		to = span.To
+	}
+	// One- and five-minute candles are cut from the 15-minute ones, a fixed
+	// number from each: their gaps are those of the 15-minute candles, and
+	// reading the 15-minute candles spares generating every path.
+	read, per := g, 1
+	if w < candles.Width {
+		read, per, w = Stored, int(candles.Width/w), candles.Width
+	}
+	from, to = from.Truncate(w), ceil(to, w)
+	rep := Report{Symbol: symbol, Granularity: g, From: from, To: to, Gaps: []domain.CandleGap{}, Synthetic: read != g}
+	if !from.Before(to) {
+		return rep, nil
+	}
+	win, err := h.Candles(ctx, symbol, read, from, to)
+	if err != nil {
+		return Report{}, err
+	}
+	rep.Candles, rep.Source = len(win.Candles)*per, win.Source
+	next := from
+	for _, c := range win.Candles {
+		if c.Time.After(next) {
+			rep.Gaps = append(rep.Gaps, domain.CandleGap{From: next, To: c.Time})
+		}
+		next = c.Time.Add(w)
+	}
+	if next.Before(to) {
+		rep.Gaps = append(rep.Gaps, domain.CandleGap{From: next, To: to})
+	}
+	return rep, nil
 }
 
 // fine cuts candles of width w (1 or 5 minutes) from the seeded path inside
@@ -276,4 +452,11 @@ func (h *History) Daily(ctx context.Context, symbols []string) (map[string][]dom
 	h.daily = dailyCache{key: key, days: out}
 	h.mu.Unlock()
 	return out, nil
+}
+
+func ceil(t time.Time, w time.Duration) time.Time {
+	if c := t.Truncate(w); c.Equal(t) {
+		return c
+	}
+	return t.Truncate(w).Add(w)
 }

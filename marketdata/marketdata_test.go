@@ -15,7 +15,7 @@ import (
 )
 
 // imported is a fresh SQLite store with the shipped candles imported.
-func imported(t *testing.T) (*sqlite.Store, marketdata.Imported) {
+func imported(t testing.TB) (*sqlite.Store, marketdata.Imported) {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
 	if err != nil {

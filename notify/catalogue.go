@@ -31,7 +31,7 @@ const (
 
 // Types lists the catalogue in the order the API and the UI show it.
 var Types = []string{OrderFilled, OrderPartiallyFilled, OrderRejected, ProtectiveTriggered, EmergencyStop, TradingResumed,
-	RiskLimitReached, StrategyError, MarketStale, ExchangeDisconnected, BacktestFinished, SystemAlert}
+	RiskLimitReached, StrategyError, MarketStale, ExchangeDisconnected, BacktestFinished, SystemAlert, DailyDigest}
 
 // KnownType reports whether t is in the catalogue.
 func KnownType(t string) bool {

@@ -11,13 +11,21 @@ import (
 // ChannelInput is a channel as a user creates or changes it; nil fields
 // are left as they are on update.
 type ChannelInput struct {
+	// Kind is webhook (the default), telegram or email; set at creation only.
+	Kind    *string `json:"kind"`
 	Name    *string `json:"name"`
 	URL     *string `json:"url"`
 	Secret  *string `json:"secret"`
 	Enabled *bool   `json:"enabled"`
+	// Address is the Telegram chat id (telegram) or the recipient (email).
+	Address *string `json:"address"`
+	// BotToken is the Telegram bot's token (telegram); sealed at rest,
+	// never shown again.
+	BotToken *string `json:"bot_token"`
 }
 
-// CreatedChannel is a new channel and its signing secret, shown this once.
+// CreatedChannel is a new channel and its webhook signing secret, shown
+// this once ("" for other kinds: a bot token is the user's own).
 type CreatedChannel struct {
 	domain.NotifyChannel
 	Secret string `json:"secret"`
@@ -28,7 +36,7 @@ func invalid(fields map[string]string) error {
 }
 
 // apply checks in and copies it onto c (sealing a new secret); the
-// returned plain secret is "" when it did not change.
+// returned plain webhook secret is "" when it did not change.
 func (s *Service) apply(c *domain.NotifyChannel, in ChannelInput, creating bool) (string, error) {
 	f := map[string]string{}
 	if in.Name != nil {
@@ -37,25 +45,56 @@ func (s *Service) apply(c *domain.NotifyChannel, in ChannelInput, creating bool)
 	if c.Name == "" || utf8.RuneCountInString(c.Name) > 80 {
 		f["name"] = "Name the channel (1 to 80 characters)"
 	}
-	if in.URL != nil {
-		c.URL = strings.TrimSpace(*in.URL)
+	if in.Kind != nil && !creating && *in.Kind != c.Kind {
+		f["kind"] = "A channel's kind cannot change: add a new channel"
 	}
-	if creating && in.URL == nil {
-		f["url"] = "Enter the receiver's URL"
-	} else if msg := CheckURL(c.URL); msg != "" || len(c.URL) > 2000 {
-		f["url"] = msg
-		if msg == "" {
-			f["url"] = "The URL is longer than 2000 characters"
+	plain, seal := "", ""
+	switch c.Kind {
+	case domain.NotifyWebhook:
+		if in.URL != nil {
+			c.URL = strings.TrimSpace(*in.URL)
 		}
-	}
-	plain := ""
-	if in.Secret != nil && *in.Secret != "" {
-		if !ValidSecret(*in.Secret) {
-			f["secret"] = "A webhook secret is whsec_ followed by 24 to 64 random bytes in base64 (leave it empty for a new one)"
+		if creating && in.URL == nil {
+			f["url"] = "Enter the receiver's URL"
+		} else if msg := CheckURL(c.URL); msg != "" || len(c.URL) > 2000 {
+			f["url"] = msg
+			if msg == "" {
+				f["url"] = "The URL is longer than 2000 characters"
+			}
 		}
-		plain = *in.Secret
-	} else if creating {
-		plain = NewSecret()
+		if in.Secret != nil && *in.Secret != "" {
+			if !ValidSecret(*in.Secret) {
+				f["secret"] = "A webhook secret is whsec_ followed by 24 to 64 random bytes in base64 (leave it empty for a new one)"
+			}
+			plain = *in.Secret
+		} else if creating {
+			plain = NewSecret()
+		}
+		seal = plain
+	case domain.NotifyTelegram:
+		if in.Address != nil {
+			c.Address = strings.TrimSpace(*in.Address)
+		}
+		if !ValidChatID(c.Address) {
+			f["address"] = "Enter the chat id (a number, negative for groups) or @channelname"
+		}
+		if in.BotToken != nil && *in.BotToken != "" {
+			seal = strings.TrimSpace(*in.BotToken)
+			if !ValidBotToken(seal) {
+				f["bot_token"] = "A bot token is the bot's id, a colon and its secret, as BotFather gives it (123456:ABC…)"
+			}
+		} else if creating {
+			f["bot_token"] = "Enter the bot token BotFather gave you"
+		}
+	case domain.NotifyEmail:
+		if in.Address != nil {
+			c.Address = strings.TrimSpace(*in.Address)
+		}
+		if !ValidEmail(c.Address) {
+			f["address"] = "Enter one email address, e.g. me@example.com"
+		}
+	default:
+		f["kind"] = "Use webhook, telegram or email"
 	}
 	if in.Enabled != nil {
 		c.Enabled = *in.Enabled
@@ -63,8 +102,8 @@ func (s *Service) apply(c *domain.NotifyChannel, in ChannelInput, creating bool)
 	if len(f) > 0 {
 		return "", invalid(f)
 	}
-	if plain != "" {
-		sealed, err := s.sealer.Seal(SecretField, plain)
+	if seal != "" {
+		sealed, err := s.sealer.Seal(SecretField, seal)
 		if err != nil {
 			return "", err
 		}
@@ -73,10 +112,13 @@ func (s *Service) apply(c *domain.NotifyChannel, in ChannelInput, creating bool)
 	return plain, nil
 }
 
-// CreateChannel adds a webhook channel for owner; the answer carries the
-// signing secret (generated unless given), the only time it is shown.
+// CreateChannel adds a channel for owner; for a webhook the answer carries
+// the signing secret (generated unless given), the only time it is shown.
 func (s *Service) CreateChannel(ctx context.Context, owner string, in ChannelInput) (CreatedChannel, error) {
-	c := domain.NotifyChannel{ID: NewID("ch_"), Owner: owner, Kind: "webhook", Enabled: true, CreatedAt: s.clock.Now()}
+	c := domain.NotifyChannel{ID: NewID("ch_"), Owner: owner, Kind: domain.NotifyWebhook, Enabled: true, CreatedAt: s.clock.Now()}
+	if in.Kind != nil && *in.Kind != "" {
+		c.Kind = *in.Kind
+	}
 	plain, err := s.apply(&c, in, true)
 	if err != nil {
 		return CreatedChannel{}, err
@@ -198,11 +240,20 @@ func (s *Service) SetRouting(ctx context.Context, owner string, r domain.NotifyR
 	if r.Aggregate && (r.AggregateSeconds < 1 || r.AggregateSeconds > 3600) {
 		f["aggregate_seconds"] = "Use 1 to 3600 seconds"
 	}
+	for k, v := range validQuietHours(r) {
+		f[k] = v
+	}
 	if len(f) > 0 {
 		return r, invalid(f)
 	}
 	r.Owner, r.Routes = owner, clean
-	return r, s.store.PutNotifyRouting(ctx, r)
+	if err := s.store.PutNotifyRouting(ctx, r); err != nil {
+		return r, err
+	}
+	if s.listening.Load() != nil {
+		_ = s.LoadListening(ctx) // at once on this instance; RunRouting re-reads it each Poll everywhere
+	}
+	return r, nil
 }
 
 // Deliveries is the delivery log: owner's ("" for everyone's), newest first.

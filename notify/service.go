@@ -10,7 +10,9 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"kestrel/domain"
 )
@@ -36,8 +38,24 @@ type Options struct {
 	Poll time.Duration
 	// Parallel caps attempts in flight (8).
 	Parallel int
-	// Client sends webhooks (NewClient).
+	// Client sends webhooks and Telegram messages (NewClient).
 	Client *http.Client
+	// TelegramURL, when set, is the Bot API's base URL whatever the
+	// settings say (KESTREL_TELEGRAM_API_URL).
+	TelegramURL string
+	// Servers returns the settings' notification servers (nil: none).
+	Servers func() Servers
+	// Flags returns a user's ui.notifications switches (nil: all on).
+	Flags func(ctx context.Context, owner string) (Flags, error)
+}
+
+// Servers are the platform's notification servers, from the settings.
+type Servers struct {
+	SMTP SMTP
+	// TelegramURL is the Bot API's base URL ("": DefaultTelegramURL).
+	TelegramURL string
+	// DigestTime is when the daily digest goes out, HH:MM UTC.
+	DigestTime string
 }
 
 func (o Options) withDefaults() Options {
@@ -59,6 +77,9 @@ func (o Options) withDefaults() Options {
 	if o.Client == nil {
 		o.Client = NewClient()
 	}
+	if o.Servers == nil {
+		o.Servers = func() Servers { return Servers{} }
+	}
 	return o
 }
 
@@ -69,11 +90,17 @@ type Service struct {
 	clock  domain.Clock
 	opt    Options
 	wake   chan struct{}
+	// routeWake tells RunRouting that events were committed.
+	routeWake chan struct{}
+	// listening holds the owners who route an order event type anywhere
+	// (nil: not loaded yet, commit every event). Refreshed by routing
+	// changes here and by RunRouting each Poll (another instance's change).
+	listening atomic.Pointer[map[string]bool]
 }
 
 // New returns a notification service.
 func New(store domain.NotifyStore, sealer Sealer, clock domain.Clock, opt Options) *Service {
-	return &Service{store: store, sealer: sealer, clock: clock, opt: opt.withDefaults(), wake: make(chan struct{}, 1)}
+	return &Service{store: store, sealer: sealer, clock: clock, opt: opt.withDefaults(), wake: make(chan struct{}, 1), routeWake: make(chan struct{}, 1)}
 }
 
 // NewID returns a fresh message id (the webhook-id).
@@ -91,45 +118,228 @@ func (s *Service) Enqueue(ctx context.Context, e Event) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("notification payload: %w", err)
 	}
-	var routings []domain.NotifyRouting
-	if e.Owner != "" {
-		r, found, err := s.store.NotifyRouting(ctx, e.Owner)
-		if err != nil {
-			return 0, err
-		}
-		if found {
-			routings = []domain.NotifyRouting{r}
-		}
-	} else if routings, err = s.store.NotifyRoutings(ctx); err != nil {
-		return 0, err
-	}
 	if e.Time.IsZero() {
 		e.Time = s.clock.Now()
 	}
-	n := 0
-	for _, r := range routings {
-		if severityRank[e.Severity] < severityRank[r.MinSeverity] {
-			continue
-		}
-		for _, chID := range r.Routes[e.Type] {
-			d := domain.NotifyDelivery{ID: NewID("msg_"), Owner: r.Owner, ChannelID: chID, Type: e.Type, Severity: e.Severity, OrderID: e.OrderID,
-				Payload: payload, Count: 1, CreatedAt: e.Time, NextAt: e.Time}
-			if r.Aggregate && r.AggregateSeconds > 0 {
-				d.AggregateKey, d.NextAt = e.Type, e.Time.Add(time.Duration(r.AggregateSeconds)*time.Second)
-			}
-			if _, err := s.store.EnqueueNotify(ctx, d); err != nil {
-				return n, err
-			}
-			n++
+	ds, err := s.route(ctx, domain.NotifyEvent{Type: e.Type, Severity: e.Severity, Owner: e.Owner, OrderID: e.OrderID, Payload: payload, CreatedAt: e.Time})
+	if err != nil {
+		return 0, err
+	}
+	for i, d := range ds {
+		if _, err := s.store.EnqueueNotify(ctx, d); err != nil {
+			return i, err
 		}
 	}
+	s.poke(len(ds))
+	return len(ds), nil
+}
+
+// poke wakes the delivery loop when n messages were queued.
+func (s *Service) poke(n int) {
 	if n > 0 {
 		select {
 		case s.wake <- struct{}{}:
 		default:
 		}
 	}
-	return n, nil
+}
+
+// route is e's outbox rows: one for every channel a user routes its type
+// to (its owner's, or every user's for a system event) at or above their
+// minimum severity, outside their quiet hours unless critical.
+func (s *Service) route(ctx context.Context, e domain.NotifyEvent) ([]domain.NotifyDelivery, error) {
+	return s.routeWith(ctx, e, nil)
+}
+
+// routeWith is route reading routings and switches through rc (nil: none).
+func (s *Service) routeWith(ctx context.Context, e domain.NotifyEvent, rc *routeCache) ([]domain.NotifyDelivery, error) {
+	routings, cached := []domain.NotifyRouting(nil), false
+	if rc != nil {
+		routings, cached = rc.owners[e.Owner]
+	}
+	if !cached {
+		if e.Owner != "" {
+			r, found, err := s.store.NotifyRouting(ctx, e.Owner)
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				routings = []domain.NotifyRouting{r}
+			}
+		} else {
+			var err error
+			if routings, err = s.store.NotifyRoutings(ctx); err != nil {
+				return nil, err
+			}
+		}
+		if rc != nil {
+			rc.owners[e.Owner] = routings
+		}
+	}
+	flags := func(owner string) Flags {
+		if rc == nil {
+			return s.flags(ctx, owner)
+		}
+		if rc.flags == nil {
+			rc.flags = map[string]Flags{}
+		}
+		f, ok := rc.flags[owner]
+		if !ok {
+			f = s.flags(ctx, owner)
+			rc.flags[owner] = f
+		}
+		return f
+	}
+	var ds []domain.NotifyDelivery
+	for _, r := range routings {
+		if severityRank[e.Severity] < severityRank[r.MinSeverity] || len(r.Routes[e.Type]) == 0 || !flags(r.Owner).allows(e.Type) {
+			continue
+		}
+		var quietEnd time.Time
+		if e.Severity != domain.SeverityCritical {
+			quietEnd = quietUntil(r, e.CreatedAt)
+		}
+		for _, chID := range r.Routes[e.Type] {
+			d := domain.NotifyDelivery{ID: NewID("msg_"), Owner: r.Owner, ChannelID: chID, Type: e.Type, Severity: e.Severity, OrderID: e.OrderID,
+				Payload: e.Payload, Count: 1, CreatedAt: e.CreatedAt, NextAt: e.CreatedAt}
+			if r.Aggregate && r.AggregateSeconds > 0 {
+				d.AggregateKey, d.NextAt = e.Type, e.CreatedAt.Add(time.Duration(r.AggregateSeconds)*time.Second)
+			}
+			if quietEnd.After(d.NextAt) {
+				d.NextAt = quietEnd // held for the end of the quiet hours
+				if r.Aggregate {
+					d.AggregateKey = e.Type // what the quiet hours gather goes out as one message per type
+				}
+			}
+			ds = append(ds, d)
+		}
+	}
+	return ds, nil
+}
+
+// RouteCommitted routes the events committed with their cause (a fill's,
+// LedgerChange.Notify) into the outbox, up to 256 at a time in one
+// transaction with their removal, and returns how many it routed. After a
+// crash the events left are routed on the next start, each once. A batch
+// reads each user's routing once, so a flood of fills costs one write
+// transaction per batch, not per fill.
+func (s *Service) RouteCommitted(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		evs, err := s.store.CommittedNotifyEvents(ctx, routeBatch)
+		if err != nil || len(evs) == 0 {
+			return total, err
+		}
+		rc := &routeCache{owners: map[string][]domain.NotifyRouting{}}
+		rs := make([]domain.NotifyRoute, 0, len(evs))
+		queued := 0
+		for _, e := range evs {
+			ds, err := s.routeWith(ctx, e, rc)
+			if err != nil {
+				return total, err
+			}
+			rs = append(rs, domain.NotifyRoute{EventID: e.ID, Deliveries: ds})
+			queued += len(ds)
+		}
+		n, err := s.store.RouteNotifyEvents(ctx, rs)
+		total += n
+		if err != nil {
+			return total, err
+		}
+		s.poke(queued)
+		if len(evs) < routeBatch {
+			return total, nil
+		}
+	}
+}
+
+// routeGather is how long RunRouting lets committed events gather before
+// it routes them: one routing transaction then takes a burst's events
+// instead of each taking the database's write lock from the order path.
+const routeGather = 100 * time.Millisecond
+
+// RunRouting routes committed events (RouteCommitted) when told some were
+// committed, and every Poll, until ctx ends; the first pass, at start, routes
+// what a crash left. Like Run, it runs on one instance (the leader).
+func (s *Service) RunRouting(ctx context.Context) {
+	t := time.NewTicker(s.opt.Poll)
+	defer t.Stop()
+	for {
+		if err := s.LoadListening(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("notification routing: reading who listens", "err", err, "component", "notify")
+		}
+		n, err := s.RouteCommitted(ctx)
+		if err != nil && ctx.Err() == nil {
+			slog.Warn("notification routing", "err", err, "component", "notify")
+		}
+		if n < routeBatch { // a full batch: more are waiting, route them now
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			case <-s.routeWake:
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(routeGather):
+		}
+	}
+}
+
+// routeBatch is how many committed events one routing transaction takes.
+const routeBatch = 256
+
+// routeCache keeps the routings and switches read while routing a batch.
+type routeCache struct {
+	owners map[string][]domain.NotifyRouting // "" : everyone's
+	flags  map[string]Flags
+}
+
+// Committed is the event a trade update stands for, ready to be
+// committed with the change that made it (sandbox.Options.NotifyEvent).
+// An owner who routes no order event anywhere gets none: routing would
+// make no message of it, and the order path is spared the row.
+func (s *Service) Committed(u domain.TradeUpdate) (domain.NotifyEvent, bool) {
+	if l := s.listening.Load(); l != nil && !(*l)[u.Order.UserID] {
+		return domain.NotifyEvent{}, false
+	}
+	return Committed(u)
+}
+
+// Committed is the event a trade update stands for, for any owner.
+func Committed(u domain.TradeUpdate) (domain.NotifyEvent, bool) {
+	e, ok := FromTradeUpdate(u)
+	if !ok {
+		return domain.NotifyEvent{}, false
+	}
+	payload, err := json.Marshal(e.Data)
+	if err != nil {
+		return domain.NotifyEvent{}, false // an order always marshals; nothing to commit otherwise
+	}
+	return domain.NotifyEvent{ID: NewID("evt_"), Type: e.Type, Severity: e.Severity, Owner: e.Owner, OrderID: e.OrderID, Payload: payload, CreatedAt: e.Time}, true
+}
+
+// orderTypes are the events Committed makes.
+var orderTypes = []string{OrderFilled, OrderPartiallyFilled, OrderRejected, ProtectiveTriggered}
+
+// LoadListening reads which owners route an order event anywhere.
+func (s *Service) LoadListening(ctx context.Context) error {
+	rs, err := s.store.NotifyRoutings(ctx)
+	if err != nil {
+		return err
+	}
+	l := map[string]bool{}
+	for _, r := range rs {
+		for _, t := range orderTypes {
+			if len(r.Routes[t]) > 0 {
+				l[r.Owner] = true
+			}
+		}
+	}
+	s.listening.Store(&l)
+	return nil
 }
 
 // Run delivers due messages until ctx ends. In a cluster only the leader
@@ -161,21 +371,32 @@ func (s *Service) DeliverDue(ctx context.Context) (int, error) {
 		}
 		sem := make(chan struct{}, s.opt.Parallel)
 		var wg sync.WaitGroup
-		errs := make(chan error, len(due))
+		outcomes := make(chan domain.NotifyDelivery, len(due))
 		for _, d := range due {
 			wg.Add(1)
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				errs <- s.attempt(ctx, d, true)
+				if got, ok := s.outcome(ctx, d, true); ok {
+					outcomes <- got
+				}
 			}()
 		}
 		wg.Wait()
-		close(errs)
-		for err := range errs {
-			if err != nil {
+		close(outcomes)
+		// One transaction for the batch's outcomes: a flood's deliveries do
+		// not take the database's write lock once each.
+		var batch []domain.NotifyDelivery
+		for d := range outcomes {
+			batch = append(batch, d)
+		}
+		if len(batch) > 0 {
+			if err := s.store.RecordNotifyAttempts(context.WithoutCancel(ctx), batch); err != nil {
 				return total, err
 			}
+		}
+		if ctx.Err() != nil {
+			return total, ctx.Err()
 		}
 		total += len(due)
 		if len(due) < 100 || ctx.Err() != nil {
@@ -187,9 +408,19 @@ func (s *Service) DeliverDue(ctx context.Context) (int, error) {
 // attempt sends d once and records the outcome: delivered, retried after
 // a backoff (retry), or failed once the window has passed.
 func (s *Service) attempt(ctx context.Context, d domain.NotifyDelivery, retry bool) error {
+	d, ok := s.outcome(ctx, d, retry)
+	if !ok {
+		return ctx.Err()
+	}
+	return s.store.RecordNotifyAttempt(context.WithoutCancel(ctx), d)
+}
+
+// outcome sends d once and returns it with the attempt's outcome, to be
+// recorded; ok false when shutting down (the row stays pending as it was).
+func (s *Service) outcome(ctx context.Context, d domain.NotifyDelivery, retry bool) (domain.NotifyDelivery, bool) {
 	sendErr := s.send(ctx, d)
 	if ctx.Err() != nil {
-		return ctx.Err() // shutting down: the row stays pending as it was
+		return d, false
 	}
 	now := s.clock.Now()
 	d.Attempts++
@@ -199,6 +430,10 @@ func (s *Service) attempt(ctx context.Context, d domain.NotifyDelivery, retry bo
 	default:
 		d.LastError = sendErr.Error()
 		next := now.Add(s.backoff(d.Attempts))
+		var later retryAfter
+		if errors.As(sendErr, &later) && now.Add(later.wait).After(next) {
+			next = now.Add(later.wait) // the receiver said when (Telegram's 429 retry_after)
+		}
 		var perm permanent
 		if !retry || errors.As(sendErr, &perm) || next.After(d.CreatedAt.Add(s.opt.Window)) {
 			d.Status = domain.NotifyFailed
@@ -206,7 +441,7 @@ func (s *Service) attempt(ctx context.Context, d domain.NotifyDelivery, retry bo
 			d.NextAt = next
 		}
 	}
-	return s.store.RecordNotifyAttempt(context.WithoutCancel(ctx), d)
+	return d, true
 }
 
 // permanent is a failure no retry can mend (the channel is gone or off).
@@ -232,15 +467,53 @@ func (s *Service) send(ctx context.Context, d domain.NotifyDelivery) error {
 	if !ch.Enabled && d.Type != Test {
 		return permanent{errors.New("channel disabled")}
 	}
-	secret, err := s.sealer.Open(SecretField, ch.Secret)
-	if err != nil {
-		return permanent{fmt.Errorf("channel secret unreadable: %w", err)}
+	secret := ""
+	if ch.Secret != "" {
+		if secret, err = s.sealer.Open(SecretField, ch.Secret); err != nil {
+			return permanent{fmt.Errorf("channel secret unreadable: %w", err)}
+		}
 	}
-	body, err := json.Marshal(messageOf(d))
-	if err != nil {
-		return err
+	switch ch.Kind {
+	case domain.NotifyTelegram:
+		return sendTelegram(ctx, s.opt.Client, s.telegramURL(), secret, ch.Address, truncate(Text(messageOf(d)), 4000))
+	case domain.NotifyEmail:
+		if !s.flags(ctx, d.Owner).Email {
+			return permanent{errors.New("email notifications are off in your settings (Notifications: Email)")}
+		}
+		m := messageOf(d)
+		return sendMail(ctx, s.opt.Servers().SMTP, ch.Address, "Kestrel: "+Title(m.Type), Text(m), s.clock.Now(), d.ID)
+	case domain.NotifyWebhook, "":
+		body, err := json.Marshal(messageOf(d))
+		if err != nil {
+			return err
+		}
+		return post(ctx, s.opt.Client, ch.URL, secret, d.ID, s.clock.Now(), body)
 	}
-	return post(ctx, s.opt.Client, ch.URL, secret, d.ID, s.clock.Now(), body)
+	return permanent{fmt.Errorf("unknown channel kind %q", ch.Kind)}
+}
+
+// telegramURL is the Bot API's base URL: the process's override, else
+// the settings', else Telegram's.
+func (s *Service) telegramURL() string {
+	if s.opt.TelegramURL != "" {
+		return s.opt.TelegramURL
+	}
+	if u := s.opt.Servers().TelegramURL; u != "" {
+		return u
+	}
+	return DefaultTelegramURL
+}
+
+// truncate cuts s to at most n bytes on a rune boundary (Telegram takes
+// 4,096 characters a message).
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // SendTest sends a notification.test message to ch now, once, and records

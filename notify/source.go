@@ -13,7 +13,7 @@ import (
 func FromTradeUpdate(u domain.TradeUpdate) (Event, bool) {
 	e := Event{Owner: u.Order.UserID, OrderID: u.Order.ID, Data: OrderData{Order: u.Order, Fill: u.Fill}, Time: u.Order.UpdatedAt}
 	switch {
-	case u.Fill != nil && u.Order.Status == domain.StatusFilled && (u.Order.Type == domain.StopLoss || u.Order.ParentID != ""):
+	case u.Fill != nil && u.Order.Status == domain.StatusFilled && (u.Order.Type.IsStop() || u.Order.ParentID != ""):
 		e.Type, e.Severity = ProtectiveTriggered, domain.SeverityHigh
 	case u.Fill != nil && u.Order.Status == domain.StatusFilled:
 		e.Type, e.Severity = OrderFilled, domain.SeverityMedium
@@ -81,7 +81,8 @@ func FromJob(j domain.Job) (Event, bool) {
 }
 
 // Listen writes the bus's trade updates, alerts and job changes to the
-// outbox until ctx ends. It only enqueues: delivery is Run's, so a slow
+// outbox until ctx ends; a trade update whose event was committed with it
+// (Journaled: the sandbox's) only wakes RunRouting, which routes it from the store. It only enqueues: delivery is Run's, so a slow
 // receiver never holds up trading. Run it on one instance (the leader).
 func (s *Service) Listen(ctx context.Context, bus *events.Bus) {
 	trades := bus.Subscribe(ctx, events.TopicTradeUpdate, 4096)
@@ -94,7 +95,12 @@ func (s *Service) Listen(ctx context.Context, bus *events.Bus) {
 		case <-ctx.Done():
 			return
 		case ev := <-trades:
-			if u, isU := ev.Data.(domain.TradeUpdate); isU {
+			if u, isU := ev.Data.(domain.TradeUpdate); isU && u.Journaled {
+				select { // committed with the fill: RunRouting routes it from the store
+				case s.routeWake <- struct{}{}:
+				default:
+				}
+			} else if isU {
 				e, ok = FromTradeUpdate(u)
 			}
 		case ev := <-alerts:

@@ -39,4 +39,21 @@
 // the eligible trials: those whose objective is defined (calmar is N/A under
 // 30 days, profit_factor without a losing trade) and with at least min_trades
 // closed trades. The best is the highest, the earliest trial on a tie.
+//
+// Walk-forward (walkforward.go). With walk_forward {mode, folds,
+// in_sample_fraction} the period is cut into folds in whole days (Spans:
+// consecutive out-of-sample windows of one length ending the period, each
+// after an in-sample window that rolls or stays anchored at the start).
+// RunWalkForward runs the trials over the whole period and over every
+// fold's in-sample window, then each fold's chosen trial (Rank over its
+// in-sample runs) out of sample and the best whole-period trial once more
+// for its returns. Every run is Service.Start over its window, so its
+// indicators warm up on the real candles before the window, exactly as a
+// backtest of that window alone; windows with another end read their
+// candles through a sibling of the sweep's shared source (same policy and
+// pinned configuration). All runs are stored as the sweep's trials at the
+// indices Layout gives, so a restart resumes any of them; only the first
+// N are the sweep's trials. Report assembles the folds, the stitched
+// out-of-sample curve, the efficiency, the parameters' stability and the
+// deflated Sharpe ratio (docs/ANALYTICS.md) from the stored runs.
 package research

@@ -44,6 +44,12 @@ type Ask struct {
 	// resumed after its settings changed would mix two configurations, so
 	// it fails instead (see Pinned).
 	StrategyConfig json.RawMessage `json:"strategy_config,omitempty"`
+	// WalkForward, when set, validates the search fold by fold
+	// (walkforward.go).
+	WalkForward *WalkForward `json:"walk_forward,omitempty"`
+	// StrategyVersion is the version of that configuration (set by the
+	// server like StrategyConfig): the base every trial's overrides apply to.
+	StrategyVersion int `json:"strategy_version,omitempty"`
 }
 
 // Pinned records the instance's current configuration in the ask.
@@ -55,6 +61,7 @@ func pinned(bt Backtests, sh *backtest.Shared, a Ask) (Ask, error) {
 		return a, domain.FieldErrors(map[string]string{"strategy_name": "Unknown strategy: " + a.StrategyName}, "strategy_name")
 	}
 	a.StrategyConfig, err = json.Marshal(cfg)
+	a.StrategyVersion = cfg.Version
 	return a, err
 }
 
@@ -103,6 +110,9 @@ func Check(ctx context.Context, bt Backtests, a Ask) (Plan, error) {
 		f["ai_mode"] = "A sweep never asks a live model (each trial would spend model calls): use builtin or recorded"
 	}
 	p, err := Expand(a)
+	for k, v := range checkWalkForward(bt, a, len(p.Params)) {
+		f[k] = v
+	}
 	if len(f) > 0 {
 		var e *domain.Error
 		if errors.As(err, &e) {
@@ -110,7 +120,7 @@ func Check(ctx context.Context, bt Backtests, a Ask) (Plan, error) {
 				f[k] = v
 			}
 		}
-		return Plan{}, domain.FieldErrors(f, "objective", "grid", "random", "trials", "min_trades", "ai_mode")
+		return Plan{}, domain.FieldErrors(f, "objective", "grid", "random", "trials", "min_trades", "ai_mode", "walk_forward.mode", "walk_forward.folds", "walk_forward.in_sample_fraction", "start_date")
 	}
 	if err != nil {
 		return Plan{}, err

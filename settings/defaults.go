@@ -21,11 +21,12 @@ func Defaults() Settings {
 		},
 		UI: DefaultUI(),
 		System: System{
-			Monitoring:  Monitoring{EnableHealthChecks: true, HealthCheckInterval: 60000, EnablePerformanceMetrics: true, MetricsRetention: 30},
-			Logging:     Logging{Level: "INFO", EnableFileLogging: true, LogRetention: 7},
-			Backup:      Backup{EnableAutoBackup: true, BackupInterval: 86400000, BackupRetention: 7, BackupLocation: "local"},
-			Security:    Security{SessionTimeout: 3600000, APIKeyRotationInterval: 30, EnableAuditLog: true},
-			Performance: Performance{EnableCaching: true, CacheTimeout: 300000, EnableCompression: true, MaxConcurrentRequests: 10, RequestTimeout: 30000},
+			Monitoring:    Monitoring{EnableHealthChecks: true, HealthCheckInterval: 60000, EnablePerformanceMetrics: true, MetricsRetention: 30},
+			Logging:       Logging{Level: "INFO", EnableFileLogging: true, LogRetention: 7},
+			Backup:        Backup{EnableAutoBackup: true, BackupInterval: 86400000, BackupRetention: 7, BackupLocation: "local"},
+			Security:      Security{SessionTimeout: 3600000, APIKeyRotationInterval: 30, EnableAuditLog: true},
+			Performance:   Performance{EnableCaching: true, CacheTimeout: 300000, EnableCompression: true, MaxConcurrentRequests: 10, RequestTimeout: 30000},
+			Notifications: NotifyServers{SMTPPort: 587, SMTPSecurity: "starttls", DigestTime: "00:00"},
 		},
 	}
 }
@@ -64,4 +65,5 @@ var (
 	ExchangeKinds   = []string{"sandbox", "coinbase"}
 	MarketSources   = []string{"replay", "coinbase"}
 	AIKinds         = []string{"builtin", "replicate", "openai"}
+	SMTPSecurities  = []string{"starttls", "tls"}
 )

@@ -3,6 +3,8 @@
 // and import/export. It does no I/O of its own beyond the store it is given.
 package settings
 
+import "github.com/shopspring/decimal"
+
 // Settings is the whole document (spec section 3, plus the providers of
 // beyond-the-spec). api, trading and system are platform-wide; ui is per user.
 type Settings struct {
@@ -48,6 +50,20 @@ type AIProvider struct {
 	// BacktestMaxModelCalls caps the model calls of one live-model backtest
 	// (0: the default, 2,000).
 	BacktestMaxModelCalls int `json:"backtestMaxModelCalls"`
+	// Pricing is each model's price in USD per million tokens, by the model
+	// name decisions record (the provider's reported model, e.g. fake-model
+	// or openai/gpt-4.1-nano) or the configured option. A model without a
+	// price gives decisions an unknown cost, never 0.
+	Pricing map[string]ModelPrice `json:"pricing,omitempty"`
+	// MonthlyBudget caps each provider's AI spend per calendar month (UTC),
+	// in USD; when a provider's month reaches it, AI decisions on it pause.
+	MonthlyBudget map[string]decimal.Decimal `json:"monthlyBudget,omitempty"`
+}
+
+// ModelPrice is a model's price in USD per million input and output tokens.
+type ModelPrice struct {
+	Input  decimal.Decimal `json:"input"`
+	Output decimal.Decimal `json:"output"`
 }
 
 // Trading holds defaults, risk limits and automation switches.
@@ -88,6 +104,10 @@ type Automation struct {
 	ConfirmTrades    bool `json:"confirmTrades"`
 	EnableStopLoss   bool `json:"enableStopLoss"`
 	EnableTakeProfit bool `json:"enableTakeProfit"`
+	// TrailingStopLoss makes the protective stop-loss a trailing stop: it
+	// starts stopLossPercent under the fill and follows each new high at
+	// that distance (live and in backtests alike).
+	TrailingStopLoss bool `json:"trailingStopLoss"`
 }
 
 // UI is the per-user section.
@@ -152,6 +172,24 @@ type System struct {
 	Backup      Backup      `json:"backup"`
 	Security    Security    `json:"security"`
 	Performance Performance `json:"performance"`
+	// Notifications is beyond the spec: the mail server email channels
+	// send through, the daily digest's time and the Telegram Bot API's URL.
+	Notifications NotifyServers `json:"notifications"`
+}
+
+// NotifyServers are the platform's notification servers (notify package).
+type NotifyServers struct {
+	SMTPHost     string `json:"smtpHost"` // "": email is off
+	SMTPPort     int    `json:"smtpPort"`
+	SMTPSecurity string `json:"smtpSecurity"` // starttls | tls
+	SMTPUser     string `json:"smtpUser"`
+	SMTPPassword string `json:"smtpPassword"` // sealed at rest
+	SMTPFrom     string `json:"smtpFrom"`
+	// DigestTime is when the daily digest goes out, HH:MM UTC.
+	DigestTime string `json:"digestTime"`
+	// TelegramAPIURL is the Bot API's base URL ("" : Telegram's own);
+	// KESTREL_TELEGRAM_API_URL overrides it.
+	TelegramAPIURL string `json:"telegramApiUrl"`
 }
 
 type Monitoring struct {

@@ -195,8 +195,10 @@ func (s *Service) Export(ctx context.Context, by domain.User, includeSecrets boo
 	if includeSecrets && by.Role == domain.RoleOperator {
 		p := s.Platform()
 		st.API.Exchange.APIKey, st.API.Exchange.APISecret, st.API.AI.APIToken = p.API.Exchange.APIKey, p.API.Exchange.APISecret, p.API.AI.APIToken
+		st.System.Notifications.SMTPPassword = p.System.Notifications.SMTPPassword
 	} else {
 		st.API.Exchange.APIKey, st.API.Exchange.APISecret, st.API.AI.APIToken = "", "", ""
+		st.System.Notifications.SMTPPassword = ""
 	}
 	return ExportFile{Settings: st, ExportDate: s.clock.Now().UTC().Format(time.RFC3339), Version: Version, Checksum: Checksum(st)}, nil
 }
@@ -234,12 +236,12 @@ func (s *Service) restoreMaskedSecrets(next *Settings, old Settings) {
 }
 
 func secretFields(p *Settings) []*string {
-	return []*string{&p.API.Exchange.APIKey, &p.API.Exchange.APISecret, &p.API.AI.APIToken}
+	return []*string{&p.API.Exchange.APIKey, &p.API.Exchange.APISecret, &p.API.AI.APIToken, &p.System.Notifications.SMTPPassword}
 }
 
 // SecretNames are the settings keys of secretFields, in the same order:
 // each sealed value is bound to its name.
-var SecretNames = []string{"api.exchange.apiKey", "api.exchange.apiSecret", "api.ai.apiToken"}
+var SecretNames = []string{"api.exchange.apiKey", "api.exchange.apiSecret", "api.ai.apiToken", "system.notifications.smtpPassword"}
 
 // KeepStoredSecrets puts the stored secret back wherever next leaves one
 // blank or masked (an exported file leaves them out) and returns the keys

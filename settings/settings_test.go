@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"kestrel/domain"
 	"kestrel/store/sqlite"
 )
@@ -56,14 +58,21 @@ func TestValidationMessagesAndBounds(t *testing.T) {
 		{"replicate model", func(s *Settings) { s.API.AI.Provider = "replicate"; s.API.AI.Model = "llama3.2" }, "api.ai.model", "AI model must be one of [gpt-4.1-nano gpt-4-turbo claude-3-sonnet llama-2-70b]", false},
 		{"ai model", func(s *Settings) { s.API.AI.Model = " " }, "api.ai.model", "AI model is required", false},
 		{"ai timeout", func(s *Settings) { s.API.AI.Timeout = 9999 }, "api.ai.timeout", "AI provider timeout must be between 10000 and 300000 ms", false},
+		{"negative price", func(s *Settings) {
+			s.API.AI.Pricing = map[string]ModelPrice{"m": {Input: decimal.RequireFromString("-0.1"), Output: decimal.Zero}}
+		}, "api.ai.pricing.m", "Prices per million tokens cannot be negative", false},
+		{"budget provider", func(s *Settings) { s.API.AI.MonthlyBudget = map[string]decimal.Decimal{"acme": decimal.NewFromInt(5)} }, "api.ai.monthlyBudget.acme", "Monthly budget names an unknown AI provider: acme", false},
+		{"negative budget", func(s *Settings) {
+			s.API.AI.MonthlyBudget = map[string]decimal.Decimal{"openai": decimal.NewFromInt(-1)}
+		}, "api.ai.monthlyBudget.openai", "Monthly budget cannot be negative", false},
 		{"backtest model calls", func(s *Settings) { s.API.AI.BacktestMaxModelCalls = 100001 }, "api.ai.backtestMaxModelCalls", "Model calls per backtest must be between 1 and 100000 calls", false},
 		{"quantity", func(s *Settings) { s.Trading.DefaultParameters.Quantity = 0.0005 }, "trading.defaultParameters.quantity", "Default quantity must be at least 0.001", false},
-		{"max position", func(s *Settings) { s.Trading.RiskManagement.MaxPositionSize = 1.01 }, "trading.riskManagement.maxPositionSize", "Max position size must be between 0.01 and 1", false},
-		{"daily loss", func(s *Settings) { s.Trading.RiskManagement.DailyLossLimit = 0.6 }, "trading.riskManagement.dailyLossLimit", "Daily loss limit must be between 0.01 and 0.5", false},
-		{"drawdown", func(s *Settings) { s.Trading.RiskManagement.MaxDrawdown = 0.04 }, "trading.riskManagement.maxDrawdown", "Max drawdown must be between 0.05 and 0.5", false},
-		{"stop loss step", func(s *Settings) { s.Trading.RiskManagement.StopLossPercent = 0.007 }, "trading.riskManagement.stopLossPercent", "Stop loss must be a multiple of 0.005", false},
-		{"take profit low", func(s *Settings) { s.Trading.RiskManagement.TakeProfitPercent = 0.004 }, "trading.riskManagement.takeProfitPercent", "Take profit must be between 0.005 and 1", false},
-		{"take profit high", func(s *Settings) { s.Trading.RiskManagement.TakeProfitPercent = 1.01 }, "trading.riskManagement.takeProfitPercent", "Take profit must be between 0.005 and 1", false},
+		{"max position", func(s *Settings) { s.Trading.RiskManagement.MaxPositionSize = 1.01 }, "trading.riskManagement.maxPositionSize", "Max position size must be between 1% and 100%", false},
+		{"daily loss", func(s *Settings) { s.Trading.RiskManagement.DailyLossLimit = 0.6 }, "trading.riskManagement.dailyLossLimit", "Daily loss limit must be between 1% and 50%", false},
+		{"drawdown", func(s *Settings) { s.Trading.RiskManagement.MaxDrawdown = 0.04 }, "trading.riskManagement.maxDrawdown", "Max drawdown must be between 5% and 50%", false},
+		{"stop loss step", func(s *Settings) { s.Trading.RiskManagement.StopLossPercent = 0.007 }, "trading.riskManagement.stopLossPercent", "Stop loss must be a multiple of 0.5%", false},
+		{"take profit low", func(s *Settings) { s.Trading.RiskManagement.TakeProfitPercent = 0.004 }, "trading.riskManagement.takeProfitPercent", "Take profit must be between 0.5% and 100%", false},
+		{"take profit high", func(s *Settings) { s.Trading.RiskManagement.TakeProfitPercent = 1.01 }, "trading.riskManagement.takeProfitPercent", "Take profit must be between 0.5% and 100%", false},
 		{"open positions", func(s *Settings) { s.Trading.RiskManagement.MaxOpenPositions = 0 }, "trading.riskManagement.maxOpenPositions", "Max open positions must be between 1 and 100", false},
 		{"daily trades", func(s *Settings) { s.Trading.RiskManagement.MaxDailyTrades = 1001 }, "trading.riskManagement.maxDailyTrades", "Max daily trades must be between 1 and 1000", false},
 		{"min trade", func(s *Settings) { s.Trading.RiskManagement.MinTradeAmount = 0.5 }, "trading.riskManagement.minTradeAmount", "Min trade amount must be between 1 and 1000", false},

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"fmt"
+	"net/mail"
 	"net/url"
 	"regexp"
 	"slices"
@@ -41,6 +42,25 @@ func (c *checker) floatRange(field, label string, v, lo, hi float64) {
 		c.err(field, fmt.Sprintf("%s must be between %s and %s", label, plain(lo), plain(hi)))
 	}
 }
+
+// percentRange is floatRange for a limit stored as a fraction: the screen
+// shows it in percent, so the message does too ("between 1% and 100%").
+func (c *checker) percentRange(field, label string, v, lo, hi float64) {
+	if v < lo || v > hi {
+		c.err(field, fmt.Sprintf("%s must be between %s%% and %s%%", label, pct(lo), pct(hi)))
+	}
+}
+
+// percentStep is step for a fraction shown in percent.
+func (c *checker) percentStep(field, label string, v, step float64) {
+	n := v / step
+	if d := n - float64(int64(n+0.5)); d > 1e-6 || d < -1e-6 {
+		c.err(field, fmt.Sprintf("%s must be a multiple of %s%%", label, pct(step)))
+	}
+}
+
+// pct writes a fraction as a percentage without binary noise: 0.005 -> 0.5.
+func pct(x float64) string { return strconv.FormatFloat(x*100, 'f', -1, 32) }
 
 // plain writes a bound as people read it: 1000000, not 1e+06.
 func plain(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
@@ -123,6 +143,23 @@ func validateAPI(c *checker, a API) {
 	if ai.BacktestMaxModelCalls != 0 { // 0 (a document from before the setting): the default, 2,000
 		c.intRange("api.ai.backtestMaxModelCalls", "Model calls per backtest", ai.BacktestMaxModelCalls, 1, 100000, " calls")
 	}
+	for model, p := range ai.Pricing {
+		field := "api.ai.pricing." + model
+		switch {
+		case strings.TrimSpace(model) == "":
+			c.err("api.ai.pricing", "A price needs a model name")
+		case p.Input.IsNegative() || p.Output.IsNegative():
+			c.err(field, "Prices per million tokens cannot be negative")
+		}
+	}
+	for provider, b := range ai.MonthlyBudget {
+		field := "api.ai.monthlyBudget." + provider
+		if !slices.Contains(AIKinds, provider) {
+			c.err(field, "Monthly budget names an unknown AI provider: "+provider)
+		} else if b.IsNegative() {
+			c.err(field, "Monthly budget cannot be negative")
+		}
+	}
 }
 
 func validateTrading(c *checker, t Trading) {
@@ -137,12 +174,12 @@ func validateTrading(c *checker, t Trading) {
 
 	r := t.RiskManagement
 	p := "trading.riskManagement."
-	c.floatRange(p+"maxPositionSize", "Max position size", r.MaxPositionSize, 0.01, 1)
-	c.floatRange(p+"dailyLossLimit", "Daily loss limit", r.DailyLossLimit, 0.01, 0.5)
-	c.floatRange(p+"maxDrawdown", "Max drawdown", r.MaxDrawdown, 0.05, 0.5)
-	c.floatRange(p+"stopLossPercent", "Stop loss", r.StopLossPercent, 0.005, 0.1)
-	c.step(p+"stopLossPercent", "Stop loss", r.StopLossPercent, 0.005)
-	c.floatRange(p+"takeProfitPercent", "Take profit", r.TakeProfitPercent, 0.005, 1)
+	c.percentRange(p+"maxPositionSize", "Max position size", r.MaxPositionSize, 0.01, 1)
+	c.percentRange(p+"dailyLossLimit", "Daily loss limit", r.DailyLossLimit, 0.01, 0.5)
+	c.percentRange(p+"maxDrawdown", "Max drawdown", r.MaxDrawdown, 0.05, 0.5)
+	c.percentRange(p+"stopLossPercent", "Stop loss", r.StopLossPercent, 0.005, 0.1)
+	c.percentStep(p+"stopLossPercent", "Stop loss", r.StopLossPercent, 0.005)
+	c.percentRange(p+"takeProfitPercent", "Take profit", r.TakeProfitPercent, 0.005, 1)
 	c.intRange(p+"maxOpenPositions", "Max open positions", r.MaxOpenPositions, 1, 100, "")
 	c.intRange(p+"maxDailyTrades", "Max daily trades", r.MaxDailyTrades, 1, 1000, "")
 	c.floatRange(p+"minTradeAmount", "Min trade amount", r.MinTradeAmount, 1, 1000)
@@ -208,4 +245,27 @@ func validateSystem(c *checker, s System) {
 	c.intRange("system.performance.cacheTimeout", "Cache timeout", s.Performance.CacheTimeout, minute, hour, " ms (1 minute to 1 hour)")
 	c.intRange("system.performance.maxConcurrentRequests", "Max concurrent requests", s.Performance.MaxConcurrentRequests, 1, 100, "")
 	c.intRange("system.performance.requestTimeout", "Request timeout", s.Performance.RequestTimeout, 5000, 120000, " ms")
+	validateNotifyServers(c, s.Notifications)
+}
+
+// digestTime is HH:MM on a 24-hour clock.
+var digestTime = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+
+func validateNotifyServers(c *checker, n NotifyServers) {
+	c.intRange("system.notifications.smtpPort", "SMTP port", n.SMTPPort, 1, 65535, "")
+	oneOf(c, "system.notifications.smtpSecurity", "SMTP security", n.SMTPSecurity, SMTPSecurities)
+	if n.SMTPHost != "" && (strings.ContainsAny(n.SMTPHost, " /:@") || len(n.SMTPHost) > 253) {
+		c.err("system.notifications.smtpHost", "SMTP host is a host name or IP address, without a port or scheme")
+	}
+	if n.SMTPHost != "" {
+		if a, err := mail.ParseAddress(n.SMTPFrom); err != nil || a.Name != "" && a.Address == "" {
+			c.err("system.notifications.smtpFrom", "From address is required for email, e.g. kestrel@example.com")
+		}
+	}
+	if !digestTime.MatchString(n.DigestTime) {
+		c.err("system.notifications.digestTime", "Digest time is HH:MM (UTC), e.g. 07:30")
+	}
+	if u := n.TelegramAPIURL; u != "" && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://127.0.0.1") && !strings.HasPrefix(u, "http://localhost") {
+		c.err("system.notifications.telegramApiUrl", "Telegram API URL must be https:// (http:// only to a loopback address)")
+	}
 }

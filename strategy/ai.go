@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/ai"
+	"kestrel/ai/spend"
 	"kestrel/domain"
 )
 
@@ -25,7 +26,18 @@ type AIDeps struct {
 	Price func(symbol string) (decimal.Decimal, error)
 	// Limits summarises the risk limits in one line for the prompt.
 	Limits func() string
+	// Spend prices each call and pauses a provider whose monthly budget
+	// is spent; nil: no prices, no budget.
+	Spend *spend.Book
 }
+
+// BudgetPaused is the error of a decision not asked because its provider's
+// monthly budget is spent: recorded as "paused: budget", not a failure.
+type BudgetPaused struct {
+	Provider, Why string
+}
+
+func (e *BudgetPaused) Error() string { return "paused: budget: " + e.Why }
 
 // Builder makes the strategy of any kind.
 func Builder(d AIDeps) func(Config) (Strategy, error) {
@@ -78,10 +90,25 @@ func (s *aiStrategy) Evaluate(ctx context.Context, in Input) (Signal, error) {
 	if err != nil {
 		return Signal{Indicators: vals}, fmt.Errorf("AI provider: %w", err)
 	}
+	if s.d.Spend != nil {
+		why, err := s.d.Spend.Paused(ctx, p.Name())
+		if err != nil {
+			return Signal{Indicators: vals}, fmt.Errorf("AI budget: %w", err)
+		}
+		if why != "" {
+			zero := decimal.Zero // no call, no cost
+			return Signal{Indicators: vals, AI: &AIProvenance{Provider: p.Name(), Model: p.ModelLabel(s.params.Model), Cost: &zero}},
+				&BudgetPaused{Provider: p.Name(), Why: why}
+		}
+	}
 	d, err := p.Decide(ctx, req)
-	prov := &AIProvenance{Provider: d.Provider, Model: d.Model, PromptHash: d.PromptHash, Prompt: d.Prompt, Raw: d.Raw, Latency: d.Latency}
+	prov := &AIProvenance{Provider: d.Provider, Model: d.Model, PromptHash: d.PromptHash, Prompt: d.Prompt, Raw: d.Raw, Latency: d.Latency,
+		InputTokens: d.PromptTokens, OutputTokens: d.CompletionTokens}
 	if prov.Provider == "" {
 		prov.Provider = p.Name()
+	}
+	if s.d.Spend != nil {
+		prov.Cost = s.d.Spend.Cost(prov.Provider, []string{d.Model, s.params.Model}, d.PromptTokens, d.CompletionTokens)
 	}
 	if err != nil {
 		var ae *ai.AnswerError

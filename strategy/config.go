@@ -51,6 +51,9 @@ type Config struct {
 	Timeframe       string      `json:"timeframe"` // the candle width evaluated, e.g. ONE_HOUR
 	Indicators      *Indicators `json:"indicators,omitempty"`
 	*AIParams
+	// Version is the number of the saved version this configuration is
+	// (see versions.go); set by the engine, never by a client.
+	Version int `json:"version,omitempty"`
 }
 
 // The built-in instances.

@@ -27,6 +27,11 @@
 // position in the symbol (what its fills bought less what they sold): a
 // long-only spot account never goes short.
 //
+// Versions (versions.go): every saved configuration is an immutable,
+// numbered version; saving stores a new one and activates it, and Activate
+// makes an older one run again without rewriting anything. The running
+// version's number is on every evaluation and order.
+//
 // Kinds: technical (rules below), ai_driven (a model through package ai) and
 // hybrid (acts only when the technical and AI decisions agree; its
 // confidence is the lower of the two; with the rules at HOLD the model is
@@ -43,4 +48,13 @@
 // The side with more votes wins (a tie or no vote is HOLD). Confidence is
 // 0.4 + 0.2 x (votes for) - 0.2 x (votes against), within 0-1: one rule
 // alone gives 0.6, two 0.8, three or more 1.0. HOLD carries 0.5.
+//
+// Warm-up: each evaluation is shown Config.Window closed candles (the
+// indicators' Warmup: 520 with the defaults; an AI instance's context
+// length when longer), the same window a backtest reads before its first
+// day. An instance streams its indicators from candle to candle, and one
+// started fresh (after a restart or a change of configuration) warms up on
+// that window; the warm-up settles the exponential averages and the SMAs
+// depend on their window alone, so both decide, and render AI prompts,
+// alike on every candle (warmup_test.go: a year of shipped hourly candles).
 package strategy

@@ -76,17 +76,21 @@ func New(ctx context.Context, d Deps) (*Engine, error) {
 	}
 	have := map[string]bool{}
 	for _, r := range recs {
-		var c Config
-		if err := json.Unmarshal(r.Config, &c); err != nil {
-			return nil, fmt.Errorf("strategy %s: %w", r.Name, err)
+		c, err := fromRecord(r)
+		if err != nil {
+			return nil, err
 		}
-		c.Name, c.Type, c.Enabled = r.Name, r.Type, r.Enabled
+		if c.Version == 0 { // stored before versions: its configuration becomes version 1
+			if c, err = e.commit(ctx, c, Meta{Note: "Configuration before versions"}); err != nil {
+				return nil, err
+			}
+		}
 		e.adopt(c)
 		have[r.Name] = true
 	}
 	for _, c := range Defaults() {
 		if !have[c.Name] {
-			if err := e.save(ctx, c, true); err != nil {
+			if _, err := e.commit(ctx, c, Meta{Note: "Default configuration"}); err != nil {
 				return nil, err
 			}
 		}
@@ -115,18 +119,30 @@ func (e *Engine) adopt(c Config) *instance {
 	return in
 }
 
-func (e *Engine) save(ctx context.Context, c Config, created bool) error {
+// save stores the instance's record (its running configuration, whether
+// it runs, and the version it is) and makes c the running configuration.
+func (e *Engine) save(ctx context.Context, c Config) error {
 	raw, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
 	now := e.d.Clock.Now()
-	rec := domain.StrategyRecord{Name: c.Name, Type: c.Type, Enabled: c.Enabled, Config: raw, CreatedAt: now, UpdatedAt: now}
+	rec := domain.StrategyRecord{Name: c.Name, Type: c.Type, Enabled: c.Enabled, Config: raw, ActiveVersion: c.Version, CreatedAt: now, UpdatedAt: now}
 	if err := e.d.Store.SaveStrategy(ctx, rec); err != nil {
 		return err
 	}
 	e.adopt(c)
 	return nil
+}
+
+// fromRecord is a stored instance's running configuration.
+func fromRecord(r domain.StrategyRecord) (Config, error) {
+	var c Config
+	if err := json.Unmarshal(r.Config, &c); err != nil {
+		return c, fmt.Errorf("strategy %s: %w", r.Name, err)
+	}
+	c.Name, c.Type, c.Enabled, c.Version = r.Name, r.Type, r.Enabled, r.ActiveVersion
+	return c, nil
 }
 
 // List returns every instance's configuration, by name.
@@ -161,35 +177,45 @@ func (e *Engine) SetEnabled(ctx context.Context, name string, on bool) (Config, 
 		return Config{}, domain.Errorf(domain.ENotFound, "Strategy not found: %s", name)
 	}
 	c := in.cfg.Clone()
-	c.Enabled = on
-	if err := e.save(ctx, c, false); err != nil {
+	c.Enabled = on // running or not is not a new version
+	if err := e.save(ctx, c); err != nil {
 		return Config{}, err
 	}
 	return c, nil
 }
 
-// Configure replaces an instance's configuration (its name and type stay).
+// Configure replaces an instance's configuration (its name and type stay)
+// by saving it as a new version, derived from the running one, and
+// activating it.
 func (e *Engine) Configure(ctx context.Context, name string, c Config) (Config, error) {
+	return e.ConfigureAs(ctx, name, c, Meta{})
+}
+
+// ConfigureAs is Configure saying who saved it and why (m.Parent is set
+// to the running version).
+func (e *Engine) ConfigureAs(ctx context.Context, name string, c Config, m Meta) (Config, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	in, ok := e.inst[name]
 	if !ok {
 		return Config{}, domain.Errorf(domain.ENotFound, "Strategy not found: %s", name)
 	}
-	c.Name, c.Type = name, in.cfg.Type
+	c.Name, c.Type, m.Parent = name, in.cfg.Type, in.cfg.Version
 	c.Normalize()
 	if err := c.Validate(e.d.Market.Symbols()); err != nil {
 		return Config{}, err
 	}
-	if err := e.save(ctx, c, false); err != nil {
-		return Config{}, err
-	}
-	return c, nil
+	return e.commit(ctx, c, m)
 }
 
 // Create makes a new named instance of a kind; omitted settings take the
 // kind's defaults.
 func (e *Engine) Create(ctx context.Context, name, kind string, overlay json.RawMessage) (Config, error) {
+	return e.CreateAs(ctx, name, kind, overlay, "")
+}
+
+// CreateAs is Create saying who created it (the author of version 1).
+func (e *Engine) CreateAs(ctx context.Context, name, kind string, overlay json.RawMessage, by string) (Config, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !validName(name) {
@@ -212,10 +238,7 @@ func (e *Engine) Create(ctx context.Context, name, kind string, overlay json.Raw
 	if err := c.Validate(e.d.Market.Symbols()); err != nil {
 		return Config{}, err
 	}
-	if err := e.save(ctx, c, true); err != nil {
-		return Config{}, err
-	}
-	return c, nil
+	return e.commit(ctx, c, Meta{By: by, Note: "Created"})
 }
 
 // Run evaluates every enabled instance on each closed candle of its
@@ -298,17 +321,9 @@ func (e *Engine) stepOne(ctx context.Context, j job, symbol string) (domain.Eval
 	return e.evaluate(ctx, j, symbol, candles, true), true
 }
 
-// window is how many closed candles an instance is shown.
-func (e *Engine) window(c Config) int {
-	n := 2
-	if c.Indicators != nil {
-		n = c.Indicators.Warmup()
-	}
-	if c.AIParams != nil {
-		n = max(n, c.ContextLength)
-	}
-	return n
-}
+// window is how many closed candles an instance is shown (Config.Window,
+// as a backtest's warm-up).
+func (e *Engine) window(c Config) int { return c.Window() }
 
 // validName keeps names usable in URLs (/strategy/{name}/enable) and clear
 // of the routes that share that shape.

@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -26,17 +27,26 @@ var capMargin = decimal.RequireFromString("0.995")
 func (e *Engine) evaluate(ctx context.Context, j job, symbol string, candles []domain.Candle, trade bool) domain.Evaluation {
 	now := e.d.Clock.Now()
 	last := candles[len(candles)-1]
-	ev := domain.Evaluation{ID: uuid.NewString(), Time: now, Strategy: j.cfg.Name, Symbol: symbol, CandleTime: last.Time, Decision: Hold}
+	ev := domain.Evaluation{ID: uuid.NewString(), Time: now, Strategy: j.cfg.Name, StrategyVersion: j.cfg.Version, Symbol: symbol, CandleTime: last.Time, Decision: Hold}
 	pos := e.position(ctx, j.cfg.Name, symbol)
 	sig, err := e.signal(ctx, j, Input{Symbol: symbol, Candles: candles, Position: pos, Now: now})
 	if sig.AI != nil {
 		ev.Provider, ev.Model, ev.PromptHash, ev.Prompt, ev.Raw = sig.AI.Provider, sig.AI.Model, sig.AI.PromptHash, sig.AI.Prompt, sig.AI.Raw
 		ev.LatencyMS = sig.AI.Latency.Milliseconds()
+		ev.InputTokens, ev.OutputTokens, ev.Cost = sig.AI.InputTokens, sig.AI.OutputTokens, sig.AI.Cost
 	}
-	if err != nil {
+	var paused *BudgetPaused
+	switch {
+	case errors.As(err, &paused):
+		// Not a failure of the strategy: it resumes when the month (or the
+		// budget) changes, without counting toward the failure pause.
+		ev.Error, ev.Reason = err.Error(), err.Error()
+		e.d.Alert(ctx, "high", "AI budget reached: "+paused.Provider, "AI decisions on "+paused.Provider+" are paused: "+paused.Why+
+			". Raise api.ai.monthlyBudget or wait for the next month.")
+	case err != nil:
 		ev.Error, ev.Reason = err.Error(), "Evaluation failed: "+err.Error()
 		e.failed(ctx, j)
-	} else {
+	default:
 		e.mu.Lock()
 		j.in.failures = 0
 		e.mu.Unlock()
@@ -124,7 +134,7 @@ func (e *Engine) execute(ctx context.Context, c Config, symbol string, sig Signa
 		return false, "", why
 	}
 	req := domain.OrderRequest{ClientOrderID: fmt.Sprintf("%.40s:%s:%d", c.Name, symbol, candle.Unix()), Symbol: symbol,
-		Side: domain.Side(sig.Decision), Type: domain.Market, Quantity: qty, Strategy: c.Name, UserID: "strategy:" + c.Name}
+		Side: domain.Side(sig.Decision), Type: domain.Market, Quantity: qty, Strategy: c.Name, StrategyVersion: c.Version, UserID: "strategy:" + c.Name}
 	o, _, err := e.d.Gateway.Place(ctx, req)
 	if err != nil {
 		if domain.ErrorCode(err) == domain.ERejected {
@@ -223,6 +233,9 @@ func (e *Engine) Analyze(ctx context.Context, name, symbol string) (domain.Evalu
 		return domain.Evaluation{}, err
 	}
 	ev := e.evaluate(ctx, j, symbol, candles, false)
+	if strings.HasPrefix(ev.Error, "paused: budget") {
+		return ev, domain.Errorf(domain.EConflict, "%s", ev.Error)
+	}
 	if ev.Error != "" {
 		return ev, domain.Errorf(domain.EUnavailable, "%s", ev.Error)
 	}

@@ -35,7 +35,7 @@ func (e *Engine) giveUp(ctx context.Context, j job, symbol string, closed time.T
 		return
 	}
 	delete(j.in.missed, symbol)
-	ev := domain.Evaluation{ID: uuid.NewString(), Time: e.d.Clock.Now(), Strategy: j.cfg.Name, Symbol: symbol, CandleTime: m.at, Decision: Hold,
+	ev := domain.Evaluation{ID: uuid.NewString(), Time: e.d.Clock.Now(), Strategy: j.cfg.Name, StrategyVersion: j.cfg.Version, Symbol: symbol, CandleTime: m.at, Decision: Hold,
 		Error: m.why, Reason: "Not evaluated: " + m.why}
 	if err := e.d.Store.AppendEvaluation(ctx, ev); err != nil {
 		slog.Error("store strategy evaluation", "strategy", ev.Strategy, "err", err)

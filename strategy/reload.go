@@ -2,8 +2,6 @@ package strategy
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 )
 
 // Reload reads the instances from the store again (in a cluster, after
@@ -15,11 +13,10 @@ func (e *Engine) Reload(ctx context.Context) error {
 	}
 	cfgs := make([]Config, 0, len(recs))
 	for _, r := range recs {
-		var c Config
-		if err := json.Unmarshal(r.Config, &c); err != nil {
-			return fmt.Errorf("strategy %s: %w", r.Name, err)
+		c, err := fromRecord(r)
+		if err != nil {
+			return err
 		}
-		c.Name, c.Type, c.Enabled = r.Name, r.Type, r.Enabled
 		cfgs = append(cfgs, c)
 	}
 	e.mu.Lock()

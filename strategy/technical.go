@@ -11,6 +11,8 @@ import (
 
 	"kestrel/domain"
 	"kestrel/indicators"
+
+	"github.com/shopspring/decimal"
 )
 
 // Input is what a strategy sees on one evaluation.
@@ -37,6 +39,10 @@ type Signal struct {
 type AIProvenance struct {
 	Provider, Model, PromptHash, Prompt, Raw string
 	Latency                                  time.Duration
+	// Tokens the call used (the provider's report) and their cost (nil:
+	// the model has no price).
+	InputTokens, OutputTokens int
+	Cost                      *decimal.Decimal
 	// Answer is the model's own answer (a hybrid's signal combines it
 	// with the rules); nil when the model gave none.
 	Answer *AIAnswer
@@ -135,9 +141,50 @@ func (s *stream) push(x float64) {
 	}
 }
 
-// Warmup is how many candles before the evaluated one settle the indicators.
+// Settle is the weight the state before a warm-up may keep in an
+// exponentially smoothed reading (the EMAs of MACD, Wilder's RSI averages)
+// at its end. A fresh stream and one that has run for months differ only by
+// that state, so their readings agree to about this relative amount: far
+// below what moves a decision or a prompt's rounded value (shipped-history
+// test: TestFreshStreamAgreesWithLongRunning). The SMAs and Bollinger bands
+// depend on their window alone and need only its length.
+const Settle = 1e-12
+
+// settling is how many values an exponential smoothing by alpha needs for
+// its starting state's weight, (1-alpha)^n, to fall below Settle.
+func settling(alpha float64) int {
+	return int(math.Ceil(math.Log(Settle) / math.Log1p(-alpha)))
+}
+
+// Warmup is how many candles before the evaluated one settle the
+// indicators, so that a decision does not depend on how long the stream has
+// run: RSI's first average (period changes) then its Wilder smoothing
+// (alpha 1/period) settling; MACD's slow EMA seeded (slow closes) and
+// settled (alpha 2/(slow+1)), then its signal EMA seeded and settled on
+// that line; the longest window; and one candle more for the crossings'
+// previous readings. With the defaults (RSI 14, MACD 12/26/9) it is 520.
+// The live engine shows a strategy this many candles (Config.Window) and a
+// backtest reads this many before its first day.
 func (in Indicators) Warmup() int {
-	return max(in.RSIPeriod*4, in.SMALong, in.MACDSlow+in.MACDSignal*3, in.BollingerPeriod) + 1
+	rsi := in.RSIPeriod + 1 + settling(1/float64(in.RSIPeriod))
+	macd := in.MACDSlow + settling(2/float64(in.MACDSlow+1)) + in.MACDSignal + settling(2/float64(in.MACDSignal+1))
+	return max(rsi, macd, in.SMAShort, in.SMALong, in.BollingerPeriod) + 1
+}
+
+// Window is how many closed candles an instance is shown on each
+// evaluation, live (the engine fetches them after a restart or a change of
+// configuration) and in a backtest (the warm-up read before its first day):
+// the indicators' Warmup (an AI-driven instance's too: its prompt shows the
+// default indicators), and an AI instance's context length when longer.
+func (c Config) Window() int {
+	n := 2
+	if c.Indicators != nil || c.AIParams != nil {
+		n = indicatorsOr(c).Warmup()
+	}
+	if c.AIParams != nil {
+		n = max(n, c.ContextLength)
+	}
+	return n
 }
 
 // feed must be called with t.mu held.

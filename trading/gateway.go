@@ -19,7 +19,7 @@ const (
 	MsgPrice       = "Valid price is required for limit orders"
 	MsgStopPrice   = "Valid stop price is required for stop orders"
 	MsgSide        = "Side must be BUY or SELL"
-	MsgOrderType   = "Order type must be market, limit or stop_loss"
+	MsgOrderType   = "Order type must be market, limit, stop_loss or trailing_stop"
 	MsgStrategyLen = "Strategy must be at most 64 characters"
 	maxStrategyLen = 64
 )
@@ -84,7 +84,7 @@ func (s *Service) admit(ctx context.Context, req domain.OrderRequest) (func() (d
 		return nil, domain.Order{}, err
 	}
 	if req.Side == domain.Sell {
-		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity, ""); err != nil {
+		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity, "", sellWhy("placed", req)); err != nil {
 			return nil, domain.Order{}, err
 		}
 	}
@@ -106,10 +106,14 @@ func (s *Service) submit(ctx context.Context, req domain.OrderRequest) func() (d
 // it is a new order replacing the old one: the same limits apply to the new
 // quantity and price.
 func (s *Service) Modify(ctx context.Context, id string, quantity, price *decimal.Decimal) (domain.Order, error) {
-	return s.modify(ctx, nil, id, quantity, price)
+	return s.modify(ctx, nil, id, quantity, price, false)
 }
 
-func (s *Service) modify(ctx context.Context, by *Actor, id string, quantity, price *decimal.Decimal) (domain.Order, error) {
+// modify changes a live order. price is the limit price of a limit order
+// and the stop price of a stop; stopOnly says the caller named it
+// stop_price, which a limit order refuses rather than reading it as its
+// limit.
+func (s *Service) modify(ctx context.Context, by *Actor, id string, quantity, price *decimal.Decimal, stopOnly bool) (domain.Order, error) {
 	if quantity == nil && price == nil {
 		return domain.Order{}, domain.FieldErrors(map[string]string{"quantity": "Please provide at least one field to modify"}, "quantity")
 	}
@@ -125,8 +129,14 @@ func (s *Service) modify(ctx context.Context, by *Actor, id string, quantity, pr
 	if !cur.Status.Live() || cur.Type == domain.Market {
 		return domain.Order{}, domain.Errorf(domain.EConflict, "Only pending or open limit and stop orders can be modified (this one is %s)", cur.Status)
 	}
+	if stopOnly && price != nil && !cur.Type.IsStop() {
+		return domain.Order{}, domain.FieldErrors(map[string]string{"stop_price": "Stop price applies to stop orders only; this is a " + string(cur.Type) + " order (send price)"}, "stop_price")
+	}
 	req := domain.OrderRequest{Symbol: cur.Symbol, Side: cur.Side, Type: cur.Type, Quantity: cur.Quantity, Price: cur.Price,
-		StopPrice: cur.StopPrice, Strategy: cur.Strategy, UserID: cur.UserID, GroupID: cur.GroupID, ParentID: cur.ParentID}
+		StopPrice: cur.StopPrice, Trail: cur.Trail, Strategy: cur.Strategy, StrategyVersion: cur.StrategyVersion, UserID: cur.UserID, GroupID: cur.GroupID, ParentID: cur.ParentID}
+	if cur.Type == domain.TrailingStop && price != nil {
+		return domain.Order{}, domain.FieldErrors(map[string]string{"price": "A trailing stop's stop price follows the market; change its quantity, or cancel it and place a new one"}, "price")
+	}
 	if quantity != nil {
 		req.Quantity = *quantity
 	}
@@ -138,9 +148,22 @@ func (s *Service) modify(ctx context.Context, by *Actor, id string, quantity, pr
 	if err := s.validate(ctx, &req); err != nil {
 		return domain.Order{}, err
 	}
+	if price != nil && req.Type == domain.StopLoss {
+		if err := s.stopSide(req); err != nil {
+			return domain.Order{}, err
+		}
+	}
 	v, err := s.view(ctx, req.Symbol)
 	if err != nil {
 		return domain.Order{}, err
+	}
+	if req.Side == domain.Sell && req.Type.IsStop() {
+		// A stop guards a position: it cannot cover more than is held
+		// (free plus on hold, this order's own hold included).
+		if held := v.total[domain.Base(req.Symbol)]; req.Quantity.Sub(cur.FilledQuantity).GreaterThan(held) {
+			return domain.Order{}, domain.FieldErrors(map[string]string{"quantity": fmt.Sprintf(
+				"Quantity must not exceed the position: %s %s held", held, domain.Base(req.Symbol))}, "quantity")
+		}
 	}
 	ro, err := s.assess(v, req, &cur)
 	if err != nil {
@@ -150,7 +173,7 @@ func (s *Service) modify(ctx context.Context, by *Actor, id string, quantity, pr
 		return domain.Order{}, err
 	}
 	if req.Side == domain.Sell && cur.ParentID == "" {
-		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity.Sub(cur.FilledQuantity).Sub(cur.Hold), cur.ID); err != nil {
+		if err := s.makeRoom(ctx, v, req.Symbol, req.Quantity.Sub(cur.FilledQuantity).Sub(cur.Hold), cur.ID, sellWhy("modified", req)); err != nil {
 			return domain.Order{}, err
 		}
 	}
@@ -163,6 +186,36 @@ func (s *Service) modify(ctx context.Context, by *Actor, id string, quantity, pr
 	return s.d.Exchange.ModifyOrder(ctx, id, quantity, price)
 }
 
+// stopSide refuses a stop price already reached: a SELL stop must be below
+// the last price and a BUY stop above it, or it would trigger at once. The
+// gateway checks it for every exchange (the sandbox's engine checks it too)
+// so a modify on Coinbase is refused before anything is placed or cancelled.
+func (s *Service) stopSide(req domain.OrderRequest) error {
+	t, err := s.d.Market.Ticker(req.Symbol)
+	if err != nil || !t.Price.IsPositive() {
+		return nil // no price yet: the exchange decides
+	}
+	switch {
+	case req.Side == domain.Sell && req.StopPrice.GreaterThanOrEqual(t.Price):
+		return domain.FieldErrors(map[string]string{"stop_price": fmt.Sprintf(
+			"Stop price must be below the current price (%s) for a SELL stop-loss", t.Price)}, "stop_price")
+	case req.Side == domain.Buy && req.StopPrice.LessThanOrEqual(t.Price):
+		return domain.FieldErrors(map[string]string{"stop_price": fmt.Sprintf(
+			"Stop price must be above the current price (%s) for a BUY stop", t.Price)}, "stop_price")
+	}
+	return nil
+}
+
+// sellWhy words the SELL that took quantity from protective orders, for
+// the reduced-protection notice ("a market SELL of 0.4 BTC was placed").
+func sellWhy(verb string, req domain.OrderRequest) string {
+	what := string(req.Type) + " SELL"
+	if req.Strategy == "position_close" {
+		what = "Close Position SELL"
+	}
+	return fmt.Sprintf("a %s of %s %s was %s", what, req.Quantity, domain.Base(req.Symbol), verb)
+}
+
 // Cancel cancels a live order. Cancelling never adds risk: always allowed.
 func (s *Service) Cancel(ctx context.Context, id string) (domain.Order, error) {
 	return s.d.Exchange.CancelOrder(ctx, id)
@@ -171,7 +224,7 @@ func (s *Service) Cancel(ctx context.Context, id string) (domain.Order, error) {
 // validate checks a request with the spec's messages and the exchange's
 // product rules; it normalises symbol, side, type and strategy.
 func (s *Service) validate(ctx context.Context, req *domain.OrderRequest) error {
-	f, order := map[string]string{}, []string{"symbol", "side", "quantity", "order_type", "price", "stop_price", "strategy"}
+	f, order := map[string]string{}, []string{"symbol", "side", "quantity", "order_type", "price", "stop_price", "trail_percent", "trail_amount", "activation_price", "strategy"}
 	req.Symbol = strings.ToUpper(strings.TrimSpace(req.Symbol))
 	req.Side = domain.Side(strings.ToUpper(strings.TrimSpace(string(req.Side))))
 	req.Type = domain.OrderType(strings.ToLower(strings.TrimSpace(string(req.Type))))
@@ -211,6 +264,11 @@ func (s *Service) validate(ctx context.Context, req *domain.OrderRequest) error 
 			f["stop_price"] = MsgStopPrice
 		}
 		req.Price = nil
+	case domain.TrailingStop:
+		for k, m := range domain.CheckTrail(req.Trail) {
+			f[k] = m
+		}
+		req.Price, req.StopPrice = nil, nil // the exchange sets the stop from the market
 	default:
 		f["order_type"] = MsgOrderType
 	}

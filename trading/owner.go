@@ -33,7 +33,13 @@ func (a *Actor) mayChange(o domain.Order) error {
 // ModifyAs is Modify on behalf of by: a trader's change of another user's
 // order is refused (403) before anything is checked or changed.
 func (s *Service) ModifyAs(ctx context.Context, by *Actor, id string, quantity, price *decimal.Decimal) (domain.Order, error) {
-	return s.modify(ctx, by, id, quantity, price)
+	return s.modify(ctx, by, id, quantity, price, false)
+}
+
+// ModifyStopAs is ModifyAs with the price named stop_price: a stop order's
+// trigger, refused (400) for a limit order.
+func (s *Service) ModifyStopAs(ctx context.Context, by *Actor, id string, quantity, stopPrice *decimal.Decimal) (domain.Order, error) {
+	return s.modify(ctx, by, id, quantity, stopPrice, true)
 }
 
 // CancelAs is Cancel on behalf of by: a trader cancels only their own

@@ -14,6 +14,9 @@ type Policy struct {
 	// every BUY fill at fill price x (1 - StopLossPercent).
 	StopLoss        bool
 	StopLossPercent decimal.Decimal
+	// TrailingStop makes that stop-loss a trailing stop at StopLossPercent:
+	// it follows each new high instead of staying at its first price.
+	TrailingStop bool
 	// TakeProfit (with TakeProfitPercent) puts a take-profit limit SELL at
 	// fill price x (1 + TakeProfitPercent); with a stop-loss they are one
 	// one-cancels-other group.
@@ -40,6 +43,7 @@ func PolicyFrom(s settings.Settings) Policy {
 		},
 		StopLoss:          a.EnableStopLoss,
 		StopLossPercent:   decimal.NewFromFloat(r.StopLossPercent),
+		TrailingStop:      a.TrailingStopLoss,
 		TakeProfit:        a.EnableTakeProfit,
 		TakeProfitPercent: decimal.NewFromFloat(r.TakeProfitPercent),
 	}

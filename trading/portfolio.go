@@ -97,6 +97,17 @@ func (s *Service) pnlSince(ctx context.Context, t time.Time, now decimal.Decimal
 	return analytics.PnL(p.Value, now)
 }
 
+// PnLSince is the change in portfolio value since t (from the recorded
+// history point at t, or the first one after it when the history starts
+// later; zero without history) and the value now.
+func (s *Service) PnLSince(ctx context.Context, t time.Time) (pnl, total decimal.Decimal, err error) {
+	v, err := s.value(ctx)
+	if err != nil {
+		return decimal.Zero, decimal.Zero, err
+	}
+	return s.pnlSince(ctx, t, v.Total), v.Total, nil
+}
+
 // Performance summarises the round trips, live orders, positions and the value history.
 func (s *Service) Performance(ctx context.Context) (analytics.Performance, error) {
 	v, err := s.value(ctx)
@@ -188,10 +199,19 @@ func (s *Service) Positions(ctx context.Context) ([]domain.Position, error) {
 		return nil, err
 	}
 	out := []domain.Position{}
+	var live []domain.Order
 	for _, p := range v.Positions {
-		if !p.Quantity.IsZero() {
-			out = append(out, p)
+		if p.Quantity.IsZero() {
+			continue
 		}
+		if live == nil {
+			if live, err = s.liveOrders(ctx); err != nil {
+				return nil, err
+			}
+		}
+		p.Protection = protectionLevels(live, p.Symbol)
+		p.ProtectionReduced = s.reducedNotice(ctx, p.Symbol)
+		out = append(out, p)
 	}
 	return out, nil
 }

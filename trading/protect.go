@@ -173,13 +173,16 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 		return nil
 	}
 	group := "protect-" + f.ID
-	base := domain.OrderRequest{Symbol: f.Symbol, Side: domain.Sell, Quantity: qty, Strategy: parent.Strategy,
+	base := domain.OrderRequest{Symbol: f.Symbol, Side: domain.Sell, Quantity: qty, Strategy: parent.Strategy, StrategyVersion: parent.StrategyVersion,
 		UserID: parent.UserID, GroupID: group, ParentID: parent.ID}
 	var reqs []domain.OrderRequest
 	if p.StopLoss && p.StopLossPercent.IsPositive() {
 		stop := f.Price.Mul(decimal.NewFromInt(1).Sub(p.StopLossPercent)).Div(step).Floor().Mul(step)
 		r := base
 		r.Type, r.StopPrice, r.ClientOrderID = domain.StopLoss, &stop, "sl-"+f.ID
+		if p.TrailingStop {
+			r.Type, r.StopPrice, r.Trail = domain.TrailingStop, nil, ProtectiveTrail(p)
+		}
 		reqs = append(reqs, r)
 	}
 	if p.TakeProfit && p.TakeProfitPercent.IsPositive() {
@@ -189,8 +192,26 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 		reqs = append(reqs, r)
 	}
 	var out []domain.Order
+	placed := false
+	defer func() {
+		if placed { // protected afresh: an older reduction is history
+			s.clearReduced(ctx, f.Symbol)
+		}
+	}()
 	for _, r := range reqs {
 		o, err := s.d.Exchange.PlaceOrder(ctx, r)
+		if r.Type == domain.TrailingStop && domain.ErrorCode(err) == domain.EInvalid {
+			// The exchange has no trailing stop (Coinbase): a fixed stop at
+			// the same distance guards the position rather than none, and
+			// the trader is told it will not trail.
+			fixed := r
+			stop := f.Price.Mul(decimal.NewFromInt(1).Sub(p.StopLossPercent)).Div(step).Floor().Mul(step)
+			fixed.Type, fixed.StopPrice, fixed.Trail = domain.StopLoss, &stop, nil
+			s.d.Alert(ctx, "medium", "Trailing stop not available", fmt.Sprintf("%s for BUY %s: %s; a fixed stop-loss at %s was placed instead",
+				r.Symbol, parent.ID, domain.ErrorMessage(err), stop))
+			r = fixed
+			o, err = s.d.Exchange.PlaceOrder(ctx, r)
+		}
 		if err != nil {
 			s.d.Alert(ctx, "high", protectiveFailed(err), fmt.Sprintf("%s %s %s for BUY %s: %s",
 				r.Type, r.Quantity, r.Symbol, parent.ID, domain.ErrorMessage(err)))
@@ -198,10 +219,19 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 		}
 		if o.Status != domain.StatusRejected {
 			s.countPlaced(1)
+			placed = true
 		}
 		out = append(out, o)
 	}
 	return out
+}
+
+// ProtectiveTrail is the trail of a trailing protective stop: the policy's
+// stop-loss distance, as a percent. The live gateway and the backtest use
+// it both, so the two place the same stop.
+func ProtectiveTrail(p Policy) *domain.Trail {
+	pct := p.StopLossPercent.Mul(decimal.NewFromInt(100))
+	return &domain.Trail{Percent: &pct}
 }
 
 // protectiveFailed titles the alert for a protective order that failed: an

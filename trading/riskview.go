@@ -208,7 +208,7 @@ func (s *Service) countPlaced(n int) {
 // exposureOf is what a resting BUY adds if it fills: its remainder at its price.
 func exposureOf(o domain.Order) decimal.Decimal {
 	px := o.Price
-	if o.Type == domain.StopLoss {
+	if o.Type.IsStop() {
 		px = o.StopPrice
 	}
 	if px == nil {
@@ -337,8 +337,9 @@ func protectiveGroups(live []domain.Order, symbol string) []group {
 // makeRoom frees qty of symbol's base currency for a SELL, taking it from
 // the protective groups Kestrel attached (newest first), shrinking or
 // cancelling them, so a trader is never refused because of an order
-// Kestrel placed itself.
-func (s *Service) makeRoom(ctx context.Context, v view, symbol string, qty decimal.Decimal, except string) error {
+// Kestrel placed itself. why names the SELL for the notice the Positions
+// screen shows: protection never shrinks silently.
+func (s *Service) makeRoom(ctx context.Context, v view, symbol string, qty decimal.Decimal, except, why string) error {
 	need := qty.Sub(v.free[domain.Base(symbol)])
 	for _, g := range protectiveGroups(v.protective, symbol) {
 		if !need.IsPositive() {
@@ -350,10 +351,12 @@ func (s *Service) makeRoom(ctx context.Context, v view, symbol string, qty decim
 				continue
 			}
 			var err error
+			to := decimal.Zero
 			if take.Equal(g.held) {
 				_, err = s.d.Exchange.CancelOrder(ctx, m.ID)
 			} else {
 				q := m.Quantity.Sub(take)
+				to = q.Sub(m.FilledQuantity)
 				_, err = s.d.Exchange.ModifyOrder(ctx, m.ID, &q, nil)
 				if domain.ErrorCode(err) == domain.EConflict {
 					err = s.replaceSmaller(ctx, m, take)
@@ -361,6 +364,9 @@ func (s *Service) makeRoom(ctx context.Context, v view, symbol string, qty decim
 			}
 			if err != nil && domain.ErrorCode(err) != domain.EConflict { // conflict: it just filled or went
 				return fmt.Errorf("free %s from protective order %s: %w", symbol, m.ID, err)
+			}
+			if err == nil {
+				s.noteReduced(ctx, m, to, why)
 			}
 		}
 		need = need.Sub(take)

@@ -35,7 +35,7 @@ func (s *Service) replaceSmaller(ctx context.Context, m domain.Order, take decim
 		return nil
 	}
 	req := domain.OrderRequest{Symbol: cur.Symbol, Side: cur.Side, Type: cur.Type, Quantity: rest, Price: cur.Price,
-		StopPrice: cur.StopPrice, Strategy: cur.Strategy, UserID: cur.UserID, GroupID: cur.GroupID, ParentID: cur.ParentID,
+		StopPrice: cur.StopPrice, Strategy: cur.Strategy, StrategyVersion: cur.StrategyVersion, UserID: cur.UserID, GroupID: cur.GroupID, ParentID: cur.ParentID,
 		// Derived from the order replaced and the size: a retry of this
 		// SELL finds the replacement instead of placing a second one.
 		ClientOrderID: fmt.Sprintf("rp-%s-%s", cur.ID, rest)}

@@ -28,6 +28,8 @@ type Server struct {
 	mu       sync.Mutex
 	calls    int
 	answered int
+	// The usage it reported, summed over its answers.
+	promptTokens, completionTokens int
 }
 
 var returnLine = regexp.MustCompile(`return (-?[0-9.]+)%`)
@@ -35,6 +37,14 @@ var returnLine = regexp.MustCompile(`return (-?[0-9.]+)%`)
 // Calls is how many requests arrived; Answered how many were answered.
 func (s *Server) Calls() int    { s.mu.Lock(); defer s.mu.Unlock(); return s.calls }
 func (s *Server) Answered() int { s.mu.Lock(); defer s.mu.Unlock(); return s.answered }
+
+// Tokens is the usage the fake reported (prompt_tokens, completion_tokens),
+// summed over every answer it gave.
+func (s *Server) Tokens() (prompt, completion int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.promptTokens, s.completionTokens
+}
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var req struct {
@@ -61,7 +71,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	prompt := req.Messages[len(req.Messages)-1].Content
 	content := fmt.Sprintf(`{"decision":"%s","confidence":0.8,"reasoning":"the candles' return"}`, Decide(prompt))
-	usage := map[string]any{"prompt_tokens": len(prompt) / 4, "completion_tokens": 20}
+	// Token counts as a real model reports them: the prompt's (about 4
+	// characters a token) and the answer's.
+	pt, ct := len(prompt)/4, len(content)/4
+	usage := map[string]any{"prompt_tokens": pt, "completion_tokens": ct}
 	if s.Cost != nil {
 		usage["cost"] = *s.Cost
 	}
@@ -71,6 +84,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(b)
 	s.mu.Lock()
 	s.answered++
+	s.promptTokens += pt
+	s.completionTokens += ct
 	s.mu.Unlock()
 }
 

@@ -55,6 +55,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	wsClients := fs.Int("ws", 0, "WebSocket clients subscribed to the symbol's ticker and trades")
 	pid := fs.Int("pid", 0, "server process id whose resident memory is sampled")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	hook := fs.Bool("webhook", false, "subscribe a loopback webhook receiver to the account's fills and report each message's delay from its fill (aggregation off)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -98,9 +99,24 @@ func run(args []string, stdout, stderr io.Writer) error {
 		WSClients: *wsClients, PID: *pid, IDPrefix: "load-" + strconv.FormatInt(time.Now().UnixNano(), 36)}
 	fmt.Fprintf(stderr, "running: %d clients, %s, mix %s, %s %s %s @ %s, %d websocket clients\n",
 		cfg.Clients, cfg.Duration, *mix, plan.Side, plan.Quantity, plan.Symbol, plan.LimitPrice, cfg.WSClients)
+	var h *loadgen.Hook
+	if *hook {
+		if h, err = loadgen.StartHook(ctx, c); err != nil {
+			return err
+		}
+	}
 	res, err := loadgen.Run(ctx, bases, c.Token, cfg)
 	if err != nil {
 		return err
+	}
+	if h != nil {
+		hr := h.Drain(3*time.Second, time.Minute)
+		out := stdout
+		if *asJSON {
+			out = stderr // stdout is the JSON document
+		}
+		fmt.Fprintf(out, "webhook: %d fill messages, delay from the fill p50 %.1f ms, p99 %.1f ms, max %.1f ms\n", hr.Messages,
+			ms(hr.P50), ms(hr.P99), ms(hr.Max))
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(summary(res, cfg))

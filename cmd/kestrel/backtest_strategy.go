@@ -30,11 +30,9 @@ var strategyKinds = map[string]string{
 // runStrategyBacktest runs technical, ai or hybrid over bars. AI decisions
 // come from the built-in analyst (offline, deterministic).
 func runStrategyBacktest(o *backtestOptions, bars []candles.Bar, name string, stdout io.Writer) error {
-	cs := make([]domain.Candle, len(bars))
-	for i, b := range bars {
-		cs[i] = b.Candle()
-	}
-	res, warm, err := strategyRun(context.Background(), o, defaultConfig(o), cs)
+	// The engine is given the bars as they are: the fast path makes
+	// decimals of the few candles it shows the engine, not of all of them.
+	res, warm, err := strategyRun(context.Background(), o, defaultConfig(o), nil, bars)
 	if err != nil {
 		return err
 	}
@@ -73,23 +71,22 @@ func defaultConfig(o *backtestOptions) strategy.Config {
 	return cfg
 }
 
-// strategyRun backtests cfg over cs as kestrel backtest --strategy does,
-// returning the result and the candles used to warm up.
-func strategyRun(ctx context.Context, o *backtestOptions, cfg strategy.Config, cs []domain.Candle) (backtest.Result, int, error) {
+// strategyRun backtests cfg over cs (or, when cs is nil, bars) as kestrel
+// backtest --strategy does, returning the result and the candles used to
+// warm up.
+func strategyRun(ctx context.Context, o *backtestOptions, cfg strategy.Config, cs []domain.Candle, bars []candles.Bar) (backtest.Result, int, error) {
 	build := strategy.Builder(strategy.AIDeps{Provider: func() (ai.Provider, error) { return ai.Builtin{}, nil }})
 	strat, err := build(cfg)
 	if err != nil {
 		return backtest.Result{}, 0, badInput(err)
 	}
-	warm := 2
-	if cfg.Indicators != nil {
-		warm = cfg.Indicators.Warmup()
+	warm := cfg.Window() // the live engine's warm-up
+	n := len(cs)
+	if cs == nil {
+		n = len(bars)
 	}
-	if cfg.AIParams != nil {
-		warm = max(warm, cfg.ContextLength)
-	}
-	if warm >= len(cs)-1 {
-		return backtest.Result{}, 0, badInput(fmt.Errorf("%d candles are not enough: %s needs %d to warm up", len(cs), o.strategy, warm))
+	if warm >= n-1 {
+		return backtest.Result{}, 0, badInput(fmt.Errorf("%d candles are not enough: %s needs %d to warm up", n, o.strategy, warm))
 	}
 	symbol := o.symbol
 	if o.csv != "" {
@@ -103,7 +100,7 @@ func strategyRun(ctx context.Context, o *backtestOptions, cfg strategy.Config, c
 	}
 	fee := decimal.New(o.params.FeeRate, -8)
 	res, err := backtest.Run(ctx, backtest.Request{Strategy: strat, Config: cfg, Symbol: symbol, Product: product,
-		Candles: cs, Warmup: warm, Capital: decimal.New(o.params.Capital, -8), TakerFee: fee, MakerFee: fee,
+		Candles: cs, Bars: bars, Warmup: warm, Capital: decimal.New(o.params.Capital, -8), TakerFee: fee, MakerFee: fee,
 		SlippageBps: decimal.NewFromInt(o.params.SlippageBps), Policy: trading.DefaultPolicy(), HalfSpread: replay.LiveHalfSpread})
 	if err != nil {
 		return backtest.Result{}, 0, badInput(err)

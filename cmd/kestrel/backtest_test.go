@@ -142,7 +142,7 @@ func TestBacktestHelp(t *testing.T) {
 func TestBacktestRunsTheProductStrategies(t *testing.T) {
 	for _, s := range []string{"technical", "hybrid"} {
 		var out, errOut bytes.Buffer
-		err := backtestCmd([]string{"--strategy", s, "--symbol", "ETH-USD", "--from", "2025-02-01", "--to", "2025-03-15", "--granularity", "ONE_HOUR", "--json"},
+		err := backtestCmd([]string{"--strategy", s, "--symbol", "ETH-USD", "--from", "2025-01-01", "--to", "2025-03-15", "--granularity", "ONE_HOUR", "--json"},
 			strings.NewReader(""), &out, &errOut)
 		if err != nil {
 			t.Fatalf("%s: %v (%s)", s, err, errOut.String())

@@ -52,6 +52,8 @@ func bindConfig(fs *flag.FlagSet) *app.Config {
 	fs.StringVar(&c.CoinbaseAPIURL, "coinbase-api-url", env("KESTREL_COINBASE_API_URL", ""), "Coinbase REST base URL; default: Coinbase's production host, or its sandbox host when the exchange settings say sandbox [KESTREL_COINBASE_API_URL]")
 	fs.StringVar(&c.CoinbaseWSURL, "coinbase-ws-url", env("KESTREL_COINBASE_WS_URL", ""), "Coinbase market-data WebSocket URL; default: Coinbase's [KESTREL_COINBASE_WS_URL]")
 	fs.StringVar(&c.CoinbaseUserWSURL, "coinbase-user-ws-url", env("KESTREL_COINBASE_USER_WS_URL", ""), "Coinbase user-channel WebSocket URL; default: Coinbase's [KESTREL_COINBASE_USER_WS_URL]")
+	fs.StringVar(&c.TelegramAPIURL, "telegram-api-url", env("KESTREL_TELEGRAM_API_URL", ""),
+		"Telegram Bot API base URL for notifications (http:// only to loopback); default: Telegram's [KESTREL_TELEGRAM_API_URL]")
 	fs.StringVar(&c.NATSURL, "nats-url", env("KESTREL_NATS_URL", ""),
 		"NATS server (nats://host:4222): with a PostgreSQL database, this process is one instance of a cluster (docs/SCALING.md) [KESTREL_NATS_URL]")
 	fs.StringVar(&c.InstanceID, "instance-id", env("KESTREL_INSTANCE_ID", ""), "this instance's name in a cluster; default: hostname-pid [KESTREL_INSTANCE_ID]")

@@ -90,3 +90,66 @@ func BenchmarkSweep(b *testing.B) {
 	}
 	b.ReportMetric(100*float64(b.N)/b.Elapsed().Seconds(), "trials/s")
 }
+
+// --walk-forward adds the folds (each with its in-sample and out-of-sample
+// metrics and the chosen trial, the best in sample), the stitched curve,
+// the stability and the deflated Sharpe ratio; bad folds exit with 2.
+func TestSweepWalkForward(t *testing.T) {
+	args := []string{"--strategy", "technical", "--symbol", "ETH-USD", "--from", "2025-02-01", "--to", "2025-04-30", "--granularity", "ONE_HOUR",
+		"--grid", "rsi_period=7,14", "--grid", "rsi_oversold=30,40", "--objective", "total_return", "--walk-forward", "anchored:3", "--json"}
+	var out, errOut bytes.Buffer
+	if err := sweepCmd(args, strings.NewReader(""), &out, &errOut); err != nil {
+		t.Fatalf("sweep: %v %s", err, errOut.String())
+	}
+	var sw struct {
+		WalkForward struct{ Mode string } `json:"walk_forward"`
+		Folds       []struct {
+			InSamplePeriod struct{ Start string } `json:"in_sample_period"`
+			Trial          *int                   `json:"trial"`
+			InSample       map[string]any         `json:"in_sample"`
+			OutOfSample    map[string]any         `json:"out_of_sample"`
+		} `json:"folds"`
+		Stitched  []any          `json:"stitched_equity"`
+		Stability map[string]any `json:"parameter_stability"`
+		Deflated  *struct {
+			Trials int `json:"trials"`
+		} `json:"deflated_sharpe"`
+		Runs        int `json:"runs"`
+		RunsPlanned int `json:"runs_planned"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &sw); err != nil {
+		t.Fatal(err)
+	}
+	if sw.WalkForward.Mode != "anchored" || len(sw.Folds) != 3 || len(sw.Stitched) == 0 || len(sw.Stability) != 2 || sw.Deflated == nil || sw.Deflated.Trials != 4 ||
+		sw.Runs != 4+3*4+3+1 || sw.Runs != sw.RunsPlanned {
+		t.Fatalf("walk-forward = %s", out.Bytes())
+	}
+	for k, f := range sw.Folds {
+		if f.Trial == nil || f.InSample["candles"] == nil || f.OutOfSample["candles"] == nil || f.OutOfSample["equity_curve"] != nil ||
+			f.InSamplePeriod.Start != sw.Folds[0].InSamplePeriod.Start {
+			t.Fatalf("fold %d = %+v", k, f)
+		}
+	}
+	for _, bad := range []string{"anchored:1", "sideways:3", "rolling", "rolling:40"} {
+		a := append([]string{}, args...)
+		a[len(a)-2] = bad
+		if err := sweepCmd(a, strings.NewReader(""), &out, &errOut); exitCode(err) != 2 {
+			t.Errorf("--walk-forward %s: %v, want status 2", bad, err)
+		}
+	}
+}
+
+// BenchmarkSweepWalkForward: the 100 trials of BenchmarkSweep with a
+// rolling walk-forward in 5 folds (606 backtests per op).
+func BenchmarkSweepWalkForward(b *testing.B) {
+	args := []string{"--strategy", "technical", "--symbol", "BTC-USD", "--from", "2025-01-01", "--to", "2025-12-31", "--granularity", "ONE_HOUR",
+		"--grid", "rsi_period=7,9,11,13,14,15,17,19,21,25", "--grid", "rsi_oversold=20,22,24,26,28,30,32,34,36,38", "--objective", "sharpe",
+		"--walk-forward", "rolling:5", "--json"}
+	for b.Loop() {
+		var out, errOut bytes.Buffer
+		if err := sweepCmd(args, strings.NewReader(""), &out, &errOut); err != nil {
+			b.Fatal(err, errOut.String())
+		}
+	}
+	b.ReportMetric(606*float64(b.N)/b.Elapsed().Seconds(), "backtests/s")
+}

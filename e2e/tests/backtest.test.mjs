@@ -80,7 +80,7 @@ test('a backtest runs from the screen and shows its report, history and comparis
   for (const label of ['Sharpe Ratio', 'Sortino Ratio', 'Calmar Ratio', 'CAGR', 'Profit Factor', 'Win/Loss Ratio', 'Expectancy', 'Average Win', 'Average Loss', 'Exposure Time', 'Fees Paid', 'Buy & Hold Return', 'Initial Equity', 'Final Equity']) {
     await metrics.getByText(label, { exact: true }).waitFor();
   }
-  assert.match(await page.getByRole('note', { name: 'Assumptions' }).innerText(), /Taker fee 0\.60%.*timeframe ONE_HOUR.*engine v1/s);
+  assert.match(await page.getByRole('note', { name: 'Assumptions' }).innerText(), /Taker fee 0\.60%.*timeframe 1 hour.*engine v1/s);
   assert.match(await page.getByTestId('bt-data').innerText(), /^Data: coinbase \(shipped\), real market dates 2025-12-\d\d \d\d:\d\d UTC to 2026-03-01 00:00 UTC/);
   await page.getByTestId('equity-chart').locator('canvas').first().waitFor();
   await page.getByTestId('fills-chart').locator('canvas').first().waitFor();

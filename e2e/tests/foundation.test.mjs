@@ -103,14 +103,14 @@ test('register, browse every route, 404, logout, 401 bounce', async () => {
   // A token the server does not know: the first API call answers 401 and the app goes to /login.
   await page.evaluate(() => sessionStorage.setItem('kestrel_token', 'stale-token'));
   await page.goto('/trading/orders');
-  await page.waitForURL('**/login');
+  await page.waitForURL(/\/login\?next=%2Ftrading%2Forders$/); // signing in returns to the page asked for
   assert.equal(await page.evaluate(() => sessionStorage.getItem('kestrel_token')), null);
 
   // Sign back in with the account.
   await page.getByLabel('Email').fill('olga@example.com');
   await page.getByLabel('Password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL('**/dashboard');
+  await page.waitForURL('**/trading/orders'); // back where the expired session was
 
   assert.deepEqual(external, [], 'the app must not contact any other host');
   await context.close();

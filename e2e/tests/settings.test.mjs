@@ -120,7 +120,7 @@ test('settings drive the risk check; alerts; export and import', async () => {
   await page.getByText('Unsaved changes').waitFor({ state: 'detached' });
   await page.goto('/dashboard');
   await page.getByText(/Updated \d{4}-\d{2}-\d{2}, \d{2}:\d{2}:\d{2}/).waitFor();
-  await page.getByText('BTC-USD Price Chart · 4h').waitFor();
+  await page.getByText('BTC-USD Price Chart · 4 hours').waitFor();
   await page.getByTestId('price-chart').locator('canvas').first().waitFor();
   await shot(page, 'dashboard-ui-preferences');
 

@@ -67,6 +67,9 @@ type meta struct {
 	Strategy string `json:"strategy,omitempty"`
 	GroupID  string `json:"group_id,omitempty"`
 	ParentID string `json:"parent_id,omitempty"`
+
+	// StrategyVersion is the configuration version of the strategy that placed it.
+	StrategyVersion int `json:"strategy_version,omitempty"`
 }
 
 // baseScale is the places a base quantity worked out from a quote amount
@@ -112,7 +115,7 @@ func quantity(o Order, base, quote string, limit decimal.Decimal, filled decimal
 func toOrder(o Order, m meta) domain.Order {
 	out := domain.Order{ID: o.OrderID, ClientOrderID: o.ClientOrderID, Symbol: o.ProductID, Side: domain.Side(o.Side),
 		Status: status(o.Status), FilledQuantity: dec(o.FilledSize), Fee: dec(o.TotalFees), Hold: dec(o.OutstandingHold),
-		CreatedAt: parseTime(o.CreatedTime), UserID: m.UserID, Strategy: m.Strategy, GroupID: m.GroupID, ParentID: m.ParentID}
+		CreatedAt: parseTime(o.CreatedTime), UserID: m.UserID, Strategy: m.Strategy, StrategyVersion: m.StrategyVersion, GroupID: m.GroupID, ParentID: m.ParentID}
 	if m.ClientID != "" {
 		out.ClientOrderID = m.ClientID
 	}

@@ -225,7 +225,7 @@ func (x *Exchange) PlaceOrder(ctx context.Context, req domain.OrderRequest) (dom
 	if err != nil {
 		return domain.Order{}, err
 	}
-	m := meta{UserID: req.UserID, ClientID: req.ClientOrderID, Strategy: req.Strategy, GroupID: req.GroupID, ParentID: req.ParentID}
+	m := meta{UserID: req.UserID, ClientID: req.ClientOrderID, Strategy: req.Strategy, StrategyVersion: req.StrategyVersion, GroupID: req.GroupID, ParentID: req.ParentID}
 	// A client order id seen before answers from memory; one that is not is
 	// still safe to send: Coinbase answers a repeated client_order_id with the
 	// order it already has instead of making another.
@@ -335,6 +335,11 @@ func (x *Exchange) request(p domain.Product, req domain.OrderRequest) (CreateOrd
 		}
 		limit, dir := x.stopLimit(p, req.Side, *req.StopPrice)
 		oc.StopLimitGTC = &StopLimitGTC{BaseSize: size, StopPrice: req.StopPrice.String(), LimitPrice: limit.String(), StopDirection: dir}
+	case domain.TrailingStop:
+		// Coinbase has no trailing stop; Kestrel would have to keep one
+		// there by replacing a real stop as the price moves, which it does
+		// not do yet. Refused rather than placed as something else.
+		f["order_type"] = "Trailing stops are not available on Coinbase yet (the sandbox and backtests have them)"
 	default:
 		f["order_type"] = "Order type must be market, limit or stop_loss"
 	}
@@ -631,6 +636,9 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 	if quoteSized(raw) { // its size is in quote currency; an edit's size would be read in base
 		return domain.Order{}, domain.Errorf(domain.EConflict, "This order was sized in %s on Coinbase; cancel it and place a new one", domain.Quote(cur.Symbol))
 	}
+	if cur.Type == domain.StopLoss {
+		return x.replaceStop(ctx, cur, quantity, price)
+	}
 	if cur.Type != domain.Limit {
 		return domain.Order{}, domain.Errorf(domain.EConflict, "Coinbase can edit limit orders only; cancel this %s order and place a new one", cur.Type)
 	}
@@ -682,6 +690,56 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 		return domain.Order{}, editRejection(resp)
 	}
 	return x.refresh(ctx, id)
+}
+
+// replaceStop modifies a stop Coinbase cannot edit: the new stop is placed
+// first and the old one cancelled after, so the position is never without
+// a stop. Coinbase holds the base currency of a resting SELL stop, so the
+// new one can only be placed when the account has that much free besides
+// the old one's hold; when it has not, nothing is changed and the answer
+// is a 409 saying so (cancelling first would leave the position bare). The
+// new stop keeps the old one's owner, strategy, group and parent; it has a
+// new order id.
+func (x *Exchange) replaceStop(ctx context.Context, cur domain.Order, quantity, stop *decimal.Decimal) (domain.Order, error) {
+	req := domain.OrderRequest{Symbol: cur.Symbol, Side: cur.Side, Type: domain.StopLoss, Quantity: cur.Remaining(),
+		StopPrice: cur.StopPrice, Strategy: cur.Strategy, UserID: cur.UserID, GroupID: cur.GroupID, ParentID: cur.ParentID}
+	if quantity != nil {
+		if !quantity.GreaterThan(cur.FilledQuantity) {
+			return domain.Order{}, domain.FieldErrors(map[string]string{"quantity": "Quantity must be greater than the filled quantity " + cur.FilledQuantity.String()}, "quantity")
+		}
+		req.Quantity = quantity.Sub(cur.FilledQuantity) // the new stop covers what the old had left
+	}
+	if stop != nil {
+		req.StopPrice = stop
+	}
+	if req.Quantity.Equal(cur.Remaining()) && req.StopPrice.Equal(*cur.StopPrice) {
+		return cur, nil // already as asked
+	}
+	// Derived from the stop replaced and the change, so a retry after a lost
+	// answer finds the replacement instead of placing a second one.
+	req.ClientOrderID = fmt.Sprintf("mv-%s-%s-%s", cur.ID, req.Quantity, req.StopPrice)
+	next, err := x.PlaceOrder(ctx, req)
+	if err != nil {
+		if domain.ErrorCode(err) == domain.ERejected && domain.ErrorMessage(err) == MsgInsufficient {
+			return domain.Order{}, domain.Errorf(domain.EConflict,
+				"Coinbase holds the %s %s of this stop, so its replacement cannot be placed before it is cancelled, and Kestrel never cancels a stop first. The stop is unchanged; to move it, free %s %s or cancel it and place a new one",
+				cur.Remaining(), domain.Base(cur.Symbol), req.Quantity, domain.Base(cur.Symbol))
+		}
+		return domain.Order{}, err // the old stop is untouched
+	}
+	if _, err := x.CancelOrder(ctx, cur.ID); err != nil {
+		if now, rerr := x.refresh(ctx, cur.ID); rerr == nil && now.Status == domain.StatusFilled {
+			// The old stop triggered meanwhile: the position it guarded is
+			// sold, and the new stop would sell what it does not guard.
+			if _, cerr := x.CancelOrder(ctx, next.ID); cerr != nil {
+				return domain.Order{}, domain.Errorf(domain.EConflict, "The stop %s filled before it could be replaced, and its replacement %s could not be cancelled (%s): cancel it", cur.ID, next.ID, domain.ErrorMessage(cerr))
+			}
+			return domain.Order{}, domain.Errorf(domain.EConflict, "The stop %s filled before it could be replaced; its replacement was cancelled", cur.ID)
+		}
+		return domain.Order{}, &domain.Error{Code: domain.ErrorCode(err), Cause: err, Message: fmt.Sprintf(
+			"The new stop %s is placed but the old stop %s could not be cancelled (%s): both are live; cancel %s", next.ID, cur.ID, domain.ErrorMessage(err), cur.ID)}
+	}
+	return next, nil
 }
 
 // edited reports whether o has req's quantity and limit price.

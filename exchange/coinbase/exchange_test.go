@@ -341,8 +341,8 @@ func TestStopLossIsStopLimitWithOffset(t *testing.T) {
 		t.Fatalf("limit %s %s", limit, dir)
 	}
 	_, err = r.x.ModifyOrder(ctx, o.ID, nil, dp("0.43"))
-	if domain.ErrorCode(err) != domain.EConflict || !strings.Contains(domain.ErrorMessage(err), "limit orders only") {
-		t.Fatalf("modify a stop: %v", err)
+	if domain.ErrorCode(err) != domain.EConflict || !strings.Contains(domain.ErrorMessage(err), "never cancels a stop first") {
+		t.Fatalf("modify a stop that holds the whole position: %v", err)
 	}
 }
 

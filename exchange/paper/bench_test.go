@@ -53,3 +53,30 @@ func BenchmarkQuoteCrossingNothing(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkQuoteTrailing: a quote making a new high, with n resting limits
+// and one trailing stop that follows it (mark and stop moved and recorded,
+// the book re-keyed), against the same quote with no trailing stop.
+func BenchmarkQuoteTrailing(b *testing.B) {
+	for _, trailing := range []int{0, 1, 10} {
+		b.Run(fmt.Sprintf("resting=10000/trailing=%d", trailing), func(b *testing.B) {
+			e := benchEngine(b, 10_000)
+			if _, _, err := e.Place(t0, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("100")}); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < trailing; i++ {
+				if _, _, err := e.Place(t0, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Sell, Type: domain.TrailingStop, Quantity: d("1"),
+					Trail: &domain.Trail{Percent: dp("2")}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			px := d("50000")
+			step := d("0.01")
+			b.ReportAllocs()
+			for b.Loop() {
+				px = px.Add(step) // a new high every quote: every trailing stop moves
+				e.OnQuote(t0, paper.Quote{Symbol: "BTC-USD", Last: px, Bid: px.Sub(step), Ask: px.Add(step)})
+			}
+		})
+	}
+}

@@ -13,6 +13,13 @@
 //     when the market gapped through) once the ask (buys) or bid (sells)
 //     reaches them;
 //   - stops trigger when the last price reaches them and fill as takers;
+//   - a trailing stop's stop price follows the best price since it was
+//     placed (or since the activation price was reached) at its trail: after
+//     each quote the high-water mark of a SELL (low-water of a BUY) moves to
+//     the quote's high (low) and the stop with it, never back. A quote
+//     first triggers on the stop as it stood, then moves the mark, so a
+//     price path gives the same fills whether it comes as live ticks or as
+//     a backtest's walk through candles;
 //   - a resting order holds what it may need (USD at the limit plus the maker
 //     fee for buys, the base currency for sells); the hold is fixed when the
 //     order rests and stored with it;
@@ -48,6 +55,10 @@ type Config struct {
 	// NewID names orders and fills; nil numbers them o-1, f-1, ... so a run
 	// is reproducible.
 	NewID func(kind string) string
+	// NoUpdates leaves Change.Updates empty (a backtest reads the orders
+	// and fills of a change, never its stream of updates, and each update
+	// copies an order).
+	NoUpdates bool
 }
 
 // Quote is a market event for one symbol: the book now, and the range the
@@ -175,6 +186,15 @@ func (e *Engine) LiveOrders() []domain.Order {
 	return out
 }
 
+// EachLive calls fn with every pending and open order, in no particular
+// order and without copying the book (a backtest reads its few resting
+// orders' prices after every event).
+func (e *Engine) EachLive(fn func(o *domain.Order)) {
+	for _, o := range e.live {
+		fn(&o)
+	}
+}
+
 // LiveOrder returns a live order by id.
 func (e *Engine) LiveOrder(id string) (domain.Order, bool) {
 	o, ok := e.live[id]
@@ -211,9 +231,12 @@ func (e *Engine) rest(o domain.Order) {
 		b.buyLimits.add(o.ID, *o.Price, e.seq)
 	case o.Type == domain.Limit:
 		b.sellLimits.add(o.ID, *o.Price, e.seq)
-	case o.Type == domain.StopLoss && o.Side == domain.Sell:
+	case o.Type.IsStop() && o.StopPrice == nil:
+		// A trailing stop not yet activated has no trigger: it waits in
+		// the trailing index (OnQuote) and rests once it has one.
+	case o.Type.IsStop() && o.Side == domain.Sell:
 		b.sellStops.add(o.ID, *o.StopPrice, e.seq)
-	case o.Type == domain.StopLoss:
+	case o.Type.IsStop():
 		b.buyStops.add(o.ID, *o.StopPrice, e.seq)
 	}
 }
@@ -229,7 +252,10 @@ func (e *Engine) unrest(o domain.Order) {
 
 // key is the price an order rests at in its book.
 func key(o domain.Order) decimal.Decimal {
-	if o.Type == domain.StopLoss {
+	if o.Type.IsStop() {
+		if o.StopPrice == nil { // a trailing stop not yet activated
+			return decimal.Zero
+		}
 		return *o.StopPrice
 	}
 	return *o.Price

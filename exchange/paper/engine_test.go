@@ -1,6 +1,7 @@
 package paper_test
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -173,6 +174,36 @@ func TestSameInputsSameLedger(t *testing.T) {
 	for i := range a {
 		if !a[i].Available.Equal(b[i].Available) || !a[i].Hold.Equal(b[i].Hold) {
 			t.Fatalf("runs differ: %+v vs %+v", a, b)
+		}
+	}
+}
+
+// NoUpdates changes nothing but the stream of updates: the same orders,
+// fills and balances, and no update copied per state change.
+func TestNoUpdatesKeepsTheChange(t *testing.T) {
+	var changes [2][]paper.Change
+	for i, no := range []bool{false, true} {
+		e := paper.New(paper.Config{Products: candles.Products(), MakerFee: d("0.004"), TakerFee: d("0.006"), NoUpdates: no})
+		e.Deposit("USD", d("100000"))
+		quote(e, "BTC-USD", "50000", "", "")
+		_, buy, err := e.Place(t0, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("0.5")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, stop, err := e.Place(t0, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Sell, Type: domain.StopLoss, Quantity: d("0.5"), StopPrice: dp("49000")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		changes[i] = []paper.Change{buy, stop, quote(e, "BTC-USD", "48900", "", "")}
+	}
+	for k := range changes[0] {
+		with, without := changes[0][k], changes[1][k]
+		if len(with.Updates) == 0 || len(without.Updates) != 0 {
+			t.Fatalf("change %d: %d updates with them, %d without", k, len(with.Updates), len(without.Updates))
+		}
+		with.Updates = nil
+		if !reflect.DeepEqual(with, without) {
+			t.Fatalf("change %d differs:\n%+v\n%+v", k, with, without)
 		}
 	}
 }

@@ -15,10 +15,12 @@ type index struct {
 	buyExposure map[string]decimal.Decimal     // per symbol: remaining x price of live BUYs
 	protective  map[string]map[string]struct{} // per symbol: live SELLs Kestrel attached (ParentID set)
 	groups      map[string]map[string]struct{} // per group id: its live members
+	trailing    map[string]map[string]struct{} // per symbol: live trailing stops
 }
 
 func newIndex() index {
-	return index{buyExposure: map[string]decimal.Decimal{}, protective: map[string]map[string]struct{}{}, groups: map[string]map[string]struct{}{}}
+	return index{buyExposure: map[string]decimal.Decimal{}, protective: map[string]map[string]struct{}{}, groups: map[string]map[string]struct{}{},
+		trailing: map[string]map[string]struct{}{}}
 }
 
 // exposure is what a live BUY adds if it fills: its remainder at its limit
@@ -28,8 +30,13 @@ func exposure(o domain.Order) decimal.Decimal {
 		return decimal.Zero
 	}
 	px := o.Price
-	if o.Type == domain.StopLoss {
+	if o.Type.IsStop() {
 		px = o.StopPrice
+	}
+	if px == nil && o.Type == domain.TrailingStop && o.Trail != nil {
+		// Not yet activated: valued at its activation price, the nearest
+		// price it can start trailing from.
+		px = o.Trail.Activation
 	}
 	if px == nil {
 		return decimal.Zero
@@ -62,6 +69,9 @@ func (e *Engine) track(o domain.Order) {
 	if o.GroupID != "" {
 		addTo(e.idx.groups, o.GroupID, o.ID)
 	}
+	if o.Type == domain.TrailingStop {
+		addTo(e.idx.trailing, o.Symbol, o.ID)
+	}
 }
 
 func (e *Engine) untrack(o domain.Order) {
@@ -77,6 +87,9 @@ func (e *Engine) untrack(o domain.Order) {
 	}
 	if o.GroupID != "" {
 		removeFrom(e.idx.groups, o.GroupID, o.ID)
+	}
+	if o.Type == domain.TrailingStop {
+		removeFrom(e.idx.trailing, o.Symbol, o.ID)
 	}
 }
 

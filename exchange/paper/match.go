@@ -1,6 +1,7 @@
 package paper
 
 import (
+	"sort"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -48,7 +49,8 @@ func (e *Engine) OnQuote(now time.Time, q Quote) Change {
 			hits = append(hits, hit{en.id, x.stop})
 		}
 	}
-	if len(hits) == 0 {
+	trailing := e.idx.trailing[q.Symbol]
+	if len(hits) == 0 && len(trailing) == 0 {
 		return Change{}
 	}
 	t := e.begin(now)
@@ -73,7 +75,50 @@ func (e *Engine) OnQuote(now time.Time, q Quote) Change {
 		}
 		t.fill(&o, qty, px, "maker")
 	}
+	// Then the trailing stops still live follow the quote: their marks move
+	// to its high (SELL) or low (BUY), and their stops with them. In id
+	// order, so a run is reproducible.
+	ids := make([]string, 0, len(trailing))
+	for id := range trailing {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		o, live := t.current(id)
+		if !live {
+			continue
+		}
+		o.Trail = copyTrail(o.Trail)
+		if e.trail(&o, q.Low, q.High) {
+			t.record(o, nil)
+		}
+	}
 	return t.apply()
+}
+
+// trail moves trailing stop o's mark to the best of low..high (activating
+// it first when its activation price is within that range) and its stop
+// price with it. It reports whether anything changed.
+func (e *Engine) trail(o *domain.Order, low, high decimal.Decimal) bool {
+	tr := o.Trail
+	best := high
+	if o.Side == domain.Buy {
+		best = low
+	}
+	if tr.Extreme == nil {
+		if a := tr.Activation; a != nil && (o.Side == domain.Sell && high.LessThan(*a) || o.Side == domain.Buy && low.GreaterThan(*a)) {
+			return false // not reached yet
+		}
+	} else if o.Side == domain.Sell && !best.GreaterThan(*tr.Extreme) || o.Side == domain.Buy && !best.LessThan(*tr.Extreme) {
+		return false // no new high (low): the stop stays
+	}
+	tr.Extreme = &best
+	stop := tr.Stop(o.Side, best, e.products[o.Symbol].PriceIncrement)
+	if o.StopPrice != nil && o.StopPrice.Equal(stop) {
+		return true // the mark moved, the stop (on its grid) did not
+	}
+	o.StopPrice = &stop
+	return true
 }
 
 // trigger turns a stop into a market order and fills it, or rejects it.

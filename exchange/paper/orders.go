@@ -13,20 +13,26 @@ import (
 // validate checks a request against the exchange's own rules (the gateway
 // validates user input with the spec's messages before this).
 func (e *Engine) validate(req domain.OrderRequest) error {
-	f := map[string]string{}
+	var f map[string]string // made at the first error: a valid order allocates none
+	bad := func(field, msg string) {
+		if f == nil {
+			f = map[string]string{}
+		}
+		f[field] = msg
+	}
 	p, known := e.products[req.Symbol]
 	if !known {
-		f["symbol"] = fmt.Sprintf("Unknown symbol %q", req.Symbol)
+		bad("symbol", fmt.Sprintf("Unknown symbol %q", req.Symbol))
 	}
 	if req.Side != domain.Buy && req.Side != domain.Sell {
-		f["side"] = "Side must be BUY or SELL"
+		bad("side", "Side must be BUY or SELL")
 	}
 	if !req.Quantity.IsPositive() {
-		f["quantity"] = "Quantity must be positive"
+		bad("quantity", "Quantity must be positive")
 	}
 	priced := func(field string, v *decimal.Decimal) {
 		if v == nil || !v.IsPositive() {
-			f[field] = "Price must be positive"
+			bad(field, "Price must be positive")
 		}
 	}
 	switch req.Type {
@@ -35,26 +41,30 @@ func (e *Engine) validate(req domain.OrderRequest) error {
 		priced("price", req.Price)
 	case domain.StopLoss:
 		priced("stop_price", req.StopPrice)
+	case domain.TrailingStop:
+		for k, v := range domain.CheckTrail(req.Trail) {
+			bad(k, v)
+		}
 	default:
-		f["order_type"] = "Order type must be market, limit or stop_loss"
+		bad("order_type", "Order type must be market, limit, stop_loss or trailing_stop")
 	}
 	if req.GroupID != "" && req.Side != domain.Sell {
-		f["side"] = "Only sell orders can share a protective group"
+		bad("side", "Only sell orders can share a protective group")
 	}
 	if req.GroupID != "" {
 		for _, o := range e.live {
 			if o.GroupID == req.GroupID && o.Symbol != req.Symbol {
-				f["symbol"] = "A protective group holds one symbol (" + o.Symbol + ")"
+				bad("symbol", "A protective group holds one symbol ("+o.Symbol+")")
 			}
 		}
 	}
 	if known && len(f) == 0 {
 		for k, v := range p.CheckIncrements(req) {
-			f[k] = v
+			bad(k, v)
 		}
 	}
 	if len(f) > 0 {
-		return domain.FieldErrors(f, "symbol", "side", "quantity", "price", "stop_price", "order_type")
+		return domain.FieldErrors(f, "symbol", "side", "quantity", "price", "stop_price", "trail_percent", "trail_amount", "activation_price", "order_type")
 	}
 	return nil
 }
@@ -89,8 +99,8 @@ func (e *Engine) Place(now time.Time, req domain.OrderRequest) (domain.Order, Ch
 	}
 	t, ids := e.begin(now), e.ids
 	o := domain.Order{ID: e.newID("o"), ClientOrderID: req.ClientOrderID, Symbol: req.Symbol, Side: req.Side, Type: req.Type,
-		Quantity: req.Quantity, Price: req.Price, StopPrice: req.StopPrice, FilledQuantity: decimal.Zero, Fee: decimal.Zero,
-		Hold: decimal.Zero, GroupID: req.GroupID, ParentID: req.ParentID, Status: domain.StatusPending, Strategy: req.Strategy,
+		Quantity: req.Quantity, Price: req.Price, StopPrice: req.StopPrice, Trail: copyTrail(req.Trail), FilledQuantity: decimal.Zero, Fee: decimal.Zero,
+		Hold: decimal.Zero, GroupID: req.GroupID, ParentID: req.ParentID, Status: domain.StatusPending, Strategy: req.Strategy, StrategyVersion: req.StrategyVersion,
 		UserID: req.UserID, CreatedAt: now, UpdatedAt: now}
 	if err := t.enter(&o); err != nil {
 		e.ids = ids // a refused order takes no number: runs stay reproducible
@@ -138,6 +148,16 @@ func (t *tx) enter(o *domain.Order) error {
 	if !ok || !q.Last.IsPositive() {
 		return domain.Errorf(domain.EUnavailable, "No price for %s yet", o.Symbol)
 	}
+	if o.Type == domain.TrailingStop {
+		if o.Trail.Extreme == nil { // a new one (a modify keeps its mark)
+			o.StopPrice = nil
+			e.trail(o, q.Last, q.Last)
+		}
+		if o.StopPrice != nil && !o.StopPrice.IsPositive() {
+			return domain.FieldErrors(map[string]string{"trail_amount": "The trail is wider than the price: the stop would be at or below zero"}, "trail_amount")
+		}
+		return t.hold(o)
+	}
 	if o.Side == domain.Sell && o.StopPrice.GreaterThanOrEqual(q.Last) {
 		return domain.FieldErrors(map[string]string{"stop_price": "Stop price must be below the current price for a SELL stop-loss"}, "stop_price")
 	}
@@ -178,6 +198,9 @@ func (e *Engine) Modify(now time.Time, id string, quantity, price *decimal.Decim
 	if o.Type == domain.Market {
 		return domain.Order{}, Change{}, domain.Errorf(domain.EConflict, "Only pending or open limit and stop orders can be modified")
 	}
+	if o.Type == domain.TrailingStop && price != nil {
+		return domain.Order{}, Change{}, domain.FieldErrors(map[string]string{"price": "A trailing stop's stop price follows the market; change its quantity, or cancel it and place a new one"}, "price")
+	}
 	next := o
 	if quantity != nil {
 		next.Quantity = *quantity
@@ -189,7 +212,7 @@ func (e *Engine) Modify(now time.Time, id string, quantity, price *decimal.Decim
 		next.StopPrice = price
 	}
 	req := domain.OrderRequest{Symbol: next.Symbol, Side: next.Side, Type: next.Type, Quantity: next.Quantity, Price: next.Price,
-		StopPrice: next.StopPrice, GroupID: next.GroupID}
+		StopPrice: next.StopPrice, Trail: next.Trail, GroupID: next.GroupID}
 	if err := e.validate(req); err != nil {
 		return domain.Order{}, Change{}, err
 	}
@@ -208,4 +231,12 @@ func (e *Engine) Modify(now time.Time, id string, quantity, price *decimal.Decim
 	}
 	c := t.apply()
 	return t.orders[next.ID], c, nil
+}
+
+func copyTrail(t *domain.Trail) *domain.Trail {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	return &c
 }

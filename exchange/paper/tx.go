@@ -93,7 +93,9 @@ func (t *tx) record(o domain.Order, f *domain.Fill) {
 		t.order = append(t.order, o.ID)
 	}
 	t.orders[o.ID] = o
-	t.updates = append(t.updates, domain.TradeUpdate{Order: o, Fill: f})
+	if !t.e.cfg.NoUpdates {
+		t.updates = append(t.updates, domain.TradeUpdate{Order: o, Fill: f})
+	}
 }
 
 // apply adopts the change as the engine's state and returns it.

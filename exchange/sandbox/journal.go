@@ -151,8 +151,10 @@ func (s *Sandbox) writeLoop() {
 		}
 		s.qmu.Unlock()
 
+		change := merge(batch)
+		change.Notify = s.notifyEvents(batch)
 		ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
-		err := journalError(s.store.ApplyLedger(ctx, merge(batch)))
+		err := journalError(s.store.ApplyLedger(ctx, change))
 		cancel()
 		now := s.opt.Clock.Now()
 		s.mu.Lock()
@@ -195,6 +197,25 @@ func (s *Sandbox) writeLoop() {
 			close(e.done)
 		}
 	}
+}
+
+// notifyEvents are the notification events of a batch's updates, which
+// it marks Journaled: they are committed with the batch. It runs on the
+// writer, outside the engine's lock, so commands do not wait on it.
+func (s *Sandbox) notifyEvents(batch []*entry) []domain.NotifyEvent {
+	if s.opt.NotifyEvent == nil {
+		return nil
+	}
+	var out []domain.NotifyEvent
+	for _, e := range batch {
+		for i := range e.updates {
+			if n, ok := s.opt.NotifyEvent(e.updates[i]); ok {
+				e.updates[i].Journaled = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // MsgNotStored is the answer to every command of a batch whose commit failed.

@@ -59,6 +59,12 @@ type Options struct {
 	// MaxFillPerTick caps the quantity one tick fills per order (0: no cap).
 	MaxFillPerTick decimal.Decimal
 	Clock          domain.Clock
+	// NotifyEvent, when set, is the notification event a trade update
+	// stands for (ok false: none). The journal commits those events in the
+	// transaction of the change that caused them (LedgerChange.Notify) and
+	// marks the updates Journaled, so a crash after the commit loses no
+	// notification.
+	NotifyEvent func(domain.TradeUpdate) (domain.NotifyEvent, bool)
 }
 
 // DefaultOptions are Coinbase's entry-tier fees and 100,000 USD.

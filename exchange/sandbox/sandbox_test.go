@@ -452,3 +452,30 @@ func TestExchangeContract(t *testing.T) {
 		}, Faults: &exchangetest.Faults{FailNext: j.failNext, Armed: j.armed}}
 	})
 }
+
+// A trailing stop's high-water mark is journaled as it moves: after a
+// restart it trails on from the mark, not from the price it restarts at,
+// and triggers on the way down from the high seen before the restart.
+func TestTrailingStopSurvivesRestart(t *testing.T) {
+	e := newEnv(t)
+	e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: d("1")})
+	e.tick("BTC-USD", "50000")
+	ts := e.place(domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Sell, Type: domain.TrailingStop, Quantity: d("1"),
+		Trail: &domain.Trail{Percent: dp("2")}})
+	e.tick("BTC-USD", "52000")
+
+	e.store.Close()
+	e.open()
+	got, _ := e.sb.Order(e.ctx, ts.ID)
+	if got.Trail == nil || got.Trail.Extreme == nil || !got.Trail.Extreme.Equal(d("52000")) || !got.StopPrice.Equal(d("50960")) || !got.Trail.Percent.Equal(d("2")) {
+		t.Fatalf("after restart: %+v trail %+v", got, got.Trail)
+	}
+	e.tick("BTC-USD", "51500") // below the high: the stop stays at 50,960
+	if got, _ := e.sb.Order(e.ctx, ts.ID); !got.StopPrice.Equal(d("50960")) || got.Status != domain.StatusOpen {
+		t.Fatalf("stop moved down after restart: %+v", got)
+	}
+	e.tick("BTC-USD", "50900")
+	if got, _ := e.sb.Order(e.ctx, ts.ID); got.Status != domain.StatusFilled {
+		t.Fatalf("did not trigger below 50,960 after restart: %+v", got)
+	}
+}

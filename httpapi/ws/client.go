@@ -212,7 +212,7 @@ func (c *client) apply(req request, validSymbol func(string) bool) string {
 	for _, name := range req.Channels {
 		ch, ok := channelAliases[name]
 		if !ok {
-			return "Unknown channel: " + name + " (use ticker, trades, alerts or signals)"
+			return "Unknown channel: " + name + " (use ticker, trades, alerts, signals, jobs or orderbook)"
 		}
 		chans = append(chans, ch)
 	}

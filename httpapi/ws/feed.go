@@ -57,7 +57,9 @@ func canonical(name string) string {
 // published reports whether the feed set lets frames of channel for symbol out;
 // call with h.mu held. Frames without a symbol (alerts) always pass.
 func (h *Hub) published(channel, symbol string) bool {
-	if symbol == "" || channel == ChannelAlerts || channel == ChannelSignals { // the feed switches market data only
+	// The feed switches tickers and trades only; the book is published
+	// only while the market is live, whatever the feed.
+	if symbol == "" || channel == ChannelAlerts || channel == ChannelSignals || channel == ChannelOrderBook {
 		return true
 	}
 	return h.feed[symbol][channel]

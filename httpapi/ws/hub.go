@@ -1,5 +1,5 @@
 // Package ws is the realtime endpoint /api/ws: clients subscribe to channels
-// (ticker, trades, alerts, signals, jobs) and symbols, and receive JSON frames
+// (ticker, trades, alerts, signals, jobs, orderbook) and symbols, and receive JSON frames
 // {type, channel, data, timestamp}. Each frame is encoded once and fanned out;
 // a client whose send buffer is full is disconnected, never waited on.
 package ws
@@ -21,15 +21,20 @@ const (
 	ChannelAlerts  = "alerts"  // system_alert
 	ChannelSignals = "signals" // strategy_signal
 	ChannelJobs    = "jobs"    // job_update
+	// ChannelOrderBook carries Coinbase's level2 book of a symbol (depth
+	// ladder), throttled, while the market is live.
+	ChannelOrderBook = "orderbook" // orderbook
 )
 
 var channelAliases = map[string]string{
-	ChannelTicker:  ChannelTicker,
-	ChannelTrades:  ChannelTrades,
-	ChannelAlerts:  ChannelAlerts,
-	ChannelSignals: ChannelSignals,
-	ChannelJobs:    ChannelJobs,
-	"matches":      ChannelTrades, // the spec's default pair is "ticker and matches"
+	ChannelTicker:    ChannelTicker,
+	ChannelTrades:    ChannelTrades,
+	ChannelAlerts:    ChannelAlerts,
+	ChannelSignals:   ChannelSignals,
+	ChannelJobs:      ChannelJobs,
+	ChannelOrderBook: ChannelOrderBook,
+	"level2":         ChannelOrderBook,
+	"matches":        ChannelTrades, // the spec's default pair is "ticker and matches"
 }
 
 // Message is one server-to-client frame.

@@ -18,8 +18,8 @@ func (s *Store) SaveBacktest(ctx context.Context, b domain.BacktestRecord) error
 	if b.ID == "" || !json.Valid(b.Request) || !json.Valid(b.Result) {
 		return domain.Errorf(domain.EInvalid, "A backtest needs an id and JSON request and result")
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO backtests (id, created_at, strategy, symbol, status, request, result) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		b.ID, b.CreatedAt, b.Strategy, b.Symbol, b.Status, string(b.Request), string(b.Result))
+	_, err := s.db.Exec(ctx, `INSERT INTO backtests (id, created_at, strategy, symbol, status, request, result, total_return) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		b.ID, b.CreatedAt, b.Strategy, b.Symbol, b.Status, string(b.Request), string(b.Result), b.TotalReturn)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 		return domain.Errorf(domain.EConflict, "Backtest %s already exists", b.ID)
@@ -32,7 +32,7 @@ func (s *Store) Backtests(ctx context.Context, limit int) ([]domain.BacktestReco
 	if limit <= 0 {
 		limit = 100
 	}
-	rows, err := s.db.Query(ctx, `SELECT id, created_at, strategy, symbol, status, request::text FROM backtests
+	rows, err := s.db.Query(ctx, `SELECT id, created_at, strategy, symbol, status, request::text, total_return FROM backtests
 		ORDER BY created_at DESC, id DESC LIMIT $1`, limit)
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func (s *Store) Backtests(ctx context.Context, limit int) ([]domain.BacktestReco
 	for rows.Next() {
 		var b domain.BacktestRecord
 		var req string
-		if err := rows.Scan(&b.ID, &b.CreatedAt, &b.Strategy, &b.Symbol, &b.Status, &req); err != nil {
+		if err := rows.Scan(&b.ID, &b.CreatedAt, &b.Strategy, &b.Symbol, &b.Status, &req, &b.TotalReturn); err != nil {
 			return nil, err
 		}
 		b.CreatedAt, b.Request = b.CreatedAt.UTC(), json.RawMessage(req)
@@ -55,8 +55,8 @@ func (s *Store) Backtests(ctx context.Context, limit int) ([]domain.BacktestReco
 func (s *Store) Backtest(ctx context.Context, id string) (domain.BacktestRecord, error) {
 	var b domain.BacktestRecord
 	var req, res string
-	err := s.db.QueryRow(ctx, `SELECT id, created_at, strategy, symbol, status, request::text, result::text FROM backtests WHERE id = $1`, id).
-		Scan(&b.ID, &b.CreatedAt, &b.Strategy, &b.Symbol, &b.Status, &req, &res)
+	err := s.db.QueryRow(ctx, `SELECT id, created_at, strategy, symbol, status, request::text, result::text, total_return FROM backtests WHERE id = $1`, id).
+		Scan(&b.ID, &b.CreatedAt, &b.Strategy, &b.Symbol, &b.Status, &req, &res, &b.TotalReturn)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return b, domain.Errorf(domain.ENotFound, "Backtest not found")
 	}

@@ -15,6 +15,18 @@ var _ domain.CandleStore = (*Store)(nil)
 // transaction) unnesting the rows as arrays, a single round trip however
 // many there are.
 func (s *Store) InsertCandles(ctx context.Context, symbol string, g domain.Granularity, source string, rows []domain.CandleRow) (int, error) {
+	return s.writeCandles(ctx, symbol, g, source, rows, `DO NOTHING`)
+}
+
+// UpsertCandles implements domain.CandleStore: only a row of the same
+// source is replaced; another source's candle (the shipped data) stays as
+// it is and is not counted.
+func (s *Store) UpsertCandles(ctx context.Context, symbol string, g domain.Granularity, source string, rows []domain.CandleRow) (int, error) {
+	return s.writeCandles(ctx, symbol, g, source, rows, `DO UPDATE SET open = excluded.open, high = excluded.high, low = excluded.low,
+		close = excluded.close, volume = excluded.volume WHERE candles.source = excluded.source`)
+}
+
+func (s *Store) writeCandles(ctx context.Context, symbol string, g domain.Granularity, source string, rows []domain.CandleRow, conflict string) (int, error) {
 	if len(rows) == 0 {
 		return 0, nil
 	}
@@ -26,7 +38,7 @@ func (s *Store) InsertCandles(ctx context.Context, symbol string, g domain.Granu
 	tag, err := s.db.Exec(ctx, `INSERT INTO candles (symbol, granularity, open_time, open, high, low, close, volume, source)
 		SELECT $1, $2, t, o, h, l, c, v, $3
 		FROM unnest($4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(t, o, h, l, c, v)
-		ON CONFLICT (symbol, granularity, open_time) DO NOTHING`, symbol, string(g), source, ts, o, h, l, c, v)
+		ON CONFLICT (symbol, granularity, open_time) `+conflict, symbol, string(g), source, ts, o, h, l, c, v)
 	if err != nil {
 		return 0, err
 	}

@@ -121,6 +121,7 @@ func TestFenceSerialisesTheTakeoverWithACommit(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	a, b, conn := twoStores(t)
+	postgres.SetFenceGrace(b, time.Minute) // a commit under way: waited for, never ended
 	if _, err := a.AdvanceFence(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -177,6 +178,60 @@ func TestFenceSerialisesTheTakeoverWithACommit(t *testing.T) {
 	if _, err := b.LedgerOrder(ctx, "o-2"); domain.ErrorCode(err) != domain.ENotFound {
 		t.Errorf("A's commit after the takeover: %v, want not found", err)
 	}
+	if err := b.ApplyLedger(ctx, order("o-3")); err != nil {
+		t.Fatalf("B commits: %v", err)
+	}
+}
+
+// A commit that holds the fence and never finishes (its process frozen
+// between its statements and its COMMIT, the connection open) does not
+// hold the takeover up for good: after the grace, B's advance ends A's
+// session, which rolls A's commit back whole, and B takes the fence.
+func TestFenceTakeoverEndsAStalledCommit(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a, b, _ := twoStores(t)
+	postgres.SetFenceGrace(b, 200*time.Millisecond)
+	if _, err := a.AdvanceFence(ctx); err != nil {
+		t.Fatal(err)
+	}
+	holding, release := make(chan struct{}), make(chan struct{})
+	var released sync.Once
+	t.Cleanup(func() { released.Do(func() { close(release) }) })
+	postgres.SetAfterFence(a, func() { close(holding); <-release }) // stalled until the test ends
+	committed := make(chan error, 1)
+	go func() { committed <- a.ApplyLedger(ctx, order("o-1")) }()
+	select {
+	case <-holding:
+	case err := <-committed:
+		t.Fatalf("A's commit ended without holding the fence: %v", err)
+	case <-ctx.Done():
+		t.Fatal("A's commit never reached the fence")
+	}
+	postgres.SetAfterFence(a, nil)
+
+	type advanced struct {
+		epoch int64
+		err   error
+	}
+	took := make(chan advanced, 1)
+	go func() { e, err := b.AdvanceFence(ctx); took <- advanced{e, err} }()
+	select {
+	case r := <-took:
+		if r.err != nil || r.epoch != 2 {
+			t.Fatalf("B's advance past the stalled commit: epoch %d, %v; want 2", r.epoch, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("B's advance is still waiting on A's stalled commit after 10 s")
+	}
+	released.Do(func() { close(release) })
+	if err := <-committed; err == nil {
+		t.Fatal("A's stalled commit succeeded after its session was ended")
+	}
+	if _, err := b.LedgerOrder(ctx, "o-1"); domain.ErrorCode(err) != domain.ENotFound {
+		t.Errorf("A's stalled commit: %v, want not found (rolled back)", err)
+	}
+	wantFenced(t, a.ApplyLedger(ctx, order("o-2")))
 	if err := b.ApplyLedger(ctx, order("o-3")); err != nil {
 		t.Fatalf("B commits: %v", err)
 	}

@@ -15,7 +15,7 @@ import (
 var _ domain.LedgerStore = (*Store)(nil)
 
 const orderCols = `id, client_order_id, symbol, side, type, quantity, price, stop_price, filled_quantity, avg_fill_price,
-	fee, hold, group_id, parent_id, status, reject_reason, strategy, user_id, created_at, updated_at`
+	fee, hold, group_id, parent_id, status, reject_reason, strategy, user_id, created_at, updated_at, trail, strategy_version`
 
 func optText(d *decimal.Decimal) *string {
 	if d == nil {
@@ -57,10 +57,10 @@ func firstErr(errs ...error) error {
 func scanOrder(row pgRow) (domain.Order, error) {
 	var o domain.Order
 	var qty, filled, fee string
-	var price, stop, avg, hold *string
+	var price, stop, avg, hold, trail *string
 	var side, typ, status string
 	err := row.Scan(&o.ID, &o.ClientOrderID, &o.Symbol, &side, &typ, &qty, &price, &stop, &filled, &avg,
-		&fee, &hold, &o.GroupID, &o.ParentID, &status, &o.RejectReason, &o.Strategy, &o.UserID, &o.CreatedAt, &o.UpdatedAt)
+		&fee, &hold, &o.GroupID, &o.ParentID, &status, &o.RejectReason, &o.Strategy, &o.UserID, &o.CreatedAt, &o.UpdatedAt, &trail, &o.StrategyVersion)
 	if err != nil {
 		return o, notFound(err, "Order not found")
 	}
@@ -68,7 +68,14 @@ func scanOrder(row pgRow) (domain.Order, error) {
 	o.CreatedAt, o.UpdatedAt = o.CreatedAt.UTC(), o.UpdatedAt.UTC()
 	return o, firstErr(
 		parseInto(&o.Quantity, qty), parseInto(&o.FilledQuantity, filled), parseInto(&o.Fee, fee), holdInto(&o.Hold, hold),
-		optInto(&o.Price, price), optInto(&o.StopPrice, stop), optInto(&o.AvgFillPrice, avg))
+		optInto(&o.Price, price), optInto(&o.StopPrice, stop), optInto(&o.AvgFillPrice, avg), decodeTrail(&o.Trail, trail))
+}
+
+func decodeTrail(dst **domain.Trail, s *string) error {
+	if s == nil {
+		return nil
+	}
+	return domain.DecodeTrail(dst, *s)
 }
 
 // holdInto parses a stored hold; NULL (a legacy order) is zero.
@@ -92,14 +99,14 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 		first = 1
 	}
 	for _, o := range c.Orders {
-		b.Queue(`INSERT INTO sandbox_orders (`+orderCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
-			ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price,
+		b.Queue(`INSERT INTO sandbox_orders (`+orderCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+			ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price, trail = excluded.trail,
 			filled_quantity = excluded.filled_quantity, avg_fill_price = excluded.avg_fill_price, fee = excluded.fee,
 			hold = excluded.hold, group_id = excluded.group_id, parent_id = excluded.parent_id,
 			status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`,
 			o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),
 			o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
-			string(o.Status), o.RejectReason, o.Strategy, o.UserID, o.CreatedAt, o.UpdatedAt)
+			string(o.Status), o.RejectReason, o.Strategy, o.UserID, o.CreatedAt, o.UpdatedAt, domain.EncodeTrail(o.Trail), o.StrategyVersion)
 	}
 	for _, f := range c.Fills {
 		b.Queue(`INSERT INTO sandbox_fills (id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at)
@@ -119,6 +126,9 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 	for _, e := range c.Audit {
 		b.Queue(`INSERT INTO audit_log (at, user_id, actor, action, status, request_id, remote, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 			e.At, e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail)
+	}
+	for _, n := range c.Notify {
+		b.Queue(insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), n.CreatedAt)
 	}
 	return s.tx(ctx, func(tx pgx.Tx) error { // tx maps a lost connection to EUnavailable
 		br := tx.SendBatch(ctx, b)

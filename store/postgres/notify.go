@@ -13,19 +13,19 @@ import (
 
 var _ domain.NotifyStore = (*Store)(nil)
 
-const notifyChannelColumns = `id, owner, kind, name, url, secret, enabled, created_at`
+const notifyChannelColumns = `id, owner, kind, name, url, secret, enabled, created_at, address`
 
 func scanNotifyChannel(r interface{ Scan(...any) error }) (domain.NotifyChannel, error) {
 	var c domain.NotifyChannel
-	err := r.Scan(&c.ID, &c.Owner, &c.Kind, &c.Name, &c.URL, &c.Secret, &c.Enabled, &c.CreatedAt)
+	err := r.Scan(&c.ID, &c.Owner, &c.Kind, &c.Name, &c.URL, &c.Secret, &c.Enabled, &c.CreatedAt, &c.Address)
 	c.CreatedAt = c.CreatedAt.UTC()
 	return c, err
 }
 
 // CreateNotifyChannel implements domain.NotifyStore.
 func (s *Store) CreateNotifyChannel(ctx context.Context, c domain.NotifyChannel) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO notify_channels (`+notifyChannelColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		c.ID, c.Owner, c.Kind, c.Name, c.URL, c.Secret, c.Enabled, c.CreatedAt)
+	_, err := s.db.Exec(ctx, `INSERT INTO notify_channels (`+notifyChannelColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		c.ID, c.Owner, c.Kind, c.Name, c.URL, c.Secret, c.Enabled, c.CreatedAt, c.Address)
 	return err
 }
 
@@ -58,8 +58,8 @@ func (s *Store) NotifyChannels(ctx context.Context, owner string) ([]domain.Noti
 
 // UpdateNotifyChannel implements domain.NotifyStore.
 func (s *Store) UpdateNotifyChannel(ctx context.Context, c domain.NotifyChannel) error {
-	tag, err := s.db.Exec(ctx, `UPDATE notify_channels SET name = $1, url = $2, secret = $3, enabled = $4 WHERE id = $5`,
-		c.Name, c.URL, c.Secret, c.Enabled, c.ID)
+	tag, err := s.db.Exec(ctx, `UPDATE notify_channels SET name = $1, url = $2, secret = $3, enabled = $4, address = $6 WHERE id = $5`,
+		c.Name, c.URL, c.Secret, c.Enabled, c.ID, c.Address)
 	if err != nil {
 		return err
 	}
@@ -138,23 +138,77 @@ func (s *Store) PutNotifyRouting(ctx context.Context, r domain.NotifyRouting) er
 func (s *Store) EnqueueNotify(ctx context.Context, d domain.NotifyDelivery) (bool, error) {
 	inserted := false
 	err := s.db.BeginFunc(ctx, func(tx pgx.Tx) error {
-		if d.AggregateKey != "" {
-			tag, err := tx.Exec(ctx, `UPDATE notify_outbox SET count = count + 1 WHERE channel_id = $1 AND aggregate_key = $2 AND status = $3 AND attempts = 0 AND next_at > $4`,
-				d.ChannelID, d.AggregateKey, domain.NotifyPending, d.CreatedAt)
-			if err != nil {
-				return err
-			}
-			if tag.RowsAffected() > 0 {
-				return nil
-			}
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO notify_outbox (id, owner, channel_id, type, severity, order_id, payload, count, aggregate_key, status, created_at, next_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, d.ID, d.Owner, d.ChannelID, d.Type, d.Severity, d.OrderID, string(d.Payload), max(d.Count, 1),
-			d.AggregateKey, domain.NotifyPending, d.CreatedAt, d.NextAt)
-		inserted = err == nil
+		var err error
+		inserted, err = enqueueNotifyTx(ctx, tx, d)
 		return err
 	})
 	return inserted, err
+}
+
+// enqueueNotifyTx writes d in tx, folding it into a burst's pending row
+// when its AggregateKey matches one (inserted false).
+func enqueueNotifyTx(ctx context.Context, tx pgx.Tx, d domain.NotifyDelivery) (bool, error) {
+	if d.AggregateKey != "" {
+		tag, err := tx.Exec(ctx, `UPDATE notify_outbox SET count = count + 1 WHERE channel_id = $1 AND aggregate_key = $2 AND status = $3 AND attempts = 0 AND next_at > $4`,
+			d.ChannelID, d.AggregateKey, domain.NotifyPending, d.CreatedAt)
+		if err != nil {
+			return false, err
+		}
+		if tag.RowsAffected() > 0 {
+			return false, nil
+		}
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO notify_outbox (id, owner, channel_id, type, severity, order_id, payload, count, aggregate_key, status, created_at, next_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, d.ID, d.Owner, d.ChannelID, d.Type, d.Severity, d.OrderID, string(d.Payload), max(d.Count, 1),
+		d.AggregateKey, domain.NotifyPending, d.CreatedAt, d.NextAt)
+	return err == nil, err
+}
+
+const insertNotifyEvent = `INSERT INTO notify_events (id, type, severity, owner, order_id, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`
+
+// CommittedNotifyEvents implements domain.NotifyStore.
+func (s *Store) CommittedNotifyEvents(ctx context.Context, limit int) ([]domain.NotifyEvent, error) {
+	rows, err := s.db.Query(ctx, `SELECT id, type, severity, owner, order_id, payload::text, created_at FROM notify_events ORDER BY created_at, id LIMIT $1`, max(limit, 1))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.NotifyEvent{}
+	for rows.Next() {
+		var e domain.NotifyEvent
+		var payload string
+		if err := rows.Scan(&e.ID, &e.Type, &e.Severity, &e.Owner, &e.OrderID, &payload, &e.CreatedAt); err != nil {
+			return nil, err
+		}
+		e.Payload, e.CreatedAt = json.RawMessage(payload), e.CreatedAt.UTC()
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// RouteNotifyEvents implements domain.NotifyStore.
+func (s *Store) RouteNotifyEvents(ctx context.Context, rs []domain.NotifyRoute) (int, error) {
+	routed := 0
+	err := s.db.BeginFunc(ctx, func(tx pgx.Tx) error {
+		routed = 0
+		for _, r := range rs {
+			tag, err := tx.Exec(ctx, `DELETE FROM notify_events WHERE id = $1`, r.EventID)
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() == 0 {
+				continue // routed before: write nothing
+			}
+			for _, d := range r.Deliveries {
+				if _, err := enqueueNotifyTx(ctx, tx, d); err != nil {
+					return err
+				}
+			}
+			routed++
+		}
+		return nil
+	})
+	return routed, err
 }
 
 const notifyDeliveryColumns = `id, owner, channel_id, type, severity, order_id, payload::text, count, aggregate_key, status, attempts, last_error, created_at, next_at, delivered_at`
@@ -200,6 +254,16 @@ func (s *Store) RecordNotifyAttempt(ctx context.Context, d domain.NotifyDelivery
 	_, err := s.db.Exec(ctx, `UPDATE notify_outbox SET status = $1, attempts = $2, last_error = $3, next_at = $4, delivered_at = $5 WHERE id = $6`,
 		d.Status, d.Attempts, d.LastError, d.NextAt, d.DeliveredAt, d.ID)
 	return err
+}
+
+// RecordNotifyAttempts implements domain.NotifyStore.
+func (s *Store) RecordNotifyAttempts(ctx context.Context, ds []domain.NotifyDelivery) error {
+	b := &pgx.Batch{}
+	for _, d := range ds {
+		b.Queue(`UPDATE notify_outbox SET status = $1, attempts = $2, last_error = $3, next_at = $4, delivered_at = $5 WHERE id = $6`,
+			d.Status, d.Attempts, d.LastError, d.NextAt, d.DeliveredAt, d.ID)
+	}
+	return s.db.BeginFunc(ctx, func(tx pgx.Tx) error { return tx.SendBatch(ctx, b).Close() })
 }
 
 // NotifyDeliveries implements domain.NotifyStore.

@@ -67,7 +67,10 @@ func TestEveryCallUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
 		"RecordedDecision": {"prompt-hash"},
 		"SaveAIRecordings": {[]domain.AIRecording{{PromptHash: "prompt-hash", Decision: "BUY"}}},
 		"InsertCandles":    {"BTC-USD", domain.FifteenMinute, "test", []domain.CandleRow{{Time: time.Unix(0, 0), Open: "1", High: "1", Low: "1", Close: "1", Volume: "1"}}},
+		"UpsertCandles":    {"BTC-USD", domain.FifteenMinute, "coinbase", []domain.CandleRow{{Time: time.Unix(0, 0), Open: "1", High: "1", Low: "1", Close: "1", Volume: "1"}}},
 		"CandleGaps":       {"BTC-USD", domain.FifteenMinute},
+
+		"AddStrategyVersion": {domain.StrategyVersion{Strategy: "s1"}},
 	}
 	checked := storetest.CallEveryMethod(ctx, st, args, func(name string, err error) {
 		if domain.ErrorCode(err) != domain.EUnavailable || domain.ErrorMessage(err) != domain.MsgDatabaseUnavailable {

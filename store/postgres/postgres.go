@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -28,6 +29,8 @@ type Store struct {
 	// afterFence, set by tests only, runs inside a fenced ledger commit once
 	// the fence row is held, before the commit.
 	afterFence func()
+	// fenceGrace, set by tests only, replaces FenceGrace.
+	fenceGrace time.Duration
 }
 
 var _ domain.Store = (*Store)(nil)

@@ -166,3 +166,73 @@ func TestCandlesContract(t *testing.T) {
 	defer s.Close()
 	storetest.RunCandles(t, s)
 }
+
+// TestUpgradeListsOldBacktestReturns builds a database as it was before
+// migration 0046 with a stored run, then opens it: the run is listed with
+// the total return of its report; a report without one lists none.
+func TestUpgradeListsOldBacktestReturns(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("migrations/*.sql")
+	for _, f := range files {
+		v, err := strconv.Atoi(strings.SplitN(filepath.Base(f), "_", 2)[0])
+		if err != nil || v >= 46 {
+			continue
+		}
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.Exec(ctx, string(body)); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if _, err := conn.Exec(ctx, `INSERT INTO schema_migrations (version) VALUES ($1)`, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, res := range []string{`{"total_return":-0.0497,"total_trades":26}`, `{"total_trades":0}`} {
+		if _, err := conn.Exec(ctx, `INSERT INTO backtests (id, created_at, strategy, symbol, status, request, result) VALUES ($1, now() + make_interval(secs => $2), 'technical_strategy', 'BTC-USD', 'completed', '{}', $3)`,
+			strconv.Itoa(i), i, res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn.Close(ctx)
+	s, err := postgres.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	list, err := s.Backtests(ctx, 10)
+	if err != nil || len(list) != 2 || list[1].TotalReturn == nil || *list[1].TotalReturn != -0.0497 || list[0].TotalReturn != nil {
+		t.Fatalf("%+v %v: want the old run's return, and none for a report without one", list, err)
+	}
+}
+
+// A stored strategy version cannot be rewritten, even by SQL outside the store.
+func TestStrategyVersionsImmutable(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	s, err := postgres.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.AddStrategyVersion(ctx, domain.StrategyVersion{Strategy: "rsi", Params: []byte(`{"a":1}`), Note: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `UPDATE strategy_versions SET note = 'x'`); err == nil || !strings.Contains(err.Error(), "immutable") {
+		t.Fatalf("rewriting a version: %v, want refused", err)
+	}
+}

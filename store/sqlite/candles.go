@@ -20,6 +20,15 @@ const candleBatch = 256
 
 // InsertCandles implements domain.CandleStore.
 func (s *Store) InsertCandles(ctx context.Context, symbol string, g domain.Granularity, source string, rows []domain.CandleRow) (int, error) {
+	return s.writeCandles(ctx, symbol, g, source, rows, false)
+}
+
+// UpsertCandles implements domain.CandleStore.
+func (s *Store) UpsertCandles(ctx context.Context, symbol string, g domain.Granularity, source string, rows []domain.CandleRow) (int, error) {
+	return s.writeCandles(ctx, symbol, g, source, rows, true)
+}
+
+func (s *Store) writeCandles(ctx context.Context, symbol string, g domain.Granularity, source string, rows []domain.CandleRow, upsert bool) (int, error) {
 	if len(rows) == 0 {
 		return 0, nil
 	}
@@ -43,13 +52,13 @@ func (s *Store) InsertCandles(ctx context.Context, symbol string, g domain.Granu
 			var err error
 			if len(chunk) == candleBatch {
 				if full == nil {
-					if full, err = tx.PrepareContext(ctx, insertCandles(candleBatch)); err != nil {
+					if full, err = tx.PrepareContext(ctx, insertCandles(candleBatch, upsert)); err != nil {
 						return err
 					}
 				}
 				res, err = full.ExecContext(ctx, args...)
 			} else {
-				res, err = tx.ExecContext(ctx, insertCandles(len(chunk)), args...)
+				res, err = tx.ExecContext(ctx, insertCandles(len(chunk), upsert), args...)
 			}
 			if err != nil {
 				return err
@@ -65,7 +74,7 @@ func (s *Store) InsertCandles(ctx context.Context, symbol string, g domain.Granu
 	return inserted, err
 }
 
-func insertCandles(n int) string {
+func insertCandles(n int, upsert bool) string {
 	var b strings.Builder
 	// ?1..?3 are the symbol, granularity and source, bound once; each row
 	// binds its own six values.
@@ -78,7 +87,15 @@ func insertCandles(n int) string {
 		b.WriteString("(?,?,?,?,?,?)")
 	}
 	// WHERE true: an upsert after a SELECT needs it to parse.
-	b.WriteString(`) WHERE true ON CONFLICT (symbol, granularity, open_time) DO NOTHING`)
+	b.WriteString(`) WHERE true ON CONFLICT (symbol, granularity, open_time) DO `)
+	if upsert {
+		// Only a row of the same source is replaced: another source's
+		// candle (the shipped data) stays as it is and is not counted.
+		b.WriteString(`UPDATE SET open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume
+			WHERE candles.source = excluded.source`)
+	} else {
+		b.WriteString(`NOTHING`)
+	}
 	return b.String()
 }
 

@@ -108,6 +108,7 @@ func TestEveryWriteUnavailableOnAReadOnlyDatabase(t *testing.T) {
 		"FinishJob":            {"j1", domain.JobFailed, "", "reason", time.Time{}},
 		"SaveSweepTrial":       {domain.SweepTrial{SweepID: "s1", Values: []byte(`{}`), Params: []byte(`{}`), Metrics: []byte(`{}`)}},
 		"SaveStrategy":         {domain.StrategyRecord{Name: "s1"}},
+		"AddStrategyVersion":   {domain.StrategyVersion{Strategy: "s1"}},
 		"AppendEvaluation":     {domain.Evaluation{ID: "e1"}},
 		"SaveAIRecordings":     {[]domain.AIRecording{{PromptHash: "h", Decision: "BUY"}}},
 		"AppendPortfolioPoint": {domain.PortfolioPoint{Time: at}},

@@ -14,7 +14,7 @@ import (
 var _ domain.LedgerStore = (*Store)(nil)
 
 const orderCols = `id, client_order_id, symbol, side, type, quantity, price, stop_price, filled_quantity, avg_fill_price,
-	fee, hold, group_id, parent_id, status, reject_reason, strategy, user_id, created_at, updated_at`
+	fee, hold, group_id, parent_id, status, reject_reason, strategy, user_id, created_at, updated_at, trail, strategy_version`
 
 func optText(d *decimal.Decimal) sql.NullString {
 	if d == nil {
@@ -36,10 +36,10 @@ func optDecimal(s sql.NullString) (*decimal.Decimal, error) {
 func scanOrder(row interface{ Scan(...any) error }) (domain.Order, error) {
 	var o domain.Order
 	var qty, filled, fee string
-	var price, stop, avg, hold sql.NullString
+	var price, stop, avg, hold, trail sql.NullString
 	var created, updated int64
 	err := row.Scan(&o.ID, &o.ClientOrderID, &o.Symbol, &o.Side, &o.Type, &qty, &price, &stop, &filled, &avg,
-		&fee, &hold, &o.GroupID, &o.ParentID, &o.Status, &o.RejectReason, &o.Strategy, &o.UserID, &created, &updated)
+		&fee, &hold, &o.GroupID, &o.ParentID, &o.Status, &o.RejectReason, &o.Strategy, &o.UserID, &created, &updated, &trail, &o.StrategyVersion)
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, domain.Errorf(domain.ENotFound, "Order not found")
 	}
@@ -49,7 +49,7 @@ func scanOrder(row interface{ Scan(...any) error }) (domain.Order, error) {
 	o.CreatedAt, o.UpdatedAt = fromMS(created), fromMS(updated)
 	return o, firstErr(
 		parseInto(&o.Quantity, qty), parseInto(&o.FilledQuantity, filled), parseInto(&o.Fee, fee), holdInto(&o.Hold, hold),
-		optInto(&o.Price, price), optInto(&o.StopPrice, stop), optInto(&o.AvgFillPrice, avg))
+		optInto(&o.Price, price), optInto(&o.StopPrice, stop), optInto(&o.AvgFillPrice, avg), domain.DecodeTrail(&o.Trail, trail.String))
 }
 
 // holdInto parses a stored hold; NULL (a legacy order) is zero.
@@ -82,8 +82,8 @@ func firstErr(errs ...error) error {
 
 // The ledger's writes, prepared once (prepareWriter).
 const (
-	upsertOrder = `INSERT INTO sandbox_orders (` + orderCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price,
+	upsertOrder = `INSERT INTO sandbox_orders (` + orderCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price, trail = excluded.trail,
 		filled_quantity = excluded.filled_quantity, avg_fill_price = excluded.avg_fill_price, fee = excluded.fee,
 		hold = excluded.hold, group_id = excluded.group_id, parent_id = excluded.parent_id,
 		status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`
@@ -107,7 +107,7 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 			err := s.txExec(ctx, tx, upsertOrder,
 				o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),
 				o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
-				string(o.Status), o.RejectReason, o.Strategy, o.UserID, ms(o.CreatedAt), ms(o.UpdatedAt))
+				string(o.Status), o.RejectReason, o.Strategy, o.UserID, ms(o.CreatedAt), ms(o.UpdatedAt), domain.EncodeTrail(o.Trail), o.StrategyVersion)
 			if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 				return domain.Errorf(domain.EConflict, "Client order id %s is already used", o.ClientOrderID)
 			} else if err != nil {
@@ -134,6 +134,11 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 		}
 		for _, e := range c.Audit {
 			if err := s.txExec(ctx, tx, insertAudit, ms(e.At), e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail); err != nil {
+				return err
+			}
+		}
+		for _, n := range c.Notify {
+			if err := s.txExec(ctx, tx, insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), ms(n.CreatedAt)); err != nil {
 				return err
 			}
 		}

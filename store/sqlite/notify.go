@@ -12,21 +12,21 @@ import (
 
 var _ domain.NotifyStore = (*Store)(nil)
 
-const notifyChannelColumns = `id, owner, kind, name, url, secret, enabled, created_at`
+const notifyChannelColumns = `id, owner, kind, name, url, secret, enabled, created_at, address`
 
 func scanNotifyChannel(r scanner) (domain.NotifyChannel, error) {
 	var c domain.NotifyChannel
 	var enabled int
 	var created int64
-	err := r.Scan(&c.ID, &c.Owner, &c.Kind, &c.Name, &c.URL, &c.Secret, &enabled, &created)
+	err := r.Scan(&c.ID, &c.Owner, &c.Kind, &c.Name, &c.URL, &c.Secret, &enabled, &created, &c.Address)
 	c.Enabled, c.CreatedAt = enabled != 0, fromMS(created)
 	return c, err
 }
 
 // CreateNotifyChannel implements domain.NotifyStore.
 func (s *Store) CreateNotifyChannel(ctx context.Context, c domain.NotifyChannel) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO notify_channels (`+notifyChannelColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, c.Owner, c.Kind, c.Name, c.URL, c.Secret, boolInt(c.Enabled), ms(c.CreatedAt))
+	_, err := s.w.ExecContext(ctx, `INSERT INTO notify_channels (`+notifyChannelColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.Owner, c.Kind, c.Name, c.URL, c.Secret, boolInt(c.Enabled), ms(c.CreatedAt), c.Address)
 	return unavailable(err)
 }
 
@@ -59,8 +59,8 @@ func (s *Store) NotifyChannels(ctx context.Context, owner string) ([]domain.Noti
 
 // UpdateNotifyChannel implements domain.NotifyStore.
 func (s *Store) UpdateNotifyChannel(ctx context.Context, c domain.NotifyChannel) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE notify_channels SET name = ?, url = ?, secret = ?, enabled = ? WHERE id = ?`,
-		c.Name, c.URL, c.Secret, boolInt(c.Enabled), c.ID)
+	res, err := s.w.ExecContext(ctx, `UPDATE notify_channels SET name = ?, url = ?, secret = ?, enabled = ?, address = ? WHERE id = ?`,
+		c.Name, c.URL, c.Secret, boolInt(c.Enabled), c.Address, c.ID)
 	if err != nil {
 		return unavailable(err)
 	}
@@ -139,24 +139,78 @@ func (s *Store) PutNotifyRouting(ctx context.Context, r domain.NotifyRouting) er
 func (s *Store) EnqueueNotify(ctx context.Context, d domain.NotifyDelivery) (bool, error) {
 	inserted := false
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		if d.AggregateKey != "" {
-			res, err := tx.ExecContext(ctx, `UPDATE notify_outbox SET count = count + 1 WHERE channel_id = ? AND aggregate_key = ? AND status = ? AND attempts = 0 AND next_at > ?`,
-				d.ChannelID, d.AggregateKey, domain.NotifyPending, ms(d.CreatedAt))
-			if err != nil {
-				return err
-			}
-			if n, _ := res.RowsAffected(); n > 0 {
-				return nil
-			}
-		}
-		count := max(d.Count, 1)
-		_, err := tx.ExecContext(ctx, `INSERT INTO notify_outbox (id, owner, channel_id, type, severity, order_id, payload, count, aggregate_key, status, created_at, next_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, d.ID, d.Owner, d.ChannelID, d.Type, d.Severity, d.OrderID, string(d.Payload), count, d.AggregateKey,
-			domain.NotifyPending, ms(d.CreatedAt), ms(d.NextAt))
-		inserted = err == nil
+		var err error
+		inserted, err = enqueueNotifyTx(ctx, tx, d)
 		return err
 	})
 	return inserted, err
+}
+
+// enqueueNotifyTx writes d in tx, folding it into a burst's pending row
+// when its AggregateKey matches one (inserted false).
+func enqueueNotifyTx(ctx context.Context, tx *sql.Tx, d domain.NotifyDelivery) (bool, error) {
+	if d.AggregateKey != "" {
+		res, err := tx.ExecContext(ctx, `UPDATE notify_outbox SET count = count + 1 WHERE channel_id = ? AND aggregate_key = ? AND status = ? AND attempts = 0 AND next_at > ?`,
+			d.ChannelID, d.AggregateKey, domain.NotifyPending, ms(d.CreatedAt))
+		if err != nil {
+			return false, err
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			return false, nil
+		}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO notify_outbox (id, owner, channel_id, type, severity, order_id, payload, count, aggregate_key, status, created_at, next_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, d.ID, d.Owner, d.ChannelID, d.Type, d.Severity, d.OrderID, string(d.Payload), max(d.Count, 1), d.AggregateKey,
+		domain.NotifyPending, ms(d.CreatedAt), ms(d.NextAt))
+	return err == nil, err
+}
+
+const insertNotifyEvent = `INSERT INTO notify_events (id, type, severity, owner, order_id, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`
+
+// CommittedNotifyEvents implements domain.NotifyStore.
+func (s *Store) CommittedNotifyEvents(ctx context.Context, limit int) ([]domain.NotifyEvent, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, type, severity, owner, order_id, payload, created_at FROM notify_events ORDER BY created_at, id LIMIT ?`, max(limit, 1))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.NotifyEvent{}
+	for rows.Next() {
+		var e domain.NotifyEvent
+		var payload string
+		var created int64
+		if err := rows.Scan(&e.ID, &e.Type, &e.Severity, &e.Owner, &e.OrderID, &payload, &created); err != nil {
+			return nil, err
+		}
+		e.Payload, e.CreatedAt = json.RawMessage(payload), fromMS(created)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// RouteNotifyEvents implements domain.NotifyStore.
+func (s *Store) RouteNotifyEvents(ctx context.Context, rs []domain.NotifyRoute) (int, error) {
+	routed := 0
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		routed = 0
+		for _, r := range rs {
+			res, err := tx.ExecContext(ctx, `DELETE FROM notify_events WHERE id = ?`, r.EventID)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				continue // routed before: write nothing
+			}
+			for _, d := range r.Deliveries {
+				if _, err := enqueueNotifyTx(ctx, tx, d); err != nil {
+					return err
+				}
+			}
+			routed++
+		}
+		return nil
+	})
+	return routed, err
 }
 
 const notifyDeliveryColumns = `id, owner, channel_id, type, severity, order_id, payload, count, aggregate_key, status, attempts, last_error, created_at, next_at, delivered_at`
@@ -208,6 +262,23 @@ func (s *Store) RecordNotifyAttempt(ctx context.Context, d domain.NotifyDelivery
 	_, err := s.w.ExecContext(ctx, `UPDATE notify_outbox SET status = ?, attempts = ?, last_error = ?, next_at = ?, delivered_at = ? WHERE id = ?`,
 		d.Status, d.Attempts, d.LastError, ms(d.NextAt), delivered, d.ID)
 	return unavailable(err)
+}
+
+// RecordNotifyAttempts implements domain.NotifyStore.
+func (s *Store) RecordNotifyAttempts(ctx context.Context, ds []domain.NotifyDelivery) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		for _, d := range ds {
+			var delivered any
+			if d.DeliveredAt != nil {
+				delivered = ms(*d.DeliveredAt)
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE notify_outbox SET status = ?, attempts = ?, last_error = ?, next_at = ?, delivered_at = ? WHERE id = ?`,
+				d.Status, d.Attempts, d.LastError, ms(d.NextAt), delivered, d.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // NotifyDeliveries implements domain.NotifyStore.

@@ -16,4 +16,5 @@ func TestNotifyContract(t *testing.T) {
 	}
 	defer s.Close()
 	storetest.RunNotify(t, s)
+	storetest.RunNotifyEvents(t, s)
 }

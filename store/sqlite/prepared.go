@@ -59,7 +59,7 @@ func (s *Store) txExec(ctx context.Context, tx *sql.Tx, q string, args ...any) e
 // prepareWriter prepares the writes of the order path on the writer
 // connection, before any transaction holds it.
 func (s *Store) prepareWriter(ctx context.Context) error {
-	for _, q := range []string{upsertOrder, insertFill, upsertBalance, upsertPosition, insertAudit} {
+	for _, q := range []string{upsertOrder, insertFill, upsertBalance, upsertPosition, insertAudit, insertNotifyEvent} {
 		if _, err := s.prepared(ctx, s.w, q); err != nil {
 			return err
 		}

@@ -185,3 +185,51 @@ func TestCandlesContract(t *testing.T) {
 	defer s.Close()
 	storetest.RunCandles(t, s)
 }
+
+// TestUpgradeListsOldBacktestReturns builds a database as it was before
+// migration 0046 with a stored run, then opens it: the run is listed with
+// the total return of its report; a report without one lists none.
+func TestUpgradeListsOldBacktestReturns(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "kestrel.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("migrations/*.sql")
+	for _, f := range files {
+		v, err := strconv.Atoi(strings.SplitN(filepath.Base(f), "_", 2)[0])
+		if err != nil || v >= 46 {
+			continue
+		}
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, string(body)); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, 0)`, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, res := range []string{`{"total_return":-0.0497,"total_trades":26}`, `{"total_trades":0}`} {
+		if _, err := db.ExecContext(ctx, `INSERT INTO backtests (id, created_at, strategy, symbol, status, request, result) VALUES (?, ?, 'technical_strategy', 'BTC-USD', 'completed', '{}', ?)`,
+			strconv.Itoa(i), i, res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	list, err := s.Backtests(ctx, 10)
+	if err != nil || len(list) != 2 || list[1].TotalReturn == nil || *list[1].TotalReturn != -0.0497 || list[0].TotalReturn != nil {
+		t.Fatalf("%+v %v: want the old run's return, and none for a report without one", list, err)
+	}
+}

@@ -8,13 +8,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"kestrel/domain"
 )
 
 var _ domain.StrategyStore = (*Store)(nil)
 
 const evaluationCols = `id, at, strategy, symbol, candle_time, decision, confidence, reasoning, indicators, executed,
-	reason, order_id, provider, model, latency_ms, prompt_hash, prompt, raw, error`
+	reason, order_id, provider, model, latency_ms, prompt_hash, prompt, raw, error, strategy_version,
+	input_tokens, output_tokens, cost`
 
 // configText is the stored form of a strategy's configuration: {} when
 // empty, the document itself when it is valid JSON.
@@ -59,15 +62,16 @@ func (s *Store) SaveStrategy(ctx context.Context, st domain.StrategyRecord) erro
 	if err != nil {
 		return err
 	}
-	_, err = s.w.ExecContext(ctx, `INSERT INTO strategies (name, type, enabled, config, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (name) DO UPDATE SET type = excluded.type, enabled = excluded.enabled, config = excluded.config, updated_at = excluded.updated_at`,
-		st.Name, st.Type, st.Enabled, cfg, ms(st.CreatedAt), ms(st.UpdatedAt))
+	_, err = s.w.ExecContext(ctx, `INSERT INTO strategies (name, type, enabled, config, active_version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET type = excluded.type, enabled = excluded.enabled, config = excluded.config,
+		active_version = excluded.active_version, updated_at = excluded.updated_at`,
+		st.Name, st.Type, st.Enabled, cfg, st.ActiveVersion, ms(st.CreatedAt), ms(st.UpdatedAt))
 	return err
 }
 
 // Strategies implements domain.StrategyStore.
 func (s *Store) Strategies(ctx context.Context) ([]domain.StrategyRecord, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT name, type, enabled, config, created_at, updated_at FROM strategies ORDER BY name`)
+	rows, err := s.r.QueryContext(ctx, `SELECT name, type, enabled, config, active_version, created_at, updated_at FROM strategies ORDER BY name`)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +81,7 @@ func (s *Store) Strategies(ctx context.Context) ([]domain.StrategyRecord, error)
 		var st domain.StrategyRecord
 		var cfg string
 		var created, updated int64
-		if err := rows.Scan(&st.Name, &st.Type, &st.Enabled, &cfg, &created, &updated); err != nil {
+		if err := rows.Scan(&st.Name, &st.Type, &st.Enabled, &cfg, &st.ActiveVersion, &created, &updated); err != nil {
 			return nil, err
 		}
 		st.Config, st.CreatedAt, st.UpdatedAt = json.RawMessage(cfg), fromMS(created), fromMS(updated)
@@ -96,9 +100,10 @@ func (s *Store) AppendEvaluation(ctx context.Context, e domain.Evaluation) error
 		return err
 	}
 	_, err = s.w.ExecContext(ctx, `INSERT INTO strategy_evaluations (`+evaluationCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.ID, ms(e.Time), e.Strategy, e.Symbol, ms(e.CandleTime), e.Decision, e.Confidence, e.Reasoning, ind, e.Executed,
-		e.Reason, e.OrderID, e.Provider, e.Model, e.LatencyMS, e.PromptHash, e.Prompt, e.Raw, e.Error)
+		e.Reason, e.OrderID, e.Provider, e.Model, e.LatencyMS, e.PromptHash, e.Prompt, e.Raw, e.Error, e.StrategyVersion,
+		e.InputTokens, e.OutputTokens, costText(e.Cost))
 	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 		return domain.Errorf(domain.EConflict, "Evaluation %s is already stored", e.ID)
 	}
@@ -132,9 +137,13 @@ func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]d
 	for rows.Next() {
 		var e domain.Evaluation
 		var at, candle int64
-		var ind sql.NullString
+		var ind, cost sql.NullString
 		if err := rows.Scan(&e.ID, &at, &e.Strategy, &e.Symbol, &candle, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
-			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error); err != nil {
+			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion,
+			&e.InputTokens, &e.OutputTokens, &cost); err != nil {
+			return nil, err
+		}
+		if e.Cost, err = costOf(cost); err != nil {
 			return nil, err
 		}
 		e.Time, e.CandleTime = fromMS(at), fromMS(candle)
@@ -164,12 +173,13 @@ func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain
 	}
 	var e domain.Evaluation
 	var at, candle int64
-	var ind sql.NullString
+	var ind, cost sql.NullString
 	err := s.r.QueryRowContext(ctx, `SELECT `+evaluationCols+` FROM strategy_evaluations
 		WHERE prompt_hash = ? AND error = '' AND decision <> ''
 		  AND strategy IN (SELECT name FROM strategies WHERE type = 'ai_driven') ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
 		Scan(&e.ID, &at, &e.Strategy, &e.Symbol, &candle, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
-			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error)
+			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion,
+			&e.InputTokens, &e.OutputTokens, &cost)
 	found := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return domain.Evaluation{}, false, err
@@ -177,6 +187,9 @@ func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain
 	if found {
 		e.Time, e.CandleTime = fromMS(at), fromMS(candle)
 		if err := indicatorsInto(&e.Indicators, ind); err != nil {
+			return domain.Evaluation{}, false, err
+		}
+		if e.Cost, err = costOf(cost); err != nil {
 			return domain.Evaluation{}, false, err
 		}
 	}
@@ -219,4 +232,115 @@ func (s *Store) SaveAIRecordings(ctx context.Context, rs []domain.AIRecording) e
 		}
 		return nil
 	})
+}
+
+// AddStrategyVersion implements domain.StrategyStore. The one writer
+// connection runs the numbering insert alone, and the primary key refuses
+// a number taken by another process sharing the file: the insert is tried
+// again with the next number.
+func (s *Store) AddStrategyVersion(ctx context.Context, v domain.StrategyVersion) (domain.StrategyVersion, error) {
+	if v.Strategy == "" {
+		return v, domain.Errorf(domain.EInvalid, "Strategy name is required")
+	}
+	params, err := configText(v.Params)
+	if err != nil {
+		return v, err
+	}
+	for try := 0; ; try++ {
+		err = s.w.QueryRowContext(ctx, `INSERT INTO strategy_versions (strategy, version, params, parent, note, created_by, created_at)
+			SELECT ?, COALESCE(MAX(version), 0) + 1, ?, ?, ?, ?, ? FROM strategy_versions WHERE strategy = ?
+			RETURNING version`, v.Strategy, params, v.Parent, v.Note, v.CreatedBy, ms(v.CreatedAt), v.Strategy).Scan(&v.Version)
+		if err == nil || try == 4 || !strings.Contains(err.Error(), "UNIQUE") {
+			break
+		}
+	}
+	if err != nil {
+		return v, err
+	}
+	v.Params = json.RawMessage(params)
+	return v, nil
+}
+
+const versionCols = `strategy, version, params, parent, note, created_by, created_at`
+
+func scanVersion(row interface{ Scan(...any) error }) (domain.StrategyVersion, error) {
+	var v domain.StrategyVersion
+	var params string
+	var at int64
+	if err := row.Scan(&v.Strategy, &v.Version, &params, &v.Parent, &v.Note, &v.CreatedBy, &at); err != nil {
+		return v, err
+	}
+	v.Params, v.CreatedAt = json.RawMessage(params), fromMS(at)
+	return v, nil
+}
+
+// StrategyVersions implements domain.StrategyStore.
+func (s *Store) StrategyVersions(ctx context.Context, strategy string) ([]domain.StrategyVersion, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+versionCols+` FROM strategy_versions WHERE strategy = ? ORDER BY version DESC`, strategy)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.StrategyVersion{}
+	for rows.Next() {
+		v, err := scanVersion(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// StrategyVersion implements domain.StrategyStore.
+func (s *Store) StrategyVersion(ctx context.Context, strategy string, version int) (domain.StrategyVersion, error) {
+	v, err := scanVersion(s.r.QueryRowContext(ctx, `SELECT `+versionCols+` FROM strategy_versions WHERE strategy = ? AND version = ?`, strategy, version))
+	if errors.Is(err, sql.ErrNoRows) {
+		return v, domain.Errorf(domain.ENotFound, "Version %d of %s not found", version, strategy)
+	}
+	return v, err
+}
+
+// costText is the stored form of a cost: NULL when unknown.
+func costText(c *decimal.Decimal) sql.NullString {
+	if c == nil {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: c.String(), Valid: true}
+}
+
+func costOf(s sql.NullString) (*decimal.Decimal, error) {
+	if !s.Valid {
+		return nil, nil
+	}
+	d, err := decimal.NewFromString(s.String)
+	if err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// AIUsage implements domain.StrategyStore.
+func (s *Store) AIUsage(ctx context.Context, since, until time.Time) ([]domain.AIUsage, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT at, strategy, provider, model, input_tokens, output_tokens, cost
+		FROM strategy_evaluations WHERE provider <> '' AND at >= ? AND at < ? ORDER BY at, id`, ms(since), ms(until))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.AIUsage{}
+	for rows.Next() {
+		var u domain.AIUsage
+		var at int64
+		var cost sql.NullString
+		if err := rows.Scan(&at, &u.Strategy, &u.Provider, &u.Model, &u.InputTokens, &u.OutputTokens, &cost); err != nil {
+			return nil, err
+		}
+		u.Time = fromMS(at)
+		if u.Cost, err = costOf(cost); err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
 }

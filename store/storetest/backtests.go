@@ -16,11 +16,15 @@ func RunBacktests(t *testing.T, s domain.BacktestStore) {
 	ctx := context.Background()
 	base := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	var ids []string
+	ret := -0.0125
 	for i := 0; i < 3; i++ {
 		id := uuid.NewString()
 		ids = append(ids, id)
 		b := domain.BacktestRecord{ID: id, CreatedAt: base.Add(time.Duration(i) * time.Minute), Strategy: "technical_strategy", Symbol: "BTC-USD",
 			Status: "completed", Request: json.RawMessage(`{"symbol":"BTC-USD"}`), Result: json.RawMessage(`{"total_trades":` + string(rune('0'+i)) + `}`)}
+		if i == 2 {
+			b.TotalReturn = &ret // listed with the run; the others have none
+		}
 		if err := s.SaveBacktest(ctx, b); err != nil {
 			t.Fatal(err)
 		}
@@ -32,6 +36,9 @@ func RunBacktests(t *testing.T, s domain.BacktestStore) {
 	list, err := s.Backtests(ctx, 2)
 	if err != nil || len(list) != 2 || list[0].ID != ids[2] || list[1].ID != ids[1] || list[0].Result != nil {
 		t.Fatalf("list %+v %v: want the two newest, without results", list, err)
+	}
+	if list[0].TotalReturn == nil || *list[0].TotalReturn != ret || list[1].TotalReturn != nil {
+		t.Fatalf("listed returns %v, %v: want %v and none", list[0].TotalReturn, list[1].TotalReturn, ret)
 	}
 	got, err := s.Backtest(ctx, ids[1])
 	var res struct {

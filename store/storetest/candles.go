@@ -123,4 +123,28 @@ func RunCandles(t *testing.T, s domain.CandleStore) {
 	if gaps, err := s.CandleGaps(ctx, "ETH-USD", domain.FifteenMinute); err != nil || len(gaps) != 0 {
 		t.Fatalf("one candle has no gaps: %+v %v", gaps, err)
 	}
+
+	// Upserts: a new candle is inserted, the same source's replaced, another
+	// source's (candle 3, source "test") left as it was and not counted.
+	up := []domain.CandleRow{row(3, "1"), row(12, "4"), row(13, "5")}
+	if n, err := s.UpsertCandles(ctx, "BTC-USD", domain.FifteenMinute, "later", up); err != nil || n != 2 {
+		t.Fatalf("upsert: %d %v; want 2 (candle 12 replaced, 13 new)", n, err)
+	}
+	if n, err := s.UpsertCandles(ctx, "BTC-USD", domain.FifteenMinute, "later", up); err != nil || n != 2 {
+		t.Fatalf("repeated upsert: %d %v; want the same 2 rewritten", n, err)
+	}
+	got, err = s.StoredCandles(ctx, "BTC-USD", domain.FifteenMinute, base.Add(3*q), base.Add(14*q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	closes := map[int]string{}
+	for _, c := range got {
+		closes[int(c.Time.Sub(base)/q)] = c.Close.String()
+	}
+	if closes[3] != "67050" || closes[12] != "4" || closes[13] != "5" {
+		t.Fatalf("after upserts closes %v: want candle 3 kept (67050), 12 replaced (4), 13 new (5)", closes)
+	}
+	if srcs, err := s.CandleSources(ctx, "BTC-USD", domain.FifteenMinute, base.Add(3*q), base.Add(4*q)); err != nil || len(srcs) != 1 || srcs[0] != "test" {
+		t.Fatalf("candle 3 keeps its source: %v %v", srcs, err)
+	}
 }

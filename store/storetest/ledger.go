@@ -25,6 +25,7 @@ func RunLedger(t *testing.T, s domain.LedgerStore) {
 		{"ClientIDsPerUser", testLedgerClientIDs},
 		{"FillFilters", testLedgerFillFilters},
 		{"AuditWithTheChange", testLedgerAudit},
+		{"TrailingStopKeepsItsMark", testLedgerTrail},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, s) })
 	}
@@ -34,13 +35,14 @@ func testLedgerBooks(t *testing.T, s domain.LedgerStore) {
 	ctx := context.Background()
 	price := dec("60000.01")
 	o := domain.Order{ID: "o1", ClientOrderID: "c1", Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Limit, Quantity: dec("0.12345678"),
-		Price: &price, FilledQuantity: decimal.Zero, Fee: decimal.Zero, Status: domain.StatusOpen, Strategy: "manual", UserID: "u1", CreatedAt: at, UpdatedAt: at}
+		Price: &price, FilledQuantity: decimal.Zero, Fee: decimal.Zero, Status: domain.StatusOpen, Strategy: "rsi", StrategyVersion: 3, UserID: "u1", CreatedAt: at, UpdatedAt: at}
 	usd := domain.Balance{Currency: "USD", Available: dec("92592.59"), Hold: dec("7407.41")}
 	if err := s.ApplyLedger(ctx, domain.LedgerChange{Orders: []domain.Order{o}, Balances: []domain.Balance{usd}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.LedgerOrder(ctx, "o1")
-	if err != nil || !got.Price.Equal(price) || got.StopPrice != nil || got.AvgFillPrice != nil || got.Quantity.String() != "0.12345678" || got.Status != domain.StatusOpen || !got.CreatedAt.Equal(at) {
+	if err != nil || !got.Price.Equal(price) || got.StopPrice != nil || got.AvgFillPrice != nil || got.Quantity.String() != "0.12345678" || got.Status != domain.StatusOpen || !got.CreatedAt.Equal(at) ||
+		got.Strategy != "rsi" || got.StrategyVersion != 3 {
 		t.Fatalf("LedgerOrder = %+v, %v", got, err)
 	}
 	dup := o
@@ -296,5 +298,32 @@ func testLedgerAudit(t *testing.T, s domain.LedgerStore) {
 	if !e.At.Equal(at) || e.Actor != "aud@example.com" || e.Action != "POST /api/trading/orders/limit" || e.Status != 201 ||
 		e.RequestID != "r-first" || e.Remote != "127.0.0.1" {
 		t.Fatalf("stored entry = %+v", e)
+	}
+}
+
+// A trailing stop's trail and mark are stored with it and updated as the
+// mark moves (a restart trails on from there).
+func testLedgerTrail(t *testing.T, s domain.LedgerStore) {
+	ctx := context.Background()
+	stop, pct, mark := dec("49000"), dec("2"), dec("50000")
+	o := domain.Order{ID: "tr1", Symbol: "SOL-USD", Side: domain.Sell, Type: domain.TrailingStop, Quantity: dec("3"), StopPrice: &stop,
+		Trail: &domain.Trail{Percent: &pct, Extreme: &mark}, FilledQuantity: decimal.Zero, Fee: decimal.Zero, Hold: dec("3"),
+		Status: domain.StatusOpen, UserID: "u-trail", CreatedAt: at, UpdatedAt: at}
+	if err := s.ApplyLedger(ctx, domain.LedgerChange{Orders: []domain.Order{o}}); err != nil {
+		t.Fatal(err)
+	}
+	stop2, mark2 := dec("50960"), dec("52000")
+	o.StopPrice, o.Trail = &stop2, &domain.Trail{Percent: &pct, Extreme: &mark2}
+	if err := s.ApplyLedger(ctx, domain.LedgerChange{Orders: []domain.Order{o}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.LedgerOrder(ctx, "tr1")
+	if err != nil || got.Type != domain.TrailingStop || got.Trail == nil || !got.Trail.Percent.Equal(pct) || got.Trail.Amount != nil ||
+		!got.Trail.Extreme.Equal(mark2) || !got.StopPrice.Equal(stop2) {
+		t.Fatalf("trailing stop read back: %+v (trail %+v), %v", got, got.Trail, err)
+	}
+	plain, err := s.LedgerOrder(ctx, "o1")
+	if err == nil && plain.Trail != nil {
+		t.Fatalf("a limit order read back with a trail: %+v", plain.Trail)
 	}
 }

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 
@@ -22,6 +23,23 @@ func RunNotify(t *testing.T, s domain.NotifyStore) {
 	got, err := s.NotifyChannel(ctx, "c1")
 	if err != nil || got != ch {
 		t.Fatalf("channel = %+v, %v; want %+v", got, err, ch)
+	}
+	tg := domain.NotifyChannel{ID: "c3", Owner: "u3", Kind: domain.NotifyTelegram, Name: "Chat", Address: "-100123", Secret: "sealed-token", Enabled: true, CreatedAt: at}
+	if err := s.CreateNotifyChannel(ctx, tg); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.NotifyChannel(ctx, "c3"); err != nil || got != tg {
+		t.Fatalf("telegram channel = %+v, %v; want %+v", got, err, tg)
+	}
+	tg.Address = "@kestrel_alerts"
+	if err := s.UpdateNotifyChannel(ctx, tg); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.NotifyChannel(ctx, "c3"); got.Address != "@kestrel_alerts" {
+		t.Fatalf("updated address = %+v", got)
+	}
+	if err := s.DeleteNotifyChannel(ctx, "c3", at); err != nil {
+		t.Fatal(err)
 	}
 	_, err = s.NotifyChannel(ctx, "nope")
 	wantCode(t, err, domain.ENotFound)
@@ -108,4 +126,89 @@ func RunNotify(t *testing.T, s domain.NotifyStore) {
 	if failed, _ := s.NotifyDeliveries(ctx, "", domain.NotifyFailed, 10); len(failed) != 1 || failed[0].ID != "m3" || failed[0].LastError != "channel deleted" {
 		t.Fatalf("failed after delete = %+v", failed)
 	}
+}
+
+// NotifyLedgerStore is a store whose ledger commits carry notification events.
+type NotifyLedgerStore interface {
+	domain.LedgerStore
+	domain.NotifyStore
+}
+
+// RunNotifyEvents is the contract for events committed with a ledger change
+// (LedgerChange.Notify) and their routing: stored with the change or not at
+// all, routed once.
+func RunNotifyEvents(t *testing.T, s NotifyLedgerStore) {
+	ctx := context.Background()
+	o := domain.Order{ID: "ne1", ClientOrderID: "ne-c1", Symbol: "BTC-USD", Side: domain.Buy, Type: domain.Market, Quantity: dec("1"),
+		FilledQuantity: dec("1"), Fee: dec("0"), Status: domain.StatusFilled, UserID: "u1", CreatedAt: at, UpdatedAt: at}
+	ev := domain.NotifyEvent{ID: "evt_1", Type: "order.filled", Severity: domain.SeverityMedium, Owner: "u1", OrderID: "ne1",
+		Payload: json.RawMessage(`{"order":{"id":"ne1"}}`), CreatedAt: at}
+	if err := s.ApplyLedger(ctx, domain.LedgerChange{Orders: []domain.Order{o}, Notify: []domain.NotifyEvent{ev}}); err != nil {
+		t.Fatal(err)
+	}
+	// A refused change (a client order id already used) stores no event.
+	dup := o
+	dup.ID = "ne2"
+	lost := ev
+	lost.ID = "evt_2"
+	if err := s.ApplyLedger(ctx, domain.LedgerChange{Orders: []domain.Order{dup}, Notify: []domain.NotifyEvent{lost}}); domain.ErrorCode(err) != domain.EConflict {
+		t.Fatalf("duplicate client id: %v, want conflict", err)
+	}
+	evs, err := s.CommittedNotifyEvents(ctx, 10)
+	if err != nil || len(evs) != 1 || evs[0].ID != "evt_1" || evs[0].Owner != "u1" || evs[0].OrderID != "ne1" || !evs[0].CreatedAt.Equal(at) ||
+		!jsonEqual(evs[0].Payload, ev.Payload) {
+		t.Fatalf("committed events = %+v, %v", evs, err)
+	}
+	d := domain.NotifyDelivery{ID: "msg_ne1", Owner: "u1", ChannelID: "cne", Type: ev.Type, Severity: ev.Severity, OrderID: "ne1", Payload: ev.Payload,
+		Count: 1, CreatedAt: at, NextAt: at}
+	if routed, err := s.RouteNotifyEvents(ctx, []domain.NotifyRoute{{EventID: "evt_1", Deliveries: []domain.NotifyDelivery{d}}, {EventID: "evt_unknown"}}); err != nil || routed != 1 {
+		t.Fatalf("route = %v, %v", routed, err)
+	}
+	again := d
+	again.ID = "msg_ne1_again"
+	if routed, err := s.RouteNotifyEvents(ctx, []domain.NotifyRoute{{EventID: "evt_1", Deliveries: []domain.NotifyDelivery{again}}}); err != nil || routed != 0 {
+		t.Fatalf("second route = %v, %v; want not routed", routed, err)
+	}
+	if evs, err := s.CommittedNotifyEvents(ctx, 10); err != nil || len(evs) != 0 {
+		t.Fatalf("events after routing = %+v, %v", evs, err)
+	}
+	log, err := s.NotifyDeliveries(ctx, "u1", "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, got := range log {
+		if got.OrderID == "ne1" {
+			n++
+			if got.ID != "msg_ne1" || got.Status != domain.NotifyPending {
+				t.Fatalf("routed delivery = %+v", got)
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d deliveries for the event, want 1", n)
+	}
+	done := at.Add(time.Second)
+	d.Status, d.Attempts, d.DeliveredAt = domain.NotifyDelivered, 1, &done
+	if err := s.RecordNotifyAttempts(ctx, []domain.NotifyDelivery{d}); err != nil {
+		t.Fatal(err)
+	}
+	log, err = s.NotifyDeliveries(ctx, "u1", domain.NotifyDelivered, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, got := range log {
+		if got.ID == "msg_ne1" {
+			found = got.Attempts == 1 && got.DeliveredAt != nil && got.DeliveredAt.Equal(done)
+		}
+	}
+	if !found {
+		t.Fatalf("after RecordNotifyAttempts: %+v", log)
+	}
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"kestrel/domain"
 )
 
@@ -25,6 +27,8 @@ func RunStrategies(t *testing.T, open func(t *testing.T) domain.StrategyStore) {
 		{"EvaluationDefaultLimit", testEvaluationDefaultLimit},
 		{"PruneEvaluations", testPruneEvaluations},
 		{"RecordedDecision", testRecordedDecision},
+		{"Versions", testStrategyVersions},
+		{"VersionsAtOnce", testStrategyVersionsAtOnce},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}
@@ -51,7 +55,7 @@ func testStrategiesSave(t *testing.T, s domain.StrategyStore) {
 	}
 	rsi := json.RawMessage(`{"symbols": ["BTC-USD", "ETH-USD"], "period": 14, "oversold": 30.5, "nested": {"b": true, "a": null}}`)
 	for _, st := range []domain.StrategyRecord{
-		{Name: "rsi", Type: domain.StrategyTechnical, Enabled: true, Config: rsi, CreatedAt: at, UpdatedAt: at},
+		{Name: "rsi", Type: domain.StrategyTechnical, Enabled: true, Config: rsi, ActiveVersion: 4, CreatedAt: at, UpdatedAt: at},
 		{Name: "Zeta", Type: domain.StrategyAI, Config: nil, CreatedAt: at.Add(time.Second), UpdatedAt: at.Add(time.Second)},
 		{Name: "macd", Type: domain.StrategyHybrid, Enabled: true, Config: json.RawMessage(`[]`), CreatedAt: at, UpdatedAt: at},
 	} {
@@ -75,7 +79,7 @@ func testStrategiesSave(t *testing.T, s domain.StrategyStore) {
 	if m.Type != domain.StrategyHybrid || !m.Enabled || !sameJSON(t, m.Config, json.RawMessage(`[]`)) {
 		t.Fatalf("macd = %+v, config %s", m, m.Config)
 	}
-	if r.Type != domain.StrategyTechnical || !r.Enabled || !sameJSON(t, r.Config, rsi) || !r.CreatedAt.Equal(at) || !r.UpdatedAt.Equal(at) ||
+	if r.Type != domain.StrategyTechnical || !r.Enabled || !sameJSON(t, r.Config, rsi) || r.ActiveVersion != 4 || z.ActiveVersion != 0 || !r.CreatedAt.Equal(at) || !r.UpdatedAt.Equal(at) ||
 		r.CreatedAt.Location() != time.UTC {
 		t.Fatalf("rsi = %+v, config %s", r, r.Config)
 	}
@@ -105,6 +109,7 @@ func testStrategiesSave(t *testing.T, s domain.StrategyStore) {
 
 func testEvaluationRoundTrip(t *testing.T, s domain.StrategyStore) {
 	ctx := context.Background()
+	cost := decimal.RequireFromString("0.000123456789")
 	full := domain.Evaluation{
 		ID: "ev-full", Time: at, Strategy: "ai", Symbol: "BTC-USD", CandleTime: at.Add(-5 * time.Minute),
 		Decision: "BUY", Confidence: 0.8765432101234567, Reasoning: "RSI oversold; MACD crossing up",
@@ -114,12 +119,13 @@ func testEvaluationRoundTrip(t *testing.T, s domain.StrategyStore) {
 		},
 		Executed: true, Reason: "", OrderID: "ord-1",
 		Provider: "openai", Model: "gpt-x", LatencyMS: 1234, PromptHash: "sha256:abc", Prompt: "You are…\n\"quoted\" ✓",
-		Raw: `{"decision":"BUY"}`, Error: "",
+		Raw: `{"decision":"BUY"}`, Error: "", StrategyVersion: 7,
+		InputTokens: 1200, OutputTokens: 45, Cost: &cost,
 	}
 	refused := domain.Evaluation{
 		ID: "ev-refused", Time: at.Add(time.Second), Strategy: "rsi", Symbol: "ETH-USD", CandleTime: at,
 		Decision: "SELL", Confidence: 0.4, Indicators: map[string]float64{}, Reason: "below confidence",
-		Error: "provider timeout",
+		Error: "provider timeout", Provider: "openai", Model: "unpriced", InputTokens: 10, // cost unknown: nil
 	}
 	hold := domain.Evaluation{
 		ID: "ev-hold", Time: at.Add(2 * time.Second), Strategy: "rsi", Symbol: "ETH-USD", CandleTime: at, Decision: "HOLD",
@@ -149,6 +155,22 @@ func testEvaluationRoundTrip(t *testing.T, s domain.StrategyStore) {
 	}
 	if got[2].Time.Location() != time.UTC || got[2].CandleTime.Location() != time.UTC {
 		t.Errorf("times not in UTC: %v, %v", got[2].Time, got[2].CandleTime)
+	}
+
+	// The AI decisions' usage (provider set), oldest first, in [since, until).
+	usage, err := s.AIUsage(ctx, at, at.Add(2*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantUsage := []domain.AIUsage{
+		{Time: at, Strategy: "ai", Provider: "openai", Model: "gpt-x", InputTokens: 1200, OutputTokens: 45, Cost: &cost},
+		{Time: at.Add(time.Second), Strategy: "rsi", Provider: "openai", Model: "unpriced", InputTokens: 10},
+	}
+	if !reflect.DeepEqual(usage, wantUsage) {
+		t.Errorf("AIUsage:\n got %#v\nwant %#v", usage, wantUsage)
+	}
+	if usage, err := s.AIUsage(ctx, at.Add(time.Millisecond), at.Add(time.Second)); err != nil || len(usage) != 0 {
+		t.Errorf("AIUsage outside the window: %+v, %v", usage, err)
 	}
 
 	dup := hold
@@ -332,5 +354,81 @@ func testRecordedDecision(t *testing.T, s domain.StrategyStore) {
 	wantCode(t, s.SaveAIRecordings(ctx, []domain.AIRecording{{PromptHash: "", At: at, Decision: "BUY"}}), domain.EInvalid)
 	if err := s.SaveAIRecordings(ctx, nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func testStrategyVersions(t *testing.T, s domain.StrategyStore) {
+	ctx := context.Background()
+	if got, err := s.StrategyVersions(ctx, "rsi"); err != nil || got == nil || len(got) != 0 {
+		t.Fatalf("no versions = %#v, %v (want an empty, non-nil list)", got, err)
+	}
+	p1 := json.RawMessage(`{"indicators": {"rsi_period": 14}, "symbols": ["BTC-USD"]}`)
+	p2 := json.RawMessage(`{"indicators": {"rsi_period": 7}, "symbols": ["BTC-USD"]}`)
+	v1, err := s.AddStrategyVersion(ctx, domain.StrategyVersion{Strategy: "rsi", Version: 99, Params: p1, Note: "first", CreatedBy: "a@example.com", CreatedAt: at})
+	if err != nil || v1.Version != 1 {
+		t.Fatalf("first version = %+v, %v (want number 1 whatever the caller passed)", v1, err)
+	}
+	v2, err := s.AddStrategyVersion(ctx, domain.StrategyVersion{Strategy: "rsi", Params: p2, Parent: 1, Note: "faster RSI ✓", CreatedAt: at.Add(time.Minute)})
+	if err != nil || v2.Version != 2 {
+		t.Fatalf("second version = %+v, %v", v2, err)
+	}
+	// Numbers count per instance.
+	if other, err := s.AddStrategyVersion(ctx, domain.StrategyVersion{Strategy: "macd", Params: p1, CreatedAt: at}); err != nil || other.Version != 1 {
+		t.Fatalf("another instance's first version = %+v, %v", other, err)
+	}
+	got, err := s.StrategyVersions(ctx, "rsi")
+	if err != nil || len(got) != 2 {
+		t.Fatalf("StrategyVersions = %+v, %v", got, err)
+	}
+	n, o := got[0], got[1]
+	if n.Version != 2 || n.Parent != 1 || n.Note != "faster RSI ✓" || n.CreatedBy != "" || !n.CreatedAt.Equal(at.Add(time.Minute)) || !sameJSON(t, n.Params, p2) {
+		t.Fatalf("newest = %+v, params %s", n, n.Params)
+	}
+	if o.Version != 1 || o.Parent != 0 || o.Note != "first" || o.CreatedBy != "a@example.com" || !o.CreatedAt.Equal(at) ||
+		o.CreatedAt.Location() != time.UTC || !sameJSON(t, o.Params, p1) {
+		t.Fatalf("oldest = %+v, params %s", o, o.Params)
+	}
+	one, err := s.StrategyVersion(ctx, "rsi", 1)
+	if err != nil || !reflect.DeepEqual(one.Version, 1) || !sameJSON(t, one.Params, p1) || one.Note != "first" {
+		t.Fatalf("StrategyVersion(rsi, 1) = %+v, %v", one, err)
+	}
+	_, err = s.StrategyVersion(ctx, "rsi", 3)
+	wantCode(t, err, domain.ENotFound)
+	_, err = s.StrategyVersion(ctx, "nope", 1)
+	wantCode(t, err, domain.ENotFound)
+	_, err = s.AddStrategyVersion(ctx, domain.StrategyVersion{Strategy: "rsi", Params: json.RawMessage(`{bad`), CreatedAt: at})
+	wantCode(t, err, domain.EInvalid)
+	_, err = s.AddStrategyVersion(ctx, domain.StrategyVersion{Params: p1, CreatedAt: at})
+	wantCode(t, err, domain.EInvalid)
+}
+
+// testStrategyVersionsAtOnce saves versions of one instance from several
+// goroutines at once: every save gets its own number, 1 to n, none lost.
+func testStrategyVersionsAtOnce(t *testing.T, s domain.StrategyStore) {
+	ctx := context.Background()
+	const n = 12
+	nums := make(chan int, n)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			v, err := s.AddStrategyVersion(ctx, domain.StrategyVersion{Strategy: "rsi", Params: json.RawMessage(fmt.Sprintf(`{"i": %d}`, i)), CreatedAt: at})
+			nums <- v.Version
+			errs <- err
+		}()
+	}
+	seen := map[int]bool{}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		v := <-nums
+		if seen[v] || v < 1 || v > n {
+			t.Fatalf("version number %d given twice or out of 1..%d (seen %v)", v, n, seen)
+		}
+		seen[v] = true
+	}
+	got, err := s.StrategyVersions(ctx, "rsi")
+	if err != nil || len(got) != n || got[0].Version != n || got[n-1].Version != 1 {
+		t.Fatalf("after %d saves at once: %d versions, %v", n, len(got), err)
 	}
 }

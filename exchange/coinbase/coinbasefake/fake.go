@@ -43,7 +43,8 @@ type Fake struct {
 	orders   []*order // oldest first
 	byID     map[string]*order
 	byClient map[string]*order
-	fills    []Fill // oldest first
+	creates  map[string]int // client_order_id -> create requests that carried it
+	fills    []Fill         // oldest first
 	candles  map[string][]domain.Candle
 	day      map[string]*dayStats
 	tape     []WSTrade                                        // executions not yet sent on market_trades
@@ -106,7 +107,7 @@ type Request struct {
 func New(keyName string, pub crypto.PublicKey) *Fake {
 	f := &Fake{KeyName: keyName, pub: pub, TakerFee: decimal.RequireFromString("0.006"), MakerFee: decimal.RequireFromString("0.004"),
 		now: time.Now, products: map[string]Product{}, price: map[string]decimal.Decimal{}, accounts: map[string]*account{},
-		byID: map[string]*order{}, byClient: map[string]*order{}, candles: map[string][]domain.Candle{}, day: map[string]*dayStats{}, nonces: map[string]bool{}}
+		byID: map[string]*order{}, byClient: map[string]*order{}, creates: map[string]int{}, candles: map[string][]domain.Candle{}, day: map[string]*dayStats{}, nonces: map[string]bool{}}
 	f.user = newUserFeed(f)
 	for _, p := range []struct{ sym, priceInc, baseInc, min string }{
 		{"BTC-USD", "0.01", "0.00000001", "0.00000001"}, {"ETH-USD", "0.01", "0.00000001", "0.00000001"},
@@ -178,6 +179,32 @@ func (f *Fake) OrderCount() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.orders)
+}
+
+// Orders returns the account's orders as Coinbase would list them, oldest
+// first: at most one per client_order_id, as Coinbase keeps them.
+func (f *Fake) Orders() []Order {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]Order, len(f.orders))
+	for i, o := range f.orders {
+		o.sync()
+		out[i] = o.Order
+	}
+	return out
+}
+
+// Creates counts, by client_order_id, the create requests that carried
+// it: more than one is a repeat that Coinbase answered with the order it
+// already had instead of making another.
+func (f *Fake) Creates() map[string]int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make(map[string]int, len(f.creates))
+	for k, v := range f.creates {
+		out[k] = v
+	}
+	return out
 }
 
 // Fills returns the account's fills, oldest first.

@@ -44,6 +44,7 @@ func (f *Fake) createOrder(w http.ResponseWriter, r *http.Request, reject string
 		return
 	}
 	f.mu.Lock()
+	f.creates[req.ClientOrderID]++
 	resp, o := f.create(req, reject)
 	var events []userEvent
 	if o != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 
 	"kestrel/httpapi/openapi"
+	"kestrel/httpapi/routemux"
 )
 
 // Operation is one method and path the description has.
@@ -57,13 +58,17 @@ func load(raw []byte) (*Doc, error) {
 		return nil, fmt.Errorf("openapi: invalid description: %w", err)
 	}
 	d := &Doc{T: t, mux: http.NewServeMux(), ops: map[string]*openapi3.Operation{}}
+	var entries []routemux.Entry
 	for path, item := range t.Paths.Map() {
 		for method, op := range item.Operations() {
 			pattern := method + " " + path
 			d.ops[pattern] = op
-			d.mux.Handle(pattern, http.NotFoundHandler())
+			entries = append(entries, routemux.Entry{Pattern: pattern, Handler: http.NotFoundHandler()})
 		}
 	}
+	// Mounted as the server mounts its routes, so a request resolves to
+	// the operation the server serves it with.
+	routemux.Mount(d.mux, entries, http.NotFoundHandler())
 	return d, nil
 }
 
@@ -85,7 +90,7 @@ func (d *Doc) Operations() []Operation {
 func (d *Doc) Check(req *http.Request, status int, header http.Header, body []byte) error {
 	probe := req.Clone(context.Background())
 	probe.Body = http.NoBody
-	_, pattern := d.mux.Handler(probe)
+	_, pattern := routemux.Resolve(d.mux, probe)
 	op := d.ops[pattern]
 	if op == nil {
 		return nil

@@ -557,8 +557,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Modify a resting order's quantity and/or price (traders their own orders, 403 otherwise; operators any)
-         * @description Idempotent: the new quantity and price are absolute values, so repeating the same modification leaves the order as the first did (a repeat after the order filled or was cancelled answers 409).
+         * Modify a resting order's quantity and/or price or stop price (traders their own orders, 403 otherwise; operators any)
+         * @description Idempotent: the new quantity and price are absolute values, so repeating the same modification leaves the order as the first did (a repeat after the order filled or was cancelled answers 409). price is a limit order's limit price or a stop order's stop price (the spec's payload); stop_price names a stop's trigger explicitly and is refused for a limit order. A stop price the market already reached, or a SELL stop larger than the position, is a 400 naming the field. A stop is changed in place: in the sandbox atomically; on Coinbase the new stop is placed before the old one is cancelled (docs/COINBASE.md).
          */
         put: operations["putTradingOrdersId"];
         post?: never;
@@ -796,23 +796,6 @@ export interface paths {
         put?: never;
         /** Create a strategy instance */
         post: operations["postStrategy"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/strategy/{name}/{action}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** enable or disable an instance (action), or Test AI: name ai-analyze, action the symbol (?strategy= picks the instance); a failed AI answer is 502 with the recorded decision */
-        post: operations["postStrategyNameAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1502,7 +1485,7 @@ export interface paths {
         };
         /**
          * What the candle store holds
-         * @description Per symbol and granularity: the oldest candle's open (from), the newest one's close (to), the number of candles and the holes (no candle opens in [from, to)).
+         * @description Per symbol, granularity and source: the oldest candle's open (from), the newest one's close (to), the number of candles and the holes (no candle opens in [from, to)); and per symbol the history backtests can use (backtests).
          */
         get: operations["getMarketDataCoverage"];
         put?: never;
@@ -1659,6 +1642,255 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trading/orders/trailing-stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a trailing stop order
+         * @description A stop whose stop price follows the best price at the trail: a SELL's stop rises with each new high and never falls, and triggers (a market order) when the price falls to it. Same rules in the sandbox and in backtests (one matching engine); not available on Coinbase yet (400). Its quantity can be modified (PUT /trading/orders/{id}), not its price. Idempotent with client_order_id (unique per user): a repeat with the same id returns the first order (200) and places nothing; the same id with a different order is a 409. Without client_order_id a repeat places a second order. The web app sends a new id per form submission and repeats it on no answer, 502, 503 or 504.
+         */
+        post: operations["postTradingOrdersTrailingStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market-data/gaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Gap report: what a backtest at a granularity reads, and the missing ranges */
+        get: operations["getMarketDataGaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market-data/backfills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Backfills, newest first (50 at most) */
+        get: operations["getMarketDataBackfills"];
+        put?: never;
+        /**
+         * Queue a backfill of Coinbase's public candles as a job
+         * @description Validates the range (400 with field errors: unknown symbol, granularity, start not before end, a range in the future, more than 100,000 candles), then stores it as a job and answers 202. The job fetches pages of at most 350 candles (no key) at most 3 requests a second, waits out 429s, and upserts them with the source coinbase; candles the shipped data holds keep their source. A restart resumes from the last stored page. Operators only: it writes the candle store every backtest reads.
+         */
+        post: operations["postMarketDataBackfills"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market-data/backfills/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A backfill: status, progress and what it has stored */
+        get: operations["getMarketDataBackfillsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market-data/backfills/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running backfill
+         * @description The pages already stored stay stored. A finished backfill is a conflict (409).
+         */
+        post: operations["postMarketDataBackfillsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market-data/orderbook/{symbol}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live market's level2 order book of a symbol */
+        get: operations["getMarketDataOrderbookSymbol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The daily digest for the 24 hours before now, as it would be sent (digest.daily's data) */
+        get: operations["getNotificationsDigest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategy/versions/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An instance's configuration versions, newest first, the one it runs marked active */
+        get: operations["getStrategyVersionsName"];
+        put?: never;
+        /** Save a new version (params laid over the parent version, validated like the configuration) and activate it; nothing is overwritten. Audited */
+        post: operations["postStrategyVersionsName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategy/versions/{name}/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One version of an instance's configuration */
+        get: operations["getStrategyVersionsNameVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategy/versions/{name}/{version}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a stored version (roll back or forward); the instance stays enabled or disabled as it was. Audited */
+        post: operations["postStrategyVersionsNameVersionActivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategy/{name}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** enable a strategy instance: it evaluates its symbols on every closed candle and trades through the risk check */
+        post: operations["enableStrategy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategy/{name}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** disable a strategy instance: it stops evaluating and placing orders (open positions and orders stay) */
+        post: operations["disableStrategy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategy/ai-analyze/{symbol}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test AI: the AI instance decides on the symbol now; the decision is recorded, never executed. A failed or malformed model answer is recorded too and answers 502 with the recorded decision in data. Counts toward the provider's monthly AI budget; once it is spent the model is not asked and the answer is 409 with the recorded paused: budget decision in data */
+        post: operations["testAIAnalyze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** AI spend: input and output tokens and cost of AI decisions (Test AI included) per UTC day and per strategy over a period, with totals and each provider's month against its budget */
+        get: operations["getAISpend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1715,7 +1947,7 @@ export interface components {
         /** @enum {string} */
         Side: "BUY" | "SELL";
         /** @enum {string} */
-        OrderType: "market" | "limit" | "stop_loss";
+        OrderType: "market" | "limit" | "stop_loss" | "trailing_stop";
         /** @enum {string} */
         OrderStatus: "pending" | "open" | "filled" | "cancelled" | "rejected";
         User: {
@@ -1814,6 +2046,9 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            trail?: components["schemas"]["Trail"];
+            /** @description The configuration version of the strategy that placed the order (0: manual, or placed before versions existed) */
+            strategy_version?: number;
         };
         OrderReply: {
             order: components["schemas"]["Order"];
@@ -1843,6 +2078,9 @@ export interface components {
             realized_pnl: components["schemas"]["Decimal"];
             current_value: components["schemas"]["Decimal"];
             pnl_percentage: components["schemas"]["Decimal"];
+            /** @description Live SELL stops (stop_loss) and SELL limits (take_profit) that would close this position, read from the exchange's live orders. */
+            protection: components["schemas"]["ProtectiveLevel"][];
+            protection_reduced?: components["schemas"]["ProtectionNotice"];
         };
         /** @description One fill (an execution of an order). Orders that have not filled, protective stops included, are listed by /api/trading/orders, not here. */
         Trade: {
@@ -2092,6 +2330,8 @@ export interface components {
             /** @description The model that really answers (the provider's label for model), AI instances only */
             model_label?: string;
             provider?: string;
+            /** @description The saved version this configuration is (set by the server; see /api/strategy/versions) */
+            version?: number;
         };
         Strategy: {
             name: string;
@@ -2132,6 +2372,14 @@ export interface components {
             prompt?: string;
             raw?: string;
             error?: string;
+            /** @description The strategy configuration version used (0: recorded before versions existed) */
+            strategy_version?: number;
+            /** @description AI decisions: input (prompt) tokens from the provider's usage report; 0 for the built-in analyst or when the provider reports none */
+            input_tokens?: number;
+            /** @description AI decisions: output (completion) tokens from the provider's usage report */
+            output_tokens?: number;
+            /** @description AI decisions: USD cost of the tokens at api.ai.pricing when decided; absent when the model has no price (unknown, not 0) */
+            cost?: components["schemas"]["Decimal"];
         };
         StrategyPerformance: {
             strategy_name: string;
@@ -2280,6 +2528,9 @@ export interface components {
             equity_curve: components["schemas"]["BacktestEquityPoint"][] | null;
             trades: components["schemas"]["BacktestTrade"][] | null;
             fills: components["schemas"]["BacktestFill"][] | null;
+            halted?: components["schemas"]["BacktestHalted"];
+            /** @description The version of the instance's configuration the run's overrides (params) were applied to */
+            strategy_version?: number;
         };
         /** @description Every BUY or SELL the strategy gave: total = traded + the sum of not_executed */
         BacktestSignals: {
@@ -2301,6 +2552,8 @@ export interface components {
             progress: number;
             /** @description Why a job failed or was cancelled */
             error?: string;
+            /** @description The report's total return (a fraction); absent while a job has no report */
+            total_return?: number;
         };
         /** @description An analytics tab; figures the data cannot support are null (docs/ANALYTICS.md) */
         Analytics: {
@@ -2331,6 +2584,17 @@ export interface components {
             timeout: number;
             /** @description the most model calls one live-model backtest may make (1 to 100,000; 0 or absent: the default, 2,000) */
             backtestMaxModelCalls?: number;
+            /** @description USD per million tokens by model name (the model decisions record, or the configured option); a model without a price has an unknown cost */
+            pricing?: {
+                [key: string]: {
+                    input: components["schemas"]["DecimalInput"];
+                    output: components["schemas"]["DecimalInput"];
+                };
+            };
+            /** @description USD per calendar month (UTC) by provider (builtin, replicate, openai); when a provider's month of AI decisions (Test AI included) costs this much, its AI decisions pause with an alert */
+            monthlyBudget?: {
+                [key: string]: components["schemas"]["DecimalInput"];
+            };
         };
         TradingSettings: {
             defaultParameters: components["schemas"]["SettingsDefaultParameters"];
@@ -2361,6 +2625,8 @@ export interface components {
             confirmTrades: boolean;
             enableStopLoss: boolean;
             enableTakeProfit: boolean;
+            /** @description The protective stop-loss is a trailing stop at stopLossPercent (follows each new high), live and in backtests */
+            trailingStopLoss?: boolean;
         };
         UISettings: {
             theme: components["schemas"]["SettingsTheme"];
@@ -2415,6 +2681,7 @@ export interface components {
             backup: components["schemas"]["SettingsBackup"];
             security: components["schemas"]["SettingsSecurity"];
             performance: components["schemas"]["SettingsPerformance"];
+            notifications?: components["schemas"]["SettingsNotifyServers"];
         };
         SettingsMonitoring: {
             enableHealthChecks: boolean;
@@ -2467,6 +2734,8 @@ export interface components {
             min_trade_amount: components["schemas"]["Decimal"];
             max_trade_amount: components["schemas"]["Decimal"];
             max_leverage: components["schemas"]["Decimal"];
+            /** @description The protective stop-loss was a trailing stop at stop_loss_percent (absent: a fixed stop) */
+            trailing_stop?: boolean;
         };
         BacktestAssumptions: {
             taker_fee: components["schemas"]["Decimal"];
@@ -2684,6 +2953,14 @@ export interface components {
             /** @enum {string} */
             outcome: "pending" | "profit" | "loss";
             pnl: components["schemas"]["Decimal"];
+            /** @description The strategy configuration version used (0: recorded before versions existed) */
+            strategy_version?: number;
+            /** @description AI decisions: input (prompt) tokens from the provider's usage report; 0 for the built-in analyst or when the provider reports none */
+            input_tokens?: number;
+            /** @description AI decisions: output (completion) tokens from the provider's usage report */
+            output_tokens?: number;
+            /** @description AI decisions: USD cost of the tokens at api.ai.pricing when decided; absent when the model has no price (unknown, not 0) */
+            cost?: components["schemas"]["Decimal"];
         };
         /** @enum {string} */
         JobStatus: "queued" | "running" | "completed" | "failed" | "cancelled";
@@ -2745,6 +3022,7 @@ export interface components {
             /** @description The session making this request */
             current: boolean;
         };
+        /** @description One symbol, granularity and source: gaps are the holes in the stored history at that granularity (no source has a candle there) inside [from, to). */
         MarketCoverage: {
             symbol: string;
             granularity: string;
@@ -2800,32 +3078,47 @@ export interface components {
          * @description The event catalogue (docs/NOTIFICATIONS.md). notification.test is what Send test sends; it is never routed.
          * @enum {string}
          */
-        NotificationEventType: "order.filled" | "order.partially_filled" | "order.rejected" | "protective.triggered" | "trading.emergency_stop" | "trading.resumed" | "risk.limit_reached" | "strategy.error" | "market.stale" | "exchange.disconnected" | "backtest.finished" | "system.alert";
+        NotificationEventType: "order.filled" | "order.partially_filled" | "order.rejected" | "protective.triggered" | "trading.emergency_stop" | "trading.resumed" | "risk.limit_reached" | "strategy.error" | "market.stale" | "exchange.disconnected" | "backtest.finished" | "system.alert" | "digest.daily";
         NotificationChannel: {
             id: string;
             owner: string;
-            /** @enum {string} */
-            kind: "webhook";
+            /**
+             * @description webhook: a signed HTTP POST to url; telegram: a message to the chat address through the Bot API; email: a plain-text mail to address through the settings' mail server
+             * @enum {string}
+             */
+            kind: "webhook" | "telegram" | "email";
             name: string;
+            /** @description The webhook's URL; empty for other kinds */
             url: string;
             enabled: boolean;
             /** Format: date-time */
             created_at: string;
+            /** @description The Telegram chat id or @channel (telegram) or the recipient's email address (email); empty for a webhook */
+            address: string;
         };
         NotificationChannelCreated: components["schemas"]["NotificationChannel"] & {
-            /** @description The whsec_ signing secret, shown only when it is set (creation, or an update that sets one); empty otherwise. */
+            /** @description The webhook's whsec_ signing secret, shown only when it is set (creation, or an update that sets one); empty otherwise and for other kinds. */
             secret: string;
         };
         NotificationChannelInput: {
+            /**
+             * @description Set at creation (default webhook); it cannot change
+             * @enum {string}
+             */
+            kind?: "webhook" | "telegram" | "email";
             name?: string;
-            /** @description https://, or http:// to a loopback address */
+            /** @description webhook: https://, or http:// to a loopback address */
             url?: string;
-            /** @description A whsec_ secret; omit on creation for a generated one */
+            /** @description webhook: a whsec_ secret; omit on creation for a generated one */
             secret?: string;
             enabled?: boolean;
+            /** @description telegram: the chat id (a number, negative for groups) or @channelname; email: one email address */
+            address?: string;
+            /** @description telegram: the bot's token from BotFather; sealed at rest and never shown again */
+            bot_token?: string;
         };
         NotificationRouting: {
-            /** @description Event type to the ids of the channels it goes to */
+            /** @description Event type to the ids of the channels it goes to. The user's ui.notifications switches gate them too: trades (order events), alerts (alert events), system (system alerts, backtests, the digest), email (email channels) */
             routes: {
                 [key: string]: string[];
             };
@@ -2834,6 +3127,12 @@ export interface components {
             /** @description Fold a burst of one event type per channel into one message with a count */
             aggregate: boolean;
             aggregate_seconds: number;
+            /** @description Start of the quiet hours, HH:MM in quiet_timezone; empty: none. Events other than critical ones are held until quiet_to, then sent (one message per type when aggregating) */
+            quiet_from?: string;
+            /** @description End of the quiet hours, HH:MM; empty with quiet_from */
+            quiet_to?: string;
+            /** @description IANA time zone of the quiet hours (empty: UTC) */
+            quiet_timezone?: string;
         };
         NotificationRoutingView: components["schemas"]["NotificationRouting"] & {
             event_types: components["schemas"]["NotificationEventType"][];
@@ -2872,7 +3171,7 @@ export interface components {
             /** @enum {string} */
             severity: "low" | "medium" | "high" | "critical";
             count: number;
-            data: components["schemas"]["NotificationOrderData"] | components["schemas"]["NotificationAlertData"] | components["schemas"]["NotificationJobData"];
+            data: components["schemas"]["NotificationOrderData"] | components["schemas"]["NotificationAlertData"] | components["schemas"]["NotificationJobData"] | components["schemas"]["NotificationDigestData"];
         };
         /** @description order.filled, order.partially_filled, order.rejected, protective.triggered */
         NotificationOrderData: {
@@ -2937,6 +3236,9 @@ export interface components {
             strategy_config?: {
                 [key: string]: unknown;
             };
+            walk_forward?: components["schemas"]["WalkForward"];
+            /** @description Set by the server with strategy_config: the version pinned when the sweep was submitted */
+            strategy_version?: number;
         };
         SweepTrial: {
             index: number;
@@ -2981,6 +3283,28 @@ export interface components {
             trials: components["schemas"]["SweepTrial"][];
             /** @description The eligible trial with the highest objective (the earliest on a tie) */
             best: components["schemas"]["SweepTrial"] | null;
+            walk_forward?: components["schemas"]["WalkForward"];
+            folds?: components["schemas"]["WalkForwardFold"][];
+            /** @description The folds' out-of-sample equity curves chained (each fold starts with the equity the previous one ended with); at most 2,000 points (every k-th and each fold's last) */
+            stitched_equity?: {
+                /** Format: date-time */
+                time: string;
+                equity: string;
+                fold: number;
+            }[];
+            stitched_return?: number | null;
+            /** @description Mean out-of-sample annualised return over the mean in-sample one, over the folds run */
+            walk_forward_efficiency?: number | null;
+            parameter_stability?: {
+                [key: string]: components["schemas"]["ParameterStability"];
+            };
+            deflated_sharpe?: components["schemas"]["DeflatedSharpe"] | null;
+            notes?: string[];
+            /** @description Walk-forward: backtests stored */
+            runs?: number;
+            runs_planned?: number;
+            /** @description The version of the instance's configuration every trial's overrides were applied to (pinned when the sweep was submitted) */
+            strategy_version?: number;
         };
         SweepSummary: {
             id: string;
@@ -2995,6 +3319,341 @@ export interface components {
             strategy_name: string;
             symbol: string;
             objective: string;
+        };
+        /** @description Walk-forward validation: the period is cut into folds in whole days; in each the trial with the best objective in sample (constraints holding) runs on the out-of-sample window that follows. Out-of-sample windows are consecutive, of one length, and end the period; every window is at least 7 days and 30 candles of the strategy's timeframe. */
+        WalkForward: {
+            /**
+             * @description anchored: every in-sample window starts at the period's start; rolling: in-sample windows of one length move forward
+             * @enum {string}
+             */
+            mode: "anchored" | "rolling";
+            folds: number;
+            /** @description The in-sample share of a fold (of the first one when anchored) */
+            in_sample_fraction: number;
+        };
+        WalkForwardPeriod: {
+            start: string;
+            /** @description Exclusive */
+            end: string;
+        };
+        WalkForwardFold: {
+            fold: number;
+            in_sample_period: components["schemas"]["WalkForwardPeriod"];
+            out_of_sample_period: components["schemas"]["WalkForwardPeriod"];
+            /** @enum {string} */
+            status: "pending" | "in_sample" | "out_of_sample" | "completed" | "no_eligible_trial";
+            /** @description Trials run in sample so far */
+            in_sample_done: number;
+            /** @description The chosen trial's index among the sweep's trials: the best eligible in sample */
+            trial: number | null;
+            values?: {
+                [key: string]: unknown;
+            };
+            /** @description The chosen overrides (POST them with the out-of-sample dates to /api/backtests for the same metrics) */
+            params?: {
+                [key: string]: unknown;
+            };
+            /** @description The chosen trial's metrics in sample, under the backtest report's names */
+            in_sample: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The chosen trial's metrics out of sample, under the backtest report's names */
+            out_of_sample: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Simple: total_return x 365 days / the window's length */
+            in_sample_annualised_return: number | null;
+            out_of_sample_annualised_return: number | null;
+            /** @description Out-of-sample over in-sample annualised return; null when the in-sample one is not positive */
+            efficiency: number | null;
+        };
+        /** @description How one parameter's chosen values spread across the folds that chose a trial */
+        ParameterStability: {
+            values: unknown[];
+            modal_value: unknown;
+            /** @description Share of the folds that chose the most frequent value */
+            modal_share: number;
+            /** @description Population standard deviation of the chosen values over the search space's range (max - min); null for non-numbers or a one-value range */
+            dispersion: number | null;
+        };
+        /** @description The deflated Sharpe ratio (Bailey and López de Prado 2014) of the best whole-period trial; definitions in docs/ANALYTICS.md */
+        DeflatedSharpe: {
+            trial: number;
+            trials: number;
+            /** @description Per period (not annualised) */
+            sharpe: number;
+            sharpe_annualised: number;
+            /** @description Sample variance of the trials' per-period Sharpe ratios */
+            sharpe_variance: number;
+            expected_max_sharpe: number;
+            observations: number;
+            skewness: number;
+            /** @description Not excess (3 for normal returns) */
+            kurtosis: number;
+            /** @description Probability that the true Sharpe ratio is above zero given the trials tried */
+            probability: number | null;
+            note?: string;
+        };
+        ProtectiveLevel: {
+            order_id: string;
+            /** @enum {string} */
+            kind: "stop_loss" | "take_profit";
+            price: components["schemas"]["Decimal"];
+            quantity: components["schemas"]["Decimal"];
+            /** @description Attached by Kestrel to a BUY fill (false: placed by the trader) */
+            protective: boolean;
+        };
+        /** @description The last time Kestrel shrank (to_quantity > 0) or cancelled (to_quantity 0) one of its protective orders on this symbol to free the base currency for a SELL, and why. Cleared when a new fill is protected. */
+        ProtectionNotice: {
+            symbol: string;
+            order_id: string;
+            /** @enum {string} */
+            kind: "stop_loss" | "take_profit";
+            from_quantity: components["schemas"]["Decimal"];
+            to_quantity: components["schemas"]["Decimal"];
+            reason: string;
+            /** Format: date-time */
+            at: string;
+        };
+        /** @description A trailing stop's distance and state. The order's stop_price is the current trigger (absent until the activation price is reached). */
+        Trail: {
+            trail_percent?: components["schemas"]["Decimal"];
+            trail_amount?: components["schemas"]["Decimal"];
+            activation_price?: components["schemas"]["Decimal"];
+            /** @description The best price since activation: the high-water mark of a SELL, the low-water mark of a BUY */
+            extreme_price?: components["schemas"]["Decimal"];
+        };
+        /** @description The maximum drawdown limit stopped trading for good: it refused signals, and the equity curve closed at or beyond the limit from `at` to the end with no position opened after it */
+        BacktestHalted: {
+            /** @description The limit, e.g. Maximum drawdown reached (limit 15%) */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description First point (its candle's open time) of the equity curve's last stretch at or beyond the limit
+             */
+            at: string;
+            /** @description Signals the limit refused */
+            refused: number;
+            /** @description UTC days after the day of `at` with no fill (the sale at the end of the data aside) */
+            untraded_days: number;
+            /** @description The run's UTC days */
+            total_days: number;
+        };
+        /** @description The history a backtest of a symbol can use: from the first stored candle of any width to the last one's close. */
+        BacktestHistory: {
+            symbol: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            sources: string[];
+            /** @description The range in words, as a backtest outside it is refused */
+            message: string;
+        };
+        /** @description What a backtest at this granularity reads: bucket by bucket, the candle stored at it, else one built from a narrower stored width (the widest holding the bucket whole, else the one covering most of it). ONE_MINUTE and FIVE_MINUTE are generated inside the 15-minute candles (synthetic): their report counts and gaps are those of the 15-minute candles they are cut from. */
+        GapReport: {
+            symbol: string;
+            granularity: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            candles: number;
+            /** @description Sources of the candles read, comma-separated */
+            source: string;
+            synthetic: boolean;
+            gaps: {
+                /**
+                 * Format: date-time
+                 * @description First missing open time
+                 */
+                from: string;
+                /**
+                 * Format: date-time
+                 * @description Next stored open time (or the end of the range)
+                 */
+                to: string;
+            }[];
+        };
+        BackfillRequest: {
+            /** @description A product the market lists, e.g. BTC-USD */
+            symbol: string;
+            /** @enum {string} */
+            granularity: "FIFTEEN_MINUTE" | "THIRTY_MINUTE" | "ONE_HOUR" | "TWO_HOUR" | "SIX_HOUR" | "ONE_DAY";
+            /** @description RFC 3339 time or YYYY-MM-DD (UTC); aligned down to the granularity */
+            start: string;
+            /** @description RFC 3339 time or YYYY-MM-DD (UTC), at most now; aligned up, and never past the last closed candle */
+            end: string;
+        };
+        Backfill: {
+            id: string;
+            status: components["schemas"]["JobStatus"];
+            /** @description Share of the range stored, 0..1 */
+            progress: number;
+            error?: string;
+            result?: string;
+            owner?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            finished_at?: string;
+            symbol: string;
+            granularity: string;
+            /** Format: date-time */
+            start: string;
+            /** Format: date-time */
+            end: string;
+            /** @description The source its candles are stored under (coinbase) */
+            source: string;
+            /** @description Candles the range spans */
+            planned: number;
+            /**
+             * Format: date-time
+             * @description Everything of the range before it is stored; null before the first page
+             */
+            cursor: string | null;
+            requests: number;
+            fetched: number;
+            /** @description Rows inserted or replaced (a candle another source holds is left to it) */
+            written: number;
+        };
+        /** @description A symbol's level2 book as the live (Coinbase) market holds it, at most 25 levels a side; also sent on the WebSocket's orderbook channel (at most every 500 ms, when it changed). On the replay, or before Coinbase's snapshot, available is false with the reason. */
+        OrderBook: {
+            symbol: string;
+            available: boolean;
+            reason?: string;
+            source: string;
+            /** @description Best (highest) first */
+            bids: {
+                /** @description Decimal */
+                price: string;
+                /** @description Decimal */
+                size: string;
+            }[];
+            /** @description Best (lowest) first */
+            asks: {
+                /** @description Decimal */
+                price: string;
+                /** @description Decimal */
+                size: string;
+            }[];
+            /** Format: date-time */
+            time: string;
+        };
+        /** @description Beyond the spec: the mail server email channels send through, when the daily digest goes out, and the Telegram Bot API's URL (KESTREL_TELEGRAM_API_URL overrides it). */
+        SettingsNotifyServers: {
+            /** @description Mail server host; empty: email is off */
+            smtpHost: string;
+            smtpPort: number;
+            /**
+             * @description starttls (e.g. port 587) or implicit tls (e.g. port 465); plain text is never used
+             * @enum {string}
+             */
+            smtpSecurity: "starttls" | "tls";
+            smtpUser: string;
+            /** @description Sealed at rest; masked when read */
+            smtpPassword: string;
+            /** @description From address, e.g. Kestrel <kestrel@example.com> */
+            smtpFrom: string;
+            /** @description When the daily digest goes out, HH:MM UTC */
+            digestTime: string;
+            /** @description Telegram Bot API base URL; empty: Telegram's own */
+            telegramApiUrl: string;
+        };
+        /** @description digest.daily: the account over the 24 hours before `to`, from its own records (the platform's one account). */
+        NotificationDigestData: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description Change in the portfolio's total value over the window (portfolio history, recorded each minute; 0 without history), USD */
+            pnl: string;
+            /** @description Portfolio value now, USD */
+            total_value: string;
+            /** @description Fills in the window */
+            trades: number;
+            /** @description Notional of the window's BUY fills */
+            bought_usd: string;
+            /** @description Notional of the window's SELL fills */
+            sold_usd: string;
+            fees_usd: string;
+            /** @description Open positions at market */
+            positions: Record<string, never>[];
+            /** @description Open positions' market value */
+            exposure_usd: string;
+            unrealized_pnl: string;
+            /** @description Live (open or pending) orders */
+            open_orders: number;
+        };
+        /** @description One saved configuration of a strategy instance: numbered from 1 per instance, never changed once stored */
+        StrategyVersion: {
+            strategy: string;
+            version: number;
+            /** @description The configuration's parameters in its own shape (without name, type and enabled) */
+            params: {
+                [key: string]: unknown;
+            };
+            /** @description The version it was derived from (absent: none) */
+            parent?: number;
+            note: string;
+            /** @description Email of the user who saved it (empty when the platform did: defaults, configurations from before versions) */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Whether the instance runs this version now */
+            active: boolean;
+        };
+        StrategyVersionSave: {
+            /** @description Parameters in the configuration's own shape, e.g. {"indicators":{"rsi_period":7}}, laid over the parent version; keys the instance does not use, name and type are refused */
+            params?: {
+                [key: string]: unknown;
+            };
+            note?: string;
+            /** @description The version the params are laid over (omitted or 0: the active version) */
+            parent?: number;
+        };
+        /** @description What a set of AI decisions used. cost is null when any of them had no price (known_cost is the priced part, unpriced_decisions how many had none) */
+        AISpendTotals: {
+            decisions: number;
+            input_tokens: number;
+            output_tokens: number;
+            /** @description USD; null: unknown (some decisions' models have no price) */
+            cost: components["schemas"]["Decimal"] | null;
+            known_cost: components["schemas"]["Decimal"];
+            unpriced_decisions: number;
+        };
+        AISpend: {
+            /** Format: date-time */
+            from: string;
+            /**
+             * Format: date-time
+             * @description exclusive
+             */
+            to: string;
+            total: components["schemas"]["AISpendTotals"];
+            days: (components["schemas"]["AISpendTotals"] & {
+                /** @description UTC date YYYY-MM-DD */
+                day: string;
+            })[];
+            strategies: (components["schemas"]["AISpendTotals"] & {
+                /** @description strategy instance */
+                strategy: string;
+            })[];
+            /** @description each provider's calendar month (UTC) so far against its monthly budget */
+            providers: {
+                provider: string;
+                month: components["schemas"]["AISpendTotals"];
+                /** @description USD per month; null: no budget */
+                budget: components["schemas"]["Decimal"] | null;
+                /** @description the month's known spend reached the budget: AI decisions on it are recorded as paused: budget, without a call */
+                paused: boolean;
+            }[];
+            /** @description provider and model of decisions without a price in the period */
+            unpriced_models: string[];
+            /** Format: date-time */
+            month_start: string;
         };
     };
     responses: {
@@ -4181,6 +4840,7 @@ export interface operations {
                 "application/json": {
                     quantity?: components["schemas"]["DecimalInput"];
                     price?: components["schemas"]["DecimalInput"];
+                    stop_price?: components["schemas"]["DecimalInput"];
                 };
             };
         };
@@ -4615,43 +5275,6 @@ export interface operations {
                         data: {
                             strategy: components["schemas"]["StrategyConfig"];
                         };
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            default: components["responses"]["Error"];
-        };
-    };
-    postStrategyNameAction: {
-        parameters: {
-            query?: {
-                /** @description ai-analyze only: the instance (default ai_strategy) */
-                strategy?: string;
-            };
-            header?: never;
-            path: {
-                name: string;
-                action: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: {
-                            name: string;
-                            enabled: boolean;
-                            strategy: components["schemas"]["StrategyConfig"];
-                        } | components["schemas"]["Evaluation"];
                     };
                 };
             };
@@ -6044,6 +6667,8 @@ export interface operations {
                         data: {
                             needs_first_operator: boolean;
                             first_operator_from_cli: boolean;
+                            /** @description Whether a visitor may register now: the first account unless it must come from the CLI, later ones while self-registration is on */
+                            registration_open: boolean;
                         };
                     };
                 };
@@ -6110,6 +6735,7 @@ export interface operations {
                         success: true;
                         data: {
                             coverage: components["schemas"]["MarketCoverage"][];
+                            backtests: components["schemas"]["BacktestHistory"][];
                         };
                     };
                 };
@@ -6474,6 +7100,577 @@ export interface operations {
                             cancel_requested: boolean;
                             error: string;
                         };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postTradingOrdersTrailingStop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    symbol: string;
+                    side: components["schemas"]["Side"];
+                    quantity: components["schemas"]["DecimalInput"];
+                    strategy?: string;
+                    /** @description Idempotency key: a repeat returns the first order (200 instead of 201) */
+                    client_order_id?: string;
+                    /** @description Trail as a percent of the best price (5 = 5%); give this or trail_amount */
+                    trail_percent?: components["schemas"]["DecimalInput"];
+                    /** @description Trail in the quote currency; give this or trail_percent */
+                    trail_amount?: components["schemas"]["DecimalInput"];
+                    /** @description Optional: the stop starts trailing once the price reaches this (at or above for a SELL, at or below for a BUY) */
+                    activation_price?: components["schemas"]["DecimalInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description A repeated client_order_id: the first order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["OrderReply"];
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["OrderReply"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMarketDataGaps: {
+        parameters: {
+            query: {
+                symbol: string;
+                granularity?: string;
+                /** @description Default: the symbol's first stored candle */
+                start?: string;
+                /** @description Default: the last stored candle's close */
+                end?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["GapReport"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMarketDataBackfills: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Backfill"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postMarketDataBackfills: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BackfillRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued: follow it with GET /api/market-data/backfills/{id} or the jobs channel */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            status: components["schemas"]["JobStatus"];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMarketDataBackfillsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Backfill"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postMarketDataBackfillsIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backfill after the cancel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Backfill"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMarketDataOrderbookSymbol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["OrderBook"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getNotificationsDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["NotificationDigestData"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getStrategyVersionsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            strategy: string;
+                            active_version: number;
+                            versions: components["schemas"]["StrategyVersion"][];
+                            count: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such strategy */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postStrategyVersionsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StrategyVersionSave"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            version: components["schemas"]["StrategyVersion"];
+                            config: components["schemas"]["StrategyConfig"];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid params, note or parent, with field errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such strategy */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getStrategyVersionsNameVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["StrategyVersion"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such strategy or version */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postStrategyVersionsNameVersionActivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            strategy: string;
+                            active_version: number;
+                            previous_version: number;
+                            config: components["schemas"]["StrategyConfig"];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such strategy or version */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    enableStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the strategy instance */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            name: string;
+                            enabled: boolean;
+                            strategy: components["schemas"]["StrategyConfig"];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    disableStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the strategy instance */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            name: string;
+                            enabled: boolean;
+                            strategy: components["schemas"]["StrategyConfig"];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    testAIAnalyze: {
+        parameters: {
+            query?: {
+                /** @description the AI or hybrid instance that decides (default ai_strategy) */
+                strategy?: string;
+            };
+            header?: never;
+            path: {
+                /** @description a traded symbol, e.g. BTC-USD */
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Evaluation"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAISpend: {
+        parameters: {
+            query?: {
+                /** @description first UTC day (default: the first of this month) */
+                from?: string;
+                /** @description last UTC day, included (default: now); at most 366 days after from */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AISpend"];
                     };
                 };
             };

@@ -1,5 +1,4 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { useRouteError } from 'react-router-dom';
 
 /** The spec's top-level crash screen. */
 export function CrashScreen({ error }: { error: unknown }) {
@@ -28,9 +27,26 @@ export function CrashScreen({ error }: { error: unknown }) {
   );
 }
 
-/** Router errorElement: a route that throws while rendering or loading. */
-export function RouteErrorScreen() {
-  return <CrashScreen error={useRouteError()} />;
+/** A route that throws while rendering: the crash screen, cleared when resetKey (the path) changes. */
+export class RouteErrorBoundary extends Component<{ children: ReactNode; resetKey: string }, State & { key: string }> {
+  state = { error: null as unknown, key: this.props.resetKey };
+
+  static getDerivedStateFromProps(props: { resetKey: string }, state: State & { key: string }) {
+    return props.resetKey === state.key ? null : { error: null, key: props.resetKey };
+  }
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error('Uncaught rendering error in a route', error, info.componentStack);
+  }
+
+  render() {
+    if (this.state.error) return <CrashScreen error={this.state.error} />;
+    return this.props.children;
+  }
 }
 
 interface State {

@@ -33,6 +33,7 @@ export const navItems: NavItem[] = [
       { label: 'Performance', to: '/strategy/performance' },
       { label: 'History & Analytics', to: '/strategy/history' },
       { label: 'Backtesting', to: '/strategy/backtest' },
+      { label: 'Research', to: '/strategy/research' },
     ],
   },
   { label: 'Analytics', to: '/analytics' },

@@ -31,3 +31,40 @@ export function createThemedChart(el: HTMLElement, options: DeepPartial<ChartOpt
 export function chartTime(iso: string): number {
   return Math.floor(new Date(iso).getTime() / 1000);
 }
+
+/**
+ * Keeps chart fitted to all its data while el changes size: an autoSize
+ * chart gets its real width only after the first layout, so a fitContent
+ * called at creation fits a default width and opens on the last part of a
+ * long run; and the bars may be packed as tightly as the run needs. Until
+ * the reader scrolls or zooms, every new width refits.
+ * Returns the function that stops watching.
+ */
+export function fitWhileSizing(chart: IChartApi, el: HTMLElement): () => void {
+  // The library will not squeeze bars closer than minBarSpacing (0.5 px by
+  // default): a year of hourly candles on a phone would be cut to its last
+  // weeks. A run is read whole first, zoomed after.
+  chart.timeScale().applyOptions({ minBarSpacing: 0.001 });
+  chart.timeScale().fitContent();
+  if (typeof ResizeObserver === 'undefined') return () => {};
+  let width = 0;
+  let touched = false;
+  const touch = () => {
+    touched = true;
+  };
+  el.addEventListener('wheel', touch, { passive: true });
+  el.addEventListener('pointerdown', touch);
+  const ro = new ResizeObserver((entries) => {
+    const w = entries[0]?.contentRect.width ?? 0;
+    if (touched || w === width || w === 0) return;
+    width = w;
+    // After the chart has taken the new size (its own observer runs too).
+    requestAnimationFrame(() => chart.timeScale().fitContent());
+  });
+  ro.observe(el);
+  return () => {
+    ro.disconnect();
+    el.removeEventListener('wheel', touch);
+    el.removeEventListener('pointerdown', touch);
+  };
+}

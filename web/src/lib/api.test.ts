@@ -26,13 +26,13 @@ describe('apiRequest', () => {
     expect(err).toMatchObject({ status: 400, code: 'invalid', message: 'Symbol is required', fields: { symbol: 'Symbol is required' } });
   });
 
-  it('clears the token and goes to /login on 401', async () => {
+  it('clears the token and goes to /login on 401, to come back after signing in', async () => {
     setToken('expired');
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, pathname: '/trading', assign });
     vi.stubGlobal('fetch', respond(401, { success: false, error: { code: 'unauthorized', message: 'Authentication required' } }));
     await expect(apiRequest('GET', '/auth/me')).rejects.toBeInstanceOf(ApiError);
     expect(getToken()).toBeNull();
-    expect(assign).toHaveBeenCalledWith('/login');
+    expect(assign).toHaveBeenCalledWith('/login?next=%2Ftrading');
   });
 });

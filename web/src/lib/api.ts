@@ -1,5 +1,6 @@
 import { reportAnswer, reportLost, GATEWAY_STATUSES } from './connection';
 import { clearToken, getToken } from './token';
+import { loginFor } from './returnTo';
 
 /** Every server response: {success, data, error}. */
 export interface Envelope<T> {
@@ -32,7 +33,8 @@ export function onUnauthorized(): void {
   clearToken();
   const path = window.location.pathname;
   if (path !== '/login' && path !== '/register') {
-    window.location.assign('/login');
+    // Back here after signing in again (returnTo keeps it inside the app).
+    window.location.assign(loginFor(path + window.location.search));
   }
 }
 

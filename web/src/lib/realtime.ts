@@ -4,8 +4,8 @@ import type { Ticker, Order, Fill } from './types';
 
 /** One server frame (spec: Realtime message). */
 export interface RealtimeMessage {
-  type: 'market_data' | 'trade_update' | 'system_alert' | 'strategy_signal' | 'job_update';
-  channel: 'ticker' | 'trades' | 'alerts' | 'signals' | 'jobs';
+  type: 'market_data' | 'trade_update' | 'system_alert' | 'strategy_signal' | 'job_update' | 'orderbook';
+  channel: 'ticker' | 'trades' | 'alerts' | 'signals' | 'jobs' | 'orderbook';
   data: unknown;
   timestamp: string;
 }

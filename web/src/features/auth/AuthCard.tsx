@@ -9,7 +9,7 @@ export function AuthCard({ title, onSubmit, children, footer }: { title: string;
           <h1 className="mt-1 text-2xl font-semibold">{title}</h1>
         </div>
         {children}
-        <p className="text-center text-sm text-slate-500">{footer}</p>
+        {footer != null && <p className="text-center text-sm text-slate-500">{footer}</p>}
       </form>
     </div>
   );

@@ -1,10 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api';
-
-interface Setup {
-  needs_first_operator: boolean;
-  first_operator_from_cli: boolean;
-}
+import { useSetup } from './useSetup';
 
 /**
  * On a server reachable from the network with no account yet, says that the
@@ -12,7 +6,7 @@ interface Setup {
  * first visitor own it); the server refuses such a registration anyway.
  */
 export function FirstOperatorNotice() {
-  const setup = useQuery({ queryKey: ['auth', 'setup'], queryFn: () => api.get<Setup>('/auth/setup'), retry: false, staleTime: 30_000 });
+  const setup = useSetup();
   if (!setup.data?.needs_first_operator || !setup.data.first_operator_from_cli) return null;
   return (
     <div role="note" className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">

@@ -155,9 +155,12 @@ describe('Settings screen', () => {
     renderSettings();
     await userEvent.click(await screen.findByRole('tab', { name: 'Trading' }));
     const tp = screen.getByLabelText(/^Take profit/) as HTMLInputElement;
-    expect(tp.value).toBe('0.04');
-    expect(tp.min).toBe('0.005');
-    expect(tp.max).toBe('1');
+    // Stored as a fraction (0.04), shown and typed as a percentage.
+    expect(tp.value).toBe('4');
+    expect(tp.min).toBe('0.5');
+    expect(tp.max).toBe('100');
+    expect(screen.getByLabelText(/^Max position size/).closest('div')!.textContent).toContain('(%)');
+    expect((screen.getByLabelText(/^Max position size/) as HTMLInputElement).value).toBe('10');
     // The field right after stop loss, in the same group.
     const stop = screen.getByLabelText(/^Stop loss/);
     expect(stop.compareDocumentPosition(tp) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
@@ -170,7 +173,7 @@ describe('Settings screen', () => {
     expect(LEVERAGE_NOTE).toBe('Spot account: values above 1 cannot be used (no borrowing); exposure is capped at 1x equity.');
 
     await userEvent.clear(tp);
-    await userEvent.type(tp, '0.05');
+    await userEvent.type(tp, '5');
     await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(saved?.trading?.riskManagement.takeProfitPercent).toBe(0.05));
   });
@@ -191,6 +194,9 @@ describe('Settings screen', () => {
     expect(await screen.findByText('Configuration Errors')).toBeTruthy();
     expect(screen.getAllByText('Coinbase API key is required').length).toBeGreaterThan(0);
     expect(screen.getByRole('alert').textContent).toBe('Settings have 1 error(s)');
+    // The field is named by its label, not its internal key.
+    expect(screen.getByText('(API key)')).toBeTruthy();
+    expect(screen.queryByText('(api.exchange.apiKey)')).toBeNull();
   });
 
   it('asks before switching the paper venue to live Coinbase prices, and saves nothing when declined', async () => {

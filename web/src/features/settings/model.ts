@@ -15,7 +15,7 @@ export const DEFAULT_TRADING: TradingSettings = {
     maxLeverage: 1,
     takeProfitPercent: 0.04,
   },
-  automation: { autoTrading: false, emergencyStop: false, confirmTrades: true, enableStopLoss: true, enableTakeProfit: false },
+  automation: { autoTrading: false, emergencyStop: false, confirmTrades: true, enableStopLoss: true, enableTakeProfit: false, trailingStopLoss: false },
 };
 
 /** Option lists used until GET /settings/options answers (spec section 9, Options). */
@@ -44,7 +44,8 @@ export const FALLBACK_OPTIONS: SettingsOptions = {
 
 /**
  * Input bounds (spec section 5, Settings input bounds), in the unit the input
- * shows; scale converts that unit to what is stored (milliseconds).
+ * shows; scale converts that unit to what is stored (milliseconds, or a
+ * fraction for a limit shown in percent).
  */
 export interface Bound {
   min: number;
@@ -56,6 +57,8 @@ export interface Bound {
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
+/** Risk limits are stored as fractions (0.05) and shown as percentages (5 %). */
+const PERCENT = 0.01;
 
 export const BOUNDS = {
   exchangeTimeout: { min: 1000, max: 120000, step: 1000, unit: 'ms' },
@@ -63,11 +66,11 @@ export const BOUNDS = {
   aiTimeout: { min: 10000, max: 300000, step: 1000, unit: 'ms' },
   backtestMaxModelCalls: { min: 1, max: 100000, step: 100, unit: 'calls' },
   quantity: { min: 0.001, step: 0.001 },
-  maxPositionSize: { min: 0.01, max: 1, step: 0.01, unit: 'fraction' },
-  dailyLossLimit: { min: 0.01, max: 0.5, step: 0.01, unit: 'fraction' },
-  maxDrawdown: { min: 0.05, max: 0.5, step: 0.01, unit: 'fraction' },
-  stopLossPercent: { min: 0.005, max: 0.1, step: 0.005, unit: 'fraction' },
-  takeProfitPercent: { min: 0.005, max: 1, step: 0.005, unit: 'fraction' },
+  maxPositionSize: { min: 1, max: 100, step: 1, scale: PERCENT, unit: '%' },
+  dailyLossLimit: { min: 1, max: 50, step: 1, scale: PERCENT, unit: '%' },
+  maxDrawdown: { min: 5, max: 50, step: 1, scale: PERCENT, unit: '%' },
+  stopLossPercent: { min: 0.5, max: 10, step: 0.5, scale: PERCENT, unit: '%' },
+  takeProfitPercent: { min: 0.5, max: 100, step: 0.5, scale: PERCENT, unit: '%' },
   maxOpenPositions: { min: 1, max: 100, step: 1 },
   maxDailyTrades: { min: 1, max: 1000, step: 1 },
   minTradeAmount: { min: 1, max: 1000, step: 1, unit: 'USD' },
@@ -79,6 +82,7 @@ export const BOUNDS = {
   logRetention: { min: 1, max: 365, step: 1, unit: 'days' },
   backupInterval: { min: 1, max: 168, step: 1, scale: HOUR, unit: 'hours' },
   backupRetention: { min: 1, max: 365, step: 1, unit: 'backups' },
+  smtpPort: { min: 1, max: 65535, step: 1 },
   sessionTimeout: { min: 5, max: 1440, step: 1, scale: MINUTE, unit: 'minutes' },
   apiKeyRotationInterval: { min: 1, max: 90, step: 1, unit: 'days' },
   cacheTimeout: { min: 1, max: 60, step: 1, scale: MINUTE, unit: 'minutes' },

@@ -11,6 +11,15 @@ import Backtest from './routes/Backtest';
 // The charts draw on a canvas, which jsdom lacks; the end-to-end test sees them.
 vi.mock('./components/backtest/EquityChart', () => ({ EquityChart: () => <div data-testid="equity-chart" /> }));
 vi.mock('./components/backtest/FillsChart', () => ({ FillsChart: () => <div data-testid="fills-chart" /> }));
+vi.mock('./components/backtest/CompareEquity', () => ({
+  CompareEquity: ({ runs }: { runs: BacktestReport[] }) => <div data-testid="compare-equity">{runs.map((r) => r.id).join(' ')}</div>,
+}));
+
+/** The saved configuration the overrides form is built from. */
+const technicalConfig = {
+  name: 'technical_strategy', type: 'technical', enabled: false, min_confidence: 0.6, max_position_size: 0.15, risk_multiplier: 1.2, symbols: ['BTC-USD'], timeframe: 'ONE_HOUR',
+  indicators: { rsi_period: 14, rsi_oversold: 30, rsi_overbought: 70, sma_short: 10, sma_long: 20, macd_fast: 12, macd_slow: 26, macd_signal: 9, bollinger_period: 20, bollinger_std: 2 },
+};
 
 const strategies = [
   { name: 'technical_strategy', type: 'technical', is_active: false, total_signals: 0, avg_confidence: 0, last_signal_time: null, config: {} },
@@ -113,6 +122,7 @@ const running = (r: BacktestReport, p: number): BacktestJob => ({ id: r.id, stat
 
 const asRun = (j: BacktestJob): BacktestRun => ({
   id: j.id, created_at: j.created_at, strategy_name: j.request.strategy_name, symbol: j.request.symbol, status: j.status, progress: j.progress, request: j.request, ...(j.error ? { error: j.error } : {}),
+  ...(j.report ? { total_return: j.report.total_return } : {}),
 });
 
 /**
@@ -141,6 +151,7 @@ function mockServer({ post, stored = [], outcome = (r) => [done(r)], role = 'ope
         return ok({ id: r.id, status: 'queued' }, 202);
       }
       if (c.path === '/strategy/list') return ok({ strategies });
+      if (c.path === '/strategy/config/technical_strategy') return ok(technicalConfig);
       if (c.path === '/market-data/coverage') return ok({ coverage });
       if (c.path === '/auth/me') return ok({ id: 'u1', email: 'op@example.com', name: 'Op', role });
       if (c.path === '/backtests') {
@@ -280,14 +291,14 @@ describe('Strategy Backtesting', () => {
     const banner = screen.getByRole('note', { name: 'Assumptions' }).textContent!;
     expect(banner).toContain('Taker fee 0.60%');
     expect(banner).toContain('slippage 0 bps');
-    expect(banner).toContain('timeframe ONE_HOUR');
+    expect(banner).toContain('timeframe 1 hour');
     expect(banner).toContain('1,473 candles');
     expect(banner).toContain('engine v1');
     expect(banner).not.toContain('AI provider');
     expect(banner).toContain('half-spread 0.0050%');
     expect(screen.getByTestId('bt-policy').textContent).toContain('stop-loss 2.00% · take-profit off · max position 10.00% · daily loss limit 5.00% · max drawdown 15.00%');
     // The data period and source, by real market dates.
-    expect(screen.getByTestId('bt-data').textContent).toBe('Data: coinbase (shipped), real market dates 2025-12-29 15:00 UTC to 2026-03-01 00:00 UTC (1,473 candles, warm-up included).');
+    expect(screen.getByTestId('bt-data').textContent).toBe('Data: coinbase (shipped), real market dates 2025-12-29 15:00 UTC to 2026-03-01 00:00 UTC (1,473 candles read: 57 to warm up + 1,416 in the period).');
     expect(screen.queryByTestId('bt-synthetic')).toBeNull();
 
     const trades = within(screen.getByRole('table', { name: 'Backtest trades' })).getAllByRole('row');
@@ -472,6 +483,9 @@ describe('Strategy Backtesting', () => {
     renderScreen();
     const rows = await screen.findAllByTestId('bt-history-row');
     expect(rows.map((r) => r.textContent)).toEqual([expect.stringContaining('ETH-USD'), expect.stringContaining('BTC-USD')]);
+    // Each past run says how it did and what it overrode.
+    expect(rows.map((r) => within(r).getByTestId('bt-history-return').textContent)).toEqual(['-5.00%', '+12.34%']);
+    expect(rows.map((r) => within(r).getByTestId('bt-history-overrides').textContent)).toEqual(['Overrides: timeframe 15 minutes', 'Saved settings']);
 
     await userEvent.click(within(rows[1]!).getByRole('button'));
     expect(await screen.findByTestId('bt-report')).toBeTruthy();
@@ -497,6 +511,8 @@ describe('Strategy Backtesting', () => {
     expect(line('Total Return')).toEqual(['Total Return', '-5.00%', '+12.34%']);
     expect(line('Total Trades')).toEqual(['Total Trades', '9', '4']);
     expect(line('Parameter Overrides')).toEqual(['Parameter Overrides', '{"timeframe":"FIFTEEN_MINUTE"}', 'none']);
+    // Both equity curves on one chart, in the table's order.
+    expect(screen.getByTestId('compare-equity').textContent).toBe('run-bbbb run-aaaa');
     expect(screen.queryByTestId('bt-report')).toBeNull();
 
     await userEvent.click(within(table.closest('section')!).getByRole('button', { name: 'Close' }));
@@ -540,5 +556,55 @@ describe('backtest model', () => {
     expect(chartGranularity('ONE_HOUR', '2026-01-01T00:00:00Z', '2026-03-01T00:00:00Z')).toBe('ONE_HOUR');
     expect(chartGranularity('FIFTEEN_MINUTE', '2026-01-01T00:00:00Z', '2026-04-01T00:00:00Z')).toBe('THIRTY_MINUTE');
     expect(chartGranularity('ONE_MINUTE', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z')).toBe('TWO_HOUR');
+  });
+  it("builds the overrides from the strategy's parameters and shows the server's refusal of a key it does not have", async () => {
+    let answer = () => failure(400, 'Invalid', { params: 'Unknown parameter for a technical strategy: rsi_perod' });
+    const calls = mockServer({ post: () => answer() });
+    renderScreen();
+    await fillForm({ strategy: 'technical_strategy', start: '2026-01-01', end: '2026-03-01' });
+    await userEvent.click(screen.getByRole('button', { name: 'Parameter overrides (optional)' }));
+    const oversold = (await screen.findByLabelText('RSI oversold')) as HTMLInputElement;
+    expect(oversold.placeholder).toBe('30'); // the saved value
+    expect(screen.getByLabelText('Bollinger std. dev.')).toBeTruthy();
+    await userEvent.type(oversold, '40');
+    await userEvent.selectOptions(screen.getByLabelText('Timeframe'), 'FIFTEEN_MINUTE');
+    const json = screen.getByLabelText('Parameter overrides (JSON)') as HTMLTextAreaElement;
+    expect(JSON.parse(json.value)).toEqual({ indicators: { rsi_oversold: 40 }, timeframe: 'FIFTEEN_MINUTE' });
+    // A typo in the JSON is the server's to refuse: shown under the overrides, nothing run.
+    await userEvent.clear(json);
+    await userEvent.type(json, '{{"indicators": {{"rsi_perod": 10}}');
+    await run();
+    expect(await screen.findByText('Unknown parameter for a technical strategy: rsi_perod')).toBeTruthy();
+    expect(screen.queryByTestId('bt-report')).toBeNull();
+    // Fixed in the fields: clearing one removes it.
+    await userEvent.clear(json);
+    await userEvent.type(screen.getByLabelText('RSI oversold'), '35');
+    await userEvent.type(screen.getByLabelText('Short SMA'), '5');
+    await userEvent.clear(screen.getByLabelText('Short SMA'));
+    answer = () => ok(report(), 201);
+    await run();
+    await screen.findByText('Backtest completed successfully');
+    expect((posts(calls).at(-1)!.body as { params: unknown }).params).toEqual({ indicators: { rsi_oversold: 35 } });
+  });
+
+  it('says first when the drawdown limit halted trading, with the days it left untraded', async () => {
+    const r = report({ halted: { reason: 'Maximum drawdown reached (limit 15%)', at: '2026-01-20T14:00:00Z', refused: 12, untraded_days: 40, total_days: 59 } });
+    mockServer({ stored: [r] });
+    renderScreen();
+    await userEvent.click(within((await screen.findAllByTestId('bt-history-row'))[0]!).getByRole('button'));
+    const callout = await screen.findByTestId('bt-halted');
+    expect(callout.textContent).toContain('Trading halted: Maximum drawdown reached (limit 15%) on 2026-01-20: 40 of 59 days untraded.');
+    expect(callout.textContent).toContain('The limit refused 12 signals');
+    // Before the assumptions and the figures.
+    const report_ = screen.getByTestId('bt-report');
+    expect(report_.querySelector('[data-testid="bt-halted"] ~ [aria-label="Assumptions"]')).toBeTruthy();
+  });
+
+  it('has no halt callout for a run that traded to the end', async () => {
+    mockServer({ stored: [report()] });
+    renderScreen();
+    await userEvent.click(within((await screen.findAllByTestId('bt-history-row'))[0]!).getByRole('button'));
+    await screen.findByTestId('bt-report');
+    expect(screen.queryByTestId('bt-halted')).toBeNull();
   });
 });

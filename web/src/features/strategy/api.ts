@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { api } from '@/lib/api';
 import { useMe } from '@/lib/auth';
 import { realtime } from '@/lib/useRealtime';
-import type { AIPerformance, EvalFilters, Evaluation, IndicatorReading, PromptPreview, Strategy, StrategyConfig, StrategyPerformance, StrategyTypeInfo } from './types';
+import type { AIPerformance, AISpend, EvalFilters, Evaluation, IndicatorReading, PromptPreview, Strategy, StrategyConfig, StrategyPerformance, StrategyTypeInfo } from './types';
 
 export const SYMBOLS = ['BTC-USD', 'ETH-USD', 'ADA-USD', 'SOL-USD'] as const;
 export const TECHNICAL_NAME = 'technical_strategy';
@@ -74,6 +74,9 @@ export const strategyQueries = {
 export const useStrategies = () => useQuery(strategyQueries.list());
 export const useStrategyTypes = () => useQuery(strategyQueries.types());
 export const useStrategyConfig = (name: string) => useQuery(strategyQueries.config(name));
+/** The AI spend view (operators only: budgets and strategies are platform-wide). */
+export const useAISpend = (enabled: boolean) =>
+  useQuery({ queryKey: ['strategy', 'ai-spend'] as const, queryFn: () => api.get<AISpend>('/ai/spend'), refetchInterval: POLL, enabled });
 export const useAIDecisions = (f: EvalFilters, enabled = true) => useQuery({ ...strategyQueries.decisions(f), enabled });
 export const useStrategyPerformance = () => useQuery(strategyQueries.performance());
 export const useAIPerformance = (name: string) => useQuery(strategyQueries.aiPerformance(name));
@@ -116,7 +119,10 @@ export function useSaveConfig(name: string) {
     mutationFn: (c: Partial<StrategyConfig>) => strategyApi.saveConfig(name, c),
     retry: 0,
     onSuccess: (saved) => qc.setQueryData(strategyKeys.config(name), saved),
-    onSettled: () => void qc.invalidateQueries({ queryKey: strategyKeys.list }),
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: strategyKeys.list });
+      void qc.invalidateQueries({ queryKey: ['strategy', 'versions', name] }); // a save is a new version
+    },
   });
 }
 

@@ -224,3 +224,19 @@ export function fillMarkers(fills: BacktestFill[], candleTimes: number[]): Marke
   }
   return out.sort((a, b) => a.time - b.time);
 }
+
+const FIELDS: (keyof BacktestForm)[] = ['strategy_name', 'symbol', 'start_date', 'end_date', 'initial_capital', 'params', 'ai_mode'];
+
+/** The server's field errors on the form: those about an overridden parameter (params.name, indicators.rsi_period, timeframe…) under the overrides. */
+export function formErrors(fields: Record<string, string>): BacktestErrors {
+  const out: BacktestErrors = {};
+  const params: string[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    if ((FIELDS as string[]).includes(k) && k !== 'params') out[k as keyof BacktestForm] = v;
+    else if (k === 'params' || k.startsWith('params.') || k.startsWith('indicators.') || OVERRIDABLE.includes(k)) params.push(v);
+  }
+  if (params.length) out.params = params.join('; ');
+  return out;
+}
+
+const OVERRIDABLE = ['min_confidence', 'max_position_size', 'risk_multiplier', 'symbols', 'timeframe', 'model', 'max_tokens', 'temperature', 'context_length', 'parameters', 'prompt_version'];

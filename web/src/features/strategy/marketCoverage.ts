@@ -30,8 +30,13 @@ export function useDataPeriod(setForm: Dispatch<SetStateAction<BacktestForm>>) {
     setForm((f) => {
       const today = defaultForm();
       if (f.start_date !== today.start_date || f.end_date !== today.end_date) return f;
-      const c = data.find((c) => c.symbol === f.symbol && c.granularity === 'FIFTEEN_MINUTE');
-      return c ? { ...f, ...periodEndingAt(c.to) } : f;
+      // One row per source: the period ends with the newest of them.
+      const to = data
+        .filter((c) => c.symbol === f.symbol && c.granularity === 'FIFTEEN_MINUTE')
+        .map((c) => c.to)
+        .sort()
+        .at(-1);
+      return to ? { ...f, ...periodEndingAt(to) } : f;
     });
   }, [data, setForm]);
 }

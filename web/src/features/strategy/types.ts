@@ -33,3 +33,13 @@ export interface EvalFilters {
   strategy: string;
   executed: '' | 'true' | 'false';
 }
+
+/** One saved configuration of an instance (GET /strategy/versions/{name}). */
+export type StrategyVersion = Schemas['StrategyVersion'];
+
+/** POST /strategy/versions/{name}: params in the configuration's own shape, laid over parent. */
+export type StrategyVersionSave = Schemas['StrategyVersionSave'];
+
+/** GET /ai/spend: tokens and cost of AI decisions per day and strategy, and each provider's month against its budget. */
+export type AISpend = Schemas['AISpend'];
+export type AISpendTotals = Schemas['AISpendTotals'];

@@ -69,6 +69,42 @@ describe('TradingForm', () => {
     expect(trade?.body).toEqual({ symbol: 'BTC-USD', action: 'BUY', quantity: '0.02', order_type: 'market', strategy: '', client_order_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   });
 
+  it('places a trailing stop: trail in percent or price, optional activation, sent to its endpoint', async () => {
+    const calls = server(() => ok({ order: { id: 'o3', status: 'open', side: 'SELL', symbol: 'BTC-USD', quantity: '0.02', average_fill_price: null } }, 201));
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderForm();
+    await waitFor(() => expect((screen.getByLabelText('Quantity') as HTMLInputElement).value).toBe('0.02'));
+    await userEvent.click(screen.getByRole('button', { name: 'SELL' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Show Advanced' }));
+    await userEvent.selectOptions(screen.getByLabelText('Order Type'), 'trailing_stop');
+    await userEvent.click(screen.getByRole('button', { name: 'SELL BTC-USD' }));
+    expect(screen.getByText('Trail percent must be above 0 and below 100')).toBeTruthy();
+    expect(calls.some((c) => c.url.startsWith('/api/trading'))).toBe(false);
+
+    await userEvent.type(screen.getByLabelText('Trail'), '2.5');
+    await userEvent.type(screen.getByLabelText('Activation Price (optional)'), '51000');
+    expect(screen.getByText('2.5%')).toBeTruthy(); // the summary's trail
+    await userEvent.click(screen.getByRole('button', { name: 'SELL BTC-USD' }));
+    expect(confirm).toHaveBeenCalledWith('Confirm SELL 0.02 BTC-USD trailing 2.5% from $51,000.00?');
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/trading/orders/trailing-stop')).toBe(true));
+    expect(calls.find((c) => c.url === '/api/trading/orders/trailing-stop')?.body).toEqual({
+      symbol: 'BTC-USD',
+      side: 'SELL',
+      quantity: '0.02',
+      trail_percent: '2.5',
+      activation_price: '51000',
+      strategy: '',
+      client_order_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+
+    await userEvent.type(screen.getByLabelText('Quantity'), '0.01');
+    await userEvent.selectOptions(screen.getByLabelText('Trail unit'), 'amount');
+    await userEvent.type(screen.getByLabelText('Trail'), '500');
+    await userEvent.click(screen.getByRole('button', { name: 'SELL BTC-USD' }));
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/trading/orders/trailing-stop')).toHaveLength(2));
+    expect(calls.filter((c) => c.url === '/api/trading/orders/trailing-stop')[1]?.body).toMatchObject({ trail_amount: '500', quantity: '0.01' });
+  });
+
   it("shows the server's refusal", async () => {
     server(() => fail(422, { code: 'rejected', message: 'Insufficient balance for this trade' }));
     vi.spyOn(window, 'confirm').mockReturnValue(true);

@@ -130,10 +130,14 @@ export function useInvalidateTrading() {
 export interface TradeInput {
   symbol: string;
   side: 'BUY' | 'SELL';
-  orderType: 'market' | 'limit' | 'stop_loss';
+  orderType: 'market' | 'limit' | 'stop_loss' | 'trailing_stop';
   quantity: string;
   price: string;
   strategy: string;
+  /** Trailing stops: the trail, in percent of the best price or in the quote currency, and an optional activation price. */
+  trail?: string;
+  trailUnit?: 'percent' | 'amount';
+  activation?: string;
 }
 
 /**
@@ -148,6 +152,16 @@ export function submitOrder(t: TradeInput, clientOrderId: string): Promise<{ ord
       return api.post('/trading/orders/limit', { symbol: t.symbol, side: t.side, quantity: t.quantity, price: t.price, strategy, client_order_id });
     case 'stop_loss':
       return api.post('/trading/orders/stop-loss', { symbol: t.symbol, side: t.side, quantity: t.quantity, stop_price: t.price, strategy, client_order_id });
+    case 'trailing_stop':
+      return api.post('/trading/orders/trailing-stop', {
+        symbol: t.symbol,
+        side: t.side,
+        quantity: t.quantity,
+        ...(t.trailUnit === 'amount' ? { trail_amount: t.trail } : { trail_percent: t.trail }),
+        ...(t.activation?.trim() ? { activation_price: t.activation.trim() } : {}),
+        strategy,
+        client_order_id,
+      });
     default:
       return api.post('/trading/execute', { symbol: t.symbol, action: t.side, quantity: t.quantity, order_type: 'market', strategy, client_order_id });
   }
@@ -184,12 +198,16 @@ export function useCancelOrder(onRetry?: OnRetry) {
   return useMutation({ mutationFn: (id: string) => cancelOrder(id, { onRetry }), retry: 0, onSettled: refresh });
 }
 
-/** Modifies an order to absolute values, repeating like a cancel (the same values twice leave the same order). */
+/**
+ * Modifies an order to absolute values, repeating like a cancel (the same values twice leave the same order). On
+ * Coinbase a stop is replaced (new stop first, old one cancelled after), so the answer's order id may be new.
+ */
 export function useModifyOrder(onRetry?: OnRetry) {
   const refresh = useInvalidateTrading();
   return useMutation({
-    mutationFn: (v: { id: string; quantity?: string; price?: string }) =>
-      sendWithRetry(() => api.put<Order>(`/trading/orders/${v.id}`, { quantity: v.quantity, price: v.price }), { onRetry }),
+    // A stop's new trigger goes as stop_price, so the server never reads it as a limit price.
+    mutationFn: (v: { id: string; quantity?: string; price?: string; stopPrice?: string }) =>
+      sendWithRetry(() => api.put<Order>(`/trading/orders/${v.id}`, { quantity: v.quantity, price: v.price, stop_price: v.stopPrice }), { onRetry }),
     retry: 0,
     onSettled: refresh,
   });

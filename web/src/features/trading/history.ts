@@ -9,7 +9,7 @@ export interface HistoryFilters {
   time: TimeFilter;
 }
 
-export const ORDER_TYPE_LABEL: Record<Trade['order_type'], string> = { market: 'Market', limit: 'Limit', stop_loss: 'Stop-Loss' };
+export const ORDER_TYPE_LABEL: Record<Trade['order_type'], string> = { market: 'Market', limit: 'Limit', stop_loss: 'Stop-Loss', trailing_stop: 'Trailing Stop' };
 
 /** The order type a fill came from; fills of protective stops and take-profits say so. */
 export function fillTypeLabel(t: Trade): string {

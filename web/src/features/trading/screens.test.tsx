@@ -141,6 +141,98 @@ describe('Orders: protective orders and holds', () => {
   });
 });
 
+describe('Modify a stop', () => {
+  it("sends a stop's new trigger as stop_price after checking it against the market", async () => {
+    const stop = order({ id: 'stop-000-33333333', order_type: 'stop_loss', price: null, stop_price: '55000', parent_order_id: 'buy-1', group_id: 'g1' });
+    const routes: Record<string, unknown> = {
+      '/trading/orders': { orders: [stop] },
+      '/market-data/ticker/BTC-USD': { symbol: 'BTC-USD', price: '60000', bid: '59999', ask: '60001' },
+    };
+    const puts: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        const path = url.replace(/^\/api/, '').split('?')[0]!;
+        if (init?.method === 'PUT') {
+          puts.push(JSON.parse(String(init.body)));
+          return ok({ order: { ...stop, stop_price: '57000' }, order_id: stop.id, status: 'open' });
+        }
+        if (path in routes) return ok(routes[path]);
+        return new Response(JSON.stringify({ success: false, error: { code: 'not_found', message: `no ${path}` } }), { status: 404 });
+      }),
+    );
+    renderWith(<OrderManagement />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Modify' }));
+    const dialog = screen.getByRole('dialog', { name: 'Modify Stop #33333333' });
+    await within(dialog).findByTestId('modify-market');
+    const input = within(dialog).getByLabelText('New Stop Price');
+    expect(input.getAttribute('placeholder')).toBe('55000');
+    await userEvent.type(input, '61000');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Modify Stop' }));
+    expect(within(dialog).getByText('Stop price must be below the current price (60000) for a SELL stop-loss')).toBeTruthy();
+    expect(puts).toHaveLength(0);
+    await userEvent.clear(input);
+    await userEvent.type(input, '57000');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Modify Stop' }));
+    await vi.waitFor(() => expect(puts).toEqual([{ stop_price: '57000' }]));
+  });
+});
+
+describe('Trailing stop in Orders', () => {
+  it('shows its trail and mark, and offers only a quantity change', async () => {
+    const ts = order({ id: 'trail-00-44444444', order_type: 'trailing_stop', price: null, stop_price: '50960', trail: { trail_percent: '2', extreme_price: '52000' } });
+    serve({ '/trading/orders': { orders: [ts] } });
+    renderWith(<OrderManagement />);
+    expect((await screen.findByTestId('trail-note')).textContent).toBe('trails 2% from $52,000.00');
+    await userEvent.click(screen.getByRole('button', { name: 'Modify' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).queryByLabelText(/Price/)).toBeNull();
+    expect(within(dialog).getByText(/only its quantity can be changed/)).toBeTruthy();
+  });
+});
+
+describe('Positions: protection', () => {
+  it('shows each stop-loss and take-profit with its quantity, the uncovered rest, and why protection shrank', async () => {
+    serve({
+      '/trading/positions': {
+        positions: [
+          {
+            symbol: 'BTC-USD',
+            quantity: '1',
+            avg_price: '50000',
+            current_price: '50500',
+            current_value: '50500',
+            unrealized_pnl: '500',
+            pnl_percentage: '1',
+            realized_pnl: '0',
+            protection: [
+              { order_id: 'sl-00000-1', kind: 'stop_loss', price: '49000', quantity: '0.6', protective: true },
+              { order_id: 'tp-00000-1', kind: 'take_profit', price: '52000', quantity: '0.6', protective: true },
+            ],
+            protection_reduced: { symbol: 'BTC-USD', order_id: 'sl-00000-1', kind: 'stop_loss', from_quantity: '1', to_quantity: '0.6', reason: 'a market SELL of 0.4 BTC was placed', at: '2026-05-10T12:00:00Z' },
+          },
+        ],
+      },
+      '/trading/portfolio': { total_value: '100000', cash_balance: '49500', total_unrealized_pnl: '500', total_realized_pnl: '0', weekly_pnl: '0', daily_pnl: '0', positions_count: 1, positions: [], total_exposure: '50500', last_updated: '2026-05-10T12:00:00Z' },
+    });
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <PositionManager />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const cell = await screen.findByTestId('position-protection');
+    expect(cell.textContent).toContain('SL');
+    expect(cell.textContent).toContain('49,000');
+    expect(cell.textContent).toContain('TP');
+    expect(cell.textContent).toContain('0.4 without a stop');
+    const notice = screen.getByTestId('protection-reduced');
+    expect(notice.textContent).toContain('reduced from 1 to 0.6');
+    expect(notice.textContent).toContain('because a market SELL of 0.4 BTC was placed');
+  });
+});
+
 describe('Order ownership', () => {
   it("offers a trader Modify and Cancel on their own orders only", async () => {
     sessionStorage.setItem('kestrel_token', 'trader-token');
@@ -160,7 +252,7 @@ describe('Order ownership', () => {
 describe('Positions', () => {
   it("shows the account's realized P&L, closed positions included", async () => {
     serve({
-      '/trading/positions': { positions: [{ symbol: 'ETH-USD', quantity: '0.5', avg_price: '2415.42', current_price: '2401.69', current_value: '1200.85', unrealized_pnl: '-6.86', pnl_percentage: '-0.57', realized_pnl: '0' }] },
+      '/trading/positions': { positions: [{ symbol: 'ETH-USD', quantity: '0.5', avg_price: '2415.42', current_price: '2401.69', current_value: '1200.85', unrealized_pnl: '-6.86', pnl_percentage: '-0.57', realized_pnl: '0', protection: [] }] },
       '/trading/portfolio': { total_value: '99976.61', cash_balance: '98775.76', total_unrealized_pnl: '-6.86', total_realized_pnl: '-16.44', weekly_pnl: '0', daily_pnl: '0', positions_count: 1, positions: [], total_exposure: '1200.85', last_updated: '2026-05-10T12:00:00Z' },
     });
     render(

@@ -7,6 +7,9 @@ export const MSG = {
   quantity: 'Valid quantity is required',
   price: 'Valid price is required for limit orders',
   stopPrice: 'Valid stop price is required for stop orders',
+  trailPercent: 'Trail percent must be above 0 and below 100',
+  trailAmount: 'Trail amount must be positive',
+  activation: 'Activation price must be positive',
 } as const;
 
 /** The server's increment messages; amounts as the product lists them, without trailing zeros. */
@@ -92,6 +95,21 @@ export function validateTrade(t: TradeInput, product?: Product): Record<string, 
     if (q) errors.quantity = q;
   }
   if (t.orderType === 'market') return errors;
+  if (t.orderType === 'trailing_stop') {
+    const trail = t.trail ?? '';
+    if (!positive(trail)) errors.trail = t.trailUnit === 'amount' ? MSG.trailAmount : MSG.trailPercent;
+    else if (t.trailUnit !== 'amount' && Number(trail) >= 100) errors.trail = MSG.trailPercent;
+    else if (t.trailUnit === 'amount') {
+      const p = priceRuleError(trail, product);
+      if (p) errors.trail = p;
+    }
+    const act = t.activation ?? '';
+    if (act.trim() !== '') {
+      const p = positive(act) ? priceRuleError(act, product) : MSG.activation;
+      if (p) errors.activation = p;
+    }
+    return errors;
+  }
   if (!positive(t.price)) errors.price = t.orderType === 'limit' ? MSG.price : MSG.stopPrice;
   else {
     const p = priceRuleError(t.price, product);
@@ -100,16 +118,26 @@ export function validateTrade(t: TradeInput, product?: Product): Record<string, 
   return errors;
 }
 
-/** Modify Order: empty fields keep their values; filled ones follow the same rules as a new order. */
-export function validateModify(quantity: string, price: string, product?: Product): Record<string, string> {
+/**
+ * Modify Order: empty fields keep their values; filled ones follow the same rules as a new order. For a stop, stop
+ * says its side and the last price: a SELL stop must stay below the market and a BUY stop above it (the server checks
+ * the same against its own price; this only saves a round trip).
+ */
+export function validateModify(quantity: string, price: string, product?: Product, stop?: { side: string; last?: string }): Record<string, string> {
   const errors: Record<string, string> = {};
   if (quantity.trim() !== '') {
     const q = positive(quantity) ? quantityRuleError(quantity, product) : MSG.quantity;
     if (q) errors.quantity = q;
   }
   if (price.trim() !== '') {
-    const p = positive(price) ? priceRuleError(price, product) : MSG.price;
+    const p = positive(price) ? priceRuleError(price, product) : stop ? MSG.stopPrice : MSG.price;
     if (p) errors.price = p;
+    else if (stop?.last && Number(stop.last) > 0) {
+      const v = Number(price);
+      const last = Number(stop.last);
+      if (stop.side === 'SELL' && v >= last) errors.price = `Stop price must be below the current price (${stop.last}) for a SELL stop-loss`;
+      if (stop.side === 'BUY' && v <= last) errors.price = `Stop price must be above the current price (${stop.last}) for a BUY stop`;
+    }
   }
   return errors;
 }

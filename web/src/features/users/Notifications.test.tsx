@@ -8,7 +8,7 @@ import { Notifications } from './components/Notifications';
 type Reply = { status?: number; body: unknown };
 const ok = (data: unknown): Reply => ({ body: { success: true, data } });
 
-const hook = { id: 'ch_1', owner: 'u1', kind: 'webhook', name: 'Desk', url: 'https://example.com/h', enabled: true, created_at: '2026-05-01T09:00:00Z' };
+const hook = { id: 'ch_1', owner: 'u1', kind: 'webhook', name: 'Desk', url: 'https://example.com/h', address: '', enabled: true, created_at: '2026-05-01T09:00:00Z' };
 const routing = { routes: {}, min_severity: 'low', aggregate: true, aggregate_seconds: 5, event_types: ['order.filled', 'trading.emergency_stop'] };
 const failed = {
   id: 'msg_1', owner: 'u1', channel: 'ch_1', type: 'order.filled', severity: 'medium', data: {}, count: 3, status: 'pending', attempts: 2,
@@ -74,9 +74,49 @@ describe('Account notifications', () => {
     await user.click(screen.getByRole('button', { name: 'Add webhook' }));
     expect(await screen.findByText('whsec_abc')).toBeTruthy();
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
-      { name: 'Desk 2', url: 'ftp://x' },
-      { name: 'Desk 2', url: 'ftp://x' },
+      { kind: 'webhook', name: 'Desk 2', url: 'ftp://x' },
+      { kind: 'webhook', name: 'Desk 2', url: 'ftp://x' },
     ]);
+  });
+
+  it('adds a Telegram channel with its chat id and bot token; field errors show under their fields', async () => {
+    let first = true;
+    const calls = serve((method, path) => {
+      if (method !== 'POST' || path !== '/notifications/channels') return undefined;
+      if (first) {
+        first = false;
+        return { status: 400, body: { success: false, error: { code: 'invalid', message: 'Check the highlighted fields', fields: { bot_token: 'Enter the bot token BotFather gave you' } } } };
+      }
+      return { status: 201, body: { success: true, data: { ...hook, id: 'ch_3', kind: 'telegram', url: '', address: '-100123', secret: '' } } };
+    });
+    renderIt();
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText('Kind'), 'telegram');
+    await user.type(screen.getByLabelText('Name'), 'Phone');
+    await user.type(screen.getByLabelText('Chat id'), '-100123');
+    await user.click(screen.getByRole('button', { name: 'Add Telegram' }));
+    expect(await screen.findByText('Enter the bot token BotFather gave you')).toBeTruthy();
+    await user.type(screen.getByLabelText('Bot token (from BotFather)'), '123456:abc');
+    await user.click(screen.getByRole('button', { name: 'Add Telegram' }));
+    await vi.waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { kind: 'telegram', name: 'Phone', address: '-100123', bot_token: '' },
+      { kind: 'telegram', name: 'Phone', address: '-100123', bot_token: '123456:abc' },
+    ]);
+    expect(screen.queryByText(/Signing secret/)).toBeNull();
+  });
+
+  it('adds an email channel with its address', async () => {
+    const calls = serve((method, path) =>
+      method === 'POST' && path === '/notifications/channels' ? { status: 201, body: { success: true, data: { ...hook, id: 'ch_4', kind: 'email', url: '', address: 'me@example.com', secret: '' } } } : undefined,
+    );
+    renderIt();
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText('Kind'), 'email');
+    await user.type(screen.getByLabelText('Name'), 'Inbox');
+    await user.type(screen.getByLabelText('Email address'), 'me@example.com');
+    await user.click(screen.getByRole('button', { name: 'Add email' }));
+    await vi.waitFor(() => expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ kind: 'email', name: 'Inbox', address: 'me@example.com' }]));
   });
 
   it('sends a test and says what the receiver did', async () => {
@@ -92,7 +132,27 @@ describe('Account notifications', () => {
     await userEvent.click(await screen.findByRole('checkbox', { name: 'order.filled to Desk' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save routing' }));
     expect(await screen.findByText('Routing saved.')).toBeTruthy();
-    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ routes: { 'order.filled': ['ch_1'] }, min_severity: 'low', aggregate: true, aggregate_seconds: 5 });
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+      routes: { 'order.filled': ['ch_1'] },
+      min_severity: 'low',
+      aggregate: true,
+      aggregate_seconds: 5,
+      quiet_from: '',
+      quiet_to: '',
+      quiet_timezone: '',
+    });
+  });
+
+  it('saves quiet hours with their time zone', async () => {
+    const calls = serve((method, path, body) => (method === 'PUT' && path === '/notifications/routing' ? ok({ ...(body as object), event_types: routing.event_types }) : undefined));
+    renderIt();
+    const user = userEvent.setup();
+    const from = await screen.findByLabelText('Quiet hours from');
+    await user.type(from, '22:00');
+    await user.type(screen.getByLabelText('Quiet hours to'), '07:00');
+    await user.type(screen.getByLabelText('Quiet hours time zone'), 'Europe/Berlin');
+    await user.click(screen.getByRole('button', { name: 'Save routing' }));
+    await vi.waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ quiet_from: '22:00', quiet_to: '07:00', quiet_timezone: 'Europe/Berlin' }));
   });
 
   it('shows the delivery log with channel, status, attempts and last error', async () => {

@@ -63,7 +63,7 @@ describe('Users screen', () => {
     expect(screen.getAllByRole('row')).toHaveLength(3);
   });
 
-  it('disables a user and shows the server refusal for the operator themself', async () => {
+  it('disables a user, and does not offer the operator to disable themself', async () => {
     const calls = serve((method, path) => {
       if (method === 'PATCH' && path === '/users/t1') return ok({ ...tess, disabled: true });
       if (method === 'PATCH' && path === '/users/op') return fail(409, 'conflict', 'You cannot disable your own account');
@@ -74,8 +74,12 @@ describe('Users screen', () => {
     expect((await screen.findByRole('status')).textContent).toBe('Disabled t@example.com');
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ disabled: true });
 
-    await userEvent.click(screen.getByRole('button', { name: 'Disable op@example.com' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('You cannot disable your own account');
+    const self = screen.getByRole('button', { name: 'Disable op@example.com' }) as HTMLButtonElement;
+    expect(self.disabled).toBe(true);
+    expect(self.getAttribute('title')).toBe('You cannot disable your own account');
+    expect(document.getElementById(self.getAttribute('aria-describedby')!)?.textContent).toBe('Your own account: another operator can disable it');
+    await userEvent.click(self);
+    expect(calls.filter((c) => c.method === 'PATCH' && c.path === '/users/op')).toHaveLength(0);
   });
 
   it('changes a role', async () => {

@@ -2,9 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
 import { api } from '@/lib/api';
 
-/** Notifications: the user's webhook channels, routing and delivery log. */
+/** Notifications: the user's channels (webhooks, Telegram), routing and delivery log. */
 export type Channel = components['schemas']['NotificationChannel'];
 export type CreatedChannel = components['schemas']['NotificationChannelCreated'];
+export type ChannelInput = components['schemas']['NotificationChannelInput'];
 export type Routing = components['schemas']['NotificationRouting'];
 export type RoutingView = components['schemas']['NotificationRoutingView'];
 export type Delivery = components['schemas']['NotificationDelivery'];
@@ -13,7 +14,7 @@ export const notifyKey = ['notifications'] as const;
 
 export const notifyApi = {
   channels: () => api.get<Channel[]>('/notifications/channels'),
-  create: (c: { name: string; url: string }) => api.post<CreatedChannel>('/notifications/channels', c),
+  create: (c: ChannelInput) => api.post<CreatedChannel>('/notifications/channels', c),
   remove: (id: string) => api.del<{ id: string }>(`/notifications/channels/${encodeURIComponent(id)}`),
   test: (id: string) => api.post<Delivery>(`/notifications/channels/${encodeURIComponent(id)}/test`),
   routing: () => api.get<RoutingView>('/notifications/routing'),

@@ -3,7 +3,8 @@
 // default, --key ed25519 for CDP's default kind), an account funded
 // with USD, prices and candle history from Kestrel's embedded Coinbase
 // candles (shifted so the newest ends now), a ticker and heartbeat every
-// second. It prints one JSON line with its URLs and the key, then serves.
+// second, a ten-level level2 book around each price, 90 days of history.
+// It prints one JSON line with its URLs and the key, then serves.
 // POST /fake/price {"symbol","price"} moves a market (unauthenticated: a
 // test control, not part of Coinbase's API).
 package main
@@ -56,7 +57,7 @@ func main() {
 		}
 		last := s.Candle(s.Len() - 1)
 		shift := time.Now().UTC().Truncate(candles.Width).Sub(last.Time)
-		from := max(0, s.Len()-2000) // a few weeks of 15-minute history
+		from := max(0, s.Len()-90*96) // 90 days of 15-minute history (backfills page through it)
 		cs := make([]domain.Candle, 0, s.Len()-from)
 		for i := from; i < s.Len(); i++ {
 			c := s.Candle(i)
@@ -66,6 +67,7 @@ func main() {
 		fake.SetCandles(sym, cs)
 		prices[sym] = last.Close.String()
 		fake.SetPrice(sym, prices[sym])
+		setBook(fake, sym, last.Close)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -87,6 +89,7 @@ func main() {
 		}
 		prices[in.Symbol] = in.Price
 		fake.SetPrice(in.Symbol, in.Price)
+		setBook(fake, in.Symbol, decimal.RequireFromString(in.Price))
 		w.WriteHeader(http.StatusNoContent)
 	})
 	base := "http://" + ln.Addr().String()
@@ -116,4 +119,23 @@ func main() {
 	if err := srv.Serve(ln); err != http.ErrServerClosed {
 		log.Fatal(err)
 	}
+}
+
+// setBook gives sym a level2 book around price: ten levels a side, one
+// basis point apart, sizes growing away from the touch (fixed numbers, so
+// a test can read them back).
+func setBook(fake *coinbasefake.Fake, sym string, price decimal.Decimal) {
+	step := price.Mul(decimal.RequireFromString("0.0001"))
+	places := int32(2)
+	if price.LessThan(decimal.NewFromInt(10)) {
+		places = 4
+	}
+	var bids, asks []coinbasefake.Level
+	for i := 1; i <= 10; i++ {
+		off := step.Mul(decimal.NewFromInt(int64(i)))
+		size := decimal.NewFromFloat(0.05).Mul(decimal.NewFromInt(int64(i))).String()
+		bids = append(bids, coinbasefake.Level{Price: price.Sub(off).Round(places).String(), Size: size})
+		asks = append(asks, coinbasefake.Level{Price: price.Add(off).Round(places).String(), Size: size})
+	}
+	fake.SetBook(sym, bids, asks)
 }

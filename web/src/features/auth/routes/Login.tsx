@@ -5,6 +5,7 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { AuthCard } from '../AuthCard';
 import { FirstOperatorNotice } from '../FirstOperatorNotice';
 import { mergeAsk, RecoveryCodesStep, TotpCodeField, totpAskFrom, type TotpAsk } from '../TotpLoginStep';
+import { useSetup } from '../useSetup';
 import { useSignIn } from '../useSignIn';
 import { validateCredentials, type Errors } from '../validate';
 
@@ -15,6 +16,8 @@ export default function Login() {
   const [code, setCode] = useState('');
   const [ask, setAsk] = useState<TotpAsk | null>(null); // once asked for a code, the field stays
   const signIn = useSignIn('/auth/login');
+  // Offered only when the server would accept a registration (closed by default).
+  const registrationOpen = useSetup().data?.registration_open === true;
   const serverFields = signIn.error instanceof ApiError ? signIn.error.fields : {};
   const shown = { ...serverFields, ...errors };
 
@@ -40,9 +43,11 @@ export default function Login() {
       title="Sign in"
       onSubmit={submit}
       footer={
-        <>
-          No account yet? <Link to="/register" className="text-blue-600 hover:underline dark:text-blue-400">Create one</Link>
-        </>
+        registrationOpen ? (
+          <>
+            No account yet? <Link to="/register" className="text-blue-600 hover:underline dark:text-blue-400">Create one</Link>
+          </>
+        ) : null
       }
     >
       <FirstOperatorNotice />

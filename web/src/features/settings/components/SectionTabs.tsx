@@ -2,9 +2,6 @@ import { BOUNDS } from '../model';
 import type { SettingsOptions } from '../types';
 import { ColorChoice, Group, MultiCheck, NumberInput, SelectInput, TextInput, Toggle, toChoices } from './controls';
 
-/** Where alerts and system events are routed today (Account -> Notifications, per event and channel). */
-const NOTIFY_ELSEWHERE = 'Not used: route alerts and system events to webhooks in Account → Notifications';
-
 const ORDER_TYPE_LABELS: Record<string, string> = { market: 'Market', limit: 'Limit' };
 const TIF_LABELS: Record<string, string> = { GTC: 'Good till cancelled (GTC)', IOC: 'Immediate or cancel (IOC)', FOK: 'Fill or kill (FOK)' };
 const THEME_LABELS: Record<string, string> = { light: 'Light', dark: 'Dark', auto: 'Auto (applied as dark)' };
@@ -23,15 +20,15 @@ export function TradingTab({ options }: { options: SettingsOptions }) {
         <SelectInput path="trading.defaultParameters.timeInForce" label="Time in force" choices={toChoices(options.timesInForce, TIF_LABELS)} />
       </Group>
       <Group title="Risk management" effectKey="trading.riskManagement">
-        <NumberInput path="trading.riskManagement.maxPositionSize" label="Max position size" bound={BOUNDS.maxPositionSize} hint="Fraction of portfolio value, 0.01–1" />
-        <NumberInput path="trading.riskManagement.dailyLossLimit" label="Daily loss limit" bound={BOUNDS.dailyLossLimit} hint="Fraction of portfolio value, 0.01–0.5" />
-        <NumberInput path="trading.riskManagement.maxDrawdown" label="Max drawdown" bound={BOUNDS.maxDrawdown} hint="Fraction of portfolio value, 0.05–0.5" />
-        <NumberInput path="trading.riskManagement.stopLossPercent" label="Stop loss" bound={BOUNDS.stopLossPercent} hint="Fraction of entry price, 0.005–0.1" />
+        <NumberInput path="trading.riskManagement.maxPositionSize" label="Max position size" bound={BOUNDS.maxPositionSize} hint="Percent of portfolio value, 1–100" />
+        <NumberInput path="trading.riskManagement.dailyLossLimit" label="Daily loss limit" bound={BOUNDS.dailyLossLimit} hint="Percent of portfolio value, 1–50" />
+        <NumberInput path="trading.riskManagement.maxDrawdown" label="Max drawdown" bound={BOUNDS.maxDrawdown} hint="Percent of portfolio value, 5–50" />
+        <NumberInput path="trading.riskManagement.stopLossPercent" label="Stop loss" bound={BOUNDS.stopLossPercent} hint="Percent of entry price, 0.5–10" />
         <NumberInput
           path="trading.riskManagement.takeProfitPercent"
           label="Take profit"
           bound={BOUNDS.takeProfitPercent}
-          hint="Fraction above the entry price, 0.005–1; used when take profit is enabled (beyond the spec)"
+          hint="Percent above the entry price, 0.5–100; used when take profit is enabled (beyond the spec)"
         />
         <NumberInput path="trading.riskManagement.maxOpenPositions" label="Max open positions" bound={BOUNDS.maxOpenPositions} />
         <NumberInput path="trading.riskManagement.maxDailyTrades" label="Max daily trades" bound={BOUNDS.maxDailyTrades} />
@@ -45,6 +42,7 @@ export function TradingTab({ options }: { options: SettingsOptions }) {
         <Toggle path="trading.automation.confirmTrades" label="Confirm trades" />
         <Toggle path="trading.automation.enableStopLoss" label="Enable stop loss" />
         <Toggle path="trading.automation.enableTakeProfit" label="Enable take profit" />
+        <Toggle path="trading.automation.trailingStopLoss" label="Trailing stop loss" hint="The protective stop-loss follows each new high at the stop-loss percent (live and in backtests)" />
       </Group>
     </div>
   );
@@ -76,10 +74,10 @@ export function UiTab({ options }: { options: SettingsOptions }) {
         <Toggle path="ui.charts.showGrid" label="Show grid" />
       </Group>
       <Group title="Notifications" effectKey="ui.notifications">
-        <Toggle path="ui.notifications.trades" label="Trades" hint="Shows a notice for each fill in an open browser tab" />
-        <Toggle path="ui.notifications.alerts" label="Alerts" hint={NOTIFY_ELSEWHERE} />
-        <Toggle path="ui.notifications.system" label="System" hint={NOTIFY_ELSEWHERE} />
-        <Toggle path="ui.notifications.email" label="Email" hint="Email notifications are not available yet" />
+        <Toggle path="ui.notifications.trades" label="Trades" hint="Shows a notice for each fill in an open tab; off also stops order events (fills, rejections, stops) to your channels" />
+        <Toggle path="ui.notifications.alerts" label="Alerts" hint="Off: no emergency stop, risk, strategy, market-data or exchange events reach your channels (Account → Notifications)" />
+        <Toggle path="ui.notifications.system" label="System" hint="Off: no system alerts, finished backtests or daily digest reach your channels" />
+        <Toggle path="ui.notifications.email" label="Email" hint="On: your email channels send; off: their messages fail with the reason in the delivery log" />
         <Toggle path="ui.notifications.push" label="Push" hint="Browser push notifications are not available yet" />
         <Toggle path="ui.notifications.sound" label="Sound" hint="No sounds are played yet" />
       </Group>
@@ -134,6 +132,25 @@ export function SystemTab({ options }: { options: SettingsOptions }) {
         <Toggle path="system.performance.enableCompression" label="Enable compression" />
         <NumberInput path="system.performance.maxConcurrentRequests" label="Max concurrent requests" bound={BOUNDS.maxConcurrentRequests} />
         <NumberInput path="system.performance.requestTimeout" label="Request timeout" bound={BOUNDS.requestTimeout} hint="5 to 120 seconds" />
+      </Group>
+      <Group title="Notification servers" effectKey="system.notifications">
+        <TextInput path="system.notifications.smtpHost" label="Mail server (SMTP host)" placeholder="smtp.example.com" hint="Email channels send through it; empty turns email off" />
+        <NumberInput path="system.notifications.smtpPort" label="SMTP port" bound={BOUNDS.smtpPort} hint="587 for STARTTLS, 465 for TLS" />
+        <SelectInput
+          path="system.notifications.smtpSecurity"
+          label="SMTP security"
+          choices={toChoices(['starttls', 'tls'], { starttls: 'STARTTLS (required, never plain text)', tls: 'TLS from the first byte' })}
+        />
+        <TextInput path="system.notifications.smtpUser" label="SMTP user" autoComplete="off" />
+        <TextInput path="system.notifications.smtpPassword" label="SMTP password" type="password" autoComplete="off" hint="Stored encrypted" />
+        <TextInput path="system.notifications.smtpFrom" label="From address" placeholder="Kestrel <kestrel@example.com>" />
+        <TextInput path="system.notifications.digestTime" label="Daily digest time (UTC)" placeholder="00:00" hint="HH:MM; the digest covers the 24 hours before it" />
+        <TextInput
+          path="system.notifications.telegramApiUrl"
+          label="Telegram Bot API URL"
+          placeholder="https://api.telegram.org"
+          hint="Empty: Telegram's own; KESTREL_TELEGRAM_API_URL overrides it"
+        />
       </Group>
     </div>
   );

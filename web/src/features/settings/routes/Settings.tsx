@@ -13,12 +13,16 @@ import { ApiTab } from '../components/ApiTab';
 import { SecretExport } from '../components/SecretExport';
 import { dangerButton, primaryButton, secondaryButton, SectionHeader, SettingsFormContext, Unavailable, type SettingsForm } from '../components/controls';
 import { SystemTab, TradingTab, UiTab } from '../components/SectionTabs';
+import { MarketDataManager } from '../components/MarketDataManager';
+import { fieldLabel } from '../fieldLabel';
 
 export const RESET_CONFIRM = 'Are you sure you want to reset all settings to defaults? This cannot be undone.';
 export const IMPORT_CONFIRM = 'Are you sure you want to import these settings? Current settings will be overwritten.';
 export const INVALID_FILE = 'Invalid settings file format';
 
-const TABS: { id: Section; label: string; description: string; unavailable?: string }[] = [
+type Tab = Section | 'marketData';
+
+const TABS: { id: Tab; label: string; description: string; unavailable?: string }[] = [
   {
     id: 'api',
     label: 'API Configuration',
@@ -38,6 +42,7 @@ const TABS: { id: Section; label: string; description: string; unavailable?: str
     description: 'Configure system monitoring and security',
     unavailable: 'System settings is loading or unavailable. Please refresh the page.',
   },
+  { id: 'marketData', label: 'Market data', description: 'Candle coverage, gaps, backfills and what backtests can use' },
 ];
 
 const SECTIONS: Section[] = ['api', 'trading', 'ui', 'system'];
@@ -89,7 +94,7 @@ export default function Settings() {
 
   const [draft, setDraft] = useState<PlatformSettings | null>(null);
   const [liveValidation, setLiveValidation] = useState<ValidationResult | null>(null);
-  const [tab, setTab] = useState<Section>('api');
+  const [tab, setTab] = useState<Tab>('api');
   const [notice, setNotice] = useState<Notice>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -282,7 +287,8 @@ export default function Settings() {
   const active = TABS.find((t) => t.id === tab) ?? TABS[0]!;
   // Traders read the platform sections (api, trading, system); only operators change them.
   const readOnly = !!me.data && !isOperator && active.id !== 'ui';
-  const sectionMissing = active.id !== 'trading' && !current[active.id];
+  const section: Section | null = active.id === 'marketData' ? null : active.id;
+  const sectionMissing = section !== null && section !== 'trading' && !current[section];
 
   return (
     <>
@@ -328,8 +334,13 @@ export default function Settings() {
       </div>
 
       <div role="tabpanel" id={`settings-panel-${active.id}`} aria-labelledby={`settings-tab-${active.id}`}>
+        {active.id === 'marketData' ? (
+          <Card title="Market data">
+            <MarketDataManager isOperator={isOperator} />
+          </Card>
+        ) : (
         <Card>
-          <SectionHeader title={active.label} description={active.description} resetting={reset.isPending || readOnly} onReset={() => resetSection(active.id, active.label)} />
+          <SectionHeader title={active.label} description={active.description} resetting={reset.isPending || readOnly} onReset={() => section && resetSection(section, active.label)} />
           {sectionMissing ? (
             <Unavailable message={active.unavailable ?? ''} />
           ) : (
@@ -349,6 +360,7 @@ export default function Settings() {
             </SettingsFormContext.Provider>
           )}
         </Card>
+        )}
       </div>
 
       {errors.length > 0 && (
@@ -372,7 +384,7 @@ function IssueList({ items, tone }: { items: ValidationIssue[]; tone: 'error' | 
       {items.map((i, n) => (
         <li key={`${i.field}-${n}`} className={color}>
           {i.message}
-          {i.field && <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">({i.field})</span>}
+          {i.field && <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">({fieldLabel(i.field)})</span>}
         </li>
       ))}
     </ul>

@@ -6,6 +6,7 @@ import { strategyApi, useAIDecisions, useIsOperator } from '../api';
 import { AI_FIELDS, confidenceClass, DECISION_CLASS, modelLabel, MSG, parseSymbols, TRADING_FIELDS } from '../model';
 import type { Evaluation, StrategyConfig } from '../types';
 import { AIPerformanceView } from './AIPerformanceView';
+import { AISpendCard } from './AISpendCard';
 import { ConfigScreen, TimeframeField, useConfigForm } from './configForm';
 import { Badge, NumberField, OperatorNote, SymbolsField } from './controls';
 import { EvaluationTable } from './EvaluationTable';
@@ -32,7 +33,7 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
   const f = useConfigForm(config, [...TRADING_FIELDS, ...AI_FIELDS], flash, { saved: MSG.aiSaved, failed: MSG.saveFailed });
   const decisions = useAIDecisions({ strategy: config.name, symbol: '', executed: '' });
   return (
-    <div className="grid gap-4 lg:grid-cols-3">
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
       <Card title="Configuration" className="lg:col-span-2">
         <form
           className="space-y-5"
@@ -96,6 +97,11 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
         <PromptPreviewCard name={config.name} symbols={config.symbols} />
         <AIPerformanceView name={config.name} />
       </div>
+      {operator && (
+        <div className="min-w-0 lg:col-span-3">
+          <AISpendCard />
+        </div>
+      )}
       <Card title="Recent AI Decisions" className="lg:col-span-3">
         {decisions.error ? (
           <p role="alert" className="text-sm text-red-600">{MSG.loadDecisions}</p>

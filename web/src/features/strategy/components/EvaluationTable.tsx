@@ -24,7 +24,10 @@ export function EvaluationTable({ rows, empty, showModel = false }: { rows: Eval
           {rows.map((e) => (
             <tr key={e.id} data-testid="evaluation-row" className="border-b border-slate-100 align-top dark:border-slate-800">
               <td className="whitespace-nowrap py-2 pr-3 tabular-nums">{formatDateTime(e.timestamp)}</td>
-              <td className="py-2 pr-3">{e.strategy_name}</td>
+              <td className="py-2 pr-3">
+                <span>{e.strategy_name}</span>
+                {e.strategy_version ? <span className="ml-1 text-xs text-slate-500 dark:text-slate-400" title="The configuration version it ran">v{e.strategy_version}</span> : null}
+              </td>
               <td className="py-2 pr-3">{e.symbol}</td>
               <td className="py-2 pr-3">
                 <Badge className={e.error ? DECISION_CLASS.SELL! : (DECISION_CLASS[e.decision] ?? DECISION_CLASS.HOLD!)}>{e.error ? 'FAILED' : e.decision}</Badge>

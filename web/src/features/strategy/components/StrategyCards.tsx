@@ -7,6 +7,7 @@ import { confidenceClass, MSG, TYPE_LABEL } from '../model';
 import type { Strategy } from '../types';
 import { ActiveBadge, Badge, OperatorNote, Toggle } from './controls';
 import type { useFlash } from './Flash';
+import { timeframeLabel } from '@/lib/timeframe';
 
 /** Where each type is configured (a hybrid has both parts). */
 function configLinks(s: Strategy): { label: string; to: string }[] {
@@ -49,6 +50,7 @@ export function StrategyCards({ flash }: { flash: ReturnType<typeof useFlash> })
                   <div className="mt-1 flex gap-2">
                     <Badge className="bg-blue-100 text-blue-800 dark:bg-blue-900 dark:text-blue-200">{TYPE_LABEL[s.type] ?? s.type}</Badge>
                     <ActiveBadge on={s.is_active} />
+                    {s.config.version ? <Badge className="bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200">v{s.config.version}</Badge> : null}
                   </div>
                 </div>
                 <Toggle on={s.is_active} label={`${s.is_active ? 'Disable' : 'Enable'} ${s.name}`} disabled={!operator || toggle.isPending} onClick={() => flip(s)} />
@@ -64,7 +66,7 @@ export function StrategyCards({ flash }: { flash: ReturnType<typeof useFlash> })
                 </div>
                 <div>
                   <dt className="text-xs text-slate-500 dark:text-slate-400">Timeframe</dt>
-                  <dd className="font-semibold">{s.config.timeframe}</dd>
+                  <dd className="font-semibold">{timeframeLabel(s.config.timeframe)}</dd>
                 </div>
               </dl>
               <p className="text-xs text-slate-500 dark:text-slate-400">

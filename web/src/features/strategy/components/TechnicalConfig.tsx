@@ -9,6 +9,7 @@ import { ConfigScreen, TimeframeField, useConfigForm } from './configForm';
 import { ActiveBadge, Badge, NumberField, OperatorNote, SymbolsField } from './controls';
 import { EvaluationTable } from './EvaluationTable';
 import type { useFlash } from './Flash';
+import { timeframeLabel } from '@/lib/timeframe';
 
 const INDICATOR_SPECS = INDICATOR_CARDS.flatMap((c) => c.fields);
 
@@ -88,7 +89,7 @@ function StatusCard({ config }: { config: StrategyConfig }) {
       </div>
       <dl className="mt-2 space-y-1 text-sm">
         <Line label="Symbols">{config.symbols.join(', ')}</Line>
-        <Line label="Timeframe">{config.timeframe}</Line>
+        <Line label="Timeframe">{timeframeLabel(config.timeframe)}</Line>
         <Line label="Signals recorded">{s ? s.total_signals : '—'}</Line>
         <Line label="Average confidence">{s && s.total_signals ? `${(s.avg_confidence * 100).toFixed(1)}%` : '—'}</Line>
         <Line label="Last signal">{formatDateTime(s?.last_signal_time)}</Line>

@@ -7,6 +7,7 @@ import { fromDraft, parseSymbols, toDraft, validate, type FieldErrors, type Numb
 import { TIMEFRAMES, type StrategyConfig, type StrategyType } from '../types';
 import { ActiveBadge, OperatorNote } from './controls';
 import { FlashBanner, useFlash } from './Flash';
+import { timeframeLabel } from '@/lib/timeframe';
 
 type FlashApi = ReturnType<typeof useFlash>;
 
@@ -62,7 +63,7 @@ export function TimeframeField({ value, onChange, disabled }: { value: string; o
       <select id="f-timeframe" value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)} className="mt-1 w-full rounded border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-800">
         {TIMEFRAMES.map((t) => (
           <option key={t} value={t}>
-            {t}
+            {timeframeLabel(t)}
           </option>
         ))}
       </select>
@@ -138,6 +139,11 @@ export function ConfigScreen({
         {cfg.data && <EnableControl config={cfg.data} flash={flash} msgs={msgs} />}
       </div>
       <FlashBanner flash={flash.flash} />
+      {cfg.data?.version ? (
+        <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="config-version">
+          Runs version {cfg.data.version}. Saving stores a new version; earlier ones stay under Strategy Management → Versions.
+        </p>
+      ) : null}
       {cfg.isLoading && <Spinner />}
       {cfg.error && <p role="alert" className="text-sm text-red-600">{String((cfg.error as Error).message)}</p>}
       {cfg.data && form(cfg.data, flash)}

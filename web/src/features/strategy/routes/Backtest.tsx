@@ -4,7 +4,7 @@ import { Card, ScreenHeader } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useBacktest, useCancelBacktest, useJobStream, useRunBacktest } from '../backtestApi';
-import { defaultForm, formFromRequest, isEstimate, isFinished, toAsk, validateBacktest, type BacktestErrors, type BacktestForm as Form } from '../backtestModel';
+import { defaultForm, formErrors, formFromRequest, isEstimate, isFinished, toAsk, validateBacktest, type BacktestErrors, type BacktestForm as Form } from '../backtestModel';
 import type { BacktestAsk, BacktestJob, BacktestReport, BacktestRun, LiveEstimate } from '../backtestTypes';
 import { useDataPeriod } from '../marketCoverage';
 import { BacktestForm } from '../components/backtest/BacktestForm';
@@ -12,13 +12,11 @@ import { CompareRuns } from '../components/backtest/CompareRuns';
 import { EquityChart } from '../components/backtest/EquityChart';
 import { FillsChart } from '../components/backtest/FillsChart';
 import { JobEnded, JobProgress } from '../components/backtest/JobProgress';
-import { AIRunNote, AssumptionsBanner, NotExecuted, ReportSummary, ReportTitle } from '../components/backtest/ReportSummary';
+import { AIRunNote, AssumptionsBanner, HaltedCallout, NotExecuted, ReportSummary, ReportTitle } from '../components/backtest/ReportSummary';
 import { ConfirmLive } from '../components/backtest/ConfirmLive';
 import { RunHistory } from '../components/backtest/RunHistory';
 import { TradeTable } from '../components/backtest/TradeTable';
 import { FlashBanner, useFlash } from '../components/Flash';
-
-const FIELDS: (keyof Form)[] = ['strategy_name', 'symbol', 'start_date', 'end_date', 'initial_capital', 'params', 'ai_mode'];
 
 function EmptyState() {
   return (
@@ -36,7 +34,8 @@ function Report({ r }: { r: BacktestReport }) {
   return (
     <div className="space-y-4" data-testid="bt-report">
       <ReportTitle r={r} />
-      <AssumptionsBanner a={r.assumptions} />
+      {r.halted && <HaltedCallout h={r.halted} />}
+      <AssumptionsBanner a={r.assumptions} evaluated={r.candles} strategyVersion={r.strategy_version} />
       {r.ai && <AIRunNote ai={r.ai} />}
       <ReportSummary r={r} />
       <EquityChart points={r.equity_curve ?? []} initial={r.initial_equity} maxDrawdown={r.max_drawdown} />
@@ -108,7 +107,7 @@ export default function Backtest() {
         setComparing(null);
       },
       onError: (err) => {
-        if (err instanceof ApiError) setErrors(Object.fromEntries(Object.entries(err.fields).filter(([k]) => (FIELDS as string[]).includes(k))));
+        if (err instanceof ApiError) setErrors(formErrors(err.fields));
         flash.fail('Failed to run backtest', err);
       },
     });

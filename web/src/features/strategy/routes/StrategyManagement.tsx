@@ -11,8 +11,9 @@ import { HistoryView } from '../components/HistoryView';
 import { PerformanceTable } from '../components/PerformanceTable';
 import { StrategyCards } from '../components/StrategyCards';
 import { TechnicalConfig } from '../components/TechnicalConfig';
+import { VersionsView } from '../components/VersionsView';
 
-const TABS = ['Overview', 'AI Strategies', 'Technical Analysis', 'Performance', 'History'] as const;
+const TABS = ['Overview', 'AI Strategies', 'Technical Analysis', 'Performance', 'History', 'Versions'] as const;
 type Tab = (typeof TABS)[number];
 
 export default function StrategyManagement() {
@@ -42,6 +43,7 @@ export default function StrategyManagement() {
         </Card>
       )}
       {tab === 'History' && <HistoryView />}
+      {tab === 'Versions' && <VersionsView flash={flash} />}
       {creating && (
         <CreateStrategyDialog
           onClose={() => setCreating(false)}

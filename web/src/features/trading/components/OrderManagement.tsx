@@ -4,11 +4,11 @@ import { RetryingNote, useRetrying } from '@/components/Retrying';
 import { btn, inputClass, Modal, Row } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
-import { errorMessage } from '@/lib/api';
+import { ApiError, errorMessage } from '@/lib/api';
 import { useMe } from '@/lib/auth';
 import { formatDateTime, formatPrice, formatQty } from '@/lib/format';
 import type { Order, OrderStatus } from '@/lib/types';
-import { useCancelOrder, useModifyOrder, useOrders, useProduct } from '../api';
+import { useCancelOrder, useModifyOrder, useOrders, useProduct, useTicker } from '../api';
 import { strategyLabel } from '../history';
 import { formatHold, orderLinks, shortId, type OrderLinks } from '../orders';
 import { validateModify } from '../validate';
@@ -32,7 +32,15 @@ const STATUS_ICON: Record<OrderStatus, { icon: string; cls: string }> = {
   rejected: { icon: '⚠', cls: 'text-red-600 dark:text-red-400' },
 };
 
-const TYPE_LABEL = { market: 'Market', limit: 'Limit', stop_loss: 'Stop-Loss' } as const;
+const TYPE_LABEL = { market: 'Market', limit: 'Limit', stop_loss: 'Stop-Loss', trailing_stop: 'Trailing Stop' } as const;
+
+/** A trailing stop's trail as the Type column shows it: '2%' or '$500.00', and its activation price when it has not trailed yet. */
+export function trailNote(o: Order): string | null {
+  const t = o.trail;
+  if (!t) return null;
+  const dist = t.trail_percent ? `${t.trail_percent}%` : t.trail_amount ? formatPrice(t.trail_amount) : '';
+  return t.extreme_price ? `trails ${dist} from ${formatPrice(t.extreme_price)}` : `${dist}, from ${t.activation_price ? formatPrice(t.activation_price) : 'the market'}`;
+}
 
 /** Price column: the limit or stop price; for a market order, its average fill price once it filled, else 'Market'. */
 export function orderPrice(o: Order): string {
@@ -114,7 +122,14 @@ export function OrderManagement() {
                     </td>
                     <td className="px-2 py-2">{o.symbol}</td>
                     <td className={`px-2 py-2 font-semibold ${o.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{o.side}</td>
-                    <td className="px-2 py-2">{TYPE_LABEL[o.order_type] ?? o.order_type}</td>
+                    <td className="px-2 py-2">
+                      {TYPE_LABEL[o.order_type]}
+                      {trailNote(o) && (
+                        <span className="block text-xs text-slate-500 dark:text-slate-400" data-testid="trail-note">
+                          {trailNote(o)}
+                        </span>
+                      )}
+                    </td>
                     <td className="px-2 py-2">{formatQty(o.quantity)}</td>
                     <td className="px-2 py-2">{orderPrice(o)}</td>
                     <td className="whitespace-nowrap px-2 py-2">{formatHold(o)}</td>
@@ -124,7 +139,7 @@ export function OrderManagement() {
                     <td className="px-2 py-2" data-testid="order-strategy">{strategyLabel(o.strategy)}</td>
                     <td className="px-2 py-2">{formatDateTime(o.created_at)}</td>
                     <td className="space-x-1 whitespace-nowrap px-2 py-2">
-                      {live && o.order_type === 'limit' && (
+                      {live && o.order_type !== 'market' && (
                         <button type="button" className={btn.small} onClick={() => setModifying(o)}>
                           Modify
                         </button>
@@ -180,40 +195,66 @@ function LinkNote({ links }: { links?: OrderLinks }) {
   );
 }
 
-/** Changes quantity and/or limit price; empty fields keep their current values. */
+/**
+ * Changes quantity and/or price (a limit's price, a stop's stop price); empty fields keep their current values. A
+ * stop is changed in place: the server never leaves the position without a stop while it moves (README, docs/COINBASE.md).
+ */
 export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: () => void }) {
   const [qty, setQty] = useState('');
   const [price, setPrice] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
+  const [empty, setEmpty] = useState(false);
   const { retrying, onRetry } = useRetrying();
   const modify = useModifyOrder(onRetry);
   const product = useProduct(order.symbol);
+  const ticker = useTicker(order.symbol);
+  const isStop = order.order_type === 'stop_loss';
+  const trailing = order.order_type === 'trailing_stop';
+  const priceLabel = isStop ? 'New Stop Price' : 'New Price';
   const fieldError = (key: string) => errors[key] && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors[key]}</p>;
   return (
-    <Modal title={`Modify Order ${shortId(order.id)}`} onClose={onClose}>
+    <Modal title={`Modify ${isStop ? 'Stop' : 'Order'} ${shortId(order.id)}`} onClose={onClose}>
       <form
         className="space-y-4"
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
           if (qty.trim() === '' && price.trim() === '') {
-            window.alert(MODIFY_EMPTY);
+            setEmpty(true);
             return;
           }
-          const v = validateModify(qty, price, product);
+          setEmpty(false);
+          const v = validateModify(qty, price, product, isStop ? { side: order.side, last: ticker.data?.price } : undefined);
           setErrors(v);
           if (Object.keys(v).length > 0) return;
           setError(null);
+          const p = price.trim() || undefined;
           modify.mutate(
-            { id: order.id, quantity: qty.trim() || undefined, price: price.trim() || undefined },
-            { onSuccess: onClose, onError: (err) => setError(errorMessage(err, 'Failed to modify order')) },
+            { id: order.id, quantity: qty.trim() || undefined, ...(isStop ? { stopPrice: p } : { price: p }) },
+            {
+              onSuccess: onClose,
+              onError: (err) => {
+                // Field errors from the server go under their inputs; the rest above the buttons.
+                const f = err instanceof ApiError ? err.fields : undefined;
+                if (f && Object.keys(f).length > 0) {
+                  setErrors({ quantity: f.quantity ?? '', price: f.stop_price ?? f.price ?? '' });
+                  if (!f.quantity && !f.stop_price && !f.price) setError(errorMessage(err, 'Failed to modify order'));
+                } else setError(errorMessage(err, 'Failed to modify order'));
+              },
+            },
           );
         }}
       >
         <Row label="Current">
-          {order.side} {formatQty(order.quantity)} {order.symbol} @ {orderPrice(order)}
+          {order.side} {formatQty(order.quantity)} {order.symbol} {isStop ? 'stop at' : '@'} {orderPrice(order)}
         </Row>
+        {isStop && ticker.data && (
+          <Row label="Market price">
+            <span data-testid="modify-market">{formatPrice(ticker.data.price)}</span>
+          </Row>
+        )}
+        {order.parent_order_id && <p className="text-xs text-slate-500 dark:text-slate-400">This is a protective order; it stays linked to its BUY and its one-cancels-other group.</p>}
         <div>
           <label htmlFor="mod-qty" className="block text-sm font-medium">
             New Quantity
@@ -221,6 +262,7 @@ export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: ()
           <input
             id="mod-qty"
             type="number"
+            inputMode="decimal"
             step={product?.base_increment ?? '0.00000001'}
             min="0"
             placeholder={order.quantity}
@@ -231,23 +273,29 @@ export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: ()
           />
           {fieldError('quantity')}
         </div>
-        <div>
-          <label htmlFor="mod-price" className="block text-sm font-medium">
-            New Price
-          </label>
-          <input
-            id="mod-price"
-            type="number"
-            step={product?.price_increment ?? 'any'}
-            min="0"
-            placeholder={order.price ?? ''}
-            className={inputClass}
-            value={price}
-            aria-invalid={!!errors.price}
-            onChange={(e) => setPrice(e.target.value)}
-          />
-          {fieldError('price')}
-        </div>
+        {trailing ? (
+          <p className="text-xs text-slate-500 dark:text-slate-400">A trailing stop&apos;s stop price follows the market ({trailNote(order)}): only its quantity can be changed.</p>
+        ) : (
+          <div>
+            <label htmlFor="mod-price" className="block text-sm font-medium">
+              {priceLabel}
+            </label>
+            <input
+              id="mod-price"
+              type="number"
+              inputMode="decimal"
+              step={product?.price_increment ?? 'any'}
+              min="0"
+              placeholder={(isStop ? order.stop_price : order.price) ?? ''}
+              className={inputClass}
+              value={price}
+              aria-invalid={!!errors.price}
+              onChange={(e) => setPrice(e.target.value)}
+            />
+            {fieldError('price')}
+          </div>
+        )}
+        {empty && <p className="text-sm text-red-600 dark:text-red-400">{MODIFY_EMPTY}</p>}
         <ErrorBox message={error} />
         {modify.isPending && <RetryingNote retrying={retrying} what="modification" />}
         <div className="flex justify-end gap-2">
@@ -255,7 +303,7 @@ export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: ()
             Cancel
           </button>
           <button type="submit" className={btn.primary} disabled={modify.isPending}>
-            {modify.isPending ? 'Saving...' : 'Modify Order'}
+            {modify.isPending ? 'Saving...' : isStop ? 'Modify Stop' : 'Modify Order'}
           </button>
         </div>
       </form>

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ErrorBox } from '@/components/Field';
 import { RetryingNote, useRetrying } from '@/components/Retrying';
@@ -7,10 +7,11 @@ import { btn, inputClass, Modal, Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { api, errorMessage } from '@/lib/api';
-import { formatPercent, formatPrice, formatQty, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
+import { formatDateTime, formatPercent, formatPrice, formatQty, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
 import { newClientOrderId, orderFailureMessage, sendWithRetry } from '@/lib/retry';
 import type { Position } from '@/lib/types';
 import { useInvalidateTrading, usePortfolio, usePositions } from '../api';
+import { shortId } from '../orders';
 import { TradingForm } from './TradingForm';
 
 /** Spec: close-position quantity must be in (0, |qty|]. */
@@ -59,7 +60,7 @@ export function PositionManager() {
             <table className="w-full text-sm">
               <thead className="text-left text-slate-500 dark:text-slate-400">
                 <tr>
-                  {['Symbol', 'Quantity', 'Avg Price', 'Current Price', 'Market Value', 'Unrealized P&L', 'P&L %', 'Actions'].map((h) => (
+                  {['Symbol', 'Quantity', 'Avg Price', 'Current Price', 'Market Value', 'Unrealized P&L', 'P&L %', 'Stop-Loss / Take-Profit', 'Actions'].map((h) => (
                     <th key={h} className="px-2 py-2 font-medium" title={h === 'Avg Price' ? AVG_PRICE_NOTE : undefined}>
                       {h}
                       {h === 'Avg Price' && <span className="block text-xs font-normal">incl. buy fees</span>}
@@ -69,20 +70,32 @@ export function PositionManager() {
               </thead>
               <tbody>
                 {list.map((p) => (
-                  <tr key={p.symbol} className="border-t border-slate-100 tabular-nums dark:border-slate-800">
-                    <td className="px-2 py-2 font-semibold">{p.symbol}</td>
-                    <td className="px-2 py-2">{(toNum(p.quantity) > 0 ? '+' : '') + formatQty(p.quantity)}</td>
-                    <td className="px-2 py-2">{formatPrice(p.avg_price)}</td>
-                    <td className="px-2 py-2">{toNum(p.current_price) ? formatPrice(p.current_price) : 'N/A'}</td>
-                    <td className="px-2 py-2">{formatMoney(p.current_value)}</td>
-                    <td className={`px-2 py-2 ${pnlClass(p.unrealized_pnl)}`}>{formatSignedMoney(p.unrealized_pnl)}</td>
-                    <td className={`px-2 py-2 ${pnlClass(p.pnl_percentage)}`}>{formatPercent(p.pnl_percentage)}</td>
-                    <td className="px-2 py-2">
-                      <button type="button" className={btn.small} onClick={() => setClosing(p)}>
-                        Close
-                      </button>
-                    </td>
-                  </tr>
+                  <Fragment key={p.symbol}>
+                    <tr className="border-t border-slate-100 tabular-nums dark:border-slate-800" data-testid="position-row">
+                      <td className="px-2 py-2 font-semibold">{p.symbol}</td>
+                      <td className="px-2 py-2">{(toNum(p.quantity) > 0 ? '+' : '') + formatQty(p.quantity)}</td>
+                      <td className="px-2 py-2">{formatPrice(p.avg_price)}</td>
+                      <td className="px-2 py-2">{toNum(p.current_price) ? formatPrice(p.current_price) : 'N/A'}</td>
+                      <td className="px-2 py-2">{formatMoney(p.current_value)}</td>
+                      <td className={`px-2 py-2 ${pnlClass(p.unrealized_pnl)}`}>{formatSignedMoney(p.unrealized_pnl)}</td>
+                      <td className={`px-2 py-2 ${pnlClass(p.pnl_percentage)}`}>{formatPercent(p.pnl_percentage)}</td>
+                      <td className="px-2 py-2" data-testid="position-protection">
+                        <ProtectionCell position={p} />
+                      </td>
+                      <td className="px-2 py-2">
+                        <button type="button" className={btn.small} onClick={() => setClosing(p)}>
+                          Close
+                        </button>
+                      </td>
+                    </tr>
+                    {p.protection_reduced && (
+                      <tr>
+                        <td colSpan={9} className="px-2 pb-2">
+                          <ReducedNotice notice={p.protection_reduced} />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
                 ))}
               </tbody>
             </table>
@@ -107,6 +120,44 @@ export function PositionManager() {
         </Modal>
       )}
     </div>
+  );
+}
+
+type Level = Position['protection'][number];
+type Notice = NonNullable<Position['protection_reduced']>;
+
+const KIND_LABEL: Record<Level['kind'], string> = { stop_loss: 'SL', take_profit: 'TP' };
+
+/**
+ * The live SELL stops and limits guarding a position, each with its price and the quantity it covers (from the
+ * exchange's live orders), and how much of the position no stop covers.
+ */
+export function ProtectionCell({ position }: { position: Position }) {
+  const levels = position.protection;
+  const stopped = levels.filter((l) => l.kind === 'stop_loss').reduce((a, l) => a + toNum(l.quantity), 0);
+  const held = toNum(position.quantity);
+  if (levels.length === 0) return <span className="text-amber-600 dark:text-amber-400">No stop</span>;
+  return (
+    <ul className="space-y-0.5 whitespace-nowrap text-xs">
+      {levels.map((l) => (
+        <li key={l.order_id} title={`${l.protective ? 'Protective order' : 'Your order'} ${l.order_id}`}>
+          <span className={l.kind === 'stop_loss' ? 'font-semibold text-red-600 dark:text-red-400' : 'font-semibold text-emerald-600 dark:text-emerald-400'}>{KIND_LABEL[l.kind]}</span>{' '}
+          {formatPrice(l.price)} × {formatQty(l.quantity)}
+        </li>
+      ))}
+      {stopped < held && <li className="text-amber-600 dark:text-amber-400">{formatQty(held - stopped)} without a stop</li>}
+    </ul>
+  );
+}
+
+/** Says when Kestrel shrank or cancelled a protective order, by how much and why: protection never shrinks silently. */
+export function ReducedNotice({ notice }: { notice: Notice }) {
+  const what = notice.kind === 'stop_loss' ? 'stop-loss' : 'take-profit';
+  const change = toNum(notice.to_quantity) === 0 ? `cancelled (it covered ${formatQty(notice.from_quantity)})` : `reduced from ${formatQty(notice.from_quantity)} to ${formatQty(notice.to_quantity)}`;
+  return (
+    <p role="status" data-testid="protection-reduced" className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-xs text-amber-800 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+      Protection reduced {formatDateTime(notice.at)}: the protective {what} {shortId(notice.order_id)} was {change} because {notice.reason}.
+    </p>
   );
 }
 

@@ -6,6 +6,7 @@ import { Spinner } from '@/components/Spinner';
 import { toNum } from '@/lib/format';
 import { useChartPrefs } from '@/lib/prefs';
 import { useCandles } from '../api';
+import { timeframeLabel } from '@/lib/timeframe';
 
 /** The last 100 candles (hourly candlesticks by default; type and timeframe follow the settings), refreshed every 60 s. */
 export function PriceChart({ symbol }: { symbol: string }) {
@@ -44,7 +45,7 @@ export function PriceChart({ symbol }: { symbol: string }) {
   }, [candles.data, prefs.type]);
 
   return (
-    <Card title={`${symbol} Price Chart · ${prefs.timeframe}`}>
+    <Card title={`${symbol} Price Chart · ${timeframeLabel(prefs.timeframe)}`}>
       {candles.isError && (
         <p role="alert" className="mb-2 text-sm text-red-600 dark:text-red-400">
           Failed to load chart data: {candles.error instanceof Error && candles.error.message ? candles.error.message : 'Unknown error'}

@@ -15,6 +15,7 @@ const FALLBACK: Record<TradeInput['orderType'], string> = {
   market: 'Failed to execute trade',
   limit: 'Failed to create limit order',
   stop_loss: 'Failed to create stop-loss order',
+  trailing_stop: 'Failed to create trailing stop order',
 };
 
 /** The trading form: used on New Trade, in the Trading Center and in the Quick Trade modal. */
@@ -55,7 +56,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
     onSettled: clearRetrying,
     onSuccess: (res) => {
       setDone(res.order);
-      setT((prev) => ({ ...prev, quantity: '', price: '' }));
+      setT((prev) => ({ ...prev, quantity: '', price: '', trail: '', activation: '' }));
       refresh();
       onExecuted?.(res.order);
     },
@@ -63,6 +64,8 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
       if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
         const f = { ...err.fields };
         if (f.stop_price) f.price = f.stop_price;
+        if (f.trail_percent ?? f.trail_amount) f.trail = f.trail_percent ?? f.trail_amount ?? '';
+        if (f.activation_price) f.activation = f.activation_price;
         setErrors(f);
       }
       setErrorSticks(err instanceof ApiError && err.status === 0);
@@ -80,9 +83,12 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   };
 
   const market = ticker.data ? (t.side === 'BUY' ? ticker.data.ask : ticker.data.bid) : undefined;
-  const price = t.orderType === 'market' ? toNum(market) : toNum(t.price);
+  // A trailing stop has no price of its own yet: its total is estimated at the market, like a market order's.
+  const price = t.orderType === 'market' || t.orderType === 'trailing_stop' ? toNum(market) : toNum(t.price);
   const total = toNum(t.quantity) * price;
-  const needsPrice = t.orderType !== 'market';
+  const trailing = t.orderType === 'trailing_stop';
+  const needsPrice = t.orderType !== 'market' && !trailing;
+  const trailLabel = t.trail ? (t.trailUnit === 'amount' ? formatPrice(t.trail) : `${t.trail}%`) : '—';
   // Steps follow the symbol's increments; until the products load, any value may be typed.
   const priceStep = product?.price_increment ?? 'any';
   const qtyStep = product?.base_increment ?? '0.00000001';
@@ -95,7 +101,12 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
     setErrors(v);
     if (Object.keys(v).length > 0) return;
     if (prefs?.confirmTrades !== false) {
-      const at = t.orderType === 'market' ? 'at market' : `${t.orderType === 'limit' ? 'limit' : 'stop'} ${formatPrice(t.price)}`;
+      const at =
+        t.orderType === 'market'
+          ? 'at market'
+          : t.orderType === 'trailing_stop'
+            ? `trailing ${trailLabel}${t.activation ? ` from ${formatPrice(t.activation)}` : ''}`
+            : `${t.orderType === 'limit' ? 'limit' : 'stop'} ${formatPrice(t.price)}`;
       if (!window.confirm(`Confirm ${t.side} ${formatQty(t.quantity)} ${t.symbol} ${at}?`)) return;
     }
     mutation.mutate({ t, clientOrderId: newClientOrderId() });
@@ -152,6 +163,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
               <option value="market">Market</option>
               <option value="limit">Limit</option>
               <option value="stop_loss">Stop-Loss</option>
+              <option value="trailing_stop">Trailing Stop</option>
             </select>
           </div>
           <div>
@@ -212,13 +224,70 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
         )}
       </div>
 
+      {trailing && (
+        <div className="grid gap-4 sm:grid-cols-2" data-testid="trailing-fields">
+          <div>
+            <label htmlFor="tf-trail" className="block text-sm font-medium">
+              Trail
+            </label>
+            <div className="flex gap-2">
+              <input
+                id="tf-trail"
+                type="number"
+                step="any"
+                min="0"
+                inputMode="decimal"
+                className={inputClass}
+                value={t.trail ?? ''}
+                onChange={(e) => set('trail', e.target.value)}
+                aria-invalid={!!errors.trail}
+              />
+              <select aria-label="Trail unit" className={`${inputClass} w-24`} value={t.trailUnit ?? 'percent'} onChange={(e) => set('trailUnit', e.target.value as 'percent' | 'amount')}>
+                <option value="percent">%</option>
+                <option value="amount">Price</option>
+              </select>
+            </div>
+            {errors.trail ? (
+              <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.trail}</p>
+            ) : (
+              <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                {t.side === 'SELL' ? 'The stop follows each new high at this distance and sells when the price falls back to it.' : 'The stop follows each new low at this distance and buys when the price rises back to it.'}
+              </p>
+            )}
+          </div>
+          <div>
+            <label htmlFor="tf-activation" className="block text-sm font-medium">
+              Activation Price (optional)
+            </label>
+            <input
+              id="tf-activation"
+              type="number"
+              step={priceStep}
+              min="0"
+              inputMode="decimal"
+              className={inputClass}
+              value={t.activation ?? ''}
+              onChange={(e) => set('activation', e.target.value)}
+              aria-invalid={!!errors.activation}
+            />
+            {errors.activation && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.activation}</p>}
+          </div>
+          {onCoinbase && (
+            <p className="text-xs text-amber-700 sm:col-span-2 dark:text-amber-300" data-testid="coinbase-trailing-note">
+              Trailing stops are not available on Coinbase yet: Coinbase refuses them. The sandbox and backtests have them.
+            </p>
+          )}
+        </div>
+      )}
+
       <div className="rounded border border-slate-200 p-3 dark:border-slate-800" aria-label="Order summary">
         <h3 className="mb-1 text-sm font-semibold">Order Summary</h3>
         <Row label="Action">
           {t.side} {t.symbol}
         </Row>
         <Row label="Quantity">{t.quantity ? formatQty(t.quantity) : '—'}</Row>
-        <Row label={t.orderType === 'market' ? 'Est. Price' : t.orderType === 'limit' ? 'Limit Price' : 'Stop Price'}>{price ? formatPrice(price) : '—'}</Row>
+        {trailing && <Row label="Trail">{trailLabel}</Row>}
+        <Row label={t.orderType === 'market' || trailing ? 'Est. Price' : t.orderType === 'limit' ? 'Limit Price' : 'Stop Price'}>{price ? formatPrice(price) : '—'}</Row>
         <Row label="Total">{total ? formatMoney(total) : '—'}</Row>
       </div>
 

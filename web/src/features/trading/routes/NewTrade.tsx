@@ -1,4 +1,5 @@
 import { Card, ScreenHeader } from '@/components/Screen';
+import { OrderBook } from '../components/OrderBook';
 import { TradingForm } from '../components/TradingForm';
 
 export default function NewTrade() {
@@ -8,6 +9,7 @@ export default function NewTrade() {
       <Card className="max-w-2xl">
         <TradingForm />
       </Card>
+      <OrderBook />
     </>
   );
 }

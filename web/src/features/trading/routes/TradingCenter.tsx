@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Card, ScreenHeader } from '@/components/Screen';
+import { OrderBook } from '../components/OrderBook';
 import { OrderManagement } from '../components/OrderManagement';
 import { PortfolioOverview } from '../components/PortfolioOverview';
 import { PositionManager } from '../components/PositionManager';
@@ -30,9 +31,12 @@ export default function TradingCenter() {
       </div>
       <div role="tabpanel">
         {tab === 'New Trade' && (
-          <Card className="max-w-2xl">
-            <TradingForm />
-          </Card>
+          <>
+            <Card className="max-w-2xl">
+              <TradingForm />
+            </Card>
+            <OrderBook />
+          </>
         )}
         {tab === 'Positions' && <PositionManager />}
         {tab === 'Orders' && <OrderManagement />}

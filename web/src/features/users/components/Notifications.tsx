@@ -4,15 +4,15 @@ import { btn } from '@/components/Modal';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useMe } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
-import { notifyApi, useChannels, useDeliveries, useNotifyMutation, useRouting, type Channel, type Delivery, type Routing } from '../notifyApi';
+import { notifyApi, useChannels, useDeliveries, useNotifyMutation, useRouting, type Channel, type ChannelInput, type Delivery, type Routing } from '../notifyApi';
 
-/** Account -> Notifications: webhook channels, which events go where, and what was delivered. */
+/** Account -> Notifications: channels (webhooks, Telegram), which events go where, and what was delivered. */
 export function Notifications() {
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-500">
-        Webhooks only for now: each message is signed (Standard Webhooks) and retried for 24 hours until your receiver answers 2xx. Browser push, Telegram and
-        email are not available yet.
+        Webhooks are signed (Standard Webhooks); Telegram messages go through your own bot; email through the server's mail server. Every message is
+        retried for 24 hours until the receiver takes it. Browser push is not available yet.
       </p>
       <Channels />
       <RoutingForm />
@@ -21,13 +21,24 @@ export function Notifications() {
   );
 }
 
+type Kind = 'webhook' | 'telegram' | 'email';
+
+/** Where a channel sends, as its list shows it. */
+function target(c: Channel) {
+  return c.kind === 'telegram' ? `Telegram chat ${c.address}` : c.kind === 'email' ? `Email to ${c.address}` : c.url;
+}
+
 function Channels() {
   const channels = useChannels();
+  const [kind, setKind] = useState<Kind>('webhook');
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
+  const [chat, setChat] = useState('');
+  const [token, setToken] = useState('');
+  const [email, setEmail] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
   const [result, setResult] = useState<string | null>(null);
-  const create = useNotifyMutation((c: { name: string; url: string }) => notifyApi.create(c));
+  const create = useNotifyMutation((c: ChannelInput) => notifyApi.create(c));
   const remove = useNotifyMutation((id: string) => notifyApi.remove(id));
   const test = useNotifyMutation((c: Channel) => notifyApi.test(c.id));
   const fields = create.error instanceof ApiError ? create.error.fields : {};
@@ -38,9 +49,9 @@ function Channels() {
       {channels.data?.length === 0 && <p className="text-sm text-slate-500">No channels yet.</p>}
       <ul className="space-y-1 text-sm">
         {(channels.data ?? []).map((c) => (
-          <li key={c.id} className="flex items-center gap-3">
+          <li key={c.id} className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <span className="font-medium">{c.name}</span>
-            <span className="truncate text-slate-500">{c.url}</span>
+            <span className="min-w-0 truncate text-slate-500">{target(c)}</span>
             <button
               type="button"
               className={btn.small}
@@ -66,28 +77,72 @@ function Channels() {
         </p>
       )}
       <form
-        className="grid gap-2 sm:grid-cols-[1fr_2fr_auto] sm:items-end"
+        className={`grid gap-2 sm:items-end ${kind === 'telegram' ? 'sm:grid-cols-[auto_1fr_1fr_2fr_auto]' : 'sm:grid-cols-[auto_1fr_2fr_auto]'}`}
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate(
-            { name, url },
-            {
-              onSuccess: (c) => {
-                setSecret(c.secret);
-                setName('');
-                setUrl('');
-              },
+          create.mutate(kind === 'telegram' ? { kind, name, address: chat, bot_token: token } : kind === 'email' ? { kind, name, address: email } : { kind, name, url }, {
+            onSuccess: (c) => {
+              setSecret(c.secret || null);
+              setName('');
+              setUrl('');
+              setChat('');
+              setToken('');
+              setEmail('');
             },
-          );
+          });
         }}
       >
+        <div>
+          <label htmlFor="channel-kind" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+            Kind
+          </label>
+          <select
+            id="channel-kind"
+            value={kind}
+            onChange={(e) => {
+              setKind(e.target.value as Kind);
+              create.reset();
+            }}
+            className="mt-1 rounded border border-slate-300 bg-white px-2 py-2 text-sm dark:border-slate-700 dark:bg-slate-800"
+          >
+            <option value="webhook">Webhook</option>
+            <option value="telegram">Telegram</option>
+            <option value="email">Email</option>
+          </select>
+        </div>
         <Field id="hook-name" label="Name" value={name} onChange={(e) => setName(e.target.value)} error={fields.name} />
-        <Field id="hook-url" label="Webhook URL" value={url} placeholder="https://example.com/hooks/kestrel" onChange={(e) => setUrl(e.target.value)} error={fields.url} />
+        {kind === 'email' ? (
+          <Field id="mail-to" label="Email address" type="email" value={email} placeholder="me@example.com" onChange={(e) => setEmail(e.target.value)} error={fields.address} />
+        ) : kind === 'webhook' ? (
+          <Field id="hook-url" label="Webhook URL" value={url} placeholder="https://example.com/hooks/kestrel" onChange={(e) => setUrl(e.target.value)} error={fields.url} />
+        ) : (
+          <>
+            <Field id="tg-chat" label="Chat id" value={chat} placeholder="123456789 or @channel" onChange={(e) => setChat(e.target.value)} error={fields.address} />
+            <Field
+              id="tg-token"
+              label="Bot token (from BotFather)"
+              type="password"
+              autoComplete="off"
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              error={fields.bot_token}
+            />
+          </>
+        )}
         <button type="submit" className={btn.primary} disabled={create.isPending}>
-          Add webhook
+          {kind === 'telegram' ? 'Add Telegram' : kind === 'email' ? 'Add email' : 'Add webhook'}
         </button>
       </form>
-      {create.error && !Object.keys(fields).length && <ErrorBox message={errorMessage(create.error, 'Failed to add the webhook')} />}
+      {kind === 'email' && (
+        <p className="text-xs text-slate-500">
+          Mail goes through the mail server an operator sets in Settings → System (notification servers), and only while the Email switch is on in Settings → UI
+          Preferences → Notifications.
+        </p>
+      )}
+      {kind === 'telegram' && (
+        <p className="text-xs text-slate-500">The token is stored encrypted and never shown again. Send your bot a message first, or add it to the group, so it may write to the chat.</p>
+      )}
+      {create.error && !Object.keys(fields).length && <ErrorBox message={errorMessage(create.error, 'Failed to add the channel')} />}
       {secret && (
         <p role="status" className="text-sm">
           Signing secret (shown once, keep it for verifying signatures): <code className="break-all">{secret}</code>
@@ -108,7 +163,16 @@ function RoutingForm() {
   if (routing.isLoading || channels.isLoading) return <p className="text-sm text-slate-500">Loading routing…</p>;
   if (routing.error) return <ErrorBox message={errorMessage(routing.error, 'Failed to load your routing')} />;
   if (!routing.data) return null;
-  const r: Routing = draft ?? { routes: routing.data.routes, min_severity: routing.data.min_severity, aggregate: routing.data.aggregate, aggregate_seconds: routing.data.aggregate_seconds };
+  const d = routing.data;
+  const r: Routing = draft ?? {
+    routes: d.routes,
+    min_severity: d.min_severity,
+    aggregate: d.aggregate,
+    aggregate_seconds: d.aggregate_seconds,
+    quiet_from: d.quiet_from ?? '',
+    quiet_to: d.quiet_to ?? '',
+    quiet_timezone: d.quiet_timezone ?? '',
+  };
   const chans = channels.data ?? [];
   const edit = (next: Routing) => {
     setDraft(next);
@@ -174,6 +238,33 @@ function RoutingForm() {
           onChange={(e) => edit({ ...r, aggregate_seconds: Number(e.target.value) })}
         />{' '}
         s
+      </div>
+      <div className="flex flex-wrap items-end gap-3 text-sm">
+        <span className="self-center">Quiet hours (all but critical events wait until they end)</span>
+        <label>
+          From{' '}
+          <input
+            type="time"
+            aria-label="Quiet hours from"
+            value={r.quiet_from ?? ''}
+            onChange={(e) => edit({ ...r, quiet_from: e.target.value })}
+            className="rounded border px-2 py-1 dark:bg-slate-800"
+          />
+        </label>
+        <label>
+          to{' '}
+          <input type="time" aria-label="Quiet hours to" value={r.quiet_to ?? ''} onChange={(e) => edit({ ...r, quiet_to: e.target.value })} className="rounded border px-2 py-1 dark:bg-slate-800" />
+        </label>
+        <label>
+          time zone{' '}
+          <input
+            aria-label="Quiet hours time zone"
+            placeholder="UTC"
+            value={r.quiet_timezone ?? ''}
+            onChange={(e) => edit({ ...r, quiet_timezone: e.target.value })}
+            className="w-40 rounded border px-2 py-1 dark:bg-slate-800"
+          />
+        </label>
       </div>
       {Object.entries(fields).map(([f, m]) => (
         <p key={f} className="text-xs text-red-600">

@@ -11,6 +11,10 @@ export function UserRow({ user, isMe, onResult }: { user: User; isMe: boolean; o
   const change = (ch: UserChange, done: string) =>
     update.mutate(ch, { onSuccess: () => onResult(true, done), onError: (e) => onResult(false, errorMessage(e, 'Failed to update user')) });
   const disabled = !!user.disabled;
+  // The server refuses an operator disabling themself (they would lock
+  // themself out); say so here instead of offering a click that fails.
+  const selfDisable = isMe && !disabled;
+  const reasonId = `self-disable-${user.id}`;
   return (
     <tr className="border-t border-slate-200 dark:border-slate-800">
       <td className="py-2 pr-3">{user.email}</td>
@@ -34,11 +38,18 @@ export function UserRow({ user, isMe, onResult }: { user: User; isMe: boolean; o
           <button
             type="button"
             className={disabled ? btn.small : btn.small + ' text-red-700 dark:text-red-400'}
-            disabled={update.isPending}
+            disabled={update.isPending || selfDisable}
+            aria-describedby={selfDisable ? reasonId : undefined}
+            title={selfDisable ? 'You cannot disable your own account' : undefined}
             onClick={() => change({ disabled: !disabled }, `${disabled ? 'Enabled' : 'Disabled'} ${user.email}`)}
           >
             {disabled ? `Enable ${user.email}` : `Disable ${user.email}`}
           </button>
+          {selfDisable && (
+            <span id={reasonId} className="self-center text-xs text-slate-500 dark:text-slate-400">
+              Your own account: another operator can disable it
+            </span>
+          )}
           {!isMe && <ResetPassword user={user} onResult={onResult} />}
         </div>
       </td>

@@ -4,6 +4,7 @@ import { Card } from '@/components/Screen';
 import { SYMBOLS, useIsOperator, useStrategies } from '../../api';
 import { AI_MODES, usesAI, type BacktestErrors, type BacktestForm as Form } from '../../backtestModel';
 import type { AIMode } from '../../backtestTypes';
+import { OverridesForm } from './OverridesForm';
 
 function Labelled({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: ReactNode; children: ReactNode }) {
   return (
@@ -108,14 +109,18 @@ export function BacktestForm({ form, errors, onChange, onSubmit, running }: { fo
             </button>
           )}
           {shown && (
-            <Labelled
-              id="bt-params"
-              label="Parameter overrides (JSON)"
-              error={errors.params}
-              hint={<>For this run only, e.g. {'{"indicators": {"rsi_oversold": 40, "rsi_overbought": 60}}'}; the saved strategy is unchanged.</>}
-            >
-              <textarea {...aria('bt-params', errors.params)} rows={3} value={form.params} onChange={(e) => onChange('params', e.target.value)} className={`${cls(errors.params)} font-mono text-xs`} placeholder='{"timeframe": "FIFTEEN_MINUTE"}' />
-            </Labelled>
+            <div className="space-y-2">
+              <p className="text-xs text-slate-500 dark:text-slate-400">For this run only; the saved strategy is unchanged. An empty field keeps the saved value.</p>
+              <OverridesForm strategy={form.strategy_name} params={form.params} onChange={(json) => onChange('params', json)} />
+              <Labelled
+                id="bt-params"
+                label="Parameter overrides (JSON)"
+                error={errors.params}
+                hint={<>The same overrides as JSON, e.g. {'{"indicators": {"rsi_oversold": 40}}'}; a key the strategy does not have is refused.</>}
+              >
+                <textarea {...aria('bt-params', errors.params)} rows={3} value={form.params} onChange={(e) => onChange('params', e.target.value)} className={`${cls(errors.params)} font-mono text-xs`} placeholder='{"timeframe": "FIFTEEN_MINUTE"}' />
+              </Labelled>
+            </div>
           )}
         </div>
         <button type="submit" disabled={running} className={`${btn.primary} w-full`}>

@@ -4,6 +4,7 @@ import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { formatMoney, formatPercent, formatSignedMoney } from '@/lib/format';
 import { useBacktestPair } from '../../backtestApi';
+import { CompareEquity } from './CompareEquity';
 import { derived, pct, ratio, signedPctOrNA } from '../../backtestModel';
 import type { BacktestReport } from '../../backtestTypes';
 
@@ -15,7 +16,7 @@ const METRICS: [string, (r: BacktestReport) => ReactNode][] = [
   ['Symbol', (r) => r.symbol],
   ['Period', (r) => `${r.start_date.slice(0, 10)} → ${r.end_date.slice(0, 10)}`],
   ['Timeframe', (r) => r.assumptions.timeframe],
-  ['Parameter Overrides', (r) => (r.request.params ? <code className="text-xs">{JSON.stringify(r.request.params)}</code> : 'none')],
+  ['Parameter Overrides', (r) => (r.request.params ? <code className="break-all text-xs">{JSON.stringify(r.request.params)}</code> : 'none')],
   ['Initial Capital', (r) => formatMoney(r.initial_equity)],
   ['Total Return', (r) => signedPct(r.total_return)],
   ['Buy & Hold Return', (r) => signedPct(r.buy_and_hold_return)],
@@ -32,7 +33,7 @@ const METRICS: [string, (r: BacktestReport) => ReactNode][] = [
   ['Fees Paid', (r) => formatMoney(r.fees_paid)],
 ];
 
-/** Two stored runs side by side. */
+/** Two stored runs: their equity curves overlaid, then their metrics side by side. */
 export function CompareRuns({ ids, onClose }: { ids: [string, string]; onClose: () => void }) {
   const [qa, qb] = useBacktestPair(ids);
   const failed = qa?.isError || qb?.isError;
@@ -54,21 +55,22 @@ export function CompareRuns({ ids, onClose }: { ids: [string, string]; onClose: 
       {failed && <p className="text-sm text-red-600 dark:text-red-400">Failed to load a run to compare</p>}
       {!failed && !loaded && <Spinner />}
       {loaded && (!a || !b) && <p className="text-sm text-slate-500 dark:text-slate-400">Only completed runs can be compared.</p>}
+      {a && b && <CompareEquity runs={[a, b]} />}
       {a && b && (
         <table className="w-full text-sm" aria-label="Run comparison">
           <thead>
             <tr className="border-b border-slate-200 text-left text-xs uppercase text-slate-500 dark:border-slate-800 dark:text-slate-400">
               <th className="py-2 font-medium">Metric</th>
-              <th className="py-2 text-right font-medium">Run A · {a.id.slice(0, 8)}</th>
-              <th className="py-2 text-right font-medium">Run B · {b.id.slice(0, 8)}</th>
+              <th className="py-2 pl-3 text-right font-medium">Run A · {a.id.slice(0, 8)}</th>
+              <th className="py-2 pl-3 text-right font-medium">Run B · {b.id.slice(0, 8)}</th>
             </tr>
           </thead>
           <tbody>
             {METRICS.map(([label, f]) => (
               <tr key={label} className="border-b border-slate-100 dark:border-slate-800/60">
                 <td className="py-1.5 text-slate-500 dark:text-slate-400">{label}</td>
-                <td className="py-1.5 text-right font-medium tabular-nums">{f(a)}</td>
-                <td className="py-1.5 text-right font-medium tabular-nums">{f(b)}</td>
+                <td className="py-1.5 pl-3 text-right font-medium tabular-nums [overflow-wrap:anywhere]">{f(a)}</td>
+                <td className="py-1.5 pl-3 text-right font-medium tabular-nums [overflow-wrap:anywhere]">{f(b)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,6 @@
 import { AreaSeries, LineSeries, LineStyle, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
-import { chartTime, createThemedChart } from '@/components/chart';
+import { chartTime, createThemedChart, fitWhileSizing } from '@/components/chart';
 import { Card } from '@/components/Screen';
 import { toNum } from '@/lib/format';
 import type { EquityPoint } from '../../backtestTypes';
@@ -21,8 +21,11 @@ export function EquityChart({ points, initial, maxDrawdown }: { points: EquityPo
     equity.setData(rows.map(([t, p]) => ({ time: t as UTCTimestamp, value: toNum(p.equity) })));
     dd.setData(rows.map(([t, p]) => ({ time: t as UTCTimestamp, value: -p.drawdown * 100 })));
     equity.createPriceLine({ price: toNum(initial), color: '#94a3b8', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: 'Start' });
-    chart.timeScale().fitContent();
-    return dispose;
+    const unfit = fitWhileSizing(chart, box.current); // opens on the whole run
+    return () => {
+      unfit();
+      dispose();
+    };
   }, [points, initial]);
   return (
     <Card title="Equity Curve">

@@ -1,6 +1,6 @@
 import { CandlestickSeries, createSeriesMarkers, type SeriesMarker, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useMemo, useRef } from 'react';
-import { chartTime, createThemedChart } from '@/components/chart';
+import { chartTime, createThemedChart, fitWhileSizing } from '@/components/chart';
 import { ErrorBox } from '@/components/Field';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
@@ -34,8 +34,11 @@ export function FillsChart({ report }: { report: BacktestReport }) {
     const series = chart.addSeries(CandlestickSeries, { upColor: '#10b981', downColor: '#ef4444', borderVisible: false, wickUpColor: '#10b981', wickDownColor: '#ef4444' });
     series.setData(data.cs);
     createSeriesMarkers(series, data.markers);
-    chart.timeScale().fitContent();
-    return dispose;
+    const unfit = fitWhileSizing(chart, box.current); // opens on the whole run
+    return () => {
+      unfit();
+      dispose();
+    };
   }, [data]);
 
   const buys = (fills ?? []).filter((f) => f.side === 'BUY').length;

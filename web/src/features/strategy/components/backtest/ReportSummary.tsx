@@ -1,6 +1,7 @@
 import { Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { formatMoney, formatPercent, formatSignedMoney, pnlClass } from '@/lib/format';
+import { timeframeLabel } from '@/lib/timeframe';
 import { AI_MODES, derived, pct, ratio, signalCounts, signedPctOrNA, winRateClass } from '../../backtestModel';
 import type { AIRun, Assumptions, BacktestReport } from '../../backtestTypes';
 
@@ -10,13 +11,19 @@ const fee = (s: string) => pct(Number(s));
 /** An RFC 3339 time as "YYYY-MM-DD HH:mm UTC". */
 const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
-/** Which market history the run read: the source and its real dates (runs stored before the candle store have none). */
-function DataNote({ data }: { data: Assumptions['data'] | undefined }) {
+/**
+ * Which market history the run read: the source, its real dates and how its
+ * candles add up (warm-up + the period's = read); runs stored before the
+ * candle store have none.
+ */
+function DataNote({ data, evaluated }: { data: Assumptions['data'] | undefined; evaluated?: number }) {
   if (!data) return null;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const split = evaluated != null && evaluated <= data.candles ? `: ${n(data.candles - evaluated)} to warm up + ${n(evaluated)} in the period` : ', warm-up included';
   return (
     <>
       <p className="mt-1" data-testid="bt-data">
-        Data: {data.source}, real market dates {utc(data.from)} to {utc(data.to)} ({data.candles.toLocaleString('en-US')} candles, warm-up included).
+        Data: {data.source}, real market dates {utc(data.from)} to {utc(data.to)} ({n(data.candles)} candles read{split}).
       </p>
       {data.synthetic && (
         <p className="mt-1 font-semibold text-amber-800 dark:text-amber-300" data-testid="bt-synthetic">
@@ -28,15 +35,16 @@ function DataNote({ data }: { data: Assumptions['data'] | undefined }) {
   );
 }
 
-/** The fill model every number rests on. */
-export function AssumptionsBanner({ a }: { a: Assumptions }) {
+/** The fill model every number rests on, and the strategy version the overrides were applied to (0 or absent: a run from before versions). */
+export function AssumptionsBanner({ a, evaluated, strategyVersion }: { a: Assumptions; evaluated?: number; strategyVersion?: number }) {
   const items = [
+    strategyVersion ? `strategy configuration version ${strategyVersion}` : '',
     `Taker fee ${fee(a.taker_fee)}`,
     `maker fee ${fee(a.maker_fee)}`,
     `slippage ${a.slippage_bps} bps`,
     a.half_spread != null && `half-spread ${pct(Number(a.half_spread), 4)}`,
     `volume cap ${a.volume_cap}`,
-    `timeframe ${a.timeframe}`,
+    `timeframe ${timeframeLabel(a.timeframe)}`,
     `${a.candles.toLocaleString('en-US')} candles (sha256 ${a.candles_hash.slice(0, 12)})`,
     `engine v${a.engine_version}`,
     a.build && `build ${a.build}`,
@@ -49,7 +57,7 @@ export function AssumptionsBanner({ a }: { a: Assumptions }) {
     <div role="note" aria-label="Assumptions" className="rounded border border-sky-300 bg-sky-50 p-3 text-xs text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-200">
       <p className="font-semibold">Assumptions</p>
       <p className="mt-1">{items.join(' · ')}</p>
-      <DataNote data={a.data} />
+      <DataNote data={a.data} evaluated={evaluated} />
       <p className="mt-1">Fills: {a.fills}.</p>
       {p && (
         <p className="mt-1" data-testid="bt-policy">
@@ -58,6 +66,25 @@ export function AssumptionsBanner({ a }: { a: Assumptions }) {
           {p.max_daily_trades} trades a day · max {p.max_open_positions} open positions · leverage {p.max_leverage}x
         </p>
       )}
+    </div>
+  );
+}
+
+/**
+ * Said first when the maximum drawdown limit stopped trading for good: from
+ * then on the report describes a flat account, not the strategy.
+ */
+export function HaltedCallout({ h }: { h: NonNullable<BacktestReport['halted']> }) {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return (
+    <div role="alert" data-testid="bt-halted" className="rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+      <p className="font-semibold">
+        Trading halted: {h.reason} on {day(h.at)}: {n(h.untraded_days)} of {n(h.total_days)} days untraded.
+      </p>
+      <p className="mt-1 text-xs">
+        The limit refused {n(h.refused)} signal{h.refused === 1 ? '' : 's'}, and the equity stayed at or beyond it from {utc(h.at)} to the end, so the figures below describe
+        the strategy up to then and an idle account after.
+      </p>
     </div>
   );
 }

@@ -1,0 +1,12 @@
+-- Notification events committed in the same transaction as what caused them
+-- (a fill), waiting to be routed into notify_outbox.
+CREATE TABLE notify_events (
+    id         TEXT COLLATE "C" PRIMARY KEY,
+    type       TEXT NOT NULL,
+    severity   TEXT NOT NULL,
+    owner      TEXT NOT NULL,
+    order_id   TEXT NOT NULL DEFAULT '',
+    payload    JSONB NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX notify_events_created ON notify_events (created_at, id);

@@ -1,0 +1,28 @@
+/**
+ * A settings field as the form labels it, for messages shown to people: a
+ * validation issue names "Max position size", never
+ * "trading.riskManagement.maxPositionSize". Fields whose label is not their
+ * key spelled out are listed; the rest are spelled out from the key's last part.
+ */
+const LABELS: Record<string, string> = {
+  'trading.riskManagement.stopLossPercent': 'Stop loss',
+  'trading.riskManagement.takeProfitPercent': 'Take profit',
+  'api.exchange.apiKey': 'API key',
+  'api.exchange.apiSecret': 'API secret',
+  'api.ai.timeout': 'AI provider timeout',
+  'api.exchange.timeout': 'Exchange timeout',
+  'ui.theme.primaryColor': 'Primary colour',
+  'ui.theme.accentColor': 'Accent colour',
+};
+
+export function fieldLabel(path: string): string {
+  const known = LABELS[path];
+  if (known) return known;
+  const last = path.split('.').pop() ?? path;
+  const words = last
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
