@@ -91,15 +91,16 @@ func TestSeededFaults(t *testing.T) {
 	})
 
 	// The starting funds, before any fill: the balances must end as these
-	// moved by the fills.
-	admin, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(context.Background())
+	// moved by the fills. (A connection of its own each time: the fault
+	// that terminates the database's connections would end a kept one.)
 	funds := func() (usd, btc string) {
 		t.Helper()
-		if err := admin.QueryRow(ctx, `SELECT
+		conn, err := pgx.Connect(ctx, dbURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(context.Background())
+		if err := conn.QueryRow(ctx, `SELECT
 			coalesce((SELECT (available::numeric + hold::numeric)::text FROM sandbox_balances WHERE currency = 'USD'), '0'),
 			coalesce((SELECT (available::numeric + hold::numeric)::text FROM sandbox_balances WHERE currency = 'BTC'), '0')`).Scan(&usd, &btc); err != nil {
 			t.Fatal(err)
@@ -275,6 +276,11 @@ func TestSeededFaults(t *testing.T) {
 	took := time.Since(began)
 
 	// The checks.
+	admin, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
 	rows, err := admin.Query(ctx, `SELECT client_order_id, status, coalesce(trunc(price::numeric)::text, '') FROM sandbox_orders WHERE client_order_id LIKE 'ch-%'`)
 	if err != nil {
 		t.Fatal(err)
@@ -380,10 +386,23 @@ func TestSeededFaults(t *testing.T) {
 		history = append(history, porcupine.Operation{ClientId: clients, Input: opInput{kind: "read", cid: cid}, Call: end, Output: state, Return: end + 1})
 	}
 	res := porcupine.CheckOperationsTimeout(orderModel.ToModel(), history, 30*time.Second)
-	t.Logf("seed %d: %s under faults %v; %d orders (%d market), %d acknowledged, %d given up after a refusal, %d fills; attempts by status %v; new leader after a leader fault: %v; linearizable: %v",
-		seed, took.Round(time.Second), faults, len(refusedOnly), len(marketIDs), len(acked), abandoned, fills, statuses, newLeader, res)
+	t.Logf("seed %d: %s under faults %v; %d orders (%d market), %d acknowledged, %d given up after a refusal, %d fills (USD %s -> %s, BTC %s -> %s); attempts by status %v; new leader after a leader fault: %v; linearizable: %v",
+		seed, took.Round(time.Second), faults, len(refusedOnly), len(marketIDs), len(acked), abandoned, fills, startUSD, endUSD, startBTC, endBTC, statuses, newLeader, res)
 	if res != porcupine.Ok {
-		t.Errorf("the history of place and cancel is not linearizable (%v); seed %d", res, seed)
+		t.Errorf("the history of place, modify and cancel is not linearizable (%v); seed %d", res, seed)
+		// Name the orders whose own history is not, with what each attempt was told.
+		by := map[string][]porcupine.Operation{}
+		for _, op := range history {
+			by[op.Input.(opInput).cid] = append(by[op.Input.(opInput).cid], op)
+		}
+		for cid, ops := range by {
+			if porcupine.CheckOperations(orderModel.ToModel(), ops) {
+				continue
+			}
+			for _, op := range ops {
+				t.Logf("%s: %+v -> %+v (%.3f s to %.3f s)", cid, op.Input, op.Output, float64(op.Call)/1e9, float64(op.Return)/1e9)
+			}
+		}
 	}
 	for _, d := range newLeader {
 		if d > 10*time.Second {
@@ -531,7 +550,7 @@ var orderModel = porcupine.NondeterministicModel{
 				}
 				return nil
 			}
-			next = orderState{st: stateCancelled}
+			next = orderState{st: stateCancelled, px: s.px} // a cancelled order keeps its last price
 		}
 		switch out {
 		case outOK:
