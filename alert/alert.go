@@ -85,6 +85,13 @@ func (s *Service) Resolve(ctx context.Context, id int64, by Resolver) (domain.Al
 	return a, did, nil
 }
 
+// Dismiss puts alert id out of sight for userID alone until it happens
+// again. It is not resolving: nothing is set off, nothing is pushed to
+// others. not_found when the alert does not exist.
+func (s *Service) Dismiss(ctx context.Context, id int64, userID string) (domain.Alert, error) {
+	return s.store.DismissAlert(ctx, id, userID, s.clock.Now())
+}
+
 // ResolveKey resolves the open alert raised under key, if there is one
 // (for example the stale-market alert once prices return), as Kestrel
 // itself.
