@@ -1,5 +1,5 @@
 // Package alert raises, lists and resolves system alerts. Alerts come from real
-// conditions (emergency stop, risk refusals, exchange rejections, stale market
+// conditions (emergency stop, a strategy's risk refusals, exchange rejections, stale market
 // data, database and backup failures); repeats of an open alert are merged.
 package alert
 
