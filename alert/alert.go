@@ -1,5 +1,5 @@
 // Package alert raises, lists and resolves system alerts. Alerts come from real
-// conditions (emergency stop, risk refusals, exchange rejections, stale market
+// conditions (emergency stop, a strategy's risk refusals, exchange rejections, stale market
 // data, database and backup failures); repeats of an open alert are merged.
 package alert
 
@@ -83,6 +83,13 @@ func (s *Service) Resolve(ctx context.Context, id int64, by Resolver) (domain.Al
 		}
 	}
 	return a, did, nil
+}
+
+// Dismiss puts alert id out of sight for userID alone until it happens
+// again. It is not resolving: nothing is set off, nothing is pushed to
+// others. not_found when the alert does not exist.
+func (s *Service) Dismiss(ctx context.Context, id int64, userID string) (domain.Alert, error) {
+	return s.store.DismissAlert(ctx, id, userID, s.clock.Now())
 }
 
 // ResolveKey resolves the open alert raised under key, if there is one

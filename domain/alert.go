@@ -28,13 +28,19 @@ type Alert struct {
 	Resolved   bool       `json:"resolved"`
 	ResolvedAt *time.Time `json:"resolved_at"`
 	ResolvedBy string     `json:"resolved_by,omitempty"`
+	// Dismissed says the viewer (AlertFilter.Viewer) put this alert out of
+	// sight since it last happened. It is theirs alone and is not resolving:
+	// the alert stays open for everyone else, and a repeat shows it again.
+	Dismissed bool `json:"dismissed"`
 }
 
-// AlertFilter narrows a listing; nil Resolved means both.
+// AlertFilter narrows a listing; nil Resolved means both. Viewer, a user
+// id, fills each alert's Dismissed for that user ("": never dismissed).
 type AlertFilter struct {
 	Severity string
 	Resolved *bool
 	Limit    int
+	Viewer   string
 }
 
 // AlertStore persists alerts.
@@ -47,6 +53,11 @@ type AlertStore interface {
 	ListAlerts(ctx context.Context, f AlertFilter) ([]Alert, error)
 	// ResolveAlert marks an alert resolved; not_found when missing.
 	ResolveAlert(ctx context.Context, id int64, by string, at time.Time) (Alert, error)
-	// PruneAlerts deletes resolved alerts older than before.
+	// DismissAlert records that userID put alert id out of sight at at
+	// (again: the later time counts) and returns the alert as userID sees
+	// it; not_found when the alert does not exist.
+	DismissAlert(ctx context.Context, id int64, userID string, at time.Time) (Alert, error)
+	// PruneAlerts deletes resolved alerts older than before (and their
+	// dismissals).
 	PruneAlerts(ctx context.Context, before time.Time) (int64, error)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"time"
 
 	"kestrel/domain"
 	"kestrel/events"
@@ -61,6 +62,15 @@ func FromAlert(a domain.Alert) (Event, bool) {
 		return e, false
 	}
 	return e, true
+}
+
+// FromRiskRefusal is the risk.limit_reached event of a person's order the
+// risk check refused. No alert stands for it (the refusal was answered to
+// the person in the form), so its alert_id is 0; a strategy's refusal is an
+// alert and comes through FromAlert.
+func FromRiskRefusal(title, message string, at time.Time) Event {
+	return Event{Type: RiskLimitReached, Severity: domain.SeverityMedium, Time: at,
+		Data: AlertData{Title: title, Message: message, Component: "trading"}}
 }
 
 // FromJob is the event a job's change stands for: a finished backtest.

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { startServer } from '../lib/server.mjs';
-import { dismissAlerts, register } from '../lib/flows.mjs';
+import { register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -28,7 +28,6 @@ test('a two-parameter grid sweep with walk-forward completes with its heatmap an
   await register(page, 'Rae Researcher', 'rae@example.com');
   await page.goto('/strategy/research');
   await page.getByRole('heading', { name: 'Research' }).waitFor();
-  await dismissAlerts(page);
 
   await page.getByLabel('Strategy', { exact: true }).selectOption('technical_strategy');
   await page.getByLabel('Add a parameter').selectOption('indicators.rsi_period');

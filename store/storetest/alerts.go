@@ -49,3 +49,60 @@ func RunAlerts(t *testing.T, s domain.AlertStore) {
 		t.Fatalf("prune = %d, %v (only resolved alerts go)", n, err)
 	}
 }
+
+// testAlertDismissals: dismissing is per user, is not resolving, and lasts
+// until the alert happens again.
+func testAlertDismissals(t *testing.T, s domain.Store) {
+	ctx := context.Background()
+	for _, u := range []domain.User{user("ua", "a@example.com", domain.RoleTrader), user("ub", "b@example.com", domain.RoleOperator)} {
+		if err := s.CreateUser(ctx, u, "h", false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raise := func(when time.Time) domain.Alert {
+		a, _, err := s.UpsertAlert(ctx, domain.Alert{Key: "stale", Severity: "high", Title: "Stale", Message: "m", Component: "market", CreatedAt: when, LastSeen: when})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	dismissed := func(viewer string) bool {
+		t.Helper()
+		open := false
+		list, err := s.ListAlerts(ctx, domain.AlertFilter{Resolved: &open, Limit: 10, Viewer: viewer})
+		if err != nil || len(list) != 1 {
+			t.Fatalf("list for %q = %+v, %v", viewer, list, err)
+		}
+		return list[0].Dismissed
+	}
+	a := raise(at)
+	if dismissed("ua") || dismissed("ub") || dismissed("") {
+		t.Fatal("a new alert is dismissed")
+	}
+	d, err := s.DismissAlert(ctx, a.ID, "ua", at.Add(time.Second))
+	if err != nil || !d.Dismissed || d.ID != a.ID || d.Resolved {
+		t.Fatalf("dismiss = %+v, %v (want dismissed, still open)", d, err)
+	}
+	if !dismissed("ua") || dismissed("ub") || dismissed("") {
+		t.Fatal("a dismissal by ua must hide the alert for ua only")
+	}
+	// Again, even with an earlier clock: still dismissed, one row.
+	if d, err := s.DismissAlert(ctx, a.ID, "ua", at.Add(-time.Hour)); err != nil || !d.Dismissed {
+		t.Fatalf("dismiss again = %+v, %v", d, err)
+	}
+	_, err = s.DismissAlert(ctx, 999999, "ua", at)
+	wantCode(t, err, domain.ENotFound)
+	raise(at.Add(time.Minute))
+	if dismissed("ua") {
+		t.Fatal("the alert happened again after the dismissal and is still hidden")
+	}
+	if _, err := s.DismissAlert(ctx, a.ID, "ua", at.Add(2*time.Minute)); err != nil || !dismissed("ua") {
+		t.Fatalf("dismiss the repeat: %v", err)
+	}
+	if _, err := s.ResolveAlert(ctx, a.ID, "ops", at.Add(3*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.PruneAlerts(ctx, at.Add(time.Hour)); err != nil || n != 1 {
+		t.Fatalf("prune a dismissed, resolved alert = %d, %v", n, err)
+	}
+}

@@ -1167,6 +1167,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/alerts/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss an alert for yourself
+         * @description Hides the alert for the signed-in user only (their bell count and drawer) until it happens again: a repeat of the alert after the dismissal shows it again. It is not resolving: the alert stays open for everyone else, and nothing the alert paused is resumed. The dismissal is always the caller's own; no other user can be named. Dismissing again is harmless. 404 when no alert has the id. Sessions only (API tokens cannot dismiss).
+         */
+        post: operations["postSystemAlertsIdDismiss"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/system/metrics": {
         parameters: {
             query?: never;
@@ -2269,6 +2289,8 @@ export interface components {
             /** Format: date-time */
             resolved_at: string | null;
             resolved_by?: string;
+            /** @description The caller dismissed this alert since it last happened (per user; not resolved). Dismissing: POST /api/system/alerts/{id}/dismiss. */
+            dismissed: boolean;
         };
         AuditEntry: {
             id: number;
@@ -5977,6 +5999,34 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Alert"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postSystemAlertsIdDismiss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alert as the caller now sees it (dismissed true) */
             200: {
                 headers: {
                     [name: string]: unknown;
