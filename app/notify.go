@@ -28,7 +28,7 @@ func (a *App) openNotify(sealer notify.Sealer, clock domain.Clock) {
 		opt.Flags = func(ctx context.Context, owner string) (notify.Flags, error) {
 			st, err := a.Settings.Get(ctx, owner)
 			n := st.UI.Notifications
-			return notify.Flags{Trades: n.Trades, Alerts: n.Alerts, System: n.System, Email: n.Email}, err
+			return notify.Flags{Trades: n.Trades, Alerts: n.Alerts, System: n.System, Email: n.Email, Push: n.Push}, err
 		}
 	}
 	a.Notify = notify.New(a.Store, sealer, clock, opt)

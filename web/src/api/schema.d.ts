@@ -1526,7 +1526,7 @@ export interface paths {
         /** Your notification channels */
         get: operations["getNotificationsChannels"];
         put?: never;
-        /** Add a webhook channel (its secret is shown once) */
+        /** Add a channel: a webhook (its secret is shown once), Telegram, email or a browser's push subscription */
         post: operations["postNotificationsChannels"];
         delete?: never;
         options?: never;
@@ -1903,6 +1903,23 @@ export interface paths {
         };
         /** AI spend: input and output tokens and cost of AI decisions (Test AI included) per UTC day and per strategy over a period, with totals and each provider's month against its budget */
         get: operations["getAISpend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The VAPID public key browsers subscribe with (applicationServerKey), generated on first use */
+        get: operations["getNotificationsPushKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3105,12 +3122,12 @@ export interface components {
             id: string;
             owner: string;
             /**
-             * @description webhook: a signed HTTP POST to url; telegram: a message to the chat address through the Bot API; email: a plain-text mail to address through the settings' mail server
+             * @description webhook: a signed HTTP POST to url; telegram: a message to the chat address through the Bot API; email: a plain-text mail to address through the settings' mail server; push: a Web Push message (VAPID, encrypted for the browser) to the subscription's endpoint in url
              * @enum {string}
              */
-            kind: "webhook" | "telegram" | "email";
+            kind: "webhook" | "telegram" | "email" | "push";
             name: string;
-            /** @description The webhook's URL; empty for other kinds */
+            /** @description The webhook's URL, or the push subscription's endpoint; empty for other kinds */
             url: string;
             enabled: boolean;
             /** Format: date-time */
@@ -3127,7 +3144,7 @@ export interface components {
              * @description Set at creation (default webhook); it cannot change
              * @enum {string}
              */
-            kind?: "webhook" | "telegram" | "email";
+            kind?: "webhook" | "telegram" | "email" | "push";
             name?: string;
             /** @description webhook: https://, or http:// to a loopback address */
             url?: string;
@@ -3138,6 +3155,7 @@ export interface components {
             address?: string;
             /** @description telegram: the bot's token from BotFather; sealed at rest and never shown again */
             bot_token?: string;
+            subscription?: components["schemas"]["PushSubscription"];
         };
         NotificationRouting: {
             /** @description Event type to the ids of the channels it goes to. The user's ui.notifications switches gate them too: trades (order events), alerts (alert events), system (system alerts, backtests, the digest), email (email channels) */
@@ -3676,6 +3694,19 @@ export interface components {
             unpriced_models: string[];
             /** Format: date-time */
             month_start: string;
+        };
+        /** @description push: the browser's PushSubscription.toJSON() (the keys are sealed at rest and never shown again); subscribing again from the same endpoint turns that channel back on with the new keys */
+        PushSubscription: {
+            /** @description The push service's URL: https://, or http:// to a loopback address */
+            endpoint: string;
+            /** @description Ignored */
+            expirationTime?: number | null;
+            keys: {
+                /** @description The browser's P-256 public key (base64url, uncompressed point) */
+                p256dh: string;
+                /** @description The 16-byte auth secret (base64url) */
+                auth: string;
+            };
         };
     };
     responses: {
@@ -7726,6 +7757,35 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getNotificationsPushKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description An uncompressed P-256 point in base64url (65 bytes) */
+                            public_key: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             default: components["responses"]["Error"];
         };
     };
