@@ -32,6 +32,7 @@ func (a *App) openNotify(sealer notify.Sealer, clock domain.Clock) {
 		}
 	}
 	a.Notify = notify.New(a.Store, sealer, clock, opt)
+	a.Alerts.OnRaise(notify.CommittedAlert) // an alert's notification is committed with it
 }
 
 // notifyLoops queue events from the bus into the outbox and deliver from

@@ -32,6 +32,10 @@ type Alert struct {
 	// sight since it last happened. It is theirs alone and is not resolving:
 	// the alert stays open for everyone else, and a repeat shows it again.
 	Dismissed bool `json:"dismissed"`
+	// Journaled says the alert's notification event was committed with
+	// it (AlertStore.UpsertAlert's notify), so it must not be queued again
+	// from the bus.
+	Journaled bool `json:"-"`
 }
 
 // AlertFilter narrows a listing; nil Resolved means both. Viewer, a user
@@ -47,8 +51,10 @@ type AlertFilter struct {
 type AlertStore interface {
 	// UpsertAlert inserts a, or when an unresolved alert with a.Key exists,
 	// updates its message, severity, count and last-seen time. It returns the
-	// stored alert and whether it was new.
-	UpsertAlert(ctx context.Context, a Alert) (Alert, bool, error)
+	// stored alert and whether it was new. notify, when not nil, gives the
+	// stored alert's notification event, which is committed in the same
+	// transaction (none when it says no).
+	UpsertAlert(ctx context.Context, a Alert, notify func(Alert) (NotifyEvent, bool)) (Alert, bool, error)
 	// ListAlerts returns alerts newest first.
 	ListAlerts(ctx context.Context, f AlertFilter) ([]Alert, error)
 	// ResolveAlert marks an alert resolved; not_found when missing.

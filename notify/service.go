@@ -330,6 +330,20 @@ func Committed(u domain.TradeUpdate) (domain.NotifyEvent, bool) {
 	return domain.NotifyEvent{ID: NewID("evt_"), Type: e.Type, Severity: e.Severity, Owner: e.Owner, OrderID: e.OrderID, Payload: payload, CreatedAt: e.Time}, true
 }
 
+// CommittedAlert is the event an alert stands for, ready to be committed
+// with the alert (alert.Service.OnRaise).
+func CommittedAlert(a domain.Alert) (domain.NotifyEvent, bool) {
+	e, ok := FromAlert(a)
+	if !ok {
+		return domain.NotifyEvent{}, false
+	}
+	payload, err := json.Marshal(e.Data)
+	if err != nil {
+		return domain.NotifyEvent{}, false
+	}
+	return domain.NotifyEvent{ID: NewID("evt_"), Type: e.Type, Severity: e.Severity, Owner: e.Owner, OrderID: e.OrderID, Payload: payload, CreatedAt: e.Time}, true
+}
+
 // orderTypes are the events Committed makes.
 var orderTypes = []string{OrderFilled, OrderPartiallyFilled, OrderRejected, ProtectiveTriggered}
 

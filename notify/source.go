@@ -114,7 +114,12 @@ func (s *Service) Listen(ctx context.Context, bus *events.Bus) {
 				e, ok = FromTradeUpdate(u)
 			}
 		case ev := <-alerts:
-			if a, isA := ev.Data.(domain.Alert); isA {
+			if a, isA := ev.Data.(domain.Alert); isA && a.Journaled {
+				select { // committed with the alert: RunRouting routes it from the store
+				case s.routeWake <- struct{}{}:
+				default:
+				}
+			} else if isA {
 				e, ok = FromAlert(a)
 			}
 		case ev := <-jobs:

@@ -23,9 +23,9 @@ import (
 const (
 	hdrInstance = "Kestrel-Instance"
 	hdrTime     = "Kestrel-Time"
-	// hdrJournaled marks a trade update whose notification was committed
-	// with it (domain.TradeUpdate.Journaled, which its JSON leaves out: the
-	// realtime channel carries that JSON). A new leader that receives the
+	// hdrJournaled marks a trade update or an alert whose notification was
+	// committed with it (their Journaled, which their JSON leaves out: the
+	// realtime channels carry that JSON). A new leader that receives the
 	// old leader's last updates must not queue their notifications again.
 	hdrJournaled = "Kestrel-Journaled"
 )
@@ -102,6 +102,9 @@ func (b *Bridge) send(e events.Event) {
 		if u, ok := e.Data.(domain.TradeUpdate); ok && u.Journaled {
 			h.Set(hdrJournaled, "1")
 		}
+		if a, ok := e.Data.(domain.Alert); ok && a.Journaled {
+			h.Set(hdrJournaled, "1")
+		}
 		err = b.nc.PublishMsg(&nats.Msg{Subject: b.prefix + e.Topic, Header: h, Data: data})
 	}
 	if err != nil {
@@ -132,9 +135,15 @@ func (b *Bridge) receive(m *nats.Msg) {
 		slog.Warn("cluster event not understood", "topic", topic, "from", from, "err", err, "component", "cluster")
 		return
 	}
-	if u, ok := v.(domain.TradeUpdate); ok && m.Header.Get(hdrJournaled) == "1" {
-		u.Journaled = true
-		v = u
+	if m.Header.Get(hdrJournaled) == "1" {
+		switch x := v.(type) {
+		case domain.TradeUpdate:
+			x.Journaled = true
+			v = x
+		case domain.Alert:
+			x.Journaled = true
+			v = x
+		}
 	}
 	b.Received.Add(1)
 	b.bus.Deliver(events.Event{Topic: topic, Data: v, Time: at})

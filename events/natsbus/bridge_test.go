@@ -121,4 +121,16 @@ func TestBridgeKeepsJournaled(t *testing.T) {
 			t.Fatal("the other instance never received the update")
 		}
 	}
+	alerts := busB.Subscribe(ctx, events.TopicAlert, 8)
+	for _, j := range []bool{true, false} {
+		busA.Publish(events.TopicAlert, domain.Alert{ID: 7, Key: fmt.Sprint(j), Journaled: j}, time.Now())
+		select {
+		case e := <-alerts:
+			if a := e.Data.(domain.Alert); a.Key != fmt.Sprint(j) || a.Journaled != j {
+				t.Fatalf("other instance got %+v, want journaled %v", a, j)
+			}
+		case <-ctx.Done():
+			t.Fatal("the other instance never received the alert")
+		}
+	}
 }

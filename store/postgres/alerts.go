@@ -34,7 +34,7 @@ func scanAlert(row pgRow, extra ...any) (domain.Alert, error) {
 }
 
 // UpsertAlert implements domain.AlertStore.
-func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, bool, error) {
+func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert, notify func(domain.Alert) (domain.NotifyEvent, bool)) (domain.Alert, bool, error) {
 	var out domain.Alert
 	var isNew bool
 	err := s.tx(ctx, func(tx pgx.Tx) error {
@@ -51,6 +51,12 @@ func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, 
 			}
 		}
 		out, err = scanAlert(pgRow{tx.QueryRow(ctx, `SELECT `+alertCols+` FROM alerts WHERE key = $1 AND NOT resolved`, a.Key)})
+		if err != nil || notify == nil {
+			return err
+		}
+		if n, ok := notify(out); ok {
+			_, err = tx.Exec(ctx, insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), n.CreatedAt)
+		}
 		return err
 	})
 	return out, isNew, err

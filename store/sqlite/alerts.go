@@ -36,7 +36,7 @@ func scanAlert(row interface{ Scan(...any) error }, extra ...any) (domain.Alert,
 }
 
 // UpsertAlert implements domain.AlertStore.
-func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, bool, error) {
+func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert, notify func(domain.Alert) (domain.NotifyEvent, bool)) (domain.Alert, bool, error) {
 	var out domain.Alert
 	var isNew bool
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -53,6 +53,12 @@ func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, 
 			}
 		}
 		out, err = scanAlert(tx.QueryRowContext(ctx, `SELECT `+alertCols+` FROM alerts WHERE key = ? AND resolved = 0`, a.Key))
+		if err != nil || notify == nil {
+			return err
+		}
+		if n, ok := notify(out); ok {
+			_, err = tx.ExecContext(ctx, insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), ms(n.CreatedAt))
+		}
 		return err
 	})
 	return out, isNew, err

@@ -31,6 +31,7 @@ func Run(t *testing.T, open Open) {
 		{"KV", testKV},
 		{"TOTP", testTOTP},
 		{"AlertDismissals", testAlertDismissals},
+		{"AlertNotifyEvent", testAlertNotifyEvent},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
