@@ -59,10 +59,12 @@ test('a two-parameter grid sweep with walk-forward completes with its heatmap an
   assert.match(await page.getByTestId('wf-figures').innerText(), /Deflated Sharpe ratio\s+(\d+\.\d%|N\/A)/);
   await shot(page, 'research-desktop');
 
-  // Save as new version: the server's answer is shown as it is.
+  // Save as new version: a new version, never an overwrite (a refusal fails the test with its words).
   await rows.first().getByRole('button', { name: 'Save as new version' }).click();
   await page.getByRole('button', { name: 'Save version' }).click();
-  await page.getByTestId('save-version').getByText(/Saved as version \d+|Not saved:/).waitFor();
+  const saved = page.getByTestId('save-version').getByText(/Saved as version \d+|Not saved:/);
+  await saved.waitFor();
+  assert.match(await saved.innerText(), /Saved as version \d+ of /);
   await shot(page, 'research-save');
 
   // A phone: nothing wider than the screen.
