@@ -14,7 +14,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
-import { createThemedChart } from '@/components/chart';
+import { createThemedChart, fitWhileSizing } from '@/components/chart';
 import { formatPrice } from '@/lib/format';
 import { liveBar, widenRange, type Bar, type ChartMarker, type PriceLevel } from '../chartModel';
 
@@ -53,6 +53,8 @@ export function CandleCanvas({ bars, type, levels, markers, tick, barSeconds }: 
     if (!box.current) return;
     // Axis and crosshair prices in the app's price format.
     const { chart: c, dispose } = createThemedChart(box.current, { localization: { priceFormatter: (p: number) => formatPrice(p) } });
+    // Room right of the last bar, so its fill marker's label is not under the price axis.
+    c.timeScale().applyOptions({ rightOffset: 4 });
     const s = addSeries(c, type);
     // Scale to the candles and every price line, so a stop below the recent range stays in view.
     const widen: AutoscaleInfoProvider = (base) => {
@@ -63,7 +65,10 @@ export function CandleCanvas({ bars, type, levels, markers, tick, barSeconds }: 
     chart.current = c;
     series.current = s;
     marks.current = createSeriesMarkers(s, []);
+    // All 100 bars in view at any width (a phone too), until the reader scrolls or zooms.
+    const unfit = fitWhileSizing(c, box.current);
     return () => {
+      unfit();
       dispose();
       chart.current = null;
       series.current = null;

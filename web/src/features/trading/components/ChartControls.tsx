@@ -28,7 +28,7 @@ export function TimeframeSwitch({ value, onChange }: { value: string; onChange: 
           aria-pressed={tf === value}
           title={timeframeLabel(tf)}
           onClick={() => onChange(tf)}
-          className={`rounded px-2 py-1 text-xs font-medium tabular-nums ${tf === value ? 'bg-blue-600 text-white' : 'border border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800'}`}
+          className={`rounded px-1 py-1 text-xs font-medium sm:px-2 tabular-nums ${tf === value ? 'bg-blue-600 text-white' : 'border border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800'}`}
         >
           {tf}
         </button>

@@ -67,7 +67,7 @@ function ChartLegend({ levels, markers }: { levels: PriceLevel[]; markers: Chart
           <span style={{ color: l.color }}>━</span> {l.title} @ {formatPrice(l.price)}
         </span>
       ))}
-      {levels.length > 0 && <span>(Entry: average price; SL stop-loss, TP take-profit, with the quantity each covers)</span>}
+      {levels.length > 0 && <span>(Entry: average cost per unit, buy fees included; SL stop-loss, TP take-profit, with the quantity each covers)</span>}
     </div>
   );
 }
