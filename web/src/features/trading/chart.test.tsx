@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reportAnswer, reportLost } from '@/lib/connection';
-import type { Position, Ticker } from '@/lib/types';
+import type { Position, Ticker, Trade } from '@/lib/types';
 import type { CanvasProps } from './components/CandleCanvas';
 import Dashboard from './routes/Dashboard';
 
@@ -12,7 +12,7 @@ import Dashboard from './routes/Dashboard';
 vi.mock('./components/CandleCanvas', () => ({
   CandleCanvas: (p: CanvasProps) => (
     <div data-testid="canvas">
-      {p.bars.length} bars, {p.barSeconds} s; lines: {p.levels.map((l) => l.title).join(', ')}; markers: {p.markers.map((m) => m.text).join(', ')}
+      {p.bars.length} bars, {p.barSeconds} s; lines: {p.levels.map((l) => l.title).join(', ')}; markers: {p.markers.map((m) => m.text).join(', ')}; live {p.tick?.price ?? 'none'}
     </div>
   ),
 }));
@@ -34,6 +34,24 @@ const ethPosition: Position = {
   protection: [{ order_id: 's1', kind: 'stop_loss', price: '2270.5', quantity: '0.5', protective: true }],
 };
 
+const ethFill: Trade = {
+  id: 'f1',
+  order_id: 'o1',
+  symbol: 'ETH-USD',
+  side: 'BUY',
+  order_type: 'market',
+  quantity: '0.5',
+  price: '2385',
+  total_value: '1192.5',
+  fee: '2.5',
+  status: 'executed',
+  strategy: 'manual',
+  timestamp: '2026-05-10T12:20:00Z',
+  liquidity: 'taker',
+  protective: false,
+  realized_pnl: null,
+};
+
 /** Answers as the server would; every URL asked for is kept. */
 function serve() {
   const fetchMock = vi.fn(async (url: string) => {
@@ -43,7 +61,7 @@ function serve() {
     if (path.startsWith('/market-data/stats/')) return ok({ symbol: sym, open: PRICES[sym]![1], high: '0', low: '0', last: PRICES[sym]![0], volume: '1' });
     if (path.startsWith('/market-data/candles/')) return ok({ symbol: sym, granularity: 'x', candles: [candle('2026-05-10T11:00:00Z', '1'), candle('2026-05-10T12:00:00Z', '2')] });
     if (path === '/trading/positions') return ok({ positions: [ethPosition] });
-    if (path === '/trading/history') return ok({ trades: [], total: 0, limit: 100, offset: 0 });
+    if (path === '/trading/history') return ok({ trades: url.includes('symbol=ETH-USD') ? [ethFill] : [], total: 0, limit: 100, offset: 0 });
     return new Response(JSON.stringify({ success: false, error: { code: 'not_found', message: `no ${path}` } }), { status: 404 });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -89,6 +107,8 @@ describe('Dashboard chart: symbol and timeframe', () => {
     // The account's fills on that symbol, for the markers.
     expect(net.urls()).toContain('/api/trading/history?symbol=ETH-USD&limit=100&offset=0');
     expect(screen.getByTestId('canvas').textContent).toContain('2 bars, 900 s');
+    // The live price drawn into the last bar is the chosen symbol's.
+    await waitFor(() => expect(screen.getByTestId('canvas').textContent).toContain('live 2400'));
   });
 
   it('opens a link on its symbol and timeframe, with the open position drawn as labelled lines', async () => {
@@ -100,6 +120,9 @@ describe('Dashboard chart: symbol and timeframe', () => {
     await waitFor(() => expect(screen.getByTestId('canvas').textContent).toContain('lines: Entry 0.5, SL 0.5'));
     expect(screen.getByTestId('chart-level-entry').textContent).toContain('Entry 0.5 @ $2,390.00');
     expect(screen.getByTestId('chart-level-stop_loss').textContent).toContain('SL 0.5 @ $2,270.50');
+    // The account's fill on ETH-USD, marked on its candle.
+    await waitFor(() => expect(screen.getByTestId('canvas').textContent).toContain('markers: BUY;'));
+    expect(screen.getByTestId('chart-legend').textContent).toContain('1 of your fills');
   });
 });
 
