@@ -54,7 +54,17 @@ test('switch the dashboard chart and watchlist to ETH-USD, with the position dra
   const stop = money((await page.getByTestId('chart-level-stop_loss').innerText()).split('@')[1]);
   assert.ok(stop > 0 && stop < entry, `stop ${stop} below entry ${entry}`);
 
-  // Another timeframe; the link keeps it and reproduces the view.
+  // Every timeframe the switch offers is served; the link keeps the last one and reproduces the view.
+  const frames = page.getByRole('group', { name: 'Timeframe' }).getByRole('button');
+  const labels = await frames.allInnerTexts();
+  assert.deepEqual(labels, ['1m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '1d']);
+  for (const tf of labels) {
+    const wait = page.waitForResponse((r) => r.url().includes('/api/market-data/candles/ETH-USD?') && r.request().method() === 'GET');
+    await frames.filter({ hasText: new RegExp(`^${tf}$`) }).click();
+    assert.equal((await wait).status(), 200, `${tf} candles`);
+    await page.waitForURL(new RegExp(`tf=${tf}$`));
+    assert.equal(await page.getByText('Failed to load chart data').count(), 0, tf);
+  }
   await page.getByRole('group', { name: 'Timeframe' }).getByRole('button', { name: '15m' }).click();
   await page.getByText('ETH-USD Price Chart · 15 minutes').waitFor();
   await page.waitForURL(/\?symbol=ETH-USD&tf=15m$/);
