@@ -209,7 +209,7 @@ func (f *Service) check(r *http.Request, body []byte) error {
 func (f *Service) checkVAPID(h, audience string) error {
 	params, ok := strings.CutPrefix(h, "vapid ")
 	if !ok {
-		return fmt.Errorf("Authorization %q is not vapid", h)
+		return fmt.Errorf("the Authorization header %q is not vapid", h)
 	}
 	var tok, key string
 	for _, p := range strings.Split(params, ",") {
