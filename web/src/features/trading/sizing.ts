@@ -54,12 +54,6 @@ function exact(x: Frac, scale: number): string {
   return toDecimal((x.n * 10n ** BigInt(scale)) / x.d, scale);
 }
 
-/** The fee rates the exchange publishes with the balances (fractions of the notional). */
-export interface FeeRates {
-  taker_rate: string;
-  maker_rate: string;
-}
-
 /** Which fee an order pays: a limit that would cross the book (a BUY at or above the ask, a SELL at or below the bid) takes; any other limit rests and makes; every other type takes. */
 export function liquidityOf(t: Pick<TradeInput, 'orderType' | 'side' | 'price'>, book?: { bid: string; ask: string }): 'taker' | 'maker' {
   if (t.orderType !== 'limit') return 'taker';
