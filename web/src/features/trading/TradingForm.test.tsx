@@ -245,3 +245,85 @@ describe('TradingForm', () => {
     expect(third.client_order_id).not.toBe(sent[0]);
   });
 });
+
+describe('TradingForm sizing', () => {
+  const placed = (calls: { url: string; body: unknown }[]) => calls.filter(isOrder).map((c) => c.body as { quantity: string });
+  const orderOk = () => ok({ order: { id: 'o9', status: 'filled', side: 'BUY', symbol: 'BTC-USD', quantity: '0.01', average_fill_price: '50001' } }, 201);
+  const fee = () => screen.getByTestId('tf-fee').textContent;
+
+  it('shows what is available for the side: USD for a BUY, the base asset for a SELL', async () => {
+    server(orderOk);
+    renderForm();
+    await waitFor(() => expect(screen.getByTestId('tf-available').textContent).toBe('Available USD: $10,000.00'));
+    await userEvent.click(screen.getByRole('button', { name: 'SELL' }));
+    expect(screen.getByTestId('tf-available').textContent).toBe('Available BTC: 0.12345679 BTC');
+  });
+
+  it('says the balance is unknown when the balances cannot be loaded, and offers no share of it', async () => {
+    server(orderOk, undefined, () => fail(503, { code: 'unavailable', message: 'exchange down' }));
+    renderForm();
+    await waitFor(() => expect(screen.getByTestId('tf-available').textContent).toBe('Available USD: unknown (balances could not be loaded)'));
+    expect((screen.getByRole('button', { name: '100%' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("estimates the fee with the server's rate: taker at the ask for a market order, maker for a resting limit", async () => {
+    const ratesBalances = { ...balances, fees: { taker_rate: '0.0055', maker_rate: '0.0021' } };
+    server(orderOk, undefined, () => ok(ratesBalances));
+    renderForm();
+    // 0.02 x 50001 x 0.0055 = 5.50011
+    await screen.findByText('Est. Fee (0.55% taker)');
+    expect(fee()).toBe('$5.50');
+    await userEvent.click(screen.getByRole('button', { name: 'Show Advanced' }));
+    await userEvent.selectOptions(screen.getByLabelText('Order Type'), 'limit');
+    await userEvent.type(screen.getByLabelText('Limit Price'), '40000');
+    // 0.02 x 40000 x 0.0021 = 1.68, a limit below the ask rests
+    expect(screen.getByText('Est. Fee (0.21% maker)')).toBeTruthy();
+    expect(fee()).toBe('$1.68');
+  });
+
+  it('says when the exchange does not publish its fee rate', async () => {
+    server(orderOk, undefined, () => ok({ balances: balances.balances }));
+    renderForm();
+    await waitFor(() => expect(fee()).toBe('Not published by the exchange'));
+    expect(screen.getByText('Est. Fee')).toBeTruthy();
+  });
+
+  it('turns a USD amount into a base quantity at the ask, rounded down to the increment, and sends that', async () => {
+    const calls = server(orderOk);
+    renderForm();
+    await waitFor(() => expect((screen.getByLabelText('Quantity') as HTMLInputElement).value).toBe('0.02'));
+    await screen.findByText('$50,000.00');
+    await userEvent.click(within(screen.getByRole('group', { name: 'Quantity unit' })).getByRole('button', { name: 'USD' }));
+    // 0.02 BTC at the ask (50001) is $1,000.02
+    expect((screen.getByLabelText('Amount (USD)') as HTMLInputElement).value).toBe('1000.02');
+    await userEvent.clear(screen.getByLabelText('Amount (USD)'));
+    await userEvent.type(screen.getByLabelText('Amount (USD)'), '1000');
+    // 1000 / 50001 = 0.01999960000799...
+    expect(screen.getByTestId('tf-converted').textContent).toBe('Sends 0.0199996 BTC at $50,001.00, rounded down');
+    await userEvent.click(screen.getByRole('button', { name: 'BUY BTC-USD' }));
+    expect(within(screen.getByTestId('order-confirm')).getByText('Quantity').nextSibling?.textContent).toBe('0.0199996 BTC');
+    await confirmOrder();
+    await waitFor(() => expect(placed(calls)).toHaveLength(1));
+    expect(placed(calls)[0]?.quantity).toBe('0.0199996');
+  });
+
+  it('fills 25/50/100% of the available USD net of the fee for a BUY, and of the base asset for a SELL', async () => {
+    server(orderOk);
+    renderForm();
+    await screen.findByText('Est. Fee (0.6% taker)');
+    await screen.findByText('$50,000.00');
+    const qty = () => (screen.getByLabelText('Quantity') as HTMLInputElement).value;
+    // 10000 / (50001 x 1.006) = 0.198803186...: the notional and its fee stay within $10,000
+    await userEvent.click(screen.getByRole('button', { name: '100%' }));
+    expect(qty()).toBe('0.19880318');
+    await userEvent.click(screen.getByRole('button', { name: '50%' }));
+    expect(qty()).toBe('0.09940159');
+    await userEvent.click(screen.getByRole('button', { name: 'SELL' }));
+    await userEvent.click(screen.getByRole('button', { name: '50%' }));
+    expect(qty()).toBe('0.06172839'); // half of 0.12345679, rounded down
+    await userEvent.click(screen.getByRole('button', { name: '25%' }));
+    expect(qty()).toBe('0.03086419');
+    await userEvent.click(screen.getByRole('button', { name: '100%' }));
+    expect(qty()).toBe('0.12345679');
+  });
+});
