@@ -293,7 +293,7 @@ describe('TradingForm sizing', () => {
     renderForm();
     await waitFor(() => expect((screen.getByLabelText('Quantity') as HTMLInputElement).value).toBe('0.02'));
     await screen.findByText('$50,000.00');
-    await userEvent.click(within(screen.getByRole('group', { name: 'Quantity unit' })).getByRole('button', { name: 'USD' }));
+    await userEvent.click(within(screen.getByRole('group', { name: 'Size in' })).getByRole('button', { name: 'USD' }));
     // 0.02 BTC at the ask (50001) is $1,000.02
     expect((screen.getByLabelText('Amount (USD)') as HTMLInputElement).value).toBe('1000.02');
     await userEvent.clear(screen.getByLabelText('Amount (USD)'));

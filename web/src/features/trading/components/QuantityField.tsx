@@ -57,7 +57,7 @@ export function QuantityField(p: Props) {
         <label htmlFor="tf-quantity" className="block text-sm font-medium">
           {usd ? 'Amount (USD)' : 'Quantity'}
         </label>
-        <div className="flex overflow-hidden rounded border border-slate-300 text-xs dark:border-slate-700" role="group" aria-label="Quantity unit">
+        <div className="flex overflow-hidden rounded border border-slate-300 text-xs dark:border-slate-700" role="group" aria-label="Size in">
           {(['base', 'usd'] as const).map((u) => (
             <button
               key={u}
