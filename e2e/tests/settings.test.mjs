@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { confirmIn, placeConfirmed } from '../lib/flows.mjs';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { startServer } from '../lib/server.mjs';
 
@@ -31,7 +32,6 @@ after(async () => {
 
 test('settings drive the risk check; alerts; export and import', async () => {
   const { page, context, external } = await newPage(browser, server.url);
-  page.on('dialog', (d) => d.accept());
   await page.goto('/register');
   await page.getByLabel('Name').fill('Olga Operator');
   await page.getByLabel('Email').fill('olga@example.com');
@@ -66,7 +66,7 @@ test('settings drive the risk check; alerts; export and import', async () => {
   await page.goto('/trading/trade');
   await page.getByTestId('tf-current-price').filter({ hasText: '$' }).waitFor();
   await page.getByLabel('Quantity').fill('0.01');
-  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await placeConfirmed(page, page, 'BUY');
   await page.getByText(/exceeds the maximum trade amount of \$100\.00/).first().waitFor();
 
   // The refusal raised a medium alert: Dismiss only.
@@ -79,6 +79,7 @@ test('settings drive the risk check; alerts; export and import', async () => {
 
   // The emergency stop raises a critical alert that can be resolved.
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await confirmIn(page, 'Emergency Stop', 'Stop trading');
   const critical = overlay.getByRole('alert').filter({ hasText: 'Emergency stop active' });
   await critical.waitFor({ timeout: 15_000 });
   await shot(page, 'alert-overlay');
@@ -97,11 +98,13 @@ test('settings drive the risk check; alerts; export and import', async () => {
 
   // Reset All brings the defaults back; importing the exported file restores the saved value.
   await page.getByRole('button', { name: 'Reset All' }).click();
+  await confirmIn(page, 'Reset All Settings', 'Reset All');
   await page.getByRole('tab', { name: 'Trading' }).click();
   await assertValue(page, 'Max trade amount', '10000');
   const good = join(tmpdir(), `kestrel-export-${Date.now()}.json`);
   writeFileSync(good, JSON.stringify(file));
   await page.getByTestId('settings-import-input').setInputFiles(good);
+  await confirmIn(page, 'Import Settings', 'Import');
   await assertValue(page, 'Max trade amount', '100');
 
   // A file that is not a settings export is refused.
