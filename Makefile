@@ -51,24 +51,28 @@ test-go: web/dist/index.html
 	go test -count=1 -timeout 20m $(GO_PKGS)
 	go test -race -count=1 -timeout 20m $(RACE_PKGS)
 
-## test-fuzz: every Go fuzz target (found by name) for a fixed number of executions each: FUZZTIME,
-## FUZZTIME_HTTP for the FuzzHTTP* targets (which start a whole server per worker first) and
-## FUZZTIME_SLOW for FuzzHTTPBacktest (a backtest per input). Counts, not durations: with a duration
-## Go's fuzz coordinator can report a bare "context deadline exceeded" as a failure when the time is up
-## while a worker is busy, which a loaded machine makes likely. Seeds and the committed
-## corpora (testdata/fuzz) also run as plain tests in test-go. Longer runs: docs/RELIABILITY.md.
-FUZZTIME ?= 30000x
-FUZZTIME_HTTP ?= 2000x
-FUZZTIME_SLOW ?= 300x
+## test-fuzz: every Go fuzz target (found by name) for FUZZTIME each (FUZZTIME_HTTP for the
+## FuzzHTTP* targets, which start a whole server per worker first); seeds and the committed corpora
+## (testdata/fuzz) also run as plain tests in test-go. Longer runs: docs/RELIABILITY.md.
+## Go before 1.27 can fail a duration-bounded target with a bare "context deadline exceeded" when
+## its time runs out (a race in the fuzzing coordinator, go.dev/issue/75804): such a run, which
+## wrote no failing input, is run again, up to three times. Execution counts (-fuzztime Nx) avoid
+## the race but take as long as the machine needs: minutes for the slower targets when it is loaded.
+FUZZTIME ?= 3s
+FUZZTIME_HTTP ?= 8s
 test-fuzz: web/dist/index.html
 	@targets=$$(go test -list '^Fuzz' $(GO_PKGS) | awk '/^Fuzz/{n[++c]=$$1} /^ok /{for(i=1;i<=c;i++) print $$2 ":" n[i]; c=0}'); \
 	[ -n "$$targets" ] || { echo "test-fuzz: no fuzz targets found"; exit 1; }; \
 	log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
 	for t in $$targets; do \
-	  name=$${t#*:}; ft=$(FUZZTIME); case $$name in FuzzHTTPBacktest) ft=$(FUZZTIME_SLOW);; FuzzHTTP*) ft=$(FUZZTIME_HTTP);; esac; \
-	  start=$$(date +%s); \
-	  go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $$ft "$${t%%:*}" >"$$log" 2>&1 || { cat "$$log"; exit 1; }; \
-	  echo "fuzz $$t ($$ft): $$(grep -oE 'execs: [0-9]+' "$$log" | tail -1) in $$(( $$(date +%s) - start ))s"; \
+	  name=$${t#*:}; ft=$(FUZZTIME); case $$name in FuzzHTTP*) ft=$(FUZZTIME_HTTP);; esac; \
+	  for try in 1 2 3; do \
+	    if go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $$ft "$${t%%:*}" >"$$log" 2>&1; then break; fi; \
+	    if [ $$try -lt 3 ] && grep -q 'context deadline exceeded' "$$log" && ! grep -q 'Failing input written to' "$$log"; then \
+	      echo "fuzz $$t: the coordinator's deadline race (no failing input); again"; continue; fi; \
+	    cat "$$log"; exit 1; \
+	  done; \
+	  echo "fuzz $$t ($$ft): $$(grep -oE 'execs: [0-9]+' "$$log" | tail -1)"; \
 	done
 
 test-web: web/node_modules/.package-lock.json

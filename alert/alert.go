@@ -1,5 +1,5 @@
 // Package alert raises, lists and resolves system alerts. Alerts come from real
-// conditions (emergency stop, risk refusals, exchange rejections, stale market
+// conditions (emergency stop, a strategy's risk refusals, exchange rejections, stale market
 // data, database and backup failures); repeats of an open alert are merged.
 package alert
 
@@ -17,6 +17,15 @@ type Service struct {
 	bus      *events.Bus
 	clock    domain.Clock
 	resolved []ResolveFunc
+	notify   func(domain.Alert) (domain.NotifyEvent, bool)
+}
+
+// OnRaise makes each raised alert's notification event with fn and commits
+// it in the alert's own transaction, so a crash right after an alert (an
+// emergency stop, say) is stored loses no notification. Register before
+// serving.
+func (s *Service) OnRaise(fn func(domain.Alert) (domain.NotifyEvent, bool)) {
+	s.notify = fn
 }
 
 // Resolver is who resolves an alert. What a resolution may set off (for
@@ -48,9 +57,19 @@ func New(store domain.AlertStore, bus *events.Bus, clock domain.Clock) *Service 
 // raising an alert must not break the operation that noticed the problem.
 func (s *Service) Raise(ctx context.Context, key, severity, component, title, message string) {
 	now := s.clock.Now()
+	var journaled bool
+	var notify func(domain.Alert) (domain.NotifyEvent, bool)
+	if s.notify != nil {
+		notify = func(a domain.Alert) (domain.NotifyEvent, bool) {
+			n, ok := s.notify(a)
+			journaled = ok // the last try's word: the transaction may be retried
+			return n, ok
+		}
+	}
 	a, _, err := s.store.UpsertAlert(context.WithoutCancel(ctx), domain.Alert{
 		Key: key, Severity: severity, Title: title, Message: message, Component: component, CreatedAt: now, LastSeen: now,
-	})
+	}, notify)
+	a.Journaled = journaled
 	if err != nil {
 		slog.Error("raise alert", "key", key, "title", title, "err", err)
 		return
@@ -83,6 +102,13 @@ func (s *Service) Resolve(ctx context.Context, id int64, by Resolver) (domain.Al
 		}
 	}
 	return a, did, nil
+}
+
+// Dismiss puts alert id out of sight for userID alone until it happens
+// again. It is not resolving: nothing is set off, nothing is pushed to
+// others. not_found when the alert does not exist.
+func (s *Service) Dismiss(ctx context.Context, id int64, userID string) (domain.Alert, error) {
+	return s.store.DismissAlert(ctx, id, userID, s.clock.Now())
 }
 
 // ResolveKey resolves the open alert raised under key, if there is one

@@ -104,6 +104,27 @@ func TestAPITokens(t *testing.T) {
 		t.Fatalf("paper cancel: %d %+v", r.Status, r.Error)
 	}
 
+	// Every kind of order a trader can place is open to a trading scope:
+	// a trailing stop too (a SELL of what the account holds: none here, so
+	// the gateway, not the token check, refuses it).
+	if r := s.do("POST", "/api/trading/orders/trailing-stop", read.Token, `{"symbol":"BTC-USD","side":"BUY","quantity":"0.001","trail_percent":"2"}`); r.Status != 403 {
+		t.Errorf("read token trailing stop: %d %+v", r.Status, r.Error)
+	}
+	if r := s.do("POST", "/api/trading/orders/trailing-stop", paper.Token, `{"symbol":"BTC-USD","side":"BUY","quantity":"0.001","trail_percent":"2"}`); r.Status == 403 || r.Status == 401 || r.Status >= 500 {
+		t.Errorf("paper token trailing stop: %d %+v", r.Status, r.Error)
+	}
+	// Sweeps are research, like backtests: read scope reads, paper and
+	// trade scopes may start and cancel them.
+	if r := s.do("POST", "/api/sweeps", read.Token, `{}`); r.Status != 403 {
+		t.Errorf("read token sweep: %d %+v", r.Status, r.Error)
+	}
+	if r := s.do("POST", "/api/sweeps", paper.Token, `{}`); r.Status != 400 {
+		t.Errorf("paper token invalid sweep: %d %+v, want 400 for the body, not the token", r.Status, r.Error)
+	}
+	if r := s.do("GET", "/api/sweeps", read.Token, ""); r.Status != 200 {
+		t.Errorf("read token sweeps list: %d %+v", r.Status, r.Error)
+	}
+
 	// The audit log names the token, for the orders and the refusals alike.
 	var audit struct {
 		Entries []struct {

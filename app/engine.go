@@ -16,6 +16,7 @@ import (
 	"kestrel/domain"
 	"kestrel/exchange/sandbox"
 	"kestrel/httpapi/ws"
+	"kestrel/notify"
 	"kestrel/ops/marketwatch"
 	"kestrel/replay"
 	"kestrel/settings"
@@ -54,6 +55,11 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		Alert: func(ctx context.Context, severity, title, message string) {
 			a.Alerts.Raise(ctx, "trading:"+title, severity, "trading", title, message)
+		},
+		Refused: func(ctx context.Context, title, message string) {
+			if _, err := a.Notify.Enqueue(context.WithoutCancel(ctx), notify.FromRiskRefusal(title, message, clock.Now())); err != nil {
+				slog.Error("notification not queued", "type", notify.RiskLimitReached, "err", err, "component", "notify")
+			}
 		},
 		ResolveAlert: func(ctx context.Context, title, by string) { a.Alerts.ResolveKey(ctx, "trading:"+title, by) }})
 	if err != nil {

@@ -28,10 +28,11 @@ func (a *App) openNotify(sealer notify.Sealer, clock domain.Clock) {
 		opt.Flags = func(ctx context.Context, owner string) (notify.Flags, error) {
 			st, err := a.Settings.Get(ctx, owner)
 			n := st.UI.Notifications
-			return notify.Flags{Trades: n.Trades, Alerts: n.Alerts, System: n.System, Email: n.Email}, err
+			return notify.Flags{Trades: n.Trades, Alerts: n.Alerts, System: n.System, Email: n.Email, Push: n.Push}, err
 		}
 	}
 	a.Notify = notify.New(a.Store, sealer, clock, opt)
+	a.Alerts.OnRaise(notify.CommittedAlert) // an alert's notification is committed with it
 }
 
 // notifyLoops queue events from the bus into the outbox and deliver from

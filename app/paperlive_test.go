@@ -45,6 +45,10 @@ func TestPaperTradingOnLiveCoinbasePrices(t *testing.T) {
 	if r := s.do("PUT", "/api/settings", op, `{"api":{"marketData":{"source":"coinbase"}}}`); r.Status != 200 {
 		t.Fatalf("save: %+v", r)
 	}
+	// The audit log names the switch, not only a save.
+	if a := s.audit(op); len(a) == 0 || a[0].Detail != "saved settings; market data replay -> coinbase" {
+		t.Fatalf("audit of the switch: %+v", a[:min(len(a), 1)])
+	}
 	waitUntil(t, "the public Coinbase market feed", func() bool { return fake.Subscribers("ticker") == 1 })
 	for sym, p := range map[string]string{"BTC-USD": "61234.5", "ETH-USD": "3000", "SOL-USD": "150", "ADA-USD": "0.45"} {
 		fake.SetPrice(sym, p)

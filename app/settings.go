@@ -107,7 +107,7 @@ var settingsEffects = map[string]string{
 	"ui.language.locale":                         "stored",
 	"ui.notifications.alerts":                    "applied", // notify: gates that group of events (or email channels) for the user
 	"ui.notifications.email":                     "applied", // notify: gates that group of events (or email channels) for the user
-	"ui.notifications.push":                      "stored",
+	"ui.notifications.push":                      "applied", // notify: gates the user's web push channels
 	"ui.notifications.sound":                     "stored",
 	"ui.notifications.system":                    "applied", // notify: gates that group of events (or email channels) for the user
 	"ui.theme.accentColor":                       "stored",

@@ -422,16 +422,8 @@ func (r *run) newDay(c *domain.Candle) {
 	}
 }
 
-// dayOf is the UTC day's number: days since 1970 (floored), where
-// Truncate(24h) cuts, without its cost on every candle.
-func dayOf(c *domain.Candle) int64 {
-	sec := c.Time.Unix()
-	day := sec / 86400
-	if sec < 0 && sec%86400 != 0 {
-		day--
-	}
-	return day
-}
+// dayOf is candle c's risk day, as live trading counts days.
+func dayOf(c *domain.Candle) int64 { return risk.Day(c.Time) }
 
 // rollDay starts a new day for the risk check at candle c's open, once.
 func (r *run) rollDay(c domain.Candle) {

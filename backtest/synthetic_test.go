@@ -107,6 +107,12 @@ func TestLiveEstimateDoesNotGenerateFineCandles(t *testing.T) {
 	if _, err := s.Start(context.Background(), confirmed, RunOptions{Check: true}); domain.ErrorCode(err) != domain.EInvalid || h.fine != 0 {
 		t.Fatalf("over the cap: %v, %d builds", err, h.fine)
 	}
+	// Checking a technical run of a year of one-minute candles (what POST
+	// /api/backtests does before it answers 202) builds none either.
+	tenMonths := Ask{StrategyName: "tech_one", Symbol: "BTC-USD", StartDate: "2024-03-01", EndDate: "2024-12-31", InitialCapital: decimal.NewFromInt(10000)}
+	if _, err := s.Start(context.Background(), tenMonths, RunOptions{Check: true}); err != nil || h.fine != 0 {
+		t.Fatalf("technical check: %v, %d builds", err, h.fine)
+	}
 	// The run itself reads them (the counter sees it).
 	run := Ask{StrategyName: "tech_one", Symbol: "BTC-USD", StartDate: "2024-03-01", EndDate: "2024-03-08", InitialCapital: decimal.NewFromInt(10000)}
 	rep, err := s.Start(context.Background(), run, RunOptions{Discard: true})

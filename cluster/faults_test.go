@@ -18,17 +18,21 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// TestSeededFaults runs three real instances under a flood of orders from
-// several clients (each order with a client order id, every attempt
-// retried with it until answered, and then cancelled the same way) while
-// seeded random faults hit them: SIGKILL of the leader (restarted), SIGSTOP
-// of the leader or of a follower, a NATS restart (when a nats-server can
-// be started here) and the database's connections terminated. Then: every
-// acknowledged order exists exactly once; no order whose every attempt was
-// refused with 503 exists; the USD hold is the live orders' holds; and each
-// order's history of place and cancel attempts, with the final state read
-// from the database, is linearizable (porcupine). The seed is printed;
-// KESTREL_FAULT_SEED=<seed> replays its faults and choices.
+// TestSeededFaults runs three real instances under a mixed flood of orders
+// from several clients (market BUYs that fill and get their protective
+// stop; resting limit BUYs, some modified to a new price, then cancelled;
+// each with a client order id, every attempt retried with it until
+// answered) while seeded random faults hit them: SIGKILL of the leader or
+// of a follower (restarted), SIGSTOP of the leader or of a follower, a NATS
+// restart (when a nats-server can be started here) and the database's
+// connections terminated. Then: every acknowledged order exists exactly
+// once; no order whose every attempt was refused with 503 exists; every
+// filled order's fills add up to its quantity once; USD and BTC balances
+// are the starting funds moved by the fills (prices and fees); each
+// currency's hold is its live orders' holds; and each order's history of
+// place, modify and cancel attempts, with the final state (status and
+// price) read from the database, is linearizable (porcupine). The seed is
+// printed; KESTREL_FAULT_SEED=<seed> replays its faults and choices.
 func TestSeededFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts three servers")
@@ -86,6 +90,25 @@ func TestSeededFaults(t *testing.T) {
 		return call(ctx, "PUT", slots[0].url+"/api/settings", token, `{"trading":{"riskManagement":{"maxDailyTrades":1000,"maxPositionSize":0.9}}}`, nil) == http.StatusOK
 	})
 
+	// The starting funds, before any fill: the balances must end as these
+	// moved by the fills. (A connection of its own each time: the fault
+	// that terminates the database's connections would end a kept one.)
+	funds := func() (usd, btc string) {
+		t.Helper()
+		conn, err := pgx.Connect(ctx, dbURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(context.Background())
+		if err := conn.QueryRow(ctx, `SELECT
+			coalesce((SELECT (available::numeric + hold::numeric)::text FROM sandbox_balances WHERE currency = 'USD'), '0'),
+			coalesce((SELECT (available::numeric + hold::numeric)::text FROM sandbox_balances WHERE currency = 'BTC'), '0')`).Scan(&usd, &btc); err != nil {
+			t.Fatal(err)
+		}
+		return usd, btc
+	}
+	startUSD, startBTC := funds()
+
 	// The clients.
 	began := time.Now()
 	var hmu sync.Mutex
@@ -125,10 +148,15 @@ func TestSeededFaults(t *testing.T) {
 				default:
 				}
 				cid := fmt.Sprintf("ch-%s-%d-%d", suffix, c, i)
+				market := crng.Intn(4) == 0 // a market BUY that fills; else a resting limit
+				kind := "place"
+				if market {
+					kind = "market"
+				}
 				var id string
 				for ctx.Err() == nil { // place until answered for certain
-					status, got := attempt(opInput{kind: "place", cid: cid}, func(url string) (int, string) {
-						o, s := placeWithin(ctx, url, token, cid)
+					status, got := attempt(opInput{kind: kind, cid: cid}, func(url string) (int, string) {
+						o, s := placeWithin(ctx, url, token, cid, market)
 						return s, o.ID
 					})
 					if status == http.StatusCreated || status == http.StatusOK {
@@ -138,12 +166,26 @@ func TestSeededFaults(t *testing.T) {
 						hmu.Unlock()
 						break
 					}
-					if classify("place", status) == outNotRun && (status != http.StatusServiceUnavailable || crng.Intn(2) == 0) {
+					if classify(kind, status) == outNotRun && (status != http.StatusServiceUnavailable || crng.Intn(2) == 0) {
 						// Refused for good (a rule), or a 503 the client takes
 						// at its word half the time: the order must never exist.
 						break
 					}
 					time.Sleep(100 * time.Millisecond)
+				}
+				if market {
+					id = "" // filled: nothing to cancel
+				}
+				if px := strconv.Itoa(900 + crng.Intn(99)); id != "" && crng.Intn(2) == 0 {
+					for ctx.Err() == nil { // a new price, until answered for certain
+						status, _ := attempt(opInput{kind: "modify", cid: cid, px: px}, func(url string) (int, string) {
+							return modifyWithin(ctx, url, token, id, px), ""
+						})
+						if status == http.StatusOK || status == http.StatusConflict || classify("modify", status) == outNotRun && status != http.StatusServiceUnavailable {
+							break
+						}
+						time.Sleep(100 * time.Millisecond)
+					}
 				}
 				for id != "" && ctx.Err() == nil { // then cancel it until answered for certain
 					status, _ := attempt(opInput{kind: "cancel", cid: cid}, func(url string) (int, string) {
@@ -169,7 +211,7 @@ func TestSeededFaults(t *testing.T) {
 		if !ok {
 			continue
 		}
-		kinds := []string{"kill leader", "stop leader", "stop follower", "terminate database connections"}
+		kinds := []string{"kill leader", "kill follower", "stop leader", "stop follower", "terminate database connections"}
 		if restartNATS != nil {
 			kinds = append(kinds, "restart NATS")
 		}
@@ -191,6 +233,18 @@ func TestSeededFaults(t *testing.T) {
 			waitReady(t, ctx, in)
 			mu.Lock()
 			slots[li] = in
+			mu.Unlock()
+		case "kill follower":
+			i := (li + 1 + rng.Intn(2)) % 3
+			mu.Lock()
+			old := slots[i]
+			mu.Unlock()
+			_ = old.cmd.Process.Signal(syscall.SIGKILL)
+			_ = old.cmd.Wait()
+			in := start(t, bin, dbURL, natsURL, name, old.id, env...)
+			waitReady(t, ctx, in)
+			mu.Lock()
+			slots[i] = in
 			mu.Unlock()
 		case "stop leader", "stop follower":
 			i := li
@@ -227,17 +281,19 @@ func TestSeededFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer admin.Close(context.Background())
-	rows, err := admin.Query(ctx, `SELECT client_order_id, status FROM sandbox_orders WHERE client_order_id LIKE 'ch-%'`)
+	rows, err := admin.Query(ctx, `SELECT client_order_id, status, coalesce(trunc(price::numeric)::text, '') FROM sandbox_orders WHERE client_order_id LIKE 'ch-%'`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stored := map[string][]string{}
+	storedPx := map[string]string{}
 	for rows.Next() {
-		var cid, status string
-		if err := rows.Scan(&cid, &status); err != nil {
+		var cid, status, px string
+		if err := rows.Scan(&cid, &status, &px); err != nil {
 			t.Fatal(err)
 		}
 		stored[cid] = append(stored[cid], status)
+		storedPx[cid] = px
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
@@ -253,9 +309,13 @@ func TestSeededFaults(t *testing.T) {
 		}
 	}
 	refusedOnly := map[string]bool{} // client order id -> every attempt refused (not run)
+	marketIDs := map[string]bool{}
 	for _, op := range history {
 		in, out := op.Input.(opInput), op.Output.(opOutput)
-		if in.kind != "place" {
+		if in.kind == "market" {
+			marketIDs[in.cid] = true
+		}
+		if in.kind != "place" && in.kind != "market" {
 			continue
 		}
 		if _, seen := refusedOnly[in.cid]; !seen {
@@ -274,28 +334,75 @@ func TestSeededFaults(t *testing.T) {
 			}
 		}
 	}
-	var hold, live string
-	if err := admin.QueryRow(ctx, `SELECT (SELECT hold FROM sandbox_balances WHERE currency = 'USD'),
-		(SELECT coalesce(sum(hold::numeric), 0)::text FROM sandbox_orders WHERE status IN ('pending', 'open'))`).Scan(&hold, &live); err != nil {
+	// Each currency's hold is its live orders' holds (BUYs hold USD, SELLs
+	// the base: the protective stops of the market BUYs hold BTC).
+	for _, c := range []struct{ cur, side string }{{"USD", "BUY"}, {"BTC", "SELL"}} {
+		var hold, live string
+		if err := admin.QueryRow(ctx, `SELECT coalesce((SELECT hold FROM sandbox_balances WHERE currency = $1), '0'),
+			(SELECT coalesce(sum(hold::numeric), 0)::text FROM sandbox_orders WHERE status IN ('pending', 'open') AND side = $2)`, c.cur, c.side).Scan(&hold, &live); err != nil {
+			t.Fatal(err)
+		}
+		if !sameDecimal(t, ctx, admin, hold, live) {
+			t.Errorf("%s hold %s, live %s orders' holds %s", c.cur, hold, c.side, live)
+		}
+	}
+	// Every fill once: a filled order's fills add up to its quantity, and
+	// the balances are the starting funds moved by every fill.
+	var short int
+	if err := admin.QueryRow(ctx, `SELECT count(*) FROM sandbox_orders o WHERE o.status = 'filled' AND o.quantity::numeric <>
+		(SELECT coalesce(sum(f.quantity::numeric), 0) FROM sandbox_fills f WHERE f.order_id = o.id)`).Scan(&short); err != nil {
 		t.Fatal(err)
 	}
-	if !sameDecimal(t, ctx, admin, hold, live) {
-		t.Errorf("USD hold %s, live orders' holds %s", hold, live)
+	if short != 0 {
+		t.Errorf("%d filled orders whose fills do not add up to their quantity", short)
+	}
+	var fills int
+	var usdMoved, btcMoved string
+	if err := admin.QueryRow(ctx, `SELECT count(*),
+		coalesce(sum(CASE side WHEN 'BUY' THEN -(quantity::numeric * price::numeric) ELSE quantity::numeric * price::numeric END - fee::numeric), 0)::text,
+		coalesce(sum(CASE side WHEN 'BUY' THEN quantity::numeric ELSE -quantity::numeric END), 0)::text
+		FROM sandbox_fills WHERE symbol = 'BTC-USD'`).Scan(&fills, &usdMoved, &btcMoved); err != nil {
+		t.Fatal(err)
+	}
+	endUSD, endBTC := funds()
+	var usdOK, btcOK bool
+	if err := admin.QueryRow(ctx, `SELECT $1::numeric + $2::numeric = $3::numeric, $4::numeric + $5::numeric = $6::numeric`,
+		startUSD, usdMoved, endUSD, startBTC, btcMoved, endBTC).Scan(&usdOK, &btcOK); err != nil {
+		t.Fatal(err)
+	}
+	if !usdOK || !btcOK {
+		t.Errorf("balances do not reconcile with %d fills: USD %s %+s = %s? BTC %s %+s = %s?", fills, startUSD, usdMoved, endUSD, startBTC, btcMoved, endBTC)
 	}
 	// The final state of every order, read after everything settled.
 	end := time.Since(began).Nanoseconds()
 	for cid := range refusedOnly {
-		state := stateAbsent
+		state := orderState{st: stateAbsent}
 		if st := stored[cid]; len(st) == 1 {
-			state = stateOf(st[0])
+			state = orderState{st: stateOf(st[0]), px: storedPx[cid]}
+			if marketIDs[cid] {
+				state.px = "" // a market order has no price of its own
+			}
 		}
-		history = append(history, porcupine.Operation{ClientId: clients, Input: opInput{kind: "read", cid: cid}, Call: end, Output: opOutput(state), Return: end + 1})
+		history = append(history, porcupine.Operation{ClientId: clients, Input: opInput{kind: "read", cid: cid}, Call: end, Output: state, Return: end + 1})
 	}
 	res := porcupine.CheckOperationsTimeout(orderModel.ToModel(), history, 30*time.Second)
-	t.Logf("seed %d: %s under faults %v; %d orders, %d acknowledged, %d given up after a refusal; attempts by status %v; new leader after a leader fault: %v; linearizable: %v",
-		seed, took.Round(time.Second), faults, len(refusedOnly), len(acked), abandoned, statuses, newLeader, res)
+	t.Logf("seed %d: %s under faults %v; %d orders (%d market), %d acknowledged, %d given up after a refusal, %d fills (USD %s -> %s, BTC %s -> %s); attempts by status %v; new leader after a leader fault: %v; linearizable: %v",
+		seed, took.Round(time.Second), faults, len(refusedOnly), len(marketIDs), len(acked), abandoned, fills, startUSD, endUSD, startBTC, endBTC, statuses, newLeader, res)
 	if res != porcupine.Ok {
-		t.Errorf("the history of place and cancel is not linearizable (%v); seed %d", res, seed)
+		t.Errorf("the history of place, modify and cancel is not linearizable (%v); seed %d", res, seed)
+		// Name the orders whose own history is not, with what each attempt was told.
+		by := map[string][]porcupine.Operation{}
+		for _, op := range history {
+			by[op.Input.(opInput).cid] = append(by[op.Input.(opInput).cid], op)
+		}
+		for cid, ops := range by {
+			if porcupine.CheckOperations(orderModel.ToModel(), ops) {
+				continue
+			}
+			for _, op := range ops {
+				t.Logf("%s: %+v -> %+v (%.3f s to %.3f s)", cid, op.Input, op.Output, float64(op.Call)/1e9, float64(op.Return)/1e9)
+			}
+		}
 	}
 	for _, d := range newLeader {
 		if d > 10*time.Second {
@@ -319,16 +426,30 @@ func waitNewLeader(ctx context.Context, leaderOf func() (int, bool), slots []*in
 	return 0, false
 }
 
-// The model of one order (a client order id): absent, open or cancelled.
+// The model of one order (a client order id): absent, open (at a price),
+// cancelled, or filled (a market order).
 const (
 	stateAbsent = iota
 	stateOpen
 	stateCancelled
+	stateFilled
 )
 
-type opInput struct{ kind, cid string }
+// orderState is an order's state and, while it rests, its limit price;
+// a read's output is the state found in the database.
+type orderState struct {
+	st int
+	px string
+}
 
-// opOutput is what an attempt was told, or for a read the state found.
+// placedAt is the price placeWithin gives a limit order.
+const placedAt = "1000"
+
+// opInput is an attempt: place (a limit), market, modify (to px), cancel,
+// or the final read.
+type opInput struct{ kind, cid, px string }
+
+// opOutput is what an attempt was told.
 type opOutput int
 
 const (
@@ -343,7 +464,7 @@ func classify(kind string, status int) opOutput {
 	switch {
 	case status == http.StatusOK || status == http.StatusCreated:
 		return outOK
-	case status == http.StatusConflict && kind == "cancel":
+	case status == http.StatusConflict && (kind == "cancel" || kind == "modify"):
 		return outAlready
 	case status == http.StatusServiceUnavailable || status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
 		return outNotRun
@@ -359,8 +480,10 @@ func stateOf(status string) int {
 		return stateOpen
 	case "cancelled":
 		return stateCancelled
+	case "filled":
+		return stateFilled
 	}
-	return -1 // filled or rejected: not something this test's orders do
+	return -1 // rejected: not something this test's orders do
 }
 
 var orderModel = porcupine.NondeterministicModel{
@@ -376,58 +499,82 @@ var orderModel = porcupine.NondeterministicModel{
 		}
 		return out
 	},
-	Init: func() []any { return []any{stateAbsent} },
+	Init: func() []any { return []any{orderState{st: stateAbsent}} },
 	Step: func(state, input, output any) []any {
-		s, in, out := state.(int), input.(opInput), output.(opOutput)
+		s, in := state.(orderState), input.(opInput)
+		if in.kind == "read" {
+			if output.(orderState) == s {
+				return []any{s}
+			}
+			return nil
+		}
+		out := output.(opOutput)
+		if out == outNotRun {
+			return []any{s}
+		}
+		// next is the state the attempt leads to when it runs, if it can.
+		var next orderState
 		switch in.kind {
-		case "read":
-			if int(out) == s {
-				return []any{s}
-			}
-		case "place":
-			switch out {
-			case outOK:
-				if s == stateAbsent {
-					return []any{stateOpen}
-				}
-				return []any{s}
-			case outNotRun:
-				return []any{s}
-			case outUnknown:
-				if s == stateAbsent {
-					return []any{stateAbsent, stateOpen}
-				}
-				return []any{s}
-			}
-		case "cancel":
-			switch out {
-			case outOK:
-				if s == stateOpen {
-					return []any{stateCancelled}
-				}
-			case outAlready:
-				if s == stateCancelled {
+		case "place", "market":
+			if s.st != stateAbsent { // a retry: the same order again
+				if out == outOK || out == outUnknown {
 					return []any{s}
 				}
-			case outNotRun:
-				return []any{s}
-			case outUnknown:
-				if s == stateOpen {
-					return []any{stateOpen, stateCancelled}
-				}
-				return []any{s}
+				return nil
 			}
+			next = orderState{st: stateOpen, px: placedAt}
+			if in.kind == "market" {
+				next = orderState{st: stateFilled}
+			}
+		case "modify":
+			if out == outAlready {
+				if s.st != stateOpen {
+					return []any{s}
+				}
+				return nil
+			}
+			if s.st != stateOpen {
+				return nil
+			}
+			next = orderState{st: stateOpen, px: in.px}
+		case "cancel":
+			if out == outAlready {
+				if s.st == stateCancelled {
+					return []any{s}
+				}
+				return nil
+			}
+			if s.st != stateOpen {
+				if out == outUnknown {
+					return []any{s}
+				}
+				return nil
+			}
+			next = orderState{st: stateCancelled, px: s.px} // a cancelled order keeps its last price
+		}
+		switch out {
+		case outOK:
+			return []any{next}
+		case outUnknown:
+			return []any{s, next}
 		}
 		return nil
 	},
 }
 
-// placeWithin places a resting limit BUY, giving up after 15 s (no answer:
-// status 0).
-func placeWithin(ctx context.Context, url, token, cid string) (order, int) {
+// placeWithin places a market BUY or a resting limit BUY (at placedAt),
+// giving up after 15 s (no answer: status 0).
+func placeWithin(ctx context.Context, url, token, cid string, market bool) (order, int) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	return place(ctx, url, token, cid, false)
+	return place(ctx, url, token, cid, market)
+}
+
+// modifyWithin gives a live limit order a new price, giving up after 15 s.
+func modifyWithin(ctx context.Context, url, token, id, px string) int {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	return call(ctx, "PUT", url+"/api/trading/orders/"+id, token, fmt.Sprintf(`{"price":%q}`, px), nil)
 }
 
 func cancelWithin(ctx context.Context, url, token, id string) int {

@@ -18,21 +18,22 @@ const (
 	NotifyWebhook  = "webhook"
 	NotifyTelegram = "telegram"
 	NotifyEmail    = "email"
+	NotifyPush     = "push" // Web Push to a browser's subscription
 )
 
 // NotifyChannel is one place a user's notifications go: a signed webhook,
-// a Telegram chat or an email address.
+// a Telegram chat, an email address or a browser's push subscription.
 type NotifyChannel struct {
 	ID    string `json:"id"`
 	Owner string `json:"owner"`
-	Kind  string `json:"kind"` // NotifyWebhook, NotifyTelegram, NotifyEmail
+	Kind  string `json:"kind"` // NotifyWebhook, NotifyTelegram, NotifyEmail, NotifyPush
 	Name  string `json:"name"`
-	URL   string `json:"url"` // the webhook's URL ("" for other kinds)
+	URL   string `json:"url"` // the webhook's URL or the push subscription's endpoint ("" for other kinds)
 	// Address is the Telegram chat id (telegram) or the recipient's email
 	// address (email); "" for a webhook.
 	Address string `json:"address"`
-	// Secret is the sealed webhook signing secret or Telegram bot token;
-	// never sent to clients.
+	// Secret is the sealed webhook signing secret, Telegram bot token or
+	// push subscription's keys; never sent to clients.
 	Secret    string    `json:"-"`
 	Enabled   bool      `json:"enabled"`
 	CreatedAt time.Time `json:"created_at"`

@@ -162,6 +162,13 @@ type OrderRequest struct {
 	StrategyVersion int
 }
 
+// StrategyUser prefixes the UserID of the orders a strategy places
+// ("strategy:<name>"): nobody sent them from a form.
+const StrategyUser = "strategy:"
+
+// ByStrategy reports whether a strategy (not a person) placed the order.
+func (r OrderRequest) ByStrategy() bool { return strings.HasPrefix(r.UserID, StrategyUser) }
+
 // SameAs reports whether two requests ask for the same order, so a repeated
 // client order id can be told from a reused one.
 func (r OrderRequest) SameAs(o Order) bool {

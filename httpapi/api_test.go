@@ -27,8 +27,10 @@ type testAPI struct {
 }
 
 var ui = fstest.MapFS{
-	"index.html":         {Data: []byte("<!doctype html><title>Kestrel</title>")},
-	"assets/app-1234.js": {Data: []byte("console.log(1)")},
+	"index.html":           {Data: []byte("<!doctype html><title>Kestrel</title>")},
+	"assets/app-1234.js":   {Data: []byte("console.log(1)")},
+	"sw.js":                {Data: []byte("self.addEventListener('push', () => {})")},
+	"manifest.webmanifest": {Data: []byte(`{"name":"Kestrel"}`)},
 }
 
 func newAPI(t *testing.T) *testAPI {

@@ -92,6 +92,27 @@ func TestSPAFallback(t *testing.T) {
 	}
 }
 
+// The service worker is revalidated on every load (a fix reaches every
+// browser at once) and the manifest has its registered type; the CSP lets
+// both load from this origin and nowhere else.
+func TestServiceWorkerAndManifest(t *testing.T) {
+	a := newAPI(t)
+	r := a.do("GET", "/sw.js", "", "")
+	if r.Status != 200 || r.Header.Get("Cache-Control") != "no-cache" || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/javascript") {
+		t.Errorf("sw.js = %d %v", r.Status, r.Header)
+	}
+	r = a.do("GET", "/manifest.webmanifest", "", "")
+	if r.Status != 200 || r.Header.Get("Content-Type") != "application/manifest+json" || r.Header.Get("Cache-Control") != "no-cache" {
+		t.Errorf("manifest = %d %v", r.Status, r.Header)
+	}
+	csp := r.Header.Get("Content-Security-Policy")
+	for _, want := range []string{"worker-src 'self'", "manifest-src 'self'", "script-src 'self';", "connect-src 'self';"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+}
+
 // Every /api route goes through Server.handle, which records it in the route
 // table the OpenAPI and authorization tests are generated from; a direct
 // mux registration would slip past both. (The "/api/" catch-all answers 404

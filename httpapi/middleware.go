@@ -116,9 +116,13 @@ func withRecovery(next http.Handler) http.Handler {
 // cspPolicy suits the embedded SPA: everything from our own origin, inline
 // styles for the chart library, nothing framed. connect-src 'self' covers
 // the same-origin WebSocket (ws: on http, wss: on https: CSP Level 3, which
-// every current browser implements), and no other host.
+// every current browser implements), and no other host. worker-src and
+// manifest-src name what default-src already allows, the service worker
+// (/sw.js, Web Push) and the web app manifest, so neither can come from
+// elsewhere if default-src ever changes.
 const cspPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
-	"font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+	"font-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'self'; " +
+	"form-action 'self'; frame-ancestors 'none'"
 
 func withSecurityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

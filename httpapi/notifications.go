@@ -16,6 +16,7 @@ func (s *Server) notificationRoutes() {
 	s.api("GET /api/notifications/routing", signedIn, s.getNotifyRouting)
 	s.api("PUT /api/notifications/routing", signedIn, s.putNotifyRouting)
 	s.api("GET /api/notifications/deliveries", signedIn, s.listNotifyDeliveries)
+	s.api("GET /api/notifications/push/key", signedIn, s.pushKey)
 	if s.d.Digest != nil {
 		s.api("GET /api/notifications/digest", signedIn, s.previewDigest)
 	}
@@ -30,6 +31,17 @@ func (s *Server) previewDigest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ok(w, d)
+}
+
+// pushKey is the VAPID public key a browser subscribes with
+// (applicationServerKey), made the first time anyone asks.
+func (s *Server) pushKey(w http.ResponseWriter, r *http.Request) {
+	k, err := s.d.Notify.PushKey(r.Context())
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, map[string]string{"public_key": k})
 }
 
 func (s *Server) listNotifyChannels(w http.ResponseWriter, r *http.Request) {

@@ -65,6 +65,11 @@ func (s *Server) decodeSettings(r *http.Request) (settings.Settings, error) {
 }
 
 func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
+	prev, err := s.d.Settings.Get(r.Context(), userFrom(r.Context()).ID)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
 	next, err := s.decodeSettings(r)
 	if err != nil {
 		fail(w, r, err)
@@ -72,9 +77,23 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	st, res, err := s.d.Settings.Save(r.Context(), userFrom(r.Context()), next)
 	if err == nil {
-		noteAudit(r.Context(), "", "", "saved settings")
+		noteAudit(r.Context(), "", "", "saved settings"+venueSwitch(prev, st))
 	}
 	s.reply(w, r, st, res, err)
+}
+
+// venueSwitch names a change of where prices come from or where orders go
+// ("; market data replay -> coinbase"), so the audit log shows the switch
+// itself, not only that settings were saved.
+func venueSwitch(prev, next settings.Settings) string {
+	var out string
+	if a, b := prev.API.MarketData.Source, next.API.MarketData.Source; a != b {
+		out += "; market data " + a + " -> " + b
+	}
+	if a, b := prev.API.Exchange.Provider, next.API.Exchange.Provider; a != b {
+		out += "; venue " + a + " -> " + b
+	}
+	return out
 }
 
 func (s *Server) validateSettings(w http.ResponseWriter, r *http.Request) {

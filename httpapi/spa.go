@@ -44,6 +44,14 @@ func spaHandler(ui fs.FS, tuning func() Tuning) http.Handler {
 			caching, maxAge = t.Caching, t.CacheTimeout
 		}
 		switch {
+		case name == "sw.js" || name == "manifest.webmanifest":
+			// The service worker and the manifest keep their names across
+			// releases: revalidated each time, so an update reaches every
+			// browser at its next load (browsers cap a worker's cache at 24 h anyway).
+			w.Header().Set("Cache-Control", "no-cache")
+			if name == "manifest.webmanifest" {
+				w.Header().Set("Content-Type", "application/manifest+json") // not in Go's built-in types
+			}
 		case !caching:
 			w.Header().Set("Cache-Control", "no-cache")
 		case strings.HasPrefix(name, "assets/"):

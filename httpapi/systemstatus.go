@@ -15,6 +15,7 @@ func (s *Server) systemRoutes() {
 	s.api("GET /api/system/status", signedIn, s.systemStatus)
 	s.api("GET /api/system/alerts", signedIn, s.listAlerts)
 	s.api("POST /api/system/alerts/{id}/resolve", signedIn, s.resolveAlert)
+	s.api("POST /api/system/alerts/{id}/dismiss", signedIn, s.dismissAlert)
 	s.api("GET /api/system/metrics", signedIn, s.systemMetrics)
 	s.api("GET /api/system/config", operatorOnly, s.systemConfig)
 	if s.d.Logs != nil {
@@ -142,7 +143,7 @@ func (s *Server) listAlerts(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	f := domain.AlertFilter{Limit: limit, Severity: strings.ToLower(r.URL.Query().Get("severity"))}
+	f := domain.AlertFilter{Limit: limit, Severity: strings.ToLower(r.URL.Query().Get("severity")), Viewer: userFrom(r.Context()).ID}
 	switch f.Severity {
 	case "", domain.SeverityCritical, domain.SeverityHigh, domain.SeverityMedium, domain.SeverityLow:
 	default:
@@ -166,9 +167,9 @@ func (s *Server) listAlerts(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) resolveAlert(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	id, err := alertID(r)
 	if err != nil {
-		fail(w, r, domain.Errorf(domain.ENotFound, "Alert not found"))
+		fail(w, r, err)
 		return
 	}
 	u := userFrom(r.Context())
@@ -179,6 +180,32 @@ func (s *Server) resolveAlert(w http.ResponseWriter, r *http.Request) {
 	}
 	noteAudit(r.Context(), "", "", strings.Join(append([]string{"resolved alert " + a.Title}, did...), "; "))
 	ok(w, a)
+}
+
+// dismissAlert hides an alert for the signed-in user only (their bell and
+// drawer), until it happens again; it stays open for everyone else.
+func (s *Server) dismissAlert(w http.ResponseWriter, r *http.Request) {
+	id, err := alertID(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	a, err := s.d.Alerts.Dismiss(r.Context(), id, userFrom(r.Context()).ID)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	noteAudit(r.Context(), "", "", "dismissed alert "+a.Title+" (for this user)")
+	ok(w, a)
+}
+
+// alertID is the {id} of an alert's path; a malformed one names no alert.
+func alertID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, domain.Errorf(domain.ENotFound, "Alert not found")
+	}
+	return id, nil
 }
 
 // systemMetrics is the spec's System metrics: trading counters from real orders.

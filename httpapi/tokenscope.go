@@ -36,7 +36,7 @@ func (u tokenUse) String() string {
 // the system's status (never users, settings, sessions, tokens or logs).
 var tokenReadable = []string{
 	"GET /api/market-data/", "GET /api/trading/", "GET /api/strategy/", "GET /api/backtests",
-	"GET /api/analytics/",
+	"GET /api/sweeps", "GET /api/analytics/",
 }
 
 var tokenExact = map[string]tokenUse{
@@ -47,16 +47,19 @@ var tokenExact = map[string]tokenUse{
 
 	"POST /api/backtests":             tokenWork,
 	"POST /api/backtests/{id}/cancel": tokenWork,
+	"POST /api/sweeps":                tokenWork,
+	"POST /api/sweeps/{id}/cancel":    tokenWork,
 	// Test AI asks the model (it costs, and counts toward the AI budget)
 	// and records a decision; it never trades.
 	"POST /api/strategy/ai-analyze/{symbol}": tokenWork,
 
-	"POST /api/trading/execute":          tokenTrade,
-	"POST /api/trading/orders/limit":     tokenTrade,
-	"POST /api/trading/orders/stop-loss": tokenTrade,
-	"PUT /api/trading/orders/{id}":       tokenTrade,
-	"DELETE /api/trading/orders/{id}":    tokenTrade,
-	"POST /api/trading/stop":             tokenTrade,
+	"POST /api/trading/execute":              tokenTrade,
+	"POST /api/trading/orders/limit":         tokenTrade,
+	"POST /api/trading/orders/stop-loss":     tokenTrade,
+	"POST /api/trading/orders/trailing-stop": tokenTrade,
+	"PUT /api/trading/orders/{id}":           tokenTrade,
+	"DELETE /api/trading/orders/{id}":        tokenTrade,
+	"POST /api/trading/stop":                 tokenTrade,
 	// A strategy trades on the venue once enabled: like an order.
 	"POST /api/strategy/{name}/enable":  tokenTrade,
 	"POST /api/strategy/{name}/disable": tokenTrade,

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 
@@ -11,7 +12,7 @@ import (
 // ChannelInput is a channel as a user creates or changes it; nil fields
 // are left as they are on update.
 type ChannelInput struct {
-	// Kind is webhook (the default), telegram or email; set at creation only.
+	// Kind is webhook (the default), telegram, email or push; set at creation only.
 	Kind    *string `json:"kind"`
 	Name    *string `json:"name"`
 	URL     *string `json:"url"`
@@ -22,6 +23,9 @@ type ChannelInput struct {
 	// BotToken is the Telegram bot's token (telegram); sealed at rest,
 	// never shown again.
 	BotToken *string `json:"bot_token"`
+	// Subscription is the browser's push subscription (push); its keys
+	// are sealed at rest.
+	Subscription *PushSubscription `json:"subscription"`
 }
 
 // CreatedChannel is a new channel and its webhook signing secret, shown
@@ -93,8 +97,19 @@ func (s *Service) apply(c *domain.NotifyChannel, in ChannelInput, creating bool)
 		if !ValidEmail(c.Address) {
 			f["address"] = "Enter one email address, e.g. me@example.com"
 		}
+	case domain.NotifyPush:
+		if in.Subscription != nil {
+			for k, v := range checkSubscription(*in.Subscription) {
+				f[k] = v
+			}
+			c.URL = in.Subscription.Endpoint
+			keys, _ := json.Marshal(in.Subscription.Keys)
+			seal = string(keys)
+		} else if creating {
+			f["subscription"] = "Subscribe in the browser first: the channel needs its push subscription"
+		}
 	default:
-		f["kind"] = "Use webhook, telegram or email"
+		f["kind"] = "Use webhook, telegram, email or push"
 	}
 	if in.Enabled != nil {
 		c.Enabled = *in.Enabled
@@ -123,10 +138,31 @@ func (s *Service) CreateChannel(ctx context.Context, owner string, in ChannelInp
 	if err != nil {
 		return CreatedChannel{}, err
 	}
+	if c.Kind == domain.NotifyPush {
+		if same, found, err := s.sameEndpoint(ctx, owner, c.URL); err != nil {
+			return CreatedChannel{}, err
+		} else if found {
+			// The browser subscribed again (e.g. after its channel was
+			// disabled): the one channel takes the new keys and is on again.
+			same.Name, same.Secret, same.Enabled = c.Name, c.Secret, true
+			return CreatedChannel{NotifyChannel: same}, s.store.UpdateNotifyChannel(ctx, same)
+		}
+	}
 	if err := s.store.CreateNotifyChannel(ctx, c); err != nil {
 		return CreatedChannel{}, err
 	}
 	return CreatedChannel{NotifyChannel: c, Secret: plain}, nil
+}
+
+// sameEndpoint finds owner's push channel to endpoint.
+func (s *Service) sameEndpoint(ctx context.Context, owner, endpoint string) (domain.NotifyChannel, bool, error) {
+	chans, err := s.store.NotifyChannels(ctx, owner)
+	for _, c := range chans {
+		if c.Kind == domain.NotifyPush && c.URL == endpoint {
+			return c, true, nil
+		}
+	}
+	return domain.NotifyChannel{}, false, err
 }
 
 // Channel returns a channel owner may use (not_found otherwise, so ids of

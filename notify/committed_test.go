@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"kestrel/alert"
 	"kestrel/candles"
 	"kestrel/domain"
 	"kestrel/events"
@@ -168,6 +169,47 @@ func TestCommittedBurstIsOneMessage(t *testing.T) {
 	var m notify.Message
 	mustNil(t, json.Unmarshal(got[0].body, &m))
 	if m.Count != 200 || m.Type != notify.OrderFilled {
+		t.Fatalf("message %+v", m)
+	}
+}
+
+// An alert and its notification commit together: an emergency stop raised
+// just before a crash (nothing routed or sent it) is delivered after the
+// restart, once; its repeat, merged into the open alert, makes no second
+// event.
+func TestAnAlertsNotificationSurvivesACrashAfterItsCommit(t *testing.T) {
+	dir := t.TempDir()
+	rcv := newReceiver(t)
+	f := newFixture(t, dir)
+	f.addChannel(t, rcv.srv.URL, 0, notify.EmergencyStop)
+
+	bus := events.NewBus()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	published := bus.Subscribe(ctx, events.TopicAlert, 4)
+	alerts := alert.New(f.store, bus, f.clock)
+	alerts.OnRaise(notify.CommittedAlert)
+	alerts.Raise(ctx, "trading:Emergency stop active", "critical", "trading", "Emergency stop active", "All trading halted by ops")
+	if a := (<-published).Data.(domain.Alert); !a.Journaled {
+		t.Fatalf("the published alert %+v is not marked as committed with its event", a)
+	}
+	if evs, err := f.store.CommittedNotifyEvents(ctx, 10); err != nil || len(evs) != 1 || evs[0].Type != notify.EmergencyStop {
+		t.Fatalf("committed events %+v, %v", evs, err)
+	}
+	f.store.Close() // the crash: nothing after the commit ran
+
+	g := newFixture(t, dir)
+	_, err := g.svc.RouteCommitted(context.Background())
+	mustNil(t, err)
+	_, err = g.svc.DeliverDue(context.Background())
+	mustNil(t, err)
+	got := rcv.all()
+	if len(got) != 1 {
+		t.Fatalf("received %d messages after the restart, want 1", len(got))
+	}
+	var m notify.Message
+	mustNil(t, json.Unmarshal(got[0].body, &m))
+	if m.Type != notify.EmergencyStop {
 		t.Fatalf("message %+v", m)
 	}
 }

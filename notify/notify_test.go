@@ -431,6 +431,11 @@ func TestAlertRepeatsAreNotifiedOnce(t *testing.T) {
 	if _, ok := notify.FromAlert(domain.Alert{Key: "trading:Order rejected by the exchange", Component: "trading", Count: 1}); ok {
 		t.Error("exchange rejections are order.rejected, to the order's owner, not a system alert")
 	}
+	// A person's risk refusal is no alert, and still risk.limit_reached, to everyone.
+	e := notify.FromRiskRefusal("Order refused by risk check", "BUY 3 BTC-USD: too large", time.Unix(1, 0))
+	if d, _ := e.Data.(notify.AlertData); e.Type != notify.RiskLimitReached || e.Owner != "" || d.AlertID != 0 || d.Component != "trading" || d.Message != "BUY 3 BTC-USD: too large" {
+		t.Errorf("risk refusal event = %+v", e)
+	}
 }
 
 func TestRekeyReSealsChannelSecrets(t *testing.T) {

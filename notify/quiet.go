@@ -14,11 +14,12 @@ type Flags struct {
 	Alerts bool // alert events (emergency stop and resume, risk, strategy, market data, exchange)
 	System bool // system alerts, finished backtests, the daily digest
 	Email  bool // email channels
+	Push   bool // web push channels
 }
 
 // AllOn is every switch on (a user who never saved settings has the
 // spec's defaults, which the app reads; tests and tools use this).
-var AllOn = Flags{Trades: true, Alerts: true, System: true, Email: true}
+var AllOn = Flags{Trades: true, Alerts: true, System: true, Email: true, Push: true}
 
 // group is the ui.notifications switch that governs an event type.
 func (f Flags) allows(typ string) bool {

@@ -47,6 +47,9 @@ type Options struct {
 	Servers func() Servers
 	// Flags returns a user's ui.notifications switches (nil: all on).
 	Flags func(ctx context.Context, owner string) (Flags, error)
+	// KV keeps the VAPID key pair Web Push signs with (nil: the store,
+	// when it is one).
+	KV domain.KVStore
 }
 
 // Servers are the platform's notification servers, from the settings.
@@ -92,6 +95,9 @@ type Service struct {
 	wake   chan struct{}
 	// routeWake tells RunRouting that events were committed.
 	routeWake chan struct{}
+	// vapidPub and vapidPriv are the VAPID key pair once read (vapid).
+	vapidMu             sync.Mutex
+	vapidPub, vapidPriv string
 	// listening holds the owners who route an order event type anywhere
 	// (nil: not loaded yet, commit every event). Refreshed by routing
 	// changes here and by RunRouting each Poll (another instance's change).
@@ -100,6 +106,9 @@ type Service struct {
 
 // New returns a notification service.
 func New(store domain.NotifyStore, sealer Sealer, clock domain.Clock, opt Options) *Service {
+	if kv, ok := store.(domain.KVStore); ok && opt.KV == nil {
+		opt.KV = kv
+	}
 	return &Service{store: store, sealer: sealer, clock: clock, opt: opt.withDefaults(), wake: make(chan struct{}, 1), routeWake: make(chan struct{}, 1)}
 }
 
@@ -321,6 +330,20 @@ func Committed(u domain.TradeUpdate) (domain.NotifyEvent, bool) {
 	return domain.NotifyEvent{ID: NewID("evt_"), Type: e.Type, Severity: e.Severity, Owner: e.Owner, OrderID: e.OrderID, Payload: payload, CreatedAt: e.Time}, true
 }
 
+// CommittedAlert is the event an alert stands for, ready to be committed
+// with the alert (alert.Service.OnRaise).
+func CommittedAlert(a domain.Alert) (domain.NotifyEvent, bool) {
+	e, ok := FromAlert(a)
+	if !ok {
+		return domain.NotifyEvent{}, false
+	}
+	payload, err := json.Marshal(e.Data)
+	if err != nil {
+		return domain.NotifyEvent{}, false
+	}
+	return domain.NotifyEvent{ID: NewID("evt_"), Type: e.Type, Severity: e.Severity, Owner: e.Owner, OrderID: e.OrderID, Payload: payload, CreatedAt: e.Time}, true
+}
+
 // orderTypes are the events Committed makes.
 var orderTypes = []string{OrderFilled, OrderPartiallyFilled, OrderRejected, ProtectiveTriggered}
 
@@ -482,6 +505,11 @@ func (s *Service) send(ctx context.Context, d domain.NotifyDelivery) error {
 		}
 		m := messageOf(d)
 		return sendMail(ctx, s.opt.Servers().SMTP, ch.Address, "Kestrel: "+Title(m.Type), Text(m), s.clock.Now(), d.ID)
+	case domain.NotifyPush:
+		if !s.flags(ctx, d.Owner).Push {
+			return permanent{errors.New("browser push is off in your settings (Notifications: Push)")}
+		}
+		return s.sendPush(ctx, ch, secret, d)
 	case domain.NotifyWebhook, "":
 		body, err := json.Marshal(messageOf(d))
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"time"
 
 	"kestrel/domain"
 	"kestrel/events"
@@ -63,6 +64,15 @@ func FromAlert(a domain.Alert) (Event, bool) {
 	return e, true
 }
 
+// FromRiskRefusal is the risk.limit_reached event of a person's order the
+// risk check refused. No alert stands for it (the refusal was answered to
+// the person in the form), so its alert_id is 0; a strategy's refusal is an
+// alert and comes through FromAlert.
+func FromRiskRefusal(title, message string, at time.Time) Event {
+	return Event{Type: RiskLimitReached, Severity: domain.SeverityMedium, Time: at,
+		Data: AlertData{Title: title, Message: message, Component: "trading"}}
+}
+
 // FromJob is the event a job's change stands for: a finished backtest.
 func FromJob(j domain.Job) (Event, bool) {
 	if j.Kind != "backtest" || !domain.JobDone(j.Status) {
@@ -104,7 +114,12 @@ func (s *Service) Listen(ctx context.Context, bus *events.Bus) {
 				e, ok = FromTradeUpdate(u)
 			}
 		case ev := <-alerts:
-			if a, isA := ev.Data.(domain.Alert); isA {
+			if a, isA := ev.Data.(domain.Alert); isA && a.Journaled {
+				select { // committed with the alert: RunRouting routes it from the store
+				case s.routeWake <- struct{}{}:
+				default:
+				}
+			} else if isA {
 				e, ok = FromAlert(a)
 			}
 		case ev := <-jobs:

@@ -134,7 +134,7 @@ func (e *Engine) execute(ctx context.Context, c Config, symbol string, sig Signa
 		return false, "", why
 	}
 	req := domain.OrderRequest{ClientOrderID: fmt.Sprintf("%.40s:%s:%d", c.Name, symbol, candle.Unix()), Symbol: symbol,
-		Side: domain.Side(sig.Decision), Type: domain.Market, Quantity: qty, Strategy: c.Name, StrategyVersion: c.Version, UserID: "strategy:" + c.Name}
+		Side: domain.Side(sig.Decision), Type: domain.Market, Quantity: qty, Strategy: c.Name, StrategyVersion: c.Version, UserID: domain.StrategyUser + c.Name}
 	o, _, err := e.d.Gateway.Place(ctx, req)
 	if err != nil {
 		if domain.ErrorCode(err) == domain.ERejected {

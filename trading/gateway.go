@@ -3,6 +3,7 @@ package trading
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"unicode/utf8"
 
@@ -80,7 +81,7 @@ func (s *Service) admit(ctx context.Context, req domain.OrderRequest) (func() (d
 		return nil, domain.Order{}, err
 	}
 	if err := risk.Check(s.d.Policy().Limits, v.snap, ro); err != nil {
-		s.d.Alert(ctx, "medium", "Order refused by risk check", fmt.Sprintf("%s %s %s: %s", req.Side, req.Quantity, req.Symbol, domain.ErrorMessage(err)))
+		s.refused(ctx, req, err)
 		return nil, domain.Order{}, err
 	}
 	if req.Side == domain.Sell {
@@ -91,6 +92,24 @@ func (s *Service) admit(ctx context.Context, req domain.OrderRequest) (func() (d
 	wait := s.submit(ctx, req)
 	s.countPlaced(1)
 	return wait, domain.Order{}, nil
+}
+
+// RefusedTitle names a risk refusal in the log, its alert and its notification.
+const RefusedTitle = "Order refused by risk check"
+
+// refused reports a risk refusal of a new order. A person's order was
+// refused in the answer to their own request (the form shows the reason),
+// so it is logged and handed to the notifications, never raised as a system
+// alert; a strategy's order had nobody to answer, so it stays an
+// operations alert, repeats merged into one.
+func (s *Service) refused(ctx context.Context, req domain.OrderRequest, err error) {
+	msg := fmt.Sprintf("%s %s %s: %s", req.Side, req.Quantity, req.Symbol, domain.ErrorMessage(err))
+	if req.ByStrategy() {
+		s.d.Alert(ctx, domain.SeverityMedium, RefusedTitle, "Strategy "+req.Strategy+": "+msg)
+		return
+	}
+	slog.WarnContext(ctx, RefusedTitle+": "+msg, "component", "trading", "user", req.UserID)
+	s.d.Refused(ctx, RefusedTitle, msg)
 }
 
 // submit hands an order to the exchange, pipelined when it can be.

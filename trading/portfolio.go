@@ -10,6 +10,7 @@ import (
 
 	"kestrel/analytics"
 	"kestrel/domain"
+	"kestrel/risk"
 )
 
 // valuation is the account valued at current prices, from one snapshot,
@@ -50,10 +51,9 @@ func (s *Service) snapshot(ctx context.Context) (domain.Account, analytics.Price
 	return acct, prices, nil
 }
 
-func startOfDay(t time.Time) time.Time {
-	y, m, d := t.UTC().Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
+// startOfDay is the start of t's risk day (00:00 UTC), the one the
+// backtest uses too.
+func startOfDay(t time.Time) time.Time { return risk.DayStart(t) }
 
 // tradesSince counts orders placed since t that were not rejected.
 func (s *Service) tradesSince(ctx context.Context, t time.Time) (int, error) {

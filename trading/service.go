@@ -47,6 +47,10 @@ type Deps struct {
 	// (settings may change them at any time).
 	Policy func() Policy
 	Alert  AlertFunc
+	// Refused hears of a person's order the risk check refused (title and
+	// what was refused, why): their answer already says so, so it is no
+	// system alert; the notifications may still tell of it.
+	Refused func(ctx context.Context, title, message string)
 	// ResolveAlert resolves the open alert raised with title, on behalf of
 	// by (Resume resolves the emergency stop's alert with it).
 	ResolveAlert func(ctx context.Context, title, by string)
@@ -77,6 +81,9 @@ func New(ctx context.Context, d Deps) (*Service, error) {
 	}
 	if d.Alert == nil {
 		d.Alert = func(context.Context, string, string, string) {}
+	}
+	if d.Refused == nil {
+		d.Refused = func(context.Context, string, string) {}
 	}
 	if d.ResolveAlert == nil {
 		d.ResolveAlert = func(context.Context, string, string) {}

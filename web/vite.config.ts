@@ -15,5 +15,9 @@ export default defineConfig({
     globals: false,
     setupFiles: ['./src/test/setup.ts'],
     css: false,
+    // Rendering a whole screen in jsdom takes 3-4 s for the largest tests
+    // on a 2-core machine; 5 s (the default) failed them whenever the
+    // machine was busy. A hung test still fails, after 30 s.
+    testTimeout: 30_000,
   },
 });

@@ -30,8 +30,8 @@ func rekeyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: kestrel rekey [--data-dir D | --database-url U] [--secret-key OLD] [--new-key NEW]
 
-Re-seals the stored exchange and AI credentials and the notification
-channels' signing secrets under a new key. Stop the
+Re-seals the stored exchange and AI credentials, the notification
+channels' secrets and the Web Push (VAPID) private key under a new key. Stop the
 server (every instance of a cluster) first. With the key file in the data
 directory (the default), the file is replaced by the new key. With
 --secret-key (KESTREL_SECRET_KEY), the new key is printed (unless given with
@@ -84,7 +84,7 @@ directory (the default), the file is replaced by the new key. With
 	}
 	defer store.Close()
 	// Each store of secrets is re-sealed whole or not at all (notification
-	// channels, then two-factor secrets, each in one pass that opens every
+	// channels, the VAPID key, then two-factor secrets, each in one pass that opens every
 	// secret before writing; then the settings document, one write). When a
 	// later one fails, the earlier ones are sealed back under the old key,
 	// so every secret is always sealed with one key.
@@ -93,6 +93,7 @@ directory (the default), the file is replaced by the new key. With
 		run  func(old, next *settings.Sealer) (int, error)
 	}{
 		{"the notification channels' secrets", func(o, x *settings.Sealer) (int, error) { return notify.Rekey(ctx, store, o, x) }},
+		{"the Web Push (VAPID) private key", func(o, x *settings.Sealer) (int, error) { return notify.RekeyVAPID(ctx, store, o, x) }},
 		{"the two-factor secrets", func(o, x *settings.Sealer) (int, error) { return auth.RekeyTOTP(ctx, store, o, x) }},
 		{"the settings' secrets", func(o, x *settings.Sealer) (int, error) { return settings.Rekey(ctx, store, o, x) }},
 	}

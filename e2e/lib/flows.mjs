@@ -1,12 +1,5 @@
 // Steps several browser tests take, written once.
 
-// dismissAlerts clears the alert stack, as a person would before reaching
-// for a button under it.
-export async function dismissAlerts(page) {
-  const close = page.getByLabel('System alerts').getByRole('button', { name: 'Close alert' });
-  while ((await close.count()) > 0) await close.first().click();
-}
-
 // register signs a new account up through the form and waits for the
 // dashboard (the first account on a server is its operator).
 export async function register(page, name, email, password = 'correct horse battery') {
@@ -32,4 +25,18 @@ export async function confirmIn(page, title, button) {
 export async function placeConfirmed(page, scope, side, symbol = 'BTC-USD') {
   await scope.getByRole('button', { name: `${side} ${symbol}` }).click();
   await confirmIn(page, 'Confirm Order', `Confirm ${side}`);
+}
+
+// bell is the header's alert bell that shows at the page's width (the
+// header has one for wide screens and one beside the phone menu).
+export function bell(page) {
+  return page.locator('[data-testid="alert-bell"]:visible');
+}
+
+// openAlerts opens the alerts drawer from the bell and returns it.
+export async function openAlerts(page) {
+  await bell(page).click();
+  const drawer = page.getByRole('dialog', { name: 'System alerts' });
+  await drawer.waitFor();
+  return drawer;
 }

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { api, startServer } from '../lib/server.mjs';
-import { dismissAlerts, register } from '../lib/flows.mjs';
+import { register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -35,7 +35,6 @@ test('trades show on Trading Performance, holdings on Portfolio Analytics', asyn
 
   await page.goto('/analytics');
   await page.getByRole('heading', { name: 'Analytics Dashboard' }).waitFor();
-  await dismissAlerts(page);
   // A partial SELL closes no round trip: no trade yet, as every screen counts them (docs/ANALYTICS.md).
   await page.getByTestId('line-Total Trades').getByText('0', { exact: true }).waitFor();
   await page.getByTestId('stat-Win Rate').waitFor();

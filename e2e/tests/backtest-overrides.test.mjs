@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { api, startServer } from '../lib/server.mjs';
-import { dismissAlerts, register } from '../lib/flows.mjs';
+import { register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -38,7 +38,6 @@ test('overrides from the parameters, labelled history, overlaid curves and the h
 
   await page.goto('/strategy/backtest');
   await page.getByRole('heading', { name: 'Strategy Backtesting' }).waitFor();
-  await dismissAlerts(page);
   await page.getByLabel('Strategy', { exact: true }).selectOption('technical_strategy');
   await page.getByLabel('Start Date').fill('2025-06-01');
   await page.getByLabel('End Date').fill('2025-09-01');

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { api, startServer } from '../lib/server.mjs';
 import { startAIFake } from '../lib/aifake.mjs';
-import { dismissAlerts, register } from '../lib/flows.mjs';
+import { register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -37,7 +37,6 @@ test('a backtest runs from the screen and shows its report, history and comparis
   await page.getByRole('heading', { name: 'Strategy Backtesting' }).waitFor();
   await page.getByText('No Backtest Results').waitFor();
   await page.getByText('No backtests yet.').waitFor();
-  await dismissAlerts(page);
   // The spec's defaults: BTC-USD, capital 10000 in steps of 1000 from 1000, the last three months.
   assert.equal(await page.getByLabel('Symbol').inputValue(), 'BTC-USD');
   const capital = page.getByLabel('Initial Capital (USD)');

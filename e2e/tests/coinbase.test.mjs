@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
-import { confirmIn, dismissAlerts, placeConfirmed, register } from '../lib/flows.mjs';
+import { confirmIn, placeConfirmed, register } from '../lib/flows.mjs';
 import { startServer } from '../lib/server.mjs';
 import { startCoinbaseFake } from '../lib/coinbasefake.mjs';
 
@@ -68,7 +68,6 @@ test('connect Coinbase in Settings, trade on it, see fills and orders', async ()
   await page.getByRole('status').getByText('(filled)').waitFor();
   await page.goto('/trading/positions');
   await page.getByRole('row', { name: /BTC-USD/ }).getByText('+0.01').waitFor();
-  await dismissAlerts(page);
 
   // The stop-loss form explains what Coinbase receives.
   await page.goto('/trading/trade');
@@ -84,7 +83,6 @@ test('connect Coinbase in Settings, trade on it, see fills and orders', async ()
   await placeConfirmed(page, page, 'BUY');
   await page.getByRole('status').getByText('(open)').waitFor();
   await page.goto('/trading/orders');
-  await dismissAlerts(page);
   const open = page.getByTestId('order-row').filter({ hasText: 'Limit' }).filter({ hasText: 'open' });
   await open.getByText('$1,000.00').waitFor();
   await open.getByRole('button', { name: 'Modify' }).click();

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { api, startServer } from '../lib/server.mjs';
-import { confirmIn, dismissAlerts, placeConfirmed, register } from '../lib/flows.mjs';
+import { confirmIn, placeConfirmed, register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -53,7 +53,6 @@ test('buy, see the protective stop, press Stop, sell while halted', async () => 
 
   // Emergency stop: the protective stop stays armed.
   await page.goto('/dashboard');
-  await dismissAlerts(page);
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await confirmIn(page, 'Emergency Stop', 'Stop trading');
   await page.getByText('Emergency Stop Active', { exact: true }).waitFor();
@@ -65,7 +64,6 @@ test('buy, see the protective stop, press Stop, sell while halted', async () => 
 
   // Selling the whole position while halted is accepted; the protective stop goes with it.
   await page.goto('/trading/positions');
-  await dismissAlerts(page);
   await page.getByRole('row', { name: /BTC-USD/ }).getByRole('button', { name: 'Close' }).click();
   const close = page.getByRole('dialog');
   assert.equal(await close.getByLabel('Quantity to close').inputValue(), '0.01');
@@ -78,7 +76,6 @@ test('buy, see the protective stop, press Stop, sell while halted', async () => 
 
   // Resume resolves the emergency stop's alert on the server, and the header stops saying halted.
   await page.goto('/dashboard');
-  await dismissAlerts(page);
   await page.getByRole('button', { name: 'Resume Trading' }).click();
   await page.getByText('Emergency Stop Active', { exact: true }).waitFor({ state: 'detached' });
   await page.getByTestId('health-badge').getByText(/System (Healthy|Issues)/).waitFor();

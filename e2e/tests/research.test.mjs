@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { startServer } from '../lib/server.mjs';
-import { dismissAlerts, register } from '../lib/flows.mjs';
+import { register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -28,7 +28,6 @@ test('a two-parameter grid sweep with walk-forward completes with its heatmap an
   await register(page, 'Rae Researcher', 'rae@example.com');
   await page.goto('/strategy/research');
   await page.getByRole('heading', { name: 'Research' }).waitFor();
-  await dismissAlerts(page);
 
   await page.getByLabel('Strategy', { exact: true }).selectOption('technical_strategy');
   await page.getByLabel('Add a parameter').selectOption('indicators.rsi_period');
@@ -60,10 +59,12 @@ test('a two-parameter grid sweep with walk-forward completes with its heatmap an
   assert.match(await page.getByTestId('wf-figures').innerText(), /Deflated Sharpe ratio\s+(\d+\.\d%|N\/A)/);
   await shot(page, 'research-desktop');
 
-  // Save as new version: the server's answer is shown as it is.
+  // Save as new version: a new version, never an overwrite (a refusal fails the test with its words).
   await rows.first().getByRole('button', { name: 'Save as new version' }).click();
   await page.getByRole('button', { name: 'Save version' }).click();
-  await page.getByTestId('save-version').getByText(/Saved as version \d+|Not saved:/).waitFor();
+  const saved = page.getByTestId('save-version').getByText(/Saved as version \d+|Not saved:/);
+  await saved.waitFor();
+  assert.match(await saved.innerText(), /Saved as version \d+ of /);
   await shot(page, 'research-save');
 
   // A phone: nothing wider than the screen.

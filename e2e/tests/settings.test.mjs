@@ -1,12 +1,12 @@
 // An operator tightens a risk limit in Settings and sees orders refused by it,
-// meets the alert overlay, exports and (fails to) import settings.
+// meets the alert bell, exports and (fails to) import settings.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { confirmIn, placeConfirmed } from '../lib/flows.mjs';
 import { launch, newPage, shot } from '../lib/browser.mjs';
+import { bell, confirmIn, openAlerts, placeConfirmed } from '../lib/flows.mjs';
 import { startServer } from '../lib/server.mjs';
 
 let server;
@@ -69,22 +69,34 @@ test('settings drive the risk check; alerts; export and import', async () => {
   await placeConfirmed(page, page, 'BUY');
   await page.getByText(/exceeds the maximum trade amount of \$100\.00/).first().waitFor();
 
-  // The refusal raised a medium alert: Dismiss only.
-  const overlay = page.getByLabel('System alerts');
-  const refused = overlay.getByRole('alert').filter({ hasText: 'Order refused by risk check' });
-  await refused.waitFor({ timeout: 15_000 });
-  assert.equal(await refused.getByRole('button', { name: 'Resolve' }).count(), 0);
-  await refused.getByRole('button', { name: 'Dismiss' }).click();
-  await refused.waitFor({ state: 'detached' });
+  // The refusal is the form's to say: it raises no system alert (issue 27).
+  await page.reload();
+  let drawer = await openAlerts(page);
+  await drawer.getByText('No active alerts.').waitFor();
+  assert.equal(await drawer.getByText('Order refused by risk check').count(), 0);
+  await page.keyboard.press('Escape');
+  assert.equal(await bell(page).getByTestId('alert-count').count(), 0, 'no count on the bell');
 
-  // The emergency stop raises a critical alert that can be resolved.
+  // The emergency stop raises a critical alert: the bell counts it, nothing covers the page.
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await confirmIn(page, 'Emergency Stop', 'Stop trading');
-  const critical = overlay.getByRole('alert').filter({ hasText: 'Emergency stop active' });
-  await critical.waitFor({ timeout: 15_000 });
-  await shot(page, 'alert-overlay');
-  await critical.getByRole('button', { name: 'Resolve' }).click();
-  await critical.waitFor({ state: 'detached' });
+  await bell(page).getByTestId('alert-count').filter({ hasText: '1' }).waitFor({ timeout: 15_000 });
+  drawer = await openAlerts(page);
+  const critical = drawer.getByRole('listitem', { name: 'Emergency stop active' });
+  await critical.waitFor();
+  await shot(page, 'alert-drawer');
+  // Dismissing is this user's, kept on the server: after a reload it is still dismissed.
+  await critical.getByRole('button', { name: 'Dismiss' }).click();
+  await drawer.getByText('Dismissed by you (1)').waitFor();
+  await page.keyboard.press('Escape');
+  await bell(page).getByTestId('alert-count').waitFor({ state: 'detached' });
+  await page.reload();
+  drawer = await openAlerts(page);
+  await drawer.getByText('Dismissed by you (1)').click();
+  // Dismissed is not resolved: it can still be resolved for everyone.
+  await drawer.getByRole('listitem', { name: 'Emergency stop active' }).getByRole('button', { name: 'Resolve' }).click();
+  await drawer.getByText('Dismissed by you (1)').waitFor({ state: 'detached' });
+  await page.keyboard.press('Escape');
 
   // Export: the spec's file with a 16-character checksum and no secrets.
   await page.goto('/settings');

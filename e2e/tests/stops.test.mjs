@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { startServer } from '../lib/server.mjs';
-import { dismissAlerts, placeConfirmed, register } from '../lib/flows.mjs';
+import { placeConfirmed, register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -33,7 +33,6 @@ test('modify the protective stop in Orders; Positions show it and why it shrank'
   await trade.waitFor({ state: 'detached' });
 
   await page.goto('/trading/orders');
-  await dismissAlerts(page);
   const stop = page.getByTestId('order-row').filter({ hasText: 'Protective' }).filter({ hasText: 'Stop-Loss' }).filter({ hasText: 'open' });
   await stop.waitFor();
   const rowsBefore = await page.getByTestId('order-row').count();
@@ -60,7 +59,6 @@ test('modify the protective stop in Orders; Positions show it and why it shrank'
 
   // Positions: the stop with the quantity it covers, and the uncovered rest.
   await page.goto('/trading/positions');
-  await dismissAlerts(page);
   const cell = page.getByTestId('position-protection');
   await cell.getByText(newStop.toLocaleString('en-US'), { exact: false }).waitFor();
   await cell.getByText(/0\.002 without a stop/).waitFor();
@@ -99,7 +97,6 @@ test('place a trailing stop from the order form; Orders show its trail and curre
   await trade.waitFor({ state: 'detached' });
 
   await page.goto('/trading/trade');
-  await dismissAlerts(page);
   const form = page.getByRole('form', { name: 'Trading form' });
   await form.getByTestId('tf-current-price').filter({ hasText: '$' }).waitFor();
   await form.getByRole('button', { name: 'SELL', exact: true }).click();
@@ -112,7 +109,6 @@ test('place a trailing stop from the order form; Orders show its trail and curre
   await form.getByRole('status').getByText(/placed: SELL [0-9.]+ BTC-USD \(open\)/).waitFor();
 
   await page.goto('/trading/orders');
-  await dismissAlerts(page);
   const row = page.getByTestId('order-row').filter({ hasText: 'Trailing Stop' }).filter({ hasText: 'open' });
   await row.getByTestId('trail-note').getByText(/trails 3% from \$/).waitFor();
   await shot(page, 'orders-trailing-stop');

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { api, startServer } from '../lib/server.mjs';
-import { dismissAlerts, register } from '../lib/flows.mjs';
+import { register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -38,7 +38,6 @@ test('the technical strategy trades on its own; bad settings show the spec messa
   await page.goto('/strategy/technical');
   await page.getByRole('heading', { name: 'Technical Analysis Strategy' }).waitFor();
   await page.getByText('Inactive').first().waitFor();
-  await dismissAlerts(page);
 
   // Short SMA not below long SMA: refused in the browser with the spec's message.
   await field(page, 'Short SMA Period').fill('30');
@@ -113,7 +112,6 @@ test('the technical strategy trades on its own; bad settings show the spec messa
 
   await page.goto('/strategy/ai');
   await page.getByRole('heading', { name: 'AI Strategy Configuration' }).waitFor();
-  await dismissAlerts(page);
   // The built-in analyst (the default provider) answers each symbol with a decision and its reasoning.
   await page.getByTestId('model-label').getByText('Built-in analyst (offline)').waitFor();
   await page.getByRole('button', { name: 'Test AI' }).click();

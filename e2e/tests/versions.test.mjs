@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { api, startServer } from '../lib/server.mjs';
-import { dismissAlerts, register } from '../lib/flows.mjs';
+import { register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -31,7 +31,6 @@ test('saving makes versions; Versions shows the history and a diff; activate rol
   // The form's Save is version 2 (RSI period 7).
   await page.goto('/strategy/technical');
   await page.getByRole('heading', { name: 'Technical Analysis Strategy' }).waitFor();
-  await dismissAlerts(page);
   await page.getByTestId('config-version').getByText('Runs version 1.').waitFor();
   await page.getByLabel('RSI Period', { exact: true }).fill('7');
   await page.getByRole('button', { name: 'Save Configuration' }).click();

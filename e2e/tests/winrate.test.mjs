@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { api, startServer } from '../lib/server.mjs';
-import { dismissAlerts, register } from '../lib/flows.mjs';
+import { register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -38,7 +38,6 @@ test('the same account shows the same win rate on every screen', async () => {
   const rate = `${perf.data.win_rate.toFixed(1)}%`;
 
   await page.goto('/dashboard');
-  await dismissAlerts(page);
   await page.getByTestId('card-total-trades').getByText('2', { exact: true }).waitFor();
   await page.getByTestId('card-total-trades').getByText(`Win rate ${rate}`).waitFor();
   await rowValue(page, 'Win Rate').getByText(rate).waitFor(); // the Trading Metrics card

@@ -23,6 +23,11 @@ import (
 const (
 	hdrInstance = "Kestrel-Instance"
 	hdrTime     = "Kestrel-Time"
+	// hdrJournaled marks a trade update or an alert whose notification was
+	// committed with it (their Journaled, which their JSON leaves out: the
+	// realtime channels carry that JSON). A new leader that receives the
+	// old leader's last updates must not queue their notifications again.
+	hdrJournaled = "Kestrel-Journaled"
 )
 
 // decoders give each bridged topic's value its Go type back: local
@@ -94,6 +99,12 @@ func (b *Bridge) send(e events.Event) {
 	data, err := json.Marshal(e.Data)
 	if err == nil {
 		h := nats.Header{hdrInstance: {b.instance}, hdrTime: {e.Time.Format(time.RFC3339Nano)}}
+		if u, ok := e.Data.(domain.TradeUpdate); ok && u.Journaled {
+			h.Set(hdrJournaled, "1")
+		}
+		if a, ok := e.Data.(domain.Alert); ok && a.Journaled {
+			h.Set(hdrJournaled, "1")
+		}
 		err = b.nc.PublishMsg(&nats.Msg{Subject: b.prefix + e.Topic, Header: h, Data: data})
 	}
 	if err != nil {
@@ -123,6 +134,16 @@ func (b *Bridge) receive(m *nats.Msg) {
 		b.Failed.Add(1)
 		slog.Warn("cluster event not understood", "topic", topic, "from", from, "err", err, "component", "cluster")
 		return
+	}
+	if m.Header.Get(hdrJournaled) == "1" {
+		switch x := v.(type) {
+		case domain.TradeUpdate:
+			x.Journaled = true
+			v = x
+		case domain.Alert:
+			x.Journaled = true
+			v = x
+		}
 	}
 	b.Received.Add(1)
 	b.bus.Deliver(events.Event{Topic: topic, Data: v, Time: at})

@@ -90,3 +90,47 @@ func TestBridgeCarriesTypedEventsOnceWithoutEcho(t *testing.T) {
 		t.Fatalf("received: a=%d b=%d, want 0 and 1", a.Received.Load(), b.Received.Load())
 	}
 }
+
+// A trade update whose notification was committed with it stays marked so
+// on the other instances: a leader taking over must not queue it again.
+func TestBridgeKeepsJournaled(t *testing.T) {
+	ncA, ncB := connect(t), connect(t)
+	busA, busB := events.NewBus(), events.NewBus()
+	cluster := fmt.Sprintf("test%d", time.Now().UnixNano())
+	a, err := Start(ncA, busA, cluster, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Start(ncB, busB, cluster, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	onB := busB.Subscribe(ctx, events.TopicTradeUpdate, 8)
+	for _, j := range []bool{true, false} {
+		busA.Publish(events.TopicTradeUpdate, domain.TradeUpdate{Order: domain.Order{ID: fmt.Sprint(j), Symbol: "BTC-USD"}, Journaled: j}, time.Now())
+		select {
+		case e := <-onB:
+			if u := e.Data.(domain.TradeUpdate); u.Order.ID != fmt.Sprint(j) || u.Journaled != j {
+				t.Fatalf("other instance got %+v, want journaled %v", u, j)
+			}
+		case <-ctx.Done():
+			t.Fatal("the other instance never received the update")
+		}
+	}
+	alerts := busB.Subscribe(ctx, events.TopicAlert, 8)
+	for _, j := range []bool{true, false} {
+		busA.Publish(events.TopicAlert, domain.Alert{ID: 7, Key: fmt.Sprint(j), Journaled: j}, time.Now())
+		select {
+		case e := <-alerts:
+			if a := e.Data.(domain.Alert); a.Key != fmt.Sprint(j) || a.Journaled != j {
+				t.Fatalf("other instance got %+v, want journaled %v", a, j)
+			}
+		case <-ctx.Done():
+			t.Fatal("the other instance never received the alert")
+		}
+	}
+}

@@ -171,6 +171,20 @@ func TestGoldenWebSocket(t *testing.T) {
 		t.Fatalf("live candle %+v", lc)
 	}
 	eq(t, "candle close", lc.Close, "1866.81")
+	// The level2 sample is a snapshot of two bids: the book holds them best
+	// first, and no asks.
+	f.FollowBook()
+	var l2 WSMessage
+	sample(t, "ws_level2.json", &l2)
+	f.handle(l2)
+	bids, asks, ok := f.Book("BTC-USD", 0)
+	if !ok || len(bids) != 2 || len(asks) != 0 {
+		t.Fatalf("book %v bids %+v asks %+v", ok, bids, asks)
+	}
+	eq(t, "best bid", bids[0].Price, "21921.73")
+	eq(t, "best bid size", bids[0].Size, "0.06317902")
+	eq(t, "second bid", bids[1].Price, "21921.3")
+	eq(t, "second bid size", bids[1].Size, "0.02")
 	var trades WSMessage
 	sample(t, "ws_market_trades.json", &trades)
 	var te WSTradesEvent

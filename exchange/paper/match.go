@@ -122,14 +122,30 @@ func (e *Engine) trail(o *domain.Order, low, high decimal.Decimal) bool {
 }
 
 // trigger turns a stop into a market order and fills it, or rejects it.
+// With a published book (the live market) it walks the book as a market
+// order does, so a stop larger than the best level pays the next levels'
+// prices; otherwise it fills at the quoted bid or ask. A stop with no
+// price to fill at stays resting.
 func (t *tx) trigger(o *domain.Order) {
-	px, err := t.e.takerPrice(o.Symbol, o.Side)
-	if err != nil {
-		return
+	levels := liquid(t.e.depth(o.Symbol, o.Side))
+	var px decimal.Decimal
+	if len(levels) == 0 {
+		p, err := t.e.takerPrice(o.Symbol, o.Side)
+		if err != nil {
+			return
+		}
+		px = p
 	}
 	t.cancelSiblings(*o)
 	t.release(o) // a sell stop's hold is freed, then it fills as a market order
 	o.Status = domain.StatusPending
+	if len(levels) > 0 {
+		if err := t.walk(o, levels); err != nil { // the walk's only refusal: not enough funds
+			o.Status, o.RejectReason = domain.StatusRejected, MsgInsufficient
+			t.record(*o, nil)
+		}
+		return
+	}
 	if !t.covers(*o, o.Remaining(), px, t.e.cfg.TakerFee) {
 		o.Status, o.RejectReason = domain.StatusRejected, MsgInsufficient
 		t.record(*o, nil)

@@ -23,6 +23,17 @@ func (e *Engine) depth(symbol string, side domain.Side) []Level {
 	return q.Bids
 }
 
+// liquid is levels without the empty or unpriced ones a book can carry.
+func liquid(levels []Level) []Level {
+	out := levels[:0:0]
+	for _, l := range levels {
+		if l.Size.IsPositive() && l.Price.IsPositive() {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // walk fills a market order level by level down the book, as a taker: each
 // level fills at its own price for at most its size, so a size larger than
 // the best level pays the next levels' prices (price impact). What the book

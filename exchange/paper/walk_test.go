@@ -112,3 +112,51 @@ func TestTradeThroughIgnoresAnOlderLastPrice(t *testing.T) {
 		t.Fatalf("filled on a last price older than the trades: %+v", c.Fills)
 	}
 }
+
+// A stop that triggers on a market with a published book fills as a market
+// order does: down the book, level by level, as a taker. 0.5 BTC sold
+// against bids of 0.2 at 44,990.00 and 0.4 at 44,980.00 fills 0.2 and 0.3
+// at those prices, not all 0.5 at the best bid.
+func TestTriggeredStopWalksTheBook(t *testing.T) {
+	e := newEngine(t, "0", "0.006")
+	place(t, e, buy("0.5"))
+	sl := place(t, e, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Sell, Type: domain.StopLoss, Quantity: d("0.5"), StopPrice: dp("45000")})
+	c := e.OnQuote(t0, paper.Quote{Symbol: "BTC-USD", Last: d("44995"), Bid: d("44990"), Ask: d("45000"),
+		Bids: []paper.Level{lv("44990.00", "0.2"), lv("44980.00", "0.4")}, Asks: []paper.Level{lv("45000.00", "1")}})
+	if len(c.Fills) != 2 {
+		t.Fatalf("%d fills, want 2: %+v", len(c.Fills), c.Fills)
+	}
+	for i, want := range [][2]string{{"0.2", "44990"}, {"0.3", "44980"}} {
+		if c.Fills[i].OrderID != sl.ID || c.Fills[i].Liquidity != "taker" {
+			t.Errorf("fill %d: %+v", i, c.Fills[i])
+		}
+		eq(t, "fill quantity", c.Fills[i].Quantity, want[0])
+		eq(t, "fill price", c.Fills[i].Price, want[1])
+	}
+	eq(t, "BTC left", balance(e, "BTC").Total(), "0")
+	if bad := e.HoldsReconcile(); bad != nil {
+		t.Fatal(bad)
+	}
+}
+
+// A triggered BUY stop the funds cannot cover down the book is rejected
+// with the reason, and nothing fills.
+func TestTriggeredStopBeyondTheFundsIsRejected(t *testing.T) {
+	e := newEngine(t, "0", "0")
+	sl := place(t, e, domain.OrderRequest{Symbol: "BTC-USD", Side: domain.Buy, Type: domain.StopLoss, Quantity: d("1.9"), StopPrice: dp("51000")})
+	c := e.OnQuote(t0, paper.Quote{Symbol: "BTC-USD", Last: d("51000"), Bid: d("50990"), Ask: d("51000"),
+		Asks: []paper.Level{lv("51000", "1"), lv("60000", "1")}, Bids: []paper.Level{lv("50990", "1")}})
+	if len(c.Fills) != 0 {
+		t.Fatalf("fills %+v", c.Fills)
+	}
+	var got domain.Order
+	for _, o := range c.Orders {
+		if o.ID == sl.ID {
+			got = o
+		}
+	}
+	if got.Status != domain.StatusRejected || got.RejectReason != paper.MsgInsufficient {
+		t.Fatalf("stop %+v, want rejected for funds", got)
+	}
+	eq(t, "USD untouched", balance(e, "USD").Total(), "100000")
+}

@@ -13,9 +13,15 @@ var _ domain.AlertStore = (*Store)(nil)
 
 const alertCols = `id, key, severity, title, message, component, count, created_at, last_seen, resolved, resolved_at, resolved_by`
 
-func scanAlert(row pgRow) (domain.Alert, error) {
+// viewedCols are alertCols and whether the viewer ($1) dismissed the alert
+// since it last happened.
+const viewedCols = alertCols + `, COALESCE((SELECT d.dismissed_at >= alerts.last_seen FROM alert_dismissals d
+	WHERE d.alert_id = alerts.id AND d.user_id = $1), false)`
+
+// scanAlert reads alertCols, then extra (viewedCols' dismissed flag).
+func scanAlert(row pgRow, extra ...any) (domain.Alert, error) {
 	var a domain.Alert
-	err := row.Scan(&a.ID, &a.Key, &a.Severity, &a.Title, &a.Message, &a.Component, &a.Count, &a.CreatedAt, &a.LastSeen, &a.Resolved, &a.ResolvedAt, &a.ResolvedBy)
+	err := row.Scan(append([]any{&a.ID, &a.Key, &a.Severity, &a.Title, &a.Message, &a.Component, &a.Count, &a.CreatedAt, &a.LastSeen, &a.Resolved, &a.ResolvedAt, &a.ResolvedBy}, extra...)...)
 	if err != nil {
 		return a, notFound(err, "Alert not found")
 	}
@@ -28,7 +34,7 @@ func scanAlert(row pgRow) (domain.Alert, error) {
 }
 
 // UpsertAlert implements domain.AlertStore.
-func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, bool, error) {
+func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert, notify func(domain.Alert) (domain.NotifyEvent, bool)) (domain.Alert, bool, error) {
 	var out domain.Alert
 	var isNew bool
 	err := s.tx(ctx, func(tx pgx.Tx) error {
@@ -45,6 +51,12 @@ func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, 
 			}
 		}
 		out, err = scanAlert(pgRow{tx.QueryRow(ctx, `SELECT `+alertCols+` FROM alerts WHERE key = $1 AND NOT resolved`, a.Key)})
+		if err != nil || notify == nil {
+			return err
+		}
+		if n, ok := notify(out); ok {
+			_, err = tx.Exec(ctx, insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), n.CreatedAt)
+		}
 		return err
 	})
 	return out, isNew, err
@@ -52,19 +64,21 @@ func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, 
 
 // ListAlerts implements domain.AlertStore.
 func (s *Store) ListAlerts(ctx context.Context, f domain.AlertFilter) ([]domain.Alert, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+alertCols+` FROM alerts
-		WHERE ($1 = '' OR severity = $1) AND ($2::boolean IS NULL OR resolved = $2)
-		ORDER BY last_seen DESC, id DESC LIMIT $3`, f.Severity, f.Resolved, f.Limit)
+	rows, err := s.db.Query(ctx, `SELECT `+viewedCols+` FROM alerts
+		WHERE ($2 = '' OR severity = $2) AND ($3::boolean IS NULL OR resolved = $3)
+		ORDER BY last_seen DESC, id DESC LIMIT $4`, f.Viewer, f.Severity, f.Resolved, f.Limit)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	out := []domain.Alert{}
 	for rows.Next() {
-		a, err := scanAlert(rows.row())
+		var dismissed bool
+		a, err := scanAlert(rows.row(), &dismissed)
 		if err != nil {
 			return nil, err
 		}
+		a.Dismissed = dismissed
 		out = append(out, a)
 	}
 	return out, rows.Err()
@@ -84,6 +98,29 @@ func (s *Store) ResolveAlert(ctx context.Context, id int64, by string, at time.T
 		return a, domain.Errorf(domain.EConflict, "Alert could not be resolved")
 	}
 	return a, nil
+}
+
+// DismissAlert implements domain.AlertStore. The dismissal covers the
+// alert up to its last occurrence even when this instance's clock is behind
+// the one that raised it.
+func (s *Store) DismissAlert(ctx context.Context, id int64, userID string, at time.Time) (domain.Alert, error) {
+	var out domain.Alert
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO alert_dismissals (alert_id, user_id, dismissed_at)
+			SELECT id, $1, GREATEST($2::timestamptz, last_seen) FROM alerts WHERE id = $3
+			ON CONFLICT (alert_id, user_id) DO UPDATE SET dismissed_at = GREATEST(alert_dismissals.dismissed_at, excluded.dismissed_at)`, userID, at, id)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return domain.Errorf(domain.ENotFound, "Alert not found")
+		}
+		var dismissed bool
+		out, err = scanAlert(pgRow{tx.QueryRow(ctx, `SELECT `+viewedCols+` FROM alerts WHERE id = $2`, userID, id)}, &dismissed)
+		out.Dismissed = dismissed
+		return err
+	})
+	return out, err
 }
 
 // PruneAlerts implements domain.AlertStore.

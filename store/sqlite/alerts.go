@@ -13,11 +13,17 @@ var _ domain.AlertStore = (*Store)(nil)
 
 const alertCols = `id, key, severity, title, message, component, count, created_at, last_seen, resolved, resolved_at, resolved_by`
 
-func scanAlert(row interface{ Scan(...any) error }) (domain.Alert, error) {
+// viewedCols are alertCols and whether the viewer (the first argument)
+// dismissed the alert since it last happened.
+const viewedCols = alertCols + `, COALESCE((SELECT d.dismissed_at >= alerts.last_seen FROM alert_dismissals d
+	WHERE d.alert_id = alerts.id AND d.user_id = ?), 0)`
+
+// scanAlert reads alertCols, then extra (viewedCols' dismissed flag).
+func scanAlert(row interface{ Scan(...any) error }, extra ...any) (domain.Alert, error) {
 	var a domain.Alert
 	var created, seen int64
 	var resolvedAt sql.NullInt64
-	err := row.Scan(&a.ID, &a.Key, &a.Severity, &a.Title, &a.Message, &a.Component, &a.Count, &created, &seen, &a.Resolved, &resolvedAt, &a.ResolvedBy)
+	err := row.Scan(append([]any{&a.ID, &a.Key, &a.Severity, &a.Title, &a.Message, &a.Component, &a.Count, &created, &seen, &a.Resolved, &resolvedAt, &a.ResolvedBy}, extra...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, domain.Errorf(domain.ENotFound, "Alert not found")
 	}
@@ -30,7 +36,7 @@ func scanAlert(row interface{ Scan(...any) error }) (domain.Alert, error) {
 }
 
 // UpsertAlert implements domain.AlertStore.
-func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, bool, error) {
+func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert, notify func(domain.Alert) (domain.NotifyEvent, bool)) (domain.Alert, bool, error) {
 	var out domain.Alert
 	var isNew bool
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -47,6 +53,12 @@ func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, 
 			}
 		}
 		out, err = scanAlert(tx.QueryRowContext(ctx, `SELECT `+alertCols+` FROM alerts WHERE key = ? AND resolved = 0`, a.Key))
+		if err != nil || notify == nil {
+			return err
+		}
+		if n, ok := notify(out); ok {
+			_, err = tx.ExecContext(ctx, insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), ms(n.CreatedAt))
+		}
 		return err
 	})
 	return out, isNew, err
@@ -54,8 +66,8 @@ func (s *Store) UpsertAlert(ctx context.Context, a domain.Alert) (domain.Alert, 
 
 // ListAlerts implements domain.AlertStore.
 func (s *Store) ListAlerts(ctx context.Context, f domain.AlertFilter) ([]domain.Alert, error) {
-	q := `SELECT ` + alertCols + ` FROM alerts WHERE 1 = 1`
-	var args []any
+	q := `SELECT ` + viewedCols + ` FROM alerts WHERE 1 = 1`
+	args := []any{f.Viewer}
 	if f.Severity != "" {
 		q += ` AND severity = ?`
 		args = append(args, f.Severity)
@@ -73,10 +85,12 @@ func (s *Store) ListAlerts(ctx context.Context, f domain.AlertFilter) ([]domain.
 	defer rows.Close()
 	out := []domain.Alert{}
 	for rows.Next() {
-		a, err := scanAlert(rows)
+		var dismissed bool
+		a, err := scanAlert(rows, &dismissed)
 		if err != nil {
 			return nil, err
 		}
+		a.Dismissed = dismissed
 		out = append(out, a)
 	}
 	return out, rows.Err()
@@ -96,6 +110,29 @@ func (s *Store) ResolveAlert(ctx context.Context, id int64, by string, at time.T
 		return a, domain.Errorf(domain.EConflict, "Alert could not be resolved")
 	}
 	return a, nil
+}
+
+// DismissAlert implements domain.AlertStore. The dismissal covers the
+// alert up to its last occurrence even when this instance's clock is behind
+// the one that raised it.
+func (s *Store) DismissAlert(ctx context.Context, id int64, userID string, at time.Time) (domain.Alert, error) {
+	var out domain.Alert
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO alert_dismissals (alert_id, user_id, dismissed_at)
+			SELECT id, ?, MAX(?, last_seen) FROM alerts WHERE id = ?
+			ON CONFLICT (alert_id, user_id) DO UPDATE SET dismissed_at = MAX(dismissed_at, excluded.dismissed_at)`, userID, ms(at), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return domain.Errorf(domain.ENotFound, "Alert not found")
+		}
+		var dismissed bool
+		out, err = scanAlert(tx.QueryRowContext(ctx, `SELECT `+viewedCols+` FROM alerts WHERE id = ?`, userID, id), &dismissed)
+		out.Dismissed = dismissed
+		return err
+	})
+	return out, err
 }
 
 // PruneAlerts implements domain.AlertStore.

@@ -30,6 +30,8 @@ func Run(t *testing.T, open Open) {
 		{"Audit", testAudit},
 		{"KV", testKV},
 		{"TOTP", testTOTP},
+		{"AlertDismissals", testAlertDismissals},
+		{"AlertNotifyEvent", testAlertNotifyEvent},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

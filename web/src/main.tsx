@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/App';
+import { registerServiceWorker } from '@/lib/serviceWorker';
 import { applyTheme, storedTheme } from '@/lib/theme';
 import './index.css';
 
@@ -11,3 +12,6 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+
+// After the first paint: the worker is for notifications, not for loading the app.
+window.addEventListener('load', () => void registerServiceWorker());

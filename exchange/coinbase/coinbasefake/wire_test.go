@@ -24,7 +24,7 @@ func TestWireTypesMatchCoinbaseSamples(t *testing.T) {
 	events := map[string]func() any{
 		"ws_heartbeats.json": func() any { return &WSHeartbeat{} }, "ws_candles.json": func() any { return &WSCandlesEvent{} },
 		"ws_market_trades.json": func() any { return &WSTradesEvent{} }, "ws_ticker.json": func() any { return &WSTickerEvent{} },
-		"ws_user.json": func() any { return &WSUserEvent{} },
+		"ws_user.json": func() any { return &WSUserEvent{} }, "ws_level2.json": func() any { return &WSLevel2Event{} },
 	}
 	for name, fresh := range samples {
 		roundTrip(t, name, readSample(t, name), fresh())

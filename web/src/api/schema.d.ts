@@ -1167,6 +1167,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/alerts/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss an alert for yourself
+         * @description Hides the alert for the signed-in user only (their bell count and drawer) until it happens again: a repeat of the alert after the dismissal shows it again. It is not resolving: the alert stays open for everyone else, and nothing the alert paused is resumed. The dismissal is always the caller's own; no other user can be named. Dismissing again is harmless. 404 when no alert has the id. Sessions only (API tokens cannot dismiss).
+         */
+        post: operations["postSystemAlertsIdDismiss"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/system/metrics": {
         parameters: {
             query?: never;
@@ -1506,7 +1526,7 @@ export interface paths {
         /** Your notification channels */
         get: operations["getNotificationsChannels"];
         put?: never;
-        /** Add a webhook channel (its secret is shown once) */
+        /** Add a channel: a webhook (its secret is shown once), Telegram, email or a browser's push subscription */
         post: operations["postNotificationsChannels"];
         delete?: never;
         options?: never;
@@ -1883,6 +1903,23 @@ export interface paths {
         };
         /** AI spend: input and output tokens and cost of AI decisions (Test AI included) per UTC day and per strategy over a period, with totals and each provider's month against its budget */
         get: operations["getAISpend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The VAPID public key browsers subscribe with (applicationServerKey), generated on first use */
+        get: operations["getNotificationsPushKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2274,6 +2311,8 @@ export interface components {
             /** Format: date-time */
             resolved_at: string | null;
             resolved_by?: string;
+            /** @description The caller dismissed this alert since it last happened (per user; not resolved). Dismissing: POST /api/system/alerts/{id}/dismiss. */
+            dismissed: boolean;
         };
         AuditEntry: {
             id: number;
@@ -3088,12 +3127,12 @@ export interface components {
             id: string;
             owner: string;
             /**
-             * @description webhook: a signed HTTP POST to url; telegram: a message to the chat address through the Bot API; email: a plain-text mail to address through the settings' mail server
+             * @description webhook: a signed HTTP POST to url; telegram: a message to the chat address through the Bot API; email: a plain-text mail to address through the settings' mail server; push: a Web Push message (VAPID, encrypted for the browser) to the subscription's endpoint in url
              * @enum {string}
              */
-            kind: "webhook" | "telegram" | "email";
+            kind: "webhook" | "telegram" | "email" | "push";
             name: string;
-            /** @description The webhook's URL; empty for other kinds */
+            /** @description The webhook's URL, or the push subscription's endpoint; empty for other kinds */
             url: string;
             enabled: boolean;
             /** Format: date-time */
@@ -3110,7 +3149,7 @@ export interface components {
              * @description Set at creation (default webhook); it cannot change
              * @enum {string}
              */
-            kind?: "webhook" | "telegram" | "email";
+            kind?: "webhook" | "telegram" | "email" | "push";
             name?: string;
             /** @description webhook: https://, or http:// to a loopback address */
             url?: string;
@@ -3121,6 +3160,7 @@ export interface components {
             address?: string;
             /** @description telegram: the bot's token from BotFather; sealed at rest and never shown again */
             bot_token?: string;
+            subscription?: components["schemas"]["PushSubscription"];
         };
         NotificationRouting: {
             /** @description Event type to the ids of the channels it goes to. The user's ui.notifications switches gate them too: trades (order events), alerts (alert events), system (system alerts, backtests, the digest), email (email channels) */
@@ -3659,6 +3699,19 @@ export interface components {
             unpriced_models: string[];
             /** Format: date-time */
             month_start: string;
+        };
+        /** @description push: the browser's PushSubscription.toJSON() (the keys are sealed at rest and never shown again); subscribing again from the same endpoint turns that channel back on with the new keys */
+        PushSubscription: {
+            /** @description The push service's URL: https://, or http:// to a loopback address */
+            endpoint: string;
+            /** @description Ignored */
+            expirationTime?: number | null;
+            keys: {
+                /** @description The browser's P-256 public key (base64url, uncompressed point) */
+                p256dh: string;
+                /** @description The 16-byte auth secret (base64url) */
+                auth: string;
+            };
         };
     };
     responses: {
@@ -5999,6 +6052,34 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    postSystemAlertsIdDismiss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alert as the caller now sees it (dismissed true) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Alert"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
     getSystemMetrics: {
         parameters: {
             query?: never;
@@ -7682,6 +7763,35 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getNotificationsPushKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description An uncompressed P-256 point in base64url (65 bytes) */
+                            public_key: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             default: components["responses"]["Error"];
         };
     };

@@ -1,7 +1,6 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Spinner } from '@/components/Spinner';
-import { AlertOverlay } from '@/features/alerts/AlertOverlay';
 import { FillToasts } from './FillToasts';
 import { SYMBOLS } from '@/features/trading/api';
 import { useDisplaySync } from '@/lib/prefs';
@@ -30,7 +29,6 @@ export function Layout() {
       <div className="min-h-screen">
         <NavBar />
         <Realtime />
-        <AlertOverlay />
         <FillToasts />
         <main className="mx-auto max-w-screen-2xl px-4 py-6">
           <Suspense fallback={<Spinner />}>

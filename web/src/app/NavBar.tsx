@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { AlertBell } from '@/features/alerts/AlertBell';
 import { api } from '@/lib/api';
 import { useMe } from '@/lib/auth';
 import { applyTheme, storedTheme, type ThemeMode } from '@/lib/theme';
@@ -134,16 +135,20 @@ export function NavBar() {
         <div className="ml-auto hidden items-center gap-3 md:flex">
           <VenueBadge />
           <SystemIndicator />
+          <AlertBell />
           <StopButton />
           <ThemeToggle />
           <UserMenu />
+        </div>
+        <div className="ml-auto md:hidden">
+          <AlertBell />
         </div>
         <button
           type="button"
           aria-label="Toggle menu"
           aria-expanded={mobileOpen}
           onClick={() => setMobileOpen((o) => !o)}
-          className="ml-auto rounded p-2 text-slate-600 hover:bg-slate-200 md:hidden dark:text-slate-300 dark:hover:bg-slate-800"
+          className="rounded p-2 text-slate-600 hover:bg-slate-200 md:hidden dark:text-slate-300 dark:hover:bg-slate-800"
         >
           ☰
         </button>

@@ -68,3 +68,39 @@ export function fitWhileSizing(chart: IChartApi, el: HTMLElement): () => void {
     el.removeEventListener('pointerdown', touch);
   };
 }
+
+/** A fill to mark on a chart: its time (ISO), side and why it happened ('' for an ordinary order). */
+export interface MarkedFill {
+  time: string;
+  side: 'BUY' | 'SELL';
+  reason: string;
+}
+
+export interface Marker {
+  time: number;
+  side: 'BUY' | 'SELL';
+  reason: string;
+}
+
+/**
+ * Fills as chart markers, each on the candle it falls in (the latest candle
+ * opening at or before it), sorted by time as the chart requires. Fills
+ * before the first candle are left out.
+ */
+export function fillMarkers(fills: MarkedFill[], candleTimes: number[]): Marker[] {
+  if (candleTimes.length === 0) return [];
+  const out: Marker[] = [];
+  for (const f of fills) {
+    const t = Math.floor(Date.parse(f.time) / 1000);
+    let lo = 0;
+    let hi = candleTimes.length - 1;
+    if (t < candleTimes[0]!) continue;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (candleTimes[mid]! <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    out.push({ time: candleTimes[lo]!, side: f.side, reason: f.reason });
+  }
+  return out.sort((a, b) => a.time - b.time);
+}

@@ -21,6 +21,8 @@ export type Decimal = Schemas['Decimal'];
 
 export type Ticker = Schemas['Ticker'];
 export type Candle = Schemas['Candle'];
+/** A symbol's last 24 hours (GET /market-data/stats/{symbol}): open is the price 24 hours ago. */
+export type Stats24h = Schemas['Stats24h'];
 export type Order = Schemas['Order'];
 export type Fill = Schemas['Fill'];
 export type Position = Schemas['Position'];

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/token';
-import { chartGranularity, defaultForm, fillMarkers, toAsk, validateBacktest } from './backtestModel';
+import { fillMarkers } from '@/components/chart';
+import { chartGranularity, defaultForm, toAsk, validateBacktest } from './backtestModel';
 import type { BacktestAsk, BacktestJob, BacktestReport, BacktestRun, LiveEstimate } from './backtestTypes';
 import Backtest from './routes/Backtest';
 

@@ -1,5 +1,5 @@
 import { formatMoney, formatPercent, toNum } from '@/lib/format';
-import type { AIMode, BacktestAsk, BacktestFill, BacktestReport, LiveEstimate } from './backtestTypes';
+import type { AIMode, BacktestAsk, BacktestReport, LiveEstimate } from './backtestTypes';
 
 /** The spec's backtest messages (section 5), as the server words them too. */
 export const MSG = {
@@ -195,34 +195,6 @@ export function chartGranularity(timeframe: string, start: string, end: string):
   const from = Math.max(0, WIDTHS.findIndex(([g]) => g === timeframe));
   for (const [g, w] of WIDTHS.slice(from)) if (span / w <= CHART_CANDLES) return g;
   return 'ONE_DAY';
-}
-
-export interface Marker {
-  time: number;
-  side: 'BUY' | 'SELL';
-  reason: string;
-}
-
-/**
- * Fills as chart markers, each on the candle it falls in (the latest candle
- * opening at or before it), sorted by time as the chart requires.
- */
-export function fillMarkers(fills: BacktestFill[], candleTimes: number[]): Marker[] {
-  if (candleTimes.length === 0) return [];
-  const out: Marker[] = [];
-  for (const f of fills) {
-    const t = Math.floor(Date.parse(f.time) / 1000);
-    let lo = 0;
-    let hi = candleTimes.length - 1;
-    if (t < candleTimes[0]!) continue;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (candleTimes[mid]! <= t) lo = mid;
-      else hi = mid - 1;
-    }
-    out.push({ time: candleTimes[lo]!, side: f.side, reason: f.reason });
-  }
-  return out.sort((a, b) => a.time - b.time);
 }
 
 const FIELDS: (keyof BacktestForm)[] = ['strategy_name', 'symbol', 'start_date', 'end_date', 'initial_capital', 'params', 'ai_mode'];

@@ -2,12 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api';
 import { sendWithRetry, type RetryOptions } from '@/lib/retry';
 import { tradingKeys } from '@/lib/realtime';
-import type { Balance, Candle, FeeRates, Order, OrderStatus, Performance, PortfolioSummary, Position, Product, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
+import type { Balance, Candle, FeeRates, Order, OrderStatus, Performance, PortfolioSummary, Position, Product, Stats24h, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
 
 export const SYMBOLS = ['BTC-USD', 'ETH-USD', 'ADA-USD', 'SOL-USD'] as const;
 
 /** Polling intervals of spec section 7; realtime frames refresh sooner. */
-export const POLL = { ticker: 2000, positions: 5000, orders: 5000, portfolio: 5000, status: 5000, recent: 5000, history: 10_000, metrics: 10_000, performance: 10_000, candles: 60_000 };
+export const POLL = { ticker: 2000, positions: 5000, orders: 5000, portfolio: 5000, status: 5000, recent: 5000, history: 10_000, metrics: 10_000, performance: 10_000, candles: 60_000, stats: 60_000 };
 
 export function useTicker(symbol: string) {
   return useQuery({ queryKey: ['ticker', symbol], queryFn: () => api.get<Ticker>(`/market-data/ticker/${symbol}`), refetchInterval: POLL.ticker, staleTime: 0 });
@@ -27,14 +27,20 @@ export function useProduct(symbol: string): Product | undefined {
   return useProducts().data?.find((p) => p.product_id === symbol);
 }
 
-/** Chart timeframes of the settings and the granularity each reads; 4h is built from 1h candles. */
-export const TIMEFRAMES: Record<string, { granularity: string; group: number }> = {
-  '1m': { granularity: 'ONE_MINUTE', group: 1 },
-  '5m': { granularity: 'FIVE_MINUTE', group: 1 },
-  '15m': { granularity: 'FIFTEEN_MINUTE', group: 1 },
-  '1h': { granularity: 'ONE_HOUR', group: 1 },
-  '4h': { granularity: 'ONE_HOUR', group: 4 },
-  '1d': { granularity: 'ONE_DAY', group: 1 },
+/**
+ * Chart timeframes, in the order the switch offers them: every granularity the candles endpoint accepts, plus the
+ * settings' 4h, built from 1h candles. seconds is the width of one bar as drawn.
+ */
+export const TIMEFRAMES: Record<string, { granularity: string; group: number; seconds: number }> = {
+  '1m': { granularity: 'ONE_MINUTE', group: 1, seconds: 60 },
+  '5m': { granularity: 'FIVE_MINUTE', group: 1, seconds: 300 },
+  '15m': { granularity: 'FIFTEEN_MINUTE', group: 1, seconds: 900 },
+  '30m': { granularity: 'THIRTY_MINUTE', group: 1, seconds: 1800 },
+  '1h': { granularity: 'ONE_HOUR', group: 1, seconds: 3600 },
+  '2h': { granularity: 'TWO_HOUR', group: 1, seconds: 7200 },
+  '4h': { granularity: 'ONE_HOUR', group: 4, seconds: 14_400 },
+  '6h': { granularity: 'SIX_HOUR', group: 1, seconds: 21_600 },
+  '1d': { granularity: 'ONE_DAY', group: 1, seconds: 86_400 },
 };
 
 /** Joins consecutive candles into groups of n aligned to n-candle boundaries of UTC time. */
@@ -65,8 +71,23 @@ export function useCandles(symbol: string, limit = 100, timeframe = '1h') {
     queryFn: () =>
       api
         .get<{ candles: Candle[] }>(`/market-data/candles/${symbol}?granularity=${tf.granularity}&limit=${Math.min(300, limit * tf.group)}`)
-        .then((d) => groupCandles(d.candles, tf.group, 3_600_000).slice(-limit)),
+        .then((d) => groupCandles(d.candles, tf.group, (tf.seconds / tf.group) * 1000).slice(-limit)),
     refetchInterval: POLL.candles,
+    staleTime: 0,
+  });
+}
+
+/** A symbol's 24-hour statistics (its open 24 hours ago gives the change against the live price). */
+export function useStats24h(symbol: string) {
+  return useQuery({ queryKey: ['stats', symbol], queryFn: () => api.get<Stats24h>(`/market-data/stats/${symbol}`), refetchInterval: POLL.stats, staleTime: 0 });
+}
+
+/** The account's latest fills on one symbol (the key starts with 'history', so a fill over the socket refreshes it). */
+export function useSymbolFills(symbol: string, limit = 100) {
+  return useQuery({
+    queryKey: ['history', 'symbol', symbol, limit],
+    queryFn: () => api.get<{ trades: Trade[] }>(`/trading/history?symbol=${encodeURIComponent(symbol)}&limit=${limit}&offset=0`).then((d) => d.trades),
+    refetchInterval: POLL.history,
     staleTime: 0,
   });
 }

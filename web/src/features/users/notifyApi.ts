@@ -2,13 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
 import { api } from '@/lib/api';
 
-/** Notifications: the user's channels (webhooks, Telegram), routing and delivery log. */
+/** Notifications: the user's channels (webhooks, Telegram, email, browser push), routing and delivery log. */
 export type Channel = components['schemas']['NotificationChannel'];
 export type CreatedChannel = components['schemas']['NotificationChannelCreated'];
 export type ChannelInput = components['schemas']['NotificationChannelInput'];
 export type Routing = components['schemas']['NotificationRouting'];
 export type RoutingView = components['schemas']['NotificationRoutingView'];
 export type Delivery = components['schemas']['NotificationDelivery'];
+export type PushSubscriptionInput = components['schemas']['PushSubscription'];
 
 export const notifyKey = ['notifications'] as const;
 
@@ -19,6 +20,9 @@ export const notifyApi = {
   test: (id: string) => api.post<Delivery>(`/notifications/channels/${encodeURIComponent(id)}/test`),
   routing: () => api.get<RoutingView>('/notifications/routing'),
   setRouting: (r: Routing) => api.put<RoutingView>('/notifications/routing', r),
+  pushKey: () => api.get<{ public_key: string }>('/notifications/push/key'),
+  /** Turns on the Push switch (Settings → UI Preferences → Notifications) that lets push channels send. */
+  allowPush: () => api.put<unknown>('/settings', { ui: { notifications: { push: true } } }),
   deliveries: (allFailures: boolean) => api.get<Delivery[]>(`/notifications/deliveries?limit=50${allFailures ? '&scope=all&status=failed' : ''}`),
 };
 

@@ -78,7 +78,7 @@ export function UiTab({ options }: { options: SettingsOptions }) {
         <Toggle path="ui.notifications.alerts" label="Alerts" hint="Off: no emergency stop, risk, strategy, market-data or exchange events reach your channels (Account → Notifications)" />
         <Toggle path="ui.notifications.system" label="System" hint="Off: no system alerts, finished backtests or daily digest reach your channels" />
         <Toggle path="ui.notifications.email" label="Email" hint="On: your email channels send; off: their messages fail with the reason in the delivery log" />
-        <Toggle path="ui.notifications.push" label="Push" hint="Browser push notifications are not available yet" />
+        <Toggle path="ui.notifications.push" label="Push" hint="On: your browser push channels send (Enable browser notifications in Account → Notifications turns it on); off: their messages fail with the reason in the delivery log" />
         <Toggle path="ui.notifications.sound" label="Sound" hint="No sounds are played yet" />
       </Group>
       <Group title="Display" effectKey="ui.display">

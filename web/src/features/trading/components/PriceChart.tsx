@@ -1,58 +1,73 @@
-import { AreaSeries, CandlestickSeries, LineSeries, type IChartApi, type ISeriesApi, type SeriesType, type UTCTimestamp } from 'lightweight-charts';
-import { useEffect, useRef } from 'react';
-import { createThemedChart } from '@/components/chart';
+import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
-import { toNum } from '@/lib/format';
+import { formatPrice, toNum } from '@/lib/format';
 import { useChartPrefs } from '@/lib/prefs';
-import { useCandles } from '../api';
 import { timeframeLabel } from '@/lib/timeframe';
+import type { Candle } from '@/lib/types';
+import { TIMEFRAMES, useCandles, usePositions, useSymbolFills, useTicker } from '../api';
+import { positionLevels, tradeMarkers, type Bar, type ChartMarker, type PriceLevel } from '../chartModel';
+import { CandleCanvas } from './CandleCanvas';
+import { SymbolSelect, TimeframeSwitch } from './ChartControls';
 
-/** The last 100 candles (hourly candlesticks by default; type and timeframe follow the settings), refreshed every 60 s. */
-export function PriceChart({ symbol }: { symbol: string }) {
+const toBar = (k: Candle): Bar => ({ time: Math.floor(Date.parse(k.timestamp) / 1000), open: toNum(k.open), high: toNum(k.high), low: toNum(k.low), close: toNum(k.close) });
+
+export interface PriceChartProps {
+  symbol: string;
+  timeframe: string;
+  onSymbol: (symbol: string) => void;
+  onTimeframe: (tf: string) => void;
+}
+
+/**
+ * The last 100 candles of the chosen symbol and timeframe (type from the settings), refreshed every 60 s and moved
+ * by the live price; the account's fills on the symbol as markers, and its open position's entry, stop-loss and
+ * take-profit as labelled lines.
+ */
+export function PriceChart({ symbol, timeframe, onSymbol, onTimeframe }: PriceChartProps) {
   const prefs = useChartPrefs();
-  const candles = useCandles(symbol, 100, prefs.timeframe);
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<IChartApi | null>(null);
-  const series = useRef<ISeriesApi<SeriesType> | null>(null);
-
-  useEffect(() => {
-    if (!box.current) return;
-    const { chart: c, dispose } = createThemedChart(box.current);
-    chart.current = c;
-    series.current =
-      prefs.type === 'line'
-        ? c.addSeries(LineSeries, { color: '#3b82f6', lineWidth: 2 })
-        : prefs.type === 'area'
-          ? c.addSeries(AreaSeries, { lineColor: '#3b82f6', topColor: 'rgba(59,130,246,0.35)', bottomColor: 'rgba(59,130,246,0.02)', lineWidth: 2 })
-          : c.addSeries(CandlestickSeries, { upColor: '#10b981', downColor: '#ef4444', borderVisible: false, wickUpColor: '#10b981', wickDownColor: '#ef4444' });
-    return () => {
-      dispose();
-      chart.current = null;
-      series.current = null;
-    };
-  }, [prefs.type]);
-
-  useEffect(() => {
-    if (!series.current || !candles.data) return;
-    const time = (ts: string) => Math.floor(new Date(ts).getTime() / 1000) as UTCTimestamp;
-    if (prefs.type === 'line' || prefs.type === 'area') {
-      series.current.setData(candles.data.map((k) => ({ time: time(k.timestamp), value: toNum(k.close) })));
-    } else {
-      series.current.setData(candles.data.map((k) => ({ time: time(k.timestamp), open: toNum(k.open), high: toNum(k.high), low: toNum(k.low), close: toNum(k.close) })));
-    }
-    chart.current?.timeScale().fitContent();
-  }, [candles.data, prefs.type]);
-
+  const candles = useCandles(symbol, 100, timeframe);
+  const ticker = useTicker(symbol).data;
+  const positions = usePositions().data;
+  const fills = useSymbolFills(symbol).data;
+  const bars = useMemo(() => (candles.data ?? []).map(toBar), [candles.data]);
+  const levels = useMemo(() => positionLevels(positions, symbol), [positions, symbol]);
+  const markers = useMemo(() => tradeMarkers(fills ?? [], symbol, bars.map((b) => b.time)), [fills, symbol, bars]);
+  const tick = useMemo(() => (ticker && ticker.symbol === symbol ? { price: toNum(ticker.price), at: Math.floor(Date.parse(ticker.timestamp) / 1000) } : null), [ticker, symbol]);
   return (
-    <Card title={`${symbol} Price Chart · ${timeframeLabel(prefs.timeframe)}`}>
+    <Card title={`${symbol} Price Chart · ${timeframeLabel(timeframe)}`}>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <SymbolSelect value={symbol} onChange={onSymbol} />
+        <TimeframeSwitch value={timeframe} onChange={onTimeframe} />
+      </div>
       {candles.isError && (
         <p role="alert" className="mb-2 text-sm text-red-600 dark:text-red-400">
           Failed to load chart data: {candles.error instanceof Error && candles.error.message ? candles.error.message : 'Unknown error'}
         </p>
       )}
       {candles.isPending && <Spinner />}
-      <div ref={box} className="h-80 w-full" data-testid="price-chart" />
+      <CandleCanvas bars={bars} type={prefs.type} levels={levels} markers={markers} tick={tick} barSeconds={(TIMEFRAMES[timeframe] ?? TIMEFRAMES['1h']!).seconds} />
+      <ChartLegend levels={levels} markers={markers} />
     </Card>
+  );
+}
+
+/** The lines and markers in words: what each means and the price each line is at. */
+function ChartLegend({ levels, markers }: { levels: PriceLevel[]; markers: ChartMarker[] }) {
+  if (levels.length === 0 && markers.length === 0) return null;
+  return (
+    <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500 dark:text-slate-400" data-testid="chart-legend">
+      {markers.length > 0 && (
+        <span>
+          {markers.length} of your fills: <span className="text-emerald-600 dark:text-emerald-400">▲ buy</span> <span className="text-red-600 dark:text-red-400">▼ sell</span>
+        </span>
+      )}
+      {levels.map((l, i) => (
+        <span key={i} data-testid={`chart-level-${l.kind}`}>
+          <span style={{ color: l.color }}>━</span> {l.title} @ {formatPrice(l.price)}
+        </span>
+      ))}
+      {levels.length > 0 && <span>(Entry: average cost per unit, buy fees included; SL stop-loss, TP take-profit, with the quantity each covers)</span>}
+    </div>
   );
 }

@@ -7,6 +7,8 @@ import { usePerformance, useSystemStatus } from '../api';
 import { TradingForm } from '../components/TradingForm';
 import { PriceCard, RecentTrades, SystemStatusCard, TradingMetricsCard, useStatusStale } from '../components/DashboardCards';
 import { PriceChart } from '../components/PriceChart';
+import { Watchlist } from '../components/Watchlist';
+import { useChartView } from '../useChartView';
 import { healthBadge } from '../status';
 
 export default function Dashboard() {
@@ -19,6 +21,7 @@ export default function Dashboard() {
   const badge = healthBadge({ stale, halted, healthy });
   const p = perf.data;
   const show = useDashboardPrefs();
+  const view = useChartView();
   return (
     <>
       <ScreenHeader title="Trading Dashboard" subtitle="Live market, account and system at a glance">
@@ -41,13 +44,17 @@ export default function Dashboard() {
         </div>
       )}
 
-      <div className="mt-6 grid gap-4 lg:grid-cols-3">
-        <div className="space-y-4 lg:col-span-2">
-          {show.showCharts && <PriceChart symbol="BTC-USD" />}
+      {/* On a phone the watchlist comes first, above the chart it switches; on a wide screen it heads the right column. */}
+      <div className="mt-6 grid gap-4 lg:grid-cols-3 lg:grid-rows-[auto_1fr]">
+        <div className="lg:col-start-3 lg:row-start-1">
+          <Watchlist selected={view.symbol} onSelect={view.setSymbol} />
+        </div>
+        <div className="min-w-0 space-y-4 lg:col-span-2 lg:col-start-1 lg:row-span-2 lg:row-start-1">
+          {show.showCharts && <PriceChart symbol={view.symbol} timeframe={view.tf} onSymbol={view.setSymbol} onTimeframe={view.setTimeframe} />}
           {show.showRecentTrades && <RecentTrades refreshMs={show.refreshMs} />}
         </div>
-        <div className="space-y-4">
-          <PriceCard symbol="BTC-USD" />
+        <div className="space-y-4 lg:col-start-3 lg:row-start-2">
+          <PriceCard symbol={view.symbol} />
           <SystemStatusCard />
           <TradingMetricsCard />
         </div>

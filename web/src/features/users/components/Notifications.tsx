@@ -4,16 +4,18 @@ import { btn } from '@/components/Modal';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useMe } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
+import { BrowserPush } from './BrowserPush';
 import { notifyApi, useChannels, useDeliveries, useNotifyMutation, useRouting, type Channel, type ChannelInput, type Delivery, type Routing } from '../notifyApi';
 
-/** Account -> Notifications: channels (webhooks, Telegram), which events go where, and what was delivered. */
+/** Account -> Notifications: channels (webhooks, Telegram, email, browser push), which events go where, and what was delivered. */
 export function Notifications() {
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-500">
-        Webhooks are signed (Standard Webhooks); Telegram messages go through your own bot; email through the server's mail server. Every message is
-        retried for 24 hours until the receiver takes it. Browser push is not available yet.
+        Webhooks are signed (Standard Webhooks); Telegram messages go through your own bot; email through the server's mail server; browser push
+        through your browser's push service, encrypted for this browser. Every message is retried for 24 hours until the receiver takes it.
       </p>
+      <BrowserPush />
       <Channels />
       <RoutingForm />
       <DeliveryLog />
@@ -23,8 +25,17 @@ export function Notifications() {
 
 type Kind = 'webhook' | 'telegram' | 'email';
 
-/** Where a channel sends, as its list shows it. */
+/** Where a channel sends, as its list shows it (a push endpoint by its service only: its path is the subscription's capability). */
 function target(c: Channel) {
+  if (c.kind === 'push') {
+    let host: string;
+    try {
+      host = new URL(c.url).host;
+    } catch {
+      host = 'push service';
+    }
+    return `Browser push via ${host}${c.enabled ? '' : ' (off: the subscription ended)'}`;
+  }
   return c.kind === 'telegram' ? `Telegram chat ${c.address}` : c.kind === 'email' ? `Email to ${c.address}` : c.url;
 }
 

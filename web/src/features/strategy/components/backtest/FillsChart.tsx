@@ -1,13 +1,13 @@
 import { CandlestickSeries, createSeriesMarkers, type SeriesMarker, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useMemo, useRef } from 'react';
-import { chartTime, createThemedChart, fitWhileSizing } from '@/components/chart';
+import { chartTime, createThemedChart, fillMarkers, fitWhileSizing } from '@/components/chart';
 import { ErrorBox } from '@/components/Field';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/api';
 import { toNum } from '@/lib/format';
 import { usePeriodCandles } from '../../backtestApi';
-import { chartGranularity, fillMarkers } from '../../backtestModel';
+import { chartGranularity } from '../../backtestModel';
 import type { BacktestReport } from '../../backtestTypes';
 
 const LABEL: Record<string, string> = { stop_loss: 'SL', take_profit: 'TP', end_of_data: 'END' };
