@@ -389,6 +389,15 @@ type LiveIndex interface {
 	ProtectiveOrders(ctx context.Context, symbol string) ([]Order, error)
 }
 
+// FeeSchedule is optional for an Exchange: the fee rates it charges this
+// account, as fractions of a fill's notional (0.006 is 0.6%). Takers pay
+// Taker (market orders, marketable limits, triggered stops), resting limits
+// pay Maker. An exchange whose rates depend on the account's tier and are
+// not known in advance leaves it out.
+type FeeSchedule interface {
+	Fees() (taker, maker decimal.Decimal)
+}
+
 // Switcher is an Exchange that stands for another chosen at run time (the
 // app switches venues when the settings change). The optional interfaces
 // above are those of the current one: see Underlying.

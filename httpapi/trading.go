@@ -188,7 +188,18 @@ func (s *Server) balances(w http.ResponseWriter, r *http.Request) {
 	for _, b := range bals {
 		out = append(out, balance{Asset: b.Currency, Available: b.Available, Hold: b.Hold, Total: b.Total()})
 	}
-	ok(w, map[string]any{"balances": out})
+	res := map[string]any{"balances": out}
+	if taker, maker, known := s.d.Trading.Fees(); known {
+		res["fees"] = feeRates{Taker: taker, Maker: maker}
+	}
+	ok(w, res)
+}
+
+// feeRates are the exchange's fee rates, so a form can estimate an order's
+// fee with the rate the fill will pay.
+type feeRates struct {
+	Taker decimal.Decimal `json:"taker_rate"`
+	Maker decimal.Decimal `json:"maker_rate"`
 }
 
 // renameField reports a gateway field under the name the request used.

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"kestrel/domain"
 	"kestrel/events"
 )
@@ -123,6 +125,17 @@ func (s *Service) Products(ctx context.Context) ([]domain.Product, error) {
 // Balances is one snapshot of every currency's funds.
 func (s *Service) Balances(ctx context.Context) ([]domain.Balance, error) {
 	return s.d.Exchange.Balances(ctx)
+}
+
+// Fees are the fee rates the current exchange charges; ok is false when it
+// does not publish them (Coinbase's depend on the account's tier).
+func (s *Service) Fees() (taker, maker decimal.Decimal, ok bool) {
+	f, ok := domain.Underlying(s.d.Exchange).(domain.FeeSchedule)
+	if !ok {
+		return decimal.Zero, decimal.Zero, false
+	}
+	taker, maker = f.Fees()
+	return taker, maker, true
 }
 
 // Fills lists every fill of the account, manual and strategy orders alike, newest first.

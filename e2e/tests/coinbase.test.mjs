@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
-import { register } from '../lib/flows.mjs';
+import { confirmIn, placeConfirmed, register } from '../lib/flows.mjs';
 import { startServer } from '../lib/server.mjs';
 import { startCoinbaseFake } from '../lib/coinbasefake.mjs';
 
@@ -28,7 +28,12 @@ after(async () => {
 
 test('connect Coinbase in Settings, trade on it, see fills and orders', async () => {
   const { page, external } = await newPage(browser, server.url);
-  page.on('dialog', (d) => d.accept()); // trade confirmations and the cancel question
+  // Confirmations are the app's own dialogs; a native one would be a regression.
+  const nativeDialogs = [];
+  page.on('dialog', (d) => {
+    nativeDialogs.push(d.message());
+    void d.dismiss();
+  });
   await register(page, 'Olga Operator', 'olga@example.com');
 
   await page.goto('/settings');
@@ -44,6 +49,7 @@ test('connect Coinbase in Settings, trade on it, see fills and orders', async ()
   await page.getByText(/Coinbase \(production, http:\/\/127\.0\.0\.1:\d+\) answered with 1 account/).waitFor();
   await shot(page, 'coinbase-settings-connected');
   await page.getByRole('button', { name: 'Save Changes' }).click();
+  await confirmIn(page, 'Switch Exchange', 'Save and switch');
   await page.getByText(/Last saved:/).waitFor();
 
   // Prices now come from Coinbase, and the dashboard says so.
@@ -56,7 +62,9 @@ test('connect Coinbase in Settings, trade on it, see fills and orders', async ()
   await page.goto('/trading/trade');
   await page.getByTestId('tf-current-price').filter({ hasText: '$' }).waitFor();
   await page.getByLabel('Quantity').fill('0.01');
-  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  // Coinbase's fee depends on the account's tier: the form says it does not know it rather than guess.
+  await page.getByTestId('tf-fee').getByText('Not published by the exchange').waitFor();
+  await placeConfirmed(page, page, 'BUY');
   await page.getByRole('status').getByText('(filled)').waitFor();
   await page.goto('/trading/positions');
   await page.getByRole('row', { name: /BTC-USD/ }).getByText('+0.01').waitFor();
@@ -72,7 +80,7 @@ test('connect Coinbase in Settings, trade on it, see fills and orders', async ()
   await page.getByRole('button', { name: 'BUY', exact: true }).click();
   await page.getByLabel('Quantity').fill('0.01');
   await page.getByLabel('Limit Price').fill('1000');
-  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await placeConfirmed(page, page, 'BUY');
   await page.getByRole('status').getByText('(open)').waitFor();
   await page.goto('/trading/orders');
   const open = page.getByTestId('order-row').filter({ hasText: 'Limit' }).filter({ hasText: 'open' });
@@ -85,6 +93,7 @@ test('connect Coinbase in Settings, trade on it, see fills and orders', async ()
   await open.getByText('$1,100.00').waitFor();
   await shot(page, 'coinbase-orders');
   await open.getByRole('button', { name: 'Cancel' }).click();
+  await confirmIn(page, 'Cancel Order', 'Cancel order');
   await page.getByTestId('order-row').filter({ hasText: 'Limit' }).filter({ hasText: 'cancelled' }).waitFor();
 
   // A resting limit buy filled by a market move at Coinbase arrives over the user channel.
@@ -94,12 +103,13 @@ test('connect Coinbase in Settings, trade on it, see fills and orders', async ()
   await page.getByLabel('Order Type').selectOption('limit');
   await page.getByLabel('Quantity').fill('0.01');
   await page.getByLabel('Limit Price').fill('59000');
-  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await placeConfirmed(page, page, 'BUY');
   await page.getByRole('status').getByText('(open)').waitFor();
   await fake.setPrice('BTC-USD', '58900');
   await page.getByLabel('Trade notifications').getByText('Filled: BUY 0.01 BTC-USD').last().waitFor({ timeout: 15_000 });
   await page.goto('/trading/positions');
   await page.getByRole('row', { name: /BTC-USD/ }).getByText('+0.02').waitFor();
   await shot(page, 'coinbase-positions');
+  assert.deepEqual(nativeDialogs, [], 'no native browser dialog');
   assert.deepEqual(external, [], 'no request left the machine');
 });

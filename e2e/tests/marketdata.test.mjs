@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
-import { register } from '../lib/flows.mjs';
+import { confirmIn, register } from '../lib/flows.mjs';
 import { startServer } from '../lib/server.mjs';
 import { startCoinbaseFake } from '../lib/coinbasefake.mjs';
 
@@ -30,7 +30,6 @@ after(async () => {
 
 test('backfill from Coinbase fills the coverage; the order book follows level2', async () => {
   const { page, external } = await newPage(browser, server.url);
-  page.on('dialog', (d) => d.accept()); // the market switch asks first
   await register(page, 'Olga Operator', 'olga@example.com');
 
   // The replay has no book: the view says why.
@@ -42,6 +41,7 @@ test('backfill from Coinbase fills the coverage; the order book follows level2',
   await page.getByText('Not saved yet (defaults)').waitFor();
   await page.getByLabel('Market data source').selectOption('coinbase');
   await page.getByRole('button', { name: 'Save Changes' }).click();
+  await confirmIn(page, 'Switch Exchange', 'Save and switch'); // the market switch asks first
   await page.getByText(/Last saved:/).waitFor();
 
   // Settings -> Market data: the shipped data's coverage, then a 90-day hourly backfill.

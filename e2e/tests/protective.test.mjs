@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { api, startServer } from '../lib/server.mjs';
-import { register } from '../lib/flows.mjs';
+import { confirmIn, placeConfirmed, register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -23,7 +23,6 @@ after(async () => {
 
 test('buy, see the protective stop, press Stop, sell while halted', async () => {
   const { page, consoleErrors } = await newPage(browser, server.url);
-  page.on('dialog', (d) => void d.accept());
   await register(page, 'Pat Protected', 'pat@example.com');
 
   // Buy 0.01 BTC at market.
@@ -31,7 +30,7 @@ test('buy, see the protective stop, press Stop, sell while halted', async () => 
   const modal = page.getByRole('dialog', { name: 'Quick Trade' });
   await modal.getByTestId('tf-current-price').filter({ hasText: '$' }).waitFor();
   await modal.getByLabel('Quantity').fill('0.01');
-  await modal.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await placeConfirmed(page, modal, 'BUY');
   await modal.waitFor({ state: 'detached' });
   await page.getByLabel('Trade notifications').getByText('Filled: BUY 0.01 BTC-USD').waitFor();
 
@@ -55,6 +54,7 @@ test('buy, see the protective stop, press Stop, sell while halted', async () => 
   // Emergency stop: the protective stop stays armed.
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await confirmIn(page, 'Emergency Stop', 'Stop trading');
   await page.getByText('Emergency Stop Active', { exact: true }).waitFor();
   // The header says the engine is halted, not 'System Healthy'.
   await page.getByTestId('health-badge').getByText('Trading Halted').waitFor();

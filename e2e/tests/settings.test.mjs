@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, newPage, shot } from '../lib/browser.mjs';
-import { bell, openAlerts } from '../lib/flows.mjs';
+import { bell, confirmIn, openAlerts, placeConfirmed } from '../lib/flows.mjs';
 import { startServer } from '../lib/server.mjs';
 
 let server;
@@ -32,7 +32,6 @@ after(async () => {
 
 test('settings drive the risk check; alerts; export and import', async () => {
   const { page, context, external } = await newPage(browser, server.url);
-  page.on('dialog', (d) => d.accept());
   await page.goto('/register');
   await page.getByLabel('Name').fill('Olga Operator');
   await page.getByLabel('Email').fill('olga@example.com');
@@ -67,7 +66,7 @@ test('settings drive the risk check; alerts; export and import', async () => {
   await page.goto('/trading/trade');
   await page.getByTestId('tf-current-price').filter({ hasText: '$' }).waitFor();
   await page.getByLabel('Quantity').fill('0.01');
-  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await placeConfirmed(page, page, 'BUY');
   await page.getByText(/exceeds the maximum trade amount of \$100\.00/).first().waitFor();
 
   // The refusal is the form's to say: it raises no system alert (issue 27).
@@ -80,6 +79,7 @@ test('settings drive the risk check; alerts; export and import', async () => {
 
   // The emergency stop raises a critical alert: the bell counts it, nothing covers the page.
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await confirmIn(page, 'Emergency Stop', 'Stop trading');
   await bell(page).getByTestId('alert-count').filter({ hasText: '1' }).waitFor({ timeout: 15_000 });
   drawer = await openAlerts(page);
   const critical = drawer.getByRole('listitem', { name: 'Emergency stop active' });
@@ -110,11 +110,13 @@ test('settings drive the risk check; alerts; export and import', async () => {
 
   // Reset All brings the defaults back; importing the exported file restores the saved value.
   await page.getByRole('button', { name: 'Reset All' }).click();
+  await confirmIn(page, 'Reset All Settings', 'Reset All');
   await page.getByRole('tab', { name: 'Trading' }).click();
   await assertValue(page, 'Max trade amount', '10000');
   const good = join(tmpdir(), `kestrel-export-${Date.now()}.json`);
   writeFileSync(good, JSON.stringify(file));
   await page.getByTestId('settings-import-input').setInputFiles(good);
+  await confirmIn(page, 'Import Settings', 'Import');
   await assertValue(page, 'Max trade amount', '100');
 
   // A file that is not a settings export is refused.

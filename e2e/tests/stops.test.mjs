@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { startServer } from '../lib/server.mjs';
-import { register } from '../lib/flows.mjs';
+import { placeConfirmed, register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -23,14 +23,13 @@ after(async () => {
 
 test('modify the protective stop in Orders; Positions show it and why it shrank', async () => {
   const { page, consoleErrors } = await newPage(browser, server.url);
-  page.on('dialog', (d) => void d.accept());
   await register(page, 'Sam Stops', 'sam@example.com');
 
   await page.getByRole('button', { name: 'New Trade' }).click();
   const trade = page.getByRole('dialog', { name: 'Quick Trade' });
   await trade.getByTestId('tf-current-price').filter({ hasText: '$' }).waitFor();
   await trade.getByLabel('Quantity').fill('0.01');
-  await trade.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await placeConfirmed(page, trade, 'BUY');
   await trade.waitFor({ state: 'detached' });
 
   await page.goto('/trading/orders');
@@ -88,14 +87,13 @@ test('place a trailing stop from the order form; Orders show its trail and curre
   const own = await startServer();
   t.after(() => own.stop());
   const { page, consoleErrors } = await newPage(browser, own.url);
-  page.on('dialog', (d) => void d.accept());
   await register(page, 'Tia Trail', 'tia@example.com');
 
   await page.getByRole('button', { name: 'New Trade' }).click();
   const trade = page.getByRole('dialog', { name: 'Quick Trade' });
   await trade.getByTestId('tf-current-price').filter({ hasText: '$' }).waitFor();
   await trade.getByLabel('Quantity').fill('0.01');
-  await trade.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await placeConfirmed(page, trade, 'BUY');
   await trade.waitFor({ state: 'detached' });
 
   await page.goto('/trading/trade');
@@ -107,7 +105,7 @@ test('place a trailing stop from the order form; Orders show its trail and curre
   await form.getByLabel('Quantity').fill('0.004');
   await form.getByLabel('Trail', { exact: true }).fill('3');
   await shot(page, 'trade-trailing-stop-form');
-  await form.getByRole('button', { name: 'SELL BTC-USD' }).click();
+  await placeConfirmed(page, form, 'SELL');
   await form.getByRole('status').getByText(/placed: SELL [0-9.]+ BTC-USD \(open\)/).waitFor();
 
   await page.goto('/trading/orders');

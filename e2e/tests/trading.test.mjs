@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { launch, newPage, shot } from '../lib/browser.mjs';
 import { api, startServer } from '../lib/server.mjs';
-import { openAlerts, register } from '../lib/flows.mjs';
+import { confirmIn, openAlerts, placeConfirmed, register } from '../lib/flows.mjs';
 
 let server;
 let browser;
@@ -32,10 +32,11 @@ const money = (s) => Number(s.replace(/[^0-9.-]/g, ''));
 
 test('trade end to end in the browser', async () => {
   const { page, context, external, consoleErrors } = await newPage(browser, server.url);
-  const dialogs = [];
+  // The app confirms in its own dialogs: a native one would be a regression.
+  const nativeDialogs = [];
   page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.accept();
+    nativeDialogs.push(d.message());
+    void d.dismiss();
   });
   await register(page, 'Tom Trader', 'tom@example.com');
   // This day guards the position with a stop-loss placed by hand, so the
@@ -63,8 +64,15 @@ test('trade end to end in the browser', async () => {
   await modal.getByTestId('tf-current-price').filter({ hasText: '$' }).waitFor();
   await modal.getByLabel('Quantity').fill('0.01');
   await modal.getByText('Est. Price').waitFor();
+  // The form shows what is available and the fee at the server's rate.
+  await modal.getByTestId('tf-available').filter({ hasText: 'Available USD: $' }).waitFor();
+  await modal.getByText(/^Est\. Fee \(\d+(\.\d+)?% taker\)$/).waitFor();
   await shot(page, 'quick-trade');
   await modal.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  const confirmOrder = page.getByRole('dialog', { name: 'Confirm Order' });
+  assert.equal(await confirmOrder.getByText('Quantity').locator('xpath=following-sibling::*[1]').innerText(), '0.01 BTC');
+  await confirmOrder.getByText('Est. Total').waitFor();
+  await confirmIn(page, 'Confirm Order', 'Confirm BUY');
   await modal.waitFor({ state: 'detached' });
   // The fill arrives over the realtime socket at once.
   await page.getByLabel('Trade notifications').getByText('Filled: BUY 0.01 BTC-USD').waitFor();
@@ -91,13 +99,13 @@ test('trade end to end in the browser', async () => {
 
   // A limit far below the market rests as an open order.
   await page.getByLabel('Limit Price').fill('1000');
-  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await placeConfirmed(page, page, 'BUY');
   await page.getByRole('status').getByText('(open)').waitFor();
 
   // Risk refusals come back with the server's reason.
   await page.getByLabel('Order Type').selectOption('market');
   await page.getByLabel('Quantity').fill('5');
-  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await placeConfirmed(page, page, 'BUY');
   await page.getByRole('form', { name: 'Trading form' }).getByRole('alert').getByText(/maximum trade amount/).waitFor();
   // The form said it; no system alert repeats it over the page (issue 27).
   await shot(page, 'new-trade-refused');
@@ -119,6 +127,8 @@ test('trade end to end in the browser', async () => {
   await open.getByText('$1,100.00').waitFor();
   await shot(page, 'orders');
   await open.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('dialog', { name: 'Cancel Order' }).getByText('Are you sure you want to cancel this order?').waitFor();
+  await confirmIn(page, 'Cancel Order', 'Cancel order');
   await page.getByTestId('order-row').filter({ hasText: 'cancelled' }).waitFor();
   await page.getByLabel('Status filter').selectOption('pending');
   await page.getByText('No orders found').waitFor();
@@ -156,7 +166,7 @@ test('trade end to end in the browser', async () => {
   await page.getByRole('button', { name: 'SELL' }).click();
   await page.getByLabel('Quantity').fill('0.005');
   await page.getByLabel('Stop Price').fill('20000');
-  await page.getByRole('button', { name: 'SELL BTC-USD' }).click();
+  await placeConfirmed(page, page, 'SELL');
   await page.getByRole('status').getByText('(open)').waitFor();
   await page.goto('/trading/orders');
   await page.getByTestId('order-row').filter({ hasText: 'Stop-Loss' }).filter({ hasText: 'open' }).waitFor();
@@ -165,6 +175,11 @@ test('trade end to end in the browser', async () => {
   // is refused, and the refusal names the order that holds it...
   await page.goto('/trading/positions');
   await page.getByRole('row', { name: /BTC-USD/ }).getByRole('button', { name: 'Close' }).click();
+  // More than is held is refused under the field, before anything is sent.
+  await page.getByRole('dialog').getByLabel('Quantity to close').fill('0.02');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close Position' }).click();
+  await page.getByRole('dialog').getByText('Invalid quantity').waitFor();
+  await page.getByRole('dialog').getByLabel('Quantity to close').fill('0.01');
   await page.getByRole('dialog').getByRole('button', { name: 'Close Position' }).click();
   await page.getByRole('dialog').getByText(/0.005 BTC is on hold for your open stop_loss SELL order/).waitFor();
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
@@ -176,11 +191,12 @@ test('trade end to end in the browser', async () => {
   await page.getByLabel('Order Type').selectOption('limit');
   await page.getByLabel('Quantity').fill('0.01');
   await page.getByLabel('Limit Price').fill('1000');
-  await page.getByRole('button', { name: 'BUY BTC-USD' }).click();
+  await placeConfirmed(page, page, 'BUY');
   await page.getByRole('status').getByText('(open)').waitFor();
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
-  assert.ok(dialogs.includes(STOP_CONFIRM), 'Stop asks with the text of what the server does');
+  await page.getByRole('dialog', { name: 'Emergency Stop' }).getByText(STOP_CONFIRM).waitFor(); // the text of what the server does
+  await confirmIn(page, 'Emergency Stop', 'Stop trading');
   await page.getByText('Emergency Stop Active', { exact: true }).waitFor();
   await page.goto('/trading/orders');
   await page.getByTestId('order-row').filter({ hasText: 'Limit' }).filter({ hasText: '$1,000.00' }).filter({ hasText: 'cancelled' }).waitFor();
@@ -197,6 +213,7 @@ test('trade end to end in the browser', async () => {
   await page.getByText('Emergency Stop Active', { exact: true }).waitFor({ state: 'detached' });
   await page.goto('/trading/orders');
   await page.getByTestId('order-row').filter({ hasText: 'Stop-Loss' }).filter({ hasText: 'open' }).getByRole('button', { name: 'Cancel' }).click();
+  await confirmIn(page, 'Cancel Order', 'Cancel order');
   await page.getByTestId('order-row').filter({ hasText: 'Stop-Loss' }).filter({ hasText: 'cancelled' }).waitFor();
   assert.equal(await page.getByTestId('order-row').filter({ hasText: /\bopen\b/ }).count(), 0, 'no order left open');
 
@@ -211,12 +228,14 @@ test('trade end to end in the browser', async () => {
   // The red Stop button halts trading; an operator can resume from the dashboard.
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await confirmIn(page, 'Emergency Stop', 'Stop trading');
   await page.getByText('Emergency Stop Active', { exact: true }).waitFor();
   await page.getByTestId('health-badge').waitFor();
   await shot(page, 'dashboard-emergency-stop');
   await page.getByRole('button', { name: 'Resume Trading' }).click();
   await page.getByText('Emergency Stop Active', { exact: true }).waitFor({ state: 'detached' });
 
+  assert.deepEqual(nativeDialogs, [], 'no native browser dialog');
   assert.deepEqual(external, [], 'the app must not contact any other host');
   assert.deepEqual(consoleErrors.filter((e) => !e.includes('status of 4')), [], 'no console errors');
   await context.close();

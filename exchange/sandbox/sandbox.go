@@ -186,7 +186,9 @@ func (s *Sandbox) Products(ctx context.Context) ([]domain.Product, error) {
 	return s.eng.Products(), nil
 }
 
-// Fees returns the taker and maker fee rates.
+var _ domain.FeeSchedule = (*Sandbox)(nil)
+
+// Fees returns the taker and maker fee rates the engine charges.
 func (s *Sandbox) Fees() (taker, maker decimal.Decimal) { return s.opt.TakerFee, s.opt.MakerFee }
 
 // Balances implements domain.Exchange.

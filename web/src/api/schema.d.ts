@@ -613,7 +613,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Each currency's available, hold and total */
+        /** Each currency's available, hold and total, and the exchange's fee rates */
         get: operations["getTradingBalances"];
         put?: never;
         post?: never;
@@ -2162,6 +2162,11 @@ export interface components {
             available: components["schemas"]["Decimal"];
             hold: components["schemas"]["Decimal"];
             total: components["schemas"]["Decimal"];
+        };
+        /** @description The fee rates the exchange charges this account, as fractions of a fill's notional (0.006 is 0.6%): takers (market orders, marketable limits, triggered stops) pay taker_rate, resting limits maker_rate. Absent when the exchange does not publish them (Coinbase's depend on the account's tier). */
+        FeeRates: {
+            taker_rate: components["schemas"]["Decimal"];
+            maker_rate: components["schemas"]["Decimal"];
         };
         Performance: {
             daily_pnl: components["schemas"]["Decimal"];
@@ -5024,6 +5029,7 @@ export interface operations {
                         success: true;
                         data: {
                             balances: components["schemas"]["Balance"][];
+                            fees?: components["schemas"]["FeeRates"];
                         };
                     };
                 };

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STOP_CONFIRM, StopButton } from './StopButton';
@@ -27,15 +27,19 @@ describe('StopButton', () => {
     );
   });
 
-  it('asks first and stops only when confirmed', async () => {
+  it('asks first in a dialog and stops only when confirmed', async () => {
     const fetchMock = renderStop();
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
-    expect(confirm).toHaveBeenCalledWith(STOP_CONFIRM);
+    const dialog = screen.getByRole('dialog', { name: 'Emergency Stop' });
+    expect(within(dialog).getByText(STOP_CONFIRM)).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();
 
     await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Stop trading' }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('dialog')).toBeNull();
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/trading/stop');
     expect(init.method).toBe('POST');

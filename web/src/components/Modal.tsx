@@ -1,14 +1,30 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+
+/**
+ * The open dialogs by the order they first rendered in: a dialog opened inside another renders after it, so the
+ * innermost has the highest number, and Escape closes only that one (a confirmation over the Quick Trade modal).
+ */
+let rendered = 0;
+const open = new Set<number>();
 
 /** A centred dialog; Escape or the close button dismisses it. */
 export function Modal({ title, onClose, children, wide = false }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
+  const [order] = useState(() => ++rendered);
+  useEffect(() => {
+    open.add(order);
+    return () => {
+      open.delete(order);
+    };
+  }, [order]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
+      if (e.key !== 'Escape' || e.defaultPrevented || order !== Math.max(...open)) return;
+      e.preventDefault();
+      onClose();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  }, [onClose, order]);
   return (
     <div className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/50 p-4 pt-16" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div role="dialog" aria-modal="true" aria-label={title} className={`w-full ${wide ? 'max-w-2xl' : 'max-w-lg'} rounded-lg bg-white p-5 shadow-xl dark:bg-slate-900`}>

@@ -31,6 +31,8 @@ export type Trade = Schemas['Trade'];
 export type Product = Schemas['Product'];
 /** One currency's funds (GET /trading/balances); total = available + hold. */
 export type Balance = Schemas['Balance'];
+/** The exchange's taker and maker fee rates, fractions of a fill's notional (with GET /trading/balances). */
+export type FeeRates = Schemas['FeeRates'];
 export type Performance = Schemas['Performance'];
 export type PortfolioSummary = Schemas['PortfolioSummary'];
 export type SystemStatus = Schemas['SystemStatus'];

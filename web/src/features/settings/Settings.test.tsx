@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import Settings, { INVALID_FILE, RESET_CONFIRM } from './routes/Settings';
@@ -88,6 +88,11 @@ function renderSettings() {
       <Settings />
     </QueryClientProvider>,
   );
+}
+
+/** Answers the in-app confirmation titled title with its confirm button. */
+async function confirmIn(title: string, button: string) {
+  await userEvent.click(within(await screen.findByRole('dialog', { name: title })).getByRole('button', { name: button }));
 }
 
 afterEach(() => {
@@ -187,10 +192,10 @@ describe('Settings screen', () => {
       }
       return undefined;
     });
-    vi.spyOn(window, 'confirm').mockReturnValue(true); // switching the venue asks first
     renderSettings();
     await userEvent.selectOptions(await screen.findByLabelText('Exchange provider'), 'coinbase');
     await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await confirmIn('Switch Exchange', 'Save and switch'); // switching the venue asks first
     expect(await screen.findByText('Configuration Errors')).toBeTruthy();
     expect(screen.getAllByText('Coinbase API key is required').length).toBeGreaterThan(0);
     expect(screen.getByRole('alert').textContent).toBe('Settings have 1 error(s)');
@@ -208,29 +213,32 @@ describe('Settings screen', () => {
       }
       return undefined;
     });
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     renderSettings();
     await userEvent.selectOptions(await screen.findByLabelText('Market data source'), 'coinbase');
     const save = screen.getByRole('button', { name: 'Save Changes' });
     await userEvent.click(save);
-    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('from "Paper · replayed Coinbase candles" to "Paper · live Coinbase prices"'));
+    const dialog = screen.getByRole('dialog', { name: 'Switch Exchange' });
+    expect(dialog.textContent).toContain('from "Paper · replayed Coinbase candles" to "Paper · live Coinbase prices"');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(puts).toHaveLength(0);
-    confirm.mockReturnValue(true);
     await userEvent.click(save);
+    await confirmIn('Switch Exchange', 'Save and switch');
     await waitFor(() => expect(puts).toHaveLength(1));
     expect(puts[0]!.api?.marketData.source).toBe('coinbase');
   });
 
   it('asks before Reset All and does nothing when declined', async () => {
     const fetchMock = mockServer();
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     renderSettings();
     await userEvent.click(await screen.findByRole('button', { name: 'Reset All' }));
-    expect(confirm).toHaveBeenCalledWith(RESET_CONFIRM);
+    const dialog = screen.getByRole('dialog', { name: 'Reset All Settings' });
+    expect(within(dialog).getByText(RESET_CONFIRM)).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(fetchMock.mock.calls.some(([url]) => url === '/api/settings/reset')).toBe(false);
 
-    confirm.mockReturnValue(true);
     await userEvent.click(screen.getByRole('button', { name: 'Reset All' }));
+    await confirmIn('Reset All Settings', 'Reset All');
     await waitFor(() => {
       const call = fetchMock.mock.calls.find(([url]) => url === '/api/settings/reset');
       expect(call && JSON.parse(String(call[1]?.body))).toEqual({ section: '' });
@@ -239,7 +247,6 @@ describe('Settings screen', () => {
 
   it('shows Invalid settings file format for an unparseable import', async () => {
     mockServer();
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     renderSettings();
     await screen.findByRole('button', { name: 'Import' });
     const input = screen.getByTestId('settings-import-input') as HTMLInputElement;
@@ -248,7 +255,7 @@ describe('Settings screen', () => {
       fireEvent.change(input, { target: { files: [file] } });
     });
     expect(await screen.findByText(INVALID_FILE)).toBeTruthy();
-    expect(confirm).not.toHaveBeenCalled();
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('shows Invalid settings file format when the server rejects the file', async () => {
@@ -256,7 +263,6 @@ describe('Settings screen', () => {
       if (method === 'POST' && url === '/api/settings/import') return json(400, { success: false, error: { code: 'invalid', message: 'Invalid settings file format' } });
       return undefined;
     });
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     renderSettings();
     await screen.findByRole('button', { name: 'Import' });
     const input = screen.getByTestId('settings-import-input') as HTMLInputElement;
@@ -264,6 +270,7 @@ describe('Settings screen', () => {
     await act(async () => {
       fireEvent.change(input, { target: { files: [file] } });
     });
+    await confirmIn('Import Settings', 'Import');
     expect(await screen.findByText(INVALID_FILE)).toBeTruthy();
   });
 
@@ -274,7 +281,6 @@ describe('Settings screen', () => {
       }
       return undefined;
     });
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     renderSettings();
     await screen.findByRole('button', { name: 'Import' });
     const input = screen.getByTestId('settings-import-input') as HTMLInputElement;
@@ -282,6 +288,7 @@ describe('Settings screen', () => {
     await act(async () => {
       fireEvent.change(input, { target: { files: [file] } });
     });
+    await confirmIn('Import Settings', 'Import');
     expect(await screen.findByText('Settings imported; kept the stored exchange API key, exchange API secret and AI API token (the file left them blank)')).toBeTruthy();
   });
 

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api';
 import { sendWithRetry, type RetryOptions } from '@/lib/retry';
 import { tradingKeys } from '@/lib/realtime';
-import type { Balance, Candle, Order, OrderStatus, Performance, PortfolioSummary, Position, Product, Stats24h, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
+import type { Balance, Candle, FeeRates, Order, OrderStatus, Performance, PortfolioSummary, Position, Product, Stats24h, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
 
 export const SYMBOLS = ['BTC-USD', 'ETH-USD', 'ADA-USD', 'SOL-USD'] as const;
 
@@ -122,14 +122,22 @@ export function usePortfolio() {
   return useQuery({ queryKey: ['portfolio'], queryFn: () => api.get<PortfolioSummary>('/trading/portfolio'), refetchInterval: POLL.portfolio, staleTime: 0 });
 }
 
+/** GET /trading/balances: funds, and the fee rates when the exchange publishes them. */
+const balancesQuery = {
+  queryKey: ['balances'],
+  queryFn: () => api.get<{ balances: Balance[]; fees?: FeeRates }>('/trading/balances'),
+  refetchInterval: POLL.portfolio,
+  staleTime: 0,
+};
+
 /** Every currency's funds: available, on hold for resting orders, and total. */
 export function useBalances() {
-  return useQuery({
-    queryKey: ['balances'],
-    queryFn: () => api.get<{ balances: Balance[] }>('/trading/balances').then((d) => d.balances),
-    refetchInterval: POLL.portfolio,
-    staleTime: 0,
-  });
+  return useQuery({ ...balancesQuery, select: (d) => d.balances });
+}
+
+/** The exchange's fee rates, from the same query as the balances; null when the exchange does not publish them. */
+export function useFeeRates() {
+  return useQuery({ ...balancesQuery, select: (d) => d.fees ?? null });
 }
 
 export function useSystemStatus() {

@@ -405,3 +405,55 @@ describe('System Status card', () => {
     expect(screen.queryByText('Instance')).toBeNull();
   });
 });
+
+describe('Confirmations in the app', () => {
+  it('asks in a dialog before cancelling an order, and cancels only when confirmed', async () => {
+    sessionStorage.setItem('kestrel_token', 'trader-token');
+    const mine = order({ id: 'mine-0000-11111111', user_id: 't1' });
+    const fetchMock = serve({
+      '/auth/me': { id: 't1', email: 't@example.com', name: 'Tess', role: 'trader', created_at: '', last_login: null },
+      '/trading/orders': { orders: [mine] },
+      '/trading/orders/mine-0000-11111111': { ...mine, status: 'cancelled' },
+    });
+    const deletes = () => fetchMock.mock.calls.filter((c) => (c as unknown as [string, RequestInit])[1]?.method === 'DELETE');
+    renderWith(<OrderManagement />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    let dialog = screen.getByRole('dialog', { name: 'Cancel Order' });
+    expect(within(dialog).getByText('Are you sure you want to cancel this order?')).toBeTruthy();
+    expect(within(dialog).getByTestId('cancel-order-what').textContent).toBe('SELL 0.01 BTC-USD limit $62,400.00 (#11111111)');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Keep order' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(deletes()).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    dialog = screen.getByRole('dialog', { name: 'Cancel Order' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
+    await vi.waitFor(() => expect(deletes()).toHaveLength(1));
+    expect(deletes()[0]![0]).toBe('/api/trading/orders/mine-0000-11111111');
+    sessionStorage.removeItem('kestrel_token');
+  });
+
+  it('shows an invalid close quantity under the field, without sending', async () => {
+    const fetchMock = serve({
+      '/trading/positions': { positions: [{ symbol: 'ETH-USD', quantity: '0.5', avg_price: '2415.42', current_price: '2401.69', current_value: '1200.85', unrealized_pnl: '-6.86', pnl_percentage: '-0.57', realized_pnl: '0', protection: [] }] },
+      '/trading/portfolio': { total_value: '99976.61', cash_balance: '98775.76', total_unrealized_pnl: '-6.86', total_realized_pnl: '-16.44', weekly_pnl: '0', daily_pnl: '0', positions_count: 1, positions: [], total_exposure: '1200.85', last_updated: '2026-05-10T12:00:00Z' },
+    });
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <PositionManager />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Close' }));
+    const input = screen.getByLabelText('Quantity to close');
+    await userEvent.clear(input);
+    await userEvent.type(input, '0.6');
+    await userEvent.click(screen.getByRole('button', { name: 'Close Position' }));
+    expect(screen.getByText('Invalid quantity')).toBeTruthy();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(fetchMock.mock.calls.some((c) => String(c[0]).includes('/trading/execute'))).toBe(false);
+    await userEvent.type(input, '5'); // editing clears it
+    expect(screen.queryByText('Invalid quantity')).toBeNull();
+  });
+});

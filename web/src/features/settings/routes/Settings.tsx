@@ -5,6 +5,7 @@ import { useMe } from '@/lib/auth';
 import { formatDateTime } from '@/lib/format';
 import { applyTheme } from '@/lib/theme';
 import { Card, ScreenHeader } from '@/components/Screen';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ErrorBox } from '@/components/Field';
 import { importNotice, OPTIONS_KEY, replyFromError, SETTINGS_KEY, settingsApi } from '../api';
 import { DEFAULT_TRADING, exportFileName, FALLBACK_OPTIONS, sameJSON, setIn, venueSwitchConfirm } from '../model';
@@ -96,6 +97,8 @@ export default function Settings() {
   const [liveValidation, setLiveValidation] = useState<ValidationResult | null>(null);
   const [tab, setTab] = useState<Tab>('api');
   const [notice, setNotice] = useState<Notice>(null);
+  // The question an action waits on (import, reset, a venue switch), asked in an in-app dialog.
+  const [asking, ask] = useState<{ title: string; message: string; confirmLabel: string; danger?: boolean; run: () => void } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const reply = query.data;
@@ -187,8 +190,8 @@ export default function Settings() {
   function saveDraft() {
     if (!draft) return;
     const switching = saved ? venueSwitchConfirm(saved, draft) : null;
-    if (switching && !window.confirm(switching)) return;
-    save.mutate(draft);
+    if (switching) ask({ title: 'Switch Exchange', message: switching, confirmLabel: 'Save and switch', run: () => save.mutate(draft) });
+    else save.mutate(draft);
   }
 
   const busy = save.isPending || reset.isPending || importM.isPending;
@@ -225,15 +228,28 @@ export default function Settings() {
       setNotice({ kind: 'error', text: INVALID_FILE });
       return;
     }
-    if (!window.confirm(IMPORT_CONFIRM)) return;
-    setNotice(null);
-    importM.mutate(parsed);
+    ask({
+      title: 'Import Settings',
+      message: IMPORT_CONFIRM,
+      confirmLabel: 'Import',
+      run: () => {
+        setNotice(null);
+        importM.mutate(parsed);
+      },
+    });
   }
 
   function resetSection(section: Section, label: string) {
-    if (!window.confirm(`Are you sure you want to reset ${label} settings to defaults?`)) return;
-    setNotice(null);
-    reset.mutate(section);
+    ask({
+      title: 'Reset to Defaults',
+      message: `Are you sure you want to reset ${label} settings to defaults?`,
+      confirmLabel: 'Reset',
+      danger: true,
+      run: () => {
+        setNotice(null);
+        reset.mutate(section);
+      },
+    });
   }
 
   const header = (
@@ -250,17 +266,37 @@ export default function Settings() {
         type="button"
         className={dangerButton}
         disabled={busy || !saved}
-        onClick={() => {
-          if (!window.confirm(RESET_CONFIRM)) return;
-          setNotice(null);
-          reset.mutate('');
-        }}
+        onClick={() =>
+          ask({
+            title: 'Reset All Settings',
+            message: RESET_CONFIRM,
+            confirmLabel: 'Reset All',
+            danger: true,
+            run: () => {
+              setNotice(null);
+              reset.mutate('');
+            },
+          })
+        }
       >
         Reset All
       </button>
       <button type="button" className={primaryButton} disabled={save.isPending || !dirty} onClick={saveDraft}>
         {save.isPending ? 'Saving...' : 'Save Changes'}
       </button>
+      {asking && (
+        <ConfirmDialog
+          title={asking.title}
+          message={asking.message}
+          confirmLabel={asking.confirmLabel}
+          danger={asking.danger}
+          onCancel={() => ask(null)}
+          onConfirm={() => {
+            ask(null);
+            asking.run();
+          }}
+        />
+      )}
     </ScreenHeader>
   );
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ErrorBox } from '@/components/Field';
 import { RetryingNote, useRetrying } from '@/components/Retrying';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { btn, inputClass, Modal, Row } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
@@ -63,6 +64,7 @@ export function OrderManagement() {
   const { retrying, onRetry } = useRetrying();
   const cancel = useCancelOrder(onRetry);
   const [modifying, setModifying] = useState<Order | null>(null);
+  const [cancelling, setCancelling] = useState<Order | null>(null);
   const [error, setError] = useState<string | null>(null);
   const links = orderLinks(orders.data ?? []);
 
@@ -149,10 +151,7 @@ export function OrderManagement() {
                           type="button"
                           className={btn.small}
                           disabled={cancel.isPending}
-                          onClick={() => {
-                            if (!window.confirm(CANCEL_CONFIRM)) return;
-                            cancel.mutate(o.id, { onError: (err) => setError(errorMessage(err, 'Failed to cancel order')) });
-                          }}
+                          onClick={() => setCancelling(o)}
                         >
                           Cancel
                         </button>
@@ -166,6 +165,24 @@ export function OrderManagement() {
         </div>
       )}
       {modifying && <ModifyOrderModal order={modifying} onClose={() => setModifying(null)} />}
+      {cancelling && (
+        <ConfirmDialog
+          title="Cancel Order"
+          message={CANCEL_CONFIRM}
+          confirmLabel="Cancel order"
+          cancelLabel="Keep order"
+          danger
+          onCancel={() => setCancelling(null)}
+          onConfirm={() => {
+            setCancelling(null);
+            cancel.mutate(cancelling.id, { onError: (err) => setError(errorMessage(err, 'Failed to cancel order')) });
+          }}
+        >
+          <p className="mt-2 text-sm text-slate-500 dark:text-slate-400" data-testid="cancel-order-what">
+            {cancelling.side} {formatQty(cancelling.quantity)} {cancelling.symbol} {cancelling.order_type.replace('_', '-')} {orderPrice(cancelling)} (#{cancelling.id.slice(-8)})
+          </p>
+        </ConfirmDialog>
+      )}
     </Card>
   );
 }

@@ -168,6 +168,7 @@ const AVG_PRICE_NOTE = 'Average cost per unit: what the buys cost, their fees in
 export function ClosePositionModal({ position, onClose }: { position: Position; onClose: () => void }) {
   const [qty, setQty] = useState(String(Math.abs(toNum(position.quantity))));
   const [error, setError] = useState<string | null>(null);
+  const [qtyError, setQtyError] = useState<string | null>(null);
   const refresh = useInvalidateTrading();
   const { retrying, onRetry, clear } = useRetrying();
   // One client order id per Close Position press; its repeats send the same id.
@@ -193,7 +194,7 @@ export function ClosePositionModal({ position, onClose }: { position: Position; 
         onSubmit={(e) => {
           e.preventDefault();
           if (!closeQuantityValid(qty, position)) {
-            window.alert('Invalid quantity');
+            setQtyError('Invalid quantity');
             return;
           }
           setError(null);
@@ -206,7 +207,25 @@ export function ClosePositionModal({ position, onClose }: { position: Position; 
           <label htmlFor="close-qty" className="block text-sm font-medium">
             Quantity to close
           </label>
-          <input id="close-qty" type="number" step="0.00000001" min="0" className={inputClass} value={qty} onChange={(e) => setQty(e.target.value)} />
+          <input
+            id="close-qty"
+            type="number"
+            step="0.00000001"
+            min="0"
+            className={inputClass}
+            value={qty}
+            onChange={(e) => {
+              setQty(e.target.value);
+              setQtyError(null);
+            }}
+            aria-invalid={!!qtyError}
+            aria-describedby={qtyError ? 'close-qty-error' : undefined}
+          />
+          {qtyError && (
+            <p id="close-qty-error" className="mt-1 text-xs text-red-600 dark:text-red-400">
+              {qtyError}
+            </p>
+          )}
         </div>
         <Row label="Est. Proceeds">{formatMoney(estimate)}</Row>
         <ErrorBox message={error} />

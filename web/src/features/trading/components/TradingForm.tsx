@@ -2,14 +2,18 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ErrorBox } from '@/components/Field';
 import { RetryingNote, useRetrying } from '@/components/Retrying';
-import { btn, inputClass, Row } from '@/components/Modal';
+import { btn, inputClass } from '@/components/Modal';
 import { ApiError } from '@/lib/api';
-import { formatPrice, formatQty, formatMoney, toNum } from '@/lib/format';
+import { formatPrice, formatQty } from '@/lib/format';
 import { useTradingPrefs } from '@/lib/prefs';
 import { newClientOrderId, orderFailureMessage, sendWithRetry } from '@/lib/retry';
 import type { Order } from '@/lib/types';
-import { submitOrder, SYMBOLS, useInvalidateTrading, useProduct, useSystemStatus, useTicker, type TradeInput } from '../api';
-import { plainDecimal, validateTrade } from '../validate';
+import { submitOrder, SYMBOLS, useFeeRates, useInvalidateTrading, useProduct, useSystemStatus, useTicker, type TradeInput } from '../api';
+import { baseToUsd, feeEstimate, liquidityOf, notional, ratePercent, shareOfBalance, usdToBase } from '../sizing';
+import { validateTrade } from '../validate';
+import { OrderConfirm, OrderSummary, type OrderFigures } from './OrderConfirm';
+import { AvailableLine, QuantityField, useAvailable, type QuantityUnit } from './QuantityField';
+import { TrailingFields } from './TrailingFields';
 
 const FALLBACK: Record<TradeInput['orderType'], string> = {
   market: 'Failed to execute trade',
@@ -27,6 +31,10 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   // An order whose outcome is unknown stays said until the next submission: it must not vanish unread.
   const [errorSticks, setErrorSticks] = useState(false);
   const [done, setDone] = useState<Order | null>(null);
+  const [unit, setUnit] = useState<QuantityUnit>('base');
+  const [usd, setUsd] = useState('');
+  const [confirming, setConfirming] = useState<{ order: TradeInput; figures: OrderFigures } | null>(null);
+  const fees = useFeeRates();
   const ticker = useTicker(t.symbol);
   const product = useProduct(t.symbol);
   const onCoinbase = useSystemStatus().data?.exchange_api_key === 'coinbase_api';
@@ -57,6 +65,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
     onSuccess: (res) => {
       setDone(res.order);
       setT((prev) => ({ ...prev, quantity: '', price: '', trail: '', activation: '' }));
+      setUsd('');
       refresh();
       onExecuted?.(res.order);
     },
@@ -73,43 +82,78 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
     },
   });
 
-  const set = <K extends keyof TradeInput>(k: K, v: TradeInput[K]) => {
-    setT((prev) => ({ ...prev, [k]: v }));
+  const clearError = (k: string) =>
     setErrors((prev) => {
       const next = { ...prev };
-      delete next[k === 'price' ? 'price' : k];
+      delete next[k];
       return next;
     });
+  const set = <K extends keyof TradeInput>(k: K, v: TradeInput[K]) => {
+    setT((prev) => ({ ...prev, [k]: v }));
+    clearError(k);
+  };
+  const setAmount = (v: string) => {
+    setUsd(v);
+    clearError('quantity');
   };
 
-  const market = ticker.data ? (t.side === 'BUY' ? ticker.data.ask : ticker.data.bid) : undefined;
-  // A trailing stop has no price of its own yet: its total is estimated at the market, like a market order's.
-  const price = t.orderType === 'market' || t.orderType === 'trailing_stop' ? toNum(market) : toNum(t.price);
-  const total = toNum(t.quantity) * price;
   const trailing = t.orderType === 'trailing_stop';
   const needsPrice = t.orderType !== 'market' && !trailing;
-  const trailLabel = t.trail ? (t.trailUnit === 'amount' ? formatPrice(t.trail) : `${t.trail}%`) : '—';
   // Steps follow the symbol's increments; until the products load, any value may be typed.
   const priceStep = product?.price_increment ?? 'any';
   const qtyStep = product?.base_increment ?? '0.00000001';
+  const base = product?.base_currency ?? t.symbol.split('-')[0] ?? '';
+  const quote = product?.quote_currency ?? 'USD';
+
+  // Market and trailing orders are estimated at the price they would fill at now: the ask for a BUY, the bid for a SELL.
+  const market = ticker.data ? (t.side === 'BUY' ? ticker.data.ask : ticker.data.bid) : undefined;
+  const priceStr = needsPrice ? t.price.trim() || undefined : market;
+  // The base quantity sent: typed, or converted from USD and rounded down to the increment.
+  const quantity = unit === 'usd' ? (priceStr && usd.trim() ? (usdToBase(usd, priceStr, qtyStep) ?? '') : '') : t.quantity;
+  const order: TradeInput = { ...t, quantity };
+  const liquidity = liquidityOf(t, ticker.data);
+  const rate = fees.data ? (liquidity === 'taker' ? fees.data.taker_rate : fees.data.maker_rate) : undefined;
+  const figures: OrderFigures = {
+    price: priceStr,
+    priceNote: needsPrice ? '' : t.side === 'BUY' ? 'at the ask' : 'at the bid',
+    total: priceStr && quantity ? notional(quantity, priceStr) : null,
+    fee: rate && priceStr && quantity ? feeEstimate(quantity, priceStr, rate) : null,
+    feeLabel: rate ? `Est. Fee (${ratePercent(rate)} ${liquidity})` : 'Est. Fee',
+  };
+
+  const available = useAvailable(t.side === 'BUY' ? quote : base).amount;
+  const shareDisabled =
+    available === undefined
+      ? 'The available balance is not known'
+      : t.side === 'BUY' && !rate
+        ? 'The fee rate is not known'
+        : (t.side === 'BUY' || unit === 'usd') && !priceStr
+          ? 'Enter a price first'
+          : null;
+  const share = (percent: number) => {
+    if (available === undefined) return;
+    const q = shareOfBalance({ side: t.side, percent, available, price: priceStr ?? '0', feeRate: rate ?? '0', increment: qtyStep });
+    if (q === null) return;
+    if (unit === 'usd') setAmount(priceStr ? (baseToUsd(q, priceStr) ?? '') : '');
+    else set('quantity', q);
+  };
+  const changeUnit = (u: QuantityUnit) => {
+    if (u === unit) return;
+    if (u === 'usd') setUsd(priceStr && t.quantity.trim() ? (baseToUsd(t.quantity, priceStr) ?? '') : '');
+    else set('quantity', quantity);
+    setUnit(u);
+  };
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     setDone(null);
     setSubmitError(null);
-    const v = validateTrade(t, product);
+    const v = validateTrade(order, product);
     setErrors(v);
     if (Object.keys(v).length > 0) return;
-    if (prefs?.confirmTrades !== false) {
-      const at =
-        t.orderType === 'market'
-          ? 'at market'
-          : t.orderType === 'trailing_stop'
-            ? `trailing ${trailLabel}${t.activation ? ` from ${formatPrice(t.activation)}` : ''}`
-            : `${t.orderType === 'limit' ? 'limit' : 'stop'} ${formatPrice(t.price)}`;
-      if (!window.confirm(`Confirm ${t.side} ${formatQty(t.quantity)} ${t.symbol} ${at}?`)) return;
-    }
-    mutation.mutate({ t, clientOrderId: newClientOrderId() });
+    // What is confirmed is what is sent: the order and its figures as they stand now.
+    if (prefs?.confirmTrades !== false) setConfirming({ order, figures });
+    else mutation.mutate({ t: order, clientOrderId: newClientOrderId() });
   };
 
   return (
@@ -150,6 +194,8 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
         ))}
       </div>
 
+      <AvailableLine asset={t.side === 'BUY' ? quote : base} isCash={t.side === 'BUY'} />
+
       <button type="button" className="text-sm text-blue-600 hover:underline dark:text-blue-400" onClick={() => setAdvanced((a) => !a)}>
         {advanced ? 'Hide Advanced' : 'Show Advanced'}
       </button>
@@ -176,27 +222,20 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
       )}
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <label htmlFor="tf-quantity" className="block text-sm font-medium">
-            Quantity
-          </label>
-          <input
-            id="tf-quantity"
-            type="number"
-            step={qtyStep}
-            min="0"
-            inputMode="decimal"
-            className={inputClass}
-            value={t.quantity}
-            onChange={(e) => set('quantity', e.target.value)}
-            aria-invalid={!!errors.quantity}
-          />
-          {errors.quantity ? (
-            <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.quantity}</p>
-          ) : (
-            product && <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Min {plainDecimal(product.base_min_size)}</p>
-          )}
-        </div>
+        <QuantityField
+          unit={unit}
+          onUnit={changeUnit}
+          value={unit === 'usd' ? usd : t.quantity}
+          onChange={(v) => (unit === 'usd' ? setAmount(v) : set('quantity', v))}
+          base={base}
+          step={qtyStep}
+          error={errors.quantity}
+          converted={quantity ? formatQty(quantity) : '—'}
+          convertedFrom={`${base}${priceStr ? ` at ${formatPrice(priceStr)}, rounded down` : ''}`}
+          minSize={product?.base_min_size}
+          onShare={share}
+          shareDisabled={shareDisabled}
+        />
         {needsPrice && (
           <div>
             <label htmlFor="tf-price" className="block text-sm font-medium">
@@ -224,72 +263,9 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
         )}
       </div>
 
-      {trailing && (
-        <div className="grid gap-4 sm:grid-cols-2" data-testid="trailing-fields">
-          <div>
-            <label htmlFor="tf-trail" className="block text-sm font-medium">
-              Trail
-            </label>
-            <div className="flex gap-2">
-              <input
-                id="tf-trail"
-                type="number"
-                step="any"
-                min="0"
-                inputMode="decimal"
-                className={inputClass}
-                value={t.trail ?? ''}
-                onChange={(e) => set('trail', e.target.value)}
-                aria-invalid={!!errors.trail}
-              />
-              <select aria-label="Trail unit" className={`${inputClass} w-24`} value={t.trailUnit ?? 'percent'} onChange={(e) => set('trailUnit', e.target.value as 'percent' | 'amount')}>
-                <option value="percent">%</option>
-                <option value="amount">Price</option>
-              </select>
-            </div>
-            {errors.trail ? (
-              <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.trail}</p>
-            ) : (
-              <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                {t.side === 'SELL' ? 'The stop follows each new high at this distance and sells when the price falls back to it.' : 'The stop follows each new low at this distance and buys when the price rises back to it.'}
-              </p>
-            )}
-          </div>
-          <div>
-            <label htmlFor="tf-activation" className="block text-sm font-medium">
-              Activation Price (optional)
-            </label>
-            <input
-              id="tf-activation"
-              type="number"
-              step={priceStep}
-              min="0"
-              inputMode="decimal"
-              className={inputClass}
-              value={t.activation ?? ''}
-              onChange={(e) => set('activation', e.target.value)}
-              aria-invalid={!!errors.activation}
-            />
-            {errors.activation && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.activation}</p>}
-          </div>
-          {onCoinbase && (
-            <p className="text-xs text-amber-700 sm:col-span-2 dark:text-amber-300" data-testid="coinbase-trailing-note">
-              Trailing stops are not available on Coinbase yet: Coinbase refuses them. The sandbox and backtests have them.
-            </p>
-          )}
-        </div>
-      )}
+      {trailing && <TrailingFields t={t} set={set} errors={errors} priceStep={priceStep} onCoinbase={onCoinbase} />}
 
-      <div className="rounded border border-slate-200 p-3 dark:border-slate-800" aria-label="Order summary">
-        <h3 className="mb-1 text-sm font-semibold">Order Summary</h3>
-        <Row label="Action">
-          {t.side} {t.symbol}
-        </Row>
-        <Row label="Quantity">{t.quantity ? formatQty(t.quantity) : '—'}</Row>
-        {trailing && <Row label="Trail">{trailLabel}</Row>}
-        <Row label={t.orderType === 'market' || trailing ? 'Est. Price' : t.orderType === 'limit' ? 'Limit Price' : 'Stop Price'}>{price ? formatPrice(price) : '—'}</Row>
-        <Row label="Total">{total ? formatMoney(total) : '—'}</Row>
-      </div>
+      <OrderSummary t={order} f={figures} feeUnknown={fees.data === null} />
 
       <ErrorBox message={submitError} />
       <RetryingNote retrying={retrying} what="order (same client order id)" />
@@ -300,13 +276,25 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
         </p>
       )}
 
-      <button type="submit" className={`${btn.primary} w-full py-3`} disabled={t.quantity.trim() === '' || mutation.isPending}>
+      <button type="submit" className={`${btn.primary} w-full py-3`} disabled={quantity.trim() === '' || mutation.isPending}>
         {mutation.isPending ? 'Processing...' : `${t.side} ${t.symbol}`}
       </button>
       <p className="text-xs text-slate-500 dark:text-slate-400">
         Risk disclaimer: trading cryptocurrencies carries a high level of risk and may not be suitable for every investor. Prices move quickly and you may lose some or all of
         your capital. Only trade with money you can afford to lose.
       </p>
+      {confirming && (
+        <OrderConfirm
+          t={confirming.order}
+          base={base}
+          f={confirming.figures}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            setConfirming(null);
+            mutation.mutate({ t: confirming.order, clientOrderId: newClientOrderId() });
+          }}
+        />
+      )}
     </form>
   );
 }
