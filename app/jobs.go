@@ -12,6 +12,7 @@ import (
 	"kestrel/httpapi"
 	"kestrel/jobs"
 	"kestrel/marketdata"
+	"kestrel/notify"
 )
 
 // openJobs builds the runner of long work and its handlers. It runs in the
@@ -22,7 +23,8 @@ func (a *App) openJobs(clock domain.Clock) {
 	// busy, and the API and the engine need the rest.
 	workers := min(max(runtime.NumCPU()/2, 1), 4)
 	a.Jobs = jobs.New(a.Store, jobs.Options{Workers: workers, Clock: clock,
-		Publish: func(j domain.Job) { a.Bus.Publish(events.TopicJob, j, clock.Now()) }})
+		Publish:     func(j domain.Job) { a.Bus.Publish(events.TopicJob, j, clock.Now()) },
+		NotifyEvent: notify.CommittedJob}) // a job's "finished" notification is committed with its end
 	a.Jobs.Handle(httpapi.JobKindBacktest, a.backtestJob)
 	a.Jobs.HandleResumable(httpapi.JobKindSweep, a.sweepJob(clock))
 	// A backfill stores its cursor after every page: a restart carries on.

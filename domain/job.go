@@ -41,6 +41,10 @@ type Job struct {
 	CreatedAt       time.Time  `json:"created_at"`
 	StartedAt       *time.Time `json:"started_at,omitempty"`
 	FinishedAt      *time.Time `json:"finished_at,omitempty"`
+	// Journaled says the job's notification event was committed with its
+	// final status (JobStore.FinishJob's notify), so it must not be queued
+	// again from the bus.
+	Journaled bool `json:"-"`
 }
 
 // JobStore keeps jobs durably, so none is lost by a restart.
@@ -57,8 +61,10 @@ type JobStore interface {
 	// SetJobProgress records a running job's progress.
 	SetJobProgress(ctx context.Context, id string, progress float64) error
 	// FinishJob moves a queued or running job to a final status; false when
-	// it had already finished (the first outcome stands).
-	FinishJob(ctx context.Context, id, status, resultRef, reason string, at time.Time) (bool, error)
+	// it had already finished (the first outcome stands). notify, when not
+	// nil, is the job's notification event, committed in the same
+	// transaction only when the status moved.
+	FinishJob(ctx context.Context, id, status, resultRef, reason string, at time.Time, notify *NotifyEvent) (bool, error)
 	// CancelJob cancels a queued job at once and marks a running one
 	// CancelRequested (the first reason stands); a finished job is left as
 	// it is. It returns the job.

@@ -27,6 +27,9 @@ type Options struct {
 	// Publish receives the job after every change (the WebSocket's jobs
 	// channel); it must not block.
 	Publish func(domain.Job)
+	// NotifyEvent gives a finished job's notification event, committed
+	// with its final status (none when it says no).
+	NotifyEvent func(domain.Job) (domain.NotifyEvent, bool)
 }
 
 // Runner stores, runs and cancels jobs.
@@ -284,7 +287,17 @@ func (r *Runner) finish(ctx context.Context, j domain.Job, status, ref, reason s
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	at := r.now()
-	ok, err := r.store.FinishJob(wctx, j.ID, status, ref, reason, at)
+	j.Status, j.ResultRef, j.Error, j.FinishedAt = status, ref, reason, &at
+	if status == domain.JobCompleted {
+		j.Progress = 1
+	}
+	var event *domain.NotifyEvent
+	if r.opt.NotifyEvent != nil {
+		if n, ok := r.opt.NotifyEvent(j); ok {
+			event = &n
+		}
+	}
+	ok, err := r.store.FinishJob(wctx, j.ID, status, ref, reason, at, event)
 	if err != nil {
 		slog.Error("cannot store how a job ended", "job", j.ID, "status", status, "err", err, "component", "jobs")
 		return
@@ -292,10 +305,7 @@ func (r *Runner) finish(ctx context.Context, j domain.Job, status, ref, reason s
 	if !ok {
 		return // it had already ended (a cancel of a queued job)
 	}
-	j.Status, j.ResultRef, j.Error, j.FinishedAt = status, ref, reason, &at
-	if status == domain.JobCompleted {
-		j.Progress = 1
-	}
+	j.Journaled = event != nil
 	slog.Info("job ended", "job", j.ID, "kind", j.Kind, "status", status, "reason", reason, "component", "jobs")
 	r.opt.Publish(j)
 }

@@ -23,7 +23,7 @@ const (
 	StrategyError        = "strategy.error"
 	MarketStale          = "market.stale"
 	ExchangeDisconnected = "exchange.disconnected"
-	BacktestFinished     = "backtest.finished"
+	BacktestFinished     = "backtest.finished" // a backtest or a sweep (JobData.Kind)
 	SystemAlert          = "system.alert"
 	// Test is what "Send test" sends; it is never routed.
 	Test = "notification.test"

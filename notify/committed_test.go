@@ -14,6 +14,7 @@ import (
 	"kestrel/domain"
 	"kestrel/events"
 	"kestrel/exchange/sandbox"
+	"kestrel/jobs"
 	"kestrel/notify"
 )
 
@@ -211,5 +212,57 @@ func TestAnAlertsNotificationSurvivesACrashAfterItsCommit(t *testing.T) {
 	mustNil(t, json.Unmarshal(got[0].body, &m))
 	if m.Type != notify.EmergencyStop {
 		t.Fatalf("message %+v", m)
+	}
+}
+
+// A finished job and its notification commit together: a sweep that ends
+// just before a crash is notified after the restart, once; the job the
+// runner publishes says its event was committed (so the bus adds none).
+func TestAJobsNotificationSurvivesACrashAfterItsEnd(t *testing.T) {
+	dir := t.TempDir()
+	rcv := newReceiver(t)
+	f := newFixture(t, dir)
+	f.addChannel(t, rcv.srv.URL, 0, notify.BacktestFinished)
+
+	published := make(chan domain.Job, 8)
+	r := jobs.New(f.store, jobs.Options{Workers: 1, Poll: 20 * time.Millisecond, Clock: f.clock,
+		Publish: func(j domain.Job) { published <- j }, NotifyEvent: notify.CommittedJob})
+	r.Handle("sweep", func(context.Context, domain.Job, func(float64)) (string, error) { return "sweep-report", nil })
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); r.Run(ctx) }()
+	j, err := r.Submit(ctx, "sweep", "u1", map[string]int{"trials": 4})
+	mustNil(t, err)
+	var last domain.Job
+	for last.Status != domain.JobCompleted {
+		select {
+		case last = <-published:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the sweep did not complete: %+v", last)
+		}
+	}
+	cancel()
+	<-done
+	if last.ID != j.ID || !last.Journaled {
+		t.Fatalf("published %+v: want the sweep, marked as committed with its event", last)
+	}
+	f.store.Close() // the crash: nothing routed or sent the event
+
+	g := newFixture(t, dir)
+	_, err = g.svc.RouteCommitted(context.Background())
+	mustNil(t, err)
+	_, err = g.svc.DeliverDue(context.Background())
+	mustNil(t, err)
+	got := rcv.all()
+	if len(got) != 1 {
+		t.Fatalf("received %d messages after the restart, want 1", len(got))
+	}
+	var m struct {
+		Type string
+		Data notify.JobData
+	}
+	mustNil(t, json.Unmarshal(got[0].body, &m))
+	if m.Type != notify.BacktestFinished || m.Data.JobID != j.ID || m.Data.Kind != "sweep" || m.Data.Status != domain.JobCompleted {
+		t.Fatalf("message %s", got[0].body)
 	}
 }

@@ -344,6 +344,20 @@ func CommittedAlert(a domain.Alert) (domain.NotifyEvent, bool) {
 	return domain.NotifyEvent{ID: NewID("evt_"), Type: e.Type, Severity: e.Severity, Owner: e.Owner, OrderID: e.OrderID, Payload: payload, CreatedAt: e.Time}, true
 }
 
+// CommittedJob is the event a finished job stands for, ready to be
+// committed with its final status (jobs.Options.NotifyEvent).
+func CommittedJob(j domain.Job) (domain.NotifyEvent, bool) {
+	e, ok := FromJob(j)
+	if !ok {
+		return domain.NotifyEvent{}, false
+	}
+	payload, err := json.Marshal(e.Data)
+	if err != nil {
+		return domain.NotifyEvent{}, false
+	}
+	return domain.NotifyEvent{ID: NewID("evt_"), Type: e.Type, Severity: e.Severity, Owner: e.Owner, OrderID: e.OrderID, Payload: payload, CreatedAt: e.Time}, true
+}
+
 // orderTypes are the events Committed makes.
 var orderTypes = []string{OrderFilled, OrderPartiallyFilled, OrderRejected, ProtectiveTriggered}
 

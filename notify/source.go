@@ -75,7 +75,7 @@ func FromRiskRefusal(title, message string, at time.Time) Event {
 
 // FromJob is the event a job's change stands for: a finished backtest.
 func FromJob(j domain.Job) (Event, bool) {
-	if j.Kind != "backtest" || !domain.JobDone(j.Status) {
+	if j.Kind != "backtest" && j.Kind != "sweep" || !domain.JobDone(j.Status) {
 		return Event{}, false
 	}
 	sev := domain.SeverityLow
@@ -123,7 +123,12 @@ func (s *Service) Listen(ctx context.Context, bus *events.Bus) {
 				e, ok = FromAlert(a)
 			}
 		case ev := <-jobs:
-			if j, isJ := ev.Data.(domain.Job); isJ {
+			if j, isJ := ev.Data.(domain.Job); isJ && j.Journaled {
+				select { // committed with the job's end: RunRouting routes it from the store
+				case s.routeWake <- struct{}{}:
+				default:
+				}
+			} else if isJ {
 				e, ok = FromJob(j)
 			}
 		}

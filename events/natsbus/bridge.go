@@ -105,6 +105,9 @@ func (b *Bridge) send(e events.Event) {
 		if a, ok := e.Data.(domain.Alert); ok && a.Journaled {
 			h.Set(hdrJournaled, "1")
 		}
+		if j, ok := e.Data.(domain.Job); ok && j.Journaled {
+			h.Set(hdrJournaled, "1")
+		}
 		err = b.nc.PublishMsg(&nats.Msg{Subject: b.prefix + e.Topic, Header: h, Data: data})
 	}
 	if err != nil {
@@ -141,6 +144,9 @@ func (b *Bridge) receive(m *nats.Msg) {
 			x.Journaled = true
 			v = x
 		case domain.Alert:
+			x.Journaled = true
+			v = x
+		case domain.Job:
 			x.Journaled = true
 			v = x
 		}

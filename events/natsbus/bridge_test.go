@@ -133,4 +133,16 @@ func TestBridgeKeepsJournaled(t *testing.T) {
 			t.Fatal("the other instance never received the alert")
 		}
 	}
+	jobs := busB.Subscribe(ctx, events.TopicJob, 8)
+	for _, j := range []bool{true, false} {
+		busA.Publish(events.TopicJob, domain.Job{ID: fmt.Sprint(j), Kind: "sweep", Journaled: j}, time.Now())
+		select {
+		case e := <-jobs:
+			if got := e.Data.(domain.Job); got.ID != fmt.Sprint(j) || got.Journaled != j {
+				t.Fatalf("other instance got %+v, want journaled %v", got, j)
+			}
+		case <-ctx.Done():
+			t.Fatal("the other instance never received the job")
+		}
+	}
 }

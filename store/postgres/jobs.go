@@ -90,14 +90,22 @@ func (s *Store) SetJobProgress(ctx context.Context, id string, progress float64)
 }
 
 // FinishJob implements domain.JobStore.
-func (s *Store) FinishJob(ctx context.Context, id, status, resultRef, reason string, at time.Time) (bool, error) {
+func (s *Store) FinishJob(ctx context.Context, id, status, resultRef, reason string, at time.Time, notify *domain.NotifyEvent) (bool, error) {
 	if !domain.JobDone(status) {
 		return false, domain.Errorf(domain.EInvalid, "Job status %q is not final", status)
 	}
-	tag, err := s.db.Exec(ctx, `UPDATE jobs SET status = $1, result_ref = $2, error = $3, finished_at = $4,
-		progress = CASE WHEN $1 = 'completed' THEN 1 ELSE progress END
-		WHERE id = $5 AND status IN ($6, $7)`, status, resultRef, reason, at, id, domain.JobQueued, domain.JobRunning)
-	return err == nil && tag.RowsAffected() == 1, err
+	var moved bool
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE jobs SET status = $1, result_ref = $2, error = $3, finished_at = $4,
+			progress = CASE WHEN $1 = 'completed' THEN 1 ELSE progress END
+			WHERE id = $5 AND status IN ($6, $7)`, status, resultRef, reason, at, id, domain.JobQueued, domain.JobRunning)
+		if moved = err == nil && tag.RowsAffected() == 1; !moved || notify == nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, insertNotifyEvent, notify.ID, notify.Type, notify.Severity, notify.Owner, notify.OrderID, string(notify.Payload), notify.CreatedAt)
+		return err
+	})
+	return moved && err == nil, err
 }
 
 // CancelJob implements domain.JobStore.

@@ -99,7 +99,7 @@ func (s *Store) SetJobProgress(ctx context.Context, id string, progress float64)
 }
 
 // FinishJob implements domain.JobStore.
-func (s *Store) FinishJob(ctx context.Context, id, status, resultRef, reason string, at time.Time) (bool, error) {
+func (s *Store) FinishJob(ctx context.Context, id, status, resultRef, reason string, at time.Time, notify *domain.NotifyEvent) (bool, error) {
 	if !domain.JobDone(status) {
 		return false, domain.Errorf(domain.EInvalid, "Job status %q is not final", status)
 	}
@@ -107,13 +107,21 @@ func (s *Store) FinishJob(ctx context.Context, id, status, resultRef, reason str
 	if status == domain.JobCompleted {
 		progress = `1`
 	}
-	res, err := s.w.ExecContext(ctx, `UPDATE jobs SET status = ?, result_ref = ?, error = ?, finished_at = ?, progress = `+progress+`
-		WHERE id = ? AND status IN (?, ?)`, status, resultRef, reason, ms(at), id, domain.JobQueued, domain.JobRunning)
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
+	var moved bool
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE jobs SET status = ?, result_ref = ?, error = ?, finished_at = ?, progress = `+progress+`
+			WHERE id = ? AND status IN (?, ?)`, status, resultRef, reason, ms(at), id, domain.JobQueued, domain.JobRunning)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if moved = n == 1; err != nil || !moved || notify == nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, insertNotifyEvent, notify.ID, notify.Type, notify.Severity, notify.Owner, notify.OrderID, string(notify.Payload), ms(notify.CreatedAt))
+		return err
+	})
+	return moved && err == nil, err
 }
 
 // CancelJob implements domain.JobStore.

@@ -81,10 +81,10 @@ func RunJobs(t *testing.T, s domain.JobStore) {
 	wantCode(t, err, domain.ENotFound)
 
 	// Finish: the first outcome stands; completed means all done.
-	if ok, err := s.FinishJob(ctx, "j1", domain.JobCancelled, "", "Cancelled by u1", end); err != nil || !ok {
+	if ok, err := s.FinishJob(ctx, "j1", domain.JobCancelled, "", "Cancelled by u1", end, nil); err != nil || !ok {
 		t.Fatalf("finish = %v, %v", ok, err)
 	}
-	if ok, err := s.FinishJob(ctx, "j1", domain.JobFailed, "", "late", end); err != nil || ok {
+	if ok, err := s.FinishJob(ctx, "j1", domain.JobFailed, "", "late", end, nil); err != nil || ok {
 		t.Fatalf("second finish = %v, %v; want false", ok, err)
 	}
 	if j, _ = s.Job(ctx, "j1"); j.Status != domain.JobCancelled || j.Error != "Cancelled by u1" || j.Progress != 0.25 {
@@ -93,7 +93,7 @@ func RunJobs(t *testing.T, s domain.JobStore) {
 	if ok, _ := s.ClaimJob(ctx, "j3", start); !ok {
 		t.Fatal("claim j3")
 	}
-	if ok, err := s.FinishJob(ctx, "j3", domain.JobCompleted, "report-3", "", end); err != nil || !ok {
+	if ok, err := s.FinishJob(ctx, "j3", domain.JobCompleted, "report-3", "", end, nil); err != nil || !ok {
 		t.Fatalf("complete = %v, %v", ok, err)
 	}
 	if j, _ = s.Job(ctx, "j3"); j.Status != domain.JobCompleted || j.ResultRef != "report-3" || j.Progress != 1 || j.FinishedAt == nil {
@@ -102,7 +102,7 @@ func RunJobs(t *testing.T, s domain.JobStore) {
 	if j, _ = s.CancelJob(ctx, "j3", "too late", end); j.Status != domain.JobCompleted || j.CancelRequested {
 		t.Fatalf("cancelling a finished job changed it: %+v", j)
 	}
-	_, err = s.FinishJob(ctx, "j4", domain.JobRunning, "", "", end)
+	_, err = s.FinishJob(ctx, "j4", domain.JobRunning, "", "", end, nil)
 	wantCode(t, err, domain.EInvalid)
 
 	// Lists: newest first, by kind and status.
@@ -116,5 +116,28 @@ func RunJobs(t *testing.T, s domain.JobStore) {
 	}
 	if one, _ := s.Jobs(ctx, "", "", 1); len(one) != 1 {
 		t.Fatalf("limit 1 gave %d", len(one))
+	}
+}
+
+// testJobNotifyEvent: a finished job's notification event commits with its
+// final status, once: a second finish (the first outcome stands) commits
+// none.
+func testJobNotifyEvent(t *testing.T, s domain.Store) {
+	ctx := context.Background()
+	if err := s.CreateJob(ctx, domain.Job{ID: "jn", Kind: "backtest", Owner: "u1", Params: json.RawMessage(`{}`), CreatedAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	ev := func(id string) *domain.NotifyEvent {
+		return &domain.NotifyEvent{ID: id, Type: "backtest.finished", Severity: "low", Owner: "u1", Payload: []byte(`{"job_id":"jn"}`), CreatedAt: at}
+	}
+	if ok, err := s.FinishJob(ctx, "jn", domain.JobCompleted, "r", "", at, ev("evt_job_1")); err != nil || !ok {
+		t.Fatalf("finish = %v, %v", ok, err)
+	}
+	if ok, err := s.FinishJob(ctx, "jn", domain.JobFailed, "", "late", at, ev("evt_job_2")); err != nil || ok {
+		t.Fatalf("second finish = %v, %v", ok, err)
+	}
+	evs, err := s.CommittedNotifyEvents(ctx, 10)
+	if err != nil || len(evs) != 1 || evs[0].ID != "evt_job_1" || evs[0].Owner != "u1" {
+		t.Fatalf("committed events %+v, %v", evs, err)
 	}
 }

@@ -32,6 +32,7 @@ func Run(t *testing.T, open Open) {
 		{"TOTP", testTOTP},
 		{"AlertDismissals", testAlertDismissals},
 		{"AlertNotifyEvent", testAlertNotifyEvent},
+		{"JobNotifyEvent", testJobNotifyEvent},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
