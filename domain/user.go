@@ -133,6 +133,13 @@ type KVStore interface {
 	PutValue(ctx context.Context, key, value string) error
 }
 
+// KVCreator stores a value only where none is: CreateValue reports whether
+// it stored value (false: key already had one, which is left as it is), so
+// instances racing to create the same value agree on the first one stored.
+type KVCreator interface {
+	CreateValue(ctx context.Context, key, value string) (bool, error)
+}
+
 // Store is everything the application persists.
 type Store interface {
 	UserStore

@@ -87,8 +87,9 @@ func (s *Service) PushKey(ctx context.Context) (string, error) {
 }
 
 // vapid returns the key pair, creating it on first use. A cluster's
-// instances read the stored pair; two first uses at the same moment on
-// two instances would each store one, and the later one is kept.
+// instances read the stored pair; when two create one at the same moment
+// the first stored stands (domain.KVCreator) and the other instance takes
+// it, so every instance signs with the key browsers subscribed with.
 func (s *Service) vapid(ctx context.Context) (pub, priv string, err error) {
 	s.vapidMu.Lock()
 	defer s.vapidMu.Unlock()
@@ -100,8 +101,7 @@ func (s *Service) vapid(ctx context.Context) (pub, priv string, err error) {
 	}
 	raw, err := s.opt.KV.GetValue(ctx, vapidKV)
 	var p vapidPair
-	switch {
-	case domain.ErrorCode(err) == domain.ENotFound:
+	if domain.ErrorCode(err) == domain.ENotFound {
 		if priv, pub, err = webpush.GenerateVAPIDKeys(); err != nil {
 			return "", "", fmt.Errorf("generate VAPID keys: %w", err)
 		}
@@ -110,20 +110,31 @@ func (s *Service) vapid(ctx context.Context) (pub, priv string, err error) {
 			return "", "", err
 		}
 		b, _ := json.Marshal(p)
-		if err := s.opt.KV.PutValue(ctx, vapidKV, string(b)); err != nil {
+		created := true
+		if c, ok := s.opt.KV.(domain.KVCreator); ok {
+			created, err = c.CreateValue(ctx, vapidKV, string(b))
+		} else {
+			err = s.opt.KV.PutValue(ctx, vapidKV, string(b))
+		}
+		if err != nil {
 			return "", "", err
 		}
-	case err != nil:
-		return "", "", err
-	default:
-		if err := json.Unmarshal([]byte(raw), &p); err != nil || p.Public == "" {
-			return "", "", errors.New("the stored VAPID key pair is corrupt")
+		if created {
+			s.vapidPub, s.vapidPriv = pub, priv
+			return pub, priv, nil
 		}
-		if priv, err = s.sealer.Open(VAPIDField, p.Private); err != nil {
-			return "", "", fmt.Errorf("VAPID private key: %w", err)
-		}
-		pub = p.Public
+		raw, err = s.opt.KV.GetValue(ctx, vapidKV) // another instance stored one first: take it
 	}
+	if err != nil {
+		return "", "", err
+	}
+	if err := json.Unmarshal([]byte(raw), &p); err != nil || p.Public == "" {
+		return "", "", errors.New("the stored VAPID key pair is corrupt")
+	}
+	if priv, err = s.sealer.Open(VAPIDField, p.Private); err != nil {
+		return "", "", fmt.Errorf("VAPID private key: %w", err)
+	}
+	pub = p.Public
 	s.vapidPub, s.vapidPriv = pub, priv
 	return pub, priv, nil
 }

@@ -228,3 +228,32 @@ func TestPushKeyIsKeptAndRekeyed(t *testing.T) {
 		t.Fatal("the old key still opens the VAPID private key")
 	}
 }
+
+// Two instances creating the VAPID key at the same first moment agree on
+// one: the first stored stands and the other takes it, so a browser that
+// subscribed through either is signed for by both. (Several rounds, each
+// on a fresh store, for the two to meet in the window.)
+func TestInstancesAgreeOnTheFirstVAPIDKey(t *testing.T) {
+	for round := range 5 {
+		f := newFixture(t, t.TempDir())
+		keys := make(chan string, 2)
+		for range 2 {
+			svc := notify.New(f.store, f.sealer, f.clock, notify.Options{})
+			go func() {
+				k, err := svc.PushKey(context.Background())
+				if err != nil {
+					k = "error: " + err.Error()
+				}
+				keys <- k
+			}()
+		}
+		a, b := <-keys, <-keys
+		if a != b || strings.HasPrefix(a, "error") {
+			t.Fatalf("round %d: the instances hold %q and %q", round, a, b)
+		}
+		stored, err := f.store.GetValue(context.Background(), "notify.push.vapid")
+		if err != nil || !strings.Contains(stored, a) {
+			t.Fatalf("round %d: stored %q, %v; the instances hold %q", round, stored, err, a)
+		}
+	}
+}

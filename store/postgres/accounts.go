@@ -258,6 +258,12 @@ func (s *Store) GetValue(ctx context.Context, key string) (string, error) {
 	return v, notFound(err, "No value for "+key)
 }
 
+// CreateValue implements domain.KVCreator.
+func (s *Store) CreateValue(ctx context.Context, key, value string) (bool, error) {
+	tag, err := s.db.Exec(ctx, `INSERT INTO kv (key, value, updated_at) VALUES ($1, $2, now()) ON CONFLICT (key) DO NOTHING`, key, value)
+	return err == nil && tag.RowsAffected() == 1, err
+}
+
 // PutValue implements domain.KVStore.
 func (s *Store) PutValue(ctx context.Context, key, value string) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO kv (key, value, updated_at) VALUES ($1, $2, now())

@@ -255,6 +255,16 @@ func (s *Store) PutValue(ctx context.Context, key, value string) error {
 	return err
 }
 
+// CreateValue implements domain.KVCreator.
+func (s *Store) CreateValue(ctx context.Context, key, value string) (bool, error) {
+	res, err := s.w.ExecContext(ctx, `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING`, key, value, ms(time.Now()))
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
 func affectedOne(res sql.Result, err error, notFound string) error {
 	if err != nil {
 		return err

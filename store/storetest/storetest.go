@@ -250,6 +250,20 @@ func testKV(t *testing.T, s domain.Store) {
 			t.Fatalf("GetValue = %q, %v; want %q", got, err, v)
 		}
 	}
+	// CreateValue stores only where nothing is: the first value stands.
+	c, ok := s.(domain.KVCreator)
+	if !ok {
+		t.Fatal("the store cannot create a value only where none is (domain.KVCreator)")
+	}
+	if created, err := c.CreateValue(ctx, "once", "first"); err != nil || !created {
+		t.Fatalf("CreateValue = %v, %v; want stored", created, err)
+	}
+	if created, err := c.CreateValue(ctx, "once", "second"); err != nil || created {
+		t.Fatalf("CreateValue again = %v, %v; want left as it is", created, err)
+	}
+	if got, err := s.GetValue(ctx, "once"); err != nil || got != "first" {
+		t.Fatalf("GetValue = %q, %v; want the first value", got, err)
+	}
 	if err := s.Ping(ctx); err != nil {
 		t.Fatal(err)
 	}
