@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { CrashScreen } from './ErrorScreen';
 import NotFound from './NotFound';
@@ -25,16 +25,20 @@ describe('shell screens', () => {
     expect(screen.getByText("The page you're looking for doesn't exist.")).toBeTruthy();
   });
 
-  it('sends a visitor without a token to /login', () => {
+  it('sends a visitor without a token to /login, with the way back in the address', () => {
+    function LoginScreen() {
+      const { search } = useLocation();
+      return <p>login screen {search}</p>;
+    }
     render(
-      <MemoryRouter initialEntries={['/trading']}>
+      <MemoryRouter initialEntries={['/trading?tab=open']}>
         <Routes>
-          <Route path="/login" element={<p>login screen</p>} />
+          <Route path="/login" element={<LoginScreen />} />
           <Route path="/trading" element={<RequireAuth><p>secret</p></RequireAuth>} />
         </Routes>
       </MemoryRouter>,
     );
-    expect(screen.getByText('login screen')).toBeTruthy();
+    expect(screen.getByText('login screen ?next=%2Ftrading%3Ftab%3Dopen')).toBeTruthy();
     expect(screen.queryByText('secret')).toBeNull();
   });
 });
