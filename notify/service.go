@@ -319,35 +319,24 @@ func (s *Service) Committed(u domain.TradeUpdate) (domain.NotifyEvent, bool) {
 
 // Committed is the event a trade update stands for, for any owner.
 func Committed(u domain.TradeUpdate) (domain.NotifyEvent, bool) {
-	e, ok := FromTradeUpdate(u)
-	if !ok {
-		return domain.NotifyEvent{}, false
-	}
-	payload, err := json.Marshal(e.Data)
-	if err != nil {
-		return domain.NotifyEvent{}, false // an order always marshals; nothing to commit otherwise
-	}
-	return domain.NotifyEvent{ID: NewID("evt_"), Type: e.Type, Severity: e.Severity, Owner: e.Owner, OrderID: e.OrderID, Payload: payload, CreatedAt: e.Time}, true
+	return committed(FromTradeUpdate(u))
 }
 
 // CommittedAlert is the event an alert stands for, ready to be committed
 // with the alert (alert.Service.OnRaise).
 func CommittedAlert(a domain.Alert) (domain.NotifyEvent, bool) {
-	e, ok := FromAlert(a)
-	if !ok {
-		return domain.NotifyEvent{}, false
-	}
-	payload, err := json.Marshal(e.Data)
-	if err != nil {
-		return domain.NotifyEvent{}, false
-	}
-	return domain.NotifyEvent{ID: NewID("evt_"), Type: e.Type, Severity: e.Severity, Owner: e.Owner, OrderID: e.OrderID, Payload: payload, CreatedAt: e.Time}, true
+	return committed(FromAlert(a))
 }
 
 // CommittedJob is the event a finished job stands for, ready to be
 // committed with its final status (jobs.Options.NotifyEvent).
 func CommittedJob(j domain.Job) (domain.NotifyEvent, bool) {
-	e, ok := FromJob(j)
+	return committed(FromJob(j))
+}
+
+// committed is event e as a row to commit with its cause (none when !ok,
+// or when its payload cannot be written, which a catalogue payload always can).
+func committed(e Event, ok bool) (domain.NotifyEvent, bool) {
 	if !ok {
 		return domain.NotifyEvent{}, false
 	}

@@ -106,28 +106,19 @@ func (s *Service) Listen(ctx context.Context, bus *events.Bus) {
 			return
 		case ev := <-trades:
 			if u, isU := ev.Data.(domain.TradeUpdate); isU && u.Journaled {
-				select { // committed with the fill: RunRouting routes it from the store
-				case s.routeWake <- struct{}{}:
-				default:
-				}
+				s.wakeRouting() // committed with the fill: RunRouting routes it from the store
 			} else if isU {
 				e, ok = FromTradeUpdate(u)
 			}
 		case ev := <-alerts:
 			if a, isA := ev.Data.(domain.Alert); isA && a.Journaled {
-				select { // committed with the alert: RunRouting routes it from the store
-				case s.routeWake <- struct{}{}:
-				default:
-				}
+				s.wakeRouting() // committed with the alert: RunRouting routes it from the store
 			} else if isA {
 				e, ok = FromAlert(a)
 			}
 		case ev := <-jobs:
 			if j, isJ := ev.Data.(domain.Job); isJ && j.Journaled {
-				select { // committed with the job's end: RunRouting routes it from the store
-				case s.routeWake <- struct{}{}:
-				default:
-				}
+				s.wakeRouting() // committed with the job's end: RunRouting routes it from the store
 			} else if isJ {
 				e, ok = FromJob(j)
 			}
@@ -138,5 +129,13 @@ func (s *Service) Listen(ctx context.Context, bus *events.Bus) {
 		if _, err := s.Enqueue(context.WithoutCancel(ctx), e); err != nil {
 			slog.Error("notification not queued", "type", e.Type, "order", e.OrderID, "err", err, "component", "notify")
 		}
+	}
+}
+
+// wakeRouting tells RunRouting that events were committed with their cause.
+func (s *Service) wakeRouting() {
+	select {
+	case s.routeWake <- struct{}{}:
+	default:
 	}
 }
