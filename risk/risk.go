@@ -123,8 +123,14 @@ func checkExposure(l Limits, s Snapshot, o Order) error {
 	}
 	share := held.Add(o.Notional).Div(s.PortfolioValue)
 	if share.GreaterThan(l.MaxPositionSize) {
-		return reject(fmt.Sprintf("Position in %s would be %s%% of portfolio value; the maximum position size is %s%%",
-			o.Symbol, pct(share), pct(l.MaxPositionSize)))
+		shown, limit := pctAbove(share, l.MaxPositionSize)
+		room := l.MaxPositionSize.Mul(s.PortfolioValue).Sub(held)
+		more := "nothing more can be bought"
+		if room.IsPositive() {
+			more = fmt.Sprintf("at most $%s more can be bought", room.RoundDown(2).StringFixed(2))
+		}
+		return reject(fmt.Sprintf("Position in %s would be %s%% of portfolio value; the maximum position size is %s%% (%s)",
+			o.Symbol, shown, limit, more))
 	}
 	lev := decimal.Min(l.MaxLeverage, SpotLeverageCap)
 	if lev.IsPositive() {
@@ -163,3 +169,16 @@ func reject(msg string) error { return &domain.Error{Code: domain.ERejected, Mes
 func usd(d decimal.Decimal) string { return d.StringFixed(2) }
 
 func pct(frac decimal.Decimal) string { return frac.Mul(decimal.NewFromInt(100)).StringFixed(1) }
+
+// pctAbove shows v and a limit it exceeds as percentages with as many places
+// as it takes for v to read above the limit (10.04% against 10.0%, never
+// "10.0% ... maximum 10.0%"), up to four.
+func pctAbove(v, limit decimal.Decimal) (string, string) {
+	hundred := decimal.NewFromInt(100)
+	for places := int32(1); ; places++ {
+		a, b := v.Mul(hundred).Truncate(places), limit.Mul(hundred).Round(places)
+		if a.GreaterThan(b) || places == 4 {
+			return a.StringFixed(places), b.StringFixed(places)
+		}
+	}
+}

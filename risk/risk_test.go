@@ -54,7 +54,10 @@ func TestCheck(t *testing.T) {
 		{"below minimum", base, buy("BTC-USD", "9.99"), "below the minimum trade amount of $10.00"},
 		{"above maximum", base, buy("BTC-USD", "10000.01"), "exceeds the maximum trade amount of $10000.00"},
 		{"daily trades", with(func(s *Snapshot) { s.TradesToday = 50 }), buy("BTC-USD", "100"), "Daily trade limit reached (50"},
-		{"position size", with(func(s *Snapshot) { s.Exposure["BTC-USD"] = d("9500") }), buy("BTC-USD", "600"), "would be 10.1% of portfolio value; the maximum position size is 10.0%"},
+		{"position size", with(func(s *Snapshot) { s.Exposure["BTC-USD"] = d("9500") }), buy("BTC-USD", "600"), "would be 10.1% of portfolio value; the maximum position size is 10.0% (at most $500.00 more can be bought)"},
+		// 10,000.50 of 100,000 is 10.0005%: one place would read "10.0% ... 10.0%".
+		{"position size just over the limit says by how much", with(func(s *Snapshot) { s.Exposure["BTC-USD"] = d("9400.5") }), buy("BTC-USD", "600"), "would be 10.0005% of portfolio value; the maximum position size is 10.0000% (at most $599.50 more can be bought)"},
+		{"position size with no room left", with(func(s *Snapshot) { s.Exposure["BTC-USD"] = d("10000") }), buy("BTC-USD", "600"), "(nothing more can be bought)"},
 		{"position size exactly at limit", with(func(s *Snapshot) { s.Exposure["BTC-USD"] = d("9400") }), buy("BTC-USD", "600"), ""},
 		{"a modify replaces its own exposure", with(func(s *Snapshot) { s.Exposure["BTC-USD"] = d("9000") }), modify, ""},
 		{"open positions", with(tenPositions), buy("BTC-USD", "100"), "Maximum open positions reached (10)"},
