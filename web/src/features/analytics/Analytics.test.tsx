@@ -77,11 +77,11 @@ describe('Coverage', () => {
 });
 
 describe('Trading Performance', () => {
-  it('fetches 30 days of BTC-USD and shows the figures with their definitions', async () => {
+  it('fetches 30 days of all symbols and shows the figures with their definitions', async () => {
     mockServer(() => ok(tradingData()));
     renderScreen();
     expect(await screen.findByTestId('stat-Win Rate')).toBeTruthy();
-    expect(calls[0]).toEqual({ tab: 'trading', period: '30d', symbol: 'BTC-USD' });
+    expect(calls[0]).toEqual({ tab: 'trading', period: '30d', symbol: null });
     expect(stat('Win Rate').textContent).toBe('66.7%');
     expect(stat('Win Rate').className).toContain('emerald');
     expect(stat('Win Rate').title).toMatch(/round trip/);
@@ -131,7 +131,7 @@ describe('Trading Performance', () => {
     renderScreen();
     await screen.findByTestId('stat-Win Rate');
     await userEvent.selectOptions(screen.getByLabelText('Period'), '90d');
-    await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'trading', period: '90d', symbol: 'BTC-USD' }));
+    await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'trading', period: '90d', symbol: null }));
     await userEvent.selectOptions(screen.getByLabelText('Symbol'), 'ETH-USD');
     await waitFor(() => expect(calls.at(-1)).toEqual({ tab: 'trading', period: '90d', symbol: 'ETH-USD' }));
   });

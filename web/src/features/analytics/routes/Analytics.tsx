@@ -31,7 +31,8 @@ export default function Analytics() {
   const [tab, setTab] = useState<Tab>('trading');
   // Each tab keeps its own period: 30 days, 7 for market (spec section 9).
   const [periods, setPeriods] = useState<Record<Tab, Period>>(DEFAULT_PERIOD);
-  const [symbol, setSymbol] = useState(DEFAULT_SYMBOL);
+  // The account as a whole first ("All symbols"); one market is a choice.
+  const [symbol, setSymbol] = useState('');
   const period = periods[tab];
   // "All symbols" is a Trading Performance choice; the other views show one symbol.
   const shown = symbol === '' && tab !== 'trading' ? DEFAULT_SYMBOL : symbol;
