@@ -128,6 +128,21 @@ func TestSweepTrialsAreSingleBacktests(t *testing.T) {
 	if r := s.do("POST", "/api/sweeps/"+q.ID+"/cancel", tok, ""); r.Status != 409 {
 		t.Fatalf("cancel of a finished sweep: %+v", r)
 	}
+	// A page of the trials: the same trials, the total of them all, and the
+	// best chosen among them all (not within the page).
+	var page struct {
+		sweepReply
+		TrialsTotal  int `json:"trials_total"`
+		TrialsOffset int `json:"trials_offset"`
+	}
+	s.into(s.do("GET", "/api/sweeps/"+q.ID+"?offset=4&limit=5", tok, ""), &page)
+	if page.TrialsTotal != 6 || page.TrialsOffset != 4 || len(page.Trials) != 2 || page.Trials[0].Index != 4 || page.Trials[1].Index != 5 ||
+		page.Best == nil || page.Best.Index != best {
+		t.Fatalf("page 4+5 = total %d offset %d %d trials, best %+v", page.TrialsTotal, page.TrialsOffset, len(page.Trials), page.Best)
+	}
+	if r := s.do("GET", "/api/sweeps/"+q.ID+"?limit=0", tok, ""); r.Status != 400 {
+		t.Fatalf("limit=0: %+v", r)
+	}
 }
 
 func TestSweepRefusals(t *testing.T) {

@@ -28,7 +28,12 @@ type sweep struct {
 	Objective  string           `json:"objective"`
 	Parameters []string         `json:"parameters"`
 	TrialCount int              `json:"trial_count"` // trials planned
-	Trials     []research.Trial `json:"trials"`
+	// Trials is one page of the finished trials, by index: ?offset= and
+	// ?limit= (by default all of them, at most research.MaxTrials);
+	// TrialsTotal counts them all, and Best is chosen among them all.
+	Trials       []research.Trial `json:"trials"`
+	TrialsTotal  int              `json:"trials_total"`
+	TrialsOffset int              `json:"trials_offset"`
 	Best       *research.Trial  `json:"best"` // null while no trial is eligible
 	// A walk-forward sweep's options and folds, stitched curve, efficiency,
 	// parameter stability and deflated Sharpe ratio.
@@ -103,6 +108,16 @@ func (s *Server) sweepJob(ctx context.Context, id string) (domain.Job, error) {
 }
 
 func (s *Server) getSweep(w http.ResponseWriter, r *http.Request) {
+	offset, err := intQuery(r, "offset", 0, 0, research.MaxTrials)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	limit, err := intQuery(r, "limit", research.MaxTrials, 1, research.MaxTrials)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
 	j, err := s.sweepJob(r.Context(), r.PathValue("id"))
 	if err != nil {
 		fail(w, r, err)
@@ -143,9 +158,11 @@ func (s *Server) getSweep(w http.ResponseWriter, r *http.Request) {
 			progress = float64(rep.Runs) / float64(max(rep.RunsPlanned, 1))
 		}
 	}
+	lo := min(offset, len(trials))
+	hi := min(lo+limit, len(trials))
 	out := sweep{ID: j.ID, Status: j.Status, Progress: progress, Error: j.Error, Owner: j.Owner, CreatedAt: j.CreatedAt,
 		StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Request: j.Params, Objective: a.Objective, Parameters: names,
-		TrialCount: planned, Trials: trials, WalkForward: a.WalkForward, WalkForwardReport: wf}
+		TrialCount: planned, Trials: trials[lo:hi], TrialsTotal: len(trials), TrialsOffset: lo, WalkForward: a.WalkForward, WalkForwardReport: wf}
 	out.StrategyVersion = a.StrategyVersion
 	if best >= 0 {
 		out.Best = &trials[best]

@@ -3324,8 +3324,12 @@ export interface components {
             parameters: string[];
             /** @description Trials planned */
             trial_count: number;
-            /** @description Finished trials, by index */
+            /** @description One page of the finished trials, by index (?offset=, ?limit=; all by default) */
             trials: components["schemas"]["SweepTrial"][];
+            /** @description Finished trials in all (the page is a part of them) */
+            trials_total?: number;
+            /** @description Index in the finished trials of the page's first */
+            trials_offset?: number;
             /** @description The eligible trial with the highest objective (the earliest on a tie) */
             best: components["schemas"]["SweepTrial"] | null;
             walk_forward?: components["schemas"]["WalkForward"];
@@ -7135,7 +7139,12 @@ export interface operations {
     };
     getSweepsId: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The first finished trial (by index) to return */
+                offset?: number;
+                /** @description How many finished trials to return (default: all; a sweep has at most 5,000) */
+                limit?: number;
+            };
             header?: never;
             path: {
                 id: string;
