@@ -28,7 +28,12 @@ func (s *Series) Bars(from, to time.Time) []Bar {
 		j = i
 	}
 	out := make([]Bar, j-i)
-	for k, r := range s.rows[i:j] {
+	if len(out) == 0 {
+		return out
+	}
+	cur := s.p.from(i)
+	for k := range out {
+		r, _ := cur.next() // checked when unpacked
 		out[k] = Bar{Time: r.t * int64(time.Second), Open: r.o, High: r.h, Low: r.l, Close: r.c, Volume: r.volume}
 	}
 	return out

@@ -5,10 +5,8 @@ package candles
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"embed"
 	"fmt"
-	"sort"
 	"sync"
 	"time"
 
@@ -17,19 +15,21 @@ import (
 	"kestrel/domain"
 )
 
-//go:embed data/*.csv.gz
+//go:generate go run ./packgen
+
+//go:embed data/*.kcp
 var files embed.FS
 
 // Width of every shipped candle.
 const Width = 15 * time.Minute
 
 // Series is one symbol's candles, ascending by open time, gaps left out.
-// They are held as fixed-point integers (8 decimal places, exactly what the
-// data carries) rather than decimals: a few megabytes instead of a few
-// hundred, with each candle turned back into decimals when it is read.
+// They are held packed (see packed.go) as fixed-point integers (8 decimal
+// places, exactly what the data carries) rather than decimals, and each
+// candle is turned back into decimals when it is read.
 type Series struct {
 	Symbol string
-	rows   []row
+	p      *packed
 }
 
 type row struct {
@@ -39,10 +39,11 @@ type row struct {
 
 const scale = 8
 
-// NewSeries holds cs (ascending, as Parse returns them) compactly. Values
-// with more than 8 decimal places are refused: they would not round-trip.
+// NewSeries holds cs (ascending, Width apart or more, on the Width grid, as
+// Parse returns the shipped data) compactly. Values with more than 8
+// decimal places are refused: they would not round-trip.
 func NewSeries(symbol string, cs []domain.Candle) (*Series, error) {
-	s := &Series{Symbol: symbol, rows: make([]row, len(cs))}
+	rows := make([]row, len(cs))
 	for i, c := range cs {
 		r := row{t: c.Time.Unix()}
 		for _, f := range []struct {
@@ -55,32 +56,42 @@ func NewSeries(symbol string, cs []domain.Candle) (*Series, error) {
 			}
 			*f.dst = shifted.IntPart()
 		}
-		s.rows[i] = r
+		rows[i] = r
 	}
-	return s, nil
+	b, err := pack(rows)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", symbol, err)
+	}
+	p, err := unpackSeries(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", symbol, err)
+	}
+	return &Series{Symbol: symbol, p: p}, nil
 }
 
 // Len is the number of candles.
-func (s *Series) Len() int { return len(s.rows) }
+func (s *Series) Len() int { return s.p.n }
 
 // Candle returns the i-th candle.
 func (s *Series) Candle(i int) domain.Candle {
-	r := s.rows[i]
+	r := s.p.row(i)
 	return domain.Candle{Time: time.Unix(r.t, 0).UTC(), Open: decimal.New(r.o, -scale), High: decimal.New(r.h, -scale),
 		Low: decimal.New(r.l, -scale), Close: decimal.New(r.c, -scale), Volume: decimal.New(r.volume, -scale)}
 }
 
 // First and End bound the data: the first open time and the last candle's close time.
-func (s *Series) First() time.Time { return time.Unix(s.rows[0].t, 0).UTC() }
+func (s *Series) First() time.Time { return time.Unix(s.p.marks[0].t, 0).UTC() }
 
 // End is the close time of the last candle.
-func (s *Series) End() time.Time { return time.Unix(s.rows[len(s.rows)-1].t, 0).UTC().Add(Width) }
+func (s *Series) End() time.Time { return time.Unix(s.p.row(s.p.n-1).t, 0).UTC().Add(Width) }
 
 // At returns the candle opening at t, if the data has one.
 func (s *Series) At(t time.Time) (domain.Candle, bool) {
 	i := s.Index(t)
-	if i < len(s.rows) && s.rows[i].t == t.Unix() && t.Nanosecond() == 0 {
-		return s.Candle(i), true
+	if i < s.p.n && t.Nanosecond() == 0 {
+		if c := s.Candle(i); c.Time.Unix() == t.Unix() {
+			return c, true
+		}
 	}
 	return domain.Candle{}, false
 }
@@ -91,7 +102,7 @@ func (s *Series) Index(t time.Time) int {
 	if t.Nanosecond() > 0 {
 		u++ // a candle at u would open before t
 	}
-	return sort.Search(len(s.rows), func(i int) bool { return s.rows[i].t >= u })
+	return s.p.index(u)
 }
 
 // Before returns the last candle opening before t (for holding a price over a gap).
@@ -142,20 +153,15 @@ func Load(symbol string) (*Series, error) {
 }
 
 func parseFile(symbol string) (*Series, error) {
-	raw, err := files.ReadFile("data/" + symbol + "-15m.csv.gz")
+	raw, err := files.ReadFile("data/" + symbol + "-15m.kcp")
 	if err != nil {
 		return nil, domain.Errorf(domain.ENotFound, "No historical data for %s", symbol)
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	p, err := unpackSeries(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s candles: %w", symbol, err)
 	}
-	defer zr.Close()
-	rows, err := parseRows(zr)
-	if err != nil {
-		return nil, fmt.Errorf("%s candles: %w", symbol, err)
-	}
-	return &Series{Symbol: symbol, rows: rows}, nil
+	return &Series{Symbol: symbol, p: p}, nil
 }
 
 // Parse reads `date,open,high,low,close,volume` CSV (with its header line).

@@ -3,6 +3,7 @@ package candles
 import (
 	"bytes"
 	"compress/gzip"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -102,7 +103,7 @@ func TestFastParseMatchesDecimalParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, _ := files.ReadFile("data/SOL-USD-15m.csv.gz")
+	raw, _ := os.ReadFile("data/SOL-USD-15m.csv.gz")
 	zr, _ := gzip.NewReader(bytes.NewReader(raw))
 	cs, err := Parse(zr)
 	if err != nil {

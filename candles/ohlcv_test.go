@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -85,7 +86,7 @@ func TestParseOHLCVErrors(t *testing.T) {
 
 // The shipped files are OHLCV CSVs too: both parsers agree on them.
 func TestParseOHLCVReadsTheShippedFile(t *testing.T) {
-	raw, err := files.ReadFile("data/ETH-USD-15m.csv.gz")
+	raw, err := os.ReadFile("data/ETH-USD-15m.csv.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
