@@ -80,8 +80,11 @@ type Exchange struct {
 
 	syncMu    sync.Mutex // one resync at a time
 	refreshMu sync.Mutex // one order read-back at a time
-	health    health
-	quotes    func() time.Time
+	// stopMu makes edits of a stop one at a time: an edit sends the whole
+	// order (size, limit, stop), so two must not cross.
+	stopMu sync.Mutex
+	health health
+	quotes func() time.Time
 
 	updates updatefeed.Feed
 }
@@ -619,8 +622,10 @@ func (x *Exchange) CancelOrder(ctx context.Context, id string) (domain.Order, er
 }
 
 // ModifyOrder implements domain.Exchange with /orders/edit, which Coinbase
-// offers for limit GTC orders only: a stop is cancelled and placed anew by
-// the caller instead.
+// offers for GTC limit and GTC stop-limit orders. A stop (a stop-loss, or a
+// trailing stop's quantity) is edited in place, so it guards the position
+// throughout; where Coinbase answers that it edits limit orders only, a
+// stop-loss is replaced instead (replaceStop).
 func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *decimal.Decimal) (domain.Order, error) {
 	if quantity == nil && price == nil {
 		return domain.Order{}, domain.Errorf(domain.EInvalid, "Please provide at least one field to modify")
@@ -636,25 +641,32 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 	if quoteSized(raw) { // its size is in quote currency; an edit's size would be read in base
 		return domain.Order{}, domain.Errorf(domain.EConflict, "This order was sized in %s on Coinbase; cancel it and place a new one", domain.Quote(cur.Symbol))
 	}
-	if cur.Type == domain.StopLoss {
-		return x.replaceStop(ctx, cur, quantity, price)
+	switch cur.Type {
+	case domain.Limit:
+	case domain.TrailingStop, domain.StopLoss:
+		if cur.Type == domain.TrailingStop && price != nil {
+			return domain.Order{}, domain.FieldErrors(map[string]string{"price": "A trailing stop's stop price follows the market; change its quantity, or cancel it and place a new one"}, "price")
+		}
+		x.stopMu.Lock()
+		defer x.stopMu.Unlock()
+	default:
+		return domain.Order{}, domain.Errorf(domain.EConflict, "Coinbase can edit limit and stop orders only; cancel this %s order and place a new one", cur.Type)
 	}
-	if cur.Type != domain.Limit {
-		return domain.Order{}, domain.Errorf(domain.EConflict, "Coinbase can edit limit orders only; cancel this %s order and place a new one", cur.Type)
-	}
-	req := domain.OrderRequest{Symbol: cur.Symbol, Side: cur.Side, Type: cur.Type, Quantity: cur.Quantity, Price: cur.Price}
+	req := domain.OrderRequest{Symbol: cur.Symbol, Side: cur.Side, Type: cur.Type, Quantity: cur.Quantity, Price: cur.Price, StopPrice: cur.StopPrice}
 	if quantity != nil {
 		req.Quantity = *quantity
 	}
-	if price != nil {
+	if price != nil && cur.Type == domain.Limit {
 		req.Price = price
+	} else if price != nil {
+		req.StopPrice = price
 	}
 	p, err := x.product(ctx, cur.Symbol)
 	if err != nil {
 		return domain.Order{}, err
 	}
 	if f := p.CheckIncrements(req); f != nil {
-		return domain.Order{}, domain.FieldErrors(f, "quantity", "price")
+		return domain.Order{}, domain.FieldErrors(f, "quantity", "price", "stop_price")
 	}
 	// Already as asked: a caller sending again an edit whose answer it lost
 	// (Coinbase refuses an edit equal to the order as
@@ -662,23 +674,8 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 	if edited(cur, req) {
 		return x.refresh(ctx, id)
 	}
-	edit := EditRequest{OrderID: id, Price: req.Price.String(), Size: req.Quantity.String()}
-	resp, err := x.c.EditOrder(ctx, edit)
-	lost := unknownOutcome(err) // the first edit may have landed
-	if lost {                   // look before editing again
-		if now, gerr := x.Order(ctx, id); gerr == nil && edited(now, req) {
-			return x.refresh(ctx, id)
-		}
-		resp, err = x.c.EditOrder(ctx, edit)
-	}
+	resp, err := x.edit(ctx, id, x.editFor(p, id, req), req)
 	if err != nil {
-		// After a lost first edit, only a refusal about the order itself
-		// (not found, not editable, invalid) tells something; a second
-		// unknown, a 429 or an unreachable Coinbase leaves the first in doubt.
-		if c := domain.ErrorCode(err); unknownOutcome(err) || (lost && (c == domain.EUnavailable || c == domain.ETooMany)) {
-			return domain.Order{}, &domain.Error{Code: domain.EUnknownOutcome, Cause: err,
-				Message: "Coinbase did not confirm the edit: it may or may not have been made. Sending the same edit again is safe; the order's quantity and price say which"}
-		}
 		return domain.Order{}, err
 	}
 	if !resp.Success {
@@ -687,12 +684,54 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 				return x.refresh(ctx, id)
 			}
 		}
+		if cur.Type == domain.StopLoss && limitOnlyEdits(resp) {
+			return x.replaceStop(ctx, cur, quantity, price)
+		}
+		if limitOnlyEdits(resp) { // a trailing stop: the caller may cancel it and place it again
+			return domain.Order{}, domain.Errorf(domain.EConflict, "Coinbase edits limit orders only here; cancel this trailing stop and place a new one")
+		}
 		return domain.Order{}, editRejection(resp)
 	}
 	return x.refresh(ctx, id)
 }
 
-// replaceStop modifies a stop Coinbase cannot edit: the new stop is placed
+// editFor is the edit making order id what req asks: a stop's limit
+// follows its stop by the stop-limit offset, as when it was placed.
+func (x *Exchange) editFor(p domain.Product, id string, req domain.OrderRequest) EditRequest {
+	if req.StopPrice == nil {
+		return EditRequest{OrderID: id, Price: req.Price.String(), Size: req.Quantity.String()}
+	}
+	limit, _ := x.stopLimit(p, req.Side, *req.StopPrice)
+	return EditRequest{OrderID: id, Price: limit.String(), Size: req.Quantity.String(), StopPrice: req.StopPrice.String()}
+}
+
+// edit sends an edit; when its answer is lost it reads the order and sends
+// the edit once more only if the order is not yet as req asks (an edit made
+// answers success). A second loss is 504.
+func (x *Exchange) edit(ctx context.Context, id string, e EditRequest, req domain.OrderRequest) (EditResponse, error) {
+	resp, err := x.c.EditOrder(ctx, e)
+	lost := unknownOutcome(err) // the first edit may have landed
+	if lost {                   // look before editing again
+		if now, gerr := x.Order(ctx, id); gerr == nil && edited(now, req) {
+			return EditResponse{Success: true}, nil
+		}
+		resp, err = x.c.EditOrder(ctx, e)
+	}
+	if err != nil {
+		// After a lost first edit, only a refusal about the order itself
+		// (not found, not editable, invalid) tells something; a second
+		// unknown, a 429 or an unreachable Coinbase leaves the first in doubt.
+		if c := domain.ErrorCode(err); unknownOutcome(err) || (lost && (c == domain.EUnavailable || c == domain.ETooMany)) {
+			return resp, &domain.Error{Code: domain.EUnknownOutcome, Cause: err,
+				Message: "Coinbase did not confirm the edit: it may or may not have been made. Sending the same edit again is safe; the order's quantity and price say which"}
+		}
+		return resp, err
+	}
+	return resp, nil
+}
+
+// replaceStop modifies a stop where Coinbase edits limit orders only (it
+// answers ONLY_LIMIT_ORDER_EDITS_SUPPORTED): the new stop is placed
 // first and the old one cancelled after, so the position is never without
 // a stop. Coinbase holds the base currency of a resting SELL stop, so the
 // new one can only be placed when the account has that much free besides
@@ -742,9 +781,21 @@ func (x *Exchange) replaceStop(ctx context.Context, cur domain.Order, quantity, 
 	return next, nil
 }
 
-// edited reports whether o has req's quantity and limit price.
+// edited reports whether o has req's quantity, limit price (a limit
+// order) and stop price (a stop).
 func edited(o domain.Order, req domain.OrderRequest) bool {
-	return o.Quantity.Equal(req.Quantity) && o.Price != nil && req.Price != nil && o.Price.Equal(*req.Price)
+	return o.Quantity.Equal(req.Quantity) && (o.Price != nil || o.StopPrice != nil) && eqDec(o.Price, req.Price) && eqDec(o.StopPrice, req.StopPrice)
+}
+
+// limitOnlyEdits reports whether Coinbase refused an edit because it edits
+// limit orders only.
+func limitOnlyEdits(r EditResponse) bool {
+	for _, e := range r.Errors {
+		if e.EditFailureReason == "ONLY_LIMIT_ORDER_EDITS_SUPPORTED" {
+			return true
+		}
+	}
+	return false
 }
 
 // equalEdit reports whether Coinbase refused an edit for asking what the
