@@ -43,7 +43,10 @@ type Options struct {
 	// once; a fill older than this is history and never reported as new.
 	// Default DefaultSeenFor.
 	SeenFor time.Duration
-	Now     func() time.Time
+	// TrailEvery is the least time between two edits of one trailing stop
+	// (DefaultTrailEvery).
+	TrailEvery time.Duration
+	Now        func() time.Time
 }
 
 // The memory bounds' defaults: ten thousand finished orders, a day of fills.
@@ -81,8 +84,9 @@ type Exchange struct {
 	syncMu    sync.Mutex // one resync at a time
 	refreshMu sync.Mutex // one order read-back at a time
 	// stopMu makes edits of a stop one at a time: an edit sends the whole
-	// order (size, limit, stop), so two must not cross.
+	// order (size, limit, stop), so the trail and a modify must not cross.
 	stopMu sync.Mutex
+	trails map[string]*trailState // the trailing stops followed, by order id (under stopMu)
 	health health
 	quotes func() time.Time
 
@@ -108,8 +112,11 @@ func New(opt Options) *Exchange {
 	if opt.SeenFor <= 0 {
 		opt.SeenFor = DefaultSeenFor
 	}
+	if opt.TrailEvery <= 0 {
+		opt.TrailEvery = DefaultTrailEvery
+	}
 	return &Exchange{c: opt.Client, opt: opt, meta: newLRU[string, meta](opt.Remember), byClient: newLRU[string, string](opt.Remember),
-		live: map[string]domain.Order{}, closed: newLRU[string, domain.Order](opt.Remember), seen: map[string]time.Time{}}
+		live: map[string]domain.Order{}, closed: newLRU[string, domain.Order](opt.Remember), seen: map[string]time.Time{}, trails: map[string]*trailState{}}
 }
 
 // Client is the REST client underneath (market data shares it).
@@ -224,11 +231,16 @@ func (x *Exchange) PlaceOrder(ctx context.Context, req domain.OrderRequest) (dom
 	if err != nil {
 		return domain.Order{}, err
 	}
+	m := meta{UserID: req.UserID, ClientID: req.ClientOrderID, Strategy: req.Strategy, StrategyVersion: req.StrategyVersion, GroupID: req.GroupID, ParentID: req.ParentID}
+	if req.Type == domain.TrailingStop { // a real stop-limit, at the trail from the price now
+		if m.Trail, err = x.startTrail(ctx, p, &req); err != nil {
+			return domain.Order{}, err
+		}
+	}
 	body, err := x.request(p, req)
 	if err != nil {
 		return domain.Order{}, err
 	}
-	m := meta{UserID: req.UserID, ClientID: req.ClientOrderID, Strategy: req.Strategy, StrategyVersion: req.StrategyVersion, GroupID: req.GroupID, ParentID: req.ParentID}
 	// A client order id seen before answers from memory; one that is not is
 	// still safe to send: Coinbase answers a repeated client_order_id with the
 	// order it already has instead of making another.
@@ -331,20 +343,15 @@ func (x *Exchange) request(p domain.Product, req domain.OrderRequest) (CreateOrd
 			break
 		}
 		oc.LimitGTC = &LimitGTC{BaseSize: size, LimitPrice: req.Price.String()}
-	case domain.StopLoss:
+	case domain.StopLoss, domain.TrailingStop: // a trailing stop's first stop is set by startTrail
 		if req.StopPrice == nil || !req.StopPrice.IsPositive() {
 			f["stop_price"] = "Stop-loss orders need a stop price greater than zero"
 			break
 		}
 		limit, dir := x.stopLimit(p, req.Side, *req.StopPrice)
 		oc.StopLimitGTC = &StopLimitGTC{BaseSize: size, StopPrice: req.StopPrice.String(), LimitPrice: limit.String(), StopDirection: dir}
-	case domain.TrailingStop:
-		// Coinbase has no trailing stop; Kestrel would have to keep one
-		// there by replacing a real stop as the price moves, which it does
-		// not do yet. Refused rather than placed as something else.
-		f["order_type"] = "Trailing stops are not available on Coinbase yet (the sandbox and backtests have them)"
 	default:
-		f["order_type"] = "Order type must be market, limit or stop_loss"
+		f["order_type"] = "Order type must be market, limit, stop_loss or trailing_stop"
 	}
 	if len(f) == 0 {
 		f = p.CheckIncrements(req)
@@ -414,16 +421,25 @@ func firstNonEmpty(s ...string) string {
 // remember records Kestrel's side of a new order (and stores it, if it can).
 func (x *Exchange) remember(ctx context.Context, id, coid string, m meta) {
 	x.mu.Lock()
-	x.meta.Put(id, m)
 	x.byClient.Put(coid, id)
+	x.mu.Unlock()
+	x.saveMeta(ctx, id, m)
+	if x.opt.Meta != nil {
+		if err := x.opt.Meta.PutValue(ctx, "coinbase.client."+coid, id); err != nil {
+			slog.Warn("store coinbase client order id", "order_id", id, "err", err, "component", "exchange")
+		}
+	}
+}
+
+// saveMeta records Kestrel's side of an order in memory and the store.
+func (x *Exchange) saveMeta(ctx context.Context, id string, m meta) {
+	x.mu.Lock()
+	x.meta.Put(id, m)
 	x.mu.Unlock()
 	if x.opt.Meta != nil {
 		raw, _ := json.Marshal(m)
 		if err := x.opt.Meta.PutValue(ctx, "coinbase.order."+id, string(raw)); err != nil {
 			slog.Warn("store coinbase order details", "order_id", id, "err", err, "component", "exchange")
-		}
-		if err := x.opt.Meta.PutValue(ctx, "coinbase.client."+coid, id); err != nil {
-			slog.Warn("store coinbase client order id", "order_id", id, "err", err, "component", "exchange")
 		}
 	}
 }
