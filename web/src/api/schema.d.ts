@@ -1673,7 +1673,7 @@ export interface paths {
         put?: never;
         /**
          * Place a trailing stop order
-         * @description A stop whose stop price follows the best price at the trail: a SELL's stop rises with each new high and never falls, and triggers (a market order) when the price falls to it. Same rules in the sandbox and in backtests (one matching engine); not available on Coinbase yet (400). Its quantity can be modified (PUT /trading/orders/{id}), not its price. Idempotent with client_order_id (unique per user): a repeat with the same id returns the first order (200) and places nothing; the same id with a different order is a 409. Without client_order_id a repeat places a second order. The web app sends a new id per form submission and repeats it on no answer, 502, 503 or 504.
+         * @description A stop whose stop price follows the best price at the trail: a SELL's stop rises with each new high and never falls, and triggers (a market order) when the price falls to it. Same rules in the sandbox and in backtests (one matching engine); on Coinbase Kestrel keeps it as a stop-limit whose stop it raises in place (at most every 5 s, never lowered), resting at the trail from the price at placement until any activation price is reached. Its quantity can be modified (PUT /trading/orders/{id}), not its price. Idempotent with client_order_id (unique per user): a repeat with the same id returns the first order (200) and places nothing; the same id with a different order is a 409. Without client_order_id a repeat places a second order. The web app sends a new id per form submission and repeats it on no answer, 502, 503 or 504.
          */
         post: operations["postTradingOrdersTrailingStop"];
         delete?: never;
