@@ -558,7 +558,7 @@ export interface paths {
         get?: never;
         /**
          * Modify a resting order's quantity and/or price or stop price (traders their own orders, 403 otherwise; operators any)
-         * @description Idempotent: the new quantity and price are absolute values, so repeating the same modification leaves the order as the first did (a repeat after the order filled or was cancelled answers 409). price is a limit order's limit price or a stop order's stop price (the spec's payload); stop_price names a stop's trigger explicitly and is refused for a limit order. A stop price the market already reached, or a SELL stop larger than the position, is a 400 naming the field. A stop is changed in place: in the sandbox atomically; on Coinbase the new stop is placed before the old one is cancelled (docs/COINBASE.md).
+         * @description Idempotent: the new quantity and price are absolute values, so repeating the same modification leaves the order as the first did (a repeat after the order filled or was cancelled answers 409). price is a limit order's limit price or a stop order's stop price (the spec's payload); stop_price names a stop's trigger explicitly and is refused for a limit order. A stop price the market already reached, or a SELL stop larger than the position, is a 400 naming the field. A stop is changed in place: in the sandbox atomically; on Coinbase by an edit of the stop-limit (where Coinbase edits limit orders only, the new stop is placed before the old one is cancelled; docs/COINBASE.md).
          */
         put: operations["putTradingOrdersId"];
         post?: never;
