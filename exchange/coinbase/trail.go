@@ -13,11 +13,11 @@ import (
 )
 
 // DefaultTrailEvery spaces the edits of one trailing stop. Each move costs
-// three requests (a read, the edit, a read-back), against Kestrel's default
-// cap of 10 a second shared with orders and the resync poll (itself every
-// 5 s); five seconds keeps ten trailing stops under two requests a second,
-// while the stop lags a rising market by at most five seconds of movement,
-// far less than any trail a trader sets.
+// three requests (a read, the edit, a read-back) against Kestrel's default
+// cap of 10 a second, shared with orders and the resync poll (every 5 s):
+// at most 0.6 a second per trailing stop, so even five moving at once leave
+// most of the cap to orders, while a stop lags a rising market by at most
+// five seconds of movement, far less than any trail a trader sets.
 const DefaultTrailEvery = 5 * time.Second
 
 // trailState is what the adapter follows of one trailing stop.
