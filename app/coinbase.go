@@ -72,7 +72,10 @@ func (a *App) coinbaseVenue(e settings.Exchange) (*venue, error) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			for range ticks { // Coinbase matches orders itself, not on our ticks
+			// Coinbase matches orders itself; the ticks move the trailing
+			// stops Kestrel keeps there.
+			for t := range ticks {
+				x.Follow(ctx, t)
 			}
 		}()
 		go func() {

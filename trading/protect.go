@@ -200,18 +200,6 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 	}()
 	for _, r := range reqs {
 		o, err := s.d.Exchange.PlaceOrder(ctx, r)
-		if r.Type == domain.TrailingStop && domain.ErrorCode(err) == domain.EInvalid {
-			// The exchange has no trailing stop (Coinbase): a fixed stop at
-			// the same distance guards the position rather than none, and
-			// the trader is told it will not trail.
-			fixed := r
-			stop := f.Price.Mul(decimal.NewFromInt(1).Sub(p.StopLossPercent)).Div(step).Floor().Mul(step)
-			fixed.Type, fixed.StopPrice, fixed.Trail = domain.StopLoss, &stop, nil
-			s.d.Alert(ctx, "medium", "Trailing stop not available", fmt.Sprintf("%s for BUY %s: %s; a fixed stop-loss at %s was placed instead",
-				r.Symbol, parent.ID, domain.ErrorMessage(err), stop))
-			r = fixed
-			o, err = s.d.Exchange.PlaceOrder(ctx, r)
-		}
 		if err != nil {
 			s.d.Alert(ctx, "high", protectiveFailed(err), fmt.Sprintf("%s %s %s for BUY %s: %s",
 				r.Type, r.Quantity, r.Symbol, parent.ID, domain.ErrorMessage(err)))

@@ -10,8 +10,8 @@ import (
 )
 
 // replaceSmaller shrinks protective order m by take when the exchange
-// refused to edit it (Coinbase edits limit orders only, so a stop answers
-// 409). A conflict is only "it filled or went" when the order is indeed no
+// refused to edit it (a Coinbase that edits limit orders only answers 409
+// for a stop). A trailing stop keeps its trail and mark. A conflict is only "it filled or went" when the order is indeed no
 // longer live; a live one is cancelled and placed again for what remains,
 // in the same group, with the same parent and prices, so the position is
 // unprotected only between the cancel and the new order. The exchange
@@ -35,7 +35,7 @@ func (s *Service) replaceSmaller(ctx context.Context, m domain.Order, take decim
 		return nil
 	}
 	req := domain.OrderRequest{Symbol: cur.Symbol, Side: cur.Side, Type: cur.Type, Quantity: rest, Price: cur.Price,
-		StopPrice: cur.StopPrice, Strategy: cur.Strategy, StrategyVersion: cur.StrategyVersion, UserID: cur.UserID, GroupID: cur.GroupID, ParentID: cur.ParentID,
+		StopPrice: cur.StopPrice, Trail: cur.Trail, Strategy: cur.Strategy, StrategyVersion: cur.StrategyVersion, UserID: cur.UserID, GroupID: cur.GroupID, ParentID: cur.ParentID,
 		// Derived from the order replaced and the size: a retry of this
 		// SELL finds the replacement instead of placing a second one.
 		ClientOrderID: fmt.Sprintf("rp-%s-%s", cur.ID, rest)}

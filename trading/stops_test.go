@@ -120,19 +120,9 @@ func TestPositionsShowProtectionAndItsReduction(t *testing.T) {
 	}
 }
 
-// noTrailing is an exchange without trailing stops (as Coinbase answers).
-type noTrailing struct{ domain.Exchange }
-
-func (x noTrailing) PlaceOrder(ctx context.Context, r domain.OrderRequest) (domain.Order, error) {
-	if r.Type == domain.TrailingStop {
-		return domain.Order{}, domain.FieldErrors(map[string]string{"order_type": "Trailing stops are not available on Coinbase yet"}, "order_type")
-	}
-	return x.Exchange.PlaceOrder(ctx, r)
-}
-
-// With the trailing protective stop on, a BUY gets a trailing stop; on an
-// exchange without them it gets the fixed stop instead, never none, and an
-// alert says it will not trail.
+// With the trailing protective stop on, a BUY gets a trailing stop at the
+// stop-loss distance, guarding the fill (app's TestCoinbaseTrailingProtectiveStop
+// has the same on Coinbase).
 func TestTrailingProtectiveStop(t *testing.T) {
 	ctx := context.Background()
 	d := newDesk(t)
@@ -142,22 +132,5 @@ func TestTrailingProtectiveStop(t *testing.T) {
 	prot := d.svc.Protect(ctx, buy, fills[0])
 	if len(prot) != 1 || prot[0].Type != domain.TrailingStop || !prot[0].Trail.Percent.Equal(dec("2")) || prot[0].ParentID != buy.ID {
 		t.Fatalf("protection %+v", prot)
-	}
-
-	var alerts []string
-	svc, err := trading.New(ctx, trading.Deps{Exchange: noTrailing{d.sb}, Account: d.sb.Account, Market: d.mkt, Store: d.store,
-		Clock: d.clk, Policy: func() trading.Policy { return d.policy },
-		Alert: func(_ context.Context, _, title, _ string) { alerts = append(alerts, title) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	buy2, _, err := svc.Place(ctx, market("BTC-USD", domain.Buy, "0.1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fills, _ = d.sb.Fills(ctx, domain.FillFilter{})
-	prot = svc.Protect(ctx, buy2, fills[0])
-	if len(prot) != 1 || prot[0].Type != domain.StopLoss || !prot[0].StopPrice.Equal(dec("49000")) || len(alerts) != 1 || alerts[0] != "Trailing stop not available" {
-		t.Fatalf("fallback protection %+v, alerts %v", prot, alerts)
 	}
 }

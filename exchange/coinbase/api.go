@@ -182,11 +182,14 @@ type CancelResponse struct {
 	Results []CancelResult `json:"results"`
 }
 
-// EditRequest is POST /orders/edit (limit GTC orders only).
+// EditRequest is POST /orders/edit, for GTC limit and GTC stop-limit
+// orders: Price is the limit (a stop-limit's limit behind its stop),
+// StopPrice a stop-limit's trigger (absent for a limit order).
 type EditRequest struct {
-	OrderID string `json:"order_id"`
-	Price   string `json:"price"`
-	Size    string `json:"size"`
+	OrderID   string `json:"order_id"`
+	Price     string `json:"price"`
+	Size      string `json:"size"`
+	StopPrice string `json:"stop_price,omitempty"`
 }
 
 // EditError is one reason an edit was refused.

@@ -70,6 +70,11 @@ type meta struct {
 
 	// StrategyVersion is the configuration version of the strategy that placed it.
 	StrategyVersion int `json:"strategy_version,omitempty"`
+
+	// Trail makes a stop-limit Kestrel's trailing stop: its distance,
+	// activation and mark (the high-water mark of a SELL), kept here since
+	// Coinbase has no trailing stop; the stop price is Coinbase's.
+	Trail *domain.Trail `json:"trail,omitempty"`
 }
 
 // baseScale is the places a base quantity worked out from a quote amount
@@ -129,6 +134,10 @@ func toOrder(o Order, m meta) domain.Order {
 	case oc.StopLimitGTC != nil:
 		// Kestrel's stop-loss is the trigger; the protective limit is Coinbase's detail.
 		out.Type, out.Quantity, out.StopPrice = domain.StopLoss, dec(oc.StopLimitGTC.BaseSize), ptr(dec(oc.StopLimitGTC.StopPrice))
+		if m.Trail != nil { // a stop Kestrel trails: its current stop is Coinbase's
+			tr := *m.Trail
+			out.Type, out.Trail = domain.TrailingStop, &tr
+		}
 	}
 	if out.FilledQuantity.IsPositive() {
 		out.AvgFillPrice = ptr(dec(o.AverageFilledPrice))

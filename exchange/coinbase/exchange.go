@@ -43,7 +43,10 @@ type Options struct {
 	// once; a fill older than this is history and never reported as new.
 	// Default DefaultSeenFor.
 	SeenFor time.Duration
-	Now     func() time.Time
+	// TrailEvery is the least time between two edits of one trailing stop
+	// (DefaultTrailEvery).
+	TrailEvery time.Duration
+	Now        func() time.Time
 }
 
 // The memory bounds' defaults: ten thousand finished orders, a day of fills.
@@ -80,8 +83,12 @@ type Exchange struct {
 
 	syncMu    sync.Mutex // one resync at a time
 	refreshMu sync.Mutex // one order read-back at a time
-	health    health
-	quotes    func() time.Time
+	// stopMu makes edits of a stop one at a time: an edit sends the whole
+	// order (size, limit, stop), so the trail and a modify must not cross.
+	stopMu sync.Mutex
+	trails map[string]*trailState // the trailing stops followed, by order id (under stopMu)
+	health health
+	quotes func() time.Time
 
 	updates updatefeed.Feed
 }
@@ -105,8 +112,11 @@ func New(opt Options) *Exchange {
 	if opt.SeenFor <= 0 {
 		opt.SeenFor = DefaultSeenFor
 	}
+	if opt.TrailEvery <= 0 {
+		opt.TrailEvery = DefaultTrailEvery
+	}
 	return &Exchange{c: opt.Client, opt: opt, meta: newLRU[string, meta](opt.Remember), byClient: newLRU[string, string](opt.Remember),
-		live: map[string]domain.Order{}, closed: newLRU[string, domain.Order](opt.Remember), seen: map[string]time.Time{}}
+		live: map[string]domain.Order{}, closed: newLRU[string, domain.Order](opt.Remember), seen: map[string]time.Time{}, trails: map[string]*trailState{}}
 }
 
 // Client is the REST client underneath (market data shares it).
@@ -221,11 +231,16 @@ func (x *Exchange) PlaceOrder(ctx context.Context, req domain.OrderRequest) (dom
 	if err != nil {
 		return domain.Order{}, err
 	}
+	m := meta{UserID: req.UserID, ClientID: req.ClientOrderID, Strategy: req.Strategy, StrategyVersion: req.StrategyVersion, GroupID: req.GroupID, ParentID: req.ParentID}
+	if req.Type == domain.TrailingStop { // a real stop-limit, at the trail from the price now
+		if m.Trail, err = x.startTrail(ctx, p, &req); err != nil {
+			return domain.Order{}, err
+		}
+	}
 	body, err := x.request(p, req)
 	if err != nil {
 		return domain.Order{}, err
 	}
-	m := meta{UserID: req.UserID, ClientID: req.ClientOrderID, Strategy: req.Strategy, StrategyVersion: req.StrategyVersion, GroupID: req.GroupID, ParentID: req.ParentID}
 	// A client order id seen before answers from memory; one that is not is
 	// still safe to send: Coinbase answers a repeated client_order_id with the
 	// order it already has instead of making another.
@@ -328,20 +343,15 @@ func (x *Exchange) request(p domain.Product, req domain.OrderRequest) (CreateOrd
 			break
 		}
 		oc.LimitGTC = &LimitGTC{BaseSize: size, LimitPrice: req.Price.String()}
-	case domain.StopLoss:
+	case domain.StopLoss, domain.TrailingStop: // a trailing stop's first stop is set by startTrail
 		if req.StopPrice == nil || !req.StopPrice.IsPositive() {
 			f["stop_price"] = "Stop-loss orders need a stop price greater than zero"
 			break
 		}
 		limit, dir := x.stopLimit(p, req.Side, *req.StopPrice)
 		oc.StopLimitGTC = &StopLimitGTC{BaseSize: size, StopPrice: req.StopPrice.String(), LimitPrice: limit.String(), StopDirection: dir}
-	case domain.TrailingStop:
-		// Coinbase has no trailing stop; Kestrel would have to keep one
-		// there by replacing a real stop as the price moves, which it does
-		// not do yet. Refused rather than placed as something else.
-		f["order_type"] = "Trailing stops are not available on Coinbase yet (the sandbox and backtests have them)"
 	default:
-		f["order_type"] = "Order type must be market, limit or stop_loss"
+		f["order_type"] = "Order type must be market, limit, stop_loss or trailing_stop"
 	}
 	if len(f) == 0 {
 		f = p.CheckIncrements(req)
@@ -411,16 +421,25 @@ func firstNonEmpty(s ...string) string {
 // remember records Kestrel's side of a new order (and stores it, if it can).
 func (x *Exchange) remember(ctx context.Context, id, coid string, m meta) {
 	x.mu.Lock()
-	x.meta.Put(id, m)
 	x.byClient.Put(coid, id)
+	x.mu.Unlock()
+	x.saveMeta(ctx, id, m)
+	if x.opt.Meta != nil {
+		if err := x.opt.Meta.PutValue(ctx, "coinbase.client."+coid, id); err != nil {
+			slog.Warn("store coinbase client order id", "order_id", id, "err", err, "component", "exchange")
+		}
+	}
+}
+
+// saveMeta records Kestrel's side of an order in memory and the store.
+func (x *Exchange) saveMeta(ctx context.Context, id string, m meta) {
+	x.mu.Lock()
+	x.meta.Put(id, m)
 	x.mu.Unlock()
 	if x.opt.Meta != nil {
 		raw, _ := json.Marshal(m)
 		if err := x.opt.Meta.PutValue(ctx, "coinbase.order."+id, string(raw)); err != nil {
 			slog.Warn("store coinbase order details", "order_id", id, "err", err, "component", "exchange")
-		}
-		if err := x.opt.Meta.PutValue(ctx, "coinbase.client."+coid, id); err != nil {
-			slog.Warn("store coinbase client order id", "order_id", id, "err", err, "component", "exchange")
 		}
 	}
 }
@@ -619,8 +638,10 @@ func (x *Exchange) CancelOrder(ctx context.Context, id string) (domain.Order, er
 }
 
 // ModifyOrder implements domain.Exchange with /orders/edit, which Coinbase
-// offers for limit GTC orders only: a stop is cancelled and placed anew by
-// the caller instead.
+// offers for GTC limit and GTC stop-limit orders. A stop (a stop-loss, or a
+// trailing stop's quantity) is edited in place, so it guards the position
+// throughout; where Coinbase answers that it edits limit orders only, a
+// stop-loss is replaced instead (replaceStop).
 func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *decimal.Decimal) (domain.Order, error) {
 	if quantity == nil && price == nil {
 		return domain.Order{}, domain.Errorf(domain.EInvalid, "Please provide at least one field to modify")
@@ -636,25 +657,32 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 	if quoteSized(raw) { // its size is in quote currency; an edit's size would be read in base
 		return domain.Order{}, domain.Errorf(domain.EConflict, "This order was sized in %s on Coinbase; cancel it and place a new one", domain.Quote(cur.Symbol))
 	}
-	if cur.Type == domain.StopLoss {
-		return x.replaceStop(ctx, cur, quantity, price)
+	switch cur.Type {
+	case domain.Limit:
+	case domain.TrailingStop, domain.StopLoss:
+		if cur.Type == domain.TrailingStop && price != nil {
+			return domain.Order{}, domain.FieldErrors(map[string]string{"price": "A trailing stop's stop price follows the market; change its quantity, or cancel it and place a new one"}, "price")
+		}
+		x.stopMu.Lock()
+		defer x.stopMu.Unlock()
+	default:
+		return domain.Order{}, domain.Errorf(domain.EConflict, "Coinbase can edit limit and stop orders only; cancel this %s order and place a new one", cur.Type)
 	}
-	if cur.Type != domain.Limit {
-		return domain.Order{}, domain.Errorf(domain.EConflict, "Coinbase can edit limit orders only; cancel this %s order and place a new one", cur.Type)
-	}
-	req := domain.OrderRequest{Symbol: cur.Symbol, Side: cur.Side, Type: cur.Type, Quantity: cur.Quantity, Price: cur.Price}
+	req := domain.OrderRequest{Symbol: cur.Symbol, Side: cur.Side, Type: cur.Type, Quantity: cur.Quantity, Price: cur.Price, StopPrice: cur.StopPrice}
 	if quantity != nil {
 		req.Quantity = *quantity
 	}
-	if price != nil {
+	if price != nil && cur.Type == domain.Limit {
 		req.Price = price
+	} else if price != nil {
+		req.StopPrice = price
 	}
 	p, err := x.product(ctx, cur.Symbol)
 	if err != nil {
 		return domain.Order{}, err
 	}
 	if f := p.CheckIncrements(req); f != nil {
-		return domain.Order{}, domain.FieldErrors(f, "quantity", "price")
+		return domain.Order{}, domain.FieldErrors(f, "quantity", "price", "stop_price")
 	}
 	// Already as asked: a caller sending again an edit whose answer it lost
 	// (Coinbase refuses an edit equal to the order as
@@ -662,23 +690,8 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 	if edited(cur, req) {
 		return x.refresh(ctx, id)
 	}
-	edit := EditRequest{OrderID: id, Price: req.Price.String(), Size: req.Quantity.String()}
-	resp, err := x.c.EditOrder(ctx, edit)
-	lost := unknownOutcome(err) // the first edit may have landed
-	if lost {                   // look before editing again
-		if now, gerr := x.Order(ctx, id); gerr == nil && edited(now, req) {
-			return x.refresh(ctx, id)
-		}
-		resp, err = x.c.EditOrder(ctx, edit)
-	}
+	resp, err := x.edit(ctx, id, x.editFor(p, id, req), req)
 	if err != nil {
-		// After a lost first edit, only a refusal about the order itself
-		// (not found, not editable, invalid) tells something; a second
-		// unknown, a 429 or an unreachable Coinbase leaves the first in doubt.
-		if c := domain.ErrorCode(err); unknownOutcome(err) || (lost && (c == domain.EUnavailable || c == domain.ETooMany)) {
-			return domain.Order{}, &domain.Error{Code: domain.EUnknownOutcome, Cause: err,
-				Message: "Coinbase did not confirm the edit: it may or may not have been made. Sending the same edit again is safe; the order's quantity and price say which"}
-		}
 		return domain.Order{}, err
 	}
 	if !resp.Success {
@@ -687,12 +700,54 @@ func (x *Exchange) ModifyOrder(ctx context.Context, id string, quantity, price *
 				return x.refresh(ctx, id)
 			}
 		}
+		if cur.Type == domain.StopLoss && limitOnlyEdits(resp) {
+			return x.replaceStop(ctx, cur, quantity, price)
+		}
+		if limitOnlyEdits(resp) { // a trailing stop: the caller may cancel it and place it again
+			return domain.Order{}, domain.Errorf(domain.EConflict, "Coinbase edits limit orders only here; cancel this trailing stop and place a new one")
+		}
 		return domain.Order{}, editRejection(resp)
 	}
 	return x.refresh(ctx, id)
 }
 
-// replaceStop modifies a stop Coinbase cannot edit: the new stop is placed
+// editFor is the edit making order id what req asks: a stop's limit
+// follows its stop by the stop-limit offset, as when it was placed.
+func (x *Exchange) editFor(p domain.Product, id string, req domain.OrderRequest) EditRequest {
+	if req.StopPrice == nil {
+		return EditRequest{OrderID: id, Price: req.Price.String(), Size: req.Quantity.String()}
+	}
+	limit, _ := x.stopLimit(p, req.Side, *req.StopPrice)
+	return EditRequest{OrderID: id, Price: limit.String(), Size: req.Quantity.String(), StopPrice: req.StopPrice.String()}
+}
+
+// edit sends an edit; when its answer is lost it reads the order and sends
+// the edit once more only if the order is not yet as req asks (an edit made
+// answers success). A second loss is 504.
+func (x *Exchange) edit(ctx context.Context, id string, e EditRequest, req domain.OrderRequest) (EditResponse, error) {
+	resp, err := x.c.EditOrder(ctx, e)
+	lost := unknownOutcome(err) // the first edit may have landed
+	if lost {                   // look before editing again
+		if now, gerr := x.Order(ctx, id); gerr == nil && edited(now, req) {
+			return EditResponse{Success: true}, nil
+		}
+		resp, err = x.c.EditOrder(ctx, e)
+	}
+	if err != nil {
+		// After a lost first edit, only a refusal about the order itself
+		// (not found, not editable, invalid) tells something; a second
+		// unknown, a 429 or an unreachable Coinbase leaves the first in doubt.
+		if c := domain.ErrorCode(err); unknownOutcome(err) || (lost && (c == domain.EUnavailable || c == domain.ETooMany)) {
+			return resp, &domain.Error{Code: domain.EUnknownOutcome, Cause: err,
+				Message: "Coinbase did not confirm the edit: it may or may not have been made. Sending the same edit again is safe; the order's quantity and price say which"}
+		}
+		return resp, err
+	}
+	return resp, nil
+}
+
+// replaceStop modifies a stop where Coinbase edits limit orders only (it
+// answers ONLY_LIMIT_ORDER_EDITS_SUPPORTED): the new stop is placed
 // first and the old one cancelled after, so the position is never without
 // a stop. Coinbase holds the base currency of a resting SELL stop, so the
 // new one can only be placed when the account has that much free besides
@@ -742,9 +797,21 @@ func (x *Exchange) replaceStop(ctx context.Context, cur domain.Order, quantity, 
 	return next, nil
 }
 
-// edited reports whether o has req's quantity and limit price.
+// edited reports whether o has req's quantity, limit price (a limit
+// order) and stop price (a stop).
 func edited(o domain.Order, req domain.OrderRequest) bool {
-	return o.Quantity.Equal(req.Quantity) && o.Price != nil && req.Price != nil && o.Price.Equal(*req.Price)
+	return o.Quantity.Equal(req.Quantity) && (o.Price != nil || o.StopPrice != nil) && eqDec(o.Price, req.Price) && eqDec(o.StopPrice, req.StopPrice)
+}
+
+// limitOnlyEdits reports whether Coinbase refused an edit because it edits
+// limit orders only.
+func limitOnlyEdits(r EditResponse) bool {
+	for _, e := range r.Errors {
+		if e.EditFailureReason == "ONLY_LIMIT_ORDER_EDITS_SUPPORTED" {
+			return true
+		}
+	}
+	return false
 }
 
 // equalEdit reports whether Coinbase refused an edit for asking what the

@@ -340,6 +340,7 @@ func TestStopLossIsStopLimitWithOffset(t *testing.T) {
 	if !limit.Equal(d("0.4277")) || dir != "STOP_DIRECTION_STOP_DOWN" { // 0.4321 * 0.99 = 0.427779, down to the grid
 		t.Fatalf("limit %s %s", limit, dir)
 	}
+	r.fake.RefuseStopEdits() // where Coinbase edits limits only, the stop is replaced, never cancelled first
 	_, err = r.x.ModifyOrder(ctx, o.ID, nil, dp("0.43"))
 	if domain.ErrorCode(err) != domain.EConflict || !strings.Contains(domain.ErrorMessage(err), "never cancels a stop first") {
 		t.Fatalf("modify a stop that holds the whole position: %v", err)

@@ -67,7 +67,7 @@ func (x *Exchange) refresh(ctx context.Context, id string) (domain.Order, error)
 	for i := range fresh {
 		ups = append(ups, domain.TradeUpdate{Order: o, Fill: &fresh[i]})
 	}
-	if len(ups) == 0 && (!had || prev.Status != o.Status || !prev.Quantity.Equal(o.Quantity) || !eqDec(prev.Price, o.Price)) {
+	if len(ups) == 0 && (!had || prev.Status != o.Status || !prev.Quantity.Equal(o.Quantity) || !eqDec(prev.Price, o.Price) || !eqDec(prev.StopPrice, o.StopPrice)) {
 		ups = append(ups, domain.TradeUpdate{Order: o})
 	}
 	x.updates.Tell(ups)

@@ -54,6 +54,17 @@ type Fake struct {
 	requests []Request // every request served, in order
 	trades   int
 	user     *userFeed
+	// noStopEdits answers a stop-limit edit as Coinbase did before it
+	// edited stops (ONLY_LIMIT_ORDER_EDITS_SUPPORTED).
+	noStopEdits bool
+}
+
+// RefuseStopEdits makes the fake edit limit orders only, as Coinbase did
+// before edits took stop-limit GTC orders' stop_price.
+func (f *Fake) RefuseStopEdits() {
+	f.mu.Lock()
+	f.noStopEdits = true
+	f.mu.Unlock()
 }
 
 type account struct {
@@ -90,7 +101,8 @@ type Fault struct {
 	// an answer (a connection reset after sending): the outcome is unknown.
 	Reset bool
 	// Reject answers an order with success:false and this error code
-	// (e.g. INSUFFICIENT_FUND, INVALID_LIMIT_PRICE_POST_ONLY).
+	// (e.g. INSUFFICIENT_FUND, INVALID_LIMIT_PRICE_POST_ONLY), an edit
+	// with this edit_failure_reason.
 	Reject string
 }
 
@@ -519,7 +531,7 @@ func (f *Fake) route(w http.ResponseWriter, r *http.Request, path string, ft Fau
 	case r.Method == http.MethodPost && path == "/orders/batch_cancel":
 		f.cancelOrders(w, r)
 	case r.Method == http.MethodPost && path == "/orders/edit":
-		f.editOrder(w, r)
+		f.editOrder(w, r, ft.Reject)
 	case r.Method == http.MethodGet && path == "/orders/historical/batch":
 		f.listOrders(w, r)
 	case r.Method == http.MethodGet && path == "/orders/historical/fills":

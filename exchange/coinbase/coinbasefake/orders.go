@@ -257,9 +257,11 @@ func editFailed(w http.ResponseWriter, reason, preview string) {
 	writeJSON(w, http.StatusOK, EditResponse{Success: false, Errors: []EditError{{EditFailureReason: reason, PreviewFailureReason: preview}}})
 }
 
-// editOrder is POST /orders/edit: limit GTC orders only; the new size and
-// price take a new hold and may cross the market at once.
-func (f *Fake) editOrder(w http.ResponseWriter, r *http.Request) {
+// editOrder is POST /orders/edit: GTC limit orders, and GTC stop-limit
+// orders whose stop has not triggered (their stop_price too). The new size
+// and prices take a new hold; a limit may cross the market at once; a stop
+// the last trade has already reached is refused, as a new one would be.
+func (f *Fake) editOrder(w http.ResponseWriter, r *http.Request, reject string) {
 	var req EditRequest
 	if err := strict(r, &req); err != nil {
 		apiErr(w, http.StatusBadRequest, "INVALID_ARGUMENT", "malformed request")
@@ -269,38 +271,31 @@ func (f *Fake) editOrder(w http.ResponseWriter, r *http.Request) {
 	var events []userEvent
 	defer func() { f.mu.Unlock(); f.user.publish(events); f.flushTape() }()
 	o, ok := f.byID[req.OrderID]
-	switch {
-	case !ok:
-		editFailed(w, "ORDER_NOT_FOUND", "")
-		return
-	case o.Status != "OPEN":
-		editFailed(w, "ONLY_OPEN_ORDERS_CAN_BE_EDITED", "")
-		return
-	case o.kind != "limit" || o.quote: // the fake edits base-sized limits only
-		editFailed(w, "ONLY_LIMIT_ORDER_EDITS_SUPPORTED", "")
+	if reason := f.editable(o, ok, req, reject); reason != "" {
+		editFailed(w, reason, "")
 		return
 	}
-	prod := f.products[o.ProductID]
-	size, okS := parse(req.Size)
-	price, okP := parse(req.Price)
+	size, price, stop, reason, preview := f.editedTerms(o, req)
+	if reason != "" || preview != "" {
+		editFailed(w, reason, preview)
+		return
+	}
 	switch {
-	case !okS || !size.Mod(dec(prod.BaseIncrement)).IsZero():
-		editFailed(w, "INVALID_EDITED_SIZE", "")
-		return
-	case !okP || !price.Mod(dec(prod.PriceIncrement)).IsZero():
-		editFailed(w, "INVALID_EDITED_PRICE", "")
-		return
 	case size.LessThan(o.filled):
 		editFailed(w, "CANNOT_EDIT_TO_BELOW_FILLED_SIZE", "")
 		return
-	case size.Equal(o.size) && price.Equal(o.limit):
+	case size.Equal(o.size) && price.Equal(o.limit) && stop.Equal(o.stop):
 		editFailed(w, "EDIT_REQUEST_EQUAL_TO_ORIGINAL_REQUEST", "")
 		return
 	}
 	hold := size
 	holder := f.acct(domain.Base(o.ProductID))
 	if o.Side == "BUY" {
-		hold = size.Mul(price).Mul(decimal.NewFromInt(1).Add(f.MakerFee))
+		rate := f.MakerFee
+		if o.kind == "stop_limit" {
+			rate = f.TakerFee // a triggered stop takes
+		}
+		hold = size.Mul(price).Mul(decimal.NewFromInt(1).Add(rate))
 		holder = f.acct(domain.Quote(o.ProductID))
 	}
 	if holder.available.Add(o.hold).LessThan(hold) {
@@ -310,14 +305,75 @@ func (f *Fake) editOrder(w http.ResponseWriter, r *http.Request) {
 	f.release(o)
 	holder.available = holder.available.Sub(hold)
 	holder.hold = holder.hold.Add(hold)
-	o.hold, o.size, o.limit = hold, size, price
-	o.OrderConfiguration.LimitGTC.BaseSize, o.OrderConfiguration.LimitGTC.LimitPrice = size.String(), price.String()
+	o.hold, o.size, o.limit, o.stop = hold, size, price, stop
+	if c := o.OrderConfiguration.StopLimitGTC; c != nil {
+		c.BaseSize, c.LimitPrice, c.StopPrice = size.String(), price.String(), stop.String()
+	} else {
+		o.OrderConfiguration.LimitGTC.BaseSize, o.OrderConfiguration.LimitGTC.LimitPrice = size.String(), price.String()
+	}
 	o.sync()
-	if p, ok := f.price[o.ProductID]; ok && f.marketable(o, p) {
+	if p, ok := f.price[o.ProductID]; ok && o.kind == "limit" && f.marketable(o, p) {
 		f.execute(o, p, "TAKER")
 	}
 	events = f.userEvents([]*order{o})
 	writeJSON(w, http.StatusOK, EditResponse{Success: true, Errors: []EditError{}})
+}
+
+// editable is the edit_failure_reason for an order that cannot be edited
+// at all ("" when it can); callers hold mu.
+func (f *Fake) editable(o *order, ok bool, req EditRequest, reject string) string {
+	switch {
+	case reject != "":
+		return reject
+	case !ok:
+		return "ORDER_NOT_FOUND"
+	case o.Status != "OPEN":
+		return "ONLY_OPEN_ORDERS_CAN_BE_EDITED"
+	case o.quote: // the fake edits base-sized orders only
+		return "ONLY_LIMIT_ORDER_EDITS_SUPPORTED"
+	case o.kind == "stop_limit" && f.noStopEdits:
+		return "ONLY_LIMIT_ORDER_EDITS_SUPPORTED"
+	case o.kind == "stop_limit" && o.triggered: // resting as a limit now: its stop is spent
+		return "COMMANDER_REJECTED_EDIT_ORDER"
+	case o.kind != "limit" && o.kind != "stop_limit":
+		return "ONLY_LIMIT_ORDER_EDITS_SUPPORTED"
+	case o.kind == "limit" && req.StopPrice != "":
+		return "INVALID_EDITED_PRICE"
+	}
+	return ""
+}
+
+// editedTerms reads an edit's size, limit and stop (the stop unchanged when
+// not sent), or the edit or preview failure reason that refuses them;
+// callers hold mu.
+func (f *Fake) editedTerms(o *order, req EditRequest) (size, price, stop decimal.Decimal, reason, preview string) {
+	prod := f.products[o.ProductID]
+	inc := dec(prod.PriceIncrement)
+	size, okS := parse(req.Size)
+	price, okP := parse(req.Price)
+	stop = o.stop
+	switch {
+	case !okS || !size.Mod(dec(prod.BaseIncrement)).IsZero():
+		return size, price, stop, "INVALID_EDITED_SIZE", ""
+	case !okP || !price.Mod(inc).IsZero():
+		return size, price, stop, "INVALID_EDITED_PRICE", ""
+	}
+	if o.kind != "stop_limit" || req.StopPrice == "" {
+		return size, price, stop, "", ""
+	}
+	stop, okT := parse(req.StopPrice)
+	if !okT || !stop.Mod(inc).IsZero() {
+		return size, price, stop, "", "PREVIEW_INVALID_STOP_PRICE"
+	}
+	last, priced := f.price[o.ProductID]
+	down := o.OrderConfiguration.StopLimitGTC.StopDirection == "STOP_DIRECTION_STOP_DOWN"
+	switch {
+	case priced && down && !stop.LessThan(last): // it would trigger at once
+		return size, price, stop, "", "PREVIEW_STOP_PRICE_ABOVE_LAST_TRADE_PRICE"
+	case priced && !down && !stop.GreaterThan(last):
+		return size, price, stop, "", "PREVIEW_STOP_PRICE_BELOW_LAST_TRADE_PRICE"
+	}
+	return size, price, stop, "", ""
 }
 
 func (f *Fake) getOrder(w http.ResponseWriter, id string) {

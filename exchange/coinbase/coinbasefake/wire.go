@@ -214,11 +214,13 @@ type CancelResponse struct {
 	Results []CancelResult `json:"results"`
 }
 
-// EditRequest is POST /orders/edit.
+// EditRequest is POST /orders/edit: price is a limit order's limit (a
+// stop-limit's limit behind its stop), stop_price a stop-limit's trigger.
 type EditRequest struct {
-	OrderID string `json:"order_id"`
-	Price   string `json:"price"`
-	Size    string `json:"size"`
+	OrderID   string `json:"order_id"`
+	Price     string `json:"price"`
+	Size      string `json:"size"`
+	StopPrice string `json:"stop_price,omitempty"`
 }
 
 // EditError is one reason an edit was refused.

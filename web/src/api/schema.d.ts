@@ -558,7 +558,7 @@ export interface paths {
         get?: never;
         /**
          * Modify a resting order's quantity and/or price or stop price (traders their own orders, 403 otherwise; operators any)
-         * @description Idempotent: the new quantity and price are absolute values, so repeating the same modification leaves the order as the first did (a repeat after the order filled or was cancelled answers 409). price is a limit order's limit price or a stop order's stop price (the spec's payload); stop_price names a stop's trigger explicitly and is refused for a limit order. A stop price the market already reached, or a SELL stop larger than the position, is a 400 naming the field. A stop is changed in place: in the sandbox atomically; on Coinbase the new stop is placed before the old one is cancelled (docs/COINBASE.md).
+         * @description Idempotent: the new quantity and price are absolute values, so repeating the same modification leaves the order as the first did (a repeat after the order filled or was cancelled answers 409). price is a limit order's limit price or a stop order's stop price (the spec's payload); stop_price names a stop's trigger explicitly and is refused for a limit order. A stop price the market already reached, or a SELL stop larger than the position, is a 400 naming the field. A stop is changed in place: in the sandbox atomically; on Coinbase by an edit of the stop-limit (where Coinbase edits limit orders only, the new stop is placed before the old one is cancelled; docs/COINBASE.md).
          */
         put: operations["putTradingOrdersId"];
         post?: never;
@@ -1673,7 +1673,7 @@ export interface paths {
         put?: never;
         /**
          * Place a trailing stop order
-         * @description A stop whose stop price follows the best price at the trail: a SELL's stop rises with each new high and never falls, and triggers (a market order) when the price falls to it. Same rules in the sandbox and in backtests (one matching engine); not available on Coinbase yet (400). Its quantity can be modified (PUT /trading/orders/{id}), not its price. Idempotent with client_order_id (unique per user): a repeat with the same id returns the first order (200) and places nothing; the same id with a different order is a 409. Without client_order_id a repeat places a second order. The web app sends a new id per form submission and repeats it on no answer, 502, 503 or 504.
+         * @description A stop whose stop price follows the best price at the trail: a SELL's stop rises with each new high and never falls, and triggers (a market order) when the price falls to it. Same rules in the sandbox and in backtests (one matching engine); on Coinbase Kestrel keeps it as a stop-limit whose stop it raises in place (at most every 5 s, never lowered), resting at the trail from the price at placement until any activation price is reached. Its quantity can be modified (PUT /trading/orders/{id}), not its price. Idempotent with client_order_id (unique per user): a repeat with the same id returns the first order (200) and places nothing; the same id with a different order is a 409. Without client_order_id a repeat places a second order. The web app sends a new id per form submission and repeats it on no answer, 502, 503 or 504.
          */
         post: operations["postTradingOrdersTrailingStop"];
         delete?: never;

@@ -229,7 +229,8 @@ export function useCancelOrder(onRetry?: OnRetry) {
 
 /**
  * Modifies an order to absolute values, repeating like a cancel (the same values twice leave the same order). On
- * Coinbase a stop is replaced (new stop first, old one cancelled after), so the answer's order id may be new.
+ * Coinbase a stop is edited in place; where Coinbase edits limit orders only it is replaced (new stop first, old one
+ * cancelled after), so the answer's order id may be new.
  */
 export function useModifyOrder(onRetry?: OnRetry) {
   const refresh = useInvalidateTrading();

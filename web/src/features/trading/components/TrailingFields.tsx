@@ -58,8 +58,9 @@ export function TrailingFields({ t, set, errors, priceStep, onCoinbase }: {
         {errors.activation && <p className="mt-1 text-xs text-red-600 dark:text-red-400">{errors.activation}</p>}
       </div>
       {onCoinbase && (
-        <p className="text-xs text-amber-700 sm:col-span-2 dark:text-amber-300" data-testid="coinbase-trailing-note">
-          Trailing stops are not available on Coinbase yet: Coinbase refuses them. The sandbox and backtests have them.
+        <p className="text-xs text-slate-500 sm:col-span-2 dark:text-slate-400" data-testid="coinbase-trailing-note">
+          On Coinbase, Kestrel keeps this stop: a stop-limit placed at the trail from the price now and raised in place at most
+          every 5 seconds. With an activation price it waits there until the price reaches it.
         </p>
       )}
     </div>
