@@ -44,8 +44,9 @@ func CustomVersion(text string) string { return "custom:" + HashPrompt(text)[:12
 // TemplateError is why a custom template does not parse or render, with
 // where (line and column from 1; 0 when the parser does not say).
 type TemplateError struct {
-	Line, Column int
-	Message      string
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
 }
 
 func (e *TemplateError) Error() string {
