@@ -97,7 +97,7 @@ function mockServer() {
         case '/strategy/prompt-versions/ai_strategy':
           return ok(history);
         case '/strategy/ai-decisions':
-          return ok({ decisions: [] });
+          return ok({ decisions: [{ id: 'd1', timestamp: '2026-05-10T12:00:00Z', strategy_name: 'ai_strategy', symbol: 'BTC-USD', candle_time: '2026-05-10T11:00:00Z', decision: 'HOLD', confidence: 0.5, reasoning: 'flat', indicators: {}, executed: false, provider: 'openai', model: 'm', strategy_version: 2, template_version: 'custom:abcdef123456' }] });
         case '/strategy/ai-performance/ai_strategy':
           return ok({ performance: { total_decisions: 0, executed_decisions: 0, execution_rate: 0, avg_confidence: 0, decision_distribution: {}, failed_decisions: 0 } });
         case '/market-data/coverage':
@@ -135,6 +135,8 @@ describe('AI Configuration: the prompt template', () => {
     expect((await screen.findByTestId('prompt-preview')).textContent).toBe(`Rendered: ${custom.length} bytes`);
     expect(screen.getByTestId('prompt-preview-system').textContent).toBe('You are terse.');
     expect((screen.getByRole('button', { name: 'Save as new version' }) as HTMLButtonElement).disabled).toBe(true); // unchanged
+    // Each decision names the prompt it used.
+    expect((await screen.findByTitle('The prompt template the decision rendered')).textContent).toBe(' · prompt custom:abcdef123456');
 
     fireEvent.change(area, { target: { value: '{{define "system"}}s{{end}}\n  {{.Nope}}' } });
     const err = await screen.findByTestId('prompt-error', {}, { timeout: 3000 });
