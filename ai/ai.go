@@ -41,6 +41,10 @@ type Request struct {
 	// PromptVersion picks the template (v1, v2; empty: TemplateVersion), so
 	// a strategy pinned to v1 keeps asking, and replaying, v1's prompts.
 	PromptVersion string
+	// PromptTemplate is the strategy's own template text (see
+	// CheckTemplate); when set it replaces PromptVersion's, and decisions
+	// name it custom:<hash of the text>.
+	PromptTemplate string
 }
 
 // Decision is the analyst's answer with its provenance.
@@ -57,9 +61,12 @@ type Decision struct {
 	PromptTokens, CompletionTokens int
 	Cost                           *float64 // only when the provider reports it
 	Prompt, Raw                    string
-	// PromptHash is the hex SHA-256 of Prompt; backtests replay recorded
-	// decisions by it.
-	PromptHash      string
+	// PromptHash identifies the messages sent (Rendered.Hash: Prompt's
+	// SHA-256 while the system message is the shipped one); backtests
+	// replay recorded decisions by it.
+	PromptHash string
+	// TemplateVersion is the template that rendered Prompt: v1, v2 or
+	// custom:<the first 12 hex digits of the template text's SHA-256>.
 	TemplateVersion string
 }
 

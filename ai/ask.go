@@ -31,16 +31,13 @@ const repairMarker = "\n\n--- answer after the repair instruction ---\n\n"
 // not usable, retries once with a repair instruction. Latency, tokens and
 // cost add up over both calls.
 func ask(ctx context.Context, r Request, d Decision, call complete) (Decision, error) {
-	prompt, err := RenderPrompt(r)
+	m, err := Render(r)
 	if err != nil {
 		return d, err
 	}
-	system, err := systemPrompt(r)
-	if err != nil {
-		return d, err
-	}
-	d.Prompt, d.PromptHash, d.TemplateVersion = prompt, HashPrompt(prompt), PromptVersion(r)
-	q := query{System: system, Prompt: prompt, Temperature: r.Temperature, MaxTokens: r.MaxTokens}
+	prompt := m.Prompt
+	d.Prompt, d.PromptHash, d.TemplateVersion = prompt, m.Hash, m.Version
+	q := query{System: m.System, Prompt: prompt, Temperature: r.Temperature, MaxTokens: r.MaxTokens}
 	c, err := timed(ctx, &d, call, q)
 	if err != nil {
 		return d, err

@@ -16,5 +16,11 @@
 // instance pinned to v1 still renders v1's exact text and its recorded
 // answers still match by hash.
 //
+// A strategy may instead carry its own template (Request.PromptTemplate,
+// checked by CheckTemplate and bounded so that it cannot run long on the
+// server); its decisions name it custom:<hash of the text>. A system
+// message of its own is hashed with the prompt, so recorded answers are
+// replayed only for the messages they were given to.
+//
 // The package knows nothing of strategies, orders or the exchange.
 package ai

@@ -1,7 +1,6 @@
 package ai
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -43,8 +42,7 @@ var loadTemplates = sync.OnceValues(func() (map[string]*template.Template, error
 })
 
 func parseTemplate(version, text string) (*template.Template, error) {
-	t, err := template.New(version).Option("missingkey=error").
-		Funcs(template.FuncMap{"join": strings.Join}).Parse(text)
+	t, err := newTemplate(version, nil).Parse(text)
 	if err != nil {
 		return nil, fmt.Errorf("prompt template %s: %w", version, err)
 	}
@@ -54,8 +52,22 @@ func parseTemplate(version, text string) (*template.Template, error) {
 	return t, nil
 }
 
-// PromptVersion is the template version r renders with.
+// newTemplate is an empty template with the prompt's options and functions
+// (funcs, when given, replace or add to join).
+func newTemplate(name string, funcs template.FuncMap) *template.Template {
+	t := template.New(name).Option("missingkey=error").Funcs(template.FuncMap{"join": strings.Join})
+	if funcs != nil {
+		t = t.Funcs(funcs)
+	}
+	return t
+}
+
+// PromptVersion is the template version r renders with: custom:<hash> for
+// a request with its own template, else the shipped version it names.
 func PromptVersion(r Request) string {
+	if r.PromptTemplate != "" {
+		return CustomVersion(r.PromptTemplate)
+	}
 	if r.PromptVersion == "" {
 		return TemplateVersion
 	}
@@ -74,33 +86,78 @@ func templateFor(version string) (*template.Template, error) {
 	return t, nil
 }
 
-// RenderPrompt renders the user prompt for r with its template version (the
-// AI configuration screen previews it). A missing or broken template is an
-// error; there is no fallback text.
+// requestTemplate is the parsed template r renders with: its own, or the
+// shipped version it names.
+func requestTemplate(r Request) (*template.Template, error) {
+	if r.PromptTemplate != "" {
+		return customTemplate(r.PromptTemplate)
+	}
+	return templateFor(PromptVersion(r))
+}
+
+// Rendered is what a model is sent for one request.
+type Rendered struct {
+	System, Prompt string
+	// Hash identifies the messages: backtests replay recorded answers by
+	// it. It is Prompt's hash alone while the system message is the
+	// shipped one (so every answer recorded before custom templates still
+	// replays); a custom system message is hashed with the prompt, so an
+	// answer given under another system message is never replayed as if
+	// it were this one's.
+	Hash    string
+	Version string // v1, v2 or custom:<hash>
+}
+
+// Render renders both messages of r with its template.
+func Render(r Request) (Rendered, error) {
+	t, err := requestTemplate(r)
+	if err != nil {
+		return Rendered{}, err
+	}
+	prompt, err := execute(t, "", r)
+	if err != nil {
+		return Rendered{}, err
+	}
+	system, err := execute(t, "system", r)
+	if err != nil {
+		return Rendered{}, err
+	}
+	out := Rendered{System: system, Prompt: prompt, Hash: HashPrompt(prompt), Version: PromptVersion(r)}
+	if shipped, err := shippedSystem(); err != nil {
+		return Rendered{}, err
+	} else if system != shipped {
+		out.Hash = HashPrompt("system:\n" + system + "\nuser:\n" + prompt)
+	}
+	return out, nil
+}
+
+// RenderPrompt renders the user prompt for r with its template. A missing
+// or broken template is an error; there is no fallback text.
 func RenderPrompt(r Request) (string, error) {
-	t, err := templateFor(PromptVersion(r))
+	t, err := requestTemplate(r)
 	if err != nil {
 		return "", err
 	}
 	return execute(t, "", r)
 }
 
-// systemPrompt renders the system block of r's template.
-func systemPrompt(r Request) (string, error) {
-	t, err := templateFor(PromptVersion(r))
+// shippedSystem is the system message of the shipped templates (the same
+// in every version).
+var shippedSystem = sync.OnceValues(func() (string, error) {
+	t, err := templateFor(TemplateVersion)
 	if err != nil {
 		return "", err
 	}
 	return execute(t, "system", Request{})
-}
+})
 
 func execute(t *template.Template, block string, r Request) (string, error) {
-	var b bytes.Buffer
+	b := &boundedWriter{max: MaxRenderedBytes}
 	var err error
 	if block == "" {
-		err = t.Execute(&b, newPromptData(r))
+		err = t.Execute(b, newPromptData(r))
 	} else {
-		err = t.ExecuteTemplate(&b, block, newPromptData(r))
+		err = t.ExecuteTemplate(b, block, newPromptData(r))
 	}
 	if err != nil {
 		return "", fmt.Errorf("render prompt %s: %w", t.Name(), err)

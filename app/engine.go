@@ -80,7 +80,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	a.Backtests = backtest.NewService(backtest.Deps{Strategies: a.Strategies, Market: a.Market, History: a.History, Exchange: a.Exchange, Store: a.Store,
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
 		Clock: clock, Build: a.build.Version + " " + a.build.Commit, AIProvider: a.aiProvider, Limits: a.limitsSummary, Decisions: a.Store,
-		MaxModelCalls: func() int { return a.Settings.Platform().API.AI.BacktestMaxModelCalls }})
+		MaxModelCalls: func() int { return a.Settings.Platform().API.AI.BacktestMaxModelCalls }, Versions: a.Strategies.ConfigAt})
 	a.Alerts.OnResolve(a.resumeResolvedStrategy)
 	a.Hub = ws.NewHub(256, a.Live.Symbols())
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }

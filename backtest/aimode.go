@@ -31,6 +31,9 @@ type AIRun struct {
 	Mode     string `json:"mode"`
 	Provider string `json:"provider"`
 	Model    string `json:"model,omitempty"`
+	// TemplateVersion is the prompt template the run's prompts were
+	// rendered with (v2, custom:<hash>, ...), even where no model was asked.
+	TemplateVersion string `json:"template_version,omitempty"`
 	// Prompts is how many decisions the strategy asked for (one per evaluation).
 	Prompts int `json:"prompts"`
 	// Recorded is how many were answered from a recording, Missing how many
@@ -119,11 +122,11 @@ func (replay) ModelLabel(string) string { return "recorded decisions" }
 // Decide renders the prompt exactly as a live provider would and looks its
 // hash up; no recording is a HOLD with confidence 0.
 func (p replay) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) {
-	prompt, err := ai.RenderPrompt(r)
+	m, err := ai.Render(r)
 	if err != nil {
 		return ai.Decision{}, err
 	}
-	hash := ai.HashPrompt(prompt)
+	prompt, hash := m.Prompt, m.Hash
 	p.run.Prompts++
 	e, ok, err := p.find(ctx, hash)
 	if err != nil {
@@ -133,13 +136,13 @@ func (p replay) Decide(ctx context.Context, r ai.Request) (ai.Decision, error) {
 		p.run.Missing++
 		p.run.replayed.add(hash, "", "", "", 0, "")
 		return ai.Decision{Decision: ai.Hold, Reasoning: "No recorded decision for this prompt", Provider: AIRecorded,
-			Prompt: prompt, PromptHash: hash, TemplateVersion: ai.PromptVersion(r)}, nil
+			Prompt: prompt, PromptHash: hash, TemplateVersion: m.Version}, nil
 	}
 	p.run.Recorded++
 	p.run.Models[e.Provider+"/"+e.Model]++
 	p.run.replayed.add(hash, e.Provider, e.Model, e.Decision, e.Confidence, e.Reasoning)
 	return ai.Decision{Decision: e.Decision, Confidence: e.Confidence, Reasoning: e.Reasoning, Provider: e.Provider, Model: e.Model,
-		Prompt: prompt, PromptHash: hash, Raw: e.Raw, TemplateVersion: ai.PromptVersion(r)}, nil
+		Prompt: prompt, PromptHash: hash, Raw: e.Raw, TemplateVersion: m.Version}, nil
 }
 
 // counted asks a live provider and counts the calls; a failed call is a

@@ -55,6 +55,10 @@ type Ask struct {
 	// ConfirmLive runs a live-model backtest; without it a live ask only
 	// returns the estimate (*ConfirmLive).
 	ConfirmLive bool `json:"confirm_live,omitempty"`
+	// StrategyVersion runs a stored version of the instance instead of the
+	// one it runs now (0 or absent: the active one), e.g. a prompt saved
+	// but not yet trusted with trading.
+	StrategyVersion int `json:"strategy_version,omitempty"`
 }
 
 // Assumptions are the run's fill model, shown in every report.
@@ -146,6 +150,9 @@ type Deps struct {
 	// MaxModelCalls is the most model calls one live run may make
 	// (api.ai.backtestMaxModelCalls; nil or 0: DefaultMaxModelCalls).
 	MaxModelCalls func() int
+	// Versions reads a stored version of an instance (not_found when it
+	// has none); nil: runs of a stored version are refused.
+	Versions func(ctx context.Context, name string, version int) (strategy.Config, error)
 }
 
 // DefaultMaxModelCalls caps a live run's model calls when no setting does.
@@ -224,6 +231,9 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	cfg, err := get(a.StrategyName)
 	if err != nil {
 		return Report{}, domain.FieldErrors(map[string]string{"strategy_name": "Unknown strategy: " + a.StrategyName}, "strategy_name")
+	}
+	if cfg, err = s.version(ctx, cfg, a.StrategyVersion); err != nil {
+		return Report{}, err
 	}
 	if cfg, err = applyParams(cfg, a.Params, s.d.Market.Symbols()); err != nil {
 		return Report{}, err
@@ -336,6 +346,7 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 		if cfg.Type == domain.StrategyHybrid {
 			aiRun.NotAsked = len(cs) - warmup - 1 - aiRun.Prompts // one evaluation per candle but the last
 		}
+		aiRun.TemplateVersion = cfg.PromptIdentity()
 		aiRun.summarise()
 		rep.AI, rep.Assumptions.AIMode, rep.Assumptions.AIProvider = aiRun, mode, aiRun.Model
 		if mode == AIRecorded {
@@ -590,4 +601,25 @@ func (s *Service) estimate(a Ask, run *AIRun, calls int, cutoff string, hybrid b
 			run.Provider, run.Model, calls, 2*calls, run.CallCap)
 	}
 	return e
+}
+
+// version is the configuration of stored version n of cur's instance
+// (cur itself when n is 0 or the active one).
+func (s *Service) version(ctx context.Context, cur strategy.Config, n int) (strategy.Config, error) {
+	switch {
+	case n == 0 || n == cur.Version:
+		return cur, nil
+	case n < 0:
+		return cur, domain.FieldErrors(map[string]string{"strategy_version": "Strategy version must be a positive whole number"}, "strategy_version")
+	case s.d.Versions == nil:
+		return cur, domain.FieldErrors(map[string]string{"strategy_version": "Stored versions cannot be run here"}, "strategy_version")
+	}
+	c, err := s.d.Versions(ctx, cur.Name, n)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return cur, domain.FieldErrors(map[string]string{"strategy_version": fmt.Sprintf("%s has no version %d", cur.Name, n)}, "strategy_version")
+	}
+	if err != nil {
+		return cur, err
+	}
+	return c, nil
 }

@@ -67,9 +67,12 @@ type Evaluation struct {
 	Model      string `json:"model,omitempty"`
 	LatencyMS  int64  `json:"latency_ms,omitempty"`
 	PromptHash string `json:"prompt_hash,omitempty"`
-	Prompt     string `json:"prompt,omitempty"`
-	Raw        string `json:"raw,omitempty"`
-	Error      string `json:"error,omitempty"` // a failed decision (provider error, bad answer)
+	// TemplateVersion is the prompt template the decision rendered: v1, v2
+	// or custom:<hash> of the strategy version's own template.
+	TemplateVersion string `json:"template_version,omitempty"`
+	Prompt          string `json:"prompt,omitempty"`
+	Raw             string `json:"raw,omitempty"`
+	Error           string `json:"error,omitempty"` // a failed decision (provider error, bad answer)
 	// What the model call used: tokens from the provider's usage report
 	// (0 for the built-in analyst, and when a provider reports none) and
 	// their cost in USD from api.ai.pricing at the time; Cost is nil when

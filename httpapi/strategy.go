@@ -30,6 +30,8 @@ func (s *Server) strategyRoutes() {
 	s.api("PUT /api/strategy/config/{name}", operatorOnly, s.putStrategyConfig)
 	s.api("GET /api/strategy/signals/{name}", signedIn, s.strategySignals)
 	s.api("GET /api/strategy/prompt/{name}", signedIn, s.strategyPrompt)
+	s.api("POST /api/strategy/prompt/{name}", operatorOnly, s.checkPrompt)
+	s.api("GET /api/strategy/prompt-versions/{name}", signedIn, s.promptVersions)
 	s.api("GET /api/strategy/ai-decisions", signedIn, s.aiDecisions)
 	s.api("GET /api/strategy/ai-history/{symbol}", signedIn, s.aiHistory)
 	s.api("GET /api/strategy/performance", signedIn, s.strategyPerformance)
@@ -410,30 +412,39 @@ func sortNewest(evs []domain.Evaluation) {
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Time.After(evs[j].Time) })
 }
 
-// strategyPrompt previews the prompt an AI instance would send for ?symbol=
-// (default its first symbol) now.
+// strategyPrompt previews the messages an AI instance would send for
+// ?symbol= (default its first symbol) now, with its saved template.
 func (s *Server) strategyPrompt(w http.ResponseWriter, r *http.Request) {
-	c, err := s.d.Strategies.Get(r.PathValue("name"))
+	c, sym, err := s.promptTarget(r, r.URL.Query().Get("symbol"))
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
-	sym := strings.ToUpper(strings.TrimSpace(r.URL.Query().Get("symbol")))
+	m, err := s.d.Strategies.Prompt(r.Context(), c.Name, sym, nil)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, promptView(c.Name, sym, m))
+}
+
+// promptTarget is the instance of {name} and the symbol asked (default its
+// first), which must be tradable.
+func (s *Server) promptTarget(r *http.Request, symbol string) (strategy.Config, string, error) {
+	c, err := s.d.Strategies.Get(r.PathValue("name"))
+	if err != nil {
+		return c, "", err
+	}
+	sym := strings.ToUpper(strings.TrimSpace(symbol))
 	if sym == "" && len(c.Symbols) > 0 {
 		sym = c.Symbols[0]
 	}
 	if !slices.Contains(s.d.Market.Symbols(), sym) {
-		fail(w, r, fieldErr("symbol", "Unknown symbol: "+sym))
-		return
+		return c, "", fieldErr("symbol", "Unknown symbol: "+sym)
 	}
-	p, err := s.d.Strategies.Prompt(r.Context(), c.Name, sym)
-	if err != nil {
-		fail(w, r, err)
-		return
-	}
-	version := ai.TemplateVersion
-	if c.AIParams != nil && c.PromptVersion != "" {
-		version = c.PromptVersion // an instance pinned to an older template
-	}
-	ok(w, map[string]any{"strategy": c.Name, "symbol": sym, "template_version": version, "prompt": p})
+	return c, sym, nil
+}
+
+func promptView(name, symbol string, m ai.Rendered) map[string]any {
+	return map[string]any{"strategy": name, "symbol": symbol, "template_version": m.Version, "system": m.System, "prompt": m.Prompt, "prompt_hash": m.Hash}
 }

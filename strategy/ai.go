@@ -103,7 +103,7 @@ func (s *aiStrategy) Evaluate(ctx context.Context, in Input) (Signal, error) {
 	}
 	d, err := p.Decide(ctx, req)
 	prov := &AIProvenance{Provider: d.Provider, Model: d.Model, PromptHash: d.PromptHash, Prompt: d.Prompt, Raw: d.Raw, Latency: d.Latency,
-		InputTokens: d.PromptTokens, OutputTokens: d.CompletionTokens}
+		InputTokens: d.PromptTokens, OutputTokens: d.CompletionTokens, TemplateVersion: d.TemplateVersion}
 	if prov.Provider == "" {
 		prov.Provider = p.Name()
 	}
@@ -150,18 +150,18 @@ func (s *aiStrategy) request(in Input) ai.Request {
 	}
 	return ai.Request{Symbol: in.Symbol, Candles: cs, Indicators: vals, Position: in.Position.Quantity, AvgPrice: in.Position.AvgPrice(),
 		Price: price, Limits: limits, Model: s.params.Model, Temperature: s.params.Temperature, MaxTokens: s.params.MaxTokens,
-		Timeframe: s.timeframe, PromptVersion: s.params.PromptVersion}
+		Timeframe: s.timeframe, PromptVersion: s.params.PromptVersion, PromptTemplate: s.params.PromptTemplate}
 }
 
-// Prompt renders the prompt the model would be sent now (the AI screen's preview).
-func (s *aiStrategy) Prompt(in Input) (string, error) { return ai.RenderPrompt(s.request(in)) }
+// Prompt renders the messages the model would be sent now (the AI screen's preview).
+func (s *aiStrategy) Prompt(in Input) (ai.Rendered, error) { return ai.Render(s.request(in)) }
 
 // Prompt implements Prompter for the hybrid's AI half.
-func (h *hybrid) Prompt(in Input) (string, error) { return h.ai.Prompt(in) }
+func (h *hybrid) Prompt(in Input) (ai.Rendered, error) { return h.ai.Prompt(in) }
 
 // Prompter is a strategy that asks a model and can show its prompt.
 type Prompter interface {
-	Prompt(in Input) (string, error)
+	Prompt(in Input) (ai.Rendered, error)
 }
 
 // MsgRulesHold begins a hybrid's evaluation when the rules say HOLD.

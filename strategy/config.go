@@ -35,6 +35,20 @@ type AIParams struct {
 	// ai.TemplateVersion). v1 does not state the candle width; an instance
 	// pinned to it asks, and replays, the prompts its v1 recordings hold.
 	PromptVersion string `json:"prompt_version,omitempty"`
+	// PromptTemplate is the instance's own prompt template (empty: the
+	// shipped one PromptVersion names). It is saved, like every setting,
+	// as a new version, so prompt edits are versioned, diffed and rolled
+	// back with the rest of the configuration.
+	PromptTemplate string `json:"prompt_template,omitempty"`
+}
+
+// PromptIdentity is the template an AI configuration renders with, as
+// decisions record it: v1, v2 or custom:<hash>; "" for a technical one.
+func (c Config) PromptIdentity() string {
+	if c.AIParams == nil {
+		return ""
+	}
+	return ai.PromptVersion(ai.Request{PromptVersion: c.PromptVersion, PromptTemplate: c.PromptTemplate})
 }
 
 // Config is one strategy instance's configuration, in the spec's shape:
@@ -132,6 +146,14 @@ func (c *Config) Normalize() {
 	case domain.StrategyAI:
 		c.Indicators = nil
 	}
+	if c.AIParams != nil {
+		// A browser's textarea may send CRLF; blank means the default.
+		t := strings.ReplaceAll(c.PromptTemplate, "\r\n", "\n")
+		if strings.TrimSpace(t) == "" {
+			t = ""
+		}
+		c.PromptTemplate = t
+	}
 }
 
 // Validate returns field errors with the spec's messages (nil when valid).
@@ -205,6 +227,13 @@ func (c Config) validateAI(v *fields) {
 	v.between("context_length", float64(a.ContextLength), 10, 200, "Context length")
 	if a.PromptVersion != "" && !slices.Contains(ai.TemplateVersions, a.PromptVersion) {
 		v.add("prompt_version", "Prompt version must be one of "+strings.Join(ai.TemplateVersions, ", "))
+	}
+	if a.PromptTemplate != "" {
+		if a.PromptVersion != "" {
+			v.add("prompt_template", "Choose either a prompt version or a custom template, not both")
+		} else if err := ai.CheckTemplate(a.PromptTemplate); err != nil {
+			v.add("prompt_template", err.Error())
+		}
 	}
 }
 

@@ -37,6 +37,11 @@
 // confidence is the lower of the two; with the rules at HOLD the model is
 // not asked: "Rules HOLD, model not asked"). AI prompts (template v2) state
 // the candle width; an instance's prompt_version "v1" keeps the v1 text.
+// An instance may carry its own template (prompt_template, checked on save
+// by ai.CheckTemplate): it is part of the configuration, so every prompt
+// edit is a strategy version, and each decision records the version and the
+// template (template_version: v2, custom:<hash>). PromptVersions lists an
+// instance's prompt history from its versions.
 //
 // Technical rules, each voting BUY, SELL or nothing on the latest closed candle:
 //   - RSI (Wilder) below rsi_oversold votes BUY, above rsi_overbought SELL;

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	"kestrel/ai"
 	"kestrel/analytics"
 	"kestrel/domain"
 	"kestrel/events"
@@ -32,6 +33,7 @@ func (e *Engine) evaluate(ctx context.Context, j job, symbol string, candles []d
 	sig, err := e.signal(ctx, j, Input{Symbol: symbol, Candles: candles, Position: pos, Now: now})
 	if sig.AI != nil {
 		ev.Provider, ev.Model, ev.PromptHash, ev.Prompt, ev.Raw = sig.AI.Provider, sig.AI.Model, sig.AI.PromptHash, sig.AI.Prompt, sig.AI.Raw
+		ev.TemplateVersion = sig.AI.TemplateVersion
 		ev.LatencyMS = sig.AI.Latency.Milliseconds()
 		ev.InputTokens, ev.OutputTokens, ev.Cost = sig.AI.InputTokens, sig.AI.OutputTokens, sig.AI.Cost
 	}
@@ -242,9 +244,10 @@ func (e *Engine) Analyze(ctx context.Context, name, symbol string) (domain.Evalu
 	return ev, nil
 }
 
-// Prompt renders the prompt an AI-driven or hybrid instance would send for
-// symbol now, without asking the model.
-func (e *Engine) Prompt(ctx context.Context, name, symbol string) (string, error) {
+// Prompt renders the messages an AI-driven or hybrid instance would send
+// for symbol now, without asking the model: with its own template, or
+// with draft when given (an unsaved edit; its errors are *ai.TemplateError).
+func (e *Engine) Prompt(ctx context.Context, name, symbol string, draft *string) (ai.Rendered, error) {
 	e.mu.Lock()
 	in, ok := e.inst[name]
 	var j job
@@ -253,15 +256,33 @@ func (e *Engine) Prompt(ctx context.Context, name, symbol string) (string, error
 	}
 	e.mu.Unlock()
 	if !ok {
-		return "", domain.Errorf(domain.ENotFound, "Strategy not found: %s", name)
+		return ai.Rendered{}, domain.Errorf(domain.ENotFound, "Strategy not found: %s", name)
 	}
-	p, isAI := j.strat.(Prompter)
+	if j.cfg.AIParams == nil {
+		return ai.Rendered{}, domain.Errorf(domain.EConflict, "%s does not ask a model", name)
+	}
+	strat := j.strat
+	if draft != nil {
+		c := j.cfg.Clone()
+		c.PromptTemplate, c.PromptVersion = *draft, ""
+		c.Normalize()
+		if c.PromptTemplate != "" {
+			if err := ai.CheckTemplate(c.PromptTemplate); err != nil {
+				return ai.Rendered{}, err
+			}
+		}
+		var err error
+		if strat, err = e.d.Build(c); err != nil {
+			return ai.Rendered{}, err
+		}
+	}
+	p, isAI := strat.(Prompter)
 	if !isAI {
-		return "", domain.Errorf(domain.EConflict, "%s does not ask a model", name)
+		return ai.Rendered{}, domain.Errorf(domain.EConflict, "%s does not ask a model", name)
 	}
 	candles, err := e.closedCandles(ctx, j.cfg, symbol)
 	if err != nil {
-		return "", err
+		return ai.Rendered{}, err
 	}
 	return p.Prompt(Input{Symbol: symbol, Candles: candles, Position: e.position(ctx, name, symbol), Now: e.d.Clock.Now()})
 }

@@ -38,7 +38,10 @@ type Signal struct {
 // AIProvenance records where an AI decision came from.
 type AIProvenance struct {
 	Provider, Model, PromptHash, Prompt, Raw string
-	Latency                                  time.Duration
+	// TemplateVersion is the template that rendered Prompt (v2,
+	// custom:<hash>, ...; "" when no prompt was rendered).
+	TemplateVersion string
+	Latency         time.Duration
 	// Tokens the call used (the provider's report) and their cost (nil:
 	// the model has no price).
 	InputTokens, OutputTokens int

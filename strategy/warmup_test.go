@@ -58,7 +58,7 @@ func TestFreshStreamAgreesWithLongRunning(t *testing.T) {
 		differ, votes := 0, map[string]int{}
 		for i := n - 1; i < len(cs); i++ {
 			want, _ := long.Evaluate(ctx, Input{Symbol: sym, Candles: cs[i-n+1 : i+1]})
-			var wantPrompt string
+			var wantPrompt ai.Rendered
 			if i >= na-1 {
 				if wantPrompt, err = longAI.(Prompter).Prompt(Input{Symbol: sym, Candles: cs[i-na+1 : i+1]}); err != nil {
 					t.Fatal(err)
@@ -84,10 +84,10 @@ func TestFreshStreamAgreesWithLongRunning(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ai.HashPrompt(p) != ai.HashPrompt(wantPrompt) {
+			if p.Hash != wantPrompt.Hash {
 				differ++
 				if differ <= 3 {
-					t.Errorf("%s %s: the fresh AI prompt differs:\n%s\nlong-running:\n%s", sym, cs[i].Time, p, wantPrompt)
+					t.Errorf("%s %s: the fresh AI prompt differs:\n%s\nlong-running:\n%s", sym, cs[i].Time, p.Prompt, wantPrompt.Prompt)
 				}
 			}
 		}

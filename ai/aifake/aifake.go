@@ -30,6 +30,16 @@ type Server struct {
 	answered int
 	// The usage it reported, summed over its answers.
 	promptTokens, completionTokens int
+	// The messages of the last request, by role.
+	last map[string]string
+}
+
+// Last is the content of the last request's message of role (system,
+// user): what the model was really sent.
+func (s *Server) Last(role string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last[role]
 }
 
 var returnLine = regexp.MustCompile(`return (-?[0-9.]+)%`)
@@ -57,6 +67,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.calls++
 	n := s.calls
+	s.last = map[string]string{}
+	for _, m := range req.Messages {
+		s.last[m.Role] = m.Content
+	}
 	s.mu.Unlock()
 	if s.BlockAfter > 0 && n > s.BlockAfter {
 		<-r.Context().Done()

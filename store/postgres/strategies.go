@@ -18,7 +18,7 @@ import (
 var _ domain.StrategyStore = (*Store)(nil)
 
 const evaluationCols = `id, at, strategy, symbol, candle_time, decision, confidence, reasoning, indicators, executed,
-	reason, order_id, provider, model, latency_ms, prompt_hash, prompt, raw, error, strategy_version,
+	reason, order_id, provider, model, latency_ms, prompt_hash, prompt, raw, error, strategy_version, template_version,
 	input_tokens, output_tokens, cost`
 
 // evaluationSelect reads the cost as text (decimal, exact).
@@ -106,9 +106,9 @@ func (s *Store) AppendEvaluation(ctx context.Context, e domain.Evaluation) error
 		return err
 	}
 	_, err = s.db.Exec(ctx, `INSERT INTO strategy_evaluations (`+evaluationCols+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23::numeric)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::numeric)`,
 		e.ID, e.Time, e.Strategy, e.Symbol, e.CandleTime, e.Decision, e.Confidence, e.Reasoning, ind, e.Executed,
-		e.Reason, e.OrderID, e.Provider, e.Model, e.LatencyMS, e.PromptHash, e.Prompt, e.Raw, e.Error, e.StrategyVersion,
+		e.Reason, e.OrderID, e.Provider, e.Model, e.LatencyMS, e.PromptHash, e.Prompt, e.Raw, e.Error, e.StrategyVersion, e.TemplateVersion,
 		e.InputTokens, e.OutputTokens, costText(e.Cost))
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
@@ -140,7 +140,7 @@ func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]d
 		var ind []byte
 		var cost *string
 		if err := rows.Scan(&e.ID, &e.Time, &e.Strategy, &e.Symbol, &e.CandleTime, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
-			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion,
+			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion, &e.TemplateVersion,
 			&e.InputTokens, &e.OutputTokens, &cost); err != nil {
 			return nil, err
 		}
@@ -176,7 +176,7 @@ func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain
 		WHERE prompt_hash = $1 AND error = '' AND decision <> ''
 		  AND strategy IN (SELECT name FROM strategies WHERE type = 'ai_driven') ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
 		Scan(&e.ID, &e.Time, &e.Strategy, &e.Symbol, &e.CandleTime, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
-			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion,
+			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion, &e.TemplateVersion,
 			&e.InputTokens, &e.OutputTokens, &cost)
 	found := err == nil
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {

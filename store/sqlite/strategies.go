@@ -16,7 +16,7 @@ import (
 var _ domain.StrategyStore = (*Store)(nil)
 
 const evaluationCols = `id, at, strategy, symbol, candle_time, decision, confidence, reasoning, indicators, executed,
-	reason, order_id, provider, model, latency_ms, prompt_hash, prompt, raw, error, strategy_version,
+	reason, order_id, provider, model, latency_ms, prompt_hash, prompt, raw, error, strategy_version, template_version,
 	input_tokens, output_tokens, cost`
 
 // configText is the stored form of a strategy's configuration: {} when
@@ -100,9 +100,9 @@ func (s *Store) AppendEvaluation(ctx context.Context, e domain.Evaluation) error
 		return err
 	}
 	_, err = s.w.ExecContext(ctx, `INSERT INTO strategy_evaluations (`+evaluationCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.ID, ms(e.Time), e.Strategy, e.Symbol, ms(e.CandleTime), e.Decision, e.Confidence, e.Reasoning, ind, e.Executed,
-		e.Reason, e.OrderID, e.Provider, e.Model, e.LatencyMS, e.PromptHash, e.Prompt, e.Raw, e.Error, e.StrategyVersion,
+		e.Reason, e.OrderID, e.Provider, e.Model, e.LatencyMS, e.PromptHash, e.Prompt, e.Raw, e.Error, e.StrategyVersion, e.TemplateVersion,
 		e.InputTokens, e.OutputTokens, costText(e.Cost))
 	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 		return domain.Errorf(domain.EConflict, "Evaluation %s is already stored", e.ID)
@@ -139,7 +139,7 @@ func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]d
 		var at, candle int64
 		var ind, cost sql.NullString
 		if err := rows.Scan(&e.ID, &at, &e.Strategy, &e.Symbol, &candle, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
-			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion,
+			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion, &e.TemplateVersion,
 			&e.InputTokens, &e.OutputTokens, &cost); err != nil {
 			return nil, err
 		}
@@ -178,7 +178,7 @@ func (s *Store) RecordedDecision(ctx context.Context, promptHash string) (domain
 		WHERE prompt_hash = ? AND error = '' AND decision <> ''
 		  AND strategy IN (SELECT name FROM strategies WHERE type = 'ai_driven') ORDER BY at DESC, id DESC LIMIT 1`, promptHash).
 		Scan(&e.ID, &at, &e.Strategy, &e.Symbol, &candle, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
-			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion,
+			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion, &e.TemplateVersion,
 			&e.InputTokens, &e.OutputTokens, &cost)
 	found := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {

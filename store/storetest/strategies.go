@@ -119,7 +119,7 @@ func testEvaluationRoundTrip(t *testing.T, s domain.StrategyStore) {
 		},
 		Executed: true, Reason: "", OrderID: "ord-1",
 		Provider: "openai", Model: "gpt-x", LatencyMS: 1234, PromptHash: "sha256:abc", Prompt: "You are…\n\"quoted\" ✓",
-		Raw: `{"decision":"BUY"}`, Error: "", StrategyVersion: 7,
+		Raw: `{"decision":"BUY"}`, Error: "", StrategyVersion: 7, TemplateVersion: "custom:0123456789ab",
 		InputTokens: 1200, OutputTokens: 45, Cost: &cost,
 	}
 	refused := domain.Evaluation{

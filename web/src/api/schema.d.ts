@@ -844,8 +844,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The prompt an AI instance would send now */
+        /** The messages an AI instance would send now, with its saved template */
         get: operations["getStrategyPromptName"];
+        put?: never;
+        /** Render a submitted, unsaved prompt template against live data (the editor's check as you type): the messages, or the error with its line and column (200, valid false). Empty template: the shipped one. Stores and audits nothing */
+        post: operations["postStrategyPromptName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategy/prompt-versions/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An AI instance's prompt history, derived from its strategy versions (newest first): the template each renders and whether it changed from its parent, with the shipped template, the fields a template can use and its size bound */
+        get: operations["getStrategyPromptVersionsName"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2368,6 +2386,8 @@ export interface components {
             context_length?: number;
             /** @description Prompt template of AI-driven and hybrid instances: v1 or v2 (states the candle width); absent: the current (v2) */
             prompt_version?: string;
+            /** @description The instance's own prompt template (AI-driven and hybrid): Go text/template over the prompt data, with a {{define "system"}} block for the system message; checked on save (it must parse and render; a failure is a field error on prompt_template with the line and column) and saved, like every setting, as a new version. Absent or blank: the shipped template (prompt_version). Not both at once */
+            prompt_template?: string;
             parameters?: {
                 [key: string]: unknown;
             } | null;
@@ -2413,6 +2433,8 @@ export interface components {
             model?: string;
             latency_ms?: number;
             prompt_hash?: string;
+            /** @description The prompt template the decision rendered: v1, v2, or custom:<first 12 hex digits of the SHA-256 of the strategy version's own template> (absent: no prompt, or decided before templates were recorded) */
+            template_version?: string;
             prompt?: string;
             raw?: string;
             error?: string;
@@ -2449,8 +2471,14 @@ export interface components {
         PromptPreview: {
             strategy: string;
             symbol: string;
+            /** @description v1, v2 or custom:<hash> of the instance's own template */
             template_version: string;
+            /** @description The system message */
+            system: string;
+            /** @description The user message: what decisions record and replays match */
             prompt: string;
+            /** @description What a recorded-mode backtest matches answers by: the prompt's SHA-256, with the system message in it when that is not the shipped one */
+            prompt_hash: string;
         };
         IndicatorReading: {
             /** Format: date-time */
@@ -2516,6 +2544,8 @@ export interface components {
             ai_mode?: components["schemas"]["AIMode"];
             /** @description Runs a live-model backtest; without it a live ask answers with its LiveEstimate */
             confirm_live?: boolean;
+            /** @description Run this stored version of the strategy instead of the active one (0 or absent: the active one); the report's strategy_version says which ran */
+            strategy_version?: number;
         };
         /** @description A stored run: what was asked, the assumptions and the result (backtest/doc.go) */
         BacktestReport: {
@@ -2855,6 +2885,8 @@ export interface components {
             ai_mode?: components["schemas"]["AIMode"];
             /** @description Runs a live-model backtest; without it a live ask answers with its LiveEstimate */
             confirm_live?: boolean;
+            /** @description Run this stored version of the strategy instead of the active one (0 or absent: the active one); the report's strategy_version says which ran */
+            strategy_version?: number;
         };
         /**
          * @description How an AI-driven or hybrid strategy decides in a backtest: builtin (the built-in analyst, offline; the default), recorded (decisions recorded live, matched by prompt hash; none is HOLD) or live (the configured provider, only with confirm_live)
@@ -2866,6 +2898,8 @@ export interface components {
             mode: components["schemas"]["AIMode"];
             provider: string;
             model?: string;
+            /** @description The prompt template the run rendered its prompts with (v2, custom:<hash>, ...) */
+            template_version?: string;
             /** @description Decisions the strategy asked for, one per evaluation */
             prompts: number;
             /** @description Answered from a recording */
@@ -2991,6 +3025,8 @@ export interface components {
             model?: string;
             latency_ms?: number;
             prompt_hash?: string;
+            /** @description The prompt template the decision rendered: v1, v2, or custom:<first 12 hex digits of the SHA-256 of the strategy version's own template> (absent: no prompt, or decided before templates were recorded) */
+            template_version?: string;
             prompt?: string;
             raw?: string;
             error?: string;
@@ -3716,6 +3752,42 @@ export interface components {
                 /** @description The 16-byte auth secret (base64url) */
                 auth: string;
             };
+        };
+        /** @description Why a prompt template does not parse or render, and where (line and column from 1; 0 when the parser does not say) */
+        TemplateError: {
+            line: number;
+            column: number;
+            message: string;
+        };
+        /** @description A submitted template rendered against live data: the messages when valid, else the error */
+        PromptCheck: {
+            strategy: string;
+            symbol: string;
+            valid: boolean;
+            template_version?: string;
+            system?: string;
+            prompt?: string;
+            prompt_hash?: string;
+            error?: components["schemas"]["TemplateError"];
+        };
+        /** @description One strategy version as the prompt history shows it */
+        PromptVersion: {
+            version: number;
+            /** @description The version it was derived from (absent: none) */
+            parent?: number;
+            note: string;
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            active: boolean;
+            /** @description v1, v2 or custom:<hash>, as its decisions record it */
+            template_version: string;
+            /** @description Whether the version has its own template */
+            custom: boolean;
+            /** @description Its own template's text (absent for a shipped one: template_version names it) */
+            template?: string;
+            /** @description Whether the template differs from the parent version's (a first version: whether it has its own) */
+            changed: boolean;
         };
     };
     responses: {
@@ -5469,6 +5541,131 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postStrategyPromptName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    template: string;
+                    /** @description Default: the instance's first symbol */
+                    symbol?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PromptCheck"];
+                    };
+                };
+            };
+            /** @description Unknown symbol, or a body that is not the object */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such strategy */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The strategy does not ask a model */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getStrategyPromptVersionsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            strategy: string;
+                            active_version: number;
+                            versions: components["schemas"]["PromptVersion"][];
+                            count: number;
+                            /** @description The shipped template, where an edit starts from */
+                            default: {
+                                template_version: string;
+                                template: string;
+                            };
+                            fields: {
+                                name: string;
+                                description: string;
+                            }[];
+                            max_template_bytes: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such strategy */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The strategy does not ask a model */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

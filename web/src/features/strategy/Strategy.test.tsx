@@ -206,19 +206,13 @@ describe('Technical Analysis Strategy configuration', () => {
 });
 
 describe('AI Strategy Configuration', () => {
-  it('shows the model that answers and previews the prompt', async () => {
+  it('shows the model that answers', async () => {
     mockServer((c) => {
       if (c.path === '/strategy/config/ai_strategy') return ok({ ...ai, model_label: 'openai/gpt-4.1-nano', provider: 'replicate' });
-      if (c.path === '/strategy/prompt/ai_strategy')
-        return ok({ strategy: 'ai_strategy', symbol: c.query.get('symbol'), template_version: 'v1', prompt: `Decide for ${c.query.get('symbol')}` });
       return undefined;
     });
     renderRoute(<AIStrategy />);
     expect((await screen.findByTestId('model-label')).textContent).toBe('openai/gpt-4.1-nano');
-    await userEvent.click(screen.getByRole('button', { name: 'Preview prompt' }));
-    const pre = await screen.findByTestId('prompt-preview');
-    expect(pre.textContent).toContain('Template v1');
-    expect(pre.textContent).toContain('Decide for BTC-USD');
   });
 
   it('tests AI per symbol: decision, confidence colour and reasoning', async () => {

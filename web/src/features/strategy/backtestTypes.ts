@@ -20,6 +20,8 @@ export interface BacktestAsk {
   ai_mode?: AIMode;
   /** Runs a live-model backtest; without it the server answers with a LiveEstimate. */
   confirm_live?: boolean;
+  /** Runs this stored version of the strategy instead of the active one. */
+  strategy_version?: number;
 }
 
 export type AIMode = Schemas['AIMode'];

@@ -10,6 +10,7 @@ import { AISpendCard } from './AISpendCard';
 import { ConfigScreen, TimeframeField, useConfigForm } from './configForm';
 import { Badge, NumberField, OperatorNote, SymbolsField } from './controls';
 import { EvaluationTable } from './EvaluationTable';
+import { PromptWorkbench } from './prompt/PromptWorkbench';
 import type { useFlash } from './Flash';
 
 /** The spec's model choices; the provider in Settings decides which real model each maps to. */
@@ -94,8 +95,10 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
       </Card>
       <div className="space-y-4">
         <TestAI name={config.name} symbolsText={f.symbols} flash={flash} />
-        <PromptPreviewCard name={config.name} symbols={config.symbols} />
         <AIPerformanceView name={config.name} />
+      </div>
+      <div className="min-w-0 lg:col-span-3">
+        <PromptWorkbench name={config.name} symbols={config.symbols} flash={flash} />
       </div>
       {operator && (
         <div className="min-w-0 lg:col-span-3">
@@ -110,54 +113,6 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
         )}
       </Card>
     </div>
-  );
-}
-
-/** The rendered prompt the strategy would send now (its saved configuration), for one symbol. */
-function PromptPreviewCard({ name, symbols }: { name: string; symbols: string[] }) {
-  const [symbol, setSymbol] = useState(symbols[0] ?? 'BTC-USD');
-  const [text, setText] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const show = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const p = await strategyApi.prompt(name, symbol);
-      setText(`Template ${p.template_version}\n\n${p.prompt}`);
-    } catch (e) {
-      setText(null);
-      setError(e instanceof ApiError ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Card title="Prompt Preview">
-      <div className="mb-3 flex items-center gap-2">
-        <label htmlFor="prompt-symbol" className="text-sm text-slate-600 dark:text-slate-300">
-          Symbol
-        </label>
-        <select id="prompt-symbol" value={symbol} onChange={(e) => setSymbol(e.target.value)} className={inputClass}>
-          {(symbols.length ? symbols : ['BTC-USD']).map((s) => (
-            <option key={s}>{s}</option>
-          ))}
-        </select>
-        <button type="button" className={btn.secondary} disabled={busy} onClick={() => void show()}>
-          {busy ? 'Rendering...' : 'Preview prompt'}
-        </button>
-      </div>
-      {error && (
-        <p role="alert" className="text-sm text-red-600">
-          {error}
-        </p>
-      )}
-      {text && (
-        <pre data-testid="prompt-preview" className="max-h-72 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 text-xs dark:bg-slate-900">
-          {text}
-        </pre>
-      )}
-    </Card>
   );
 }
 

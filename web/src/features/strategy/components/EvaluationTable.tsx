@@ -39,6 +39,11 @@ export function EvaluationTable({ rows, empty, showModel = false }: { rows: Eval
                   <span className="block text-xs text-slate-500 dark:text-slate-400">
                     {modelLabel(e)}
                     {e.latency_ms ? ` · ${e.latency_ms} ms` : ''}
+                    {e.template_version ? (
+                      <span className="font-mono" title="The prompt template the decision rendered">
+                        {` · prompt ${e.template_version}`}
+                      </span>
+                    ) : null}
                   </span>
                 )}
               </td>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { ErrorBox } from '@/components/Field';
 import { Card, ScreenHeader } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
@@ -58,7 +59,9 @@ export default function Backtest() {
   const [form, setForm] = useState<Form>(() => defaultForm());
   useDataPeriod(setForm);
   const [errors, setErrors] = useState<BacktestErrors>({});
-  const [selected, setSelected] = useState<string | null>(null);
+  // ?run=<id> opens a run started elsewhere (the AI screen's "Backtest this prompt").
+  const [params] = useSearchParams();
+  const [selected, setSelected] = useState<string | null>(() => params.get('run'));
   const [picked, setPicked] = useState<string[]>([]);
   const [comparing, setComparing] = useState<[string, string] | null>(null);
   /** A live-model run's estimate, waiting for the trader to confirm it. */
