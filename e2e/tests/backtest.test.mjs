@@ -83,6 +83,13 @@ test('a backtest runs from the screen and shows its report, history and comparis
   assert.match(await page.getByTestId('bt-data').innerText(), /^Data: coinbase \(shipped\), real market dates 2025-12-\d\d \d\d:\d\d UTC to 2026-03-01 00:00 UTC/);
   await page.getByTestId('equity-chart').locator('canvas').first().waitFor();
   await page.getByTestId('fills-chart').locator('canvas').first().waitFor();
+  // Both charts open on the whole run (January and February), and say so.
+  for (const id of ['equity-span', 'fills-span']) {
+    const span = page.getByTestId(id);
+    await span.waitFor();
+    await page.waitForFunction((t) => document.querySelector(`[data-testid="${t}"]`)?.getAttribute('data-whole') === 'true', id);
+    assert.match(await span.innerText(), /^Showing 01\/01\/2026, .* to (02\/28|03\/01)\/2026, .*: the whole run$/, id);
+  }
   const trades = await page.getByTestId('bt-trade-row').count();
   assert.ok(trades > 0, 'the period has trades');
   await page.getByText(/Trades \(\d+\)/).waitFor();

@@ -1,13 +1,21 @@
 import { AreaSeries, LineSeries, LineStyle, type UTCTimestamp } from 'lightweight-charts';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { IChartApi } from 'lightweight-charts';
 import { chartTime, createThemedChart, fitWhileSizing } from '@/components/chart';
 import { Card } from '@/components/Screen';
+import { useVisibleSpan, VisibleSpan } from '@/components/VisibleSpan';
 import { toNum } from '@/lib/format';
 import type { EquityPoint } from '../../backtestTypes';
 
 /** Equity at each candle's close (area) and the drawdown below its peak (red band underneath). */
 export function EquityChart({ points, initial, maxDrawdown }: { points: EquityPoint[]; initial: string; maxDrawdown: number }) {
   const box = useRef<HTMLDivElement>(null);
+  const [chartApi, setChartApi] = useState<IChartApi | null>(null);
+  const span = useVisibleSpan(chartApi);
+  const bounds = useMemo(() => {
+    const ts = points.map((p) => chartTime(p.time));
+    return ts.length ? { first: Math.min(...ts), last: Math.max(...ts) } : null;
+  }, [points]);
   useEffect(() => {
     if (!box.current) return;
     // Equity above, drawdown in a band below it on its own (unlabelled) scale.
@@ -22,7 +30,9 @@ export function EquityChart({ points, initial, maxDrawdown }: { points: EquityPo
     dd.setData(rows.map(([t, p]) => ({ time: t as UTCTimestamp, value: -p.drawdown * 100 })));
     equity.createPriceLine({ price: toNum(initial), color: '#94a3b8', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: 'Start' });
     const unfit = fitWhileSizing(chart, box.current); // opens on the whole run
+    setChartApi(chart);
     return () => {
+      setChartApi(null);
       unfit();
       dispose();
     };
@@ -30,6 +40,7 @@ export function EquityChart({ points, initial, maxDrawdown }: { points: EquityPo
   return (
     <Card title="Equity Curve">
       <div ref={box} className="h-72 w-full" data-testid="equity-chart" />
+      {bounds && <VisibleSpan span={span} first={bounds.first} last={bounds.last} onFit={() => chartApi?.timeScale().fitContent()} testId="equity-span" />}
       <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
         <span className="text-blue-600 dark:text-blue-400">Equity</span> at each candle's close, dashed at the starting capital;{' '}
         <span className="text-red-600 dark:text-red-400">drawdown</span> below the peak underneath (deepest {(maxDrawdown * 100).toFixed(2)}%).

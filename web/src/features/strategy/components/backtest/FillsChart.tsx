@@ -1,9 +1,11 @@
 import { CandlestickSeries, createSeriesMarkers, type SeriesMarker, type UTCTimestamp } from 'lightweight-charts';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { IChartApi } from 'lightweight-charts';
 import { chartTime, createThemedChart, fillMarkers, fitWhileSizing } from '@/components/chart';
 import { ErrorBox } from '@/components/Field';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
+import { useVisibleSpan, VisibleSpan } from '@/components/VisibleSpan';
 import { errorMessage } from '@/lib/api';
 import { toNum } from '@/lib/format';
 import { usePeriodCandles } from '../../backtestApi';
@@ -17,6 +19,8 @@ export function FillsChart({ report }: { report: BacktestReport }) {
   const g = chartGranularity(report.assumptions.timeframe, report.start_date, report.end_date);
   const candles = usePeriodCandles(report.symbol, g, report.start_date, report.end_date);
   const box = useRef<HTMLDivElement>(null);
+  const [chartApi, setChartApi] = useState<IChartApi | null>(null);
+  const span = useVisibleSpan(chartApi);
   const fills = report.fills;
   const data = useMemo(() => {
     const cs = (candles.data ?? []).map((k) => ({ time: chartTime(k.timestamp) as UTCTimestamp, open: toNum(k.open), high: toNum(k.high), low: toNum(k.low), close: toNum(k.close) }));
@@ -35,7 +39,9 @@ export function FillsChart({ report }: { report: BacktestReport }) {
     series.setData(data.cs);
     createSeriesMarkers(series, data.markers);
     const unfit = fitWhileSizing(chart, box.current); // opens on the whole run
+    setChartApi(chart);
     return () => {
+      setChartApi(null);
       unfit();
       dispose();
     };
@@ -47,6 +53,9 @@ export function FillsChart({ report }: { report: BacktestReport }) {
       {candles.isError && <ErrorBox message={`Failed to load chart data: ${errorMessage(candles.error, 'Unknown error')}`} />}
       {candles.isPending && <Spinner />}
       <div ref={box} className="h-80 w-full" data-testid="fills-chart" />
+      {data.cs.length > 0 && (
+        <VisibleSpan span={span} first={data.cs[0]!.time} last={data.cs[data.cs.length - 1]!.time} onFit={() => chartApi?.timeScale().fitContent()} testId="fills-span" />
+      )}
       <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
         <span className="text-emerald-600 dark:text-emerald-400">▲ {buys} buys</span> · <span className="text-red-600 dark:text-red-400">▼ {(fills ?? []).length - buys} sells</span> (SL stop-loss, TP
         take-profit, END sold at the end of the data)
