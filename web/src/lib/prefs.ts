@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from './api';
-import { DEFAULT_PREFS, setDisplayPrefs } from './format';
-import type { Ticker } from './types';
+import { DEFAULT_PREFS, setDisplayPrefs, setPriceIncrements } from './format';
+import type { Product, Ticker } from './types';
 
 /** The parts of GET /settings the app follows outside the Settings screen (same query key). */
 interface SettingsDoc {
@@ -67,7 +67,8 @@ const FONT_SIZE: Record<string, string> = { small: '14px', medium: '16px', large
 /**
  * Applies the user's display settings app-wide: number, date and time
  * formats, time zone, the display currency (BTC and ETH converted at the live
- * price) and the font size. Called once by the signed-in layout.
+ * price), each market's price places and the font size. Called once by the
+ * signed-in layout.
  */
 export function useDisplaySync(): void {
   const ui = useSettingsDoc().data?.settings.ui;
@@ -75,6 +76,9 @@ export function useDisplaySync(): void {
   const pair = cur === 'BTC' || cur === 'ETH' ? `${cur}-USD` : '';
   const t = useQuery({ queryKey: ['ticker', pair], queryFn: () => api.get<Ticker>(`/market-data/ticker/${pair}`), enabled: pair !== '', refetchInterval: 10_000 });
   const price = Number(t.data?.price ?? 0);
+  // Prices show the places their market's increment needs (same query as the trading form's).
+  const products = useQuery({ queryKey: ['products'], queryFn: () => api.get<{ products: Product[] }>('/market-data/products').then((d) => d.products), staleTime: 5 * 60_000 });
+  if (products.data) setPriceIncrements(products.data);
   setDisplayPrefs({
     currency: pair ? cur : 'USD',
     decimals: ui?.display?.decimalPlaces ?? DEFAULT_PREFS.decimals,
