@@ -1,5 +1,5 @@
 import { Spinner } from '@/components/Spinner';
-import { formatMoney, formatSignedMoney, pnlClass } from '@/lib/format';
+import { formatMoney, formatNumber, formatShare, formatSignedMoney, pnlClass } from '@/lib/format';
 import { useStrategyPerformance } from '../api';
 import { MSG, winRateClass } from '../model';
 
@@ -33,12 +33,12 @@ export function PerformanceTable() {
               <td className="py-2 pr-3 font-medium">{p.strategy_name}</td>
               <td className="py-2 pr-3 text-right">{p.total_trades}</td>
               <td className="py-2 pr-3 text-right">{p.winning_trades}</td>
-              <td className={`py-2 pr-3 text-right ${p.total_trades ? winRateClass(p.win_rate / 100) : ''}`}>{p.total_trades ? `${p.win_rate.toFixed(1)}%` : '—'}</td>
+              <td className={`py-2 pr-3 text-right ${p.total_trades ? winRateClass(p.win_rate / 100) : ''}`}>{p.total_trades ? formatShare(p.win_rate, 1) : '—'}</td>
               <td className={`py-2 pr-3 text-right ${pnlClass(p.realized_pnl)}`}>{formatSignedMoney(p.realized_pnl)}</td>
               <td className={`py-2 pr-3 text-right ${pnlClass(p.unrealized_pnl)}`}>{formatSignedMoney(p.unrealized_pnl)}</td>
               <td className={`py-2 pr-3 text-right font-semibold ${pnlClass(p.total_pnl)}`}>{formatSignedMoney(p.total_pnl)}</td>
               <td className="py-2 pr-3 text-right">{formatMoney(p.max_drawdown)}</td>
-              <td className="py-2 text-right">{p.total_trades ? p.sharpe_ratio.toFixed(2) : '—'}</td>
+              <td className="py-2 text-right">{p.total_trades ? formatNumber(p.sharpe_ratio, 2) : '—'}</td>
             </tr>
           ))}
         </tbody>

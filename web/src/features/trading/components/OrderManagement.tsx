@@ -39,14 +39,14 @@ const TYPE_LABEL = { market: 'Market', limit: 'Limit', stop_loss: 'Stop-Loss', t
 export function trailNote(o: Order): string | null {
   const t = o.trail;
   if (!t) return null;
-  const dist = t.trail_percent ? `${t.trail_percent}%` : t.trail_amount ? formatPrice(t.trail_amount) : '';
-  return t.extreme_price ? `trails ${dist} from ${formatPrice(t.extreme_price)}` : `${dist}, from ${t.activation_price ? formatPrice(t.activation_price) : 'the market'}`;
+  const dist = t.trail_percent ? `${t.trail_percent}%` : t.trail_amount ? formatPrice(t.trail_amount, o.symbol) : '';
+  return t.extreme_price ? `trails ${dist} from ${formatPrice(t.extreme_price, o.symbol)}` : `${dist}, from ${t.activation_price ? formatPrice(t.activation_price, o.symbol) : 'the market'}`;
 }
 
 /** Price column: the limit or stop price; for a market order, its average fill price once it filled, else 'Market'. */
 export function orderPrice(o: Order): string {
   const p = o.price ?? o.stop_price ?? o.average_fill_price;
-  return p ? formatPrice(p) : 'Market';
+  return p ? formatPrice(p, o.symbol) : 'Market';
 }
 
 /**
@@ -268,7 +268,7 @@ export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: ()
         </Row>
         {isStop && ticker.data && (
           <Row label="Market price">
-            <span data-testid="modify-market">{formatPrice(ticker.data.price)}</span>
+            <span data-testid="modify-market">{formatPrice(ticker.data.price, order.symbol)}</span>
           </Row>
         )}
         {order.parent_order_id && <p className="text-xs text-slate-500 dark:text-slate-400">This is a protective order; it stays linked to its BUY and its one-cancels-other group.</p>}

@@ -7,7 +7,7 @@ import { btn, inputClass, Modal, Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { api, errorMessage } from '@/lib/api';
-import { formatDateTime, formatPercent, formatPrice, formatQty, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
+import { formatDateTime, formatPercent, formatPrice, formatQty, formatShare, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
 import { newClientOrderId, orderFailureMessage, sendWithRetry } from '@/lib/retry';
 import type { Position } from '@/lib/types';
 import { useInvalidateTrading, usePortfolio, usePositions } from '../api';
@@ -74,8 +74,8 @@ export function PositionManager() {
                     <tr className="border-t border-slate-100 tabular-nums dark:border-slate-800" data-testid="position-row">
                       <td className="px-2 py-2 font-semibold">{p.symbol}</td>
                       <td className="px-2 py-2">{(toNum(p.quantity) > 0 ? '+' : '') + formatQty(p.quantity)}</td>
-                      <td className="px-2 py-2">{formatPrice(p.avg_price)}</td>
-                      <td className="px-2 py-2">{toNum(p.current_price) ? formatPrice(p.current_price) : 'N/A'}</td>
+                      <td className="px-2 py-2">{formatPrice(p.avg_price, p.symbol)}</td>
+                      <td className="px-2 py-2">{toNum(p.current_price) ? formatPrice(p.current_price, p.symbol) : 'N/A'}</td>
                       <td className="px-2 py-2">{formatMoney(p.current_value)}</td>
                       <td className={`px-2 py-2 ${pnlClass(p.unrealized_pnl)}`}>{formatSignedMoney(p.unrealized_pnl)}</td>
                       <td className={`px-2 py-2 ${pnlClass(p.pnl_percentage)}`}>{formatPercent(p.pnl_percentage)}</td>
@@ -106,7 +106,7 @@ export function PositionManager() {
       {div && div.symbols > 0 && (
         <Card title="Risk Metrics">
           <Row label="Assets held">{div.symbols}</Row>
-          <Row label="Largest position">{toNum(div.largest_position_percentage).toFixed(1)}%</Row>
+          <Row label="Largest position">{formatShare(div.largest_position_percentage)}</Row>
           <Row label="Weekly P&L">
             <span className={pnlClass(portfolio.data?.weekly_pnl)}>{formatSignedMoney(portfolio.data?.weekly_pnl)}</span>
           </Row>
@@ -142,7 +142,7 @@ export function ProtectionCell({ position }: { position: Position }) {
       {levels.map((l) => (
         <li key={l.order_id} title={`${l.protective ? 'Protective order' : 'Your order'} ${l.order_id}`}>
           <span className={l.kind === 'stop_loss' ? 'font-semibold text-red-600 dark:text-red-400' : 'font-semibold text-emerald-600 dark:text-emerald-400'}>{KIND_LABEL[l.kind]}</span>{' '}
-          {formatPrice(l.price)} × {formatQty(l.quantity)}
+          {formatPrice(l.price, position.symbol)} × {formatQty(l.quantity)}
         </li>
       ))}
       {stopped < held && <li className="text-amber-600 dark:text-amber-400">{formatQty(held - stopped)} without a stop</li>}
@@ -202,7 +202,7 @@ export function ClosePositionModal({ position, onClose }: { position: Position; 
         }}
       >
         <Row label="Position">{formatQty(position.quantity)}</Row>
-        <Row label="Current Price">{formatPrice(position.current_price)}</Row>
+        <Row label="Current Price">{formatPrice(position.current_price, position.symbol)}</Row>
         <div>
           <label htmlFor="close-qty" className="block text-sm font-medium">
             Quantity to close

@@ -92,7 +92,7 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
                   <td className="px-2 py-2">{t.symbol}</td>
                   <td className={`px-2 py-2 font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</td>
                   <td className="px-2 py-2">{formatQty(t.quantity)}</td>
-                  <td className="px-2 py-2">{formatPrice(t.price)}</td>
+                  <td className="px-2 py-2">{formatPrice(t.price, t.symbol)}</td>
                   <td className="px-2 py-2">{formatMoney(t.total_value)}</td>
                   <td className="px-2 py-2">{formatMoney(t.fee)}</td>
                   <td className="px-2 py-2">
@@ -130,7 +130,7 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
           <Row label="Side">{details.side}</Row>
           <Row label="Type">{fillTypeLabel(details)}</Row>
           <Row label="Quantity">{formatQty(details.quantity)}</Row>
-          <Row label="Price">{formatPrice(details.price)}</Row>
+          <Row label="Price">{formatPrice(details.price, details.symbol)}</Row>
           <Row label="Total">{formatMoney(details.total_value)}</Row>
           <Row label="Fee">{formatMoney(details.fee)}</Row>
           <Row label="Liquidity">{details.liquidity || '—'}</Row>
