@@ -68,10 +68,11 @@ const FONT_SIZE: Record<string, string> = { small: '14px', medium: '16px', large
  * Applies the user's display settings app-wide: number, date and time
  * formats, time zone, the display currency (BTC and ETH converted at the live
  * price), each market's price places and the font size. Called once by the
- * signed-in layout.
+ * signed-in layout, which draws the screens once it returns true.
  */
-export function useDisplaySync(): void {
-  const ui = useSettingsDoc().data?.settings.ui;
+export function useDisplaySync(): boolean {
+  const doc = useSettingsDoc();
+  const ui = doc.data?.settings.ui;
   const cur = ui?.display?.currency ?? 'USD';
   const pair = cur === 'BTC' || cur === 'ETH' ? `${cur}-USD` : '';
   const t = useQuery({ queryKey: ['ticker', pair], queryFn: () => api.get<Ticker>(`/market-data/ticker/${pair}`), enabled: pair !== '', refetchInterval: 10_000 });
@@ -92,6 +93,8 @@ export function useDisplaySync(): void {
   useEffect(() => {
     document.documentElement.style.fontSize = size;
   }, [size]);
+  // Settled: the settings (and a BTC or ETH price) answered or failed; screens drawn before would mix formats.
+  return !doc.isPending && (pair === '' || !t.isPending);
 }
 
 /** Whether to show a notice when an order fills (ui.notifications.trades). */
