@@ -22,7 +22,7 @@ export function FillToasts() {
       if (m.type !== 'trade_update') return;
       const { order, fill } = m.data as { order: Order; fill?: Fill };
       if (!fill) return;
-      const text = `${order.status === 'filled' ? 'Filled' : 'Partly filled'}: ${fill.side} ${formatQty(fill.quantity)} ${fill.symbol} at ${formatPrice(fill.price)}`;
+      const text = `${order.status === 'filled' ? 'Filled' : 'Partly filled'}: ${fill.side} ${formatQty(fill.quantity)} ${fill.symbol} at ${formatPrice(fill.price, fill.symbol)}`;
       setToasts((t) => [...t.slice(-3), { id: fill.id, text, side: fill.side }]);
       setTimeout(() => setToasts((t) => t.filter((x) => x.id !== fill.id)), SHOW_MS);
     });

@@ -10,10 +10,9 @@ import { RequireAuth } from './RequireAuth';
 
 const symbols = [...SYMBOLS];
 
-/** Signed-in effects: the realtime socket (saying when it gave up) and the display settings. */
+/** The realtime socket, saying when it gave up. */
 function Realtime() {
   useRealtimeConnection(symbols);
-  useDisplaySync();
   const { state, error } = useRealtimeState();
   if (state !== 'failed') return null;
   return (
@@ -23,19 +22,35 @@ function Realtime() {
   );
 }
 
-export function Layout() {
+/**
+ * The signed-in page. Screens are drawn once the display settings are known:
+ * the formatter reads them when a screen renders, and a screen drawn before
+ * they arrived would keep the default formats beside figures drawn after.
+ */
+function SignedIn() {
+  const displayReady = useDisplaySync();
   return (
-    <RequireAuth>
-      <div className="min-h-screen">
-        <NavBar />
-        <Realtime />
-        <FillToasts />
-        <main className="mx-auto max-w-screen-2xl px-4 py-6">
+    <div className="min-h-screen">
+      <NavBar />
+      <Realtime />
+      <FillToasts />
+      <main className="mx-auto max-w-screen-2xl px-4 py-6">
+        {displayReady ? (
           <Suspense fallback={<Spinner />}>
             <Outlet />
           </Suspense>
-        </main>
-      </div>
+        ) : (
+          <Spinner />
+        )}
+      </main>
+    </div>
+  );
+}
+
+export function Layout() {
+  return (
+    <RequireAuth>
+      <SignedIn />
     </RequireAuth>
   );
 }

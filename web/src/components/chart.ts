@@ -1,4 +1,5 @@
-import { ColorType, createChart, type ChartOptions, type DeepPartial, type IChartApi } from 'lightweight-charts';
+import { ColorType, createChart, TickMarkType, type ChartOptions, type DeepPartial, type IChartApi, type Time } from 'lightweight-charts';
+import { displayPrefs, timeLabel, timeTick, type TickKind } from '@/lib/format';
 
 /** Chart colours for the current light/dark mode (a class on <html>). */
 export function chartColors(): DeepPartial<ChartOptions> {
@@ -9,13 +10,51 @@ export function chartColors(): DeepPartial<ChartOptions> {
   };
 }
 
+const TICK_KIND: Record<TickMarkType, TickKind> = {
+  [TickMarkType.Year]: 'year',
+  [TickMarkType.Month]: 'month',
+  [TickMarkType.DayOfMonth]: 'day',
+  [TickMarkType.Time]: 'time',
+  [TickMarkType.TimeWithSeconds]: 'seconds',
+};
+
+/** A chart time (unix seconds here; a business day or 'YYYY-MM-DD' if a caller passes one) as unix seconds. */
+function seconds(t: Time): number {
+  if (typeof t === 'number') return t;
+  if (typeof t === 'string') return Date.parse(`${t}T00:00:00Z`) / 1000;
+  return Date.UTC(t.year, t.month - 1, t.day) / 1000;
+}
+
+/**
+ * The time axis and crosshair in the display settings' date order, clock and
+ * time zone. A chart of days (timeVisible false: one point per UTC day) is
+ * labelled by those days, wherever the reader is.
+ */
+export function timeAxisOptions(timeVisible: boolean): DeepPartial<ChartOptions> {
+  const zone = () => (timeVisible ? displayPrefs() : { ...displayPrefs(), timezone: 'UTC' });
+  return {
+    localization: { timeFormatter: (t: Time) => timeLabel(seconds(t), timeVisible, zone()) },
+    timeScale: { timeVisible, secondsVisible: false, tickMarkFormatter: (t: Time, kind: TickMarkType) => timeTick(seconds(t), TICK_KIND[kind], zone()) },
+  };
+}
+
 /**
  * A lightweight-charts chart in el, sized to it, following the light/dark
- * toggle. The library's attribution logo stays on (its default). dispose
- * removes the chart and stops following the theme.
+ * toggle, its time axis in the display settings (timeAxisOptions). The
+ * library's attribution logo stays on (its default). Values are labelled by
+ * each series' priceFormat or options.localization.priceFormatter: callers
+ * pass a formatter from lib/format so axes read like the rest of the screen.
+ * dispose removes the chart and stops following the theme.
  */
-export function createThemedChart(el: HTMLElement, options: DeepPartial<ChartOptions> = {}): { chart: IChartApi; dispose: () => void } {
-  const chart = createChart(el, { autoSize: true, ...chartColors(), timeScale: { timeVisible: true, secondsVisible: false }, ...options });
+export function createThemedChart(el: HTMLElement, options: DeepPartial<ChartOptions> = {}, timeVisible = true): { chart: IChartApi; dispose: () => void } {
+  const axis = timeAxisOptions(timeVisible);
+  const chart = createChart(el, {
+    autoSize: true,
+    ...chartColors(),
+    ...options,
+    localization: { ...axis.localization, ...options.localization },
+    timeScale: { ...axis.timeScale, ...options.timeScale },
+  });
   const themeWatch = new MutationObserver(() => chart.applyOptions(chartColors()));
   themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
   return {

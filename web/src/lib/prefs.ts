@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from './api';
-import { DEFAULT_PREFS, setDisplayPrefs } from './format';
-import type { Ticker } from './types';
+import { DEFAULT_PREFS, setDisplayPrefs, setPriceIncrements } from './format';
+import type { Product, Ticker } from './types';
 
 /** The parts of GET /settings the app follows outside the Settings screen (same query key). */
 interface SettingsDoc {
@@ -67,14 +67,19 @@ const FONT_SIZE: Record<string, string> = { small: '14px', medium: '16px', large
 /**
  * Applies the user's display settings app-wide: number, date and time
  * formats, time zone, the display currency (BTC and ETH converted at the live
- * price) and the font size. Called once by the signed-in layout.
+ * price), each market's price places and the font size. Called once by the
+ * signed-in layout, which draws the screens once it returns true.
  */
-export function useDisplaySync(): void {
-  const ui = useSettingsDoc().data?.settings.ui;
+export function useDisplaySync(): boolean {
+  const doc = useSettingsDoc();
+  const ui = doc.data?.settings.ui;
   const cur = ui?.display?.currency ?? 'USD';
   const pair = cur === 'BTC' || cur === 'ETH' ? `${cur}-USD` : '';
   const t = useQuery({ queryKey: ['ticker', pair], queryFn: () => api.get<Ticker>(`/market-data/ticker/${pair}`), enabled: pair !== '', refetchInterval: 10_000 });
   const price = Number(t.data?.price ?? 0);
+  // Prices show the places their market's increment needs (same query as the trading form's).
+  const products = useQuery({ queryKey: ['products'], queryFn: () => api.get<{ products: Product[] }>('/market-data/products').then((d) => d.products), staleTime: 5 * 60_000 });
+  if (products.data) setPriceIncrements(products.data);
   setDisplayPrefs({
     currency: pair ? cur : 'USD',
     decimals: ui?.display?.decimalPlaces ?? DEFAULT_PREFS.decimals,
@@ -88,6 +93,8 @@ export function useDisplaySync(): void {
   useEffect(() => {
     document.documentElement.style.fontSize = size;
   }, [size]);
+  // Settled: the settings (and a BTC or ETH price) answered or failed; screens drawn before would mix formats.
+  return !doc.isPending && (pair === '' || !t.isPending);
 }
 
 /** Whether to show a notice when an order fills (ui.notifications.trades). */

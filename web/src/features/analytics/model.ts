@@ -1,4 +1,4 @@
-import { formatDateTime, formatMoney, formatSignedMoney, groupNumber } from '@/lib/format';
+import { formatCompact, formatDate, formatDateTime, formatMoney, formatNumber, formatPercent, formatShare, formatSignedMoney, moneyAxis } from '@/lib/format';
 import type { Coverage, Num, Period, Tab } from './types';
 
 export const PERIODS: Period[] = ['1d', '7d', '30d', '90d', '1y', 'all'];
@@ -82,7 +82,7 @@ export function num(v: Num | undefined): number | null {
 /** A figure the server sends as a percent already (5.71 = 5.71%); '—' when null. */
 export function percent(v: Num | undefined, places = 2): string {
   const n = num(v);
-  return n === null ? DASH : `${n.toFixed(places)}%`;
+  return n === null ? DASH : formatShare(n, places);
 }
 
 export function signedPercent(v: Num | undefined, places = 2): string {
@@ -94,14 +94,13 @@ export function signedPercent(v: Num | undefined, places = 2): string {
 export function pct(v: Num | undefined, places = 2): string {
   const n = num(v);
   if (n === null) return DASH;
-  return `${(n * 100).toFixed(places)}%`;
+  return formatShare(n * 100, places);
 }
 
 export function signedPct(v: Num | undefined, places = 2): string {
   const n = num(v);
   if (n === null) return DASH;
-  const s = (n * 100).toFixed(places);
-  return Number(s) === 0 ? `${(0).toFixed(places)}%` : `${n > 0 ? '+' : ''}${s}%`;
+  return formatPercent(n * 100, places);
 }
 
 export function money(v: Num | undefined): string {
@@ -114,20 +113,20 @@ export function signedMoney(v: Num | undefined): string {
 
 export function ratio(v: Num | undefined, places = 2): string {
   const n = num(v);
-  return n === null ? DASH : n.toFixed(places);
+  return n === null ? DASH : formatNumber(n, places);
 }
 
 /** Dollars in trillions or billions, e.g. $2.13T. */
 export function scaled(v: Num | undefined, unit: 'T' | 'B'): string {
   const n = num(v);
   if (n === null) return DASH;
-  return `$${groupNumber(n / (unit === 'T' ? 1e12 : 1e9), 2)}${unit}`;
+  return `$${formatNumber(n / (unit === 'T' ? 1e12 : 1e9), 2)}${unit}`;
 }
 
 export function compact(v: Num | undefined): string {
   const n = num(v);
   if (n === null) return DASH;
-  return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 }).format(n);
+  return formatCompact(n);
 }
 
 const GREEN = 'text-emerald-600 dark:text-emerald-400';
@@ -190,14 +189,11 @@ export function winRatePctClass(v: Num | undefined): string {
 }
 
 export function dayLabel(iso: string): string {
-  return iso.slice(0, 10);
+  return formatDate(iso.slice(0, 10));
 }
 
-/** A chart axis in USD: -$4.13, $1,250. */
-export function usdAxis(v: number): string {
-  const a = Math.abs(v);
-  return (v < 0 ? '-' : '') + '$' + groupNumber(a, a < 100 ? 2 : 0);
-}
+/** A chart axis of account amounts: -$4.13, $1,250 (lib/format's moneyAxis, in the display currency). */
+export const usdAxis = moneyAxis;
 
 /**
  * What to say when the data covers less than the period asked for (null when it covers it all): the dates it does
@@ -208,6 +204,6 @@ export function coverageNote(c: Coverage | undefined, period: Period): string | 
   const asked = PERIOD_LABELS[period];
   if (!c.from) return `No data recorded in the ${asked.toLowerCase()} asked for.`;
   const days = Math.max(0, (new Date(c.to).getTime() - new Date(c.from).getTime()) / 86_400_000);
-  const span = days < 1 ? `${Math.max(1, Math.round(days * 24))} hour(s)` : `${days.toFixed(1)} days`;
+  const span = days < 1 ? `${Math.max(1, Math.round(days * 24))} hour(s)` : `${formatNumber(days, 1)} days`;
   return `Data covers only ${formatDateTime(c.from)} to ${formatDateTime(c.to)} (${span}) of the ${asked.toLowerCase()} asked for.`;
 }

@@ -299,7 +299,7 @@ describe('Strategy Backtesting', () => {
     expect(banner).toContain('half-spread 0.0050%');
     expect(screen.getByTestId('bt-policy').textContent).toContain('stop-loss 2.00% · take-profit off · max position 10.00% · daily loss limit 5.00% · max drawdown 15.00%');
     // The data period and source, by real market dates.
-    expect(screen.getByTestId('bt-data').textContent).toBe('Data: coinbase (shipped), real market dates 2025-12-29 15:00 UTC to 2026-03-01 00:00 UTC (1,473 candles read: 57 to warm up + 1,416 in the period).');
+    expect(screen.getByTestId('bt-data').textContent).toBe('Data: coinbase (shipped), real market dates 12/29/2025 15:00 UTC to 03/01/2026 00:00 UTC (1,473 candles read: 57 to warm up + 1,416 in the period).');
     expect(screen.queryByTestId('bt-synthetic')).toBeNull();
 
     const trades = within(screen.getByRole('table', { name: 'Backtest trades' })).getAllByRole('row');
@@ -594,7 +594,7 @@ describe('backtest model', () => {
     renderScreen();
     await userEvent.click(within((await screen.findAllByTestId('bt-history-row'))[0]!).getByRole('button'));
     const callout = await screen.findByTestId('bt-halted');
-    expect(callout.textContent).toContain('Trading halted: Maximum drawdown reached (limit 15%) on 2026-01-20: 40 of 59 days untraded.');
+    expect(callout.textContent).toContain('Trading halted: Maximum drawdown reached (limit 15%) on 01/20/2026: 40 of 59 days untraded.');
     expect(callout.textContent).toContain('The limit refused 12 signals');
     // Before the assumptions and the figures.
     const report_ = screen.getByTestId('bt-report');

@@ -1,4 +1,4 @@
-import { formatMoney, formatPercent, toNum } from '@/lib/format';
+import { formatMoney, formatNumber, formatPercent, formatShare, toNum } from '@/lib/format';
 import type { AIMode, BacktestAsk, BacktestReport, LiveEstimate } from './backtestTypes';
 
 /** The spec's backtest messages (section 5), as the server words them too. */
@@ -130,11 +130,10 @@ export function toAsk(f: BacktestForm): BacktestAsk {
 
 /** A fraction as a percent, e.g. 0.1234 -> "12.34%". */
 export function pct(fraction: number, places = 2): string {
-  const s = (fraction * 100).toFixed(places);
-  return `${Number(s) === 0 ? (0).toFixed(places) : s}%`;
+  return formatShare(fraction * 100, places);
 }
 
-export const ratio = (n: number | null | undefined) => (n != null && Number.isFinite(n) ? n.toFixed(2) : 'N/A');
+export const ratio = (n: number | null | undefined) => (n != null && Number.isFinite(n) ? formatNumber(n, 2) : 'N/A');
 
 /** A signed percent of a fraction, or N/A when the report has none (null). */
 export const signedPctOrNA = (f: number | null | undefined) => (f == null ? 'N/A' : formatPercent(f * 100));

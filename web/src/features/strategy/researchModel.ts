@@ -1,4 +1,5 @@
 /** The Research screen's pure logic: the form, the search space, the heatmap and the sorting. */
+import { groupNumber } from '@/lib/format';
 import type { SweepRequest, SweepTrial } from './researchTypes';
 
 export const OBJECTIVES = [
@@ -232,6 +233,6 @@ export function sortTrials(trials: SweepTrial[], key: SortKey, desc: boolean): S
 /** A value as shown in a cell. */
 export function show(v: unknown, places = 4): string {
   if (v === null || v === undefined) return 'N/A';
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(places).replace(/0+$/, '').replace(/\.$/, '');
+  if (typeof v === 'number') return groupNumber(v, Number.isInteger(v) ? 0 : places, undefined, 0);
   return String(v);
 }

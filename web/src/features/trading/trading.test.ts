@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cancelOrder } from './api';
 import type { Position, Product, Trade } from '@/lib/types';
+import { DEFAULT_PREFS, setDisplayPrefs } from '@/lib/format';
 import { closeQuantityValid } from './components/PositionManager';
 import { csvFileName, filterTrades, strategyLabel, tradesToCSV } from './history';
 import { riskLevel, riskWarning } from './risk';
@@ -129,6 +130,12 @@ describe('trade history', () => {
   it('neutralises formula cells in the export but keeps negative amounts as numbers', () => {
     const csv = tradesToCSV([t({ strategy: '=cmd|calc', fee: '-0.25' })]);
     expect(csv.split('\n')[1]).toBe("2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,-0.25,executed,'=cmd|calc,Market,id,");
+  });
+  it('stays machine-readable whatever the display settings: no grouping, a point for decimals', () => {
+    setDisplayPrefs({ ...DEFAULT_PREFS, separator: '.', decimals: 4, dateFormat: 'DD/MM/YYYY' });
+    const csv = tradesToCSV([t({ quantity: '1234.5', price: '64250.10', total_value: '79316626.95' })]);
+    setDisplayPrefs(DEFAULT_PREFS);
+    expect(csv.split('\n')[1]).toBe('2026-05-10T12:00:00Z,BTC-USD,BUY,1234.5,64250.10,79316626.95,3,executed,Manual,Market,id,');
   });
 });
 

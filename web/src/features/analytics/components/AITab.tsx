@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { confidenceClass, DEFINITIONS as D, money, num, pct, percent, ratio, signClass, signedMoney, usdAxis, winRatePctClass } from '../model';
 import type { AIAnalytics, AIDecision } from '../types';
 import { HBars, VBars } from './bars';
@@ -47,7 +47,7 @@ export function AITab({ data }: { data: AIAnalytics }) {
         <Stat label="Accuracy Rate" value={percent(m.accuracyRate, 1)} hint={D.accuracy} className={winRatePctClass(m.accuracyRate)} sub={`${m.executedDecisions} of ${m.totalDecisions} decisions executed`} />
         <Stat label="Average Confidence" value={pct(m.averageConfidence, 1)} hint={D.confidence} className={confidenceClass(m.averageConfidence)} />
         <Stat label="Total P&L" value={signedMoney(m.totalPnL)} className={signClass(m.totalPnL)} sub={`Win rate ${percent(m.winRate, 1)} (closed round trips)`} />
-        <Stat label="Response Time" value={rt === null ? '—' : `${rt.toFixed(2)}s`} hint={D.responseTime} sub={m.modelVersion ? `Model ${m.modelVersion}` : undefined} />
+        <Stat label="Response Time" value={rt === null ? '—' : `${formatNumber(rt, 2)}s`} hint={D.responseTime} sub={m.modelVersion ? `Model ${m.modelVersion}` : undefined} />
       </StatGrid>
       <div className="grid gap-4 lg:grid-cols-3">
         <Card title="Confidence Distribution">

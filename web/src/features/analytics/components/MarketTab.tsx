@@ -1,14 +1,14 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
-import { formatPrice } from '@/lib/format';
+import { formatCompact, formatNumber, formatPrice } from '@/lib/format';
 import { compact, correlationStrength, DEFINITIONS as D, indexClass, num, pct, percent, ratio, scaled, signClass, signedPercent } from '../model';
 import type { MarketAnalytics } from '../types';
 import { assetColor, HBars } from './bars';
 import { NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
 import { TimeSeries, type Series } from './TimeSeries';
 
-const indexAxis = (v: number) => v.toFixed(1);
-const volAxis = (v: number) => new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(v);
+const indexAxis = (v: number) => formatNumber(v, 1);
+const volAxis = (v: number) => formatCompact(v, 1);
 const TREND: Record<string, string> = { bullish: 'bg-emerald-100 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300', bearish: 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300' };
 const RISK: Record<string, string> = { high: 'text-red-600 dark:text-red-400', medium: 'text-amber-600 dark:text-amber-400', low: 'text-emerald-600 dark:text-emerald-400' };
 
@@ -39,13 +39,13 @@ export function MarketTab({ data }: { data: MarketAnalytics }) {
         <Stat label="Volatility Index" value={pct(m.volatilityIndex, 1)} hint={D.volatilityIndex} />
         <Stat
           label="Kestrel Market Index"
-          value={num(m.fearGreedIndex) === null ? '—' : num(m.fearGreedIndex)!.toFixed(0)}
+          value={num(m.fearGreedIndex) === null ? '—' : formatNumber(m.fearGreedIndex, 0)}
           hint={D.kestrelIndex}
           className={indexClass(m.fearGreedIndex)}
           sub={
             <span data-testid="index-detail">
               {m.fearGreedLabel ? `${m.fearGreedLabel}. ` : ''}
-              {m.marketIndex ? `Momentum ${m.marketIndex.momentum.toFixed(0)}, volatility ${m.marketIndex.volatility.toFixed(0)}, volume ${m.marketIndex.volume.toFixed(0)}. ` : ''}
+              {m.marketIndex ? `Momentum ${formatNumber(m.marketIndex.momentum, 0)}, volatility ${formatNumber(m.marketIndex.volatility, 0)}, volume ${formatNumber(m.marketIndex.volume, 0)}. ` : ''}
               Kestrel's own index, not a third-party fear &amp; greed index
             </span>
           }
@@ -59,7 +59,7 @@ export function MarketTab({ data }: { data: MarketAnalytics }) {
             {data.trends.map((t) => (
               <tr key={t.symbol} className={trCls} data-testid="trend-row">
                 <td className={`${td} font-medium`}>{t.symbol}</td>
-                <td className={tdR}>{num(t.price) === null ? '—' : formatPrice(t.price!)}</td>
+                <td className={tdR}>{num(t.price) === null ? '—' : formatPrice(t.price!, t.symbol)}</td>
                 <td className={`${tdR} ${signClass(t.changePercent24h)}`}>{signedPercent(t.changePercent24h)}</td>
                 <td className={tdR}>{num(t.volumeUsd) === null ? '—' : `$${compact(t.volumeUsd)}`}</td>
                 <td className={tdR}>{num(t.marketCap) === null ? '—' : `$${compact(t.marketCap)}`}</td>

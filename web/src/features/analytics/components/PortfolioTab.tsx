@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
-import { formatPrice } from '@/lib/format';
+import { formatNumber, formatPrice } from '@/lib/format';
 import { DASH, DEFINITIONS as D, money, num, pct, percent, ratio, signClass, signedMoney, signedPercent, usdAxis } from '../model';
 import type { PortfolioAnalytics } from '../types';
 import { assetColor, Donut, HBars, StackedBars, type Stack } from './bars';
@@ -94,8 +94,8 @@ export function PortfolioTab({ data }: { data: PortfolioAnalytics }) {
             {h.map((x) => (
               <tr key={x.symbol} className={trCls} data-testid="holding-row">
                 <td className={`${td} font-medium`}>{x.symbol}</td>
-                <td className={tdR}>{num(x.quantity) === null ? DASH : num(x.quantity)!.toFixed(4)}</td>
-                <td className={tdR}>{num(x.currentPrice) === null ? DASH : formatPrice(x.currentPrice!)}</td>
+                <td className={tdR}>{num(x.quantity) === null ? DASH : formatNumber(x.quantity, 4)}</td>
+                <td className={tdR}>{num(x.currentPrice) === null ? DASH : formatPrice(x.currentPrice!, x.symbol)}</td>
                 <td className={tdR}>{money(x.marketValue)}</td>
                 <td className={`${tdR} ${signClass(x.unrealizedPnL)}`}>
                   {signedMoney(x.unrealizedPnL)} <span className="text-xs">({signedPercent(x.unrealizedPnLPercent)})</span>

@@ -1,12 +1,13 @@
 import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
+import { fractionAxis } from '@/lib/format';
 import { correlationLevel, DEFINITIONS as D, isSevere, money, num, pct, percent, ratio, signedMoney, signedPercent, usdAxis } from '../model';
 import type { Frequency, Num, RiskAnalytics } from '../types';
 import { HBars } from './bars';
 import { Line, NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
 import { TimeSeries, type Series } from './TimeSeries';
 
-const pctAxis = (v: number) => `${(v * 100).toFixed(1)}%`;
+const pctAxis = fractionAxis(1);
 const LEVEL = { High: 'text-red-600 dark:text-red-400', Medium: 'text-amber-600 dark:text-amber-400', Low: 'text-emerald-600 dark:text-emerald-400' };
 
 /** A loss fraction with its USD amount of the current portfolio value, e.g. 3.20% ($320.00). */

@@ -2,6 +2,7 @@ import { AreaSeries, HistogramSeries, LineSeries, type UTCTimestamp } from 'ligh
 import { useEffect, useRef } from 'react';
 import { chartTime, createThemedChart } from '@/components/chart';
 import type { Num } from '../types';
+import { formatNumber } from '@/lib/format';
 import { num } from '../model';
 
 export interface Series {
@@ -28,8 +29,9 @@ export function TimeSeries({ series, format, testId, height = 'h-64' }: { series
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!box.current) return;
-    const { chart, dispose } = createThemedChart(box.current, { timeScale: { timeVisible: false } });
-    const priceFormat = format ? { type: 'custom' as const, formatter: format } : undefined;
+    const { chart, dispose } = createThemedChart(box.current, {}, false);
+    // Every series labelled by lib/format (a plain figure unless the caller says what it is).
+    const priceFormat = { type: 'custom' as const, formatter: format ?? ((v: number) => formatNumber(v)) };
     for (const s of series) {
       const data = toPoints(s.points);
       if (s.kind === 'histogram') {

@@ -1,3 +1,4 @@
+import { formatShare } from '@/lib/format';
 import { NoData } from './common';
 
 /**
@@ -89,7 +90,7 @@ export function Donut({ slices, label }: { slices: Bar[]; label: string }) {
           const share = (s.value / total) * 100;
           const el = (
             <circle key={s.label} cx="21" cy="21" r={r} fill="transparent" stroke={s.color ?? PALETTE[i % PALETTE.length]} strokeWidth="6" strokeDasharray={`${share} ${100 - share}`} strokeDashoffset={offset}>
-              <title>{`${s.label}: ${s.text ?? share.toFixed(1) + '%'}`}</title>
+              <title>{`${s.label}: ${s.text ?? formatShare(share)}`}</title>
             </circle>
           );
           offset -= share;
@@ -101,7 +102,7 @@ export function Donut({ slices, label }: { slices: Bar[]; label: string }) {
           <li key={s.label} className="flex items-center gap-2">
             <span className="inline-block h-3 w-3 rounded-sm" style={{ background: s.color ?? PALETTE[i % PALETTE.length] }} />
             <span>{s.label}</span>
-            <span className="tabular-nums text-slate-500 dark:text-slate-400">{s.text ?? `${((s.value / total) * 100).toFixed(1)}%`}</span>
+            <span className="tabular-nums text-slate-500 dark:text-slate-400">{s.text ?? formatShare((s.value / total) * 100)}</span>
           </li>
         ))}
       </ul>
@@ -171,7 +172,7 @@ export function StackedBars({ stacks, label, height = 180, testId }: { stacks: S
             <li key={k} className="flex items-center gap-1">
               <span className="inline-block h-2 w-3 rounded-sm" style={{ background: c }} />
               {k === 'USD' ? 'Cash (USD)' : k}
-              <span className="tabular-nums">{last.has(k) ? `${last.get(k)!.toFixed(2)}%` : '—'}</span>
+              <span className="tabular-nums">{last.has(k) ? formatShare(last.get(k)!, 2) : '—'}</span>
             </li>
           ))}
         </ul>

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ErrorBox } from '@/components/Field';
 import { ApiError, errorMessage } from '@/lib/api';
-import { formatDateTime } from '@/lib/format';
+import { formatCount, formatDate, formatDateTime } from '@/lib/format';
 import { realtime } from '@/lib/useRealtime';
 import { active, BACKFILL_GRANULARITIES, duration, GRANULARITIES, marketDataApi, marketDataKeys, type Backfill, type BackfillRequest } from '../marketDataApi';
 import { timeframeLabel } from '@/lib/timeframe';
@@ -15,7 +15,8 @@ const cancelButton =
   'rounded border border-red-300 bg-white px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50 disabled:opacity-50 dark:border-red-800 dark:bg-slate-800 dark:text-red-300';
 const linkButton = 'text-blue-700 underline hover:text-blue-900 dark:text-blue-300';
 
-const day = (iso: string) => iso.slice(0, 10);
+// A UTC calendar day in the chosen date order.
+const day = (iso: string) => formatDate(iso.slice(0, 10));
 const STATUS: Record<string, string> = { queued: 'Queued', running: 'Running', completed: 'Completed', failed: 'Failed', cancelled: 'Cancelled' };
 
 // The jobs channel is shared: the last user to unmount unsubscribes.
@@ -105,7 +106,7 @@ export function MarketDataManager({ isOperator }: { isOperator: boolean }) {
                   <td className={td}>{c.source}</td>
                   <td className={td}>{formatDateTime(c.from)}</td>
                   <td className={td}>{formatDateTime(c.to)}</td>
-                  <td className={`${td} text-right tabular-nums`}>{c.candles.toLocaleString('en-US')}</td>
+                  <td className={`${td} text-right tabular-nums`}>{formatCount(c.candles)}</td>
                   <td className={`${td} text-right tabular-nums`}>
                     <button type="button" className={linkButton} onClick={() => setGapFor({ symbol: c.symbol, granularity: c.granularity })} aria-label={`Gap report ${c.symbol} ${c.granularity}`}>
                       {c.gaps.length}
@@ -235,7 +236,7 @@ function BackfillList({ items, canCancel, onCancelled }: { items: Backfill[]; ca
           <li key={b.id} className="rounded border border-slate-200 p-3 dark:border-slate-800" data-testid="md-backfill">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <span>
-                <strong>{b.symbol}</strong> {timeframeLabel(b.granularity)} · {day(b.start)} to {day(b.end)} · {b.planned.toLocaleString('en-US')} candles
+                <strong>{b.symbol}</strong> {timeframeLabel(b.granularity)} · {day(b.start)} to {day(b.end)} · {formatCount(b.planned)} candles
               </span>
               <span className="flex items-center gap-2">
                 <span data-testid="md-backfill-status">{STATUS[b.status] ?? b.status}</span>
@@ -257,7 +258,7 @@ function BackfillList({ items, canCancel, onCancelled }: { items: Backfill[]; ca
               <div className={`h-full transition-[width] ${b.status === 'failed' ? 'bg-red-500' : b.status === 'cancelled' ? 'bg-slate-400' : 'bg-blue-600'}`} style={{ width: `${pct}%` }} />
             </div>
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              {pct}% · {b.requests} requests, {b.fetched.toLocaleString('en-US')} candles fetched, {b.written.toLocaleString('en-US')} stored
+              {pct}% · {b.requests} requests, {formatCount(b.fetched)} candles fetched, {formatCount(b.written)} stored
               {b.cursor ? ` · stored up to ${formatDateTime(b.cursor)}` : ''}
               {b.error ? ` · ${b.error}` : ''}
             </p>
@@ -311,7 +312,7 @@ function GapReportView({
       {r && (
         <div data-testid="md-gap-report">
           <p>
-            A {timeframeLabel(r.granularity)} backtest of {r.symbol} reads {r.candles.toLocaleString('en-US')} candles from {formatDateTime(r.from)} to {formatDateTime(r.to)} ({r.source || 'no source'}
+            A {timeframeLabel(r.granularity)} backtest of {r.symbol} reads {formatCount(r.candles)} candles from {formatDateTime(r.from)} to {formatDateTime(r.to)} ({r.source || 'no source'}
             {r.synthetic ? '; generated inside the 15-minute candles' : ''}); {r.gaps.length === 0 ? 'no gaps.' : `${r.gaps.length} gap${r.gaps.length === 1 ? '' : 's'}:`}
           </p>
           {r.gaps.length > 0 && (

@@ -5,8 +5,11 @@ import { ColorChoice, Group, MultiCheck, NumberInput, SelectInput, TextInput, To
 const ORDER_TYPE_LABELS: Record<string, string> = { market: 'Market', limit: 'Limit' };
 const TIF_LABELS: Record<string, string> = { GTC: 'Good till cancelled (GTC)', IOC: 'Immediate or cancel (IOC)', FOK: 'Fill or kill (FOK)' };
 const THEME_LABELS: Record<string, string> = { light: 'Light', dark: 'Dark', auto: 'Auto (applied as dark)' };
-const SEPARATOR_LABELS: Record<string, string> = { ',': 'Comma (1,000)', '.': 'Period (1.000)', ' ': 'Space (1 000)' };
+// With '.' grouping thousands the decimal mark becomes ',' (lib/format): the labels show both.
+const SEPARATOR_LABELS: Record<string, string> = { ',': 'Comma (1,000.50)', '.': 'Period (1.000,50)', ' ': 'Space (1 000.50)' };
 const TIME_LABELS: Record<string, string> = { '12h': '12-hour', '24h': '24-hour' };
+/** Amounts are USD (every market's quote currency) and no exchange-rate source exists offline: EUR and GBP would need one. */
+export const CURRENCY_HINT = 'Balances and prices are in US dollars. BTC and ETH convert them at the live price; EUR and GBP show them in USD ($): this build has no exchange-rate source to convert with.';
 export const LEVERAGE_NOTE = 'Spot account: values above 1 cannot be used (no borrowing); exposure is capped at 1x equity.';
 const INDICATORS = ['SMA', 'EMA', 'RSI', 'MACD', 'BB'];
 
@@ -82,7 +85,7 @@ export function UiTab({ options }: { options: SettingsOptions }) {
         <Toggle path="ui.notifications.sound" label="Sound" hint="No sounds are played yet" />
       </Group>
       <Group title="Display" effectKey="ui.display">
-        <SelectInput path="ui.display.currency" label="Currency" choices={toChoices(options.currencies)} />
+        <SelectInput path="ui.display.currency" label="Currency" choices={toChoices(options.currencies)} hint={CURRENCY_HINT} />
         <SelectInput path="ui.display.decimalPlaces" label="Decimal places" numeric choices={toChoices(options.decimalPlaces)} />
         <SelectInput path="ui.display.thousandsSeparator" label="Thousands separator" choices={toChoices(options.separators, SEPARATOR_LABELS)} />
         <SelectInput path="ui.display.dateFormat" label="Date format" choices={toChoices(options.dateFormats)} />

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { btn, inputClass } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { ApiError } from '@/lib/api';
+import { formatShare } from '@/lib/format';
 import { strategyApi, useAIDecisions, useIsOperator } from '../api';
 import { AI_FIELDS, confidenceClass, DECISION_CLASS, modelLabel, MSG, parseSymbols, TRADING_FIELDS } from '../model';
 import type { Evaluation, StrategyConfig } from '../types';
@@ -168,7 +169,7 @@ function TestAI({ name, symbolsText, flash }: { name: string; symbolsText: strin
               {r.ev && !r.ev.error ? (
                 <span className="flex items-center gap-2">
                   <Badge className={DECISION_CLASS[r.ev.decision] ?? ''}>{r.ev.decision}</Badge>
-                  <span className={`font-semibold tabular-nums ${confidenceClass(r.ev.confidence)}`}>{(r.ev.confidence * 100).toFixed(0)}%</span>
+                  <span className={`font-semibold tabular-nums ${confidenceClass(r.ev.confidence)}`}>{formatShare(r.ev.confidence * 100, 0)}</span>
                 </span>
               ) : (
                 <Badge className="bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200">Failed</Badge>

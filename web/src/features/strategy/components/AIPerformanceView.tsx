@@ -1,5 +1,6 @@
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
+import { formatShare } from '@/lib/format';
 import { useAIPerformance } from '../api';
 import { confidenceClass, MSG } from '../model';
 
@@ -23,8 +24,8 @@ export function AIPerformanceView({ name }: { name: string }) {
           <dl className="grid grid-cols-2 gap-3 text-sm">
             <Figure label="Total Decisions" value={String(p.total_decisions)} />
             <Figure label="Executed Decisions" value={String(p.executed_decisions)} />
-            <Figure label="Execution Rate" value={`${(p.execution_rate * 100).toFixed(1)}%`} />
-            <Figure label="Average Confidence" value={`${(p.avg_confidence * 100).toFixed(1)}%`} cls={confidenceClass(p.avg_confidence)} />
+            <Figure label="Execution Rate" value={formatShare(p.execution_rate * 100, 1)} />
+            <Figure label="Average Confidence" value={formatShare(p.avg_confidence * 100, 1)} cls={confidenceClass(p.avg_confidence)} />
             {p.failed_decisions > 0 && <Figure label="Failed Decisions" value={String(p.failed_decisions)} cls="text-red-600 dark:text-red-400" />}
           </dl>
           <div>
@@ -39,7 +40,7 @@ export function AIPerformanceView({ name }: { name: string }) {
                     <div className={`h-2 rounded ${BAR[d]}`} style={{ width: `${pct}%` }} />
                   </div>
                   <span className="w-20 text-right tabular-nums" data-testid={`distribution-${d}`}>
-                    {n} ({pct.toFixed(0)}%)
+                    {n} ({formatShare(pct, 0)})
                   </span>
                 </div>
               );

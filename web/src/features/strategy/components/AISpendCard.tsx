@@ -1,8 +1,8 @@
 import { Card } from '@/components/Screen';
+import { formatCount, formatDate } from '@/lib/format';
 import { useAISpend } from '../api';
 import type { AISpendTotals } from '../types';
 
-const num = new Intl.NumberFormat('en-US');
 
 /** A cost as the server gave it (exact decimal text), or why there is none. */
 function cost(t: AISpendTotals): string {
@@ -14,9 +14,9 @@ function Row({ label, t }: { label: string; t: AISpendTotals }) {
   return (
     <tr className="border-t border-slate-200 dark:border-slate-700">
       <td className="py-1 pr-2">{label}</td>
-      <td className="py-1 pr-2 text-right tabular-nums">{num.format(t.decisions)}</td>
-      <td className="py-1 pr-2 text-right tabular-nums">{num.format(t.input_tokens)}</td>
-      <td className="py-1 pr-2 text-right tabular-nums">{num.format(t.output_tokens)}</td>
+      <td className="py-1 pr-2 text-right tabular-nums">{formatCount(t.decisions)}</td>
+      <td className="py-1 pr-2 text-right tabular-nums">{formatCount(t.input_tokens)}</td>
+      <td className="py-1 pr-2 text-right tabular-nums">{formatCount(t.output_tokens)}</td>
       <td className="py-1 text-right tabular-nums">{cost(t)}</td>
     </tr>
   );
@@ -60,7 +60,7 @@ export function AISpendCard() {
     <Card title="AI Spend">
       <div className="space-y-4" data-testid="ai-spend">
         <p className="text-xs text-slate-500 dark:text-slate-400">
-          Since {s.from.slice(0, 10)} (UTC): every AI decision, Test AI included. Tokens are the providers' usage reports; cost is
+          Since {formatDate(s.from.slice(0, 10))} (UTC): every AI decision, Test AI included. Tokens are the providers' usage reports; cost is
           tokens at the prices in Settings (api.ai.pricing) when each decision was made.
           {s.unpriced_models.length > 0 && <> No price for: {s.unpriced_models.join(', ')}, so their cost is unknown.</>}
         </p>

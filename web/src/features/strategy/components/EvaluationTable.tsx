@@ -1,4 +1,4 @@
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatShare } from '@/lib/format';
 import { confidenceClass, DECISION_CLASS, executionText, modelLabel } from '../model';
 import type { Evaluation } from '../types';
 import { Badge } from './controls';
@@ -32,7 +32,7 @@ export function EvaluationTable({ rows, empty, showModel = false }: { rows: Eval
               <td className="py-2 pr-3">
                 <Badge className={e.error ? DECISION_CLASS.SELL! : (DECISION_CLASS[e.decision] ?? DECISION_CLASS.HOLD!)}>{e.error ? 'FAILED' : e.decision}</Badge>
               </td>
-              <td className={`py-2 pr-3 font-semibold tabular-nums ${confidenceClass(e.confidence)}`}>{(e.confidence * 100).toFixed(0)}%</td>
+              <td className={`py-2 pr-3 font-semibold tabular-nums ${confidenceClass(e.confidence)}`}>{formatShare(e.confidence * 100, 0)}</td>
               <td className="max-w-md py-2 pr-3">
                 {e.error ? <span className="text-red-600 dark:text-red-400">{e.error}</span> : e.reasoning}
                 {showModel && modelLabel(e) && (

@@ -4,6 +4,7 @@ import { Tabs } from '@/components/Tabs';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { toCSV } from '@/lib/csv';
+import { formatShare } from '@/lib/format';
 import { SYMBOLS, useAIDecisions, useSignals, useSignalStream, useStrategies } from '../api';
 import { confidenceClass, CSV_COLUMNS, evaluationRows, exportFileName, MSG, summarize } from '../model';
 import type { EvalFilters, Evaluation } from '../types';
@@ -115,8 +116,8 @@ function Analytics({ evs }: { evs: Evaluation[] }) {
         <dl className="grid grid-cols-2 gap-3 text-sm" data-testid="history-analytics">
           <Fig label="Signals" value={String(s.total)} />
           <Fig label="Executed" value={String(s.executed)} />
-          <Fig label="Execution Rate" value={`${(s.executionRate * 100).toFixed(1)}%`} />
-          <Fig label="Average Confidence" value={`${(s.avgConfidence * 100).toFixed(1)}%`} cls={confidenceClass(s.avgConfidence)} />
+          <Fig label="Execution Rate" value={formatShare(s.executionRate * 100, 1)} />
+          <Fig label="Average Confidence" value={formatShare(s.avgConfidence * 100, 1)} cls={confidenceClass(s.avgConfidence)} />
         </dl>
       </Card>
       <Breakdown title="By Decision" rows={s.decisions} />
@@ -154,7 +155,7 @@ function Breakdown({ title, rows, className = '' }: { title: string; rows: Retur
               <td className="py-1">{r.key}</td>
               <td className="py-1 text-right">{r.count}</td>
               <td className="py-1 text-right">{r.executed}</td>
-              <td className={`py-1 text-right ${confidenceClass(r.avgConfidence)}`}>{(r.avgConfidence * 100).toFixed(0)}%</td>
+              <td className={`py-1 text-right ${confidenceClass(r.avgConfidence)}`}>{formatShare(r.avgConfidence * 100, 0)}</td>
             </tr>
           ))}
         </tbody>

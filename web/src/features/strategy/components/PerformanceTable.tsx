@@ -1,7 +1,21 @@
+import { DataTable, type Column } from '@/components/DataTable';
 import { Spinner } from '@/components/Spinner';
-import { formatMoney, formatSignedMoney, pnlClass } from '@/lib/format';
+import { formatCount, formatMoney, formatNumber, formatShare, formatSignedMoney, pnlClass } from '@/lib/format';
 import { useStrategyPerformance } from '../api';
 import { MSG, winRateClass } from '../model';
+import type { StrategyPerformance } from '../types';
+
+const COLUMNS: Column<StrategyPerformance>[] = [
+  { header: 'Strategy', cell: (p) => p.strategy_name, title: true },
+  { header: 'Total Trades', cell: (p) => formatCount(p.total_trades), right: true },
+  { header: 'Winning', cell: (p) => formatCount(p.winning_trades), right: true },
+  { header: 'Win Rate', cell: (p) => (p.total_trades ? formatShare(p.win_rate, 1) : '—'), className: (p) => (p.total_trades ? winRateClass(p.win_rate / 100) : ''), right: true },
+  { header: 'Realized P&L', cell: (p) => formatSignedMoney(p.realized_pnl), className: (p) => pnlClass(p.realized_pnl), right: true },
+  { header: 'Unrealized P&L', cell: (p) => formatSignedMoney(p.unrealized_pnl), className: (p) => pnlClass(p.unrealized_pnl), right: true },
+  { header: 'Total P&L', cell: (p) => formatSignedMoney(p.total_pnl), className: (p) => `font-semibold ${pnlClass(p.total_pnl)}`, right: true },
+  { header: 'Max Drawdown', cell: (p) => formatMoney(p.max_drawdown), right: true },
+  { header: 'Sharpe Ratio', cell: (p) => (p.total_trades ? formatNumber(p.sharpe_ratio, 2) : '—'), right: true },
+];
 
 /** Per-strategy performance from the strategies' own fills (realized and unrealized P&L in USD). */
 export function PerformanceTable() {
@@ -12,37 +26,8 @@ export function PerformanceTable() {
   const rows = perf.data ?? [];
   if (rows.length === 0) return <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">{MSG.noPerformance}</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-sm">
-        <thead>
-          <tr className="border-b border-slate-200 text-left text-xs uppercase text-slate-500 dark:border-slate-800 dark:text-slate-400">
-            <th className="py-2 pr-3">Strategy</th>
-            <th className="py-2 pr-3 text-right">Total Trades</th>
-            <th className="py-2 pr-3 text-right">Winning</th>
-            <th className="py-2 pr-3 text-right">Win Rate</th>
-            <th className="py-2 pr-3 text-right">Realized P&amp;L</th>
-            <th className="py-2 pr-3 text-right">Unrealized P&amp;L</th>
-            <th className="py-2 pr-3 text-right">Total P&amp;L</th>
-            <th className="py-2 pr-3 text-right">Max Drawdown</th>
-            <th className="py-2 text-right">Sharpe Ratio</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((p) => (
-            <tr key={p.strategy_name} data-testid="performance-row" className="border-b border-slate-100 tabular-nums dark:border-slate-800">
-              <td className="py-2 pr-3 font-medium">{p.strategy_name}</td>
-              <td className="py-2 pr-3 text-right">{p.total_trades}</td>
-              <td className="py-2 pr-3 text-right">{p.winning_trades}</td>
-              <td className={`py-2 pr-3 text-right ${p.total_trades ? winRateClass(p.win_rate / 100) : ''}`}>{p.total_trades ? `${p.win_rate.toFixed(1)}%` : '—'}</td>
-              <td className={`py-2 pr-3 text-right ${pnlClass(p.realized_pnl)}`}>{formatSignedMoney(p.realized_pnl)}</td>
-              <td className={`py-2 pr-3 text-right ${pnlClass(p.unrealized_pnl)}`}>{formatSignedMoney(p.unrealized_pnl)}</td>
-              <td className={`py-2 pr-3 text-right font-semibold ${pnlClass(p.total_pnl)}`}>{formatSignedMoney(p.total_pnl)}</td>
-              <td className="py-2 pr-3 text-right">{formatMoney(p.max_drawdown)}</td>
-              <td className="py-2 text-right">{p.total_trades ? p.sharpe_ratio.toFixed(2) : '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <div>
+      <DataTable label="Strategy performance" rows={rows} columns={COLUMNS} rowKey={(p) => p.strategy_name} rowTestId="performance-row" />
       <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
         From each strategy&apos;s own fills: a trade is a closed round trip (flat to flat); win rate is the trips with net P&amp;L after fees above zero over all closed trips; unrealized P&amp;L is the open position at the current price.
       </p>

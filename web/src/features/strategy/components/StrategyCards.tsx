@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatShare } from '@/lib/format';
 import { useIsOperator, useSetEnabled, useStrategies } from '../api';
 import { confidenceClass, MSG, TYPE_LABEL } from '../model';
 import type { Strategy } from '../types';
@@ -62,7 +62,7 @@ export function StrategyCards({ flash }: { flash: ReturnType<typeof useFlash> })
                 </div>
                 <div>
                   <dt className="text-xs text-slate-500 dark:text-slate-400">Avg confidence</dt>
-                  <dd className={`font-semibold tabular-nums ${s.total_signals ? confidenceClass(s.avg_confidence) : ''}`}>{s.total_signals ? `${(s.avg_confidence * 100).toFixed(1)}%` : '—'}</dd>
+                  <dd className={`font-semibold tabular-nums ${s.total_signals ? confidenceClass(s.avg_confidence) : ''}`}>{s.total_signals ? formatShare(s.avg_confidence * 100, 1) : '—'}</dd>
                 </div>
                 <div>
                   <dt className="text-xs text-slate-500 dark:text-slate-400">Timeframe</dt>

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { btn } from '@/components/Modal';
 import { Card } from '@/components/Screen';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatNumber, formatShare } from '@/lib/format';
 import { SYMBOLS, useIndicator, useIsOperator, useSignals, useStrategies } from '../api';
 import { INDICATOR_CARDS, MSG, rsiStatus, TRADING_FIELDS } from '../model';
 import type { StrategyConfig } from '../types';
@@ -91,7 +91,7 @@ function StatusCard({ config }: { config: StrategyConfig }) {
         <Line label="Symbols">{config.symbols.join(', ')}</Line>
         <Line label="Timeframe">{timeframeLabel(config.timeframe)}</Line>
         <Line label="Signals recorded">{s ? s.total_signals : '—'}</Line>
-        <Line label="Average confidence">{s && s.total_signals ? `${(s.avg_confidence * 100).toFixed(1)}%` : '—'}</Line>
+        <Line label="Average confidence">{s && s.total_signals ? formatShare(s.avg_confidence * 100, 1) : '—'}</Line>
         <Line label="Last signal">{formatDateTime(s?.last_signal_time)}</Line>
       </dl>
     </Card>
@@ -129,7 +129,7 @@ function CurrentIndicators({ config }: { config: StrategyConfig }) {
   const o = config.indicators?.rsi_oversold ?? 30;
   const ob = config.indicators?.rsi_overbought ?? 70;
   const status = rsiStatus(r, o, ob);
-  const v = (x: number | null, p = 2) => (x === null ? '—' : x.toFixed(p));
+  const v = (x: number | null, p = 2) => (x === null ? '—' : formatNumber(x, p));
   return (
     <Card title="Current Indicators">
       <label className="mb-3 flex items-center justify-between gap-2 text-sm">

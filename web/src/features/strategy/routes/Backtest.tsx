@@ -41,7 +41,7 @@ function Report({ r }: { r: BacktestReport }) {
       <ReportSummary r={r} />
       <EquityChart points={r.equity_curve ?? []} initial={r.initial_equity} maxDrawdown={r.max_drawdown} />
       <FillsChart report={r} />
-      <TradeTable trades={r.trades ?? []} />
+      <TradeTable trades={r.trades ?? []} symbol={r.symbol} />
       <NotExecuted r={r} />
     </div>
   );

@@ -28,6 +28,8 @@ export interface CanvasProps {
   tick: { price: number; at: number } | null;
   /** The width of one bar in seconds. */
   barSeconds: number;
+  /** The market, whose price increment sets the axis's decimal places. */
+  symbol?: string;
 }
 
 const point = (b: Bar, type: string) =>
@@ -40,19 +42,23 @@ function addSeries(c: IChartApi, type: string): ISeriesApi<SeriesType> {
 }
 
 /** The lightweight-charts drawing of the price chart: bars, fill markers, labelled price lines and the live bar. */
-export function CandleCanvas({ bars, type, levels, markers, tick, barSeconds }: CanvasProps) {
+export function CandleCanvas({ bars, type, levels, markers, tick, barSeconds, symbol }: CanvasProps) {
   const box = useRef<HTMLDivElement>(null);
+  const market = useRef(symbol);
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<SeriesType> | null>(null);
   const marks = useRef<ISeriesMarkersPluginApi<Time> | null>(null);
   const lines = useRef<IPriceLine[]>([]);
   const prices = useRef<number[]>([]);
   const last = useRef<Bar | undefined>(undefined);
+  useEffect(() => {
+    market.current = symbol;
+  }, [symbol]);
 
   useEffect(() => {
     if (!box.current) return;
-    // Axis and crosshair prices in the app's price format.
-    const { chart: c, dispose } = createThemedChart(box.current, { localization: { priceFormatter: (p: number) => formatPrice(p) } });
+    // Axis and crosshair prices in the app's price format, to the places the shown market's increment needs.
+    const { chart: c, dispose } = createThemedChart(box.current, { localization: { priceFormatter: (p: number) => formatPrice(p, market.current) } });
     // Room right of the last bar, so its fill marker's label is not under the price axis.
     c.timeScale().applyOptions({ rightOffset: 4 });
     const s = addSeries(c, type);

@@ -6,7 +6,7 @@ import { Spinner } from '@/components/Spinner';
 import { api, errorMessage } from '@/lib/api';
 import { useMe } from '@/lib/auth';
 import { useConnectionLost } from '@/lib/connection';
-import { formatDateTime, formatPrice, formatQty, formatSignedMoney, formatUptime, formatMoney, pnlClass, toNum } from '@/lib/format';
+import { formatDateTime, formatNumber, formatPrice, formatQty, formatShare, formatSignedMoney, formatUptime, formatMoney, pnlClass} from '@/lib/format';
 import { useHistory, useSystemMetrics, useSystemStatus, useTicker } from '../api';
 import { fillTypeLabel, strategyLabel } from '../history';
 import { TRADES_NOTE, winRateClass } from '../risk';
@@ -18,13 +18,13 @@ export function PriceCard({ symbol }: { symbol: string }) {
       {t.data ? (
         <>
           <p className="text-3xl font-semibold tabular-nums" data-testid="price-card-price">
-            {formatPrice(t.data.price)}
+            {formatPrice(t.data.price, symbol)}
           </p>
           <Row label="24h Volume">
-            {formatQty(toNum(t.data.volume_24h).toFixed(2))} {symbol.split('-')[0]}
+            {formatNumber(t.data.volume_24h, 2)} {symbol.split('-')[0]}
           </Row>
           <Row label="Bid / Ask">
-            {formatPrice(t.data.bid)} / {formatPrice(t.data.ask)}
+            {formatPrice(t.data.bid, symbol)} / {formatPrice(t.data.ask, symbol)}
           </Row>
           <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Updated {formatDateTime(t.data.timestamp)}</p>
         </>
@@ -167,7 +167,7 @@ export function TradingMetricsCard() {
           <Row label="Successful">{t.successful_trades}</Row>
           <Row label="Failed">{t.failed_trades}</Row>
           <Row label="Win Rate">
-            <span className={t.total_trades ? winRateClass(t.win_rate) : ''}>{t.total_trades ? `${t.win_rate.toFixed(1)}%` : '—'}</span>
+            <span className={t.total_trades ? winRateClass(t.win_rate) : ''}>{t.total_trades ? formatShare(t.win_rate) : '—'}</span>
           </Row>
           <Row label="Daily P&L">
             <span className={pnlClass(t.daily_pnl)}>{formatSignedMoney(t.daily_pnl)}</span>
@@ -198,7 +198,7 @@ export function RecentTrades({ refreshMs = 5000 }: { refreshMs?: number }) {
           {trades.map((t) => (
             <li key={t.id} className="flex items-center justify-between gap-2 py-2 text-sm tabular-nums">
               <span>
-                <span className={`font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</span> {formatQty(t.quantity)} {t.symbol} @ {formatPrice(t.price)}
+                <span className={`font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</span> {formatQty(t.quantity)} {t.symbol} @ {formatPrice(t.price, t.symbol)}
                 <span className="block text-xs text-slate-500">
                   {formatDateTime(t.timestamp)} · {strategyLabel(t.strategy)} · {fillTypeLabel(t)}
                 </span>

@@ -66,8 +66,8 @@ export function OrderBook() {
       )}
       {b?.available && (
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2" data-testid="ob-view">
-          <Ladder bids={b.bids.slice(0, LADDER)} asks={b.asks.slice(0, LADDER)} />
-          <DepthChart bids={b.bids} asks={b.asks} />
+          <Ladder bids={b.bids.slice(0, LADDER)} asks={b.asks.slice(0, LADDER)} symbol={symbol} />
+          <DepthChart bids={b.bids} asks={b.asks} symbol={symbol} />
         </div>
       )}
     </Card>
@@ -83,7 +83,7 @@ function cumulative(levels: Level[]): { price: number; size: number; total: numb
   });
 }
 
-function Ladder({ bids, asks }: { bids: Level[]; asks: Level[] }) {
+function Ladder({ bids, asks, symbol }: { bids: Level[]; asks: Level[]; symbol: string }) {
   const bestBid = bids[0] ? toNum(bids[0].price) : null;
   const bestAsk = asks[0] ? toNum(asks[0].price) : null;
   const maxSize = Math.max(...bids.map((l) => toNum(l.size)), ...asks.map((l) => toNum(l.size)), 0);
@@ -91,7 +91,7 @@ function Ladder({ bids, asks }: { bids: Level[]; asks: Level[] }) {
     const w = maxSize > 0 ? (toNum(l.size) / maxSize) * 100 : 0;
     return (
       <tr key={`${side}${l.price}`} className="relative">
-        <td className={`px-2 py-0.5 tabular-nums ${side === 'bid' ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}>{formatPrice(l.price)}</td>
+        <td className={`px-2 py-0.5 tabular-nums ${side === 'bid' ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}>{formatPrice(l.price, symbol)}</td>
         <td className="relative px-2 py-0.5 text-right tabular-nums">
           <span className={`absolute inset-y-0 right-0 ${side === 'bid' ? 'bg-emerald-500/15' : 'bg-red-500/15'}`} style={{ width: `${w}%` }} aria-hidden />
           <span className="relative">{formatQty(l.size)}</span>
@@ -111,7 +111,7 @@ function Ladder({ bids, asks }: { bids: Level[]; asks: Level[] }) {
         {[...asks].reverse().map((l) => row(l, 'ask'))}
         <tr>
           <td colSpan={2} className="border-y border-slate-200 px-2 py-1 text-center text-slate-600 dark:border-slate-700 dark:text-slate-300" data-testid="ob-spread">
-            {bestBid !== null && bestAsk !== null ? `Spread ${formatPrice(bestAsk - bestBid)}` : 'One side of the book is empty'}
+            {bestBid !== null && bestAsk !== null ? `Spread ${formatPrice(bestAsk - bestBid, symbol)}` : 'One side of the book is empty'}
           </td>
         </tr>
         {bids.map((l) => row(l, 'bid'))}
@@ -121,7 +121,7 @@ function Ladder({ bids, asks }: { bids: Level[]; asks: Level[] }) {
 }
 
 /** Cumulative size against price: bids stepping down to the left of the mid, asks up to the right. */
-function DepthChart({ bids, asks }: { bids: Level[]; asks: Level[] }) {
+function DepthChart({ bids, asks, symbol }: { bids: Level[]; asks: Level[]; symbol: string }) {
   const cb = cumulative(bids);
   const ca = cumulative(asks);
   const W = 320;
@@ -152,11 +152,11 @@ function DepthChart({ bids, asks }: { bids: Level[]; asks: Level[] }) {
         <path d={area(ca)} className="fill-red-500/25 stroke-red-600" strokeWidth={1} vectorEffect="non-scaling-stroke" />
       </svg>
       <figcaption className="flex flex-wrap justify-between gap-x-3 text-xs text-slate-500 dark:text-slate-400">
-        <span>{formatPrice(lo)}</span>
+        <span>{formatPrice(lo, symbol)}</span>
         <span>
           depth to {formatQty(String(top))} (bids {formatQty(String(cb.at(-1)?.total ?? 0))}, asks {formatQty(String(ca.at(-1)?.total ?? 0))})
         </span>
-        <span>{formatPrice(hi)}</span>
+        <span>{formatPrice(hi, symbol)}</span>
       </figcaption>
     </figure>
   );

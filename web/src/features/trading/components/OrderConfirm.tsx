@@ -17,7 +17,7 @@ export const TYPE_LABEL: Record<TradeInput['orderType'], string> = { market: 'Ma
 
 /** The in-app trade confirmation: what will be sent, with the estimated total and fee. */
 export function OrderConfirm({ t, base, f, onConfirm, onCancel }: { t: TradeInput; base: string; f: OrderFigures; onConfirm: () => void; onCancel: () => void }) {
-  const trail = t.trail ? (t.trailUnit === 'amount' ? formatPrice(t.trail) : `${t.trail}%`) : '';
+  const trail = t.trail ? (t.trailUnit === 'amount' ? formatPrice(t.trail, t.symbol) : `${t.trail}%`) : '';
   return (
     <ConfirmDialog title="Confirm Order" confirmLabel={`Confirm ${t.side}`} onConfirm={onConfirm} onCancel={onCancel}>
       <div data-testid="order-confirm" className="rounded border border-slate-200 p-3 dark:border-slate-800">
@@ -32,11 +32,11 @@ export function OrderConfirm({ t, base, f, onConfirm, onCancel }: { t: TradeInpu
         {t.orderType === 'trailing_stop' && (
           <Row label="Trail">
             {trail}
-            {t.activation ? ` from ${formatPrice(t.activation)}` : ''}
+            {t.activation ? ` from ${formatPrice(t.activation, t.symbol)}` : ''}
           </Row>
         )}
         <Row label={t.orderType === 'limit' ? 'Limit Price' : t.orderType === 'stop_loss' ? 'Stop Price' : 'Est. Price'}>
-          {f.price ? formatPrice(f.price) : '—'}
+          {f.price ? formatPrice(f.price, t.symbol) : '—'}
           {f.priceNote && <span className="ml-1 text-xs font-normal text-slate-500 dark:text-slate-400">{f.priceNote}</span>}
         </Row>
         <Row label="Est. Total">{f.total ? formatMoney(f.total) : '—'}</Row>
@@ -49,7 +49,7 @@ export function OrderConfirm({ t, base, f, onConfirm, onCancel }: { t: TradeInpu
 /** The form's running summary: action, quantity, price, total and the fee estimate. */
 export function OrderSummary({ t, f, feeUnknown }: { t: TradeInput; f: OrderFigures; feeUnknown: boolean }) {
   const trailing = t.orderType === 'trailing_stop';
-  const trail = t.trail ? (t.trailUnit === 'amount' ? formatPrice(t.trail) : `${t.trail}%`) : '—';
+  const trail = t.trail ? (t.trailUnit === 'amount' ? formatPrice(t.trail, t.symbol) : `${t.trail}%`) : '—';
   return (
     <div className="rounded border border-slate-200 p-3 dark:border-slate-800" aria-label="Order summary">
       <h3 className="mb-1 text-sm font-semibold">Order Summary</h3>
@@ -59,7 +59,7 @@ export function OrderSummary({ t, f, feeUnknown }: { t: TradeInput; f: OrderFigu
       <Row label="Quantity">{t.quantity ? formatQty(t.quantity) : '—'}</Row>
       {trailing && <Row label="Trail">{trail}</Row>}
       <Row label={t.orderType === 'market' || trailing ? 'Est. Price' : t.orderType === 'limit' ? 'Limit Price' : 'Stop Price'}>
-        {f.price ? formatPrice(f.price) : '—'}
+        {f.price ? formatPrice(f.price, t.symbol) : '—'}
         {f.price && f.priceNote && <span className="ml-1 text-xs font-normal text-slate-500 dark:text-slate-400">{f.priceNote}</span>}
       </Row>
       <Row label="Total">{f.total ? formatMoney(f.total) : '—'}</Row>

@@ -3,6 +3,7 @@ import { ErrorBox } from '@/components/Field';
 import { RetryingNote, useRetrying } from '@/components/Retrying';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { btn, inputClass, Modal, Row } from '@/components/Modal';
+import { DataTable, type Column } from '@/components/DataTable';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { ApiError, errorMessage } from '@/lib/api';
@@ -39,14 +40,14 @@ const TYPE_LABEL = { market: 'Market', limit: 'Limit', stop_loss: 'Stop-Loss', t
 export function trailNote(o: Order): string | null {
   const t = o.trail;
   if (!t) return null;
-  const dist = t.trail_percent ? `${t.trail_percent}%` : t.trail_amount ? formatPrice(t.trail_amount) : '';
-  return t.extreme_price ? `trails ${dist} from ${formatPrice(t.extreme_price)}` : `${dist}, from ${t.activation_price ? formatPrice(t.activation_price) : 'the market'}`;
+  const dist = t.trail_percent ? `${t.trail_percent}%` : t.trail_amount ? formatPrice(t.trail_amount, o.symbol) : '';
+  return t.extreme_price ? `trails ${dist} from ${formatPrice(t.extreme_price, o.symbol)}` : `${dist}, from ${t.activation_price ? formatPrice(t.activation_price, o.symbol) : 'the market'}`;
 }
 
 /** Price column: the limit or stop price; for a market order, its average fill price once it filled, else 'Market'. */
 export function orderPrice(o: Order): string {
   const p = o.price ?? o.stop_price ?? o.average_fill_price;
-  return p ? formatPrice(p) : 'Market';
+  return p ? formatPrice(p, o.symbol) : 'Market';
 }
 
 /**
@@ -55,6 +56,52 @@ export function orderPrice(o: Order): string {
  */
 export function mayChange(o: Order, me: { id: string; role: string } | undefined): boolean {
   return !me || me.role === 'operator' || o.user_id === me.id;
+}
+
+/** The Orders columns (a table at md and up, a card per order on a phone). */
+function orderColumns(links: Map<string, OrderLinks>): Column<Order>[] {
+  return [
+    {
+      header: 'Order ID',
+      cell: (o) => (
+        <>
+          <span className="font-mono" title={o.id}>
+            {shortId(o.id)}
+          </span>
+          <LinkNote links={links.get(o.id)} />
+        </>
+      ),
+    },
+    { header: 'Symbol', cell: (o) => o.symbol, title: true },
+    { header: 'Side', cell: (o) => o.side, title: true, className: (o) => `font-semibold ${o.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}` },
+    {
+      header: 'Type',
+      cell: (o) => (
+        <>
+          {TYPE_LABEL[o.order_type]}
+          {trailNote(o) && (
+            <span className="block text-xs text-slate-500 dark:text-slate-400" data-testid="trail-note">
+              {trailNote(o)}
+            </span>
+          )}
+        </>
+      ),
+    },
+    { header: 'Quantity', cell: (o) => formatQty(o.quantity) },
+    { header: 'Price', cell: (o) => orderPrice(o) },
+    { header: 'Hold', cell: (o) => formatHold(o), nowrap: true },
+    {
+      header: 'Status',
+      cell: (o) => (
+        <span title={o.reject_reason}>
+          <span aria-hidden="true">{(STATUS_ICON[o.status] ?? STATUS_ICON.pending).icon}</span> {o.status}
+        </span>
+      ),
+      className: (o) => (STATUS_ICON[o.status] ?? STATUS_ICON.pending).cls,
+    },
+    { header: 'Strategy', cell: (o) => strategyLabel(o.strategy), testId: 'order-strategy' },
+    { header: 'Created', cell: (o) => formatDateTime(o.created_at) },
+  ];
 }
 
 export function OrderManagement() {
@@ -99,70 +146,28 @@ export function OrderManagement() {
       ) : !orders.data || orders.data.length === 0 ? (
         <p className="py-10 text-center text-slate-500 dark:text-slate-400">No orders found</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm">
-            <thead className="text-left text-slate-500 dark:text-slate-400">
-              <tr>
-                {['Order ID', 'Symbol', 'Side', 'Type', 'Quantity', 'Price', 'Hold', 'Status', 'Strategy', 'Created', 'Actions'].map((h) => (
-                  <th key={h} className="px-2 py-2 font-medium">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {orders.data.map((o) => {
-                const live = (o.status === 'pending' || o.status === 'open') && mayChange(o, me);
-                const st = STATUS_ICON[o.status] ?? STATUS_ICON.pending;
-                return (
-                  <tr key={o.id} className="border-t border-slate-100 tabular-nums dark:border-slate-800" data-testid="order-row">
-                    <td className="px-2 py-2">
-                      <span className="font-mono" title={o.id}>
-                        {shortId(o.id)}
-                      </span>
-                      <LinkNote links={links.get(o.id)} />
-                    </td>
-                    <td className="px-2 py-2">{o.symbol}</td>
-                    <td className={`px-2 py-2 font-semibold ${o.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{o.side}</td>
-                    <td className="px-2 py-2">
-                      {TYPE_LABEL[o.order_type]}
-                      {trailNote(o) && (
-                        <span className="block text-xs text-slate-500 dark:text-slate-400" data-testid="trail-note">
-                          {trailNote(o)}
-                        </span>
-                      )}
-                    </td>
-                    <td className="px-2 py-2">{formatQty(o.quantity)}</td>
-                    <td className="px-2 py-2">{orderPrice(o)}</td>
-                    <td className="whitespace-nowrap px-2 py-2">{formatHold(o)}</td>
-                    <td className={`px-2 py-2 ${st.cls}`} title={o.reject_reason}>
-                      <span aria-hidden="true">{st.icon}</span> {o.status}
-                    </td>
-                    <td className="px-2 py-2" data-testid="order-strategy">{strategyLabel(o.strategy)}</td>
-                    <td className="px-2 py-2">{formatDateTime(o.created_at)}</td>
-                    <td className="space-x-1 whitespace-nowrap px-2 py-2">
-                      {live && o.order_type !== 'market' && (
-                        <button type="button" className={btn.small} onClick={() => setModifying(o)}>
-                          Modify
-                        </button>
-                      )}
-                      {live && (
-                        <button
-                          type="button"
-                          className={btn.small}
-                          disabled={cancel.isPending}
-                          onClick={() => setCancelling(o)}
-                        >
-                          Cancel
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Orders"
+          rows={orders.data}
+          columns={orderColumns(links)}
+          rowKey={(o) => o.id}
+          rowTestId="order-row"
+          actions={(o) => {
+            if (!((o.status === 'pending' || o.status === 'open') && mayChange(o, me))) return null;
+            return (
+              <>
+                {o.order_type !== 'market' && (
+                  <button type="button" className={btn.small} onClick={() => setModifying(o)}>
+                    Modify
+                  </button>
+                )}
+                <button type="button" className={btn.small} disabled={cancel.isPending} onClick={() => setCancelling(o)}>
+                  Cancel
+                </button>
+              </>
+            );
+          }}
+        />
       )}
       {modifying && <ModifyOrderModal order={modifying} onClose={() => setModifying(null)} />}
       {cancelling && (
@@ -268,7 +273,7 @@ export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: ()
         </Row>
         {isStop && ticker.data && (
           <Row label="Market price">
-            <span data-testid="modify-market">{formatPrice(ticker.data.price)}</span>
+            <span data-testid="modify-market">{formatPrice(ticker.data.price, order.symbol)}</span>
           </Row>
         )}
         {order.parent_order_id && <p className="text-xs text-slate-500 dark:text-slate-400">This is a protective order; it stays linked to its BUY and its one-cancels-other group.</p>}

@@ -3,7 +3,7 @@ import { Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/api';
-import { formatDateTime, formatPercent, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
+import { formatDateTime, formatPercent, formatShare, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
 import { usePerformance, usePortfolio } from '../api';
 import { BalancesCard } from './BalancesCard';
 import { PortfolioValueChart } from './PortfolioValueChart';
@@ -36,8 +36,8 @@ export function PortfolioOverview() {
 
       {riskWarning(largest, exposure, value) && (
         <div role="alert" className="rounded border border-amber-400 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
-          <strong>Risk Warning:</strong> {largest > 50 ? `your largest position is ${largest.toFixed(1)}% of the portfolio.` : ''}{' '}
-          {value > 0 && exposure / value > 0.8 ? `Exposure is ${((exposure / value) * 100).toFixed(1)}% of portfolio value.` : ''} Consider diversifying.
+          <strong>Risk Warning:</strong> {largest > 50 ? `your largest position is ${formatShare(largest)} of the portfolio.` : ''}{' '}
+          {value > 0 && exposure / value > 0.8 ? `Exposure is ${formatShare((exposure / value) * 100)} of portfolio value.` : ''} Consider diversifying.
         </div>
       )}
 
@@ -65,7 +65,7 @@ export function PortfolioOverview() {
               <Row label="Successful">{perf.data.successful_trades}</Row>
               <Row label="Failed">{perf.data.failed_trades}</Row>
               <Row label="Win Rate">
-                <span className={perf.data.total_trades ? winRateClass(perf.data.win_rate) : ''}>{perf.data.total_trades ? `${perf.data.win_rate.toFixed(1)}%` : '—'}</span>
+                <span className={perf.data.total_trades ? winRateClass(perf.data.win_rate) : ''}>{perf.data.total_trades ? formatShare(perf.data.win_rate) : '—'}</span>
               </Row>
               <Row label="Pending Orders">{perf.data.pending_orders}</Row>
               <p className="pt-1 text-xs text-slate-500 dark:text-slate-400">{TRADES_NOTE}</p>
@@ -80,9 +80,9 @@ export function PortfolioOverview() {
               {level}
             </span>
           </Row>
-          <Row label="Largest Position">{largest.toFixed(1)}%</Row>
+          <Row label="Largest Position">{formatShare(largest)}</Row>
           <Row label="Total Exposure">{formatMoney(exposure)}</Row>
-          <Row label="Exposure / Value">{value > 0 ? ((exposure / value) * 100).toFixed(1) : '0.0'}%</Row>
+          <Row label="Exposure / Value">{formatShare(value > 0 ? (exposure / value) * 100 : 0)}</Row>
           <Row label="Assets Held">{p.diversification?.symbols ?? 0}</Row>
         </Card>
       </div>
@@ -101,7 +101,7 @@ export function PortfolioOverview() {
                   <div className="flex justify-between text-sm">
                     <span className="font-semibold">{x.symbol}</span>
                     <span className="tabular-nums">
-                      {formatMoney(x.current_value)} · {share.toFixed(1)}% · <span className={pnlClass(x.unrealized_pnl)}>{formatSignedMoney(x.unrealized_pnl)}</span>
+                      {formatMoney(x.current_value)} · {formatShare(share)} · <span className={pnlClass(x.unrealized_pnl)}>{formatSignedMoney(x.unrealized_pnl)}</span>
                     </span>
                   </div>
                   <div className="mt-1 h-2 rounded bg-slate-100 dark:bg-slate-800">

@@ -5,7 +5,7 @@ import { createThemedChart } from '@/components/chart';
 import { ErrorBox } from '@/components/Field';
 import { Card } from '@/components/Screen';
 import { api, errorMessage } from '@/lib/api';
-import { toNum } from '@/lib/format';
+import { moneyAxis, toNum } from '@/lib/format';
 
 interface Point {
   timestamp: string;
@@ -41,7 +41,7 @@ export function PortfolioValueChart() {
 
   useEffect(() => {
     if (!box.current) return;
-    const { chart: c, dispose } = createThemedChart(box.current);
+    const { chart: c, dispose } = createThemedChart(box.current, { localization: { priceFormatter: moneyAxis } });
     chart.current = c;
     series.current = c.addSeries(AreaSeries, { lineColor: '#3b82f6', topColor: 'rgba(59,130,246,0.35)', bottomColor: 'rgba(59,130,246,0.02)', lineWidth: 2 });
     return () => {

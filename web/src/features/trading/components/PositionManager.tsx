@@ -1,13 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ErrorBox } from '@/components/Field';
 import { RetryingNote, useRetrying } from '@/components/Retrying';
 import { btn, inputClass, Modal, Row, Stat } from '@/components/Modal';
+import { DataTable, type Column } from '@/components/DataTable';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { api, errorMessage } from '@/lib/api';
-import { formatDateTime, formatPercent, formatPrice, formatQty, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
+import { formatDateTime, formatPercent, formatPrice, formatQty, formatShare, formatSignedMoney, formatMoney, pnlClass, toNum } from '@/lib/format';
 import { newClientOrderId, orderFailureMessage, sendWithRetry } from '@/lib/retry';
 import type { Position } from '@/lib/types';
 import { useInvalidateTrading, usePortfolio, usePositions } from '../api';
@@ -19,6 +20,30 @@ export function closeQuantityValid(input: string, position: Position): boolean {
   const q = Number(input);
   return input.trim() !== '' && Number.isFinite(q) && q > 0 && q <= Math.abs(toNum(position.quantity));
 }
+
+/** What the average price is: the position's cost basis per unit (average cost). */
+const AVG_PRICE_NOTE = 'Average cost per unit: what the buys cost, their fees included, divided by the quantity held';
+
+/** The Positions columns (a table at md and up, a card per position on a phone). */
+const POSITION_COLUMNS: Column<Position>[] = [
+  { header: 'Symbol', cell: (p) => p.symbol, title: true, className: () => 'font-semibold' },
+  { header: 'Quantity', cell: (p) => (toNum(p.quantity) > 0 ? '+' : '') + formatQty(p.quantity) },
+  {
+    header: 'Avg Price',
+    headerTitle: AVG_PRICE_NOTE,
+    headerNode: (
+      <>
+        Avg Price<span className="block text-xs font-normal">incl. buy fees</span>
+      </>
+    ),
+    cell: (p) => formatPrice(p.avg_price, p.symbol),
+  },
+  { header: 'Current Price', cell: (p) => (toNum(p.current_price) ? formatPrice(p.current_price, p.symbol) : 'N/A') },
+  { header: 'Market Value', cell: (p) => formatMoney(p.current_value) },
+  { header: 'Unrealized P&L', cell: (p) => formatSignedMoney(p.unrealized_pnl), className: (p) => pnlClass(p.unrealized_pnl) },
+  { header: 'P&L %', cell: (p) => formatPercent(p.pnl_percentage), className: (p) => pnlClass(p.pnl_percentage) },
+  { header: 'Stop-Loss / Take-Profit', cell: (p) => <ProtectionCell position={p} />, testId: 'position-protection', full: true },
+];
 
 export function PositionManager() {
   const positions = usePositions();
@@ -56,57 +81,26 @@ export function PositionManager() {
             </button>
           </div>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-sm">
-              <thead className="text-left text-slate-500 dark:text-slate-400">
-                <tr>
-                  {['Symbol', 'Quantity', 'Avg Price', 'Current Price', 'Market Value', 'Unrealized P&L', 'P&L %', 'Stop-Loss / Take-Profit', 'Actions'].map((h) => (
-                    <th key={h} className="px-2 py-2 font-medium" title={h === 'Avg Price' ? AVG_PRICE_NOTE : undefined}>
-                      {h}
-                      {h === 'Avg Price' && <span className="block text-xs font-normal">incl. buy fees</span>}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((p) => (
-                  <Fragment key={p.symbol}>
-                    <tr className="border-t border-slate-100 tabular-nums dark:border-slate-800" data-testid="position-row">
-                      <td className="px-2 py-2 font-semibold">{p.symbol}</td>
-                      <td className="px-2 py-2">{(toNum(p.quantity) > 0 ? '+' : '') + formatQty(p.quantity)}</td>
-                      <td className="px-2 py-2">{formatPrice(p.avg_price)}</td>
-                      <td className="px-2 py-2">{toNum(p.current_price) ? formatPrice(p.current_price) : 'N/A'}</td>
-                      <td className="px-2 py-2">{formatMoney(p.current_value)}</td>
-                      <td className={`px-2 py-2 ${pnlClass(p.unrealized_pnl)}`}>{formatSignedMoney(p.unrealized_pnl)}</td>
-                      <td className={`px-2 py-2 ${pnlClass(p.pnl_percentage)}`}>{formatPercent(p.pnl_percentage)}</td>
-                      <td className="px-2 py-2" data-testid="position-protection">
-                        <ProtectionCell position={p} />
-                      </td>
-                      <td className="px-2 py-2">
-                        <button type="button" className={btn.small} onClick={() => setClosing(p)}>
-                          Close
-                        </button>
-                      </td>
-                    </tr>
-                    {p.protection_reduced && (
-                      <tr>
-                        <td colSpan={9} className="px-2 pb-2">
-                          <ReducedNotice notice={p.protection_reduced} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Positions"
+            rows={list}
+            columns={POSITION_COLUMNS}
+            rowKey={(p) => p.symbol}
+            rowTestId="position-row"
+            actions={(p) => (
+              <button type="button" className={btn.small} onClick={() => setClosing(p)}>
+                Close
+              </button>
+            )}
+            after={(p) => p.protection_reduced && <ReducedNotice notice={p.protection_reduced} />}
+          />
         )}
       </Card>
 
       {div && div.symbols > 0 && (
         <Card title="Risk Metrics">
           <Row label="Assets held">{div.symbols}</Row>
-          <Row label="Largest position">{toNum(div.largest_position_percentage).toFixed(1)}%</Row>
+          <Row label="Largest position">{formatShare(div.largest_position_percentage)}</Row>
           <Row label="Weekly P&L">
             <span className={pnlClass(portfolio.data?.weekly_pnl)}>{formatSignedMoney(portfolio.data?.weekly_pnl)}</span>
           </Row>
@@ -142,7 +136,7 @@ export function ProtectionCell({ position }: { position: Position }) {
       {levels.map((l) => (
         <li key={l.order_id} title={`${l.protective ? 'Protective order' : 'Your order'} ${l.order_id}`}>
           <span className={l.kind === 'stop_loss' ? 'font-semibold text-red-600 dark:text-red-400' : 'font-semibold text-emerald-600 dark:text-emerald-400'}>{KIND_LABEL[l.kind]}</span>{' '}
-          {formatPrice(l.price)} × {formatQty(l.quantity)}
+          {formatPrice(l.price, position.symbol)} × {formatQty(l.quantity)}
         </li>
       ))}
       {stopped < held && <li className="text-amber-600 dark:text-amber-400">{formatQty(held - stopped)} without a stop</li>}
@@ -160,9 +154,6 @@ export function ReducedNotice({ notice }: { notice: Notice }) {
     </p>
   );
 }
-
-/** What the average price is: the position's cost basis per unit (average cost). */
-const AVG_PRICE_NOTE = 'Average cost per unit: what the buys cost, their fees included, divided by the quantity held';
 
 /** Closes all or part of a position with a market SELL tagged 'position_close'. */
 export function ClosePositionModal({ position, onClose }: { position: Position; onClose: () => void }) {
@@ -202,7 +193,7 @@ export function ClosePositionModal({ position, onClose }: { position: Position; 
         }}
       >
         <Row label="Position">{formatQty(position.quantity)}</Row>
-        <Row label="Current Price">{formatPrice(position.current_price)}</Row>
+        <Row label="Current Price">{formatPrice(position.current_price, position.symbol)}</Row>
         <div>
           <label htmlFor="close-qty" className="block text-sm font-medium">
             Quantity to close

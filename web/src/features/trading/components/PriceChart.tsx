@@ -46,14 +46,14 @@ export function PriceChart({ symbol, timeframe, onSymbol, onTimeframe }: PriceCh
         </p>
       )}
       {candles.isPending && <Spinner />}
-      <CandleCanvas bars={bars} type={prefs.type} levels={levels} markers={markers} tick={tick} barSeconds={(TIMEFRAMES[timeframe] ?? TIMEFRAMES['1h']!).seconds} />
-      <ChartLegend levels={levels} markers={markers} />
+      <CandleCanvas bars={bars} type={prefs.type} levels={levels} markers={markers} tick={tick} barSeconds={(TIMEFRAMES[timeframe] ?? TIMEFRAMES['1h']!).seconds} symbol={symbol} />
+      <ChartLegend levels={levels} markers={markers} symbol={symbol} />
     </Card>
   );
 }
 
 /** The lines and markers in words: what each means and the price each line is at. */
-function ChartLegend({ levels, markers }: { levels: PriceLevel[]; markers: ChartMarker[] }) {
+function ChartLegend({ levels, markers, symbol }: { levels: PriceLevel[]; markers: ChartMarker[]; symbol: string }) {
   if (levels.length === 0 && markers.length === 0) return null;
   return (
     <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500 dark:text-slate-400" data-testid="chart-legend">
@@ -64,7 +64,7 @@ function ChartLegend({ levels, markers }: { levels: PriceLevel[]; markers: Chart
       )}
       {levels.map((l, i) => (
         <span key={i} data-testid={`chart-level-${l.kind}`}>
-          <span style={{ color: l.color }}>━</span> {l.title} @ {formatPrice(l.price)}
+          <span style={{ color: l.color }}>━</span> {l.title} @ {formatPrice(l.price, symbol)}
         </span>
       ))}
       {levels.length > 0 && <span>(Entry: average cost per unit, buy fees included; SL stop-loss, TP take-profit, with the quantity each covers)</span>}

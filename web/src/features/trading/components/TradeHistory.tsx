@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { ErrorBox } from '@/components/Field';
 import { btn, Modal, Row } from '@/components/Modal';
+import { DataTable, type Column } from '@/components/DataTable';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/api';
@@ -29,6 +30,29 @@ function download(name: string, text: string) {
   a.click();
   URL.revokeObjectURL(url);
 }
+
+/** The Trade History columns (a table at md and up, a card per fill on a phone). */
+const TRADE_COLUMNS: Column<Trade>[] = [
+  { header: 'Date/Time', cell: (t) => formatDateTime(t.timestamp), nowrap: true },
+  { header: 'Symbol', cell: (t) => t.symbol, title: true },
+  { header: 'Side', cell: (t) => t.side, title: true, className: (t) => `font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}` },
+  { header: 'Quantity', cell: (t) => formatQty(t.quantity) },
+  { header: 'Price', cell: (t) => formatPrice(t.price, t.symbol) },
+  { header: 'Total', cell: (t) => formatMoney(t.total_value) },
+  { header: 'Fee', cell: (t) => formatMoney(t.fee) },
+  { header: 'Status', cell: (t) => <span className={`rounded px-2 py-0.5 text-xs ${STATUS_CLASS[t.status] ?? ''}`}>{t.status}</span> },
+  { header: 'Strategy', cell: (t) => strategyLabel(t.strategy) },
+  { header: 'Type', cell: (t) => fillTypeLabel(t), nowrap: true },
+  {
+    header: 'Order',
+    cell: (t) => (
+      <span className="font-mono text-xs" title={t.order_id}>
+        {shortId(t.order_id)}
+      </span>
+    ),
+  },
+  { header: 'Realized P&L', cell: (t) => <RealizedPnL value={t.realized_pnl} /> },
+];
 
 /** Trade history: the account's fills (orders that have not filled are on Orders); limit 500 on the history screen, 50 in the Trading Center; refreshed every 10 s. */
 export function TradeHistory({ limit = 500 }: { limit?: number }) {
@@ -74,48 +98,18 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
       ) : shown.length === 0 ? (
         <p className="py-10 text-center text-slate-500 dark:text-slate-400">No trades found matching your criteria</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm">
-            <thead className="text-left text-slate-500 dark:text-slate-400">
-              <tr>
-                {['Date/Time', 'Symbol', 'Side', 'Quantity', 'Price', 'Total', 'Fee', 'Status', 'Strategy', 'Type', 'Order', 'Realized P&L', 'Actions'].map((h) => (
-                  <th key={h} className="px-2 py-2 font-medium">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((t) => (
-                <tr key={t.id} className="border-t border-slate-100 tabular-nums dark:border-slate-800" data-testid="trade-row">
-                  <td className="whitespace-nowrap px-2 py-2">{formatDateTime(t.timestamp)}</td>
-                  <td className="px-2 py-2">{t.symbol}</td>
-                  <td className={`px-2 py-2 font-semibold ${t.side === 'BUY' ? 'text-emerald-600' : 'text-red-600'}`}>{t.side}</td>
-                  <td className="px-2 py-2">{formatQty(t.quantity)}</td>
-                  <td className="px-2 py-2">{formatPrice(t.price)}</td>
-                  <td className="px-2 py-2">{formatMoney(t.total_value)}</td>
-                  <td className="px-2 py-2">{formatMoney(t.fee)}</td>
-                  <td className="px-2 py-2">
-                    <span className={`rounded px-2 py-0.5 text-xs ${STATUS_CLASS[t.status] ?? ''}`}>{t.status}</span>
-                  </td>
-                  <td className="px-2 py-2">{strategyLabel(t.strategy)}</td>
-                  <td className="whitespace-nowrap px-2 py-2">{fillTypeLabel(t)}</td>
-                  <td className="px-2 py-2 font-mono text-xs" title={t.order_id}>
-                    {shortId(t.order_id)}
-                  </td>
-                  <td className="px-2 py-2">
-                    <RealizedPnL value={t.realized_pnl} />
-                  </td>
-                  <td className="px-2 py-2">
-                    <button type="button" className={btn.small} onClick={() => setDetails(t)}>
-                      View
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Trades"
+          rows={shown}
+          columns={TRADE_COLUMNS}
+          rowKey={(t) => t.id}
+          rowTestId="trade-row"
+          actions={(t) => (
+            <button type="button" className={btn.small} onClick={() => setDetails(t)}>
+              View
+            </button>
+          )}
+        />
       )}
       {details && (
         <Modal title="Trade Details" onClose={() => setDetails(null)}>
@@ -130,7 +124,7 @@ export function TradeHistory({ limit = 500 }: { limit?: number }) {
           <Row label="Side">{details.side}</Row>
           <Row label="Type">{fillTypeLabel(details)}</Row>
           <Row label="Quantity">{formatQty(details.quantity)}</Row>
-          <Row label="Price">{formatPrice(details.price)}</Row>
+          <Row label="Price">{formatPrice(details.price, details.symbol)}</Row>
           <Row label="Total">{formatMoney(details.total_value)}</Row>
           <Row label="Fee">{formatMoney(details.fee)}</Row>
           <Row label="Liquidity">{details.liquidity || '—'}</Row>

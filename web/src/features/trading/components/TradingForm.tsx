@@ -173,7 +173,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
         <div>
           <span className="block text-sm font-medium">Current Price</span>
           <p className="mt-1 py-2 text-lg font-semibold tabular-nums" data-testid="tf-current-price">
-            {ticker.data ? formatPrice(ticker.data.price) : ticker.isError ? 'Unavailable' : 'Loading...'}
+            {ticker.data ? formatPrice(ticker.data.price, t.symbol) : ticker.isError ? 'Unavailable' : 'Loading...'}
           </p>
         </div>
       </div>
@@ -231,7 +231,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
           step={qtyStep}
           error={errors.quantity}
           converted={quantity ? formatQty(quantity) : '—'}
-          convertedFrom={`${base}${priceStr ? ` at ${formatPrice(priceStr)}, rounded down` : ''}`}
+          convertedFrom={`${base}${priceStr ? ` at ${formatPrice(priceStr, t.symbol)}, rounded down` : ''}`}
           minSize={product?.base_min_size}
           onShare={share}
           shareDisabled={shareDisabled}
@@ -272,7 +272,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
       {done && (
         <p role="status" className="rounded border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
           Order {done.status === 'filled' ? 'executed' : 'placed'}: {done.side} {formatQty(done.quantity)} {done.symbol}
-          {done.average_fill_price ? ` at ${formatPrice(done.average_fill_price)}` : ''} ({done.status})
+          {done.average_fill_price ? ` at ${formatPrice(done.average_fill_price, t.symbol)}` : ''} ({done.status})
         </p>
       )}
 

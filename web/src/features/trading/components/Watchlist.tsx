@@ -48,7 +48,7 @@ function WatchRow({ symbol, selected, stale, onSelect }: { symbol: string; selec
         <span className="font-semibold">{symbol}</span>
         <span className="text-right">
           <span className={`block ${grey ? GREY : ''}`} data-testid="watch-price">
-            {ticker.data ? formatPrice(ticker.data.price) : '—'}
+            {ticker.data ? formatPrice(ticker.data.price, symbol) : '—'}
             {grey && ticker.data && <span className="ml-1 text-xs">(last known)</span>}
           </span>
           <span className={`block text-xs ${grey ? GREY : pnlClass(change?.percent)}`} title="Change over 24 hours">

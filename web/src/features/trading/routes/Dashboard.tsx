@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { btn, Modal, Stat } from '@/components/Modal';
 import { ScreenHeader } from '@/components/Screen';
-import { formatSignedMoney, formatMoney, pnlClass } from '@/lib/format';
+import { formatShare, formatSignedMoney, formatMoney, pnlClass } from '@/lib/format';
 import { useDashboardPrefs } from '@/lib/prefs';
 import { usePerformance, useSystemStatus } from '../api';
 import { TradingForm } from '../components/TradingForm';
@@ -40,7 +40,7 @@ export default function Dashboard() {
           <Stat testId="card-portfolio-value" label="Portfolio Value" value={p ? formatMoney(p.portfolio_value) : '—'} sub={p ? `Exposure ${formatMoney(p.total_exposure)}` : undefined} />
           <Stat testId="card-daily-pnl" label="Daily P&L" value={p ? formatSignedMoney(p.daily_pnl) : '—'} valueClass={pnlClass(p?.daily_pnl)} />
           <Stat testId="card-active-positions" label="Active Positions" value={p ? p.active_positions : '—'} sub={p ? `${p.pending_orders} open order(s)` : undefined} />
-          <Stat testId="card-total-trades" label="Total Trades" value={p ? p.total_trades : '—'} sub={p && p.total_trades ? `Win rate ${p.win_rate.toFixed(1)}%` : undefined} />
+          <Stat testId="card-total-trades" label="Total Trades" value={p ? p.total_trades : '—'} sub={p && p.total_trades ? `Win rate ${formatShare(p.win_rate)}` : undefined} />
         </div>
       )}
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { DataTable, type Column } from '@/components/DataTable';
 import { ErrorBox } from '@/components/Field';
 import { btn } from '@/components/Modal';
 import { errorMessage } from '@/lib/api';
@@ -15,24 +16,14 @@ export function SessionsList() {
   if (sessions.error) return <ErrorBox message={errorMessage(sessions.error, 'Failed to load your sessions')} />;
   return (
     <div className="space-y-3">
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <thead className="text-slate-500">
-            <tr>
-              <th className="py-1 pr-3 font-medium">Client</th>
-              <th className="py-1 pr-3 font-medium">Address</th>
-              <th className="py-1 pr-3 font-medium">Signed in</th>
-              <th className="py-1 pr-3 font-medium">Last used</th>
-              <th className="py-1 font-medium" aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {(sessions.data ?? []).map((s) => (
-              <SessionRow key={s.id} session={s} onEnded={() => setResult('Session signed out.')} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label="Sessions"
+        rows={sessions.data ?? []}
+        columns={COLUMNS}
+        rowKey={(s) => s.id}
+        rowTestId="session-row"
+        actions={(s) => (s.current ? null : <EndSession session={s} onEnded={() => setResult('Session signed out.')} />)}
+      />
       <p className="text-xs text-slate-500">Last use is recorded to the minute.</p>
       {endOthers.error && <ErrorBox message={errorMessage(endOthers.error, 'Failed to sign out your other sessions')} />}
       {result && (
@@ -52,25 +43,31 @@ export function SessionsList() {
   );
 }
 
-function SessionRow({ session, onEnded }: { session: Session; onEnded: () => void }) {
+const COLUMNS: Column<Session>[] = [
+  {
+    header: 'Client',
+    full: true,
+    cell: (s) => (
+      <span className="block max-w-xs truncate" title={s.user_agent}>
+        {s.user_agent || 'Unknown client'}
+        {s.current && <span className="ml-2 rounded bg-blue-100 px-1.5 py-0.5 text-xs text-blue-800 dark:bg-blue-900 dark:text-blue-200">This session</span>}
+      </span>
+    ),
+  },
+  { header: 'Address', cell: (s) => s.remote || '—' },
+  { header: 'Signed in', cell: (s) => formatDateTime(s.created_at) },
+  { header: 'Last used', cell: (s) => formatDateTime(s.last_used_at) },
+];
+
+/** Signs one other session out (each with its own pending state and error). */
+function EndSession({ session, onEnded }: { session: Session; onEnded: () => void }) {
   const end = useSessionMutation((id: string) => usersApi.endSession(id));
   return (
-    <tr className="border-t border-slate-200 dark:border-slate-800">
-      <td className="max-w-xs truncate py-2 pr-3" title={session.user_agent}>
-        {session.user_agent || 'Unknown client'}
-        {session.current && <span className="ml-2 rounded bg-blue-100 px-1.5 py-0.5 text-xs text-blue-800 dark:bg-blue-900 dark:text-blue-200">This session</span>}
-      </td>
-      <td className="py-2 pr-3">{session.remote || '—'}</td>
-      <td className="py-2 pr-3">{formatDateTime(session.created_at)}</td>
-      <td className="py-2 pr-3">{formatDateTime(session.last_used_at)}</td>
-      <td className="py-2">
-        {!session.current && (
-          <button type="button" className={btn.small} disabled={end.isPending} onClick={() => end.mutate(session.id, { onSuccess: onEnded })}>
-            Sign out
-          </button>
-        )}
-        {end.error && <span className="ml-2 text-xs text-red-600">{errorMessage(end.error, 'Failed')}</span>}
-      </td>
-    </tr>
+    <>
+      <button type="button" className={btn.small} disabled={end.isPending} onClick={() => end.mutate(session.id, { onSuccess: onEnded })}>
+        Sign out
+      </button>
+      {end.error && <span className="ml-2 text-xs text-red-600">{errorMessage(end.error, 'Failed')}</span>}
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { LineSeries, LineStyle, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { createThemedChart, fitWhileSizing } from '@/components/chart';
+import { percentAxis } from '@/lib/format';
 import { returnSeries } from '../../overrides';
 import type { BacktestReport } from '../../backtestTypes';
 
@@ -22,7 +23,7 @@ export function CompareEquity({ runs }: { runs: BacktestReport[] }) {
         color: RUN_COLORS[i % RUN_COLORS.length],
         lineWidth: 2,
         title: `Run ${String.fromCharCode(65 + i)}`,
-        priceFormat: { type: 'custom', formatter: (v: number) => `${v.toFixed(2)}%` },
+        priceFormat: { type: 'custom', formatter: percentAxis(2) },
       });
       s.setData(returnSeries(r).map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
       if (i === 0) s.createPriceLine({ price: 0, color: '#94a3b8', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: false, title: '' });

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { btn } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
-import { formatMoney, formatPercent, formatSignedMoney } from '@/lib/format';
+import { formatDate, formatMoney, formatPercent, formatSignedMoney } from '@/lib/format';
 import { useBacktestPair } from '../../backtestApi';
 import { CompareEquity } from './CompareEquity';
 import { derived, pct, ratio, signedPctOrNA } from '../../backtestModel';
@@ -14,7 +14,7 @@ const signedPct = (f: number) => formatPercent(f * 100);
 const METRICS: [string, (r: BacktestReport) => ReactNode][] = [
   ['Strategy', (r) => r.strategy_name],
   ['Symbol', (r) => r.symbol],
-  ['Period', (r) => `${r.start_date.slice(0, 10)} → ${r.end_date.slice(0, 10)}`],
+  ['Period', (r) => `${formatDate(r.start_date.slice(0, 10))} → ${formatDate(r.end_date.slice(0, 10))}`],
   ['Timeframe', (r) => r.assumptions.timeframe],
   ['Parameter Overrides', (r) => (r.request.params ? <code className="break-all text-xs">{JSON.stringify(r.request.params)}</code> : 'none')],
   ['Initial Capital', (r) => formatMoney(r.initial_equity)],

@@ -1,5 +1,6 @@
 import { btn } from '@/components/Modal';
 import { Card } from '@/components/Screen';
+import { formatCount } from '@/lib/format';
 import type { LiveEstimate } from '../../backtestTypes';
 
 /** A live-model run's estimate: what it will ask, and what to beware of, before any call is made. */
@@ -9,8 +10,8 @@ export function ConfirmLive({ e, onConfirm, onCancel }: { e: LiveEstimate; onCon
       <div className="space-y-3 text-sm" data-testid="bt-live-estimate">
         <p>
           This backtest of <strong>{e.strategy_name}</strong> on {e.symbol} asks <strong>{e.model}</strong> ({e.provider}){' '}
-          <strong data-testid="bt-model-calls">{e.model_calls.toLocaleString('en-US')}</strong> times, once per candle (up to {e.max_model_calls.toLocaleString('en-US')} if answers need the repair
-          retry). A paid model charges for every call; the run stops at the cap of {e.model_call_cap.toLocaleString('en-US')} calls. It runs as a job: follow its progress here, cancel it any time,
+          <strong data-testid="bt-model-calls">{formatCount(e.model_calls)}</strong> times, once per candle (up to {formatCount(e.max_model_calls)} if answers need the repair
+          retry). A paid model charges for every call; the run stops at the cap of {formatCount(e.model_call_cap)} calls. It runs as a job: follow its progress here, cancel it any time,
           and the answers it has paid for are kept for a recorded replay.
         </p>
         <p className="text-slate-600 dark:text-slate-400">Training cutoff: {e.provider === 'builtin' ? 'none (the built-in analyst is rules, not a trained model)' : (e.training_cutoff ?? 'unknown')}</p>
@@ -21,7 +22,7 @@ export function ConfirmLive({ e, onConfirm, onCancel }: { e: LiveEstimate; onCon
         ))}
         <div className="flex gap-3">
           <button type="button" className={btn.primary} onClick={onConfirm}>
-            Run with {e.model_calls.toLocaleString('en-US')} model calls
+            Run with {formatCount(e.model_calls)} model calls
           </button>
           <button type="button" className={btn.secondary} onClick={onCancel}>
             Cancel

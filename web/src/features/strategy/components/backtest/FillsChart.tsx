@@ -7,7 +7,7 @@ import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { useVisibleSpan, VisibleSpan } from '@/components/VisibleSpan';
 import { errorMessage } from '@/lib/api';
-import { toNum } from '@/lib/format';
+import { priceAxis, toNum } from '@/lib/format';
 import { usePeriodCandles } from '../../backtestApi';
 import { chartGranularity } from '../../backtestModel';
 import type { BacktestReport } from '../../backtestTypes';
@@ -34,7 +34,7 @@ export function FillsChart({ report }: { report: BacktestReport }) {
 
   useEffect(() => {
     if (!box.current || data.cs.length === 0) return;
-    const { chart, dispose } = createThemedChart(box.current);
+    const { chart, dispose } = createThemedChart(box.current, { localization: { priceFormatter: priceAxis(report.symbol) } });
     const series = chart.addSeries(CandlestickSeries, { upColor: '#10b981', downColor: '#ef4444', borderVisible: false, wickUpColor: '#10b981', wickDownColor: '#ef4444' });
     series.setData(data.cs);
     createSeriesMarkers(series, data.markers);
@@ -45,7 +45,7 @@ export function FillsChart({ report }: { report: BacktestReport }) {
       unfit();
       dispose();
     };
-  }, [data]);
+  }, [data, report.symbol]);
 
   const buys = (fills ?? []).filter((f) => f.side === 'BUY').length;
   return (

@@ -1,15 +1,16 @@
 import { Row, Stat } from '@/components/Modal';
 import { Card } from '@/components/Screen';
-import { formatMoney, formatPercent, formatSignedMoney, pnlClass } from '@/lib/format';
+import { displayPrefs, formatCount, formatDate, formatMoney, formatPercent, formatSignedMoney, pnlClass, timeLabel } from '@/lib/format';
 import { timeframeLabel } from '@/lib/timeframe';
 import { AI_MODES, derived, pct, ratio, signalCounts, signedPctOrNA, winRateClass } from '../../backtestModel';
 import type { AIRun, Assumptions, BacktestReport } from '../../backtestTypes';
 
-const day = (iso: string) => iso.slice(0, 10);
+// A UTC calendar day in the chosen date order.
+const day = (iso: string) => formatDate(iso.slice(0, 10));
 const signedPct = (f: number) => formatPercent(f * 100);
 const fee = (s: string) => pct(Number(s));
-/** An RFC 3339 time as "YYYY-MM-DD HH:mm UTC". */
-const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+/** An RFC 3339 time in UTC (market dates are UTC), in the chosen date order and clock: "12/29/2025 15:00 UTC". */
+const utc = (iso: string) => `${timeLabel(Date.parse(iso) / 1000, true, { ...displayPrefs(), timezone: 'UTC' })} UTC`;
 
 /**
  * Which market history the run read: the source, its real dates and how its
@@ -18,7 +19,7 @@ const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
  */
 function DataNote({ data, evaluated }: { data: Assumptions['data'] | undefined; evaluated?: number }) {
   if (!data) return null;
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = formatCount;
   const split = evaluated != null && evaluated <= data.candles ? `: ${n(data.candles - evaluated)} to warm up + ${n(evaluated)} in the period` : ', warm-up included';
   return (
     <>
@@ -45,7 +46,7 @@ export function AssumptionsBanner({ a, evaluated, strategyVersion }: { a: Assump
     a.half_spread != null && `half-spread ${pct(Number(a.half_spread), 4)}`,
     `volume cap ${a.volume_cap}`,
     `timeframe ${timeframeLabel(a.timeframe)}`,
-    `${a.candles.toLocaleString('en-US')} candles (sha256 ${a.candles_hash.slice(0, 12)})`,
+    `${formatCount(a.candles)} candles (sha256 ${a.candles_hash.slice(0, 12)})`,
     `engine v${a.engine_version}`,
     a.build && `build ${a.build}`,
     a.ai_mode && `AI decisions: ${AI_MODES.find((m) => m.value === a.ai_mode)?.label ?? a.ai_mode}`,
@@ -75,7 +76,7 @@ export function AssumptionsBanner({ a, evaluated, strategyVersion }: { a: Assump
  * then on the report describes a flat account, not the strategy.
  */
 export function HaltedCallout({ h }: { h: NonNullable<BacktestReport['halted']> }) {
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = formatCount;
   return (
     <div role="alert" data-testid="bt-halted" className="rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
       <p className="font-semibold">
@@ -103,8 +104,8 @@ export function AIRunNote({ ai }: { ai: AIRun }) {
       <p className="mt-1">{ai.summary}.</p>
       {ai.mode === 'live' && (
         <p className="mt-1" data-testid="bt-model-usage">
-          Model calls: {ai.model_calls.toLocaleString('en-US')}
-          {ai.model_call_cap ? ` (cap ${ai.model_call_cap.toLocaleString('en-US')})` : ''} · tokens {((ai.prompt_tokens ?? 0) + (ai.completion_tokens ?? 0)).toLocaleString('en-US')} · cost{' '}
+          Model calls: {formatCount(ai.model_calls)}
+          {ai.model_call_cap ? ` (cap ${formatCount(ai.model_call_cap)})` : ''} · tokens {formatCount((ai.prompt_tokens ?? 0) + (ai.completion_tokens ?? 0))} · cost{' '}
           {ai.cost !== undefined ? `${ai.cost} as reported for ${ai.cost_reported ?? 0} answers` : 'not reported by the provider'}
         </p>
       )}
@@ -157,7 +158,7 @@ export function ReportSummary({ r }: { r: BacktestReport }) {
             <Row label="Fees Paid">{formatMoney(r.fees_paid)}</Row>
             <Row label="Initial Equity">{formatMoney(r.initial_equity)}</Row>
             <Row label="Final Equity">{formatMoney(r.final_equity)}</Row>
-            <Row label="Candles">{r.candles.toLocaleString('en-US')}</Row>
+            <Row label="Candles">{formatCount(r.candles)}</Row>
           </div>
         </div>
         {r.not_annualised && <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">{r.not_annualised}.</p>}
@@ -179,7 +180,7 @@ export function ReportTitle({ r }: { r: BacktestReport }) {
 /** How many signals there were and why some did not trade. */
 export function NotExecuted({ r }: { r: BacktestReport }) {
   const { total, traded, notExecuted: rows } = signalCounts(r);
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = formatCount;
   return (
     <Card title="Signals Not Executed">
       <p className="mb-2 text-sm text-slate-600 dark:text-slate-300" data-testid="bt-signals">

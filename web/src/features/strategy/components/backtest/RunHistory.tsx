@@ -1,7 +1,7 @@
 import { btn } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
-import { formatDateTime, formatPercent, pnlClass } from '@/lib/format';
+import { formatDate, formatDateTime, formatPercent, pnlClass } from '@/lib/format';
 import { describeOverrides } from '../../overrides';
 import { useBacktestRuns } from '../../backtestApi';
 import type { BacktestRun } from '../../backtestTypes';
@@ -53,7 +53,7 @@ export function RunHistory({ selected, onOpen, picked, onPick, onCompare }: { se
                 )}
               </span>
               <span className="block text-xs text-slate-500 dark:text-slate-400">
-                {r.request.start_date.slice(0, 10)} → {r.request.end_date.slice(0, 10)} · ran {formatDateTime(r.created_at)}
+                {formatDate(r.request.start_date.slice(0, 10))} → {formatDate(r.request.end_date.slice(0, 10))} · ran {formatDateTime(r.created_at)}
               </span>
               <span className="block break-words text-xs text-slate-500 dark:text-slate-400" data-testid="bt-history-overrides">
                 {describeOverrides(r.request.params as Record<string, unknown> | undefined) ? `Overrides: ${describeOverrides(r.request.params as Record<string, unknown> | undefined)}` : 'Saved settings'}

@@ -4,7 +4,7 @@ import { reasonLabel } from '../../backtestModel';
 import type { BacktestTrade } from '../../backtestTypes';
 
 /** Every closed round trip of the run. */
-export function TradeTable({ trades }: { trades: BacktestTrade[] }) {
+export function TradeTable({ trades, symbol }: { trades: BacktestTrade[]; symbol?: string }) {
   return (
     <Card title={`Trades (${trades.length})`}>
       {trades.length === 0 ? (
@@ -31,8 +31,8 @@ export function TradeTable({ trades }: { trades: BacktestTrade[] }) {
                   <td className="px-2 py-1.5 text-slate-500">{i + 1}</td>
                   <td className="whitespace-nowrap px-2 py-1.5">{formatDateTime(t.entry_time)}</td>
                   <td className="whitespace-nowrap px-2 py-1.5">{formatDateTime(t.exit_time)}</td>
-                  <td className="px-2 py-1.5 text-right">{formatPrice(t.entry_price)}</td>
-                  <td className="px-2 py-1.5 text-right">{formatPrice(t.exit_price)}</td>
+                  <td className="px-2 py-1.5 text-right">{formatPrice(t.entry_price, symbol)}</td>
+                  <td className="px-2 py-1.5 text-right">{formatPrice(t.exit_price, symbol)}</td>
                   <td className="px-2 py-1.5 text-right">{formatQty(t.quantity)}</td>
                   <td className="px-2 py-1.5 text-right">{formatMoney(t.fees)}</td>
                   <td className={`px-2 py-1.5 text-right font-medium ${pnlClass(t.pnl)}`}>{formatSignedMoney(t.pnl)}</td>

@@ -1,4 +1,5 @@
 import { Card } from '@/components/Screen';
+import { formatNumber, formatShare } from '@/lib/format';
 import { show } from '../../researchModel';
 import type { Sweep, WalkForwardFold } from '../../researchTypes';
 import { StitchedChart } from './StitchedChart';
@@ -7,7 +8,7 @@ const ret = (m: unknown): number | null => {
   const v = (m as Record<string, unknown> | null)?.total_return;
   return typeof v === 'number' ? v : null;
 };
-const pct = (v: number | null | undefined) => (v === null || v === undefined ? 'N/A' : `${(v * 100).toFixed(2)}%`);
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? 'N/A' : formatShare(v * 100, 2));
 
 /** A fold's chosen values, short: "rsi_period 21, sma_long 20". */
 const chosen = (v: unknown) =>
@@ -68,14 +69,14 @@ export function FoldChart({ sweep }: { sweep: Sweep }) {
       <dl className="mt-4 grid gap-3 text-sm sm:grid-cols-3" data-testid="wf-figures">
         <div>
           <dt className="text-xs text-slate-500">Walk-forward efficiency</dt>
-          <dd className="font-mono">{sweep.walk_forward_efficiency === null || sweep.walk_forward_efficiency === undefined ? 'N/A' : sweep.walk_forward_efficiency.toFixed(3)}</dd>
+          <dd className="font-mono">{sweep.walk_forward_efficiency === null || sweep.walk_forward_efficiency === undefined ? 'N/A' : formatNumber(sweep.walk_forward_efficiency, 3)}</dd>
           <dd className="text-xs text-slate-500">Mean OOS annualised return over mean IS</dd>
         </div>
         <div>
           <dt className="text-xs text-slate-500">Deflated Sharpe ratio</dt>
-          <dd className="font-mono">{ds?.probability === null || ds?.probability === undefined ? 'N/A' : `${(ds.probability * 100).toFixed(1)}%`}</dd>
+          <dd className="font-mono">{ds?.probability === null || ds?.probability === undefined ? 'N/A' : formatShare(ds.probability * 100, 1)}</dd>
           <dd className="text-xs text-slate-500">
-            {ds ? `P(true Sharpe > 0) of trial ${ds.trial} (Sharpe ${ds.sharpe_annualised.toFixed(2)}) after ${ds.trials} trials` : 'After the sweep completes'}
+            {ds ? `P(true Sharpe > 0) of trial ${ds.trial} (Sharpe ${formatNumber(ds.sharpe_annualised, 2)}) after ${ds.trials} trials` : 'After the sweep completes'}
           </dd>
         </div>
         <div>

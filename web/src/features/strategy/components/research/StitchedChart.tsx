@@ -1,7 +1,7 @@
 import { LineSeries, LineStyle, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { chartTime, createThemedChart } from '@/components/chart';
-import { toNum } from '@/lib/format';
+import { moneyAxis, toNum } from '@/lib/format';
 import type { Sweep } from '../../researchTypes';
 
 /** The folds' out-of-sample curves chained (each fold starts where the previous ended). */
@@ -9,7 +9,7 @@ export function StitchedChart({ points, capital }: { points: NonNullable<Sweep['
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!box.current || points.length === 0) return;
-    const { chart, dispose } = createThemedChart(box.current);
+    const { chart, dispose } = createThemedChart(box.current, { localization: { priceFormatter: moneyAxis } });
     const s = chart.addSeries(LineSeries, { color: '#f59e0b', lineWidth: 2, title: 'OOS equity' });
     const byTime = new Map<number, number>();
     for (const p of points) byTime.set(chartTime(p.time), toNum(p.equity));

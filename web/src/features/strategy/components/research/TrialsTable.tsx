@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { btn } from '@/components/Modal';
 import { Card } from '@/components/Screen';
+import { formatShare } from '@/lib/format';
 import { metricOf, OBJECTIVES, show, sortTrials, valueOf, type SortKey } from '../../researchModel';
 import type { SweepTrial } from '../../researchTypes';
 
@@ -11,7 +12,7 @@ const METRICS: { key: string; label: string; pct?: boolean }[] = [
   { key: 'win_rate', label: 'Win rate', pct: true },
 ];
 
-const pct = (v: number | null) => (v === null ? 'N/A' : `${(v * 100).toFixed(2)}%`);
+const pct = (v: number | null) => (v === null ? 'N/A' : formatShare(v * 100, 2));
 
 /** Every finished trial: its values, the objective and the main metrics, sortable by any column; Save as new version on each. */
 export function TrialsTable({ trials, names, objective, best, onSave }: { trials: SweepTrial[]; names: string[]; objective: string; best: number | null; onSave: (t: SweepTrial) => void }) {
