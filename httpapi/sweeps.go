@@ -16,25 +16,25 @@ const JobKindSweep = "sweep"
 // sweep is GET /api/sweeps/{id}: the job's state, what was asked, the
 // trials finished so far (by index) and the best of them by the objective.
 type sweep struct {
-	ID         string           `json:"id"`
-	Status     string           `json:"status"`
-	Progress   float64          `json:"progress"`
-	Error      string           `json:"error,omitempty"`
-	Owner      string           `json:"owner,omitempty"`
-	CreatedAt  time.Time        `json:"created_at"`
-	StartedAt  *time.Time       `json:"started_at,omitempty"`
-	FinishedAt *time.Time       `json:"finished_at,omitempty"`
-	Request    json.RawMessage  `json:"request"`
-	Objective  string           `json:"objective"`
-	Parameters []string         `json:"parameters"`
-	TrialCount int              `json:"trial_count"` // trials planned
+	ID         string          `json:"id"`
+	Status     string          `json:"status"`
+	Progress   float64         `json:"progress"`
+	Error      string          `json:"error,omitempty"`
+	Owner      string          `json:"owner,omitempty"`
+	CreatedAt  time.Time       `json:"created_at"`
+	StartedAt  *time.Time      `json:"started_at,omitempty"`
+	FinishedAt *time.Time      `json:"finished_at,omitempty"`
+	Request    json.RawMessage `json:"request"`
+	Objective  string          `json:"objective"`
+	Parameters []string        `json:"parameters"`
+	TrialCount int             `json:"trial_count"` // trials planned
 	// Trials is one page of the finished trials, by index: ?offset= and
 	// ?limit= (by default all of them, at most research.MaxTrials);
 	// TrialsTotal counts them all, and Best is chosen among them all.
 	Trials       []research.Trial `json:"trials"`
 	TrialsTotal  int              `json:"trials_total"`
 	TrialsOffset int              `json:"trials_offset"`
-	Best       *research.Trial  `json:"best"` // null while no trial is eligible
+	Best         *research.Trial  `json:"best"` // null while no trial is eligible
 	// A walk-forward sweep's options and folds, stitched curve, efficiency,
 	// parameter stability and deflated Sharpe ratio.
 	WalkForward *research.WalkForward `json:"walk_forward,omitempty"`
