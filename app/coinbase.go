@@ -17,7 +17,8 @@ import (
 // and the process's endpoint overrides.
 func (a *App) coinbaseConfig(e settings.Exchange) coinbase.Config {
 	return coinbase.Config{KeyName: e.APIKey, Secret: e.APISecret, Sandbox: e.Sandbox, Timeout: time.Duration(e.Timeout) * time.Millisecond,
-		RateLimit: e.RateLimit, APIURL: a.cfg.CoinbaseAPIURL, WSURL: a.cfg.CoinbaseWSURL, UserWSURL: a.cfg.CoinbaseUserWSURL, Meta: a.Store}
+		RateLimit: e.RateLimit, APIURL: a.cfg.CoinbaseAPIURL, WSURL: a.cfg.CoinbaseWSURL, UserWSURL: a.cfg.CoinbaseUserWSURL, Meta: a.Store,
+		FillsNotified: true} // the venue's run queues each fill's notification (notify.Service.FollowFills)
 }
 
 // testExchange is the settings' connection test: it reads the accounts
@@ -69,7 +70,13 @@ func (a *App) coinbaseVenue(e settings.Exchange) (*venue, error) {
 	}
 	v.run = func(ctx context.Context, ticks <-chan domain.Tick) {
 		var wg sync.WaitGroup
-		wg.Add(2)
+		wg.Add(3)
+		go func() {
+			defer wg.Done()
+			// Where the venue runs (the leader): each fill's notification
+			// queued once, and on start the ones a stop or a crash left out.
+			a.Notify.FollowFills(ctx, x)
+		}()
 		go func() {
 			defer wg.Done()
 			// Coinbase matches orders itself; the ticks move the trailing

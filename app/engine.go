@@ -57,6 +57,12 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 			a.Alerts.Raise(ctx, "trading:"+title, severity, "trading", title, message)
 		},
 		Refused: func(ctx context.Context, title, message string) {
+			// A person's refusal is stored as its request's audit entry: its
+			// event commits with that entry. Outside a request (none today),
+			// it is queued on its own.
+			if domain.AddAuditEvent(ctx, notify.CommittedRefusal(title, message, clock.Now())) {
+				return
+			}
 			if _, err := a.Notify.Enqueue(context.WithoutCancel(ctx), notify.FromRiskRefusal(title, message, clock.Now())); err != nil {
 				slog.Error("notification not queued", "type", notify.RiskLimitReached, "err", err, "component", "notify")
 			}

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 )
 
@@ -52,3 +53,42 @@ func (r *AuditRider) MarkStored() { r.stored.Store(true) }
 
 // Stored reports whether the entry was committed with its order.
 func (r *AuditRider) Stored() bool { return r != nil && r.stored.Load() }
+
+// AuditEvents gathers the notification events a request's work makes that
+// belong with its audit entry (AuditEntry.Notify): the API layer puts one in
+// each state-changing request's context and stores what it gathered with
+// the request's entry.
+type AuditEvents struct {
+	mu  sync.Mutex
+	evs []NotifyEvent
+}
+
+type auditEventsKey struct{}
+
+// WithAuditEvents returns ctx carrying a.
+func WithAuditEvents(ctx context.Context, a *AuditEvents) context.Context {
+	return context.WithValue(ctx, auditEventsKey{}, a)
+}
+
+// AddAuditEvent puts e with the audit entry of ctx's request; false when ctx
+// is no such request (a caller then stores e some other way).
+func AddAuditEvent(ctx context.Context, e NotifyEvent) bool {
+	a, _ := ctx.Value(auditEventsKey{}).(*AuditEvents)
+	if a == nil {
+		return false
+	}
+	a.mu.Lock()
+	a.evs = append(a.evs, e)
+	a.mu.Unlock()
+	return true
+}
+
+// Events are the events gathered so far (nil for a nil a).
+func (a *AuditEvents) Events() []NotifyEvent {
+	if a == nil {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]NotifyEvent(nil), a.evs...)
+}

@@ -99,6 +99,26 @@ type NotifyRoute struct {
 	Deliveries []NotifyDelivery
 }
 
+// VenueFill is a fill made at an outside venue (Coinbase, where Kestrel's
+// store does not hold the fill) with the notification event it stands for.
+type VenueFill struct {
+	ID    string    // the venue's fill id
+	Time  time.Time // when it was made
+	Event NotifyEvent
+}
+
+// VenueFills is one commit of a venue's fills (NotifyStore.CommitVenueFills).
+type VenueFills struct {
+	Venue string
+	Fills []VenueFill
+	// Mark, when not zero, moves the venue's checkpoint to it (never back):
+	// every fill made before it has been looked at.
+	Mark time.Time
+	// Forget drops the record of fills made before it (zero: none); they
+	// are older than anything looked at again.
+	Forget time.Time
+}
+
 // NotifyStore keeps notification channels, routing and the outbox.
 type NotifyStore interface {
 	// CreateNotifyChannel inserts a channel.
@@ -139,4 +159,13 @@ type NotifyStore interface {
 	// writes nothing, so each event is routed once. It returns how many
 	// events it routed.
 	RouteNotifyEvents(ctx context.Context, rs []NotifyRoute) (routed int, err error)
+	// CommitVenueFills records each fill of f not recorded before (by venue
+	// and fill id) and commits its event to be routed (CommittedNotifyEvents);
+	// a fill recorded before writes nothing, so each is queued once however
+	// often, and by however many instances, it is seen. In the same
+	// transaction it moves the venue's checkpoint to f.Mark and forgets the
+	// fills made before f.Forget. It returns how many fills were new.
+	CommitVenueFills(ctx context.Context, f VenueFills) (queued int, err error)
+	// VenueFillMark is the venue's checkpoint (zero: none yet).
+	VenueFillMark(ctx context.Context, venue string) (time.Time, error)
 }

@@ -63,6 +63,10 @@ type AuditEntry struct {
 	RequestID string    `json:"request_id"`
 	Remote    string    `json:"remote"`
 	Detail    string    `json:"detail"`
+	// Notify are notification events that belong to this entry (a person's
+	// risk refusal, whose only stored record is its audit entry): stored in
+	// the entry's transaction, so an event exists iff its entry does.
+	Notify []NotifyEvent `json:"-"`
 }
 
 // UserStore persists accounts.
@@ -121,6 +125,8 @@ type SessionStore interface {
 
 // AuditStore appends to and reads the audit log.
 type AuditStore interface {
+	// AppendAudit stores e and its Notify events in one transaction: both
+	// or neither.
 	AppendAudit(ctx context.Context, e AuditEntry) error
 	// ListAudit returns the newest entries first.
 	ListAudit(ctx context.Context, limit int) ([]AuditEntry, error)

@@ -355,7 +355,9 @@ func (s *Server) withAudit(next http.Handler) http.Handler {
 		}
 		note := &auditNote{}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), keyAudit, note)))
+		events := &domain.AuditEvents{} // e.g. a person's risk refusal: told iff its entry is stored
+		ctx := domain.WithAuditEvents(context.WithValue(r.Context(), keyAudit, note), events)
+		next.ServeHTTP(rec, r.WithContext(ctx))
 		if note.rider.Stored() && rec.status == note.riderStatus {
 			return // stored with the order it placed (rideAudit)
 		}
@@ -366,11 +368,14 @@ func (s *Server) withAudit(next http.Handler) http.Handler {
 			At: s.d.Clock.Now(), UserID: note.userID, Actor: note.actor, Action: r.Method + " " + r.URL.Path,
 			Status: rec.status, RequestID: requestID(r.Context()), Remote: clientAddr(r), Detail: note.detail,
 		})
+		e.Notify = events.Events()
 		// The response is already written; use a context the client cannot cancel.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 5*time.Second)
 		defer cancel()
 		if err := s.d.Store.AppendAudit(ctx, e); err != nil {
 			logError(ctx, "audit log write failed", err)
+		} else if len(e.Notify) > 0 && s.d.Notify != nil {
+			s.d.Notify.WakeRouting() // route them now rather than at the next poll
 		}
 	})
 }

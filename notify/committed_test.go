@@ -84,8 +84,8 @@ func TestAFillsNotificationSurvivesACrashAfterItsCommit(t *testing.T) {
 }
 
 // An update whose event was committed with it is marked Journaled, so the
-// bus listener does not queue it a second time; an unjournaled one (e.g.
-// Coinbase's) it queues.
+// bus listener does not queue it a second time; an unjournaled one (e.g. a
+// sandbox fill of an owner not yet known to route order events) it queues.
 func TestJournaledUpdatesAreNotQueuedFromTheBus(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	f.addChannel(t, "http://127.0.0.1:9/hook", 0, notify.OrderFilled)

@@ -73,6 +73,14 @@ func FromRiskRefusal(title, message string, at time.Time) Event {
 		Data: AlertData{Title: title, Message: message, Component: "trading"}}
 }
 
+// CommittedRefusal is the risk.limit_reached event of a person's refused
+// order, ready to be committed with the refusal's audit entry
+// (domain.AddAuditEvent).
+func CommittedRefusal(title, message string, at time.Time) domain.NotifyEvent {
+	n, _ := committed(FromRiskRefusal(title, message, at), true)
+	return n
+}
+
 // FromJob is the event a job's change stands for: a finished backtest.
 func FromJob(j domain.Job) (Event, bool) {
 	if j.Kind != "backtest" && j.Kind != "sweep" || !domain.JobDone(j.Status) {
@@ -106,19 +114,19 @@ func (s *Service) Listen(ctx context.Context, bus *events.Bus) {
 			return
 		case ev := <-trades:
 			if u, isU := ev.Data.(domain.TradeUpdate); isU && u.Journaled {
-				s.wakeRouting() // committed with the fill: RunRouting routes it from the store
+				s.WakeRouting() // committed with the fill: RunRouting routes it from the store
 			} else if isU {
 				e, ok = FromTradeUpdate(u)
 			}
 		case ev := <-alerts:
 			if a, isA := ev.Data.(domain.Alert); isA && a.Journaled {
-				s.wakeRouting() // committed with the alert: RunRouting routes it from the store
+				s.WakeRouting() // committed with the alert: RunRouting routes it from the store
 			} else if isA {
 				e, ok = FromAlert(a)
 			}
 		case ev := <-jobs:
 			if j, isJ := ev.Data.(domain.Job); isJ && j.Journaled {
-				s.wakeRouting() // committed with the job's end: RunRouting routes it from the store
+				s.WakeRouting() // committed with the job's end: RunRouting routes it from the store
 			} else if isJ {
 				e, ok = FromJob(j)
 			}
@@ -132,8 +140,9 @@ func (s *Service) Listen(ctx context.Context, bus *events.Bus) {
 	}
 }
 
-// wakeRouting tells RunRouting that events were committed with their cause.
-func (s *Service) wakeRouting() {
+// WakeRouting tells RunRouting that events were committed with their cause
+// (here, or by the API with an audit entry).
+func (s *Service) WakeRouting() {
 	select {
 	case s.routeWake <- struct{}{}:
 	default:

@@ -18,6 +18,8 @@ type Config struct {
 	WSURL           string
 	UserWSURL       string
 	Meta            domain.KVStore
+	// FillsNotified: see Options.FillsNotified.
+	FillsNotified bool
 }
 
 // RESTURL is the REST host: the override, else the sandbox or production host.
@@ -57,7 +59,7 @@ func Open(c Config) (*Exchange, error) {
 	if err != nil {
 		return nil, domain.Errorf(domain.EInvalid, "%v", err)
 	}
-	opt := Options{Client: client, Sandbox: c.Sandbox, Meta: c.Meta}
+	opt := Options{Client: client, Sandbox: c.Sandbox, Meta: c.Meta, FillsNotified: c.FillsNotified}
 	if c.MarketRESTURL() != c.RESTURL() { // the sandbox host: product metadata from production, with no key
 		if opt.Products, err = c.marketClient(); err != nil {
 			return nil, err

@@ -46,7 +46,12 @@ type Options struct {
 	// TrailEvery is the least time between two edits of one trailing stop
 	// (DefaultTrailEvery).
 	TrailEvery time.Duration
-	Now        func() time.Time
+	// FillsNotified says a follower of Updates queues each fill's
+	// notification itself, once per fill id (notify.Service.FollowFills):
+	// the fill updates are then marked Journaled, so nothing queues them
+	// again from the bus.
+	FillsNotified bool
+	Now           func() time.Time
 }
 
 // The memory bounds' defaults: ten thousand finished orders, a day of fills.

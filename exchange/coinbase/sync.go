@@ -65,7 +65,7 @@ func (x *Exchange) refresh(ctx context.Context, id string) (domain.Order, error)
 	x.mu.Unlock()
 	var ups []domain.TradeUpdate
 	for i := range fresh {
-		ups = append(ups, domain.TradeUpdate{Order: o, Fill: &fresh[i]})
+		ups = append(ups, domain.TradeUpdate{Order: o, Fill: &fresh[i], Journaled: x.opt.FillsNotified})
 	}
 	if len(ups) == 0 && (!had || prev.Status != o.Status || !prev.Quantity.Equal(o.Quantity) || !eqDec(prev.Price, o.Price) || !eqDec(prev.StopPrice, o.StopPrice)) {
 		ups = append(ups, domain.TradeUpdate{Order: o})

@@ -226,10 +226,18 @@ func (s *Store) AppendAudit(ctx context.Context, e domain.AuditEntry) error {
 	b := &pgx.Batch{}
 	b.Queue(`BEGIN`)
 	b.Queue(`SET LOCAL synchronous_commit TO OFF`)
-	b.Queue(`INSERT INTO audit_log (at, user_id, actor, action, status, request_id, remote, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		e.At, e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail)
+	queueAudit(b, e)
 	b.Queue(`COMMIT`)
 	return s.db.SendBatch(ctx, b)
+}
+
+// queueAudit queues the writes of e and its notification events.
+func queueAudit(b *pgx.Batch, e domain.AuditEntry) {
+	b.Queue(`INSERT INTO audit_log (at, user_id, actor, action, status, request_id, remote, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		e.At, e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail)
+	for _, n := range e.Notify {
+		b.Queue(insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), n.CreatedAt)
+	}
 }
 
 // ListAudit implements domain.AuditStore.

@@ -124,8 +124,7 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 			p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String())
 	}
 	for _, e := range c.Audit {
-		b.Queue(`INSERT INTO audit_log (at, user_id, actor, action, status, request_id, remote, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			e.At, e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail)
+		queueAudit(b, e)
 	}
 	for _, n := range c.Notify {
 		b.Queue(insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), n.CreatedAt)

@@ -274,3 +274,51 @@ func (s *Store) NotifyDeliveries(ctx context.Context, owner, status string, limi
 	return s.queryNotify(ctx, `SELECT `+notifyDeliveryColumns+` FROM notify_outbox WHERE ($1 = '' OR owner = $1) AND ($2 = '' OR status = $2)
 		ORDER BY created_at DESC, id DESC LIMIT $3`, owner, status, limit)
 }
+
+// CommitVenueFills implements domain.NotifyStore. Two instances committing
+// one fill at once: the second's insert waits for the first's and then
+// writes nothing.
+func (s *Store) CommitVenueFills(ctx context.Context, f domain.VenueFills) (int, error) {
+	queued := 0
+	err := s.db.BeginFunc(ctx, func(tx pgx.Tx) error {
+		queued = 0
+		for _, vf := range f.Fills {
+			tag, err := tx.Exec(ctx, `INSERT INTO notify_venue_fills (venue, fill_id, fill_time) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+				f.Venue, vf.ID, vf.Time)
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() == 0 {
+				continue // queued before
+			}
+			n := vf.Event
+			if _, err := tx.Exec(ctx, insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), n.CreatedAt); err != nil {
+				return err
+			}
+			queued++
+		}
+		if !f.Mark.IsZero() {
+			if _, err := tx.Exec(ctx, `INSERT INTO notify_venue_marks (venue, mark) VALUES ($1, $2)
+				ON CONFLICT (venue) DO UPDATE SET mark = GREATEST(notify_venue_marks.mark, excluded.mark)`, f.Venue, f.Mark); err != nil {
+				return err
+			}
+		}
+		if !f.Forget.IsZero() {
+			if _, err := tx.Exec(ctx, `DELETE FROM notify_venue_fills WHERE venue = $1 AND fill_time < $2`, f.Venue, f.Forget); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return queued, err
+}
+
+// VenueFillMark implements domain.NotifyStore.
+func (s *Store) VenueFillMark(ctx context.Context, venue string) (time.Time, error) {
+	var mark time.Time
+	err := s.db.QueryRow(ctx, `SELECT mark FROM notify_venue_marks WHERE venue = $1`, venue).Scan(&mark)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	return mark.UTC(), err
+}

@@ -17,4 +17,5 @@ func TestNotifyContract(t *testing.T) {
 	defer s.Close()
 	storetest.RunNotify(t, s)
 	storetest.RunNotifyEvents(t, s)
+	storetest.RunVenueFills(t, s)
 }

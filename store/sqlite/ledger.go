@@ -133,7 +133,7 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 			}
 		}
 		for _, e := range c.Audit {
-			if err := s.txExec(ctx, tx, insertAudit, ms(e.At), e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail); err != nil {
+			if err := s.insertAudit(ctx, tx, e); err != nil {
 				return err
 			}
 		}

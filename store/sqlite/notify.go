@@ -296,3 +296,52 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// CommitVenueFills implements domain.NotifyStore.
+func (s *Store) CommitVenueFills(ctx context.Context, f domain.VenueFills) (int, error) {
+	queued := 0
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		queued = 0
+		for _, vf := range f.Fills {
+			res, err := tx.ExecContext(ctx, `INSERT INTO notify_venue_fills (venue, fill_id, fill_time) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+				f.Venue, vf.ID, ms(vf.Time))
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				continue // queued before
+			}
+			n := vf.Event
+			if _, err := tx.ExecContext(ctx, insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), ms(n.CreatedAt)); err != nil {
+				return err
+			}
+			queued++
+		}
+		if !f.Mark.IsZero() {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO notify_venue_marks (venue, mark) VALUES (?, ?)
+				ON CONFLICT (venue) DO UPDATE SET mark = max(notify_venue_marks.mark, excluded.mark)`, f.Venue, ms(f.Mark)); err != nil {
+				return err
+			}
+		}
+		if !f.Forget.IsZero() {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM notify_venue_fills WHERE venue = ? AND fill_time < ?`, f.Venue, ms(f.Forget)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return queued, err
+}
+
+// VenueFillMark implements domain.NotifyStore.
+func (s *Store) VenueFillMark(ctx context.Context, venue string) (time.Time, error) {
+	var mark int64
+	err := s.r.QueryRowContext(ctx, `SELECT mark FROM notify_venue_marks WHERE venue = ?`, venue).Scan(&mark)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	return fromMS(mark), nil
+}

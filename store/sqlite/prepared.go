@@ -155,7 +155,20 @@ func (s *Store) writeAudit() {
 func (s *Store) insertAudits(ctx context.Context, tx *sql.Tx, batch []*auditItem) error {
 	for _, it := range batch {
 		e := it.e
-		if err := s.txExec(ctx, tx, insertAudit, ms(e.At), e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail); err != nil {
+		if err := s.insertAudit(ctx, tx, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertAudit writes e and its notification events in tx.
+func (s *Store) insertAudit(ctx context.Context, tx *sql.Tx, e domain.AuditEntry) error {
+	if err := s.txExec(ctx, tx, insertAudit, ms(e.At), e.UserID, e.Actor, e.Action, e.Status, e.RequestID, e.Remote, e.Detail); err != nil {
+		return err
+	}
+	for _, n := range e.Notify {
+		if err := s.txExec(ctx, tx, insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), ms(n.CreatedAt)); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -211,4 +213,86 @@ func RunNotifyEvents(t *testing.T, s NotifyLedgerStore) {
 func jsonEqual(a, b json.RawMessage) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+}
+
+// RunVenueFills is the contract for the fills of an outside venue: each
+// fill's event is committed once however often (and by however many
+// committers at once) it is seen, with the venue's checkpoint, which never
+// moves back; forgotten fills can be committed again.
+func RunVenueFills(t *testing.T, s domain.NotifyStore) {
+	ctx := context.Background()
+	if mark, err := s.VenueFillMark(ctx, "coinbase"); err != nil || !mark.IsZero() {
+		t.Fatalf("mark before any = %v, %v", mark, err)
+	}
+	vf := func(id string, made time.Time) domain.VenueFill {
+		return domain.VenueFill{ID: id, Time: made, Event: domain.NotifyEvent{ID: "evt_cb_" + id, Type: "order.filled", Severity: domain.SeverityMedium,
+			Owner: "u1", OrderID: "o-" + id, Payload: json.RawMessage(`{"fill":{"id":"` + id + `"}}`), CreatedAt: made}}
+	}
+	commit := func(f domain.VenueFills, want int) {
+		t.Helper()
+		if n, err := s.CommitVenueFills(ctx, f); err != nil || n != want {
+			t.Fatalf("commit %+v = %d, %v; want %d new", f, n, err, want)
+		}
+	}
+	events := func() map[string]bool {
+		t.Helper()
+		evs, err := s.CommittedNotifyEvents(ctx, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, e := range evs {
+			out[e.ID] = true
+		}
+		return out
+	}
+	m1 := at.Add(time.Hour)
+	commit(domain.VenueFills{Venue: "coinbase", Fills: []domain.VenueFill{vf("f1", at), vf("f2", at.Add(time.Minute))}, Mark: m1}, 2)
+	if got := events(); !got["evt_cb_f1"] || !got["evt_cb_f2"] || len(got) != 2 {
+		t.Fatalf("events after the first commit: %v", got)
+	}
+	// Routed (the event is gone) and seen again: still not queued twice.
+	if _, err := s.RouteNotifyEvents(ctx, []domain.NotifyRoute{{EventID: "evt_cb_f1"}}); err != nil {
+		t.Fatal(err)
+	}
+	commit(domain.VenueFills{Venue: "coinbase", Fills: []domain.VenueFill{vf("f1", at), vf("f3", at.Add(2*time.Minute))}, Mark: at}, 1)
+	if got := events(); got["evt_cb_f1"] || !got["evt_cb_f3"] {
+		t.Fatalf("events after seeing f1 again: %v", got)
+	}
+	if mark, err := s.VenueFillMark(ctx, "coinbase"); err != nil || !mark.Equal(m1) {
+		t.Fatalf("mark = %v, %v; want %v (it never moves back)", mark, err, m1)
+	}
+	// Another venue's fill of the same id is its own.
+	commit(domain.VenueFills{Venue: "other", Fills: []domain.VenueFill{{ID: "f1", Time: at, Event: domain.NotifyEvent{ID: "evt_other_f1", Type: "order.filled",
+		Severity: domain.SeverityMedium, Payload: json.RawMessage(`{}`), CreatedAt: at}}}}, 1)
+	if mark, err := s.VenueFillMark(ctx, "other"); err != nil || !mark.IsZero() {
+		t.Fatalf("other's mark = %v, %v; a commit without one sets none", mark, err)
+	}
+	// Two committers of one fill at once: one queues it.
+	var wg sync.WaitGroup
+	var queued atomic.Int64
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n, err := s.CommitVenueFills(ctx, domain.VenueFills{Venue: "coinbase", Fills: []domain.VenueFill{vf("f4", at.Add(3*time.Minute))}})
+			if err != nil {
+				t.Error(err)
+			}
+			queued.Add(int64(n))
+		}()
+	}
+	wg.Wait()
+	if queued.Load() != 1 {
+		t.Fatalf("f4 committed at once by 4: queued %d times, want 1", queued.Load())
+	}
+	// Forgotten fills (made before Forget) are no longer known.
+	if _, err := s.RouteNotifyEvents(ctx, []domain.NotifyRoute{{EventID: "evt_cb_f2"}}); err != nil {
+		t.Fatal(err)
+	}
+	commit(domain.VenueFills{Venue: "coinbase", Forget: at.Add(90 * time.Second)}, 0)
+	commit(domain.VenueFills{Venue: "coinbase", Fills: []domain.VenueFill{vf("f2", at.Add(time.Minute)), vf("f3", at.Add(2*time.Minute))}}, 1)
+	if got := events(); !got["evt_cb_f2"] {
+		t.Fatalf("a forgotten fill seen again is queued again: %v", got)
+	}
 }

@@ -28,6 +28,7 @@ func Run(t *testing.T, open Open) {
 		{"Tickets", testTickets},
 		{"APITokens", testAPITokens},
 		{"Audit", testAudit},
+		{"AuditNotifyEvent", testAuditNotifyEvent},
 		{"KV", testKV},
 		{"TOTP", testTOTP},
 		{"AlertDismissals", testAlertDismissals},
@@ -235,6 +236,33 @@ func testAudit(t *testing.T, s domain.Store) {
 	}
 	if !got[0].At.Equal(at.Add(2 * time.Second)) {
 		t.Fatalf("At = %v", got[0].At)
+	}
+}
+
+// testAuditNotifyEvent: an audit entry's notification events (a person's
+// risk refusal) are stored in the entry's transaction: both or neither.
+func testAuditNotifyEvent(t *testing.T, s domain.Store) {
+	ctx := context.Background()
+	ev := func(id string) domain.NotifyEvent {
+		return domain.NotifyEvent{ID: id, Type: "risk.limit_reached", Severity: domain.SeverityMedium, Payload: []byte(`{"title":"Order refused by risk check"}`), CreatedAt: at}
+	}
+	entry := func(detail string, evs ...domain.NotifyEvent) domain.AuditEntry {
+		return domain.AuditEntry{At: at, UserID: "u1", Actor: "a@example.com", Action: "POST /api/trading/execute", Status: 422, Detail: detail, Notify: evs}
+	}
+	if err := s.AppendAudit(ctx, entry("refused", ev("evt_refused_1"))); err != nil {
+		t.Fatal(err)
+	}
+	// An entry whose event cannot be stored (its id is taken) is not stored either.
+	if err := s.AppendAudit(ctx, entry("lost", ev("evt_refused_1"))); err == nil {
+		t.Fatal("an entry with an event that cannot be stored was accepted")
+	}
+	evs, err := s.CommittedNotifyEvents(ctx, 10)
+	if err != nil || len(evs) != 1 || evs[0].ID != "evt_refused_1" || evs[0].Type != "risk.limit_reached" || !evs[0].CreatedAt.Equal(at) {
+		t.Fatalf("committed events %+v, %v", evs, err)
+	}
+	got, err := s.ListAudit(ctx, 10)
+	if err != nil || len(got) != 1 || got[0].Detail != "refused" {
+		t.Fatalf("audit entries %+v, %v; want only the one stored with its event", got, err)
 	}
 }
 
