@@ -99,3 +99,20 @@ func TestPackRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// What a read on demand costs: the replay asks At for the candle of the
+// slot it is in, a chart for each slot of its range.
+func BenchmarkSeriesAt(b *testing.B) {
+	s, err := Load("BTC-USD")
+	if err != nil {
+		b.Fatal(err)
+	}
+	step := s.End().Sub(s.First()) / 997
+	t := s.First()
+	for b.Loop() {
+		if t = t.Add(step).Truncate(Width); !t.Before(s.End()) {
+			t = s.First()
+		}
+		s.At(t)
+	}
+}

@@ -72,6 +72,7 @@ test('every screen fits a 390 px phone', async () => {
     ['/trading/orders', 'order-row', ['Price', 'Status'], 'Cancel'],
     ['/trading/history', 'trade-row', ['Price', 'Status'], 'View'],
     ['/trading/positions', 'position-row', ['Current Price', 'Stop-Loss / Take-Profit'], 'Close'],
+    ['/users', 'user-card', ['Role', 'Status'], 'Disable'],
   ];
   const outside = [];
   for (const [path, testId, labels, action] of cards) {

@@ -63,6 +63,20 @@ describe('Users screen', () => {
     expect(screen.getAllByRole('row')).toHaveLength(3);
   });
 
+  it('shows each account as a card on a phone, with its actions inside it', async () => {
+    serve();
+    vi.stubGlobal('matchMedia', (q: string) => ({ matches: false, media: q, addEventListener: () => {}, removeEventListener: () => {} }));
+    renderScreen(<Users />);
+    const cards = await screen.findAllByTestId('user-card');
+    expect(cards).toHaveLength(2);
+    expect(screen.queryByRole('table')).toBeNull();
+    const card = cards.find((c) => c.textContent?.includes('t@example.com'))!;
+    expect(within(card).getByText('Tess')).toBeTruthy();
+    expect((within(card).getByRole('combobox', { name: 'Role of t@example.com' }) as HTMLSelectElement).value).toBe('trader');
+    expect(within(card).getByRole('button', { name: 'Disable t@example.com' })).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Reset password of t@example.com' })).toBeTruthy();
+  });
+
   it('disables a user, and does not offer the operator to disable themself', async () => {
     const calls = serve((method, path) => {
       if (method === 'PATCH' && path === '/users/t1') return ok({ ...tess, disabled: true });

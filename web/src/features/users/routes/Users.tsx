@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useWide } from '@/components/DataTable';
 import { ErrorBox } from '@/components/Field';
 import { Card, ScreenHeader } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
@@ -12,6 +13,7 @@ import { UserRow } from '../components/UserRow';
 export default function Users() {
   const { data: me } = useMe();
   const users = useUsers();
+  const wide = useWide();
   const [result, setResult] = useState<{ ok: boolean; msg: string } | null>(null);
   const report = (ok: boolean, msg: string) => setResult({ ok, msg });
   if (me && me.role !== 'operator') {
@@ -33,7 +35,14 @@ export default function Users() {
       <Card title="Accounts" className="mb-6 overflow-x-auto">
         {users.isPending && <Spinner />}
         {users.error && <ErrorBox message={errorMessage(users.error, 'Failed to load users')} />}
-        {users.data && (
+        {users.data && !wide && (
+          <ul aria-label="Accounts">
+            {users.data.map((u) => (
+              <UserRow key={u.id} user={u} isMe={u.id === me?.id} onResult={report} card />
+            ))}
+          </ul>
+        )}
+        {users.data && wide && (
           <table className="w-full text-left text-sm">
             <thead className="text-xs uppercase text-slate-500">
               <tr>
