@@ -123,7 +123,7 @@ func (e *Engine) execute(ctx context.Context, c Config, symbol string, sig Signa
 	case sig.Stale != "":
 		return false, "", sig.Stale
 	case !e.d.AutoTrading():
-		return false, "", "Automation is off (trading.automation.autoTrading)"
+		return false, "", "Automation is off (Settings > Trading > Auto trading)"
 	case e.d.MarketStale != nil && e.d.MarketStale() != "":
 		return false, "", e.d.MarketStale()
 	case e.d.Gateway.Halt().Active:

@@ -31,7 +31,7 @@ const ev = (over: Partial<Evaluation>): Evaluation => ({
   reasoning: 'RSI 28.1 below 30',
   indicators: { rsi: 28.1 },
   executed: false,
-  reason: 'Automation is off (trading.automation.autoTrading)',
+  reason: 'Automation is off (Settings > Trading > Auto trading)',
   ...over,
 });
 

@@ -152,7 +152,7 @@ function CurrentIndicators({ config }: { config: StrategyConfig }) {
         <Line label="MACD Histogram">{v(last(hist.data), 4)}</Line>
       </dl>
       <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
-        {g} candles, standard periods (RSI 14, MACD 12/26/9); the RSI status uses this strategy&apos;s levels ({o} / {ob}).
+        {timeframeLabel(g)} candles, standard periods (RSI 14, MACD 12/26/9); the RSI status uses this strategy&apos;s levels ({o} / {ob}).
       </p>
     </Card>
   );

@@ -8,6 +8,7 @@ import { Spinner } from '@/components/Spinner';
 import { useVisibleSpan, VisibleSpan } from '@/components/VisibleSpan';
 import { errorMessage } from '@/lib/api';
 import { priceAxis, toNum } from '@/lib/format';
+import { timeframeLabel } from '@/lib/timeframe';
 import { usePeriodCandles } from '../../backtestApi';
 import { chartGranularity } from '../../backtestModel';
 import type { BacktestReport } from '../../backtestTypes';
@@ -49,7 +50,7 @@ export function FillsChart({ report }: { report: BacktestReport }) {
 
   const buys = (fills ?? []).filter((f) => f.side === 'BUY').length;
   return (
-    <Card title={`${report.symbol} Price and Fills · ${g}`}>
+    <Card title={`${report.symbol} Price and Fills · ${timeframeLabel(g)} candles`}>
       {candles.isError && <ErrorBox message={`Failed to load chart data: ${errorMessage(candles.error, 'Unknown error')}`} />}
       {candles.isPending && <Spinner />}
       <div ref={box} className="h-80 w-full" data-testid="fills-chart" />
