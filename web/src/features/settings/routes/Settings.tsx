@@ -95,6 +95,9 @@ export default function Settings() {
 
   const [draft, setDraft] = useState<PlatformSettings | null>(null);
   const [liveValidation, setLiveValidation] = useState<ValidationResult | null>(null);
+  // Bumped by every save, reset and import: a live validation asked before one of them answers
+  // about a document the server has since judged, so its answer must not replace the server's.
+  const judged = useRef(0);
   const [tab, setTab] = useState<Tab>('api');
   const [notice, setNotice] = useState<Notice>(null);
   // The question an action waits on (import, reset, a venue switch), asked in an in-app dialog.
@@ -113,11 +116,12 @@ export default function Settings() {
   useEffect(() => {
     if (!draft) return;
     let cancelled = false;
+    const asked = judged.current;
     const timer = setTimeout(() => {
       settingsApi
         .validate(draft)
         .then((r) => {
-          if (!cancelled) setLiveValidation(r);
+          if (!cancelled && asked === judged.current) setLiveValidation(r);
         })
         .catch((err: unknown) => {
           if (!cancelled) console.error('Settings validation failed', err);
@@ -140,6 +144,9 @@ export default function Settings() {
 
   const save = useMutation({
     mutationFn: settingsApi.save,
+    onMutate: () => {
+      judged.current++;
+    },
     onSuccess: (r) => {
       applyReply(r);
       setNotice({ kind: 'success', text: 'Settings saved' });
@@ -153,6 +160,9 @@ export default function Settings() {
 
   const reset = useMutation({
     mutationFn: settingsApi.reset,
+    onMutate: () => {
+      judged.current++;
+    },
     onSuccess: (r, section) => {
       if (section === '' || !draft) {
         applyReply(r);
@@ -169,6 +179,9 @@ export default function Settings() {
 
   const importM = useMutation({
     mutationFn: settingsApi.importFile,
+    onMutate: () => {
+      judged.current++;
+    },
     onSuccess: (r) => {
       applyReply(r);
       setNotice({ kind: 'success', text: importNotice(r.keptSecrets) });
