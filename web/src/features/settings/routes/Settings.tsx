@@ -11,6 +11,7 @@ import { importNotice, OPTIONS_KEY, replyFromError, SETTINGS_KEY, settingsApi } 
 import { DEFAULT_TRADING, exportFileName, FALLBACK_OPTIONS, sameJSON, setIn, venueSwitchConfirm } from '../model';
 import type { ExportFile, PlatformSettings, Section, SettingsReply, ValidationIssue, ValidationResult } from '../types';
 import { ApiTab } from '../components/ApiTab';
+import { AI_SPEND_ANCHOR } from '../components/AISpendSettings';
 import { SecretExport } from '../components/SecretExport';
 import { dangerButton, primaryButton, secondaryButton, SectionHeader, SettingsFormContext, Unavailable, type SettingsForm } from '../components/controls';
 import { SystemTab, TradingTab, UiTab } from '../components/SectionTabs';
@@ -132,6 +133,14 @@ export default function Settings() {
       clearTimeout(timer);
     };
   }, [draft]);
+
+  // The AI screen's spend card links to the prices and budgets (#ai-spend-settings): once loaded, show them.
+  const loaded = !!current;
+  useEffect(() => {
+    if (!loaded || window.location.hash !== `#${AI_SPEND_ANCHOR}`) return;
+    setTab('api');
+    document.getElementById(AI_SPEND_ANCHOR)?.scrollIntoView?.({ block: 'start' });
+  }, [loaded]);
 
   function applyReply(r: SettingsReply) {
     const prevMode = saved?.ui?.theme?.mode;
