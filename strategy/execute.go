@@ -29,7 +29,7 @@ func (e *Engine) evaluate(ctx context.Context, j job, symbol string, candles []d
 	now := e.d.Clock.Now()
 	last := candles[len(candles)-1]
 	ev := domain.Evaluation{ID: uuid.NewString(), Time: now, Strategy: j.cfg.Name, StrategyVersion: j.cfg.Version, Symbol: symbol, CandleTime: last.Time, Decision: Hold}
-	pos, mem, err := e.context(ctx, j.cfg, symbol)
+	pos, mem, err := e.ownState(ctx, j.cfg, symbol)
 	var sig Signal
 	if err != nil {
 		err = fmt.Errorf("trade memory: %w", err)
@@ -273,7 +273,7 @@ func (e *Engine) Prompt(ctx context.Context, name, symbol string, draft *string)
 	if err != nil {
 		return ai.Rendered{}, err
 	}
-	pos, mem, err := e.context(ctx, j.cfg, symbol)
+	pos, mem, err := e.ownState(ctx, j.cfg, symbol)
 	if err != nil {
 		return ai.Rendered{}, fmt.Errorf("trade memory: %w", err)
 	}

@@ -75,9 +75,9 @@ func (e *Engine) memory(ctx context.Context, c Config, symbol string, own []doma
 	return trades, nil
 }
 
-// context is what an evaluation of c in symbol is shown besides its
+// ownState is what an evaluation of c in symbol is shown besides its
 // candles: its own position and, with memory on, its trade memory.
-func (e *Engine) context(ctx context.Context, c Config, symbol string) (domain.PositionBook, []ai.Trade, error) {
+func (e *Engine) ownState(ctx context.Context, c Config, symbol string) (domain.PositionBook, []ai.Trade, error) {
 	book := domain.NewPositionBook(symbol)
 	own, err := e.ownFills(ctx, c.Name, symbol)
 	if err != nil {
