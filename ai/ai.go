@@ -38,13 +38,18 @@ type Request struct {
 	MaxTokens   int
 	// Timeframe is the candles' width (e.g. ONE_HOUR); prompts from v2 on state it.
 	Timeframe string
-	// PromptVersion picks the template (v1, v2; empty: TemplateVersion), so
+	// PromptVersion picks the template (v1, v2, v3; empty: TemplateVersion,
+	// or MemoryVersion for a request with memory), so
 	// a strategy pinned to v1 keeps asking, and replaying, v1's prompts.
 	PromptVersion string
 	// PromptTemplate is the strategy's own template text (see
 	// CheckTemplate); when set it replaces PromptVersion's, and decisions
 	// name it custom:<hash of the text>.
 	PromptTemplate string
+	// Memory is the strategy's own recent closed trades (nil: trade memory
+	// is off and the prompt has no memory section, exactly as before it
+	// existed). With no template named, it renders with MemoryVersion.
+	Memory *Memory
 }
 
 // Decision is the analyst's answer with its provenance.

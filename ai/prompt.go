@@ -18,8 +18,11 @@ import (
 // the text differs between versions.
 const TemplateVersion = "v2"
 
-// TemplateVersions lists the templates that render, oldest first.
-var TemplateVersions = []string{"v1", "v2"}
+// TemplateVersions lists the templates that render, oldest first. v3 is
+// v2 with the trade memory section; without memory it renders v2's text
+// byte for byte, yet v2 stays the default: a decision's template_version
+// then changes only when the text the model reads does (turning memory on).
+var TemplateVersions = []string{"v1", "v2", "v3"}
 
 //go:embed prompts/*.tmpl
 var promptFiles embed.FS
@@ -67,6 +70,9 @@ func newTemplate(name string, funcs template.FuncMap) *template.Template {
 func PromptVersion(r Request) string {
 	if r.PromptTemplate != "" {
 		return CustomVersion(r.PromptTemplate)
+	}
+	if r.PromptVersion == "" && r.Memory != nil {
+		return MemoryVersion
 	}
 	if r.PromptVersion == "" {
 		return TemplateVersion

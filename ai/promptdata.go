@@ -22,6 +22,12 @@ type promptData struct {
 	Held                             bool
 	// Width is the candles' width in words (e.g. 1-hour), "" when not given.
 	Width, Timeframe string
+	// MemoryOn says trade memory is on; Memory is the recent closed trades
+	// that fit its budget, oldest first; MemoryOmitted how many of the
+	// trades asked for were left out to fit it.
+	MemoryOn      bool
+	Memory        []memoryTrade
+	MemoryOmitted int
 }
 
 func newPromptData(r Request) promptData {
@@ -41,6 +47,8 @@ func newPromptData(r Request) promptData {
 	if len(d.LastCloses) == 0 {
 		d.LastCloses = []string{"none"}
 	}
+	d.MemoryOn = r.Memory != nil
+	d.Memory, d.MemoryOmitted = fitMemory(r.Memory)
 	return d
 }
 

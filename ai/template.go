@@ -84,22 +84,25 @@ func templateError(err error) *TemplateError {
 	}
 	msg = strings.TrimPrefix(msg, "render prompt "+customName+": ")
 	out.Message = strings.NewReplacer("in type ai.promptData", "in the prompt data",
-		"in type ai.namedValue", "in an indicator (it has .Name and .Value)").Replace(msg)
+		"in type ai.namedValue", "in an indicator (it has .Name and .Value)",
+		"in type ai.memoryTrade", "in a remembered trade (see .Memory)").Replace(msg)
 	return out
 }
 
 // CheckTemplate parses a custom template with the shipped templates'
 // parser (missingkey=error, a "system" block required) and renders both
-// messages for a full sample request and for an empty one (no candles,
-// indicators or position), so a field that does not exist or a pipeline
-// that fails on either is found before it is saved. The error is a
-// *TemplateError.
+// messages for a full sample request (trade memory included) and for an
+// empty one (no candles, indicators, position or memory), so a field that
+// does not exist or a pipeline that fails on either is found before it is
+// saved. The error is a *TemplateError.
 func CheckTemplate(text string) error {
 	t, err := customTemplate(text)
 	if err != nil {
 		return err
 	}
-	for _, r := range []Request{SampleRequest(), {Symbol: "BTC-USD"}} {
+	full := SampleRequest()
+	full.Memory = SampleMemory()
+	for _, r := range []Request{full, {Symbol: "BTC-USD"}} {
 		for _, block := range []string{"", "system"} {
 			out, err := execute(t, block, r)
 			if err != nil {
@@ -290,6 +293,9 @@ var TemplateFields = []TemplateField{
 	{".Held", "Whether anything is held (true or false)"},
 	{".AvgPrice", "The average entry price of what is held"},
 	{".Limits", `The risk limits in one line ("" when not given)`},
+	{".MemoryOn", "Whether trade memory is on (memory.trades above 0)"},
+	{".Memory", "The strategy's own recent closed trades in this symbol that fit the memory budget, oldest first: a list of {.ID (the order that opened it), .Symbol, .Side, .EntryTime, .ExitTime, .Quantity, .EntryPrice, .ExitPrice, .PnL (net of fees), .PnLPct, .Reasoning (what the opening decision said), .Line (all of it in one line, as v3 shows it)}; empty when memory is off"},
+	{".MemoryOmitted", "How many older trades were left out to fit the memory budget"},
 }
 
 // SampleRequest is a request with every field set: what a template is
@@ -306,4 +312,19 @@ func SampleRequest() Request {
 		Indicators: map[string]float64{"rsi": 55, "sma_short": 102, "sma_long": 100, "macd": 0.8, "macd_signal": 0.4, "macd_hist": 0.4,
 			"bb_upper": 110, "bb_middle": 100, "bb_lower": 90},
 		Position: decimal.RequireFromString("0.5"), AvgPrice: decimal.NewFromInt(100), Limits: "max position 10% of the portfolio, stop loss 2%"}
+}
+
+// SampleMemory is a trade memory of two trades (a win and a loss), for
+// checking and previewing templates.
+func SampleMemory() *Memory {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	d := decimal.RequireFromString
+	return &Memory{MaxTokens: 500, Trades: []Trade{
+		{ID: "order-1", Symbol: "BTC-USD", Side: domain.Buy, EntryTime: t0.Add(2 * time.Hour), ExitTime: t0.Add(9 * time.Hour),
+			Quantity: d("0.5"), EntryPrice: d("98"), ExitPrice: d("101"), EntryCost: d("49.05"), PnL: d("1.40"),
+			Reasoning: "RSI 28 is oversold and the close is at the lower band"},
+		{ID: "order-2", Symbol: "BTC-USD", Side: domain.Buy, EntryTime: t0.Add(14 * time.Hour), ExitTime: t0.Add(20 * time.Hour),
+			Quantity: d("0.5"), EntryPrice: d("102"), ExitPrice: d("100"), EntryCost: d("51.05"), PnL: d("-1.10"),
+			Reasoning: "The short SMA crossed above the long SMA"},
+	}}
 }

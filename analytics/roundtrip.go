@@ -13,10 +13,17 @@ import (
 // buy fills and taken back to flat by sell fills (the backtests' definition).
 // Every screen and API field that counts trades or a win rate counts these.
 type RoundTrip struct {
-	Symbol    string
-	Strategy  string // the strategy of the opening fill
-	EntryTime time.Time
-	ExitTime  time.Time
+	Symbol   string
+	Strategy string // the strategy of the opening fill
+	// OpenOrderID is the order of the opening fill: the trade's id where
+	// one is shown (an AI decision that opened it names the same order).
+	OpenOrderID string
+	EntryTime   time.Time
+	ExitTime    time.Time
+	// Quantity is what the buys bought; EntryPrice and ExitPrice are the
+	// average prices of the buys and of the sells (before fees).
+	Quantity              decimal.Decimal
+	EntryPrice, ExitPrice decimal.Decimal
 	// EntryCost is what the buys cost, fees included.
 	EntryCost decimal.Decimal
 	// NetPnL is sell proceeds less buy notional less every fee of the trip.
@@ -33,8 +40,10 @@ func RoundTrips(fills []domain.Fill) []RoundTrip {
 	sorted := append([]domain.Fill(nil), fills...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
 	type open struct {
-		trip RoundTrip
-		held decimal.Decimal
+		trip         RoundTrip
+		held         decimal.Decimal
+		bought, sold decimal.Decimal // notional, before fees
+		soldQty      decimal.Decimal
 	}
 	cur := map[string]*open{}
 	out := []RoundTrip{}
@@ -43,10 +52,11 @@ func RoundTrips(fills []domain.Fill) []RoundTrip {
 		notional := f.Quantity.Mul(f.Price)
 		if f.Side == domain.Buy {
 			if o == nil {
-				o = &open{trip: RoundTrip{Symbol: f.Symbol, Strategy: f.Strategy, EntryTime: f.Time}}
+				o = &open{trip: RoundTrip{Symbol: f.Symbol, Strategy: f.Strategy, OpenOrderID: f.OrderID, EntryTime: f.Time}}
 				cur[f.Symbol] = o
 			}
 			o.held = o.held.Add(f.Quantity)
+			o.bought, o.trip.Quantity = o.bought.Add(notional), o.trip.Quantity.Add(f.Quantity)
 			o.trip.EntryCost = o.trip.EntryCost.Add(notional).Add(f.Fee)
 			o.trip.NetPnL = o.trip.NetPnL.Sub(notional).Sub(f.Fee)
 			continue
@@ -55,9 +65,12 @@ func RoundTrips(fills []domain.Fill) []RoundTrip {
 			continue
 		}
 		o.held = o.held.Sub(f.Quantity)
+		o.sold, o.soldQty = o.sold.Add(notional), o.soldQty.Add(f.Quantity)
 		o.trip.NetPnL = o.trip.NetPnL.Add(notional).Sub(f.Fee)
 		if !o.held.IsPositive() {
 			o.trip.ExitTime = f.Time
+			o.trip.EntryPrice = o.bought.Div(o.trip.Quantity).Round(8)
+			o.trip.ExitPrice = o.sold.Div(o.soldQty).Round(8)
 			out = append(out, o.trip)
 			delete(cur, f.Symbol)
 		}

@@ -1,6 +1,7 @@
 package analytics
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -8,7 +9,8 @@ import (
 )
 
 func fillAt(sym string, side domain.Side, qty, px, fee string, sec int64) domain.Fill {
-	return domain.Fill{Symbol: sym, Side: side, Quantity: dec(qty), Price: dec(px), Fee: dec(fee), Time: time.Unix(sec, 0).UTC(), Strategy: "s"}
+	return domain.Fill{Symbol: sym, Side: side, Quantity: dec(qty), Price: dec(px), Fee: dec(fee), Time: time.Unix(sec, 0).UTC(), Strategy: "s",
+		OrderID: "o" + strconv.FormatInt(sec, 10)}
 }
 
 func TestRoundTrips(t *testing.T) {
@@ -29,6 +31,12 @@ func TestRoundTrips(t *testing.T) {
 	// -100.6 -102.6 +(154.5-0.6) +(50.5-0.3) = 0.9
 	eq(t, "net P&L after every fee", tr.NetPnL, "0.9")
 	eq(t, "entry cost", tr.EntryCost, "203.2")
+	eq(t, "quantity bought", tr.Quantity, "2")
+	eq(t, "average entry price", tr.EntryPrice, "101") // (100 + 102) / 2
+	eq(t, "average exit price", tr.ExitPrice, "102.5") // (154.5 + 50.5) / 2
+	if tr.OpenOrderID != "o2" {
+		t.Errorf("opened by order %q, want o2 (the first buy's)", tr.OpenOrderID)
+	}
 	if !tr.Won() || !tr.EntryTime.Equal(time.Unix(2, 0)) || !tr.ExitTime.Equal(time.Unix(6, 0)) || tr.Strategy != "s" {
 		t.Errorf("trip %+v", tr)
 	}

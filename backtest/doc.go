@@ -145,6 +145,9 @@
 //     the sha256 of the answers in order (a missing one counted too).
 //     Prompt v2 states the candle width; an instance pinned to
 //     prompt_version v1 renders v1 prompts, so v1 recordings still replay.
+//     With trade memory on, the prompt's memory is the run's own closed
+//     trades so far (memory.go, the live rule applied to the run's fills),
+//     never live data: two runs of a backtest send the same prompts.
 //   - live: the provider configured in the settings, once per evaluation;
 //     operators only (it spends the platform's AI budget). Asked without
 //     confirm_live, nothing runs: the answer is an estimate (model calls =

@@ -62,6 +62,7 @@ type Fill struct {
 	Quantity decimal.Decimal `json:"quantity"`
 	Fee      decimal.Decimal `json:"fee"`
 	Reason   string          `json:"reason"` // signal, stop_loss, take_profit, end_of_data
+	order    string          // the order it filled (a trade's id in the trade memory)
 }
 
 // Point is equity (and drawdown below its peak, a fraction) at a candle's close.
@@ -101,6 +102,7 @@ type run struct {
 
 	spread *spreadGrid       // bidAsk in integers, made at the first quote
 	trig   []decimal.Decimal // triggers' slice, reused leg after leg
+	mem    tradeMemory       // the AI prompt's memory of the run's own trades
 }
 
 // working is a market order's rest still to fill.
@@ -209,7 +211,8 @@ func Run(ctx context.Context, req Request) (Result, error) {
 			var err error
 			cs := r.req.Candles // every candle is made on this path
 			window := cs[max(0, t-req.Warmup) : t+1]
-			sig, err = req.Strategy.Evaluate(ctx, strategy.Input{Symbol: req.Symbol, Candles: window, Position: r.position(), Now: c.Time.Add(width(cs))})
+			sig, err = req.Strategy.Evaluate(ctx, strategy.Input{Symbol: req.Symbol, Candles: window, Position: r.position(), Now: c.Time.Add(width(cs)),
+				Memory: r.memory()})
 			if err != nil {
 				return Result{}, fmt.Errorf("strategy at %s: %w", c.Time.Format(time.RFC3339), err)
 			}
@@ -302,7 +305,7 @@ func (r *run) book(c paper.Change, reason string) {
 				}
 			}
 		}
-		r.fills = append(r.fills, Fill{Side: f.Side, Time: r.now, Price: f.Price, Quantity: f.Quantity, Fee: f.Fee, Reason: why})
+		r.fills = append(r.fills, Fill{Side: f.Side, Time: r.now, Price: f.Price, Quantity: f.Quantity, Fee: f.Fee, Reason: why, order: f.OrderID})
 	}
 }
 
@@ -375,6 +378,7 @@ func (r *run) mark(c domain.Candle) {
 // act turns a signal into a market order at candle c's open.
 func (r *run) act(sig strategy.Signal, c domain.Candle) {
 	r.rollDay(c)
+	r.mem.acting = sig.Reasoning
 	if sig.Decision == strategy.Sell {
 		r.count(r.sellAll("signal", c))
 		return
@@ -465,6 +469,7 @@ func (r *run) market(side domain.Side, qty decimal.Decimal, reason string, c dom
 		r.working = nil
 		return domain.ErrorMessage(err)
 	}
+	r.placed(o)
 	r.book(ch, reason)
 	if side == domain.Buy {
 		r.protect(o, ch)

@@ -44,7 +44,7 @@ func (s *Server) checkPrompt(w http.ResponseWriter, r *http.Request) {
 
 // promptVersions is an AI instance's prompt history: its strategy versions
 // with the template each renders, newest first, with the shipped template
-// (where an edit starts from), the fields a template can use and its size
+// (where an edit starts from: v3 with trade memory on), the fields a template can use and its size
 // bound.
 func (s *Server) promptVersions(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
@@ -58,12 +58,16 @@ func (s *Server) promptVersions(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	text, err := ai.ShippedTemplate(ai.TemplateVersion)
+	def := ai.TemplateVersion
+	if c.MemoryTrades() > 0 {
+		def = ai.MemoryVersion // an edit starts from the text with the memory section
+	}
+	text, err := ai.ShippedTemplate(def)
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
 	ok(w, map[string]any{"strategy": name, "active_version": c.Version, "versions": vs, "count": len(vs),
-		"default": map[string]string{"template_version": ai.TemplateVersion, "template": text},
+		"default": map[string]string{"template_version": def, "template": text},
 		"fields":  ai.TemplateFields, "max_template_bytes": ai.MaxTemplateBytes})
 }

@@ -148,9 +148,14 @@ func (s *aiStrategy) request(in Input) ai.Request {
 	if s.d.Limits != nil {
 		limits = s.d.Limits()
 	}
-	return ai.Request{Symbol: in.Symbol, Candles: cs, Indicators: vals, Position: in.Position.Quantity, AvgPrice: in.Position.AvgPrice(),
+	r := ai.Request{Symbol: in.Symbol, Candles: cs, Indicators: vals, Position: in.Position.Quantity, AvgPrice: in.Position.AvgPrice(),
 		Price: price, Limits: limits, Model: s.params.Model, Temperature: s.params.Temperature, MaxTokens: s.params.MaxTokens,
 		Timeframe: s.timeframe, PromptVersion: s.params.PromptVersion, PromptTemplate: s.params.PromptTemplate}
+	if m := s.params.Memory; m != nil && m.Trades > 0 {
+		trades := in.Memory[max(0, len(in.Memory)-m.Trades):]
+		r.Memory = &ai.Memory{Trades: trades, MaxTokens: m.MaxTokens}
+	}
+	return r
 }
 
 // Prompt renders the messages the model would be sent now (the AI screen's preview).

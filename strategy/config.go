@@ -31,8 +31,8 @@ type AIParams struct {
 	Temperature   float64        `json:"temperature"`
 	ContextLength int            `json:"context_length"`
 	Parameters    map[string]any `json:"parameters"`
-	// PromptVersion pins the prompt template (v1, v2; empty: the current,
-	// ai.TemplateVersion). v1 does not state the candle width; an instance
+	// PromptVersion pins the prompt template (v1, v2, v3; empty: the
+	// current, ai.TemplateVersion, or ai.MemoryVersion with memory on). v1 does not state the candle width; an instance
 	// pinned to it asks, and replays, the prompts its v1 recordings hold.
 	PromptVersion string `json:"prompt_version,omitempty"`
 	// PromptTemplate is the instance's own prompt template (empty: the
@@ -40,6 +40,36 @@ type AIParams struct {
 	// as a new version, so prompt edits are versioned, diffed and rolled
 	// back with the rest of the configuration.
 	PromptTemplate string `json:"prompt_template,omitempty"`
+	// Memory shows the model the instance's own recent closed trades in
+	// the symbol (nil or trades 0: off, the default, so the prompts of an
+	// instance that never turns it on stay as they were).
+	Memory *MemoryParams `json:"memory,omitempty"`
+}
+
+// MemoryParams size the prompt's trade memory.
+type MemoryParams struct {
+	// Trades is how many of the last closed trades to show (0: off).
+	Trades int `json:"trades"`
+	// MaxTokens is the section's budget, estimated at 4 characters a
+	// token (ai.EstimateTokens): the oldest trades go first to fit it.
+	MaxTokens int `json:"max_tokens"`
+}
+
+// Trade memory bounds and default (docs: AI Configuration, README).
+const (
+	MaxMemoryTrades     = 50
+	MinMemoryTokens     = 100
+	MaxMemoryTokens     = 4000
+	DefaultMemoryTokens = 600
+)
+
+// MemoryTrades is how many closed trades the instance's prompt remembers
+// (0: memory off, or an instance that asks no model).
+func (c Config) MemoryTrades() int {
+	if c.AIParams == nil || c.Memory == nil {
+		return 0
+	}
+	return c.Memory.Trades
 }
 
 // PromptIdentity is the template an AI configuration renders with, as
@@ -48,7 +78,11 @@ func (c Config) PromptIdentity() string {
 	if c.AIParams == nil {
 		return ""
 	}
-	return ai.PromptVersion(ai.Request{PromptVersion: c.PromptVersion, PromptTemplate: c.PromptTemplate})
+	r := ai.Request{PromptVersion: c.PromptVersion, PromptTemplate: c.PromptTemplate}
+	if c.MemoryTrades() > 0 {
+		r.Memory = &ai.Memory{}
+	}
+	return ai.PromptVersion(r)
 }
 
 // Config is one strategy instance's configuration, in the spec's shape:
@@ -153,6 +187,9 @@ func (c *Config) Normalize() {
 			t = ""
 		}
 		c.PromptTemplate = t
+		if m := c.Memory; m != nil && m.Trades > 0 && m.MaxTokens == 0 {
+			m.MaxTokens = DefaultMemoryTokens
+		}
 	}
 }
 
@@ -228,6 +265,15 @@ func (c Config) validateAI(v *fields) {
 	if a.PromptVersion != "" && !slices.Contains(ai.TemplateVersions, a.PromptVersion) {
 		v.add("prompt_version", "Prompt version must be one of "+strings.Join(ai.TemplateVersions, ", "))
 	}
+	if m := a.Memory; m != nil {
+		v.between("memory.trades", float64(m.Trades), 0, MaxMemoryTrades, "Memory trades")
+		if m.Trades > 0 || m.MaxTokens != 0 {
+			v.between("memory.max_tokens", float64(m.MaxTokens), MinMemoryTokens, MaxMemoryTokens, "Memory token budget")
+		}
+		if m.Trades > 0 && (a.PromptVersion == "v1" || a.PromptVersion == "v2") {
+			v.add("prompt_version", "Prompt "+a.PromptVersion+" has no trade memory section: choose v3 (or no version) to use memory")
+		}
+	}
 	if a.PromptTemplate != "" {
 		if a.PromptVersion != "" {
 			v.add("prompt_template", "Choose either a prompt version or a custom template, not both")
@@ -281,6 +327,10 @@ func (c Config) Clone() Config {
 	if c.AIParams != nil {
 		a := *c.AIParams
 		a.Parameters = maps.Clone(a.Parameters)
+		if a.Memory != nil {
+			m := *a.Memory
+			a.Memory = &m
+		}
 		c.AIParams = &a
 	}
 	return c

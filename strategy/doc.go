@@ -43,6 +43,13 @@
 // template (template_version: v2, custom:<hash>). PromptVersions lists an
 // instance's prompt history from its versions.
 //
+// Trade memory (memory.go): with memory.trades above 0 the prompt (v3, or a
+// custom template reading .Memory) lists the instance's last closed round
+// trips in the symbol with the reasoning of the decisions that opened them
+// (TradeMemory, one rule for both): live and paper trading read its fills and
+// executed evaluations from the store, a backtest its own fills and answers,
+// so a backtest's prompts repeat run to run. Memory off renders v2 unchanged.
+//
 // Technical rules, each voting BUY, SELL or nothing on the latest closed candle:
 //   - RSI (Wilder) below rsi_oversold votes BUY, above rsi_overbought SELL;
 //   - the short SMA crossing above the long SMA votes BUY, below SELL;

@@ -29,8 +29,13 @@ func (e *Engine) evaluate(ctx context.Context, j job, symbol string, candles []d
 	now := e.d.Clock.Now()
 	last := candles[len(candles)-1]
 	ev := domain.Evaluation{ID: uuid.NewString(), Time: now, Strategy: j.cfg.Name, StrategyVersion: j.cfg.Version, Symbol: symbol, CandleTime: last.Time, Decision: Hold}
-	pos := e.position(ctx, j.cfg.Name, symbol)
-	sig, err := e.signal(ctx, j, Input{Symbol: symbol, Candles: candles, Position: pos, Now: now})
+	pos, mem, err := e.ownState(ctx, j.cfg, symbol)
+	var sig Signal
+	if err != nil {
+		err = fmt.Errorf("trade memory: %w", err)
+	} else {
+		sig, err = e.signal(ctx, j, Input{Symbol: symbol, Candles: candles, Position: pos, Now: now, Memory: mem})
+	}
 	if sig.AI != nil {
 		ev.Provider, ev.Model, ev.PromptHash, ev.Prompt, ev.Raw = sig.AI.Provider, sig.AI.Model, sig.AI.PromptHash, sig.AI.Prompt, sig.AI.Raw
 		ev.TemplateVersion = sig.AI.TemplateVersion
@@ -201,22 +206,6 @@ func (e *Engine) prices(acct domain.Account) analytics.Prices {
 	return out
 }
 
-// position is the strategy's own position in symbol, booked from the fills
-// of its orders (protective orders attached to them carry its name too).
-func (e *Engine) position(ctx context.Context, name, symbol string) domain.PositionBook {
-	book := domain.NewPositionBook(symbol)
-	fills, err := e.d.Exchange.Fills(ctx, domain.FillFilter{Symbol: symbol, Limit: 1_000_000})
-	if err != nil {
-		return book
-	}
-	for i := len(fills) - 1; i >= 0; i-- { // oldest first
-		if fills[i].Strategy == name {
-			book = book.Apply(fills[i])
-		}
-	}
-	return book
-}
-
 // Analyze evaluates an instance on symbol's latest closed candle now and
 // records it without trading (the Test AI action).
 func (e *Engine) Analyze(ctx context.Context, name, symbol string) (domain.Evaluation, error) {
@@ -284,7 +273,11 @@ func (e *Engine) Prompt(ctx context.Context, name, symbol string, draft *string)
 	if err != nil {
 		return ai.Rendered{}, err
 	}
-	return p.Prompt(Input{Symbol: symbol, Candles: candles, Position: e.position(ctx, name, symbol), Now: e.d.Clock.Now()})
+	pos, mem, err := e.ownState(ctx, j.cfg, symbol)
+	if err != nil {
+		return ai.Rendered{}, fmt.Errorf("trade memory: %w", err)
+	}
+	return p.Prompt(Input{Symbol: symbol, Candles: candles, Position: pos, Now: e.d.Clock.Now(), Memory: mem})
 }
 
 // closedCandles is the window of closed candles an instance sees for symbol now.

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"kestrel/ai"
 	"kestrel/domain"
 	"kestrel/indicators"
 
@@ -21,6 +22,11 @@ type Input struct {
 	Candles  []domain.Candle // closed candles of its timeframe, oldest first; the last is the one evaluated
 	Position domain.PositionBook
 	Now      time.Time
+	// Memory is the strategy's own last closed round trips in Symbol,
+	// oldest first, at most Config.MemoryTrades (TradeMemory): read from
+	// the store live and on paper, made from the run's own fills in a
+	// backtest. Only an AI prompt with memory on shows them.
+	Memory []ai.Trade
 }
 
 // Signal is a strategy's decision with what it saw.

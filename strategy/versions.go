@@ -205,7 +205,7 @@ func (e *Engine) Activate(ctx context.Context, name string, version int) (Config
 // Backtest overrides allow the same keys.
 var (
 	CommonKeys = []string{"min_confidence", "max_position_size", "risk_multiplier", "symbols", "timeframe"}
-	AIKeys     = []string{"model", "max_tokens", "temperature", "context_length", "parameters", "prompt_version", "prompt_template"}
+	AIKeys     = []string{"model", "max_tokens", "temperature", "context_length", "parameters", "prompt_version", "prompt_template", "memory"}
 )
 
 // Overlay lays params (the configuration's own shape) over a copy of cfg:

@@ -2384,10 +2384,17 @@ export interface components {
             max_tokens?: number;
             temperature?: number;
             context_length?: number;
-            /** @description Prompt template of AI-driven and hybrid instances: v1 or v2 (states the candle width); absent: the current (v2) */
+            /** @description Prompt template of AI-driven and hybrid instances: v1, v2 (states the candle width) or v3 (v2 with the trade memory section; without memory it renders v2's text); absent: v2, or v3 when memory is on. v1 and v2 cannot be chosen with memory on */
             prompt_version?: string;
             /** @description The instance's own prompt template (AI-driven and hybrid): Go text/template over the prompt data, with a {{define "system"}} block for the system message; checked on save (it must parse and render; a failure is a field error on prompt_template with the line and column) and saved, like every setting, as a new version. Absent or blank: the shipped template (prompt_version). Not both at once */
             prompt_template?: string;
+            /** @description Trade memory (AI-driven and hybrid): the prompt lists the instance's own last closed round trips in the symbol (flat to flat, net of fees), each with the id of the order that opened it, entry and exit, net P&L and the reasoning of the decision that opened it. Live and paper trading read them from the store, a backtest from its own trades. Absent or trades 0: off (prompts unchanged) */
+            memory?: {
+                /** @description How many of the last closed trades to show: 0 (off) to 50 */
+                trades: number;
+                /** @description The section's budget, 100 to 4000 tokens estimated at 4 characters a token (default 600); the oldest trades are left out first to fit it */
+                max_tokens?: number;
+            } | null;
             parameters?: {
                 [key: string]: unknown;
             } | null;

@@ -368,3 +368,114 @@ describe('settings helpers', () => {
     sessionStorage.removeItem('kestrel_token');
   });
 });
+
+describe('AI prices and monthly budget', () => {
+  function priced(): PlatformSettings {
+    const s = sampleSettings();
+    s.api!.ai = { ...s.api!.ai, provider: 'openai', pricing: { 'gpt-4.1-nano': { input: '0.10', output: '0.40' } }, monthlyBudget: { openai: '5' } };
+    return s;
+  }
+
+  it('edits the price table and the budgets as exact decimal text, and saves them', async () => {
+    let saved: PlatformSettings | undefined;
+    mockServer((method, url, body) => {
+      if (method === 'GET' && url === '/api/settings') return json(200, { success: true, data: reply(priced()) });
+      if (method === 'PUT' && url === '/api/settings') {
+        saved = body as PlatformSettings;
+        return json(200, { success: true, data: reply(saved) });
+      }
+      return undefined;
+    });
+    renderSettings();
+    const input = (await screen.findByLabelText('Input price of gpt-4.1-nano')) as HTMLInputElement;
+    expect(input.value).toBe('0.10');
+    expect((screen.getByLabelText('Output price of gpt-4.1-nano') as HTMLInputElement).value).toBe('0.40');
+    expect((screen.getByLabelText('Monthly budget for OpenAI-compatible') as HTMLInputElement).value).toBe('5');
+    // The built-in analyst costs nothing: no budget is offered for it.
+    expect(screen.queryByLabelText('Monthly budget for Built-in analyst')).toBeNull();
+
+    await userEvent.clear(input);
+    await userEvent.type(input, '0.1x');
+    expect(screen.getByText('Enter a number in USD, e.g. 0.15')).toBeTruthy();
+    await userEvent.clear(input);
+    await userEvent.type(input, '0.15');
+
+    const add = screen.getByRole('button', { name: 'Add price' }) as HTMLButtonElement;
+    expect(add.disabled).toBe(true);
+    await userEvent.type(screen.getByLabelText('Model to price'), 'gpt-4.1-nano');
+    await userEvent.type(screen.getByLabelText('Its input price'), '1');
+    await userEvent.type(screen.getByLabelText('Its output price'), '2');
+    expect(screen.getByText('gpt-4.1-nano already has a price: edit its row')).toBeTruthy();
+    expect(add.disabled).toBe(true);
+    await userEvent.clear(screen.getByLabelText('Model to price'));
+    await userEvent.type(screen.getByLabelText('Model to price'), 'openai/gpt-4o-mini');
+    await userEvent.click(add);
+    expect((screen.getByLabelText('Output price of openai/gpt-4o-mini') as HTMLInputElement).value).toBe('2');
+
+    await userEvent.clear(screen.getByLabelText('Monthly budget for OpenAI-compatible'));
+    await userEvent.type(screen.getByLabelText('Monthly budget for Replicate'), '12.50');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(saved).toBeDefined());
+    // Strings, as typed: money never goes through a float.
+    expect(saved!.api!.ai.pricing).toEqual({ 'gpt-4.1-nano': { input: '0.15', output: '0.40' }, 'openai/gpt-4o-mini': { input: '1', output: '2' } });
+    expect(saved!.api!.ai.monthlyBudget).toEqual({ replicate: '12.50' });
+  });
+
+  it('removes a price', async () => {
+    let saved: PlatformSettings | undefined;
+    mockServer((method, url, body) => {
+      if (method === 'GET' && url === '/api/settings') return json(200, { success: true, data: reply(priced()) });
+      if (method === 'PUT' && url === '/api/settings') {
+        saved = body as PlatformSettings;
+        return json(200, { success: true, data: reply(saved) });
+      }
+      return undefined;
+    });
+    renderSettings();
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove the price of gpt-4.1-nano' }));
+    expect(screen.getByText(/No prices yet/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(saved).toBeDefined());
+    expect(saved!.api!.ai.pricing).toEqual({});
+  });
+
+  it("shows the server's validation messages under the price and the budget they belong to", async () => {
+    const errors = [
+      { field: 'api.ai.pricing.gpt-4.1-nano', message: 'Prices per million tokens cannot be negative', severity: 'error' },
+      { field: 'api.ai.monthlyBudget.openai', message: 'Monthly budget cannot be negative', severity: 'error' },
+    ];
+    mockServer((method, url) => {
+      if (method === 'GET' && url === '/api/settings') return json(200, { success: true, data: reply(priced()) });
+      if (method === 'POST' && url === '/api/settings/validate') return json(200, { success: true, data: { isValid: false, errors, warnings: [] } });
+      return undefined;
+    });
+    renderSettings();
+    const budget = await screen.findByLabelText('Monthly budget for OpenAI-compatible');
+    await userEvent.clear(budget);
+    await userEvent.type(budget, '-1');
+    await screen.findByText('Configuration Errors');
+    const input = screen.getByLabelText('Input price of gpt-4.1-nano');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(input.getAttribute('aria-describedby')!)!.textContent).toBe('Prices per million tokens cannot be negative');
+    expect(budget.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(budget.getAttribute('aria-describedby')!)!.textContent).toBe('Monthly budget cannot be negative');
+    // The list names the field as the form does, the whole model name included.
+    expect(screen.getByText('(Price of gpt-4.1-nano)')).toBeTruthy();
+    expect(screen.getByText('(Monthly budget for openai)')).toBeTruthy();
+  });
+
+  it('is where the AI spend card links to', async () => {
+    mockServer();
+    window.location.hash = '#ai-spend-settings';
+    renderSettings();
+    const anchor = await waitFor(() => {
+      const el = document.getElementById('ai-spend-settings');
+      if (!el) throw new Error('not yet');
+      return el;
+    });
+    expect(within(anchor).getByText(/Model prices/)).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'API Configuration' }).getAttribute('aria-selected')).toBe('true');
+    window.location.hash = '';
+  });
+});

@@ -7,5 +7,8 @@ describe('fieldLabel', () => {
     expect(fieldLabel('trading.riskManagement.stopLossPercent')).toBe('Stop loss');
     expect(fieldLabel('trading.riskManagement.dailyLossLimit')).toBe('Daily loss limit');
     expect(fieldLabel('api.exchange.apiKey')).toBe('API key');
+    // A model's name holds dots: the label names the whole model.
+    expect(fieldLabel('api.ai.pricing.gpt-4.1-nano')).toBe('Price of gpt-4.1-nano');
+    expect(fieldLabel('api.ai.monthlyBudget.openai')).toBe('Monthly budget for openai');
   });
 });

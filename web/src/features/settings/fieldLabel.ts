@@ -15,9 +15,16 @@ const LABELS: Record<string, string> = {
   'ui.theme.accentColor': 'Accent colour',
 };
 
+/** Keys under these name a model or a provider, whose names may hold dots (gpt-4.1-nano). */
+const KEYED: [string, (key: string) => string][] = [
+  ['api.ai.pricing.', (m) => `Price of ${m}`],
+  ['api.ai.monthlyBudget.', (p) => `Monthly budget for ${p}`],
+];
+
 export function fieldLabel(path: string): string {
   const known = LABELS[path];
   if (known) return known;
+  for (const [prefix, label] of KEYED) if (path.startsWith(prefix)) return label(path.slice(prefix.length));
   const last = path.split('.').pop() ?? path;
   const words = last
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/token';
 import { AISpendCard } from './components/AISpendCard';
@@ -27,9 +28,11 @@ it('shows spend per day and per strategy, an unknown cost as unknown, and a paus
   });
   vi.stubGlobal('fetch', fetchMock);
   render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <AISpendCard />
-    </QueryClientProvider>,
+    <MemoryRouter>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <AISpendCard />
+      </QueryClientProvider>
+    </MemoryRouter>,
   );
   const card = await screen.findByTestId('ai-spend');
   expect(within(card).getByRole('status').textContent).toBe('Paused: budget reached');
@@ -43,4 +46,6 @@ it('shows spend per day and per strategy, an unknown cost as unknown, and a paus
   // The total has an unpriced decision: unknown, never $0.
   expect(perDay.textContent).toContain('unknown (1 unpriced; priced part $0.00204)');
   expect(perStrategy.textContent).toContain('ai_strategy');
+  // Prices and budgets are edited in Settings, where the link lands on them.
+  expect(within(card).getByRole('link', { name: 'Set model prices and monthly budgets in Settings' }).getAttribute('href')).toBe('/settings#ai-spend-settings');
 });

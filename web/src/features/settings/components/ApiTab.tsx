@@ -3,6 +3,7 @@ import { api, errorMessage } from '@/lib/api';
 import { useMe } from '@/lib/auth';
 import { canTestConnection, BOUNDS } from '../model';
 import type { ApiSettings, ConnectionProvider, ConnectionResult, PlatformSettings, SettingsOptions } from '../types';
+import { AISpendSettings } from './AISpendSettings';
 import { Group, NumberInput, secondaryButton, SelectInput, TextInput, Toggle, toChoices } from './controls';
 
 type TestStatus = 'untested' | 'testing' | 'Connected' | 'Failed';
@@ -132,6 +133,10 @@ export function ApiTab({ settings, options }: { settings: PlatformSettings; opti
             onTest={() => void test('ai')}
           />
         </div>
+      </Group>
+
+      <Group title="AI prices and monthly budget" effectKey="api.ai">
+        <AISpendSettings providers={options.aiProviders} models={[...new Set([section.ai.model, ...options.aiModels].filter((m) => m !== ''))]} />
       </Group>
     </div>
   );

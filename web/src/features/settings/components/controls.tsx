@@ -20,9 +20,12 @@ function useForm(): SettingsForm {
   return f;
 }
 
-const inputClass =
+/** The settings form, for controls that edit more than one path (the AI price table). */
+export const useSettingsForm = useForm;
+
+export const inputClass =
   'mt-1 w-full rounded border border-slate-300 bg-white px-3 py-2 text-sm disabled:opacity-60 dark:border-slate-700 dark:bg-slate-800';
-const labelClass = 'block text-sm font-medium text-slate-700 dark:text-slate-300';
+export const labelClass = 'block text-sm font-medium text-slate-700 dark:text-slate-300';
 
 export const STORED_NOTE = 'Saved; not yet applied by this build';
 

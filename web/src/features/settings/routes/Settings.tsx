@@ -11,6 +11,7 @@ import { importNotice, OPTIONS_KEY, replyFromError, SETTINGS_KEY, settingsApi } 
 import { DEFAULT_TRADING, exportFileName, FALLBACK_OPTIONS, sameJSON, setIn, venueSwitchConfirm } from '../model';
 import type { ExportFile, PlatformSettings, Section, SettingsReply, ValidationIssue, ValidationResult } from '../types';
 import { ApiTab } from '../components/ApiTab';
+import { AI_SPEND_ANCHOR } from '../components/AISpendSettings';
 import { SecretExport } from '../components/SecretExport';
 import { dangerButton, primaryButton, secondaryButton, SectionHeader, SettingsFormContext, Unavailable, type SettingsForm } from '../components/controls';
 import { SystemTab, TradingTab, UiTab } from '../components/SectionTabs';
@@ -95,6 +96,9 @@ export default function Settings() {
 
   const [draft, setDraft] = useState<PlatformSettings | null>(null);
   const [liveValidation, setLiveValidation] = useState<ValidationResult | null>(null);
+  // Bumped by every save, reset and import: a live validation asked before one of them answers
+  // about a document the server has since judged, so its answer must not replace the server's.
+  const judged = useRef(0);
   const [tab, setTab] = useState<Tab>('api');
   const [notice, setNotice] = useState<Notice>(null);
   // The question an action waits on (import, reset, a venue switch), asked in an in-app dialog.
@@ -113,11 +117,12 @@ export default function Settings() {
   useEffect(() => {
     if (!draft) return;
     let cancelled = false;
+    const asked = judged.current;
     const timer = setTimeout(() => {
       settingsApi
         .validate(draft)
         .then((r) => {
-          if (!cancelled) setLiveValidation(r);
+          if (!cancelled && asked === judged.current) setLiveValidation(r);
         })
         .catch((err: unknown) => {
           if (!cancelled) console.error('Settings validation failed', err);
@@ -128,6 +133,14 @@ export default function Settings() {
       clearTimeout(timer);
     };
   }, [draft]);
+
+  // The AI screen's spend card links to the prices and budgets (#ai-spend-settings): once loaded, show them.
+  const loaded = !!current;
+  useEffect(() => {
+    if (!loaded || window.location.hash !== `#${AI_SPEND_ANCHOR}`) return;
+    setTab('api');
+    document.getElementById(AI_SPEND_ANCHOR)?.scrollIntoView?.({ block: 'start' });
+  }, [loaded]);
 
   function applyReply(r: SettingsReply) {
     const prevMode = saved?.ui?.theme?.mode;
@@ -140,6 +153,9 @@ export default function Settings() {
 
   const save = useMutation({
     mutationFn: settingsApi.save,
+    onMutate: () => {
+      judged.current++;
+    },
     onSuccess: (r) => {
       applyReply(r);
       setNotice({ kind: 'success', text: 'Settings saved' });
@@ -153,6 +169,9 @@ export default function Settings() {
 
   const reset = useMutation({
     mutationFn: settingsApi.reset,
+    onMutate: () => {
+      judged.current++;
+    },
     onSuccess: (r, section) => {
       if (section === '' || !draft) {
         applyReply(r);
@@ -169,6 +188,9 @@ export default function Settings() {
 
   const importM = useMutation({
     mutationFn: settingsApi.importFile,
+    onMutate: () => {
+      judged.current++;
+    },
     onSuccess: (r) => {
       applyReply(r);
       setNotice({ kind: 'success', text: importNotice(r.keptSecrets) });

@@ -1,8 +1,12 @@
+import { Link } from 'react-router-dom';
 import { Card } from '@/components/Screen';
 import { formatCount, formatDate } from '@/lib/format';
 import { useAISpend } from '../api';
 import type { AISpendTotals } from '../types';
 
+
+/** Where api.ai.pricing and api.ai.monthlyBudget are edited (the Settings screen's API tab). */
+export const SPEND_SETTINGS = '/settings#ai-spend-settings';
 
 /** A cost as the server gave it (exact decimal text), or why there is none. */
 function cost(t: AISpendTotals): string {
@@ -63,6 +67,11 @@ export function AISpendCard() {
           Since {formatDate(s.from.slice(0, 10))} (UTC): every AI decision, Test AI included. Tokens are the providers' usage reports; cost is
           tokens at the prices in Settings (api.ai.pricing) when each decision was made.
           {s.unpriced_models.length > 0 && <> No price for: {s.unpriced_models.join(', ')}, so their cost is unknown.</>}
+        </p>
+        <p className="text-sm">
+          <Link to={SPEND_SETTINGS} className="font-medium text-blue-600 hover:underline dark:text-blue-400">
+            Set model prices and monthly budgets in Settings
+          </Link>
         </p>
         <ul className="space-y-1 text-sm" aria-label="Budgets">
           {s.providers.length === 0 && <li className="text-slate-500">No AI decisions this month and no budget set.</li>}
