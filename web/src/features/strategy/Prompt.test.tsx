@@ -71,7 +71,7 @@ interface Call {
 }
 
 /** The AI screen's API; POST /strategy/prompt answers an error on line 2 for a template naming .Nope. */
-function mockServer() {
+function mockServer(over: (c: Call) => Response | undefined = () => undefined) {
   const calls: Call[] = [];
   vi.stubGlobal(
     'fetch',
@@ -79,6 +79,8 @@ function mockServer() {
       const u = new URL(url, 'http://x');
       const c: Call = { method: init?.method ?? 'GET', path: u.pathname.replace(/^\/api/, ''), body: init?.body ? JSON.parse(String(init.body)) : undefined };
       calls.push(c);
+      const r = over(c);
+      if (r) return r;
       if (c.method === 'POST' && c.path === '/strategy/prompt/ai_strategy') {
         const t = String(c.body?.template);
         if (t.includes('.Nope')) return ok({ strategy: 'ai_strategy', symbol: 'BTC-USD', valid: false, error: { line: 2, column: 3, message: '<.Nope>: can\'t evaluate field Nope in the prompt data' } });
@@ -159,6 +161,29 @@ describe('AI Configuration: the prompt template', () => {
     await screen.findByText('Saved version 3: ai_strategy now asks with this prompt');
     const post = calls.find((c) => c.method === 'POST' && c.path === '/strategy/versions/ai_strategy');
     expect(post?.body).toEqual({ params: { prompt_template: good, prompt_version: '' }, note: 'asks a question', parent: 2 });
+  });
+
+  it('renders the preview again once a configuration save (trade memory on) makes a new version', async () => {
+    let saved = { ...ai };
+    const calls = mockServer((c) => {
+      if (c.method === 'PUT' && c.path === '/strategy/config/ai_strategy') {
+        saved = { ...saved, ...(c.body as object), version: 3 };
+        return ok(saved);
+      }
+      if (c.path === '/strategy/prompt-versions/ai_strategy') return ok({ ...history, active_version: saved.version });
+      if (c.method === 'POST' && c.path === '/strategy/prompt/ai_strategy') {
+        const memory = saved.memory?.trades ? `\nYour last ${saved.memory.trades} closed trades` : '';
+        return ok({ strategy: 'ai_strategy', symbol: c.body?.symbol, valid: true, template_version: 'custom:0123', system: 's', prompt: `Rendered${memory}`, prompt_hash: 'h' });
+      }
+      return undefined;
+    });
+    renderScreen();
+    expect((await screen.findByTestId('prompt-preview')).textContent).toBe('Rendered');
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Save Configuration' }) as HTMLButtonElement).disabled).toBe(false));
+    await userEvent.click(screen.getByRole('switch', { name: 'Trade memory' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save Configuration' }));
+    await waitFor(() => expect(screen.getByTestId('prompt-preview').textContent).toBe('Rendered\nYour last 5 closed trades'), { timeout: 3000 });
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ memory: { trades: 5, max_tokens: 600 } });
   });
 
   it('saves the shipped text as the default, not as a copy', async () => {

@@ -285,6 +285,90 @@ describe('AI Strategy Configuration', () => {
   });
 });
 
+describe('AI Configuration: trade memory', () => {
+  const save = () => userEvent.click(screen.getByRole('button', { name: 'Save Configuration' }));
+  const memorySwitch = () => screen.getByRole('switch', { name: 'Trade memory' });
+  const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+  const echo = (c: Call) => (c.method === 'PUT' ? ok({ ...ai, ...(c.body as object) }) : undefined);
+
+  it('is off by default, with its fields disabled, and a save leaves memory out', async () => {
+    const calls = mockServer(echo);
+    renderRoute(<AIStrategy />);
+    await editable();
+    expect(memorySwitch().getAttribute('aria-checked')).toBe('false');
+    expect(field('Trades remembered').disabled).toBe(true);
+    expect(field('Token budget').disabled).toBe(true);
+    await save();
+    await screen.findByText('AI strategy configuration saved successfully');
+    expect(puts(calls)[0]!.body).not.toHaveProperty('memory');
+  });
+
+  it('turned on, sends memory.trades and memory.max_tokens with the rest of the form', async () => {
+    const calls = mockServer(echo);
+    renderRoute(<AIStrategy />);
+    await editable();
+    await userEvent.click(memorySwitch());
+    expect(memorySwitch().getAttribute('aria-checked')).toBe('true');
+    await userEvent.clear(field('Trades remembered'));
+    await userEvent.type(field('Trades remembered'), '12');
+    await userEvent.clear(field('Token budget'));
+    await userEvent.type(field('Token budget'), '900');
+    expect(screen.getByTestId('trade-memory').textContent).toContain('last 12 closed trades in the symbol, with the reasoning it gave, within about 900 tokens');
+    await save();
+    await screen.findByText('AI strategy configuration saved successfully');
+    expect(puts(calls)[0]!.body).toMatchObject({ memory: { trades: 12, max_tokens: 900 }, model: 'gpt-4.1-nano', temperature: 0.3 });
+  });
+
+  it("shows the server's memory.trades and prompt_version messages under the group", async () => {
+    mockServer((c) =>
+      c.method === 'PUT'
+        ? failure(400, 'Invalid configuration', { 'memory.trades': 'Memory trades must be between 0 and 50', prompt_version: 'Prompt v2 has no trade memory section: choose v3 (or no version) to use memory' })
+        : undefined,
+    );
+    renderRoute(<AIStrategy />);
+    await editable();
+    await userEvent.click(memorySwitch());
+    await save();
+    const msg = await screen.findByText('Memory trades must be between 0 and 50');
+    const trades = field('Trades remembered');
+    expect(trades.getAttribute('aria-invalid')).toBe('true');
+    expect(trades.getAttribute('aria-describedby')).toBe(msg.id);
+    expect(within(screen.getByTestId('trade-memory')).getByRole('alert').textContent).toContain('Prompt v2 has no trade memory section');
+    // Editing the group clears its messages.
+    await userEvent.type(trades, '1');
+    expect(screen.queryByText('Memory trades must be between 0 and 50')).toBeNull();
+  });
+
+  it('refuses 0 trades or a budget out of range while on, without calling the server', async () => {
+    const calls = mockServer(echo);
+    renderRoute(<AIStrategy />);
+    await editable();
+    await userEvent.click(memorySwitch());
+    await userEvent.clear(field('Trades remembered'));
+    await userEvent.type(field('Trades remembered'), '0');
+    await userEvent.clear(field('Token budget'));
+    await userEvent.type(field('Token budget'), '5000');
+    await save();
+    const under = (label: string) => document.getElementById(field(label).getAttribute('aria-describedby') ?? '')?.textContent;
+    expect(under('Trades remembered')).toBe('Memory trades must be between 1 and 50');
+    expect(under('Token budget')).toBe('Memory token budget must be between 100 and 4000');
+    expect(puts(calls)).toHaveLength(0);
+  });
+
+  it('starts from the saved memory, and turned off sends trades 0 with the saved budget', async () => {
+    const calls = mockServer((c) => (c.path === '/strategy/config/ai_strategy' && c.method === 'GET' ? ok({ ...ai, memory: { trades: 8, max_tokens: 800 } }) : echo(c)));
+    renderRoute(<AIStrategy />);
+    await editable();
+    await waitFor(() => expect(field('Trades remembered').value).toBe('8'));
+    expect(memorySwitch().getAttribute('aria-checked')).toBe('true');
+    expect(field('Token budget').value).toBe('800');
+    await userEvent.click(memorySwitch());
+    await save();
+    await screen.findByText('AI strategy configuration saved successfully');
+    expect(puts(calls)[0]!.body).toMatchObject({ memory: { trades: 0, max_tokens: 800 } });
+  });
+});
+
 describe('Strategy Management', () => {
   it('shows cards with toggles, disables an active strategy and reloads the list', async () => {
     const calls = mockServer((c) => (c.method === 'POST' ? ok({ name: 'ai_strategy', enabled: false, strategy: ai }) : undefined));

@@ -92,6 +92,51 @@ export const INDICATOR_CARDS: { title: string; fields: NumberSpec[] }[] = [
   },
 ];
 
+/** A typed number: blank is NaN, so validation catches it. */
+const num = (v: string) => (v.trim() === '' ? NaN : Number(v));
+
+/** Trade memory bounds (strategy/config.go): trades 1 to 50 when on, the budget in estimated tokens. */
+export const MEMORY = { maxTrades: 50, minTokens: 100, maxTokens: 4000, defaultTrades: 5, defaultTokens: 600 } as const;
+
+/** The trade memory controls as typed. */
+export interface MemoryDraft {
+  on: boolean;
+  trades: string;
+  maxTokens: string;
+}
+
+export function toMemoryDraft(c: StrategyConfig): MemoryDraft {
+  const m = c.memory;
+  const on = !!m && m.trades > 0;
+  return {
+    on,
+    trades: String(on ? m.trades : MEMORY.defaultTrades),
+    maxTokens: String(m?.max_tokens || MEMORY.defaultTokens),
+  };
+}
+
+/**
+ * The memory a save sends. Omitted keys keep their saved values, so turning
+ * memory off sends trades 0 (with the saved budget); a config that never had
+ * memory omits it.
+ */
+export function memoryParams(d: MemoryDraft, saved: StrategyConfig['memory']): StrategyConfig['memory'] | undefined {
+  if (d.on) return { trades: num(d.trades), max_tokens: num(d.maxTokens) };
+  if (!saved) return undefined;
+  return { trades: 0, max_tokens: saved.max_tokens ?? 0 };
+}
+
+/** The server's memory checks while on; 0 trades would silently mean off, so the form asks for at least one. */
+export function validateMemory(d: MemoryDraft): FieldErrors {
+  const e: FieldErrors = {};
+  if (!d.on) return e;
+  const trades = num(d.trades);
+  const tokens = num(d.maxTokens);
+  if (!(Number.isInteger(trades) && trades >= 1 && trades <= MEMORY.maxTrades)) e['memory.trades'] = `Memory trades must be between 1 and ${MEMORY.maxTrades}`;
+  if (!(Number.isInteger(tokens) && tokens >= MEMORY.minTokens && tokens <= MEMORY.maxTokens)) e['memory.max_tokens'] = `Memory token budget must be between ${MEMORY.minTokens} and ${MEMORY.maxTokens}`;
+  return e;
+}
+
 /** Form state: every number as typed, keyed like the server's fields. */
 export type Draft = Record<string, string>;
 
@@ -116,7 +161,7 @@ export function fromDraft(d: Draft): Partial<StrategyConfig> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(d)) {
     const [a, b] = k.split('.');
-    const n = v.trim() === '' ? NaN : Number(v);
+    const n = num(v);
     if (b) out[a!] = { ...((out[a!] as object) ?? {}), [b]: n };
     else out[a!] = n;
   }

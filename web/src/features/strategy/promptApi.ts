@@ -42,11 +42,14 @@ export function useDebounced<T>(v: T, ms: number): T {
   return out;
 }
 
-/** Checks the draft as it is typed (debounced); the last answer stays shown while the next is on its way. */
-export function useTemplateCheck(name: string, draft: string, symbol: string, enabled: boolean) {
+/**
+ * Checks the draft as it is typed (debounced); the last answer stays shown while the next is on its way.
+ * The render uses the saved configuration (its trade memory, say), so a new version asks again.
+ */
+export function useTemplateCheck(name: string, version: number, draft: string, symbol: string, enabled: boolean) {
   const settled = useDebounced(draft, CHECK_DEBOUNCE_MS);
   return useQuery({
-    queryKey: ['strategy', 'prompt-check', name, symbol, settled] as const,
+    queryKey: ['strategy', 'prompt-check', name, version, symbol, settled] as const,
     queryFn: () => promptApi.check(name, settled, symbol),
     enabled,
     staleTime: 30_000,

@@ -12,6 +12,7 @@ import { ConfigScreen, TimeframeField, useConfigForm } from './configForm';
 import { Badge, NumberField, OperatorNote, SymbolsField } from './controls';
 import { EvaluationTable } from './EvaluationTable';
 import { PromptWorkbench } from './prompt/PromptWorkbench';
+import { TradeMemory } from './TradeMemory';
 import type { useFlash } from './Flash';
 
 /** The spec's model choices; the provider in Settings decides which real model each maps to. */
@@ -86,6 +87,7 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
               <NumberField key={s.key} spec={s} draft={f.draft} errors={f.errors} onChange={f.set} disabled={!operator} />
             ))}
           </fieldset>
+          <TradeMemory value={f.memory} errors={f.errors} onChange={f.setMemory} disabled={!operator} />
           <div className="flex items-center gap-3">
             <button type="submit" className={btn.primary} disabled={!operator || f.saving}>
               {f.saving ? 'Saving...' : 'Save Configuration'}

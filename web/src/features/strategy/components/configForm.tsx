@@ -3,7 +3,7 @@ import { ApiError } from '@/lib/api';
 import { btn } from '@/components/Modal';
 import { Spinner } from '@/components/Spinner';
 import { useIsOperator, useSaveConfig, useSetEnabled, useSignalStream, useStrategies, useStrategyConfig } from '../api';
-import { fromDraft, parseSymbols, toDraft, validate, type FieldErrors, type NumberSpec } from '../model';
+import { fromDraft, memoryParams, parseSymbols, toDraft, toMemoryDraft, validate, validateMemory, type FieldErrors, type MemoryDraft, type NumberSpec } from '../model';
 import { TIMEFRAMES, type StrategyConfig, type StrategyType } from '../types';
 import { ActiveBadge, OperatorNote } from './controls';
 import { FlashBanner, useFlash } from './Flash';
@@ -17,6 +17,7 @@ export function useConfigForm(config: StrategyConfig, specs: NumberSpec[], flash
   const [symbols, setSymbols] = useState(config.symbols.join(', '));
   const [timeframe, setTimeframe] = useState(config.timeframe || 'ONE_HOUR');
   const [model, setModel] = useState(config.model ?? '');
+  const [memory, setMemoryDraft] = useState(() => toMemoryDraft(config));
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useSaveConfig(config.name);
 
@@ -25,16 +26,26 @@ export function useConfigForm(config: StrategyConfig, specs: NumberSpec[], flash
     setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== key)));
   };
 
+  /** Changes the trade memory controls; their errors (and prompt_version's, which memory can cause) clear. */
+  const setMemory = (m: Partial<MemoryDraft>) => {
+    setMemoryDraft((d) => ({ ...d, ...m }));
+    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !k.startsWith('memory.') && k !== 'prompt_version')));
+  };
+
   /** The partial document PUT saves. */
   const build = (): Partial<StrategyConfig> => {
     const c: Partial<StrategyConfig> = { ...fromDraft(draft), symbols: parseSymbols(symbols), timeframe };
-    if (config.model !== undefined) c.model = model.trim();
+    if (config.model !== undefined) {
+      c.model = model.trim();
+      const m = memoryParams(memory, config.memory);
+      if (m) c.memory = m;
+    }
     return c;
   };
 
   const submit = () => {
     const c = build();
-    const errs = validate(c);
+    const errs = { ...validate(c), ...(c.memory ? validateMemory(memory) : {}) };
     setErrors(errs);
     const first = Object.values(errs)[0];
     if (first) {
@@ -51,7 +62,7 @@ export function useConfigForm(config: StrategyConfig, specs: NumberSpec[], flash
     });
   };
 
-  return { draft, set, symbols, setSymbols, timeframe, setTimeframe, model, setModel, errors, submit, saving: save.isPending };
+  return { draft, set, symbols, setSymbols, timeframe, setTimeframe, model, setModel, memory, setMemory, errors, submit, saving: save.isPending };
 }
 
 export function TimeframeField({ value, onChange, disabled }: { value: string; onChange: (v: string) => void; disabled?: boolean }) {

@@ -42,7 +42,7 @@ export function PromptEditor({
   const [note, setNote] = useState('');
   const [serverError, setServerError] = useState<string | null>(null);
   const save = useSaveVersion(name);
-  const check = useTemplateCheck(name, draft, symbol, operator);
+  const check = useTemplateCheck(name, history.active_version, draft, symbol, operator);
   const active = history.versions.find((v) => v.active) ?? history.versions[0];
   const shipped = history.default.template;
   const saved = active ? (templateText(active, history.default) ?? shipped) : shipped;
