@@ -46,7 +46,7 @@ test('overrides from the parameters, labelled history, overlaid curves and the h
   // Halted: said before the figures, with the days it left untraded.
   const halted = page.getByTestId('bt-halted');
   await halted.waitFor();
-  assert.match(await halted.innerText(), /^Trading halted: Maximum drawdown reached \(limit 5%\) on 2025-0[6-8]-\d\d: \d+ of 92 days untraded\./);
+  assert.match(await halted.innerText(), /^Trading halted: Maximum drawdown reached \(limit 5%\) on 0[6-8]\/\d\d\/2025: \d+ of 92 days untraded\./);
   // Candles that add up: warm-up + the period's = read.
   const data = await page.getByTestId('bt-data').innerText();
   const m = /\(([\d,]+) candles read: ([\d,]+) to warm up \+ ([\d,]+) in the period\)/.exec(data);
