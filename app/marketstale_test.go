@@ -93,7 +93,25 @@ func TestStaleMarketPausesAutomationUntilPricesReturn(t *testing.T) {
 	// Prices arriving leave no open stale alert (on a loaded machine the
 	// switch to Coinbase can take longer than the 1 s threshold before the
 	// first price, and the alert that raises is resolved by the prices).
+	// They keep arriving while this is checked: one price alone goes stale
+	// again a second later, and a busy machine can miss that window.
+	arriving := make(chan struct{})
+	feeding := sync.WaitGroup{}
+	feeding.Add(1)
+	go func() {
+		defer feeding.Done()
+		for {
+			select {
+			case <-arriving:
+				return
+			case <-time.After(100 * time.Millisecond):
+				prices(0)
+			}
+		}
+	}()
 	waitUntil(t, "no open stale alert while prices arrive", func() bool { return staleAlert(s, op, "false") == nil })
+	close(arriving)
+	feeding.Wait()
 
 	// The feed goes quiet: heartbeats only.
 	quiet := make(chan struct{})
