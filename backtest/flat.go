@@ -46,7 +46,7 @@ func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
 // bound is kept by far more.
 func (r *run) orderChecksPass(t int) bool {
 	l, cfg, k := r.req.Policy.Limits, r.req.Config, &r.fx.consts
-	if l.MaxDailyTrades > 0 && r.trades >= l.MaxDailyTrades {
+	if l.MaxDailyTrades > 0 && r.trades.N(r.now) >= l.MaxDailyTrades {
 		return false
 	}
 	value, _ := float(r.fx.cash, r.fx.scale)

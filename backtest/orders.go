@@ -72,7 +72,7 @@ func (r *run) placeProtective(req domain.OrderRequest) {
 		return
 	}
 	if o.Status != domain.StatusRejected {
-		r.trades++
+		r.trades.Placed(r.now)
 	}
 	r.book(c, "")
 }
@@ -91,10 +91,10 @@ func (r *run) sellAll(reason string, c domain.Candle) string {
 	if !qty.IsPositive() {
 		return msgNoPosition
 	}
-	r.trades++
+	r.trades.Placed(r.now)
 	why := r.market(domain.Sell, qty, reason, c)
 	if why != "" {
-		r.trades-- // as the gateway: an order the exchange refuses does not count
+		r.trades.Unplaced(r.now) // as the gateway: an order the exchange refuses does not count
 	}
 	return why
 }

@@ -87,8 +87,8 @@ type run struct {
 	day      int64 // the current UTC day (days since 1970)
 	dayKnown bool
 	peak     decimal.Decimal
-	trades   int // orders placed on the current day
-	inPos    int // candles closed holding a position
+	trades   risk.DayCount // the day's trade count, kept as live trading keeps it
+	inPos    int           // candles closed holding a position
 	now      time.Time
 	seq      int
 	working  *working // the unfilled rest of a market order held back by the volume cap
@@ -389,7 +389,7 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 		return
 	}
 	snap := risk.Snapshot{PortfolioValue: r.equity(c.Open), StartOfDayValue: r.dayStart, PeakValue: r.peakValue(),
-		Exposure: map[string]decimal.Decimal{}, TradesToday: r.trades}
+		Exposure: map[string]decimal.Decimal{}, TradesToday: r.trades.N(r.now)}
 	if held := r.balance(r.base).Total(); held.IsPositive() {
 		snap.Exposure[r.req.Symbol] = held.Mul(c.Open)
 	}
@@ -399,10 +399,10 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 		r.refused[domain.ErrorMessage(err)]++
 		return
 	}
-	r.trades++
+	r.trades.Placed(r.now)
 	refused := r.market(domain.Buy, qty, "signal", c)
 	if refused != "" {
-		r.trades-- // as the gateway: an order the exchange refuses does not count
+		r.trades.Unplaced(r.now) // as the gateway: an order the exchange refuses does not count
 	}
 	r.count(refused)
 }
@@ -432,7 +432,8 @@ func dayOf(c *domain.Candle) int64 { return risk.Day(c.Time) }
 // rollDay starts a new day for the risk check at candle c's open, once.
 func (r *run) rollDay(c domain.Candle) {
 	if day := dayOf(&c); !r.dayKnown || day != r.day {
-		r.day, r.dayKnown, r.trades = day, true, 0
+		r.day, r.dayKnown = day, true
+		r.trades.Start(c.Time, 0)
 		if f := r.fx; f != nil && f.held == 0 && !f.orders {
 			// flat, nothing resting (nothing filled since the last sync): the
 			// equity is the cash, already in fixed point

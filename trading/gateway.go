@@ -42,7 +42,7 @@ func (s *Service) Place(ctx context.Context, req domain.OrderRequest) (domain.Or
 	o, err := wait()
 	if err != nil || o.Status == domain.StatusRejected {
 		s.mu.Lock()
-		s.countPlaced(-1)
+		s.unplaced()
 		s.mu.Unlock()
 	}
 	if err != nil {
@@ -90,7 +90,7 @@ func (s *Service) admit(ctx context.Context, req domain.OrderRequest) (func() (d
 		}
 	}
 	wait := s.submit(ctx, req)
-	s.countPlaced(1)
+	s.placed()
 	return wait, domain.Order{}, nil
 }
 

@@ -206,7 +206,7 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 			continue
 		}
 		if o.Status != domain.StatusRejected {
-			s.countPlaced(1)
+			s.placed()
 			placed = true
 		}
 		out = append(out, o)

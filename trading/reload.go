@@ -27,7 +27,7 @@ func (s *Service) Reload(ctx context.Context) error {
 	s.halt = h
 	s.hmu.Unlock()
 	s.mu.Lock()
-	s.today = today{}
+	s.today.Forget()
 	s.mu.Unlock()
 	s.ReloadMarks() // the start-of-day and peak values, read again on next use
 	return nil

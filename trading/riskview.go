@@ -173,37 +173,27 @@ func (s *Service) recorded(v decimal.Decimal) {
 	s.marks.mu.Unlock()
 }
 
-// today counts the orders placed since 00:00 UTC. It is read from the
-// store once a day (and after a restart), then kept in memory as the
-// gateway places orders, so the risk check does not re-read the day's
-// orders on every order. Callers hold s.mu.
-type today struct {
-	day   time.Time
-	count int
-	known bool
-}
-
+// tradesToday is the day's trade count (risk.DayCount, the rule the
+// backtest keeps too). It is read from the store once a day (and after a
+// restart), then kept in memory as the gateway places orders, so the risk
+// check does not re-read the day's orders on every order. Callers hold s.mu.
 func (s *Service) tradesToday(ctx context.Context, now time.Time) (int, error) {
-	day := startOfDay(now)
-	if s.today.known && s.today.day.Equal(day) {
-		return s.today.count, nil
+	if s.today.Known(now) {
+		return s.today.N(now), nil
 	}
-	n, err := s.tradesSince(ctx, day)
+	n, err := s.tradesSince(ctx, startOfDay(now))
 	if err != nil {
 		return 0, err
 	}
-	s.today = today{day: day, count: n, known: true}
+	s.today.Start(now, n)
 	return n, nil
 }
 
-// countPlaced adds n (1 for an order submitted, -1 when it then failed or
-// was rejected) to today's count, so orders still being journaled count
-// against the daily limit. Callers hold s.mu.
-func (s *Service) countPlaced(n int) {
-	if s.today.known && s.today.day.Equal(startOfDay(s.d.Clock.Now())) {
-		s.today.count += n
-	}
-}
+// placed counts an order submitted now, so orders still being journaled
+// count against the daily limit; unplaced takes back one that then failed
+// or was rejected. Callers hold s.mu.
+func (s *Service) placed()   { s.today.Placed(s.d.Clock.Now()) }
+func (s *Service) unplaced() { s.today.Unplaced(s.d.Clock.Now()) }
 
 // exposureOf is what a resting BUY adds if it fills: its remainder at its price.
 func exposureOf(o domain.Order) decimal.Decimal {

@@ -17,6 +17,7 @@ import (
 
 	"kestrel/domain"
 	"kestrel/events"
+	"kestrel/risk"
 )
 
 // kvHalt is where the emergency stop survives restarts.
@@ -62,8 +63,8 @@ type Service struct {
 	mu    sync.Mutex // serialises risk check + placement so limits cannot be raced past
 	halt  HaltState
 	hmu   sync.RWMutex
-	today today // orders placed today, kept under mu
-	marks marks // start-of-day and peak portfolio values
+	today risk.DayCount // orders placed today, kept under mu
+	marks marks         // start-of-day and peak portfolio values
 }
 
 // HaltState is the emergency stop.
