@@ -73,8 +73,9 @@ func NewSeries(symbol string, cs []domain.Candle) (*Series, error) {
 func (s *Series) Len() int { return s.p.n }
 
 // Candle returns the i-th candle.
-func (s *Series) Candle(i int) domain.Candle {
-	r := s.p.row(i)
+func (s *Series) Candle(i int) domain.Candle { return candleOf(s.p.row(i)) }
+
+func candleOf(r row) domain.Candle {
 	return domain.Candle{Time: time.Unix(r.t, 0).UTC(), Open: decimal.New(r.o, -scale), High: decimal.New(r.h, -scale),
 		Low: decimal.New(r.l, -scale), Close: decimal.New(r.c, -scale), Volume: decimal.New(r.volume, -scale)}
 }
@@ -87,11 +88,11 @@ func (s *Series) End() time.Time { return time.Unix(s.p.row(s.p.n-1).t, 0).UTC()
 
 // At returns the candle opening at t, if the data has one.
 func (s *Series) At(t time.Time) (domain.Candle, bool) {
-	i := s.Index(t)
-	if i < s.p.n && t.Nanosecond() == 0 {
-		if c := s.Candle(i); c.Time.Unix() == t.Unix() {
-			return c, true
-		}
+	if t.Nanosecond() != 0 {
+		return domain.Candle{}, false
+	}
+	if _, r, ok := s.p.seek(t.Unix()); ok && r.t == t.Unix() {
+		return candleOf(r), true
 	}
 	return domain.Candle{}, false
 }

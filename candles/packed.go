@@ -175,19 +175,29 @@ func (p *packed) row(i int) row {
 
 // index is the position of the first row at or after Unix time u.
 func (p *packed) index(u int64) int {
+	i, _, _ := p.seek(u)
+	return i
+}
+
+// seek is index(u) with the row there, decoded once (ok is false when
+// every row is before u).
+func (p *packed) seek(u int64) (int, row, bool) {
 	k := sort.Search(len(p.marks), func(k int) bool { return p.marks[k].t >= u })
 	if k == 0 {
-		return 0
+		return 0, p.row(0), p.n > 0
 	}
 	// The row is in block k-1 or is the first of block k.
-	lo := (k - 1) * blockRows
+	lo, end := (k-1)*blockRows, min(k*blockRows, p.n)
 	cur := p.from(lo)
-	for i := lo; i < min(k*blockRows, p.n); i++ {
+	for i := lo; i < end; i++ {
 		if r, _ := cur.next(); r.t >= u {
-			return i
+			return i, r, true
 		}
 	}
-	return min(k*blockRows, p.n)
+	if end < p.n {
+		return end, p.row(end), true
+	}
+	return end, row{}, false
 }
 
 type decoder struct {

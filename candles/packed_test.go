@@ -116,3 +116,28 @@ func BenchmarkSeriesAt(b *testing.B) {
 		s.At(t)
 	}
 }
+
+// At finds every row of a series by its open time, and nothing between two
+// rows or past the end: across block boundaries, as the replay reads it.
+func TestAtFindsEveryRow(t *testing.T) {
+	s, err := Load("ADA-USD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range s.Len() {
+		want := s.Candle(i)
+		got, ok := s.At(want.Time)
+		if !ok || !got.Time.Equal(want.Time) || !got.Close.Equal(want.Close) || !got.Volume.Equal(want.Volume) {
+			t.Fatalf("row %d at %s: got %v %v", i, want.Time, got, ok)
+		}
+		if _, ok := s.At(want.Time.Add(time.Minute)); ok {
+			t.Fatalf("a candle one minute after row %d", i)
+		}
+	}
+	if _, ok := s.At(s.End()); ok {
+		t.Fatal("a candle at the end")
+	}
+	if _, ok := s.At(s.First().Add(-Width)); ok {
+		t.Fatal("a candle before the first")
+	}
+}
