@@ -18,7 +18,12 @@ import (
 func (a *App) coinbaseConfig(e settings.Exchange) coinbase.Config {
 	return coinbase.Config{KeyName: e.APIKey, Secret: e.APISecret, Sandbox: e.Sandbox, Timeout: time.Duration(e.Timeout) * time.Millisecond,
 		RateLimit: e.RateLimit, APIURL: a.cfg.CoinbaseAPIURL, WSURL: a.cfg.CoinbaseWSURL, UserWSURL: a.cfg.CoinbaseUserWSURL, Meta: a.Store,
-		FillsNotified: true} // the venue's run queues each fill's notification (notify.Service.FollowFills)
+		FillsNotified: true, // the venue's run queues each fill's notification (notify.Service.FollowFills)
+		Alert: func(ctx context.Context, key, severity, title, message string) {
+			if a.Alerts != nil {
+				a.Alerts.Raise(ctx, key, severity, "exchange", title, message)
+			}
+		}}
 }
 
 // testExchange is the settings' connection test: it reads the accounts

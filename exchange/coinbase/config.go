@@ -1,6 +1,7 @@
 package coinbase
 
 import (
+	"context"
 	"time"
 
 	"kestrel/domain"
@@ -20,6 +21,8 @@ type Config struct {
 	Meta            domain.KVStore
 	// FillsNotified: see Options.FillsNotified.
 	FillsNotified bool
+	// Alert: see Options.Alert.
+	Alert func(ctx context.Context, key, severity, title, message string)
 }
 
 // RESTURL is the REST host: the override, else the sandbox or production host.
@@ -59,7 +62,7 @@ func Open(c Config) (*Exchange, error) {
 	if err != nil {
 		return nil, domain.Errorf(domain.EInvalid, "%v", err)
 	}
-	opt := Options{Client: client, Sandbox: c.Sandbox, Meta: c.Meta, FillsNotified: c.FillsNotified}
+	opt := Options{Client: client, Sandbox: c.Sandbox, Meta: c.Meta, FillsNotified: c.FillsNotified, Alert: c.Alert}
 	if c.MarketRESTURL() != c.RESTURL() { // the sandbox host: product metadata from production, with no key
 		if opt.Products, err = c.marketClient(); err != nil {
 			return nil, err

@@ -46,6 +46,10 @@ type Options struct {
 	// TrailEvery is the least time between two edits of one trailing stop
 	// (DefaultTrailEvery).
 	TrailEvery time.Duration
+	// Alert raises a system alert (nil: logged only). A trailing stop that
+	// Coinbase refuses to move TrailRefusalsAlert times in a row raises
+	// one, so a stop left behind the price is seen, not only logged.
+	Alert func(ctx context.Context, key, severity, title, message string)
 	// FillsNotified says a follower of Updates queues each fill's
 	// notification itself, once per fill id (notify.Service.FollowFills):
 	// the fill updates are then marked Journaled, so nothing queues them

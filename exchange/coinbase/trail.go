@@ -3,6 +3,7 @@ package coinbase
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"sort"
 	"time"
@@ -25,7 +26,15 @@ type trailState struct {
 	trail  domain.Trail    // distance, activation and mark, as stored
 	target decimal.Decimal // the stop the mark gives (zero before activation)
 	tried  time.Time       // the last edit sent: the rate limit
+	// refused counts the edits Coinbase refused in a row; the alert is
+	// raised once when it reaches TrailRefusalsAlert.
+	refused int
 }
+
+// TrailRefusalsAlert is how many refused edits in a row of one trailing
+// stop raise an alert: one can be a passing refusal (the price moved as
+// the edit was sent), three at least 10 s apart are a stop left behind.
+const TrailRefusalsAlert = 3
 
 // startTrail sets a new trailing stop's first stop price from the price
 // now: at the trail from that price, and from then on from the mark. Until
@@ -232,13 +241,30 @@ func (x *Exchange) raise(ctx context.Context, p domain.Product, id string, st *t
 		slog.Warn("coinbase trailing stop edit unconfirmed; reading the order", "order_id", id, "stop", target, "err", err, "component", "exchange")
 	case err != nil:
 		slog.Warn("coinbase trailing stop not moved; it stays where it was", "order_id", id, "stop", cur.StopPrice, "err", err, "component", "exchange")
+		x.trailRefused(ctx, st, cur, target, err)
 		return
 	case !resp.Success && !equalEdit(resp):
 		slog.Warn("coinbase refused to move a trailing stop; it stays where it was", "order_id", id, "stop", cur.StopPrice,
 			"to", target, "err", domain.ErrorMessage(editRejection(resp)), "component", "exchange")
+		x.trailRefused(ctx, st, cur, target, editRejection(resp))
 		return
 	}
+	st.refused = 0
 	if _, err := x.refresh(ctx, id); err != nil {
 		slog.Warn("read back a trailing stop", "order_id", id, "err", err, "component", "exchange")
 	}
+}
+
+// trailRefused counts a refused edit of trailing stop cur; the
+// TrailRefusalsAlert-th in a row raises an alert naming the order, where
+// the stop rests and where it should be. The stop keeps guarding where it
+// is; a later edit that lands starts the count again.
+func (x *Exchange) trailRefused(ctx context.Context, st *trailState, cur domain.Order, target decimal.Decimal, err error) {
+	st.refused++
+	if st.refused != TrailRefusalsAlert || x.opt.Alert == nil {
+		return
+	}
+	x.opt.Alert(ctx, "coinbase:trailing-stop:"+cur.ID, "high", "Trailing stop not moved",
+		fmt.Sprintf("Coinbase refused %d edits in a row of trailing stop %s (%s %s %s): it stays at %s, where it still guards the position, instead of %s. Last refusal: %s",
+			st.refused, cur.ID, cur.Side, cur.Quantity, cur.Symbol, *cur.StopPrice, target, domain.ErrorMessage(err)))
 }

@@ -1,6 +1,8 @@
 package coinbase_test
 
 import (
+	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -158,6 +160,45 @@ func TestRefusedTrailEditLeavesTheStop(t *testing.T) {
 	move(r, x, "51000")
 	if got := stopNow(t, r, o.ID); got != "49980" {
 		t.Fatalf("stop %s after the next round, want 49980", got)
+	}
+}
+
+// A stop Coinbase keeps refusing to move raises one alert on the third
+// refusal in a row (not before: one refusal can be the price moving as
+// the edit was sent), naming the order and both prices; it still guards.
+func TestRepeatedlyRefusedTrailEditRaisesAnAlert(t *testing.T) {
+	r := newRig(t, 5*time.Second)
+	clk := newClock()
+	type raised struct{ key, severity, title, message string }
+	var alerts []raised
+	x := coinbase.New(coinbase.Options{Client: r.x.Client(), Meta: &memKV{m: map[string]string{}}, Now: clk.now,
+		Alert: func(_ context.Context, key, severity, title, message string) {
+			alerts = append(alerts, raised{key, severity, title, message})
+		}})
+	o := trailingSell(t, r, x, trailPct("2"))
+	r.fake.Inject(coinbasefake.Fault{Match: "POST /orders/edit", Times: 4, Reject: "COMMANDER_REJECTED_EDIT_ORDER"})
+	for round := 1; round <= 4; round++ {
+		move(r, x, "51000")
+		want := 0
+		if round >= coinbase.TrailRefusalsAlert {
+			want = 1
+		}
+		if len(alerts) != want {
+			t.Fatalf("round %d: %d alerts, want %d: %+v", round, len(alerts), want, alerts)
+		}
+		clk.add(trailEvery())
+	}
+	a := alerts[0]
+	if a.key != "coinbase:trailing-stop:"+o.ID || a.severity != "high" || a.title != "Trailing stop not moved" ||
+		!strings.Contains(a.message, o.ID) || !strings.Contains(a.message, "stays at 49000") || !strings.Contains(a.message, "instead of 49980") {
+		t.Fatalf("alert %+v", a)
+	}
+	if got := stopNow(t, r, o.ID); got != "49000" {
+		t.Fatalf("stop %s after the refusals, want 49000", got)
+	}
+	move(r, x, "51000") // the fifth edit lands
+	if got := stopNow(t, r, o.ID); got != "49980" || len(alerts) != 1 {
+		t.Fatalf("stop %s, %d alerts after the edit landed", got, len(alerts))
 	}
 }
 
