@@ -127,7 +127,7 @@ type StrategyStore interface {
 	// it is pruned); each ID must be new.
 	SaveShadowDecisions(ctx context.Context, ds []ShadowDecision) error
 	// ShadowDecisions lists recorded model decisions, newest candle first
-	// (then by evaluation, the live model's first, then by ID).
+	// (then newest asked, by evaluation, the live model's first, by ID).
 	ShadowDecisions(ctx context.Context, f ShadowFilter) ([]ShadowDecision, error)
 	// RecordedDecision returns the newest usable AI answer (a decision and
 	// no error) to the prompt with this hash: the model's own answer, from

@@ -46,7 +46,7 @@ func (s *Store) ShadowDecisions(ctx context.Context, f domain.ShadowFilter) ([]d
 	rows, err := s.db.Query(ctx, `SELECT id, evaluation_id, at, strategy, symbol, candle_time, price::text, role, provider, model,
 		decision, confidence, reasoning, input_tokens, output_tokens, cost::text, latency_ms, error FROM shadow_decisions
 		WHERE ($1 = '' OR strategy = $1) AND candle_time >= $2
-		ORDER BY candle_time DESC, evaluation_id DESC, role, id LIMIT $3`, f.Strategy, f.Since, f.Limit)
+		ORDER BY candle_time DESC, at DESC, evaluation_id DESC, role, id LIMIT $3`, f.Strategy, f.Since, f.Limit)
 	if err != nil {
 		return nil, err
 	}

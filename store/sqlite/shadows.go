@@ -49,7 +49,7 @@ func (s *Store) ShadowDecisions(ctx context.Context, f domain.ShadowFilter) ([]d
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT `+shadowCols+` FROM shadow_decisions
 		WHERE (? = '' OR strategy = ?) AND candle_time >= ?
-		ORDER BY candle_time DESC, evaluation_id DESC, role, id LIMIT ?`, f.Strategy, f.Strategy, ms(f.Since), f.Limit)
+		ORDER BY candle_time DESC, at DESC, evaluation_id DESC, role, id LIMIT ?`, f.Strategy, f.Strategy, ms(f.Since), f.Limit)
 	if err != nil {
 		return nil, err
 	}
