@@ -71,6 +71,10 @@ func (a *AIParams) validateShadows(v *fields, liveProvider string) {
 			v.add(f+".base_url", "Only an OpenAI-compatible shadow has its own base URL")
 		case m.BaseURL != "" && !httpURL(m.BaseURL):
 			v.add(f+".base_url", "Base URL must be an http(s) URL")
+		case m.Provider == ai.ProviderReplicate:
+			if _, err := ai.New(ai.Config{Provider: m.Provider, Model: m.Model}); err != nil {
+				v.add(f+".model", err.Error())
+			}
 		}
 		if liveProvider != "" && m.Label() == live.Label() && (m.BaseURL == "" || m.Provider != ai.ProviderOpenAI) {
 			v.add(f+".model", "A shadow model must differ from the live model ("+live.Label()+")")
