@@ -164,6 +164,12 @@ func (a *App) aiProvider() (ai.Provider, error) {
 		Timeout: time.Duration(c.Timeout) * time.Millisecond})
 }
 
+// paperFee is the paper venue's taker fee rate (validated at start).
+func (a *App) paperFee() decimal.Decimal {
+	f, _ := decimal.NewFromString(a.cfg.TakerFee)
+	return f
+}
+
 // shadowProvider makes a shadow model's provider with api.ai's timeout. It
 // gets api.ai's token (and base URL) only when it is the same provider on
 // the same host: a token is never sent to another endpoint.

@@ -20,7 +20,7 @@ var ShadowTimeout = 3 * time.Minute
 type ShadowAnswer struct {
 	Model    ShadowModel
 	Provider string // the provider's name
-	Label    string // the model that answered (the provider's report, else its label)
+	Label    string // the configured model, as the provider labels it
 	Decision ai.Decision
 	Cost     *decimal.Decimal
 	Err      error
@@ -89,10 +89,10 @@ func (s *aiStrategy) askShadow(ctx context.Context, m ShadowModel, req ai.Reques
 	}
 	r := req
 	r.Model = m.Model
+	// The row keeps the configured model's label (what the leaderboard
+	// names it by), not the host's report, which may carry a dated suffix
+	// (or, from a single-model host, not differ at all); pricing tries both.
 	d, err := p.Decide(ctx, r)
-	if d.Model != "" {
-		a.Label = d.Model
-	}
 	if s.d.Spend != nil {
 		a.Cost = s.d.Spend.Cost(a.Provider, []string{d.Model, m.Model}, d.PromptTokens, d.CompletionTokens)
 	}

@@ -63,7 +63,7 @@ func shadowRig(t *testing.T, live *model, shadows map[string]*shadowModel, budge
 	r = newRig(t, strategy.Builder(deps))
 	r.enable(t, strategy.AIName, "BTC-USD")
 	c, _ := r.eng.Get(strategy.AIName)
-	c.ShadowModels = []strategy.ShadowModel{{Provider: "openai", Model: "shadow-sell"}, {Provider: "replicate", Model: "shadow-broken"}}
+	c.ShadowModels = []strategy.ShadowModel{{Provider: "openai", Model: "shadow-sell"}, {Provider: "replicate", Model: "llama-2-70b"}}
 	if _, err := r.eng.Configure(context.Background(), strategy.AIName, c); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestShadowModelsAreRecordedNeverTradedAndScored(t *testing.T) {
 	live := &model{d: ai.Decision{Decision: "BUY", Confidence: 0.8, Reasoning: "oversold", PromptTokens: 500, CompletionTokens: 50}}
 	sell := &shadowModel{name: "openai", d: ai.Decision{Decision: "SELL", Confidence: 0.9, Reasoning: "falling", PromptTokens: 1000, CompletionTokens: 100}}
 	broken := &shadowModel{name: "replicate", err: errors.New("replicate: 503 Service Unavailable"), gate: make(chan struct{})}
-	r := shadowRig(t, live, map[string]*shadowModel{"openai/shadow-sell": sell, "replicate/shadow-broken": broken}, nil)
+	r := shadowRig(t, live, map[string]*shadowModel{"openai/shadow-sell": sell, "replicate/llama-2-70b": broken}, nil)
 
 	// Candle 1 closes at 45,500: live BUY (traded), shadow SELL (flat: nothing),
 	// the broken shadow still hanging when the live decision is stored.
@@ -131,9 +131,9 @@ func TestShadowModelsAreRecordedNeverTradedAndScored(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s/%s %s %s %s", d.CandleTime.Format("15h"), d.Provider, d.Model, d.Decision, d.Price, d.Error))
 	}
 	want := []string{
-		"04h fake/fake-model HOLD 46000 ", "04h openai/shadow-sell SELL 46000 ", "04h replicate/shadow-broken  46000 replicate: 503 Service Unavailable",
-		"03h fake/fake-model SELL 47000 ", "03h openai/shadow-sell BUY 47000 ", "03h replicate/shadow-broken  47000 replicate: 503 Service Unavailable",
-		"02h fake/fake-model BUY 45500 ", "02h openai/shadow-sell SELL 45500 ", "02h replicate/shadow-broken  45500 replicate: 503 Service Unavailable",
+		"04h fake/fake-model HOLD 46000 ", "04h openai/shadow-sell SELL 46000 ", "04h replicate/llama-2-70b  46000 replicate: 503 Service Unavailable",
+		"03h fake/fake-model SELL 47000 ", "03h openai/shadow-sell BUY 47000 ", "03h replicate/llama-2-70b  47000 replicate: 503 Service Unavailable",
+		"02h fake/fake-model BUY 45500 ", "02h openai/shadow-sell SELL 45500 ", "02h replicate/llama-2-70b  45500 replicate: 503 Service Unavailable",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("recorded:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -162,7 +162,7 @@ func TestShadowModelsAreRecordedNeverTradedAndScored(t *testing.T) {
 		// live: BUY 45,500 -> SELL 47,000, a win; 3 x (500 x $2 + 50 x $8) / 1M.
 		{"live fake/fake-model", 1, 1, 0, net("45500", "47000"), "100", "0.0042"},
 		// the broken shadow: no call answered, nothing traded (0: above a loss), no price for its model.
-		{"shadow replicate/shadow-broken", 0, 0, 3, decimal.Zero, "none", "unpriced"},
+		{"shadow replicate/llama-2-70b", 0, 0, 3, decimal.Zero, "none", "unpriced"},
 		// the shadow's own round trip BUY 47,000 -> SELL 46,000, a loss; 3 x (1,000 + 100) x $1 / 1M.
 		{"shadow openai/shadow-sell", 1, 2, 0, net("47000", "46000"), "0", "0.0033"},
 	} {
@@ -188,7 +188,7 @@ func TestShadowPausesWhenItsProviderBudgetIsSpent(t *testing.T) {
 	live := &model{d: ai.Decision{Decision: "HOLD", Confidence: 0.5}}
 	sell := &shadowModel{name: "openai", d: ai.Decision{Decision: "SELL", Confidence: 0.9}}
 	broken := &shadowModel{name: "replicate", err: errors.New("down")}
-	r := shadowRig(t, live, map[string]*shadowModel{"openai/shadow-sell": sell, "replicate/shadow-broken": broken},
+	r := shadowRig(t, live, map[string]*shadowModel{"openai/shadow-sell": sell, "replicate/llama-2-70b": broken},
 		map[string]decimal.Decimal{"openai": decimal.Zero})
 	if evs := r.eng.Step(ctx); len(evs) != 1 || evs[0].Decision != "HOLD" || evs[0].Error != "" {
 		t.Fatalf("live decision %+v", evs)
