@@ -23,7 +23,7 @@ export function ShadowModels({ value, errors, onChange, disabled }: { value: Sha
         const err = (k: string) => errors[`shadow_models.${i}.${k}`];
         const id = `f-shadow-${i}`;
         return (
-          <div key={i} className="grid items-start gap-2 md:grid-cols-[10rem_1fr_1fr_auto]" data-testid="shadow-row">
+          <div key={i} className="grid items-start gap-2 md:grid-cols-[12rem_1fr_1fr_auto]" data-testid="shadow-row">
             <div>
               <label htmlFor={`${id}-provider`} className="sr-only">
                 Shadow {i + 1} provider
