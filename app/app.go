@@ -312,6 +312,9 @@ func (a *App) Close() error {
 		a.listener.Close()
 	}
 	a.leaveCluster()
+	if a.Strategies != nil && !a.Strategies.DrainShadows(5*time.Second) {
+		slog.Warn("shadow model decisions still out at shutdown: not stored", "component", "strategy")
+	}
 	return a.Store.Close()
 }
 

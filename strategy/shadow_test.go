@@ -233,3 +233,33 @@ func TestShadowModelValidation(t *testing.T) {
 		t.Fatalf("valid shadows refused: %v", err)
 	}
 }
+
+// A hybrid asks its shadows only when it asks its model (the rules say BUY
+// or SELL), and its live row is the model's own answer, not the combined
+// decision: the leaderboard compares like with like.
+func TestHybridShadowsAndTheModelsOwnAnswer(t *testing.T) {
+	ctx := context.Background()
+	live := &model{d: ai.Decision{Decision: "SELL", Confidence: 0.9}}
+	sell := &shadowModel{name: "openai", d: ai.Decision{Decision: "BUY", Confidence: 0.6}}
+	r := newRig(t, strategy.Builder(strategy.AIDeps{Provider: func() (ai.Provider, error) { return live, nil },
+		Shadow: func(strategy.ShadowModel) (ai.Provider, error) { return sell, nil }}))
+	c, _ := r.eng.Get(strategy.HybridName)
+	c.Symbols, c.ShadowModels = []string{"BTC-USD", "ETH-USD"}, []strategy.ShadowModel{{Provider: "openai", Model: "shadow-sell"}}
+	if _, err := r.eng.Configure(ctx, strategy.HybridName, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.eng.SetEnabled(ctx, strategy.HybridName, true); err != nil {
+		t.Fatal(err)
+	}
+	// BTC-USD: the rules say BUY (RSI oversold), the model SELL: HOLD combined.
+	// ETH-USD: one flat candle, the rules say HOLD: no model, no shadow asked.
+	evs := r.eng.Step(ctx)
+	r.eng.WaitShadows()
+	if len(evs) != 2 || evs[0].Decision != "HOLD" || evs[1].Decision != "HOLD" || sell.calls != 1 {
+		t.Fatalf("evaluations %+v, shadow calls %d", evs, sell.calls)
+	}
+	rows, _ := r.store.ShadowDecisions(ctx, domain.ShadowFilter{Strategy: strategy.HybridName})
+	if len(rows) != 2 || rows[0].Symbol != "BTC-USD" || rows[0].Role != domain.RoleLive || rows[0].Decision != "SELL" || rows[1].Decision != "BUY" {
+		t.Fatalf("rows %+v", rows)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -34,8 +35,27 @@ func (e *Engine) recordShadows(ctx context.Context, ev domain.Evaluation, sig Si
 }
 
 // WaitShadows waits until the shadow decisions of every evaluation made so
-// far are stored (tests, and shutdown).
+// far are stored (tests). Call it once no step runs.
 func (e *Engine) WaitShadows() { e.shadows.Wait() }
+
+// DrainShadows is WaitShadows for shutdown, bounded by max (a shadow may be
+// waiting on a slow model): false when some were still out; their answers
+// are then not stored.
+func (e *Engine) DrainShadows(max time.Duration) bool {
+	done := make(chan struct{})
+	go func() {
+		e.shadows.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(max)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
 
 // liveRow is the live model's own answer (a hybrid's model answer, not its
 // combined decision), as the leaderboard compares it.
