@@ -19,11 +19,11 @@ import (
 // shadowModel is a shadow provider: it answers d (or err), after gate is
 // closed when it has one, and counts its calls.
 type shadowModel struct {
-	name, model string
-	d           ai.Decision
-	err         error
-	gate        chan struct{}
-	calls       int
+	name  string
+	d     ai.Decision
+	err   error
+	gate  chan struct{}
+	calls int
 }
 
 func (m *shadowModel) Name() string                 { return m.name }
