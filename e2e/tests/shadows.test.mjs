@@ -50,6 +50,7 @@ test('shadow models are asked beside the live model and ranked on the leaderboar
   await group.getByRole('button', { name: 'Remove shadow 3' }).click();
   await page.getByRole('button', { name: 'Save Configuration' }).click();
   await page.getByText('AI strategy configuration saved').first().waitFor();
+  await group.screenshot({ path: join(screenshotDir, 'strategy-shadows-config.png') });
 
   await page.getByRole('button', { name: 'Test AI' }).click();
   await page.getByText('AI analysis test completed successfully').waitFor({ timeout: 30_000 });

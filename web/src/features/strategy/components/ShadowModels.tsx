@@ -59,7 +59,7 @@ export function ShadowModels({ value, errors, onChange, disabled }: { value: Sha
               <input
                 id={`${id}-base_url`}
                 value={r.base_url ?? ''}
-                placeholder={r.provider === 'openai' ? 'base URL (default: the API settings)' : ''}
+                placeholder={r.provider === 'openai' ? 'own base URL (optional)' : ''}
                 disabled={disabled || r.provider !== 'openai'}
                 onChange={(e) => set(i, { base_url: e.target.value })}
                 className={inputClass}
