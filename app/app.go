@@ -175,7 +175,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	}
 	proxies, _ := httpapi.ParseTrustedProxies(cfg.TrustedProxies) // checked by Validate
 	api := httpapi.New(httpapi.Deps{TrustedProxies: proxies, Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
-		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Backfills: a.Backfills, OrderBook: a.orderBook, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, Spend: a.Spend, Backtests: a.Backtests, Jobs: a.Jobs, Notify: a.Notify, Digest: digestAccount{a},
+		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Backfills: a.Backfills, OrderBook: a.orderBook, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, PaperFee: a.paperFee(), Spend: a.Spend, Backtests: a.Backtests, Jobs: a.Jobs, Notify: a.Notify, Digest: digestAccount{a},
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, MetricsClosed: exposed && cfg.MetricsToken == "", Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
@@ -312,6 +312,9 @@ func (a *App) Close() error {
 		a.listener.Close()
 	}
 	a.leaveCluster()
+	if a.Strategies != nil && !a.Strategies.DrainShadows(5*time.Second) {
+		slog.Warn("shadow model decisions still out at shutdown: not stored", "component", "strategy")
+	}
 	return a.Store.Close()
 }
 

@@ -76,7 +76,9 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		Account: a.Exchange.Account, Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
 		AutoTrading: func() bool { return a.Settings.Platform().Trading.Automation.AutoTrading },
 		MarketStale: func() string { return a.marketWatch().Stale(a.Live.LastTickAge()) },
-		Clock:       clock, Bus: a.Bus, Build: strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary, Spend: a.Spend}),
+		Clock:       clock, Bus: a.Bus, Build: strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary, Spend: a.Spend,
+			Shadow: a.shadowProvider}),
+		LiveProvider: func() string { return a.Settings.Platform().API.AI.Provider },
 		Alert: func(ctx context.Context, severity, title, message string) {
 			a.Alerts.Raise(ctx, "strategy:"+title, severity, "strategy", title, message)
 		}})
@@ -160,6 +162,24 @@ func (a *App) aiProvider() (ai.Provider, error) {
 	c := a.Settings.Platform().API.AI
 	return ai.New(ai.Config{Provider: c.Provider, APIToken: c.APIToken, BaseURL: c.BaseURL, Model: c.Model,
 		Timeout: time.Duration(c.Timeout) * time.Millisecond})
+}
+
+// paperFee is the paper venue's taker fee rate (validated at start).
+func (a *App) paperFee() decimal.Decimal {
+	f, _ := decimal.NewFromString(a.cfg.TakerFee)
+	return f
+}
+
+// shadowProvider makes a shadow model's provider with api.ai's timeout. It
+// gets api.ai's token (and base URL) only when it is the same provider on
+// the same host: a token is never sent to another endpoint.
+func (a *App) shadowProvider(m strategy.ShadowModel) (ai.Provider, error) {
+	c := a.Settings.Platform().API.AI
+	cfg := ai.Config{Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, Timeout: time.Duration(c.Timeout) * time.Millisecond}
+	if m.Provider == c.Provider && (m.BaseURL == "" || m.BaseURL == c.BaseURL) {
+		cfg.APIToken, cfg.BaseURL = c.APIToken, c.BaseURL
+	}
+	return ai.New(cfg)
 }
 
 // spendBook reads prices and budgets from the settings on every use, so a

@@ -89,6 +89,9 @@ type AIUsage struct {
 	Strategy, Provider, Model string
 	InputTokens, OutputTokens int
 	Cost                      *decimal.Decimal // nil: the model had no price
+	// Shadow: a shadow model's decision (never traded), counted toward
+	// its provider's spend and budget like any other.
+	Shadow bool
 }
 
 // EvaluationFilter narrows a listing; zero values mean "any". Newest first.
@@ -116,8 +119,16 @@ type StrategyStore interface {
 	// PruneEvaluations deletes evaluations older than before.
 	PruneEvaluations(ctx context.Context, before time.Time) (int64, error)
 	// AIUsage lists the usage of AI decisions (provider set) made in
-	// [since, until), oldest first.
+	// [since, until), oldest first: evaluations, then shadow models'
+	// decisions (Shadow set; the live model's copies are not counted twice).
 	AIUsage(ctx context.Context, since, until time.Time) ([]AIUsage, error)
+	// SaveShadowDecisions stores the model decisions of one evaluation
+	// (already stored: a decision names it by EvaluationID, and goes when
+	// it is pruned); each ID must be new.
+	SaveShadowDecisions(ctx context.Context, ds []ShadowDecision) error
+	// ShadowDecisions lists recorded model decisions, newest candle first
+	// (then newest asked, by evaluation, the live model's first, by ID).
+	ShadowDecisions(ctx context.Context, f ShadowFilter) ([]ShadowDecision, error)
 	// RecordedDecision returns the newest usable AI answer (a decision and
 	// no error) to the prompt with this hash: the model's own answer, from
 	// an AI-driven strategy's evaluations (a stored strategy of type

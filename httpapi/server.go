@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"kestrel/ai/spend"
 	"kestrel/alert"
 	"kestrel/auth"
@@ -69,6 +71,9 @@ type Deps struct {
 	Hub        *ws.Hub
 	Trading    *trading.Service
 	Strategies *strategy.Engine
+	// PaperFee is the paper venue's taker fee rate: the shadow
+	// leaderboard's paper trades pay it.
+	PaperFee decimal.Decimal
 	// Spend is the AI spend view and budgets; nil leaves /api/ai/spend out.
 	Spend     *spend.Book
 	Backtests *backtest.Service

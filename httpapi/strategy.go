@@ -32,6 +32,7 @@ func (s *Server) strategyRoutes() {
 	s.api("GET /api/strategy/prompt/{name}", signedIn, s.strategyPrompt)
 	s.api("POST /api/strategy/prompt/{name}", operatorOnly, s.checkPrompt)
 	s.api("GET /api/strategy/prompt-versions/{name}", signedIn, s.promptVersions)
+	s.api("GET /api/strategy/shadows/{name}", signedIn, s.shadowLeaderboard)
 	s.api("GET /api/strategy/ai-decisions", signedIn, s.aiDecisions)
 	s.api("GET /api/strategy/ai-history/{symbol}", signedIn, s.aiHistory)
 	s.api("GET /api/strategy/performance", signedIn, s.strategyPerformance)

@@ -29,6 +29,9 @@ type AIDeps struct {
 	// Spend prices each call and pauses a provider whose monthly budget
 	// is spent; nil: no prices, no budget.
 	Spend *spend.Book
+	// Shadow makes a shadow model's provider (api.ai's credentials only for
+	// the same host); nil: shadow models are not asked.
+	Shadow func(ShadowModel) (ai.Provider, error)
 }
 
 // BudgetPaused is the error of a decision not asked because its provider's
@@ -101,6 +104,7 @@ func (s *aiStrategy) Evaluate(ctx context.Context, in Input) (Signal, error) {
 				&BudgetPaused{Provider: p.Name(), Why: why}
 		}
 	}
+	shadows := s.startShadows(ctx, req) // the same prompt, at the same time
 	d, err := p.Decide(ctx, req)
 	prov := &AIProvenance{Provider: d.Provider, Model: d.Model, PromptHash: d.PromptHash, Prompt: d.Prompt, Raw: d.Raw, Latency: d.Latency,
 		InputTokens: d.PromptTokens, OutputTokens: d.CompletionTokens, TemplateVersion: d.TemplateVersion}
@@ -113,12 +117,12 @@ func (s *aiStrategy) Evaluate(ctx context.Context, in Input) (Signal, error) {
 	if err != nil {
 		var ae *ai.AnswerError
 		if errors.As(err, &ae) {
-			return Signal{Indicators: vals, AI: prov}, fmt.Errorf("malformed answer: %w", err)
+			return Signal{Indicators: vals, AI: prov, Shadows: shadows}, fmt.Errorf("malformed answer: %w", err)
 		}
-		return Signal{Indicators: vals, AI: prov}, err
+		return Signal{Indicators: vals, AI: prov, Shadows: shadows}, err
 	}
 	prov.Answer = &AIAnswer{Decision: d.Decision, Confidence: d.Confidence, Reasoning: d.Reasoning}
-	sig := Signal{Decision: d.Decision, Confidence: d.Confidence, Reasoning: d.Reasoning, Indicators: vals, AI: prov}
+	sig := Signal{Decision: d.Decision, Confidence: d.Confidence, Reasoning: d.Reasoning, Indicators: vals, AI: prov, Shadows: shadows}
 	if s.d.Price != nil && price.IsPositive() {
 		if now, err := s.d.Price(in.Symbol); err == nil {
 			if move := now.Sub(price).Abs().Div(price); move.GreaterThan(StaleMove) {
@@ -197,7 +201,7 @@ func (h *hybrid) Evaluate(ctx context.Context, in Input) (Signal, error) {
 		a.Indicators = t.Indicators
 		return a, err
 	}
-	out := Signal{Indicators: t.Indicators, AI: a.AI, Stale: a.Stale}
+	out := Signal{Indicators: t.Indicators, AI: a.AI, Stale: a.Stale, Shadows: a.Shadows}
 	if t.Decision == a.Decision && t.Decision != Hold {
 		out.Decision, out.Confidence = t.Decision, min(t.Confidence, a.Confidence)
 		out.Reasoning = fmt.Sprintf("Technical and AI agree on %s. Technical: %s. AI: %s", t.Decision, t.Reasoning, a.Reasoning)

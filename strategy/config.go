@@ -44,6 +44,9 @@ type AIParams struct {
 	// the symbol (nil or trades 0: off, the default, so the prompts of an
 	// instance that never turns it on stay as they were).
 	Memory *MemoryParams `json:"memory,omitempty"`
+	// ShadowModels are asked the same prompt at each decision; their
+	// answers are recorded beside the live model's and never traded.
+	ShadowModels []ShadowModel `json:"shadow_models,omitempty"`
 }
 
 // MemoryParams size the prompt's trade memory.
@@ -190,12 +193,17 @@ func (c *Config) Normalize() {
 		if m := c.Memory; m != nil && m.Trades > 0 && m.MaxTokens == 0 {
 			m.MaxTokens = DefaultMemoryTokens
 		}
+		c.normalizeShadows()
 	}
 }
 
 // Validate returns field errors with the spec's messages (nil when valid).
 // known lists the tradable symbols.
-func (c Config) Validate(known []string) error {
+func (c Config) Validate(known []string) error { return c.ValidateFor(known, "") }
+
+// ValidateFor is Validate knowing the live model's provider (api.ai.provider),
+// so a shadow model equal to the live one is refused.
+func (c Config) ValidateFor(known []string, liveProvider string) error {
 	v := fields{}
 	if c.MinConfidence < 0 || c.MinConfidence > 1 {
 		v.add("min_confidence", MsgMinConfidence)
@@ -220,6 +228,9 @@ func (c Config) Validate(known []string) error {
 	}
 	if c.Type == domain.StrategyAI || c.Type == domain.StrategyHybrid {
 		c.validateAI(&v)
+		if c.AIParams != nil {
+			c.validateShadows(&v, liveProvider)
+		}
 	}
 	return v.err()
 }
@@ -331,6 +342,7 @@ func (c Config) Clone() Config {
 			m := *a.Memory
 			a.Memory = &m
 		}
+		a.ShadowModels = slices.Clone(a.ShadowModels)
 		c.AIParams = &a
 	}
 	return c

@@ -16,6 +16,14 @@
 // reasoning) is also recorded by prompt hash (ai_recordings), so backtests
 // in recorded mode replay what the model said, not a hybrid's combination.
 //
+// Shadow models (shadow.go, shadowrecord.go, leaderboard.go): an AI
+// instance's shadow_models are asked the live model's request in their own
+// goroutines while the live model answers; the evaluation is stored and
+// executed without waiting for them, and their answers (or failures,
+// timeouts, budget pauses) are stored afterwards in shadow_decisions beside
+// the live model's own answer, never traded. Leaderboard scores each
+// model's calls on paper (analytics.PaperTrade; docs/ANALYTICS.md).
+//
 // Sizing: a BUY aims for a position worth
 //
 //	portfolio value x max_position_size x risk_multiplier

@@ -40,13 +40,17 @@ type Deps struct {
 	// Build makes the strategy of a configuration (technical, AI, hybrid).
 	// Nil builds technical strategies only.
 	Build func(Config) (Strategy, error)
+	// LiveProvider names api.ai.provider, so a shadow model equal to the
+	// live one is refused when saved. Nil: not checked.
+	LiveProvider func() string
 }
 
 // Engine runs the strategy instances.
 type Engine struct {
-	d    Deps
-	mu   sync.Mutex
-	inst map[string]*instance
+	d       Deps
+	mu      sync.Mutex
+	inst    map[string]*instance
+	shadows sync.WaitGroup // shadow decisions still being recorded
 }
 
 type instance struct {
@@ -202,7 +206,7 @@ func (e *Engine) ConfigureAs(ctx context.Context, name string, c Config, m Meta)
 	}
 	c.Name, c.Type, m.Parent = name, in.cfg.Type, in.cfg.Version
 	c.Normalize()
-	if err := c.Validate(e.d.Market.Symbols()); err != nil {
+	if err := c.ValidateFor(e.d.Market.Symbols(), e.liveProvider()); err != nil {
 		return Config{}, err
 	}
 	return e.commit(ctx, c, m)
@@ -235,7 +239,7 @@ func (e *Engine) CreateAs(ctx context.Context, name, kind string, overlay json.R
 	}
 	c.Name, c.Type = name, kind
 	c.Normalize()
-	if err := c.Validate(e.d.Market.Symbols()); err != nil {
+	if err := c.ValidateFor(e.d.Market.Symbols(), e.liveProvider()); err != nil {
 		return Config{}, err
 	}
 	return e.commit(ctx, c, Meta{By: by, Note: "Created"})
@@ -319,6 +323,14 @@ func (e *Engine) stepOne(ctx context.Context, j job, symbol string) (domain.Eval
 	delete(in.missed, symbol)
 	in.last[symbol] = closed
 	return e.evaluate(ctx, j, symbol, candles, true), true
+}
+
+// liveProvider is api.ai.provider ("" when the engine is not told).
+func (e *Engine) liveProvider() string {
+	if e.d.LiveProvider == nil {
+		return ""
+	}
+	return e.d.LiveProvider()
 }
 
 // window is how many closed candles an instance is shown (Config.Window,

@@ -68,6 +68,7 @@ func (e *Engine) evaluate(ctx context.Context, j job, symbol string, candles []d
 		slog.Error("store strategy evaluation", "strategy", ev.Strategy, "err", err)
 	}
 	e.recordAnswer(ctx, ev, sig.AI)
+	e.recordShadows(ctx, ev, sig, last.Close)
 	if e.d.Bus != nil {
 		e.d.Bus.Publish(events.TopicSignal, ev, time.Now())
 	}

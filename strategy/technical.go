@@ -39,6 +39,9 @@ type Signal struct {
 	// Stale says why an answer is too old to act on (the price moved while
 	// the model answered); the signal is recorded, not executed.
 	Stale string
+	// Shadows are the shadow models asked the same prompt (nil: none);
+	// the engine records their answers once they are in, never trades them.
+	Shadows *ShadowRun
 }
 
 // AIProvenance records where an AI decision came from.

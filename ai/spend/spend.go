@@ -4,7 +4,8 @@
 // computed in decimal when the decision is made; a model without a price has
 // an unknown cost (nil), never 0. The built-in analyst costs nothing. A
 // provider whose calendar month (UTC) of recorded decisions has cost its
-// budget (api.ai.monthlyBudget) is not asked again that month.
+// budget (api.ai.monthlyBudget) is not asked again that month. Shadow
+// models' decisions count like the live model's, labelled as shadows.
 package spend
 
 import (
@@ -96,12 +97,22 @@ type Totals struct {
 	Cost              *decimal.Decimal `json:"cost"`
 	KnownCost         decimal.Decimal  `json:"known_cost"`
 	UnpricedDecisions int              `json:"unpriced_decisions"`
+	// The shadow models' part of the above (their calls are paid like
+	// any other, and count toward the budget): decisions and known cost.
+	ShadowDecisions int             `json:"shadow_decisions"`
+	ShadowCost      decimal.Decimal `json:"shadow_cost"`
 }
 
 func (t *Totals) add(u domain.AIUsage) {
 	t.Decisions++
 	t.InputTokens += u.InputTokens
 	t.OutputTokens += u.OutputTokens
+	if u.Shadow {
+		t.ShadowDecisions++
+		if u.Cost != nil {
+			t.ShadowCost = t.ShadowCost.Add(*u.Cost)
+		}
+	}
 	if u.Cost == nil {
 		t.UnpricedDecisions++
 		return

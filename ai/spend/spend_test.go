@@ -80,3 +80,28 @@ func TestBudgetCountsThisMonthsKnownSpendOfItsProvider(t *testing.T) {
 		t.Errorf("providers %+v", r.Providers)
 	}
 }
+
+// Shadow models' calls are part of the totals, labelled, and count toward
+// their provider's budget.
+func TestShadowSpendIsIncludedAndLabelled(t *testing.T) {
+	now := time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
+	live, shadow := dec("0.25"), dec("0.75")
+	usage := []domain.AIUsage{
+		{Time: now.Add(-time.Hour), Strategy: "ai", Provider: "openai", Model: "m", InputTokens: 10, OutputTokens: 1, Cost: &live},
+		{Time: now.Add(-time.Hour), Strategy: "ai", Provider: "openai", Model: "s", InputTokens: 20, OutputTokens: 2, Cost: &shadow, Shadow: true},
+	}
+	b := book(usage, map[string]decimal.Decimal{"openai": dec("1")}, now)
+	r, err := b.Report(context.Background(), MonthStart(now), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Total.Decisions != 2 || !r.Total.Cost.Equal(dec("1")) || r.Total.ShadowDecisions != 1 || !r.Total.ShadowCost.Equal(shadow) {
+		t.Fatalf("total %+v", r.Total)
+	}
+	if s := r.Strategies[0]; s.ShadowDecisions != 1 || !s.ShadowCost.Equal(shadow) {
+		t.Fatalf("strategy %+v", s)
+	}
+	if p := r.Providers[0]; !p.Paused || !p.Month.ShadowCost.Equal(shadow) {
+		t.Fatalf("provider %+v: $0.25 live + $0.75 shadow reach the $1 budget", p)
+	}
+}

@@ -58,17 +58,18 @@ func TestEveryCallUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
 	st, back := cutOff(t)
 	// Arguments for the methods that refuse zero values before asking the database.
 	args := map[string][]any{
-		"SaveBacktest":     {domain.BacktestRecord{ID: "b1", Request: json.RawMessage(`{}`), Result: json.RawMessage(`{}`)}},
-		"CreateJob":        {domain.Job{ID: "j1", Kind: "backtest", Params: json.RawMessage(`{}`)}},
-		"FinishJob":        {"j1", domain.JobFailed, "", "reason", time.Time{}},
-		"SaveSweepTrial":   {domain.SweepTrial{SweepID: "s1", Values: json.RawMessage(`{}`), Params: json.RawMessage(`{}`), Metrics: json.RawMessage(`{}`)}},
-		"SaveStrategy":     {domain.StrategyRecord{Name: "s1"}},
-		"AppendEvaluation": {domain.Evaluation{ID: "e1"}},
-		"RecordedDecision": {"prompt-hash"},
-		"SaveAIRecordings": {[]domain.AIRecording{{PromptHash: "prompt-hash", Decision: "BUY"}}},
-		"InsertCandles":    {"BTC-USD", domain.FifteenMinute, "test", []domain.CandleRow{{Time: time.Unix(0, 0), Open: "1", High: "1", Low: "1", Close: "1", Volume: "1"}}},
-		"UpsertCandles":    {"BTC-USD", domain.FifteenMinute, "coinbase", []domain.CandleRow{{Time: time.Unix(0, 0), Open: "1", High: "1", Low: "1", Close: "1", Volume: "1"}}},
-		"CandleGaps":       {"BTC-USD", domain.FifteenMinute},
+		"SaveBacktest":        {domain.BacktestRecord{ID: "b1", Request: json.RawMessage(`{}`), Result: json.RawMessage(`{}`)}},
+		"CreateJob":           {domain.Job{ID: "j1", Kind: "backtest", Params: json.RawMessage(`{}`)}},
+		"FinishJob":           {"j1", domain.JobFailed, "", "reason", time.Time{}},
+		"SaveSweepTrial":      {domain.SweepTrial{SweepID: "s1", Values: json.RawMessage(`{}`), Params: json.RawMessage(`{}`), Metrics: json.RawMessage(`{}`)}},
+		"SaveStrategy":        {domain.StrategyRecord{Name: "s1"}},
+		"AppendEvaluation":    {domain.Evaluation{ID: "e1"}},
+		"RecordedDecision":    {"prompt-hash"},
+		"SaveAIRecordings":    {[]domain.AIRecording{{PromptHash: "prompt-hash", Decision: "BUY"}}},
+		"SaveShadowDecisions": {[]domain.ShadowDecision{{ID: "d1", EvaluationID: "e1", Role: domain.RoleShadow}}},
+		"InsertCandles":       {"BTC-USD", domain.FifteenMinute, "test", []domain.CandleRow{{Time: time.Unix(0, 0), Open: "1", High: "1", Low: "1", Close: "1", Volume: "1"}}},
+		"UpsertCandles":       {"BTC-USD", domain.FifteenMinute, "coinbase", []domain.CandleRow{{Time: time.Unix(0, 0), Open: "1", High: "1", Low: "1", Close: "1", Volume: "1"}}},
+		"CandleGaps":          {"BTC-USD", domain.FifteenMinute},
 
 		"AddStrategyVersion": {domain.StrategyVersion{Strategy: "s1"}},
 	}

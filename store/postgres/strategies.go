@@ -309,8 +309,11 @@ func costOf(s *string) (*decimal.Decimal, error) {
 
 // AIUsage implements domain.StrategyStore.
 func (s *Store) AIUsage(ctx context.Context, since, until time.Time) ([]domain.AIUsage, error) {
-	rows, err := s.db.Query(ctx, `SELECT at, strategy, provider, model, input_tokens, output_tokens, cost::text
-		FROM strategy_evaluations WHERE provider <> '' AND at >= $1 AND at < $2 ORDER BY at, id`, since, until)
+	rows, err := s.db.Query(ctx, `SELECT at, strategy, provider, model, input_tokens, output_tokens, cost::text, false AS shadow, id
+		FROM strategy_evaluations WHERE provider <> '' AND at >= $1 AND at < $2
+		UNION ALL SELECT at, strategy, provider, model, input_tokens, output_tokens, cost::text, true, id
+		FROM shadow_decisions WHERE role = 'shadow' AND provider <> '' AND at >= $1 AND at < $2
+		ORDER BY 1, 8, 9`, since, until)
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +322,8 @@ func (s *Store) AIUsage(ctx context.Context, since, until time.Time) ([]domain.A
 	for rows.Next() {
 		var u domain.AIUsage
 		var cost *string
-		if err := rows.Scan(&u.Time, &u.Strategy, &u.Provider, &u.Model, &u.InputTokens, &u.OutputTokens, &cost); err != nil {
+		var id string
+		if err := rows.Scan(&u.Time, &u.Strategy, &u.Provider, &u.Model, &u.InputTokens, &u.OutputTokens, &cost, &u.Shadow, &id); err != nil {
 			return nil, err
 		}
 		u.Time = u.Time.UTC()

@@ -111,6 +111,7 @@ func TestEveryWriteUnavailableOnAReadOnlyDatabase(t *testing.T) {
 		"AddStrategyVersion":   {domain.StrategyVersion{Strategy: "s1"}},
 		"AppendEvaluation":     {domain.Evaluation{ID: "e1"}},
 		"SaveAIRecordings":     {[]domain.AIRecording{{PromptHash: "h", Decision: "BUY"}}},
+		"SaveShadowDecisions":  {[]domain.ShadowDecision{{ID: "d1", EvaluationID: "e1", Role: domain.RoleShadow}}},
 		"AppendPortfolioPoint": {domain.PortfolioPoint{Time: at}},
 		"BackupTo":             {filepath.Join(t.TempDir(), "backup.db")},
 		"InsertCandles":        {"BTC-USD", domain.FifteenMinute, "test", []domain.CandleRow{{Time: at, Open: "1", High: "1", Low: "1", Close: "1", Volume: "1"}}},

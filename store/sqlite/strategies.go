@@ -322,8 +322,11 @@ func costOf(s sql.NullString) (*decimal.Decimal, error) {
 
 // AIUsage implements domain.StrategyStore.
 func (s *Store) AIUsage(ctx context.Context, since, until time.Time) ([]domain.AIUsage, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT at, strategy, provider, model, input_tokens, output_tokens, cost
-		FROM strategy_evaluations WHERE provider <> '' AND at >= ? AND at < ? ORDER BY at, id`, ms(since), ms(until))
+	rows, err := s.r.QueryContext(ctx, `SELECT at, strategy, provider, model, input_tokens, output_tokens, cost, 0 AS shadow, id
+		FROM strategy_evaluations WHERE provider <> '' AND at >= ? AND at < ?
+		UNION ALL SELECT at, strategy, provider, model, input_tokens, output_tokens, cost, 1, id
+		FROM shadow_decisions WHERE role = 'shadow' AND provider <> '' AND at >= ? AND at < ?
+		ORDER BY 1, 8, 9`, ms(since), ms(until), ms(since), ms(until))
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +336,8 @@ func (s *Store) AIUsage(ctx context.Context, since, until time.Time) ([]domain.A
 		var u domain.AIUsage
 		var at int64
 		var cost sql.NullString
-		if err := rows.Scan(&at, &u.Strategy, &u.Provider, &u.Model, &u.InputTokens, &u.OutputTokens, &cost); err != nil {
+		var id string
+		if err := rows.Scan(&at, &u.Strategy, &u.Provider, &u.Model, &u.InputTokens, &u.OutputTokens, &cost, &u.Shadow, &id); err != nil {
 			return nil, err
 		}
 		u.Time = fromMS(at)

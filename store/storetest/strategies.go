@@ -29,6 +29,7 @@ func RunStrategies(t *testing.T, open func(t *testing.T) domain.StrategyStore) {
 		{"RecordedDecision", testRecordedDecision},
 		{"Versions", testStrategyVersions},
 		{"VersionsAtOnce", testStrategyVersionsAtOnce},
+		{"ShadowDecisions", testShadowDecisions},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}

@@ -872,6 +872,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/strategy/shadows/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shadow model leaderboard: the live model and each shadow, over the evaluations of the last days in which they were asked together, each traded on paper (all in on BUY while flat, all out on SELL, at the decision candle's close, paying the paper venue's taker fee): decisions, BUY/SELL counts, realised return, hit rate (closed round trips with a net profit) and cost; with the latest evaluations' decisions side by side */
+        get: operations["getStrategyShadowsName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/strategy/ai-decisions": {
         parameters: {
             query?: never;
@@ -2403,6 +2420,8 @@ export interface components {
             provider?: string;
             /** @description The saved version this configuration is (set by the server; see /api/strategy/versions) */
             version?: number;
+            /** @description Shadow models (AI-driven and hybrid): at most 3, each asked the live model's rendered prompt at the same time as it, recorded beside its decision and never traded (see /api/strategy/shadows/{name}). A shadow is not the live model (api.ai.provider with model), nor listed twice. It uses api.ai's token and base URL only when it is the same provider on the same host. Its calls count toward its provider's spend and monthly budget; when the budget is spent it is recorded as paused, not asked */
+            shadow_models?: components["schemas"]["ShadowModel"][] | null;
         };
         Strategy: {
             name: string;
@@ -3706,7 +3725,7 @@ export interface components {
             /** @description The version the params are laid over (omitted or 0: the active version) */
             parent?: number;
         };
-        /** @description What a set of AI decisions used. cost is null when any of them had no price (known_cost is the priced part, unpriced_decisions how many had none) */
+        /** @description What a set of AI decisions used. cost is null when any of them had no price (known_cost is the priced part, unpriced_decisions how many had none). Shadow models' calls are included, and their part labelled */
         AISpendTotals: {
             decisions: number;
             input_tokens: number;
@@ -3715,6 +3734,10 @@ export interface components {
             cost: components["schemas"]["Decimal"] | null;
             known_cost: components["schemas"]["Decimal"];
             unpriced_decisions: number;
+            /** @description How many of the decisions were shadow models' (included in decisions) */
+            shadow_decisions: number;
+            /** @description The shadow models' known cost, USD (included in known_cost and cost) */
+            shadow_cost: components["schemas"]["Decimal"];
         };
         AISpend: {
             /** Format: date-time */
@@ -3795,6 +3818,116 @@ export interface components {
             template?: string;
             /** @description Whether the template differs from the parent version's (a first version: whether it has its own) */
             changed: boolean;
+        };
+        /** @description A shadow model: a provider the product supports and the model option sent to it */
+        ShadowModel: {
+            /**
+             * @description An unknown provider is a field error on shadow_models.<i>.provider
+             * @enum {string}
+             */
+            provider: "builtin" | "openai" | "replicate";
+            /** @description The model option (required except for builtin; for replicate one of its model options) */
+            model: string;
+            /** @description openai only: the shadow's own OpenAI-compatible endpoint (absent: api.ai.baseUrl) */
+            base_url?: string;
+        };
+        /** @description One model's answer to an AI evaluation's prompt: a shadow's (never traded) or the live model's own answer beside them (a hybrid's evaluation holds the combined decision, this row the model's) */
+        ShadowDecision: {
+            id: string;
+            /** @description The live evaluation it belongs to (see /api/strategy/signals/{name}) */
+            evaluation_id: string;
+            /** Format: date-time */
+            timestamp: string;
+            strategy_name: string;
+            symbol: string;
+            /** Format: date-time */
+            candle_time: string;
+            price: components["schemas"]["Decimal"];
+            /** @enum {string} */
+            role: "live" | "shadow";
+            provider: string;
+            model: string;
+            /**
+             * @description Empty when the model gave no decision (see error)
+             * @enum {string}
+             */
+            decision: "BUY" | "SELL" | "HOLD" | "";
+            confidence: number;
+            reasoning: string;
+            input_tokens: number;
+            output_tokens: number;
+            /** @description USD; null: the model has no price */
+            cost: components["schemas"]["Decimal"] | null;
+            latency_ms: number;
+            /** @description Why there is no decision: a timeout, a provider failure, an unusable answer, or paused: budget */
+            error?: string;
+        };
+        /** @description One model's leaderboard row, its calls traded on paper (docs/ANALYTICS.md, Shadow leaderboard) */
+        ShadowBoardModel: {
+            /** @enum {string} */
+            role: "live" | "shadow";
+            provider: string;
+            model: string;
+            /** @description Answered decisions (BUY, SELL or HOLD) */
+            decisions: number;
+            buys: number;
+            sells: number;
+            holds: number;
+            /** @description No decision: errors, timeouts, budget pauses */
+            failed: number;
+            /** @description Closed paper round trips (BUY while flat, then SELL) */
+            round_trips: number;
+            wins: number;
+            /** @description Closed round trips with a net profit after fees / closed round trips, percent; null: none closed */
+            hit_rate: number | null;
+            /** @description Compounded net return of the closed paper round trips, a fraction of the stake, averaged over the comparison's symbols (an equal stake each) */
+            realised_return: components["schemas"]["Decimal"];
+            /** @description Symbols left long at the last decision (not in the realised return) */
+            open_positions: number;
+            input_tokens: number;
+            output_tokens: number;
+            /** @description USD; null when any decision had no price */
+            cost: components["schemas"]["Decimal"] | null;
+            known_cost: components["schemas"]["Decimal"];
+            unpriced_decisions: number;
+            avg_latency_ms: number;
+        };
+        /** @description The live model and each shadow model compared over the evaluations in which they were asked together */
+        ShadowLeaderboard: {
+            strategy: string;
+            /**
+             * Format: date-time
+             * @description Start of the window (now minus days), by candle time
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description The first decision candle in the data; null: none
+             */
+            from: string | null;
+            /**
+             * Format: date-time
+             * @description The last decision candle in the data
+             */
+            to: string | null;
+            /** @description Evaluations the figures are computed from */
+            evaluations: number;
+            symbols: string[];
+            /** @description The paper venue's taker fee rate each paper fill pays */
+            fee: components["schemas"]["Decimal"];
+            /** @description More than 20,000 decisions: only the newest are counted */
+            truncated: boolean;
+            /** @description The live model first, then by realised return, best first */
+            models: components["schemas"]["ShadowBoardModel"][];
+            /** @description The latest 50 evaluations, newest first, each with every model's decision (the live model's first) */
+            recent: {
+                evaluation_id: string;
+                symbol: string;
+                /** Format: date-time */
+                candle_time: string;
+                price: components["schemas"]["Decimal"];
+                decisions: components["schemas"]["ShadowDecision"][];
+            }[];
         };
     };
     responses: {
@@ -5666,6 +5799,55 @@ export interface operations {
             };
             /** @description The strategy does not ask a model */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getStrategyShadowsName: {
+        parameters: {
+            query?: {
+                /** @description Window by candle time, 1 to 366 days (default 30) */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ShadowLeaderboard"];
+                    };
+                };
+            };
+            /** @description days out of range (a field error on days) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such strategy */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

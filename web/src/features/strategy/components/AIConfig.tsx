@@ -12,6 +12,10 @@ import { ConfigScreen, TimeframeField, useConfigForm } from './configForm';
 import { Badge, NumberField, OperatorNote, SymbolsField } from './controls';
 import { EvaluationTable } from './EvaluationTable';
 import { PromptWorkbench } from './prompt/PromptWorkbench';
+import { ShadowLeaderboard } from './ShadowLeaderboard';
+import { ShadowModels } from './ShadowModels';
+import { useShadowBoard } from '../shadowApi';
+import { shadowsByEvaluation } from '../shadowModel';
 import { TradeMemory } from './TradeMemory';
 import type { useFlash } from './Flash';
 
@@ -35,6 +39,7 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
   const operator = useIsOperator();
   const f = useConfigForm(config, [...TRADING_FIELDS, ...AI_FIELDS], flash, { saved: MSG.aiSaved, failed: MSG.saveFailed });
   const decisions = useAIDecisions({ strategy: config.name, symbol: '', executed: '' });
+  const board = useShadowBoard(config.name);
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
       <Card title="Configuration" className="lg:col-span-2">
@@ -88,6 +93,7 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
             ))}
           </fieldset>
           <TradeMemory value={f.memory} errors={f.errors} onChange={f.setMemory} disabled={!operator} />
+          <ShadowModels value={f.shadows} errors={f.errors} onChange={f.setShadows} disabled={!operator} />
           <div className="flex items-center gap-3">
             <button type="submit" className={btn.primary} disabled={!operator || f.saving}>
               {f.saving ? 'Saving...' : 'Save Configuration'}
@@ -112,9 +118,14 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
         {decisions.error ? (
           <p role="alert" className="text-sm text-red-600">{MSG.loadDecisions}</p>
         ) : (
-          <EvaluationTable rows={(decisions.data ?? []).slice(0, 10)} empty={MSG.noDecisions} showModel />
+          <EvaluationTable rows={(decisions.data ?? []).slice(0, 10)} empty={MSG.noDecisions} showModel shadows={shadowsByEvaluation(board.data)} />
         )}
       </Card>
+      {(board.data?.evaluations || config.shadow_models?.length) ? (
+        <div className="min-w-0 lg:col-span-3">
+          <ShadowLeaderboard board={board.data} error={board.error} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -10,8 +10,9 @@ export const SPEND_SETTINGS = '/settings#ai-spend-settings';
 
 /** A cost as the server gave it (exact decimal text), or why there is none. */
 function cost(t: AISpendTotals): string {
-  if (t.cost == null) return t.unpriced_decisions > 0 ? `unknown (${t.unpriced_decisions} unpriced; priced part $${t.known_cost})` : 'unknown';
-  return `$${t.cost}`;
+  const shadows = t.shadow_decisions > 0 ? ` (${t.shadow_decisions} shadow call${t.shadow_decisions === 1 ? '' : 's'}: $${t.shadow_cost})` : '';
+  if (t.cost == null) return (t.unpriced_decisions > 0 ? `unknown (${t.unpriced_decisions} unpriced; priced part $${t.known_cost})` : 'unknown') + shadows;
+  return `$${t.cost}${shadows}`;
 }
 
 function Row({ label, t }: { label: string; t: AISpendTotals }) {
@@ -65,7 +66,7 @@ export function AISpendCard() {
       <div className="space-y-4" data-testid="ai-spend">
         <p className="text-xs text-slate-500 dark:text-slate-400">
           Since {formatDate(s.from.slice(0, 10))} (UTC): every AI decision, Test AI included. Tokens are the providers' usage reports; cost is
-          tokens at the prices in Settings (api.ai.pricing) when each decision was made.
+          tokens at the prices in Settings (api.ai.pricing) when each decision was made. Shadow models&apos; calls are included, their part shown beside the cost.
           {s.unpriced_models.length > 0 && <> No price for: {s.unpriced_models.join(', ')}, so their cost is unknown.</>}
         </p>
         <p className="text-sm">

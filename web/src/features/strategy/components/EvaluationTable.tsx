@@ -1,10 +1,11 @@
 import { formatDateTime, formatShare } from '@/lib/format';
 import { confidenceClass, DECISION_CLASS, executionText, modelLabel } from '../model';
-import type { Evaluation } from '../types';
+import { shadowLabel } from '../shadowModel';
+import type { Evaluation, ShadowDecision } from '../types';
 import { Badge } from './controls';
 
 /** Signals or AI decisions, newest first: what was decided, how sure, why, and whether it traded (or why not). */
-export function EvaluationTable({ rows, empty, showModel = false }: { rows: Evaluation[]; empty: string; showModel?: boolean }) {
+export function EvaluationTable({ rows, empty, showModel = false, shadows }: { rows: Evaluation[]; empty: string; showModel?: boolean; shadows?: Map<string, ShadowDecision[]> }) {
   if (rows.length === 0) return <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">{empty}</p>;
   return (
     <div className="overflow-x-auto">
@@ -46,6 +47,7 @@ export function EvaluationTable({ rows, empty, showModel = false }: { rows: Eval
                     ) : null}
                   </span>
                 )}
+                {shadows?.get(e.id)?.length ? <ShadowAnswers rows={shadows.get(e.id)!} /> : null}
               </td>
               <td className={`max-w-xs py-2 text-xs ${e.executed ? 'font-semibold text-emerald-700 dark:text-emerald-400' : 'text-slate-600 dark:text-slate-400'}`}>{executionText(e)}</td>
             </tr>
@@ -53,5 +55,25 @@ export function EvaluationTable({ rows, empty, showModel = false }: { rows: Eval
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The shadow models' answers to the same prompt: recorded, never traded. */
+function ShadowAnswers({ rows }: { rows: ShadowDecision[] }) {
+  return (
+    <ul className="mt-1 space-y-0.5 border-l-2 border-slate-200 pl-2 text-xs dark:border-slate-700" aria-label="Shadow models">
+      {rows.map((d) => (
+        <li key={d.id} data-testid="shadow-answer" title={d.error || d.reasoning}>
+          <span className="text-slate-500 dark:text-slate-400">Shadow {shadowLabel(d)}: </span>
+          {d.error ? (
+            <span className="text-red-600 dark:text-red-400">failed ({d.error})</span>
+          ) : (
+            <>
+              <Badge className={DECISION_CLASS[d.decision] ?? DECISION_CLASS.HOLD!}>{d.decision}</Badge> <span className="tabular-nums">{formatShare(d.confidence * 100, 0)}</span>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

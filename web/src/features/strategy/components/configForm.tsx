@@ -4,7 +4,8 @@ import { btn } from '@/components/Modal';
 import { Spinner } from '@/components/Spinner';
 import { useIsOperator, useSaveConfig, useSetEnabled, useSignalStream, useStrategies, useStrategyConfig } from '../api';
 import { fromDraft, memoryParams, parseSymbols, toDraft, toMemoryDraft, validate, validateMemory, type FieldErrors, type MemoryDraft, type NumberSpec } from '../model';
-import { TIMEFRAMES, type StrategyConfig, type StrategyType } from '../types';
+import { shadowParams, validateShadows } from '../shadowModel';
+import { TIMEFRAMES, type ShadowModel, type StrategyConfig, type StrategyType } from '../types';
 import { ActiveBadge, OperatorNote } from './controls';
 import { FlashBanner, useFlash } from './Flash';
 import { timeframeLabel } from '@/lib/timeframe';
@@ -18,6 +19,7 @@ export function useConfigForm(config: StrategyConfig, specs: NumberSpec[], flash
   const [timeframe, setTimeframe] = useState(config.timeframe || 'ONE_HOUR');
   const [model, setModel] = useState(config.model ?? '');
   const [memory, setMemoryDraft] = useState(() => toMemoryDraft(config));
+  const [shadows, setShadowsDraft] = useState<ShadowModel[]>(() => config.shadow_models ?? []);
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useSaveConfig(config.name);
 
@@ -32,6 +34,12 @@ export function useConfigForm(config: StrategyConfig, specs: NumberSpec[], flash
     setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !k.startsWith('memory.') && k !== 'prompt_version')));
   };
 
+  /** Changes the shadow model list; its errors clear. */
+  const setShadows = (rows: ShadowModel[]) => {
+    setShadowsDraft(rows);
+    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !k.startsWith('shadow_models'))));
+  };
+
   /** The partial document PUT saves. */
   const build = (): Partial<StrategyConfig> => {
     const c: Partial<StrategyConfig> = { ...fromDraft(draft), symbols: parseSymbols(symbols), timeframe };
@@ -39,13 +47,14 @@ export function useConfigForm(config: StrategyConfig, specs: NumberSpec[], flash
       c.model = model.trim();
       const m = memoryParams(memory, config.memory);
       if (m) c.memory = m;
+      c.shadow_models = shadowParams(shadows);
     }
     return c;
   };
 
   const submit = () => {
     const c = build();
-    const errs = { ...validate(c), ...(c.memory ? validateMemory(memory) : {}) };
+    const errs = { ...validate(c), ...(c.memory ? validateMemory(memory) : {}), ...(c.shadow_models ? validateShadows(c.shadow_models) : {}) };
     setErrors(errs);
     const first = Object.values(errs)[0];
     if (first) {
@@ -62,7 +71,7 @@ export function useConfigForm(config: StrategyConfig, specs: NumberSpec[], flash
     });
   };
 
-  return { draft, set, symbols, setSymbols, timeframe, setTimeframe, model, setModel, memory, setMemory, errors, submit, saving: save.isPending };
+  return { draft, set, symbols, setSymbols, timeframe, setTimeframe, model, setModel, memory, setMemory, shadows, setShadows, errors, submit, saving: save.isPending };
 }
 
 export function TimeframeField({ value, onChange, disabled }: { value: string; onChange: (v: string) => void; disabled?: boolean }) {

@@ -1,0 +1,30 @@
+-- Shadow models: each model's answer to an AI evaluation's prompt, the
+-- shadows' (never traded) and the live model's own answer beside them, for
+-- the leaderboard. price is the decision candle's close (decimal text);
+-- cost USD decimal text, NULL when the model had no price. Rows go with
+-- their evaluation when it is pruned.
+CREATE TABLE shadow_decisions (
+    id            TEXT PRIMARY KEY,
+    evaluation_id TEXT NOT NULL REFERENCES strategy_evaluations(id) ON DELETE CASCADE,
+    at            INTEGER NOT NULL,
+    strategy      TEXT NOT NULL,
+    symbol        TEXT NOT NULL,
+    candle_time   INTEGER NOT NULL,
+    price         TEXT NOT NULL,
+    role          TEXT NOT NULL CHECK (role IN ('live', 'shadow')),
+    provider      TEXT NOT NULL,
+    model         TEXT NOT NULL,
+    decision      TEXT NOT NULL DEFAULT '',
+    confidence    REAL NOT NULL DEFAULT 0,
+    reasoning     TEXT NOT NULL DEFAULT '',
+    input_tokens  INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cost          TEXT,
+    latency_ms    INTEGER NOT NULL DEFAULT 0,
+    error         TEXT NOT NULL DEFAULT ''
+);
+-- The leaderboard and the decisions view read a strategy's rows by candle.
+CREATE INDEX shadow_decisions_strategy ON shadow_decisions (strategy, candle_time DESC);
+CREATE INDEX shadow_decisions_evaluation ON shadow_decisions (evaluation_id);
+-- The spend view and the budget read the shadows' calls by time.
+CREATE INDEX shadow_decisions_at ON shadow_decisions (at) WHERE role = 'shadow';
