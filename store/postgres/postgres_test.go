@@ -66,6 +66,17 @@ func TestLedgerAccountsContract(t *testing.T) {
 	})
 }
 
+func TestPromotionsContract(t *testing.T) {
+	storetest.RunPromotions(t, func(t *testing.T) domain.Store {
+		s, err := postgres.Open(context.Background(), pgtest.URL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
 func TestLogsContract(t *testing.T) {
 	s, err := postgres.Open(context.Background(), pgtest.URL(t))
 	if err != nil {

@@ -85,6 +85,17 @@ func TestLedgerAccountsContract(t *testing.T) {
 	})
 }
 
+func TestPromotionsContract(t *testing.T) {
+	storetest.RunPromotions(t, func(t *testing.T) domain.Store {
+		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
 func TestLogsContract(t *testing.T) {
 	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
 	if err != nil {
