@@ -21,6 +21,7 @@ import (
 	"kestrel/metrics"
 	"kestrel/notify"
 	"kestrel/ops/marketwatch"
+	"kestrel/promotion"
 	"kestrel/settings"
 	"kestrel/strategy"
 	"kestrel/trading"
@@ -69,6 +70,9 @@ type Deps struct {
 	Hub        *ws.Hub
 	Trading    *trading.Service
 	Strategies *strategy.Engine
+	// Promotions moves strategy versions to paper and live (nil: the
+	// promotion routes answer 503).
+	Promotions *promotion.Service
 	// Spend is the AI spend view and budgets; nil leaves /api/ai/spend out.
 	Spend     *spend.Book
 	Backtests *backtest.Service

@@ -40,6 +40,9 @@ type Deps struct {
 	// Build makes the strategy of a configuration (technical, AI, hybrid).
 	// Nil builds technical strategies only.
 	Build func(Config) (Strategy, error)
+	// NoDefaults runs the store's instances only: the default instances
+	// are not created (a promoted version's engine runs that one alone).
+	NoDefaults bool
 }
 
 // Engine runs the strategy instances.
@@ -89,7 +92,7 @@ func New(ctx context.Context, d Deps) (*Engine, error) {
 		have[r.Name] = true
 	}
 	for _, c := range Defaults() {
-		if !have[c.Name] {
+		if !have[c.Name] && !d.NoDefaults {
 			if _, err := e.commit(ctx, c, Meta{Note: "Default configuration"}); err != nil {
 				return nil, err
 			}

@@ -1,0 +1,241 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"kestrel/domain"
+	"kestrel/events"
+	"kestrel/exchange/sandbox"
+	"kestrel/httpapi"
+	"kestrel/promotion"
+	"kestrel/research"
+	"kestrel/strategy"
+	"kestrel/trading"
+)
+
+// stages runs the paper stages of promoted versions (docs/PROMOTION.md):
+// each its own sandbox over its paper account's ledger, matched on the
+// market the paper venue uses, its own gateway (its own emergency stop,
+// day count and peaks) and its own engine running the promoted version
+// alone with automation on. They run while the trading engine runs.
+type stages struct {
+	a     *App
+	clock domain.Clock
+
+	mu     sync.Mutex
+	engCtx context.Context // the running engine's context (nil: not running)
+	run    map[string]*stage
+}
+
+type stage struct {
+	p      domain.Promotion
+	sb     *sandbox.Sandbox
+	gw     *trading.Service
+	eng    *strategy.Engine
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+var _ promotion.Runner = (*stages)(nil)
+
+// Start builds a stage and runs it (at once when the engine runs, else
+// when it starts).
+func (s *stages) Start(ctx context.Context, p domain.Promotion) error {
+	if s.a.cluster != nil {
+		return domain.Errorf(domain.EConflict, "Paper stages run on a single instance; a cluster does not run them yet")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.run[p.ID]; ok {
+		return nil
+	}
+	st, err := s.build(ctx, p)
+	if err != nil {
+		return err
+	}
+	s.run[p.ID] = st
+	if s.engCtx != nil && s.engCtx.Err() == nil {
+		s.launch(s.engCtx, st)
+	}
+	return nil
+}
+
+func (s *stages) build(ctx context.Context, p domain.Promotion) (*stage, error) {
+	a := s.a
+	cfg, err := a.Strategies.ConfigAt(ctx, p.Strategy, p.Version)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Enabled, cfg.Version = true, p.Version
+	raw, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	rec := domain.StrategyRecord{Name: cfg.Name, Type: cfg.Type, Enabled: true, Config: raw, ActiveVersion: p.Version, CreatedAt: now, UpdatedAt: now}
+	opt := a.sandboxOpt
+	opt.StartingUSD, opt.NotifyEvent = p.StartingUSD, nil // funded once, on its first start; no notifications of its fills
+	sb, err := sandbox.New(ctx, a.Store.LedgerFor(p.Account), a.paperPrices(), opt)
+	if err != nil {
+		return nil, fmt.Errorf("paper account %s: %w", p.Account, err)
+	}
+	bus := events.NewBus() // its updates and signals are its own, not the main screens'
+	policy := func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }
+	gw, err := trading.New(ctx, trading.Deps{Exchange: sb, Account: sb.Account, Market: a.Live, Store: newStageBook(a.Store, p.ID),
+		Clock: s.clock, Bus: bus, Policy: policy})
+	if err != nil {
+		return nil, err
+	}
+	eng, err := strategy.New(ctx, strategy.Deps{Store: promotion.NewPinned(a.Store, p.Account, rec), Market: a.Live, Exchange: sb, Gateway: gw,
+		Account: sb.Account, Policy: policy, AutoTrading: func() bool { return true },
+		MarketStale: func() string { return a.marketWatch().Stale(a.Live.LastTickAge()) },
+		Clock:       s.clock, Bus: bus, NoDefaults: true,
+		Build: strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary, Spend: a.Spend})})
+	if err != nil {
+		return nil, err
+	}
+	return &stage{p: p, sb: sb, gw: gw, eng: eng}, nil
+}
+
+// paperPrices is the market the paper venue matches on (the replay, or
+// Coinbase's live market when the settings choose it).
+func (a *App) paperPrices() sandbox.Prices {
+	if v := a.current(); v != nil && v.prices != nil {
+		return v.prices
+	}
+	return a.Market
+}
+
+// launch runs a stage's matching, gateway and engine under ctx. Callers hold s.mu.
+func (s *stages) launch(ctx context.Context, st *stage) {
+	ctx, st.cancel = context.WithCancel(ctx)
+	st.done = make(chan struct{})
+	st.sb.SetPrices(s.a.paperPrices())
+	ticks := s.a.Live.Subscribe(ctx)
+	var wg sync.WaitGroup
+	for _, loop := range []func(context.Context){
+		func(ctx context.Context) {
+			st.sb.Run(ctx, ticks, func(err error) {
+				slog.Error("paper stage matching", "promotion", st.p.ID, "err", err, "component", "promotion")
+			})
+		},
+		st.gw.Run, st.eng.Run,
+	} {
+		wg.Add(1)
+		go func() { defer wg.Done(); loop(ctx) }()
+	}
+	go func() { wg.Wait(); close(st.done) }()
+}
+
+// runAll runs every stage while the engine runs (a loop of runEngine).
+func (s *stages) runAll(ctx context.Context) {
+	s.mu.Lock()
+	s.engCtx = ctx
+	for _, st := range s.run {
+		s.launch(ctx, st)
+	}
+	s.mu.Unlock()
+	<-ctx.Done()
+	s.mu.Lock()
+	s.engCtx = nil
+	for _, st := range s.run {
+		if st.done != nil {
+			<-st.done
+		}
+	}
+	s.mu.Unlock()
+}
+
+// Stop ends a stage: its engine stops placing orders at once, its resting
+// orders are cancelled (once it stops nothing would match them) and it
+// stops running. Its fills, balances and positions stay in its paper account.
+func (s *stages) Stop(ctx context.Context, p domain.Promotion) error {
+	s.mu.Lock()
+	st, ok := s.run[p.ID]
+	s.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	if _, err := st.eng.SetEnabled(ctx, p.Strategy, false); err != nil {
+		return err
+	}
+	live, err := st.sb.Orders(ctx, domain.OrderFilter{Status: domain.StatusOpen, Limit: 10_000})
+	if err != nil {
+		return err
+	}
+	for _, o := range live {
+		if _, err := st.sb.CancelOrder(ctx, o.ID); err != nil && domain.ErrorCode(err) != domain.EConflict {
+			return fmt.Errorf("cancel %s: %w", o.ID, err)
+		}
+	}
+	s.mu.Lock()
+	delete(s.run, p.ID)
+	s.mu.Unlock()
+	if st.cancel != nil {
+		st.cancel()
+		<-st.done
+	}
+	return nil
+}
+
+// promotionEvidence finds the newest finished walk-forward sweep of a
+// strategy run on one of versions, and what it showed out of sample.
+func (a *App) promotionEvidence(ctx context.Context, name string, versions []int) (promotion.Evidence, bool, error) {
+	js, err := a.Store.Jobs(ctx, httpapi.JobKindSweep, domain.JobCompleted, 1000)
+	if err != nil {
+		return promotion.Evidence{}, false, err
+	}
+	for _, j := range js { // newest first
+		var ask research.Ask
+		if json.Unmarshal(j.Params, &ask) != nil || ask.WalkForward == nil || ask.StrategyName != name || !contains(versions, ask.StrategyVersion) {
+			continue
+		}
+		ws, f := research.Windows(ask, 0)
+		if f != nil {
+			continue
+		}
+		runs, err := a.Store.SweepTrials(ctx, j.ID)
+		if err != nil {
+			return promotion.Evidence{}, false, err
+		}
+		names, _ := research.Size(ask)
+		rep := research.Report(ask, names, ws, runs)
+		return evidenceOf(j.ID, ask.StrategyVersion, rep), true, nil
+	}
+	return promotion.Evidence{}, false, nil
+}
+
+// evidenceOf sums the folds' out-of-sample trades and averages their Sharpe ratios.
+func evidenceOf(id string, version int, rep research.WalkForwardReport) promotion.Evidence {
+	ev := promotion.Evidence{SweepID: id, Version: version}
+	var sharpe float64
+	for _, f := range rep.Folds {
+		var m struct {
+			TotalTrades int     `json:"total_trades"`
+			SharpeRatio float64 `json:"sharpe_ratio"`
+		}
+		if len(f.OutOfSample) == 0 || json.Unmarshal(f.OutOfSample, &m) != nil {
+			continue
+		}
+		ev.Folds++
+		ev.Trades += m.TotalTrades
+		sharpe += m.SharpeRatio
+	}
+	if ev.Folds > 0 {
+		ev.Sharpe = sharpe / float64(ev.Folds)
+	}
+	return ev
+}
+
+func contains(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,195 @@
+package app_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"kestrel/app"
+	"kestrel/domain"
+)
+
+// gateSeen is a promotion gate as a refusal lists it.
+type gateSeen struct {
+	Name     string   `json:"name"`
+	Setting  string   `json:"setting"`
+	Required float64  `json:"required"`
+	Seen     *float64 `json:"seen"`
+	Passed   bool     `json:"passed"`
+}
+
+type stageSeen struct {
+	ID           string `json:"id"`
+	Version      int    `json:"version"`
+	Stage        string `json:"stage"`
+	Status       string `json:"status"`
+	Account      string `json:"account"`
+	EndedBy      string `json:"ended_by"`
+	PaperAccount *struct {
+		Balances []struct {
+			Currency  string `json:"currency"`
+			Available string `json:"available"`
+		} `json:"balances"`
+		Fills        int `json:"fills"`
+		OrdersFilled int `json:"orders_filled"`
+		OpenOrders   int `json:"open_orders"`
+	} `json:"paper_account"`
+}
+
+// A version promoted to paper trades on the replay in a paper account of
+// its own: its fills and evaluations are its own and the main account is
+// untouched. Gates are checked on the server (409 with each gate and the
+// figure seen), the live stage needs an operator and its gates, and
+// demoting stops the stage.
+func TestPromotedVersionTradesInItsOwnPaperAccount(t *testing.T) {
+	// 600 market seconds per wall second: a 15-minute candle closes every 1.5 s.
+	s := startWith(t, t.TempDir(), func(c *app.Config) { c.ReplaySpeed = 600 })
+	op, trader := s.accounts()
+	const base = "/api/strategy/promotions/technical_strategy"
+
+	// With the default gates and no walk-forward sweep: refused, each gate named.
+	r := s.do("POST", base, op, `{"version":1}`)
+	if r.Status != 409 || len(r.Error.Gates) != 2 || r.Error.Fields["trading.promotion.paper.minOOSTrades"] == "" || r.Error.Gates[0].Seen != nil {
+		t.Fatalf("promote without a sweep: %+v, want 409 with both paper gates failed and nothing seen", r)
+	}
+	// Bad input is a field error or a 404, never a 500.
+	for body, want := range map[string]int{`{"version":0}`: 400, `{"version":"x"}`: 400, `{"version":99}`: 404, `{"versio":1}`: 400} {
+		if r := s.do("POST", base, op, body); r.Status != want {
+			t.Errorf("%s: %d %+v, want %d", body, r.Status, r.Error, want)
+		}
+	}
+	if r := s.do("POST", "/api/strategy/promotions/nope", op, `{"version":1}`); r.Status != 404 {
+		t.Errorf("unknown strategy: %+v", r)
+	}
+
+	// Gates off for paper; a version that trades soon on the replay.
+	if r := s.do("PUT", "/api/settings", op, `{"trading":{"promotion":{"paper":{"requireWalkForward":false}}}}`); r.Status != 200 {
+		t.Fatalf("settings: %+v", r)
+	}
+	if r := s.do("POST", "/api/strategy/versions/technical_strategy", op, `{"params":{"symbols":["BTC-USD","ETH-USD","SOL-USD"],"timeframe":"FIFTEEN_MINUTE",
+		"indicators":{"sma_short":10,"sma_long":20,"rsi_oversold":40,"rsi_overbought":60}},"note":"trades soon"}`); r.Status != 201 {
+		t.Fatalf("save version: %+v", r)
+	}
+	r = s.do("POST", base, trader, `{"version":2}`)
+	var paper stageSeen
+	s.into(r, &paper)
+	if r.Status != 201 || paper.Stage != "paper" || paper.Status != "running" || !strings.HasPrefix(paper.Account, "promotion-") {
+		t.Fatalf("promote to paper: %+v %+v", r, paper)
+	}
+	if r := s.do("POST", base, op, `{"version":2}`); r.Status != 409 {
+		t.Errorf("a second paper stage of the same version: %+v, want 409", r)
+	}
+
+	// It trades in its own account.
+	var stage stageSeen
+	for end := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		var l struct{ Stages []stageSeen }
+		s.into(s.do("GET", base, trader, ""), &l)
+		if len(l.Stages) != 1 {
+			t.Fatalf("stages %+v", l)
+		}
+		if stage = l.Stages[0]; stage.PaperAccount != nil && stage.PaperAccount.Fills > 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the paper stage never filled: %+v", stage.PaperAccount)
+		}
+	}
+	ctx := context.Background()
+	ledger := s.app.Store.LedgerFor(paper.Account)
+	fills, err := ledger.LedgerFills(ctx, domain.FillFilter{})
+	if err != nil || len(fills) == 0 {
+		t.Fatalf("paper account fills %v, %v", fills, err)
+	}
+	o, err := ledger.LedgerOrder(ctx, fills[0].OrderID)
+	if err != nil || o.Strategy != "technical_strategy" || o.StrategyVersion != 2 {
+		t.Fatalf("the paper stage's order %+v, %v; want technical_strategy version 2", o, err)
+	}
+	t.Logf("paper account: %s %s %s @ %s", fills[0].Side, fills[0].Quantity, fills[0].Symbol, fills[0].Price)
+	// The main account is untouched: no order, its cash as funded.
+	if main, err := s.app.Store.LedgerOrders(ctx, domain.OrderFilter{}); err != nil || len(main) != 0 {
+		t.Fatalf("main account orders %+v, %v", main, err)
+	}
+	bals, err := s.app.Store.LedgerBalances(ctx)
+	if err != nil || len(bals) != 1 || bals[0].Currency != "USD" || bals[0].Available.String() != "100000" {
+		t.Fatalf("main account balances %+v, %v", bals, err)
+	}
+	// Its evaluations are in its account, not the main instance's signals.
+	evs, err := s.app.Store.Evaluations(ctx, domain.EvaluationFilter{Account: paper.Account, Strategy: "technical_strategy"})
+	if err != nil || len(evs) == 0 || evs[0].StrategyVersion != 2 {
+		t.Fatalf("paper evaluations %d, %v", len(evs), err)
+	}
+	if r := s.do("GET", "/api/strategy/signals/technical_strategy", op, ""); strings.Contains(string(r.Data), paper.Account) || strings.Contains(string(r.Data), `"strategy_version":2`) {
+		t.Fatalf("the main instance's signals show the paper stage's: %s", r.Data)
+	}
+
+	// Live: an operator's approval, and its gates (14 days on paper by default).
+	approve := base + "/" + paper.ID + "/approve"
+	if r := s.do("POST", approve, trader, ""); r.Status != 403 {
+		t.Errorf("trader approves: %+v", r)
+	}
+	r = s.do("POST", approve, op, "")
+	if r.Status != 409 || r.Error.Fields["trading.promotion.live.minPaperDays"] == "" || len(r.Error.Gates) != 2 || r.Error.Gates[0].Seen == nil || *r.Error.Gates[0].Seen != 0 {
+		t.Fatalf("approve after minutes on paper: %+v, want 409 with 0 days seen", r)
+	}
+
+	// With the live gates met, the operator's approval runs the version on
+	// the main instance; the paper stage is closed as promoted.
+	if r := s.do("PUT", "/api/settings", op, `{"trading":{"promotion":{"live":{"minPaperDays":0,"minPaperTrades":1}}}}`); r.Status != 200 {
+		t.Fatalf("settings: %+v", r)
+	}
+	r = s.do("POST", approve, op, "")
+	var live stageSeen
+	s.into(r, &live)
+	if r.Status != 201 || live.Stage != "live" || live.Status != "running" || live.Version != 2 {
+		t.Fatalf("approve: %+v %+v", r, live)
+	}
+	if c, err := s.app.Strategies.Get("technical_strategy"); err != nil || c.Version != 2 || !c.Enabled {
+		t.Fatalf("main instance after approval: version %d enabled %v, %v", c.Version, c.Enabled, err)
+	}
+	if rest, err := ledger.LedgerLiveOrders(ctx); err != nil || len(rest) != 0 {
+		t.Errorf("the promoted paper stage's resting orders: %+v, %v", rest, err)
+	}
+	if r := s.do("POST", approve, op, ""); r.Status != 409 {
+		t.Errorf("approve a closed stage: %+v", r)
+	}
+
+	// One click demotes: a live stage only by an operator; it disables the instance.
+	demoteLive := base + "/" + live.ID + "/demote"
+	if r := s.do("POST", demoteLive, trader, ""); r.Status != 403 {
+		t.Errorf("trader demotes live: %+v", r)
+	}
+	if r := s.do("POST", demoteLive, op, `{"reason":"drifts"}`); r.Status != 200 {
+		t.Fatalf("demote live: %+v", r)
+	}
+	if c, _ := s.app.Strategies.Get("technical_strategy"); c.Enabled {
+		t.Errorf("the main instance still runs after its live stage was demoted")
+	}
+	if r := s.do("POST", demoteLive, op, ""); r.Status != 409 {
+		t.Errorf("demote twice: %+v", r)
+	}
+	var l struct{ Stages []stageSeen }
+	s.into(s.do("GET", base, trader, ""), &l)
+	if len(l.Stages) != 2 || l.Stages[0].Status != "demoted" || l.Stages[1].Status != "promoted" {
+		t.Errorf("stages %+v", l.Stages)
+	}
+
+	// A paper stage demoted by a trader.
+	r = s.do("POST", base, trader, `{"version":1}`)
+	var p1 stageSeen
+	s.into(r, &p1)
+	r = s.do("POST", base+"/"+p1.ID+"/demote", trader, `{"reason":"enough"}`)
+	var demoted stageSeen
+	s.into(r, &demoted)
+	if r.Status != 200 || demoted.Status != "demoted" || demoted.EndedBy != "t@example.com" {
+		t.Fatalf("demote paper: %+v %+v", r, demoted)
+	}
+	audit := s.do("GET", "/api/audit?limit=50", op, "")
+	for _, want := range []string{"promoted version 2 of strategy technical_strategy to paper", "approved version 2 of strategy technical_strategy for live",
+		"demoted the live stage of version 2", "demoted the paper stage of version 1"} {
+		if !strings.Contains(string(audit.Data), want) {
+			t.Errorf("audit lacks %q", want)
+		}
+	}
+}
