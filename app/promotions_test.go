@@ -124,6 +124,53 @@ func TestPromotedVersionTradesInItsOwnPaperAccount(t *testing.T) {
 		t.Fatalf("the main instance's signals show the paper stage's: %s", r.Data)
 	}
 
+	// The drift report: a backtest of version 2 over the candles the stage
+	// evaluated, joined decision by decision; the stage's first fill is on
+	// the row of the candle whose evaluation placed it.
+	var drift struct {
+		Market   string     `json:"market"`
+		From     *time.Time `json:"from"`
+		DataFrom *time.Time `json:"data_from"`
+		Symbols  []struct {
+			Symbol, Error    string
+			Compared, Agreed int
+			OnlyPaper        int `json:"only_paper"`
+			Rows             []struct {
+				Paper *struct {
+					OrderID string `json:"order_id"`
+				} `json:"paper"`
+				PaperFill *struct{ Price string } `json:"paper_fill"`
+			}
+			Paper struct{ Fills int }
+		}
+		Notes []string
+	}
+	r = s.do("GET", base+"/"+paper.ID+"/drift", trader, "")
+	s.into(r, &drift)
+	if r.Status != 200 || drift.Market != "replay" || drift.From == nil || drift.DataFrom == nil || drift.From.Sub(*drift.DataFrom)%(24*time.Hour) != 0 ||
+		len(drift.Symbols) != 3 || len(drift.Notes) == 0 {
+		t.Fatalf("drift: %d %+v", r.Status, drift)
+	}
+	joined, compared, agreed := false, 0, 0
+	for _, sd := range drift.Symbols {
+		if sd.Error != "" {
+			t.Errorf("%s: %s", sd.Symbol, sd.Error)
+		}
+		compared, agreed = compared+sd.Compared, agreed+sd.Agreed
+		for _, row := range sd.Rows {
+			if row.Paper != nil && row.Paper.OrderID == o.ID && row.PaperFill != nil && row.PaperFill.Price != "" {
+				joined = true
+			}
+		}
+	}
+	if !joined || compared == 0 {
+		t.Fatalf("drift rows: the stage's first fill (order %s) is on no row, or nothing compared (%d)", o.ID, compared)
+	}
+	t.Logf("drift: %d of %d candles decided alike; notes %q", agreed, compared, drift.Notes)
+	if r := s.do("GET", base+"/nope/drift", trader, ""); r.Status != 404 {
+		t.Errorf("drift of no stage: %+v", r)
+	}
+
 	// Live: an operator's approval, and its gates (14 days on paper by default).
 	approve := base + "/" + paper.ID + "/approve"
 	if r := s.do("POST", approve, trader, ""); r.Status != 403 {

@@ -20,6 +20,7 @@ func (s *Server) promotionRoutes() {
 	s.api("POST /api/strategy/promotions/{name}", signedIn, s.promoteToPaper)
 	s.api("POST /api/strategy/promotions/{name}/{id}/approve", operatorOnly, s.approvePromotion)
 	s.api("POST /api/strategy/promotions/{name}/{id}/demote", signedIn, s.demotePromotion)
+	s.api("GET /api/strategy/promotions/{name}/{id}/drift", signedIn, s.promotionDrift)
 }
 
 // promotionsOff answers 503 when the server runs without promotions.
@@ -215,4 +216,18 @@ func (s *Server) demotePromotion(w http.ResponseWriter, r *http.Request) {
 	}
 	noteAudit(r.Context(), "", "", fmt.Sprintf("demoted the %s stage of version %d of strategy %s", p.Stage, p.Version, name))
 	ok(w, p)
+}
+
+// promotionDrift reports a paper stage against a backtest of the same
+// version over the same window, decision by decision.
+func (s *Server) promotionDrift(w http.ResponseWriter, r *http.Request) {
+	if s.promotionsOff(w, r) {
+		return
+	}
+	rep, err := s.d.Promotions.Drift(r.Context(), r.PathValue("name"), r.PathValue("id"))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, rep)
 }

@@ -59,6 +59,8 @@ type Deps struct {
 	Evidence func(ctx context.Context, strategy string, versions []int) (e Evidence, ok bool, err error)
 	Runner   Runner
 	Clock    domain.Clock
+	// Drift makes a paper stage's drift report (nil: not available).
+	Drift func(ctx context.Context, p domain.Promotion) (DriftReport, error)
 }
 
 // Service promotes and demotes strategy versions.
