@@ -98,7 +98,7 @@ describe('Strategy Management: promotion', () => {
     const refusal = await screen.findByRole('alert');
     const rows = within(refusal).getAllByTestId('gate-row').map((r) => r.textContent);
     expect(rows[0]).toContain('✗ Out-of-sample trades');
-    expect(rows[0]).toContain('30.0012.00'); // required 30, seen 12
+    expect(rows[0]).toContain('3012'); // required 30, seen 12
     expect(rows[1]).toContain('✓ Out-of-sample Sharpe ratio');
 
     await userEvent.click(screen.getByRole('button', { name: 'Promote version 2 to paper' }));

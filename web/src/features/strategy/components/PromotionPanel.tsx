@@ -17,6 +17,9 @@ const STATUS: Record<string, string> = {
   demoted: DEMOTED,
 };
 
+/** A gate's figure: a count as it is, a ratio to 2 places. */
+const figure = (n: number) => formatNumber(n, Number.isInteger(n) ? 0 : 2);
+
 /** What a refused promotion said: each gate, the figure required and the one seen. */
 export function GateTable({ gates }: { gates: PromotionGate[] }) {
   return (
@@ -36,8 +39,8 @@ export function GateTable({ gates }: { gates: PromotionGate[] }) {
               <span className={g.passed ? 'text-emerald-700 dark:text-emerald-300' : 'text-red-700 dark:text-red-300'}>{g.passed ? '✓' : '✗'}</span> {g.name}
               <div className="font-mono text-xs text-slate-500 dark:text-slate-400">{g.setting}</div>
             </td>
-            <td className="py-1.5 pr-3 tabular-nums">{formatNumber(g.required, 2)}</td>
-            <td className="py-1.5 pr-3 tabular-nums">{g.seen === null ? 'none' : formatNumber(g.seen, 2)}</td>
+            <td className="py-1.5 pr-3 tabular-nums">{figure(g.required)}</td>
+            <td className="py-1.5 pr-3 tabular-nums">{g.seen === null ? 'none' : figure(g.seen)}</td>
             <td className="py-1.5 text-xs">{g.detail}</td>
           </tr>
         ))}
