@@ -240,3 +240,42 @@ func TestPromotedVersionTradesInItsOwnPaperAccount(t *testing.T) {
 		}
 	}
 }
+
+// A running paper stage is rebuilt on start: after a restart its engine
+// evaluates again in its own account.
+func TestPaperStageResumesAfterRestart(t *testing.T) {
+	dir := t.TempDir()
+	fast := func(c *app.Config) { c.ReplaySpeed = 600 }
+	s := startWith(t, dir, fast)
+	op, _ := s.accounts()
+	if r := s.do("PUT", "/api/settings", op, `{"trading":{"promotion":{"paper":{"requireWalkForward":false},"paperStartingUSD":"2500"}}}`); r.Status != 200 {
+		t.Fatalf("settings: %+v", r)
+	}
+	r := s.do("POST", "/api/strategy/promotions/technical_strategy", op, `{"version":1}`)
+	var p stageSeen
+	s.into(r, &p)
+	if r.Status != 201 {
+		t.Fatalf("promote: %+v", r)
+	}
+	ctx := context.Background()
+	evals := func(a *app.App) int {
+		evs, err := a.Store.Evaluations(ctx, domain.EvaluationFilter{Account: p.Account, Limit: 10_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(evs)
+	}
+	waitUntil(t, "the paper stage's first evaluation", func() bool { return evals(s.app) > 0 })
+	before := evals(s.app)
+	s.app.Close()
+
+	s2 := startWith(t, dir, fast)
+	waitUntil(t, "an evaluation after the restart", func() bool { return evals(s2.app) > before })
+	var l struct{ Stages []stageSeen }
+	s2.into(s2.do("GET", "/api/strategy/promotions/technical_strategy", op2(s2), ""), &l)
+	if len(l.Stages) != 1 || l.Stages[0].Status != "running" || l.Stages[0].PaperAccount == nil {
+		t.Fatalf("stages after restart %+v", l.Stages)
+	}
+}
+
+func op2(s *server) string { return s.login("op@example.com", "operator-pass") }
