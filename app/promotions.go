@@ -163,7 +163,7 @@ func (s *stages) Stop(ctx context.Context, p domain.Promotion) error {
 	if _, err := st.eng.SetEnabled(ctx, p.Strategy, false); err != nil {
 		return err
 	}
-	live, err := st.sb.Orders(ctx, domain.OrderFilter{Status: domain.StatusOpen, Limit: 10_000})
+	live, err := s.a.Store.LedgerFor(p.Account).LedgerLiveOrders(ctx) // pending and open
 	if err != nil {
 		return err
 	}

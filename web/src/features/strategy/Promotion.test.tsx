@@ -107,7 +107,7 @@ describe('Strategy Management: promotion', () => {
     const row = await screen.findByTestId('stage-row');
     expect(row.textContent).toContain('running');
     const account = within(row).getByLabelText('Paper account of version 2');
-    expect(account.textContent).toContain('Cash$8,999.50');
+    expect(account.textContent).toContain('Cash available$8,999.50');
     expect(account.textContent).toContain('Positions0.01 BTC-USD');
     expect((within(row).getByRole('button', { name: 'Approve for live' }) as HTMLButtonElement).disabled).toBe(false);
 

@@ -151,7 +151,7 @@ function StageRow({ name, s, flash, onDrift, showingDrift, onDemote }: { name: s
       {s.paper_account && (
         <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs sm:grid-cols-5" aria-label={`Paper account of version ${s.version}`}>
           <div>
-            <dt className="text-slate-500 dark:text-slate-400">Cash</dt>
+            <dt className="text-slate-500 dark:text-slate-400">Cash available</dt>
             <dd className="tabular-nums">{usd ? formatMoney(usd.available) : '—'}</dd>
           </div>
           <div>
