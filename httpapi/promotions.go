@@ -66,8 +66,11 @@ type paperPosition struct {
 
 // paperBooks is a paper account as its ledger holds it.
 type paperBooks struct {
-	Balances     []domain.Balance `json:"balances"`
-	Positions    []paperPosition  `json:"positions"`
+	Balances  []domain.Balance `json:"balances"`
+	Positions []paperPosition  `json:"positions"`
+	// Equity is the account valued now: every balance at the market's
+	// last price (USD as it is); null when a price is missing.
+	Equity       *decimal.Decimal `json:"equity"`
 	OrdersFilled int              `json:"orders_filled"`
 	Fills        int              `json:"fills"`
 	OpenOrders   int              `json:"open_orders"`
@@ -80,6 +83,7 @@ func (s *Server) booksOf(ctx context.Context, account string) (*paperBooks, erro
 	if b.Balances, err = l.LedgerBalances(ctx); err != nil {
 		return nil, err
 	}
+	b.Equity = s.valueOf(b.Balances)
 	ps, err := l.LedgerPositions(ctx)
 	if err != nil {
 		return nil, err
@@ -109,6 +113,32 @@ func (s *Server) booksOf(ctx context.Context, account string) (*paperBooks, erro
 	}
 	b.OrdersFilled = len(orders)
 	return b, nil
+}
+
+// valueOf is balances in USD at the market's last prices, or nil when a
+// currency has none.
+func (s *Server) valueOf(bs []domain.Balance) *decimal.Decimal {
+	total := decimal.Zero
+	for _, b := range bs {
+		amount := b.Available.Add(b.Hold)
+		if b.Currency == "USD" {
+			total = total.Add(amount)
+			continue
+		}
+		if amount.IsZero() {
+			continue
+		}
+		if s.d.Market == nil {
+			return nil
+		}
+		t, err := s.d.Market.Ticker(b.Currency + "-USD")
+		if err != nil || !t.Price.IsPositive() {
+			return nil
+		}
+		total = total.Add(amount.Mul(t.Price))
+	}
+	total = total.Round(2)
+	return &total
 }
 
 func (s *Server) promotions(w http.ResponseWriter, r *http.Request) {

@@ -3923,6 +3923,8 @@ export interface components {
             orders_filled: number;
             fills: number;
             open_orders: number;
+            /** @description The account valued now: every balance at the market's last price, USD as it is, to the cent; null when a price is missing */
+            equity: components["schemas"]["Decimal"] | null;
         };
         /** @description A promotion stage with, for a paper stage, its paper account's books */
         PromotionStage: {

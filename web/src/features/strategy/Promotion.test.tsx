@@ -23,7 +23,7 @@ const t0 = '2026-11-29T10:00:00Z';
 const t1 = '2026-11-29T10:15:00Z';
 const stage = {
   id: 'p1', strategy: 'technical_strategy', version: 2, stage: 'paper', status: 'running', account: 'promotion-p1', starting_usd: '10000', gates: [], started_by: 'op@example.com', started_at: t0,
-  paper_account: { balances: [{ currency: 'USD', available: '8999.5', hold: '0' }], positions: [{ symbol: 'BTC-USD', quantity: '0.01', cost: '1000.5', realized_pnl: '0' }], orders_filled: 1, fills: 1, open_orders: 0 },
+  paper_account: { balances: [{ currency: 'USD', available: '8999.5', hold: '0' }], positions: [{ symbol: 'BTC-USD', quantity: '0.01', cost: '1000.5', realized_pnl: '0' }], orders_filled: 1, fills: 1, open_orders: 0, equity: '9999.5' },
 };
 const totals = (over: object) => ({ evaluations: 2, buy_signals: 1, sell_signals: 0, fills: 1, bought_quantity: '0.01', sold_quantity: '0', fees: '0.6', net_cash: '-1000.6', open_quantity: '0.01', pnl: '9.4', ...over });
 const drift = {
@@ -109,6 +109,7 @@ describe('Strategy Management: promotion', () => {
     const account = within(row).getByLabelText('Paper account of version 2');
     expect(account.textContent).toContain('Cash available$8,999.50');
     expect(account.textContent).toContain('Positions0.01 BTC-USD');
+    expect(within(row).getByTestId('stage-equity').textContent).toBe('$9,999.50 (-0.01% since $10,000.00)');
     expect((within(row).getByRole('button', { name: 'Approve for live' }) as HTMLButtonElement).disabled).toBe(false);
 
     await userEvent.click(within(row).getByRole('button', { name: 'Drift report' }));

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { btn, Modal } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
-import { formatDateTime, formatMoney, formatNumber, formatPrice, formatQty, formatSignedMoney, pnlClass } from '@/lib/format';
+import { formatDateTime, formatMoney, formatNumber, formatPercent, formatPrice, formatQty, formatSignedMoney, pnlClass } from '@/lib/format';
 import { useIsOperator } from '../api';
 import { useApprove, useDemote, useDrift, usePromotions, refusedGates, type DriftSymbol, type PromotionGate, type PromotionSettings, type PromotionStage } from '../promotionsApi';
 import { Badge } from './controls';
@@ -149,7 +149,22 @@ function StageRow({ name, s, flash, onDrift, showingDrift, onDemote }: { name: s
         </span>
       </div>
       {s.paper_account && (
-        <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs sm:grid-cols-5" aria-label={`Paper account of version ${s.version}`}>
+        <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs sm:grid-cols-6" aria-label={`Paper account of version ${s.version}`}>
+          <div>
+            <dt className="text-slate-500 dark:text-slate-400">Equity</dt>
+            <dd className="tabular-nums" data-testid="stage-equity">
+              {s.paper_account.equity === null ? (
+                'no price'
+              ) : (
+                <>
+                  {formatMoney(s.paper_account.equity)}{' '}
+                  <span className={pnlClass(Number(s.paper_account.equity) - Number(s.starting_usd))}>
+                    ({formatPercent(((Number(s.paper_account.equity) - Number(s.starting_usd)) / Number(s.starting_usd)) * 100)} since {formatMoney(s.starting_usd)})
+                  </span>
+                </>
+              )}
+            </dd>
+          </div>
           <div>
             <dt className="text-slate-500 dark:text-slate-400">Cash available</dt>
             <dd className="tabular-nums">{usd ? formatMoney(usd.available) : '—'}</dd>
