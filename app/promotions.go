@@ -9,6 +9,7 @@ import (
 
 	"kestrel/domain"
 	"kestrel/events"
+	"kestrel/exchange/coinbase"
 	"kestrel/exchange/sandbox"
 	"kestrel/httpapi"
 	"kestrel/promotion"
@@ -101,11 +102,20 @@ func (s *stages) build(ctx context.Context, p domain.Promotion) (*stage, error) 
 	return &stage{p: p, sb: sb, gw: gw, eng: eng}, nil
 }
 
-// paperPrices is the market the paper venue matches on (the replay, or
-// Coinbase's live market when the settings choose it).
+// paperPrices is the market paper stages match on: the paper venue's (the
+// replay, or Coinbase's live market when the settings choose it), or, when
+// the venue is Coinbase itself, Coinbase's live market, whose ticks they
+// receive.
 func (a *App) paperPrices() sandbox.Prices {
-	if v := a.current(); v != nil && v.prices != nil {
+	v := a.current()
+	switch {
+	case v == nil:
+		return a.Market
+	case v.prices != nil:
 		return v.prices
+	}
+	if feed, ok := v.market.(*coinbase.Feed); ok {
+		return livePrices{feed}
 	}
 	return a.Market
 }

@@ -2,9 +2,15 @@ package app_test
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"kestrel/app"
 	"kestrel/domain"
@@ -279,3 +285,92 @@ func TestPaperStageResumesAfterRestart(t *testing.T) {
 }
 
 func op2(s *server) string { return s.login("op@example.com", "operator-pass") }
+
+// On the live market when configured: with the paper venue on Coinbase's
+// (fake) live prices, a promoted version's paper stage trades at
+// Coinbase's price in its own paper account; nothing reaches Coinbase and
+// the main account has no order; its drift report says which market.
+func TestPaperStageTradesOnTheLiveMarket(t *testing.T) {
+	fake, srv, _, _ := fakeCoinbase(t)
+	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws"
+	base := time.Now().UTC().Truncate(time.Minute).Add(-time.Hour)
+	var cs []domain.Candle
+	for m := -60; m <= 10; m++ {
+		p := decimal.NewFromInt(50000)
+		cs = append(cs, domain.Candle{Time: base.Add(time.Duration(m) * time.Minute), Open: p, High: p, Low: p, Close: p, Volume: decimal.NewFromInt(1)})
+	}
+	fake.SetCandles("BTC-USD", cs)
+	clock := &marketClock{}
+	fake.SetMarketClock(clock.now)
+	prices := func() {
+		clock.set(base.Add(5 * time.Second))
+		for sym, p := range map[string]string{"BTC-USD": "50000", "ETH-USD": "3000", "SOL-USD": "150", "ADA-USD": "0.45"} {
+			fake.SetPrice(sym, p)
+		}
+	}
+	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"model":"fake-model","choices":[{"message":{"role":"assistant","content":"{\"decision\":\"BUY\",\"confidence\":0.9,\"reasoning\":\"always\"}"}}]}`))
+	}))
+	defer model.Close()
+	s := startWith(t, t.TempDir(), func(c *app.Config) {
+		c.CoinbaseAPIURL, c.CoinbaseWSURL, c.CoinbaseUserWSURL = srv.URL, wsURL, wsURL
+	})
+	op, _ := s.accounts()
+	for _, body := range []string{
+		`{"api":{"ai":{"provider":"openai","baseUrl":"` + model.URL + `","model":"fake-model","timeout":10000}}}`,
+		`{"api":{"marketData":{"source":"coinbase"}}}`,
+		`{"trading":{"promotion":{"paper":{"requireWalkForward":false}}}}`,
+	} {
+		if r := s.do("PUT", "/api/settings", op, body); r.Status != 200 {
+			t.Fatalf("settings %s: %+v", body, r)
+		}
+	}
+	waitUntil(t, "the public Coinbase market feed", func() bool { return fake.Subscribers("ticker") == 1 })
+	done := make(chan struct{})
+	feeding := sync.WaitGroup{}
+	feeding.Add(1)
+	go func() {
+		defer feeding.Done()
+		for {
+			prices()
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}()
+	defer func() { close(done); feeding.Wait() }()
+	r := s.do("POST", "/api/strategy/versions/ai_strategy", op, `{"params":{"symbols":["BTC-USD"],"timeframe":"ONE_MINUTE","context_length":10,"min_confidence":0.6,"max_position_size":0.05}}`)
+	var saved struct{ Version struct{ Version int } }
+	s.into(r, &saved)
+	r = s.do("POST", "/api/strategy/promotions/ai_strategy", op, fmt.Sprintf(`{"version":%d}`, saved.Version.Version))
+	var p stageSeen
+	s.into(r, &p)
+	if r.Status != 201 {
+		t.Fatalf("promote: %+v", r)
+	}
+	ctx := context.Background()
+	var fills []domain.Fill
+	waitUntil(t, "the paper stage's fill on the live market", func() bool {
+		var err error
+		fills, err = s.app.Store.LedgerFor(p.Account).LedgerFills(ctx, domain.FillFilter{})
+		return err == nil && len(fills) > 0
+	})
+	if f := fills[len(fills)-1]; f.Side != domain.Buy || f.Symbol != "BTC-USD" || !f.Price.Equal(decimal.NewFromInt(50000)) {
+		t.Fatalf("paper stage fill %+v, want a BUY of BTC-USD at Coinbase's 50000", f)
+	}
+	if n := fake.OrderCount(); n != 0 {
+		t.Fatalf("%d orders reached Coinbase", n)
+	}
+	if main, err := s.app.Store.LedgerOrders(ctx, domain.OrderFilter{}); err != nil || len(main) != 0 {
+		t.Fatalf("main account orders %+v, %v", main, err)
+	}
+	var drift struct{ Market string }
+	if r := s.do("GET", "/api/strategy/promotions/ai_strategy/"+p.ID+"/drift", op, ""); r.Status != 200 {
+		t.Fatalf("drift: %+v", r)
+	} else if s.into(r, &drift); drift.Market != "coinbase" {
+		t.Fatalf("drift market %q, want coinbase", drift.Market)
+	}
+}
