@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"kestrel/domain"
 	"kestrel/events"
@@ -86,7 +87,11 @@ func (s *stages) build(ctx context.Context, p domain.Promotion) (*stage, error) 
 	}
 	bus := events.NewBus() // its updates and signals are its own, not the main screens'
 	policy := func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }
-	gw, err := trading.New(ctx, trading.Deps{Exchange: sb, Account: sb.Account, Market: a.Live, Store: newStageBook(a.Store, p.ID),
+	book, err := newStageBook(ctx, a.Store, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	gw, err := trading.New(ctx, trading.Deps{Exchange: sb, Account: sb.Account, Market: a.Live, Store: book,
 		Clock: s.clock, Bus: bus, Policy: policy})
 	if err != nil {
 		return nil, err
@@ -134,6 +139,8 @@ func (s *stages) launch(ctx context.Context, st *stage) {
 			})
 		},
 		st.gw.Run, st.eng.Run,
+		// Its value every minute: its daily loss and drawdown limits measure from it.
+		func(ctx context.Context) { st.gw.RecordEvery(ctx, time.Minute) },
 	} {
 		wg.Add(1)
 		go func() { defer wg.Done(); loop(ctx) }()
