@@ -23,7 +23,8 @@ import (
 // each its own sandbox over its paper account's ledger, matched on the
 // market the paper venue uses, its own gateway (its own emergency stop,
 // day count and peaks) and its own engine running the promoted version
-// alone with automation on. They run while the trading engine runs.
+// alone with automation on. They run while the trading engine runs: on a
+// cluster, on the leader, rebuilt from the database when it takes over.
 type stages struct {
 	a     *App
 	clock domain.Clock
@@ -47,8 +48,9 @@ var _ promotion.Runner = (*stages)(nil)
 // Start builds a stage and runs it (at once when the engine runs, else
 // when it starts).
 func (s *stages) Start(ctx context.Context, p domain.Promotion) error {
-	if s.a.cluster != nil {
-		return domain.Errorf(domain.EConflict, "Paper stages run on a single instance; a cluster does not run them yet")
+	if s.a.cluster != nil && !s.a.cluster.elector.Leading() {
+		// Promotion requests are forwarded to the leader (cluster.LeaderOnly).
+		return domain.Errorf(domain.EUnavailable, "Paper stages run on the instance leading the trading engine, and this one does not lead; retry")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -148,7 +150,16 @@ func (s *stages) launch(ctx context.Context, st *stage) {
 	go func() { wg.Wait(); close(st.done) }()
 }
 
-// runAll runs every stage while the engine runs (a loop of runEngine).
+// reset forgets every stage (their loops have stopped): a cluster instance
+// that stops leading rebuilds them from the database when it leads again.
+func (s *stages) reset() {
+	s.mu.Lock()
+	s.run = map[string]*stage{}
+	s.mu.Unlock()
+}
+
+// runAll runs every stage while the engine runs (a loop of runEngine and
+// of a cluster leader's lead).
 func (s *stages) runAll(ctx context.Context) {
 	s.mu.Lock()
 	s.engCtx = ctx
