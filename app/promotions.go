@@ -45,6 +45,21 @@ type stage struct {
 
 var _ promotion.Runner = (*stages)(nil)
 
+// stageGateway is a paper stage's gateway as its engine sees it: halted
+// when its own emergency stop is on, and when the platform's is (the Stop
+// button stops every automated strategy, paper stages included).
+type stageGateway struct {
+	*trading.Service
+	main *trading.Service
+}
+
+func (g stageGateway) Halt() trading.HaltState {
+	if h := g.main.Halt(); h.Active {
+		return h
+	}
+	return g.Service.Halt()
+}
+
 // Start builds a stage and runs it (at once when the engine runs, else
 // when it starts).
 func (s *stages) Start(ctx context.Context, p domain.Promotion) error {
@@ -98,7 +113,8 @@ func (s *stages) build(ctx context.Context, p domain.Promotion) (*stage, error) 
 	if err != nil {
 		return nil, err
 	}
-	eng, err := strategy.New(ctx, strategy.Deps{Store: promotion.NewPinned(a.Store, p.Account, rec), Market: a.Live, Exchange: sb, Gateway: gw,
+	eng, err := strategy.New(ctx, strategy.Deps{Store: promotion.NewPinned(a.Store, p.Account, rec), Market: a.Live, Exchange: sb,
+		Gateway: stageGateway{Service: gw, main: a.Trading},
 		Account: sb.Account, Policy: policy, AutoTrading: func() bool { return true },
 		MarketStale: func() string { return a.marketWatch().Stale(a.Live.LastTickAge()) },
 		Clock:       s.clock, Bus: bus, NoDefaults: true,

@@ -374,3 +374,43 @@ func TestPaperStageTradesOnTheLiveMarket(t *testing.T) {
 		t.Fatalf("drift market %q, want coinbase", drift.Market)
 	}
 }
+
+// The Stop button stops paper stages too: while the emergency stop is on,
+// a stage's signals are not traded, each saying why.
+func TestEmergencyStopHaltsPaperStages(t *testing.T) {
+	s := startWith(t, t.TempDir(), func(c *app.Config) { c.ReplaySpeed = 600 })
+	op, _ := s.accounts()
+	if r := s.do("PUT", "/api/settings", op, `{"trading":{"promotion":{"paper":{"requireWalkForward":false}}}}`); r.Status != 200 {
+		t.Fatalf("settings: %+v", r)
+	}
+	if r := s.do("POST", "/api/strategy/versions/technical_strategy", op, `{"params":{"symbols":["BTC-USD","ETH-USD","SOL-USD"],"timeframe":"FIFTEEN_MINUTE",
+		"indicators":{"sma_short":10,"sma_long":20,"rsi_oversold":40,"rsi_overbought":60}}}`); r.Status != 201 {
+		t.Fatalf("save version: %+v", r)
+	}
+	if r := s.do("POST", "/api/trading/stop", op, ""); r.Status != 200 {
+		t.Fatalf("stop: %+v", r)
+	}
+	r := s.do("POST", "/api/strategy/promotions/technical_strategy", op, `{"version":2}`)
+	var p stageSeen
+	s.into(r, &p)
+	if r.Status != 201 {
+		t.Fatalf("promote: %+v", r)
+	}
+	ctx := context.Background()
+	halted := func() bool {
+		evs, err := s.app.Store.Evaluations(ctx, domain.EvaluationFilter{Account: p.Account, Limit: 10_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			if e.Reason == "Trading is halted (emergency stop)" {
+				return true
+			}
+		}
+		return false
+	}
+	waitUntil(t, "a paper stage signal refused by the emergency stop", halted)
+	if fills, _ := s.app.Store.LedgerFor(p.Account).LedgerFills(ctx, domain.FillFilter{}); len(fills) != 0 {
+		t.Fatalf("the paper stage traded while stopped: %+v", fills)
+	}
+}
