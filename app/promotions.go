@@ -226,6 +226,42 @@ func (s *stages) Stop(ctx context.Context, p domain.Promotion) error {
 	return nil
 }
 
+// ClosePositions sells, at market, every position an ended paper stage's
+// account holds, through a sandbox of its own over that account (the stage
+// no longer runs; nothing else writes its books).
+func (s *stages) ClosePositions(ctx context.Context, p domain.Promotion) ([]domain.Order, error) {
+	s.mu.Lock()
+	_, running := s.run[p.ID]
+	s.mu.Unlock()
+	if running {
+		return nil, domain.Errorf(domain.EConflict, "The paper stage is running: demote it first")
+	}
+	ledger := s.a.Store.LedgerFor(p.Account)
+	ps, err := ledger.LedgerPositions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	opt := s.a.sandboxOpt
+	opt.StartingUSD, opt.NotifyEvent = p.StartingUSD, nil
+	sb, err := sandbox.New(ctx, ledger, s.a.paperPrices(), opt)
+	if err != nil {
+		return nil, err
+	}
+	out := []domain.Order{}
+	for _, pos := range ps {
+		if !pos.Quantity.IsPositive() {
+			continue
+		}
+		o, err := sb.PlaceOrder(ctx, domain.OrderRequest{Symbol: pos.Symbol, Side: domain.Sell, Type: domain.Market, Quantity: pos.Quantity,
+			Strategy: p.Strategy, StrategyVersion: p.Version, UserID: domain.StrategyUser + p.Strategy})
+		if err != nil {
+			return out, fmt.Errorf("close %s: %w", pos.Symbol, err)
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
 // promotionEvidence finds the newest finished walk-forward sweep of a
 // strategy run on one of versions, and what it showed out of sample.
 func (a *App) promotionEvidence(ctx context.Context, name string, versions []int) (promotion.Evidence, bool, error) {

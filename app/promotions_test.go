@@ -207,6 +207,39 @@ func TestPromotedVersionTradesInItsOwnPaperAccount(t *testing.T) {
 	if r := s.do("POST", approve, op, ""); r.Status != 409 {
 		t.Errorf("approve a closed stage: %+v", r)
 	}
+	// The ended paper stage's positions stay until someone closes them: an
+	// explicit action, in its own account.
+	held := func() (n int) {
+		ps, err := ledger.LedgerPositions(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			if p.Quantity.IsPositive() {
+				n++
+			}
+		}
+		return n
+	}
+	n := held() // its own SELL signals may have closed some already
+	var closed struct {
+		Orders []struct{ Side, Status string }
+		Count  int
+	}
+	r = s.do("POST", base+"/"+paper.ID+"/close-positions", trader, "")
+	s.into(r, &closed)
+	if r.Status != 200 || closed.Count != n || held() != 0 {
+		t.Fatalf("close positions: %+v %+v; held %d before, %d after", r, closed, n, held())
+	}
+	for _, o := range closed.Orders {
+		if o.Side != "SELL" || o.Status != "filled" {
+			t.Errorf("closing order %+v, want a filled SELL", o)
+		}
+	}
+	t.Logf("closed %d position(s) of the ended paper stage", n)
+	if main, _ := s.app.Store.LedgerOrders(ctx, domain.OrderFilter{}); len(main) != 0 {
+		t.Fatalf("closing the stage's positions placed orders in the main account: %+v", main)
+	}
 
 	// One click demotes: a live stage only by an operator; it disables the instance.
 	demoteLive := base + "/" + live.ID + "/demote"
@@ -232,6 +265,9 @@ func TestPromotedVersionTradesInItsOwnPaperAccount(t *testing.T) {
 	r = s.do("POST", base, trader, `{"version":1}`)
 	var p1 stageSeen
 	s.into(r, &p1)
+	if r := s.do("POST", base+"/"+p1.ID+"/close-positions", trader, ""); r.Status != 409 {
+		t.Errorf("close the positions of a running stage: %+v, want 409 (demote it first)", r)
+	}
 	r = s.do("POST", base+"/"+p1.ID+"/demote", trader, `{"reason":"enough"}`)
 	var demoted stageSeen
 	s.into(r, &demoted)
@@ -240,7 +276,7 @@ func TestPromotedVersionTradesInItsOwnPaperAccount(t *testing.T) {
 	}
 	audit := s.do("GET", "/api/audit?limit=50", op, "")
 	for _, want := range []string{"promoted version 2 of strategy technical_strategy to paper", "approved version 2 of strategy technical_strategy for live",
-		"demoted the live stage of version 2", "demoted the paper stage of version 1"} {
+		"demoted the live stage of version 2", "demoted the paper stage of version 1", "closed the positions of the paper stage of version 2"} {
 		if !strings.Contains(string(audit.Data), want) {
 			t.Errorf("audit lacks %q", want)
 		}

@@ -21,6 +21,7 @@ func (s *Server) promotionRoutes() {
 	s.api("POST /api/strategy/promotions/{name}/{id}/approve", operatorOnly, s.approvePromotion)
 	s.api("POST /api/strategy/promotions/{name}/{id}/demote", signedIn, s.demotePromotion)
 	s.api("GET /api/strategy/promotions/{name}/{id}/drift", signedIn, s.promotionDrift)
+	s.api("POST /api/strategy/promotions/{name}/{id}/close-positions", signedIn, s.closePromotionPositions)
 }
 
 // promotionsOff answers 503 when the server runs without promotions.
@@ -260,4 +261,23 @@ func (s *Server) promotionDrift(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ok(w, rep)
+}
+
+// closePromotionPositions sells what an ended paper stage holds, at market.
+func (s *Server) closePromotionPositions(w http.ResponseWriter, r *http.Request) {
+	if s.promotionsOff(w, r) {
+		return
+	}
+	name := r.PathValue("name")
+	os, p, err := s.d.Promotions.ClosePositions(r.Context(), name, r.PathValue("id"))
+	if err != nil && len(os) == 0 {
+		fail(w, r, err)
+		return
+	}
+	noteAudit(r.Context(), "", "", fmt.Sprintf("closed the positions of the paper stage of version %d of strategy %s (%d order(s))", p.Version, name, len(os)))
+	resp := map[string]any{"orders": os, "count": len(os)}
+	if err != nil {
+		resp["warning"] = domain.ErrorMessage(err)
+	}
+	ok(w, resp)
 }

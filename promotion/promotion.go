@@ -34,6 +34,9 @@ type Evidence struct {
 type Runner interface {
 	Start(ctx context.Context, p domain.Promotion) error
 	Stop(ctx context.Context, p domain.Promotion) error
+	// ClosePositions sells what an ended paper stage's account holds, at
+	// market, and returns the orders.
+	ClosePositions(ctx context.Context, p domain.Promotion) ([]domain.Order, error)
 }
 
 // Strategies is the main strategy engine as promotion uses it.
@@ -222,6 +225,26 @@ func (s *Service) Demote(ctx context.Context, name, id, by, reason string) (doma
 		return domain.Promotion{}, err
 	}
 	return s.d.Store.ClosePromotion(ctx, id, domain.PromotionDemoted, by, strings.TrimSpace(reason), s.d.Clock.Now())
+}
+
+// ClosePositions sells what an ended paper stage still holds, at market,
+// in its own paper account: an explicit action, never part of demoting. A
+// running stage is refused (its engine would trade again): demote it first.
+func (s *Service) ClosePositions(ctx context.Context, name, id string) ([]domain.Order, domain.Promotion, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, err := s.Get(ctx, name, id)
+	if err != nil {
+		return nil, p, err
+	}
+	switch {
+	case p.Stage != domain.StagePaper:
+		return nil, p, domain.Errorf(domain.EInvalid, "Only a paper stage has a paper account of its own; this is a %s stage", p.Stage)
+	case p.Status == domain.PromotionRunning:
+		return nil, p, domain.Errorf(domain.EConflict, "The paper stage is running and would trade again: demote it first")
+	}
+	os, err := s.d.Runner.ClosePositions(ctx, p)
+	return os, p, err
 }
 
 // Resume starts the running paper stages again (after a restart); a stage

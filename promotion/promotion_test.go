@@ -48,6 +48,9 @@ func (r *runner) Stop(_ context.Context, p domain.Promotion) error {
 	r.stopped = append(r.stopped, p.ID)
 	return nil
 }
+func (r *runner) ClosePositions(context.Context, domain.Promotion) ([]domain.Order, error) {
+	return nil, nil
+}
 
 func setup(t *testing.T, ev *promotion.Evidence) (*promotion.Service, *runner, *sqlite.Store, *[]int) {
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "k.db"))

@@ -2015,6 +2015,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/strategy/promotions/{name}/{id}/close-positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sell, at market, every position an ended (demoted or promoted) paper stage's own paper account still holds; an explicit action, never part of demoting. Audited */
+        post: operations["postStrategyPromotionsNameIdClosePositions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8529,6 +8546,68 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such stage */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postStrategyPromotionsNameIdClosePositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            orders: components["schemas"]["Order"][];
+                            count: number;
+                            /** @description A position that could not be closed (the others were) */
+                            warning?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not a paper stage */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such stage */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The stage is running: demote it first */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

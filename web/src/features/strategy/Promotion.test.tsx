@@ -40,13 +40,18 @@ const drift = {
 };
 
 /** Promotion answers: the first promotion is refused by its gates, the second starts a paper stage. */
-function mockServer(role: 'operator' | 'trader') {
-  const stages: unknown[] = [];
+function mockServer(role: 'operator' | 'trader', initial: unknown[] = []) {
+  const stages: unknown[] = [...initial];
+  const posts: string[] = [];
   let tries = 0;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
       const path = new URL(url, 'http://x').pathname.replace(/^\/api/, '');
+      if ((init?.method ?? 'GET') === 'POST') posts.push(path);
+      if ((init?.method ?? 'GET') === 'POST' && path === '/strategy/promotions/technical_strategy/p0/close-positions') {
+        return ok({ orders: [{ id: 'o9', side: 'SELL', status: 'filled' }], count: 1 });
+      }
       if ((init?.method ?? 'GET') === 'POST' && path === '/strategy/promotions/technical_strategy') {
         if (tries++ === 0) return json(409, { success: false, error: { code: 'conflict', message: 'The version does not pass the gates to paper', fields: { [gates[0]!.setting]: gates[0]!.detail }, gates } });
         stages.push(stage);
@@ -67,6 +72,7 @@ function mockServer(role: 'operator' | 'trader') {
       return json(404, { success: false, error: { code: 'not_found', message: `no ${path}` } });
     }),
   );
+  return posts;
 }
 
 function renderScreen() {
@@ -134,5 +140,23 @@ describe('Strategy Management: promotion', () => {
     const row = await screen.findByTestId('stage-row');
     expect((within(row).getByRole('button', { name: 'Approve for live' }) as HTMLButtonElement).disabled).toBe(true);
     expect((within(row).getByRole('button', { name: 'Demote' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('closes an ended paper stage\'s positions only after the in-app confirmation', async () => {
+    const ended = { ...stage, id: 'p0', status: 'demoted', ended_at: t1, ended_by: 'op@example.com', reason: 'enough' };
+    const posts = mockServer('trader', [ended]);
+    renderScreen();
+    await userEvent.click(await screen.findByRole('tab', { name: 'Versions' }));
+    const row = await screen.findByTestId('stage-row');
+    expect(within(row).queryByRole('button', { name: 'Demote' })).toBeNull();
+    await userEvent.click(within(row).getByRole('button', { name: 'Close positions' }));
+    const dialog = screen.getByRole('dialog', { name: 'Close the positions of version 2?' });
+    expect(dialog.textContent).toContain('0.01 BTC-USD');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(posts).toEqual([]);
+    await userEvent.click(within(row).getByRole('button', { name: 'Close positions' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Sell at market' }));
+    await screen.findByText("Closed 1 position(s) of version 2's paper account");
+    expect(posts).toEqual(['/strategy/promotions/technical_strategy/p0/close-positions']);
   });
 });

@@ -32,6 +32,7 @@ export const promotionApi = {
   approve: (name: string, id: string) => api.post<Promotion>(`${path(name)}/${encodeURIComponent(id)}/approve`),
   demote: (name: string, id: string, reason: string) => api.post<Promotion>(`${path(name)}/${encodeURIComponent(id)}/demote`, { reason }),
   drift: (name: string, id: string) => api.get<DriftReport>(`${path(name)}/${encodeURIComponent(id)}/drift`),
+  closePositions: (name: string, id: string) => api.post<{ orders: unknown[]; count: number; warning?: string }>(`${path(name)}/${encodeURIComponent(id)}/close-positions`),
 };
 
 /** The gates a refused promotion (409) lists, each with the figure required and the one seen; empty for any other error. */
@@ -68,4 +69,9 @@ export function useApprove(name: string) {
 export function useDemote(name: string) {
   const refresh = useRefresh(name);
   return useMutation({ mutationFn: ({ id, reason }: { id: string; reason: string }) => promotionApi.demote(name, id, reason), retry: 0, onSettled: refresh });
+}
+
+export function useClosePositions(name: string) {
+  const refresh = useRefresh(name);
+  return useMutation({ mutationFn: (id: string) => promotionApi.closePositions(name, id), retry: 0, onSettled: refresh });
 }

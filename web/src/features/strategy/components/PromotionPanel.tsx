@@ -4,7 +4,7 @@ import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { formatDateTime, formatMoney, formatNumber, formatPercent, formatPrice, formatQty, formatSignedMoney, pnlClass } from '@/lib/format';
 import { useIsOperator } from '../api';
-import { useApprove, useDemote, useDrift, usePromotions, refusedGates, type DriftSymbol, type PromotionGate, type PromotionSettings, type PromotionStage } from '../promotionsApi';
+import { useApprove, useClosePositions, useDemote, useDrift, usePromotions, refusedGates, type DriftSymbol, type PromotionGate, type PromotionSettings, type PromotionStage } from '../promotionsApi';
 import { Badge } from './controls';
 import type { useFlash } from './Flash';
 
@@ -104,8 +104,23 @@ export function PromotionPanel({ name, refused, onDismiss, flash }: { name: stri
 function StageRow({ name, s, flash, onDrift, showingDrift, onDemote }: { name: string; s: PromotionStage; flash: Flash; onDrift: () => void; showingDrift: boolean; onDemote: () => void }) {
   const operator = useIsOperator();
   const approve = useApprove(name);
+  const close = useClosePositions(name);
   const [gates, setGates] = useState<PromotionGate[]>([]);
+  const [confirmClose, setConfirmClose] = useState(false);
   const running = s.status === 'running';
+  const holding = (s.paper_account?.positions ?? []).filter((p) => Number(p.quantity) > 0);
+  const closeAll = () =>
+    close.mutate(s.id, {
+      onSuccess: (r) => {
+        setConfirmClose(false);
+        if (r.warning) flash.fail(`Closed ${r.count} position(s) of version ${s.version}; not all`, new Error(r.warning));
+        else flash.ok(`Closed ${r.count} position(s) of version ${s.version}'s paper account`);
+      },
+      onError: (err) => {
+        setConfirmClose(false);
+        flash.fail(`Failed to close the positions of version ${s.version}`, err);
+      },
+    });
   const usd = s.paper_account?.balances.find((b) => b.currency === 'USD');
   const goLive = () =>
     approve.mutate(s.id, {
@@ -144,6 +159,11 @@ function StageRow({ name, s, flash, onDrift, showingDrift, onDemote }: { name: s
           {running && (
             <button type="button" className={btn.small} disabled={s.stage === 'live' && !operator} onClick={onDemote}>
               Demote
+            </button>
+          )}
+          {!running && s.stage === 'paper' && holding.length > 0 && (
+            <button type="button" className={btn.small} disabled={close.isPending} onClick={() => setConfirmClose(true)}>
+              Close positions
             </button>
           )}
         </span>
@@ -186,6 +206,21 @@ function StageRow({ name, s, flash, onDrift, showingDrift, onDemote }: { name: s
             <dd className="tabular-nums">{s.paper_account.open_orders}</dd>
           </div>
         </dl>
+      )}
+      {confirmClose && (
+        <Modal title={`Close the positions of version ${s.version}?`} onClose={() => setConfirmClose(false)}>
+          <p className="text-sm">
+            Sells at market, in this stage&apos;s own paper account: {holding.map((p) => `${formatQty(p.quantity)} ${p.symbol}`).join(', ')}. The main account is not touched.
+          </p>
+          <div className="mt-4 flex justify-end gap-2">
+            <button type="button" className={btn.secondary} onClick={() => setConfirmClose(false)}>
+              Cancel
+            </button>
+            <button type="button" className={btn.danger} disabled={close.isPending} onClick={closeAll}>
+              Sell at market
+            </button>
+          </div>
+        </Modal>
       )}
       {gates.length > 0 && (
         <div role="alert" className="mt-2">
