@@ -69,20 +69,20 @@ func TestPaperStageFollowsTheLeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close(context.Background())
-	count := func(q string) int {
+	count := func(q string, args ...any) int {
 		var n int
-		if err := db.QueryRow(ctx, q, p.Account).Scan(&n); err != nil {
+		if err := db.QueryRow(ctx, q, args...).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
 	}
 	waitFor(t, ctx, 90*time.Second, "a fill in the paper stage's own account", func() bool {
-		return count(`SELECT count(*) FROM sandbox_fills WHERE account = $1`) > 0
+		return count(`SELECT count(*) FROM sandbox_fills WHERE account = $1`, p.Account) > 0
 	})
-	if n := count(`SELECT count(*) FROM sandbox_orders WHERE account = '' AND $1 <> ''`); n != 0 {
+	if n := count(`SELECT count(*) FROM sandbox_orders WHERE account = ''`); n != 0 {
 		t.Fatalf("%d orders in the main account", n)
 	}
-	before := count(`SELECT count(*) FROM strategy_evaluations WHERE account = $1`)
+	before := count(`SELECT count(*) FROM strategy_evaluations WHERE account = $1`, p.Account)
 
 	if err := lead.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ func TestPaperStageFollowsTheLeader(t *testing.T) {
 		return ok && v.Leader == follower.id
 	})
 	waitFor(t, ctx, 60*time.Second, "the paper stage to evaluate on the new leader", func() bool {
-		return count(`SELECT count(*) FROM strategy_evaluations WHERE account = $1`) > before
+		return count(`SELECT count(*) FROM strategy_evaluations WHERE account = $1`, p.Account) > before
 	})
 	var l struct {
 		Stages []struct{ Status string } `json:"stages"`
