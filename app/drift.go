@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -23,10 +24,14 @@ func (a *App) promotionDrift(ctx context.Context, p domain.Promotion) (promotion
 	if err != nil {
 		return promotion.DriftReport{}, err
 	}
-	rep := promotion.DriftReport{Promotion: p, Market: "coinbase", Timeframe: cfg.Timeframe, Symbols: []promotion.SymbolDrift{}}
+	rep := promotion.DriftReport{Promotion: p, Market: p.Market, Timeframe: cfg.Timeframe, Symbols: []promotion.SymbolDrift{}}
+	now := a.marketSource()
+	if rep.Market == "" {
+		rep.Market = now
+	}
 	toData := func(m time.Time) time.Time { return m }
-	if v := a.current(); v != nil && v.marketSource == "replay" {
-		rep.Market, toData = "replay", a.Market.DataTime
+	if rep.Market == "replay" {
+		toData = a.Market.DataTime
 	}
 	evs, err := a.Store.Evaluations(ctx, domain.EvaluationFilter{Account: p.Account, Strategy: p.Strategy, Limit: maxDriftRows})
 	if err != nil {
@@ -80,7 +85,19 @@ func (a *App) promotionDrift(ctx context.Context, p domain.Promotion) (promotion
 		rep.Symbols = append(rep.Symbols, d)
 	}
 	rep.Notes = promotion.Notes(rep)
+	if now != rep.Market {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("The paper stage began on the %s market and the paper venue now trades on the %s one: the backtest follows where it began, so the candles it evaluated since the change were not the ones compared.", rep.Market, now))
+	}
 	return rep, nil
+}
+
+// marketSource is what the paper venue trades on now: replay or coinbase
+// (the Coinbase venue trades on Coinbase's market).
+func (a *App) marketSource() string {
+	if v := a.current(); v != nil && v.marketSource != "" {
+		return v.marketSource
+	}
+	return "replay"
 }
 
 // lastClose is the close of the stored candle opening in [from, to), or nil.

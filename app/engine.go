@@ -90,7 +90,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		MaxModelCalls: func() int { return a.Settings.Platform().API.AI.BacktestMaxModelCalls }, Versions: a.Strategies.ConfigAt})
 	a.stages = &stages{a: a, clock: clock, run: map[string]*stage{}}
 	a.Promotions = promotion.New(promotion.Deps{Store: a.Store, Strategies: a.Strategies, Runner: a.stages, Clock: clock,
-		Settings: func() settings.Promotion { return a.Settings.Platform().Trading.Promotion }, Evidence: a.promotionEvidence, Drift: a.promotionDrift})
+		Settings: func() settings.Promotion { return a.Settings.Platform().Trading.Promotion }, Evidence: a.promotionEvidence, Drift: a.promotionDrift, Market: a.marketSource})
 	a.Alerts.OnResolve(a.resumeResolvedStrategy)
 	a.Hub = ws.NewHub(256, a.Live.Symbols())
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }

@@ -31,6 +31,7 @@ type stageSeen struct {
 	Stage        string `json:"stage"`
 	Status       string `json:"status"`
 	Account      string `json:"account"`
+	Market       string `json:"market"`
 	EndedBy      string `json:"ended_by"`
 	PaperAccount *struct {
 		Balances []struct {
@@ -80,7 +81,7 @@ func TestPromotedVersionTradesInItsOwnPaperAccount(t *testing.T) {
 	r = s.do("POST", base, trader, `{"version":2}`)
 	var paper stageSeen
 	s.into(r, &paper)
-	if r.Status != 201 || paper.Stage != "paper" || paper.Status != "running" || !strings.HasPrefix(paper.Account, "promotion-") {
+	if r.Status != 201 || paper.Stage != "paper" || paper.Status != "running" || !strings.HasPrefix(paper.Account, "promotion-") || paper.Market != "replay" {
 		t.Fatalf("promote to paper: %+v %+v", r, paper)
 	}
 	if r := s.do("POST", base, op, `{"version":2}`); r.Status != 409 {

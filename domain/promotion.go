@@ -40,6 +40,9 @@ type Promotion struct {
 	Reason     string     `json:"reason,omitempty"`
 	// FromStage is the id of the stage this one was promoted from.
 	FromStage string `json:"from_stage,omitempty"`
+	// Market is the market a paper stage began trading on: replay or
+	// coinbase (empty for live).
+	Market string `json:"market,omitempty"`
 }
 
 // Gate is one promotion gate: the setting that sets it, the figure it

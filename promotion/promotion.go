@@ -62,6 +62,9 @@ type Deps struct {
 	Evidence func(ctx context.Context, strategy string, versions []int) (e Evidence, ok bool, err error)
 	Runner   Runner
 	Clock    domain.Clock
+	// Market says what the paper venue trades on now: replay or coinbase
+	// (recorded with each paper stage).
+	Market func() string
 	// Drift makes a paper stage's drift report (nil: not available).
 	Drift func(ctx context.Context, p domain.Promotion) (DriftReport, error)
 }
@@ -136,6 +139,9 @@ func (s *Service) ToPaper(ctx context.Context, name string, version int, by stri
 	id := uuid.NewString()
 	p := domain.Promotion{ID: id, Strategy: name, Version: version, Stage: domain.StagePaper, Status: domain.PromotionRunning,
 		Account: "promotion-" + id, StartingUSD: cfg.PaperStartingUSD, Gates: gates, StartedBy: by, StartedAt: s.d.Clock.Now()}
+	if s.d.Market != nil {
+		p.Market = s.d.Market()
+	}
 	if err := s.d.Store.AddPromotion(ctx, p); err != nil {
 		return domain.Promotion{}, err
 	}

@@ -13,14 +13,14 @@ import (
 )
 
 const promotionCols = `id, strategy, version, stage, status, account, starting_usd::text, gates, started_by, approved_by,
-	started_at, ended_at, ended_by, reason, from_stage`
+	started_at, ended_at, ended_by, reason, from_stage, market`
 
 func scanPromotion(row pgRow) (domain.Promotion, error) {
 	var p domain.Promotion
 	var usd string
 	var gates []byte
 	err := row.Scan(&p.ID, &p.Strategy, &p.Version, &p.Stage, &p.Status, &p.Account, &usd, &gates, &p.StartedBy, &p.ApprovedBy,
-		&p.StartedAt, &p.EndedAt, &p.EndedBy, &p.Reason, &p.FromStage)
+		&p.StartedAt, &p.EndedAt, &p.EndedBy, &p.Reason, &p.FromStage, &p.Market)
 	if err != nil {
 		return p, notFound(err, "Promotion not found")
 	}
@@ -38,9 +38,9 @@ func scanPromotion(row pgRow) (domain.Promotion, error) {
 // AddPromotion implements domain.PromotionStore.
 func (s *Store) AddPromotion(ctx context.Context, p domain.Promotion) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO strategy_promotions (id, strategy, version, stage, status, account, starting_usd, gates,
-		started_by, approved_by, started_at, from_stage) VALUES ($1, $2, $3, $4, $5, $6, $7::numeric, $8::jsonb, $9, $10, $11, $12)`,
+		started_by, approved_by, started_at, from_stage, market) VALUES ($1, $2, $3, $4, $5, $6, $7::numeric, $8::jsonb, $9, $10, $11, $12, $13)`,
 		p.ID, p.Strategy, p.Version, p.Stage, p.Status, p.Account, p.StartingUSD.String(), domain.EncodeGates(p.Gates),
-		p.StartedBy, p.ApprovedBy, p.StartedAt, p.FromStage)
+		p.StartedBy, p.ApprovedBy, p.StartedAt, p.FromStage, p.Market)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 		return domain.Errorf(domain.EConflict, "Version %d of %s already has a running %s stage", p.Version, p.Strategy, p.Stage)

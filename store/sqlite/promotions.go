@@ -14,7 +14,7 @@ import (
 )
 
 const promotionCols = `id, strategy, version, stage, status, account, starting_usd, gates, started_by, approved_by,
-	started_at, ended_at, ended_by, reason, from_stage`
+	started_at, ended_at, ended_by, reason, from_stage, market`
 
 func scanPromotion(row interface{ Scan(...any) error }) (domain.Promotion, error) {
 	var p domain.Promotion
@@ -22,7 +22,7 @@ func scanPromotion(row interface{ Scan(...any) error }) (domain.Promotion, error
 	var started int64
 	var ended sql.NullInt64
 	err := row.Scan(&p.ID, &p.Strategy, &p.Version, &p.Stage, &p.Status, &p.Account, &usd, &gates, &p.StartedBy, &p.ApprovedBy,
-		&started, &ended, &p.EndedBy, &p.Reason, &p.FromStage)
+		&started, &ended, &p.EndedBy, &p.Reason, &p.FromStage, &p.Market)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, domain.Errorf(domain.ENotFound, "Promotion not found")
 	}
@@ -43,9 +43,9 @@ func scanPromotion(row interface{ Scan(...any) error }) (domain.Promotion, error
 // AddPromotion implements domain.PromotionStore.
 func (s *Store) AddPromotion(ctx context.Context, p domain.Promotion) error {
 	_, err := s.w.ExecContext(ctx, `INSERT INTO strategy_promotions (`+promotionCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, '', '', ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, '', '', ?, ?)`,
 		p.ID, p.Strategy, p.Version, p.Stage, p.Status, p.Account, p.StartingUSD.String(), domain.EncodeGates(p.Gates),
-		p.StartedBy, p.ApprovedBy, ms(p.StartedAt), p.FromStage)
+		p.StartedBy, p.ApprovedBy, ms(p.StartedAt), p.FromStage, p.Market)
 	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 		return domain.Errorf(domain.EConflict, "Version %d of %s already has a running %s stage", p.Version, p.Strategy, p.Stage)
 	}

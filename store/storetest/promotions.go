@@ -19,7 +19,7 @@ func testPromotionStages(t *testing.T, s domain.Store) {
 	ctx := context.Background()
 	seen := 42.0
 	p := domain.Promotion{ID: "pr1", Strategy: "rsi", Version: 3, Stage: domain.StagePaper, Status: domain.PromotionRunning, Account: "promo-pr1",
-		StartingUSD: dec("10000.5"), StartedBy: "op@example.com", StartedAt: at,
+		StartingUSD: dec("10000.5"), StartedBy: "op@example.com", StartedAt: at, Market: "replay",
 		Gates: []domain.Gate{{Name: "OOS trades", Setting: "trading.promotion.paper.minOOSTrades", Required: 30, Seen: &seen, Passed: true}}}
 	if err := s.AddPromotion(ctx, p); err != nil {
 		t.Fatal(err)
@@ -28,7 +28,7 @@ func testPromotionStages(t *testing.T, s domain.Store) {
 	again.ID = "pr2"
 	wantCode(t, s.AddPromotion(ctx, again), domain.EConflict) // one running paper stage per version
 	got, err := s.Promotion(ctx, "pr1")
-	if err != nil || got.Account != "promo-pr1" || !got.StartingUSD.Equal(dec("10000.5")) || !got.StartedAt.Equal(at) || got.EndedAt != nil ||
+	if err != nil || got.Account != "promo-pr1" || got.Market != "replay" || !got.StartingUSD.Equal(dec("10000.5")) || !got.StartedAt.Equal(at) || got.EndedAt != nil ||
 		len(got.Gates) != 1 || got.Gates[0].Seen == nil || *got.Gates[0].Seen != 42 || !got.Gates[0].Passed {
 		t.Fatalf("Promotion = %+v, %v", got, err)
 	}

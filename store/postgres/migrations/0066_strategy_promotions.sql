@@ -3,7 +3,7 @@
 -- otherwise never rewritten. A paper stage trades in its own paper account
 -- (the ledger's account column, migration 0065), funded with starting_usd.
 -- gates is the JSON of the gates checked and the figures seen when the stage
--- began.
+-- began; market is where a paper stage began trading (replay or coinbase).
 CREATE TABLE strategy_promotions (
     id           TEXT COLLATE "C" PRIMARY KEY,
     strategy     TEXT COLLATE "C" NOT NULL,
@@ -19,7 +19,8 @@ CREATE TABLE strategy_promotions (
     ended_at     TIMESTAMPTZ,
     ended_by     TEXT NOT NULL DEFAULT '',
     reason       TEXT NOT NULL DEFAULT '',
-    from_stage   TEXT NOT NULL DEFAULT ''
+    from_stage   TEXT NOT NULL DEFAULT '',
+    market       TEXT NOT NULL DEFAULT ''
 );
 -- One running stage per version and stage.
 CREATE UNIQUE INDEX strategy_promotions_running ON strategy_promotions(strategy, version, stage) WHERE status = 'running';
@@ -28,9 +29,9 @@ CREATE INDEX strategy_promotions_strategy ON strategy_promotions(strategy, start
 CREATE FUNCTION strategy_promotions_closed_once() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF OLD.status <> 'running' OR (NEW.id, NEW.strategy, NEW.version, NEW.stage, NEW.account, NEW.starting_usd, NEW.gates,
-        NEW.started_at, NEW.started_by, NEW.approved_by)
+        NEW.started_at, NEW.started_by, NEW.approved_by, NEW.market)
         IS DISTINCT FROM (OLD.id, OLD.strategy, OLD.version, OLD.stage, OLD.account, OLD.starting_usd, OLD.gates,
-        OLD.started_at, OLD.started_by, OLD.approved_by) THEN
+        OLD.started_at, OLD.started_by, OLD.approved_by, OLD.market) THEN
         RAISE EXCEPTION 'a promotion stage is closed once and never rewritten';
     END IF;
     RETURN NEW;

@@ -3,7 +3,8 @@
 -- otherwise never rewritten. A paper stage trades in its own paper account
 -- (the ledger's account column, migration 0065), funded with starting_usd.
 -- gates is the JSON of the gates checked and the figures seen when the stage
--- began. Times in Unix ms.
+-- began; market is where a paper stage began trading (replay or coinbase).
+-- Times in Unix ms.
 CREATE TABLE strategy_promotions (
     id           TEXT PRIMARY KEY,
     strategy     TEXT NOT NULL,
@@ -19,7 +20,8 @@ CREATE TABLE strategy_promotions (
     ended_at     INTEGER,
     ended_by     TEXT NOT NULL DEFAULT '',
     reason       TEXT NOT NULL DEFAULT '',
-    from_stage   TEXT NOT NULL DEFAULT ''
+    from_stage   TEXT NOT NULL DEFAULT '',
+    market       TEXT NOT NULL DEFAULT ''
 );
 -- One running stage per version and stage.
 CREATE UNIQUE INDEX strategy_promotions_running ON strategy_promotions(strategy, version, stage) WHERE status = 'running';
@@ -29,6 +31,7 @@ CREATE TRIGGER strategy_promotions_closed_once BEFORE UPDATE ON strategy_promoti
 WHEN OLD.status <> 'running' OR NEW.id <> OLD.id OR NEW.strategy <> OLD.strategy OR NEW.version <> OLD.version
     OR NEW.stage <> OLD.stage OR NEW.account <> OLD.account OR NEW.starting_usd <> OLD.starting_usd OR NEW.gates <> OLD.gates
     OR NEW.started_at <> OLD.started_at OR NEW.started_by <> OLD.started_by OR NEW.approved_by <> OLD.approved_by
+    OR NEW.market <> OLD.market
 BEGIN
     SELECT RAISE(ABORT, 'a promotion stage is closed once and never rewritten');
 END;

@@ -3923,6 +3923,11 @@ export interface components {
             reason?: string;
             /** @description The stage this one was promoted from */
             from_stage?: string;
+            /**
+             * @description The market a paper stage began trading on (absent for live)
+             * @enum {string}
+             */
+            market?: "replay" | "coinbase";
         };
         /** @description A paper stage's own paper account, as its ledger holds it */
         PaperAccountBooks: {
@@ -3969,6 +3974,11 @@ export interface components {
             /** @description The stage this one was promoted from */
             from_stage?: string;
             paper_account?: components["schemas"]["PaperAccountBooks"];
+            /**
+             * @description The market a paper stage began trading on (absent for live)
+             * @enum {string}
+             */
+            market?: "replay" | "coinbase";
         };
         /** @description Promotion gates, checked on the server (docs/PROMOTION.md) */
         SettingsPromotion: {
@@ -4070,7 +4080,10 @@ export interface components {
             from: string | null;
             /** Format: date-time */
             to: string | null;
-            /** @enum {string} */
+            /**
+             * @description The market the paper stage began trading on; a note says so when the paper venue has changed market since
+             * @enum {string}
+             */
             market: "replay" | "coinbase";
             /** Format: date-time */
             data_from: string | null;
