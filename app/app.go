@@ -34,6 +34,7 @@ import (
 	"kestrel/ops/backup"
 	"kestrel/ops/healthcheck"
 	"kestrel/ops/retention"
+	"kestrel/promotion"
 	"kestrel/replay"
 	"kestrel/settings"
 	"kestrel/store/postgres"
@@ -73,6 +74,10 @@ type App struct {
 	Trading    *trading.Service
 	// Strategies runs the automated strategies through the gateway.
 	Strategies *strategy.Engine
+	// Promotions moves strategy versions to paper and live; stages runs
+	// the paper stages (promotions.go).
+	Promotions *promotion.Service
+	stages     *stages
 	// Spend prices AI decisions and keeps providers in their monthly budgets.
 	Spend *spend.Book
 	// Backtests runs strategies over history.
@@ -162,6 +167,12 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 		return nil, err
 	}
 	a.openJobs(clock)
+	if !cfg.Clustered() {
+		if err := a.Promotions.Resume(ctx); err != nil {
+			slog.Error("promotion", "err", err, "component", "promotion")
+			a.Alerts.Raise(ctx, "promotion:resume", domain.SeverityHigh, "strategy", "Paper stages not resumed", err.Error())
+		}
+	}
 	a.Hub.SetLimits(ws.Limits{PerUser: cfg.WSMaxPerUser, MessageBurst: ws.DefaultLimits.MessageBurst, MessagesPerSecond: ws.DefaultLimits.MessagesPerSecond})
 	copier, _ := store.(backup.Copier) // nil on PostgreSQL: backups then raise an alert
 	a.Backups = backup.New(copier, filepath.Join(cfg.DataDir, "backups"), a.Settings.Platform, a.Alerts, clock)
@@ -175,7 +186,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	}
 	proxies, _ := httpapi.ParseTrustedProxies(cfg.TrustedProxies) // checked by Validate
 	api := httpapi.New(httpapi.Deps{TrustedProxies: proxies, Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
-		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Backfills: a.Backfills, OrderBook: a.orderBook, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, PaperFee: a.paperFee(), Spend: a.Spend, Backtests: a.Backtests, Jobs: a.Jobs, Notify: a.Notify, Digest: digestAccount{a},
+		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Backfills: a.Backfills, OrderBook: a.orderBook, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, PaperFee: a.paperFee(), Promotions: a.Promotions, Spend: a.Spend, Backtests: a.Backtests, Jobs: a.Jobs, Notify: a.Notify, Digest: digestAccount{a},
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, MetricsClosed: exposed && cfg.MetricsToken == "", Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {

@@ -66,6 +66,7 @@ type reply struct {
 		Code    string            `json:"code"`
 		Message string            `json:"message"`
 		Fields  map[string]string `json:"fields"`
+		Gates   []gateSeen        `json:"gates"`
 	} `json:"error"`
 }
 

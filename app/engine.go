@@ -18,6 +18,7 @@ import (
 	"kestrel/httpapi/ws"
 	"kestrel/notify"
 	"kestrel/ops/marketwatch"
+	"kestrel/promotion"
 	"kestrel/replay"
 	"kestrel/settings"
 	"kestrel/strategy"
@@ -89,6 +90,9 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
 		Clock: clock, Build: a.build.Version + " " + a.build.Commit, AIProvider: a.aiProvider, Limits: a.limitsSummary, Decisions: a.Store,
 		MaxModelCalls: func() int { return a.Settings.Platform().API.AI.BacktestMaxModelCalls }, Versions: a.Strategies.ConfigAt})
+	a.stages = &stages{a: a, clock: clock, run: map[string]*stage{}}
+	a.Promotions = promotion.New(promotion.Deps{Store: a.Store, Strategies: a.Strategies, Runner: a.stages, Clock: clock,
+		Settings: func() settings.Promotion { return a.Settings.Platform().Trading.Promotion }, Evidence: a.promotionEvidence, Drift: a.promotionDrift, Market: a.marketSource})
 	a.Alerts.OnResolve(a.resumeResolvedStrategy)
 	a.Hub = ws.NewHub(256, a.Live.Symbols())
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }
@@ -132,6 +136,7 @@ func (a *App) runEngine(ctx context.Context) {
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
 		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
 		func(ctx context.Context) { a.current().run(ctx, matchTicks) },
+		a.stages.runAll,
 	}
 	var wg sync.WaitGroup
 	for _, loop := range loops {

@@ -52,6 +52,11 @@ type Request struct {
 	// command line reads a file): the fast path turns into decimals only
 	// the candles the engine is shown; the results are the same.
 	Bars []candles.Bar
+	// Decision, when set, hears every evaluation: the open time of the
+	// closed candle evaluated (as the live engine records it) and the
+	// decision and confidence, HOLD included (a drift report joins them
+	// with a paper stage's evaluations).
+	Decision func(candle time.Time, decision string, confidence float64)
 }
 
 // Fill is one execution in the run.
@@ -216,6 +221,9 @@ func Run(ctx context.Context, req Request) (Result, error) {
 			if err != nil {
 				return Result{}, fmt.Errorf("strategy at %s: %w", c.Time.Format(time.RFC3339), err)
 			}
+		}
+		if req.Decision != nil {
+			req.Decision(c.Time, sig.Decision, sig.Confidence)
 		}
 		if sig.Decision != strategy.Hold && r.admit(sig) {
 			next = sig

@@ -172,6 +172,12 @@ type RunOptions struct {
 	// Discard returns the report without storing it (a sweep keeps only
 	// each trial's metrics).
 	Discard bool
+	// AnyLength runs a period shorter than the spec's 7-day minimum for a
+	// person's backtest: a drift report's window is whatever the paper
+	// stage ran.
+	AnyLength bool
+	// Decision hears every evaluation of the run (Request.Decision).
+	Decision func(candle time.Time, decision string, confidence float64)
 }
 
 // Service validates, runs and stores backtests.
@@ -213,7 +219,7 @@ func (s *Service) Run(ctx context.Context, a Ask) (Report, error) {
 // Start validates the ask and, unless o.Check, runs it and stores the report.
 func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error) {
 	a.StrategyName, a.Symbol = strings.TrimSpace(a.StrategyName), strings.ToUpper(strings.TrimSpace(a.Symbol))
-	start, end, err := s.validate(a)
+	start, end, err := s.validate(a, o.AnyLength)
 	if err != nil {
 		return Report{}, err
 	}
@@ -330,7 +336,7 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	}
 	res, err := Run(ctx, Request{Strategy: strat, Config: cfg, Symbol: a.Symbol, Product: product, Candles: cs, Warmup: warmup,
 		Capital: a.InitialCapital, TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: a.VolumeCap, Policy: policy,
-		HalfSpread: market.LiveHalfSpread, Progress: o.Progress})
+		HalfSpread: market.LiveHalfSpread, Progress: o.Progress, Decision: o.Decision})
 	if err != nil {
 		return Report{}, err
 	}
@@ -389,7 +395,7 @@ func (s *Service) covered(ctx context.Context, hist History, symbol string, star
 }
 
 // validate checks an ask with the spec's messages and returns its period.
-func (s *Service) validate(a Ask) (time.Time, time.Time, error) {
+func (s *Service) validate(a Ask, anyLength bool) (time.Time, time.Time, error) {
 	f := map[string]string{}
 	if a.StrategyName == "" {
 		f["strategy_name"] = MsgStrategy
@@ -410,7 +416,7 @@ func (s *Service) validate(a Ask) (time.Time, time.Time, error) {
 		f["end_date"] = "End date must be a date (YYYY-MM-DD)"
 	case !start.Before(end):
 		f["start_date"] = MsgOrder
-	case end.Sub(start) < 7*24*time.Hour:
+	case end.Sub(start) < 7*24*time.Hour && !anyLength:
 		f["end_date"] = MsgShort
 	case end.Sub(start) > 365*24*time.Hour:
 		f["end_date"] = MsgLong

@@ -95,3 +95,12 @@ type LedgerStore interface {
 	LedgerBalances(ctx context.Context) ([]Balance, error)
 	LedgerPositions(ctx context.Context) ([]PositionBook, error)
 }
+
+// LedgerAccounts gives the sandbox's books of one paper account. The
+// store's own LedgerStore is the main account (""); a promoted strategy
+// version trades in an account of its own (docs/PROMOTION.md), whose
+// orders, fills, balances, positions and client order ids nothing in
+// another account sees.
+type LedgerAccounts interface {
+	LedgerFor(account string) LedgerStore
+}

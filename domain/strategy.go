@@ -58,6 +58,9 @@ type Evaluation struct {
 	// StrategyVersion is the configuration version the strategy ran (0:
 	// evaluated before versions existed).
 	StrategyVersion int `json:"strategy_version"`
+	// Account is the paper account of a promoted version that made it (""
+	// the main instance).
+	Account string `json:"account,omitempty"`
 	// Reason says why a signal was not executed (automation off, disabled,
 	// halted, below confidence, refused by risk: ...), or is empty.
 	Reason  string `json:"reason,omitempty"`
@@ -96,6 +99,9 @@ type AIUsage struct {
 
 // EvaluationFilter narrows a listing; zero values mean "any". Newest first.
 type EvaluationFilter struct {
+	// Account is the paper account whose evaluations to list ("" the main
+	// instance's; a promoted version's are in its own account).
+	Account  string
 	Strategy string
 	Symbol   string
 	Executed *bool

@@ -157,6 +157,8 @@ type Store interface {
 	PortfolioStore
 	AlertStore
 	LedgerStore
+	LedgerAccounts
+	PromotionStore
 	LogStore
 	StrategyStore
 	BacktestStore

@@ -23,6 +23,9 @@ type errorBody struct {
 	Code    string            `json:"code"`
 	Message string            `json:"message"`
 	Fields  map[string]string `json:"fields,omitempty"`
+	// Gates are a refused promotion's gates, each with the figure it
+	// required and the one seen (409 from the promotion routes).
+	Gates []domain.Gate `json:"gates,omitempty"`
 }
 
 // statusFor is the one place an error code becomes an HTTP status.

@@ -23,6 +23,7 @@ import (
 	"kestrel/metrics"
 	"kestrel/notify"
 	"kestrel/ops/marketwatch"
+	"kestrel/promotion"
 	"kestrel/settings"
 	"kestrel/strategy"
 	"kestrel/trading"
@@ -74,6 +75,9 @@ type Deps struct {
 	// PaperFee is the paper venue's taker fee rate: the shadow
 	// leaderboard's paper trades pay it.
 	PaperFee decimal.Decimal
+	// Promotions moves strategy versions to paper and live (nil: the
+	// promotion routes answer 503).
+	Promotions *promotion.Service
 	// Spend is the AI spend view and budgets; nil leaves /api/ai/spend out.
 	Spend     *spend.Book
 	Backtests *backtest.Service

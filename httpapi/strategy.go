@@ -40,6 +40,7 @@ func (s *Server) strategyRoutes() {
 	s.api("GET /api/strategy/ai-performance", signedIn, s.aiPerformance)
 	s.api("GET /api/strategy/ai-performance/{name}", signedIn, s.aiPerformance)
 	s.strategyVersionRoutes()
+	s.promotionRoutes()
 }
 
 // strategySummary is the spec's Strategy with its configuration.

@@ -1,5 +1,7 @@
 package settings
 
+import "github.com/shopspring/decimal"
+
 // Version of the settings document format.
 const Version = "1.0.0"
 
@@ -18,6 +20,9 @@ func Defaults() Settings {
 				MaxOpenPositions: 10, MaxDailyTrades: 50, MinTradeAmount: 10, MaxTradeAmount: 10000, MaxLeverage: 1,
 				TakeProfitPercent: 0.04},
 			Automation: Automation{ConfirmTrades: true, EnableStopLoss: true},
+			Promotion: Promotion{PaperStartingUSD: decimal.NewFromInt(10_000),
+				Paper: PaperGates{RequireWalkForward: true, MinOOSTrades: 30, MinOOSSharpe: 0.5},
+				Live:  LiveGates{MinPaperDays: 14, MinPaperTrades: 20}},
 		},
 		UI: DefaultUI(),
 		System: System{

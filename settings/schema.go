@@ -71,6 +71,33 @@ type Trading struct {
 	DefaultParameters DefaultParameters `json:"defaultParameters"`
 	RiskManagement    RiskManagement    `json:"riskManagement"`
 	Automation        Automation        `json:"automation"`
+	// Promotion holds the gates a strategy version passes to go to paper
+	// and then live (docs/PROMOTION.md).
+	Promotion Promotion `json:"promotion"`
+}
+
+// Promotion is the gates of a strategy version's promotion, checked on the
+// server, and the paper account a paper stage is funded with.
+type Promotion struct {
+	// PaperStartingUSD funds each paper stage's own paper account.
+	PaperStartingUSD decimal.Decimal `json:"paperStartingUSD"`
+	Paper            PaperGates      `json:"paper"`
+	Live             LiveGates       `json:"live"`
+}
+
+// PaperGates are checked against the newest finished walk-forward sweep of
+// the version (or of the version it was derived from).
+type PaperGates struct {
+	// RequireWalkForward: without one, no version goes to paper.
+	RequireWalkForward bool    `json:"requireWalkForward"`
+	MinOOSTrades       int     `json:"minOOSTrades"`
+	MinOOSSharpe       float64 `json:"minOOSSharpe"`
+}
+
+// LiveGates are checked against the paper stage, with an operator's approval.
+type LiveGates struct {
+	MinPaperDays   int `json:"minPaperDays"`
+	MinPaperTrades int `json:"minPaperTrades"`
 }
 
 // DefaultParameters prefill the trading form.

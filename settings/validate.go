@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/shopspring/decimal"
 )
 
 // Issue is one validation finding.
@@ -195,6 +197,19 @@ func validateTrading(c *checker, t Trading) {
 	if r.DailyLossLimit > 0.2 {
 		c.warn(p+"dailyLossLimit", "Daily loss limit above 20% is high risk")
 	}
+	validatePromotion(c, t.Promotion)
+}
+
+func validatePromotion(c *checker, pr Promotion) {
+	p := "trading.promotion."
+	lo, hi := decimal.NewFromInt(100), decimal.NewFromInt(10_000_000)
+	if pr.PaperStartingUSD.LessThan(lo) || pr.PaperStartingUSD.GreaterThan(hi) {
+		c.err(p+"paperStartingUSD", "Paper starting balance must be between 100 and 10000000 USD")
+	}
+	c.intRange(p+"paper.minOOSTrades", "Minimum out-of-sample trades", pr.Paper.MinOOSTrades, 0, 100000, "")
+	c.floatRange(p+"paper.minOOSSharpe", "Minimum out-of-sample Sharpe ratio", pr.Paper.MinOOSSharpe, -10, 10)
+	c.intRange(p+"live.minPaperDays", "Minimum days on paper", pr.Live.MinPaperDays, 0, 365, "days")
+	c.intRange(p+"live.minPaperTrades", "Minimum trades on paper", pr.Live.MinPaperTrades, 0, 100000, "")
 }
 
 func validateUI(c *checker, u UI) {

@@ -43,6 +43,9 @@ type Deps struct {
 	// LiveProvider names api.ai.provider, so a shadow model equal to the
 	// live one is refused when saved. Nil: not checked.
 	LiveProvider func() string
+	// NoDefaults runs the store's instances only: the default instances
+	// are not created (a promoted version's engine runs that one alone).
+	NoDefaults bool
 }
 
 // Engine runs the strategy instances.
@@ -93,7 +96,7 @@ func New(ctx context.Context, d Deps) (*Engine, error) {
 		have[r.Name] = true
 	}
 	for _, c := range Defaults() {
-		if !have[c.Name] {
+		if !have[c.Name] && !d.NoDefaults {
 			if _, err := e.commit(ctx, c, Meta{Note: "Default configuration"}); err != nil {
 				return nil, err
 			}

@@ -12,7 +12,67 @@ import (
 	"kestrel/domain"
 )
 
-var _ domain.LedgerStore = (*Store)(nil)
+var (
+	_ domain.LedgerStore    = (*Store)(nil)
+	_ domain.LedgerAccounts = (*Store)(nil)
+)
+
+// ledger is the sandbox's books of one account: every statement is scoped
+// to it. The Store's own LedgerStore methods are the main account's (”).
+type ledger struct {
+	s       *Store
+	account string
+}
+
+// LedgerFor implements domain.LedgerAccounts.
+func (s *Store) LedgerFor(account string) domain.LedgerStore { return ledger{s, account} }
+
+func (s *Store) main() ledger { return ledger{s, ""} }
+
+// ApplyLedger implements domain.LedgerStore for the main account.
+func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
+	return s.main().ApplyLedger(ctx, c)
+}
+
+// LedgerOrder implements domain.LedgerStore for the main account.
+func (s *Store) LedgerOrder(ctx context.Context, id string) (domain.Order, error) {
+	return s.main().LedgerOrder(ctx, id)
+}
+
+// LedgerOrderByClientID implements domain.LedgerStore for the main account.
+func (s *Store) LedgerOrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
+	return s.main().LedgerOrderByClientID(ctx, userID, clientID)
+}
+
+// LedgerClientOrderIDs implements domain.LedgerStore for the main account.
+func (s *Store) LedgerClientOrderIDs(ctx context.Context, fn func(userID, clientID string)) error {
+	return s.main().LedgerClientOrderIDs(ctx, fn)
+}
+
+// LedgerOrders implements domain.LedgerStore for the main account.
+func (s *Store) LedgerOrders(ctx context.Context, f domain.OrderFilter) ([]domain.Order, error) {
+	return s.main().LedgerOrders(ctx, f)
+}
+
+// LedgerLiveOrders implements domain.LedgerStore for the main account.
+func (s *Store) LedgerLiveOrders(ctx context.Context) ([]domain.Order, error) {
+	return s.main().LedgerLiveOrders(ctx)
+}
+
+// LedgerFills implements domain.LedgerStore for the main account.
+func (s *Store) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.Fill, error) {
+	return s.main().LedgerFills(ctx, f)
+}
+
+// LedgerBalances implements domain.LedgerStore for the main account.
+func (s *Store) LedgerBalances(ctx context.Context) ([]domain.Balance, error) {
+	return s.main().LedgerBalances(ctx)
+}
+
+// LedgerPositions implements domain.LedgerStore for the main account.
+func (s *Store) LedgerPositions(ctx context.Context) ([]domain.PositionBook, error) {
+	return s.main().LedgerPositions(ctx)
+}
 
 const orderCols = `id, client_order_id, symbol, side, type, quantity, price, stop_price, filled_quantity, avg_fill_price,
 	fee, hold, group_id, parent_id, status, reject_reason, strategy, user_id, created_at, updated_at, trail, strategy_version`
@@ -88,40 +148,40 @@ func holdInto(dst *decimal.Decimal, s *string) error {
 }
 
 // ApplyLedger implements domain.LedgerStore.
-func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
+func (l ledger) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 	// One round trip for the whole change: with group commit a change holds
 	// many orders, and a round trip per row made the commit the slow part.
 	// A fenced store's first statement is the fence check, in the same trip.
-	b := &pgx.Batch{}
+	s, b := l.s, &pgx.Batch{}
 	epoch, first := s.epoch.Load(), 0
 	if epoch != 0 {
 		b.Queue(fenceCheck, epoch)
 		first = 1
 	}
 	for _, o := range c.Orders {
-		b.Queue(`INSERT INTO sandbox_orders (`+orderCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+		b.Queue(`INSERT INTO sandbox_orders (`+orderCols+`, account) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
 			ON CONFLICT (id) DO UPDATE SET quantity = excluded.quantity, price = excluded.price, stop_price = excluded.stop_price, trail = excluded.trail,
 			filled_quantity = excluded.filled_quantity, avg_fill_price = excluded.avg_fill_price, fee = excluded.fee,
 			hold = excluded.hold, group_id = excluded.group_id, parent_id = excluded.parent_id,
 			status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`,
 			o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),
 			o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
-			string(o.Status), o.RejectReason, o.Strategy, o.UserID, o.CreatedAt, o.UpdatedAt, domain.EncodeTrail(o.Trail), o.StrategyVersion)
+			string(o.Status), o.RejectReason, o.Strategy, o.UserID, o.CreatedAt, o.UpdatedAt, domain.EncodeTrail(o.Trail), o.StrategyVersion, l.account)
 	}
 	for _, f := range c.Fills {
-		b.Queue(`INSERT INTO sandbox_fills (id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, f.ID, f.OrderID, f.Symbol, string(f.Side), f.Quantity.String(), f.Price.String(),
-			f.Fee.String(), f.Liquidity, f.Strategy, f.Time)
+		b.Queue(`INSERT INTO sandbox_fills (id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at, account)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, f.ID, f.OrderID, f.Symbol, string(f.Side), f.Quantity.String(), f.Price.String(),
+			f.Fee.String(), f.Liquidity, f.Strategy, f.Time, l.account)
 	}
 	for _, bal := range c.Balances {
-		b.Queue(`INSERT INTO sandbox_balances (currency, available, hold) VALUES ($1, $2, $3)
-			ON CONFLICT (currency) DO UPDATE SET available = excluded.available, hold = excluded.hold`,
-			bal.Currency, bal.Available.String(), bal.Hold.String())
+		b.Queue(`INSERT INTO sandbox_balances (account, currency, available, hold) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (account, currency) DO UPDATE SET available = excluded.available, hold = excluded.hold`,
+			l.account, bal.Currency, bal.Available.String(), bal.Hold.String())
 	}
 	for _, p := range c.Positions {
-		b.Queue(`INSERT INTO sandbox_positions (symbol, quantity, cost, realized) VALUES ($1, $2, $3, $4)
-			ON CONFLICT (symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost, realized = excluded.realized`,
-			p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String())
+		b.Queue(`INSERT INTO sandbox_positions (account, symbol, quantity, cost, realized) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (account, symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost, realized = excluded.realized`,
+			l.account, p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String())
 	}
 	for _, e := range c.Audit {
 		queueAudit(b, e)
@@ -156,21 +216,21 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 }
 
 // LedgerOrder implements domain.LedgerStore.
-func (s *Store) LedgerOrder(ctx context.Context, id string) (domain.Order, error) {
-	return scanOrder(s.db.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE id = $1`, id))
+func (l ledger) LedgerOrder(ctx context.Context, id string) (domain.Order, error) {
+	return scanOrder(l.s.db.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE account = $1 AND id = $2`, l.account, id))
 }
 
 // LedgerOrderByClientID implements domain.LedgerStore. The condition matches
 // the partial unique index sandbox_orders_user_client.
-func (s *Store) LedgerOrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
-	return scanOrder(s.db.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders
-		WHERE user_id = $1 AND client_order_id = $2 AND client_order_id <> ''`, userID, clientID))
+func (l ledger) LedgerOrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
+	return scanOrder(l.s.db.QueryRow(ctx, `SELECT `+orderCols+` FROM sandbox_orders
+		WHERE account = $1 AND user_id = $2 AND client_order_id = $3 AND client_order_id <> ''`, l.account, userID, clientID))
 }
 
 // LedgerClientOrderIDs implements domain.LedgerStore, from the partial
 // unique index sandbox_orders_user_client alone.
-func (s *Store) LedgerClientOrderIDs(ctx context.Context, fn func(userID, clientID string)) error {
-	rows, err := s.db.Query(ctx, `SELECT user_id, client_order_id FROM sandbox_orders WHERE client_order_id <> ''`)
+func (l ledger) LedgerClientOrderIDs(ctx context.Context, fn func(userID, clientID string)) error {
+	rows, err := l.s.db.Query(ctx, `SELECT user_id, client_order_id FROM sandbox_orders WHERE account = $1 AND client_order_id <> ''`, l.account)
 	if err != nil {
 		return err
 	}
@@ -186,7 +246,7 @@ func (s *Store) LedgerClientOrderIDs(ctx context.Context, fn func(userID, client
 }
 
 // LedgerOrders implements domain.LedgerStore.
-func (s *Store) LedgerOrders(ctx context.Context, f domain.OrderFilter) ([]domain.Order, error) {
+func (l ledger) LedgerOrders(ctx context.Context, f domain.OrderFilter) ([]domain.Order, error) {
 	if f.Limit <= 0 {
 		f.Limit = 100
 	}
@@ -194,19 +254,19 @@ func (s *Store) LedgerOrders(ctx context.Context, f domain.OrderFilter) ([]domai
 	if !f.Since.IsZero() {
 		since = &f.Since
 	}
-	return s.queryOrders(ctx, `SELECT `+orderCols+` FROM sandbox_orders
-		WHERE ($1 = '' OR status = $1) AND ($2 = '' OR symbol = $2) AND ($4::timestamptz IS NULL OR created_at >= $4)
+	return l.queryOrders(ctx, `SELECT `+orderCols+` FROM sandbox_orders
+		WHERE account = $5 AND ($1 = '' OR status = $1) AND ($2 = '' OR symbol = $2) AND ($4::timestamptz IS NULL OR created_at >= $4)
 		ORDER BY created_at DESC, id DESC LIMIT $3`,
-		string(f.Status), f.Symbol, f.Limit, since)
+		string(f.Status), f.Symbol, f.Limit, since, l.account)
 }
 
 // LedgerLiveOrders implements domain.LedgerStore.
-func (s *Store) LedgerLiveOrders(ctx context.Context) ([]domain.Order, error) {
-	return s.queryOrders(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE status IN ('pending', 'open') ORDER BY created_at, id`)
+func (l ledger) LedgerLiveOrders(ctx context.Context) ([]domain.Order, error) {
+	return l.queryOrders(ctx, `SELECT `+orderCols+` FROM sandbox_orders WHERE account = $1 AND status IN ('pending', 'open') ORDER BY created_at, id`, l.account)
 }
 
-func (s *Store) queryOrders(ctx context.Context, q string, args ...any) ([]domain.Order, error) {
-	rows, err := s.db.Query(ctx, q, args...)
+func (l ledger) queryOrders(ctx context.Context, q string, args ...any) ([]domain.Order, error) {
+	rows, err := l.s.db.Query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +283,7 @@ func (s *Store) queryOrders(ctx context.Context, q string, args ...any) ([]domai
 }
 
 // LedgerFills implements domain.LedgerStore.
-func (s *Store) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.Fill, error) {
+func (l ledger) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.Fill, error) {
 	if f.Limit <= 0 {
 		f.Limit = 100
 	}
@@ -231,8 +291,8 @@ func (s *Store) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.
 	if since.IsZero() {
 		since = time.Unix(0, 0)
 	}
-	rows, err := s.db.Query(ctx, `SELECT id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at FROM sandbox_fills
-		WHERE at >= $1 AND ($2 = '' OR symbol = $2) ORDER BY at DESC, id DESC LIMIT $3 OFFSET $4`, since, f.Symbol, f.Limit, f.Offset)
+	rows, err := l.s.db.Query(ctx, `SELECT id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at FROM sandbox_fills
+		WHERE account = $5 AND at >= $1 AND ($2 = '' OR symbol = $2) ORDER BY at DESC, id DESC LIMIT $3 OFFSET $4`, since, f.Symbol, f.Limit, f.Offset, l.account)
 	if err != nil {
 		return nil, err
 	}
@@ -254,8 +314,8 @@ func (s *Store) LedgerFills(ctx context.Context, f domain.FillFilter) ([]domain.
 }
 
 // LedgerBalances implements domain.LedgerStore.
-func (s *Store) LedgerBalances(ctx context.Context) ([]domain.Balance, error) {
-	rows, err := s.db.Query(ctx, `SELECT currency, available, hold FROM sandbox_balances ORDER BY currency`)
+func (l ledger) LedgerBalances(ctx context.Context) ([]domain.Balance, error) {
+	rows, err := l.s.db.Query(ctx, `SELECT currency, available, hold FROM sandbox_balances WHERE account = $1 ORDER BY currency`, l.account)
 	if err != nil {
 		return nil, err
 	}
@@ -276,8 +336,8 @@ func (s *Store) LedgerBalances(ctx context.Context) ([]domain.Balance, error) {
 }
 
 // LedgerPositions implements domain.LedgerStore.
-func (s *Store) LedgerPositions(ctx context.Context) ([]domain.PositionBook, error) {
-	rows, err := s.db.Query(ctx, `SELECT symbol, quantity, cost, realized FROM sandbox_positions ORDER BY symbol`)
+func (l ledger) LedgerPositions(ctx context.Context) ([]domain.PositionBook, error) {
+	rows, err := l.s.db.Query(ctx, `SELECT symbol, quantity, cost, realized FROM sandbox_positions WHERE account = $1 ORDER BY symbol`, l.account)
 	if err != nil {
 		return nil, err
 	}

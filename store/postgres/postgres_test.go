@@ -55,6 +55,28 @@ func TestLedgerContract(t *testing.T) {
 	storetest.RunLedger(t, s)
 }
 
+func TestLedgerAccountsContract(t *testing.T) {
+	storetest.RunLedgerAccounts(t, func(t *testing.T) domain.LedgerAccounts {
+		s, err := postgres.Open(context.Background(), pgtest.URL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
+func TestPromotionsContract(t *testing.T) {
+	storetest.RunPromotions(t, func(t *testing.T) domain.Store {
+		s, err := postgres.Open(context.Background(), pgtest.URL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
 func TestLogsContract(t *testing.T) {
 	s, err := postgres.Open(context.Background(), pgtest.URL(t))
 	if err != nil {

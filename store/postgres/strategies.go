@@ -105,11 +105,11 @@ func (s *Store) AppendEvaluation(ctx context.Context, e domain.Evaluation) error
 	if err != nil {
 		return err
 	}
-	_, err = s.db.Exec(ctx, `INSERT INTO strategy_evaluations (`+evaluationCols+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::numeric)`,
+	_, err = s.db.Exec(ctx, `INSERT INTO strategy_evaluations (`+evaluationCols+`, account)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24::numeric, $25)`,
 		e.ID, e.Time, e.Strategy, e.Symbol, e.CandleTime, e.Decision, e.Confidence, e.Reasoning, ind, e.Executed,
 		e.Reason, e.OrderID, e.Provider, e.Model, e.LatencyMS, e.PromptHash, e.Prompt, e.Raw, e.Error, e.StrategyVersion, e.TemplateVersion,
-		e.InputTokens, e.OutputTokens, costText(e.Cost))
+		e.InputTokens, e.OutputTokens, costText(e.Cost), e.Account)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 		return domain.Errorf(domain.EConflict, "Evaluation %s is already stored", e.ID)
@@ -126,10 +126,10 @@ func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]d
 	if !f.Since.IsZero() {
 		since = &f.Since
 	}
-	rows, err := s.db.Query(ctx, `SELECT `+evaluationSelect+` FROM strategy_evaluations
-		WHERE ($1 = '' OR strategy = $1) AND ($2 = '' OR symbol = $2) AND ($3::boolean IS NULL OR executed = $3)
+	rows, err := s.db.Query(ctx, `SELECT `+evaluationSelect+`, account FROM strategy_evaluations
+		WHERE account = $6 AND ($1 = '' OR strategy = $1) AND ($2 = '' OR symbol = $2) AND ($3::boolean IS NULL OR executed = $3)
 		AND ($4::timestamptz IS NULL OR at >= $4)
-		ORDER BY at DESC, id DESC LIMIT $5`, f.Strategy, f.Symbol, f.Executed, since, f.Limit)
+		ORDER BY at DESC, id DESC LIMIT $5`, f.Strategy, f.Symbol, f.Executed, since, f.Limit, f.Account)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]d
 		var cost *string
 		if err := rows.Scan(&e.ID, &e.Time, &e.Strategy, &e.Symbol, &e.CandleTime, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
 			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion, &e.TemplateVersion,
-			&e.InputTokens, &e.OutputTokens, &cost); err != nil {
+			&e.InputTokens, &e.OutputTokens, &cost, &e.Account); err != nil {
 			return nil, err
 		}
 		if e.Cost, err = costOf(cost); err != nil {

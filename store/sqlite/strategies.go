@@ -99,11 +99,11 @@ func (s *Store) AppendEvaluation(ctx context.Context, e domain.Evaluation) error
 	if err != nil {
 		return err
 	}
-	_, err = s.w.ExecContext(ctx, `INSERT INTO strategy_evaluations (`+evaluationCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err = s.w.ExecContext(ctx, `INSERT INTO strategy_evaluations (`+evaluationCols+`, account)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.ID, ms(e.Time), e.Strategy, e.Symbol, ms(e.CandleTime), e.Decision, e.Confidence, e.Reasoning, ind, e.Executed,
 		e.Reason, e.OrderID, e.Provider, e.Model, e.LatencyMS, e.PromptHash, e.Prompt, e.Raw, e.Error, e.StrategyVersion, e.TemplateVersion,
-		e.InputTokens, e.OutputTokens, costText(e.Cost))
+		e.InputTokens, e.OutputTokens, costText(e.Cost), e.Account)
 	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 		return domain.Errorf(domain.EConflict, "Evaluation %s is already stored", e.ID)
 	}
@@ -112,7 +112,7 @@ func (s *Store) AppendEvaluation(ctx context.Context, e domain.Evaluation) error
 
 // Evaluations implements domain.StrategyStore.
 func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]domain.Evaluation, error) {
-	q, args := `SELECT `+evaluationCols+` FROM strategy_evaluations WHERE 1 = 1`, []any{}
+	q, args := `SELECT `+evaluationCols+`, account FROM strategy_evaluations WHERE account = ?`, []any{f.Account}
 	if f.Strategy != "" {
 		q, args = q+` AND strategy = ?`, append(args, f.Strategy)
 	}
@@ -140,7 +140,7 @@ func (s *Store) Evaluations(ctx context.Context, f domain.EvaluationFilter) ([]d
 		var ind, cost sql.NullString
 		if err := rows.Scan(&e.ID, &at, &e.Strategy, &e.Symbol, &candle, &e.Decision, &e.Confidence, &e.Reasoning, &ind, &e.Executed,
 			&e.Reason, &e.OrderID, &e.Provider, &e.Model, &e.LatencyMS, &e.PromptHash, &e.Prompt, &e.Raw, &e.Error, &e.StrategyVersion, &e.TemplateVersion,
-			&e.InputTokens, &e.OutputTokens, &cost); err != nil {
+			&e.InputTokens, &e.OutputTokens, &cost, &e.Account); err != nil {
 			return nil, err
 		}
 		if e.Cost, err = costOf(cost); err != nil {

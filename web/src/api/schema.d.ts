@@ -1963,6 +1963,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/strategy/promotions/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every promotion stage of the strategy, newest first, each paper stage with its own paper account's books, and the gate settings */
+        get: operations["getStrategyPromotionsName"];
+        put?: never;
+        /** Promote a version to paper: its gates (trading.promotion.paper.*) are checked on the server; it then trades with automation on in a paper account of its own. Audited */
+        post: operations["postStrategyPromotionsName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategy/promotions/{name}/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An operator's approval takes a running paper stage live: its gates (trading.promotion.live.*) are checked, the paper stage closes as promoted, the main instance runs the version, enabled; a live stage of another version of it is closed. Audited */
+        post: operations["postStrategyPromotionsNameIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategy/promotions/{name}/{id}/demote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End a running stage: a paper stage's engine stops and its resting orders are cancelled (its fills, balances and positions stay in its paper account); a live stage (operator only) disables the main instance. Audited */
+        post: operations["postStrategyPromotionsNameIdDemote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategy/promotions/{name}/{id}/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A paper stage's drift report: a backtest of the same version over the window of candles the stage evaluated, joined decision by decision (signals, fills, fees, slippage, P&L), with notes on where the differences come from */
+        get: operations["getStrategyPromotionsNameIdDrift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategy/promotions/{name}/{id}/close-positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sell, at market, every position an ended (demoted or promoted) paper stage's own paper account still holds; an explicit action, never part of demoting. Audited */
+        post: operations["postStrategyPromotionsNameIdClosePositions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2006,6 +2092,8 @@ export interface components {
             fields?: {
                 [key: string]: string;
             };
+            /** @description A refused promotion's gates, each with the figure required and the one seen (409 from the promotion routes) */
+            gates?: components["schemas"]["PromotionGate"][];
         };
         ErrorEnvelope: {
             /** @constant */
@@ -2472,6 +2560,8 @@ export interface components {
             output_tokens?: number;
             /** @description AI decisions: USD cost of the tokens at api.ai.pricing when decided; absent when the model has no price (unknown, not 0) */
             cost?: components["schemas"]["Decimal"];
+            /** @description The paper account of a promoted version's paper stage that made it (absent: the main instance) */
+            account?: string;
         };
         StrategyPerformance: {
             strategy_name: string;
@@ -2700,6 +2790,7 @@ export interface components {
             defaultParameters: components["schemas"]["SettingsDefaultParameters"];
             riskManagement: components["schemas"]["SettingsRiskManagement"];
             automation: components["schemas"]["SettingsAutomation"];
+            promotion?: components["schemas"]["SettingsPromotion"];
         };
         SettingsDefaultParameters: {
             quantity: number;
@@ -3928,6 +4019,212 @@ export interface components {
                 price: components["schemas"]["Decimal"];
                 decisions: components["schemas"]["ShadowDecision"][];
             }[];
+        };
+        /** @description One promotion gate: the setting that sets it, the figure it requires and the one seen (null: the figure does not exist, e.g. no walk-forward sweep of the version) */
+        PromotionGate: {
+            name: string;
+            /** @description The settings path of the gate, e.g. trading.promotion.paper.minOOSTrades */
+            setting: string;
+            required: number;
+            seen: number | null;
+            passed: boolean;
+            /** @description The figure seen and where it comes from, in words */
+            detail: string;
+        };
+        /** @description One stage of a strategy version's promotion (docs/PROMOTION.md); closed once (demoted, or promoted to the next stage) and otherwise never rewritten */
+        Promotion: {
+            id: string;
+            strategy: string;
+            version: number;
+            /** @enum {string} */
+            stage: "paper" | "live";
+            /** @enum {string} */
+            status: "running" | "demoted" | "promoted";
+            /** @description The paper account a paper stage trades in (empty for live) */
+            account: string;
+            starting_usd: components["schemas"]["Decimal"];
+            /** @description The gates checked when the stage began */
+            gates: components["schemas"]["PromotionGate"][];
+            started_by: string;
+            /** @description The operator who approved a live stage */
+            approved_by?: string;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            ended_at?: string;
+            ended_by?: string;
+            reason?: string;
+            /** @description The stage this one was promoted from */
+            from_stage?: string;
+            /**
+             * @description The market a paper stage began trading on (absent for live)
+             * @enum {string}
+             */
+            market?: "replay" | "coinbase";
+        };
+        /** @description A paper stage's own paper account, as its ledger holds it */
+        PaperAccountBooks: {
+            balances: {
+                currency: string;
+                available: components["schemas"]["Decimal"];
+                hold: components["schemas"]["Decimal"];
+            }[];
+            positions: {
+                symbol: string;
+                quantity: components["schemas"]["Decimal"];
+                cost: components["schemas"]["Decimal"];
+                realized_pnl: components["schemas"]["Decimal"];
+            }[];
+            orders_filled: number;
+            fills: number;
+            open_orders: number;
+            /** @description The account valued now: every balance at the market's last price, USD as it is, to the cent; null when a price is missing */
+            equity: components["schemas"]["Decimal"] | null;
+        };
+        /** @description A promotion stage with, for a paper stage, its paper account's books */
+        PromotionStage: {
+            id: string;
+            strategy: string;
+            version: number;
+            /** @enum {string} */
+            stage: "paper" | "live";
+            /** @enum {string} */
+            status: "running" | "demoted" | "promoted";
+            /** @description The paper account a paper stage trades in (empty for live) */
+            account: string;
+            starting_usd: components["schemas"]["Decimal"];
+            /** @description The gates checked when the stage began */
+            gates: components["schemas"]["PromotionGate"][];
+            started_by: string;
+            /** @description The operator who approved a live stage */
+            approved_by?: string;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            ended_at?: string;
+            ended_by?: string;
+            reason?: string;
+            /** @description The stage this one was promoted from */
+            from_stage?: string;
+            paper_account?: components["schemas"]["PaperAccountBooks"];
+            /**
+             * @description The market a paper stage began trading on (absent for live)
+             * @enum {string}
+             */
+            market?: "replay" | "coinbase";
+        };
+        /** @description Promotion gates, checked on the server (docs/PROMOTION.md) */
+        SettingsPromotion: {
+            /** @description Funds each paper stage's own paper account (100 to 10,000,000) */
+            paperStartingUSD: components["schemas"]["Decimal"];
+            paper: {
+                /** @description Without a finished walk-forward sweep of the version (or its parent), no version goes to paper */
+                requireWalkForward: boolean;
+                /** @description Closed trades over every fold's out-of-sample run */
+                minOOSTrades: number;
+                /** @description Mean of the folds' out-of-sample Sharpe ratios */
+                minOOSSharpe: number;
+            };
+            live: {
+                /** @description Whole days since the paper stage began */
+                minPaperDays: number;
+                /** @description Orders filled in the paper stage's account */
+                minPaperTrades: number;
+            };
+        };
+        DriftDecision: {
+            decision: components["schemas"]["Decision"];
+            confidence: number;
+        };
+        DriftPaperDecision: {
+            decision: components["schemas"]["Decision"];
+            confidence: number;
+            executed: boolean;
+            reason?: string;
+            order_id?: string;
+        };
+        /** @description One decision's fills on one side: total quantity, volume-weighted price, fees */
+        DriftFill: {
+            side: components["schemas"]["Side"];
+            /** Format: date-time */
+            time: string;
+            quantity: components["schemas"]["Decimal"];
+            price: components["schemas"]["Decimal"];
+            fee: components["schemas"]["Decimal"];
+            fills: number;
+        };
+        /** @description A fill no evaluation of the window explains (a protective order's, the backtest's close at the end of the data) */
+        DriftOtherFill: {
+            side: components["schemas"]["Side"];
+            /** Format: date-time */
+            time: string;
+            quantity: components["schemas"]["Decimal"];
+            price: components["schemas"]["Decimal"];
+            fee: components["schemas"]["Decimal"];
+            reason: string;
+        };
+        /** @description One candle either side evaluated (docs/ANALYTICS.md, Drift report) */
+        DriftRow: {
+            /** Format: date-time */
+            candle_time: string;
+            paper: components["schemas"]["DriftPaperDecision"] | null;
+            backtest: components["schemas"]["DriftDecision"] | null;
+            agree: boolean;
+            paper_fill: components["schemas"]["DriftFill"] | null;
+            backtest_fill: components["schemas"]["DriftFill"] | null;
+            /** @description Paper fill price against the backtest's, in basis points, positive when paper did worse */
+            slippage_bps: components["schemas"]["Decimal"] | null;
+        };
+        DriftTotals: {
+            evaluations: number;
+            buy_signals: number;
+            sell_signals: number;
+            fills: number;
+            bought_quantity: components["schemas"]["Decimal"];
+            sold_quantity: components["schemas"]["Decimal"];
+            fees: components["schemas"]["Decimal"];
+            /** @description Sales minus purchases minus fees */
+            net_cash: components["schemas"]["Decimal"];
+            open_quantity: components["schemas"]["Decimal"];
+            /** @description net_cash plus the open quantity at the mark */
+            pnl: components["schemas"]["Decimal"] | null;
+        };
+        DriftSymbol: {
+            symbol: string;
+            /** @description Why this symbol has no backtest side */
+            error?: string;
+            rows: components["schemas"]["DriftRow"][];
+            paper: components["schemas"]["DriftTotals"];
+            backtest: components["schemas"]["DriftTotals"];
+            compared: number;
+            agreed: number;
+            only_paper: number;
+            only_backtest: number;
+            mean_slippage_bps: components["schemas"]["Decimal"] | null;
+            paper_other_fills: components["schemas"]["DriftOtherFill"][];
+            backtest_other_fills: components["schemas"]["DriftOtherFill"][];
+            /** @description Close of the window's last candle */
+            mark: components["schemas"]["Decimal"] | null;
+        };
+        /** @description A paper stage against a backtest of the same version over the same window, decision by decision (docs/ANALYTICS.md, Drift report) */
+        DriftReport: {
+            promotion: components["schemas"]["Promotion"];
+            /** Format: date-time */
+            from: string | null;
+            /** Format: date-time */
+            to: string | null;
+            /**
+             * @description The market the paper stage began trading on; a note says so when the paper venue has changed market since
+             * @enum {string}
+             */
+            market: "replay" | "coinbase";
+            /** Format: date-time */
+            data_from: string | null;
+            /** Format: date-time */
+            data_to: string | null;
+            timeframe: string;
+            symbols: components["schemas"]["DriftSymbol"][];
+            notes: string[];
         };
     };
     responses: {
@@ -8187,6 +8484,332 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getStrategyPromotionsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            strategy: string;
+                            stages: components["schemas"]["PromotionStage"][];
+                            count: number;
+                            settings: components["schemas"]["SettingsPromotion"];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such strategy */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postStrategyPromotionsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Promotion"];
+                    };
+                };
+            };
+            /** @description Invalid version, with a field error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such strategy or version */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A gate refused it (error.gates lists each gate with the figure required and the one seen; error.fields names the failed gates' settings), or the version already has a running paper stage */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postStrategyPromotionsNameIdApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Promotion"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such stage */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A gate refused it (error.gates), or the stage is not a running paper stage */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postStrategyPromotionsNameIdDemote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Promotion"];
+                    };
+                };
+            };
+            /** @description Invalid reason */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such stage */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The stage has already ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getStrategyPromotionsNameIdDrift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["DriftReport"];
+                    };
+                };
+            };
+            /** @description Not a paper stage */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such stage */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postStrategyPromotionsNameIdClosePositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            orders: components["schemas"]["Order"][];
+                            count: number;
+                            /** @description A position that could not be closed (the others were) */
+                            warning?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not a paper stage */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such stage */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The stage is running: demote it first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

@@ -6,7 +6,7 @@ import { loginFor } from './returnTo';
 export interface Envelope<T> {
   success: boolean;
   data?: T;
-  error?: { code: string; message: string; fields?: Record<string, string> };
+  error?: { code: string; message: string; fields?: Record<string, string>; [more: string]: unknown };
 }
 
 /** A failed API call, carrying the server's message and field errors. */
@@ -15,9 +15,12 @@ export class ApiError extends Error {
   readonly code: string;
   readonly fields: Record<string, string>;
   readonly data: unknown;
+  /** The error object as the server sent it (some routes add to it, e.g. a refused promotion's gates). */
+  readonly body: Record<string, unknown>;
 
-  constructor(status: number, code: string, message: string, fields: Record<string, string> = {}, data?: unknown) {
+  constructor(status: number, code: string, message: string, fields: Record<string, string> = {}, data?: unknown, body: Record<string, unknown> = {}) {
     super(message);
+    this.body = body;
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
@@ -78,6 +81,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
       env?.error?.message ?? `Request failed (${res.status})`,
       env?.error?.fields ?? {},
       env?.data,
+      env?.error ?? {},
     );
   }
   return env.data as T;

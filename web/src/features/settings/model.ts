@@ -16,6 +16,7 @@ export const DEFAULT_TRADING: TradingSettings = {
     takeProfitPercent: 0.04,
   },
   automation: { autoTrading: false, emergencyStop: false, confirmTrades: true, enableStopLoss: true, enableTakeProfit: false, trailingStopLoss: false },
+  promotion: { paperStartingUSD: '10000', paper: { requireWalkForward: true, minOOSTrades: 30, minOOSSharpe: 0.5 }, live: { minPaperDays: 14, minPaperTrades: 20 } },
 };
 
 /** Option lists used until GET /settings/options answers (spec section 9, Options). */
@@ -76,6 +77,10 @@ export const BOUNDS = {
   minTradeAmount: { min: 1, max: 1000, step: 1, unit: 'USD' },
   maxTradeAmount: { min: 100, max: 1000000, step: 1, unit: 'USD' },
   maxLeverage: { min: 1, max: 10, step: 0.1, unit: 'x' },
+  minOOSTrades: { min: 0, max: 100000, step: 1 },
+  minOOSSharpe: { min: -10, max: 10, step: 0.01 },
+  minPaperDays: { min: 0, max: 365, step: 1, unit: 'days' },
+  minPaperTrades: { min: 0, max: 100000, step: 1 },
   refreshInterval: { min: 1000, max: 30000, step: 1000, unit: 'ms' },
   healthCheckInterval: { min: 10000, max: 300000, step: 1000, unit: 'ms' },
   metricsRetention: { min: 1, max: 90, step: 1, unit: 'days' },

@@ -18,6 +18,8 @@ function version(n: number, over: Partial<StrategyVersion>): StrategyVersion {
   return { strategy: 'technical_strategy', version: n, params, note: '', created_by: '', created_at: '2026-05-10T12:00:00Z', active: false, ...over };
 }
 
+const promotionSettings = { paperStartingUSD: '10000', paper: { requireWalkForward: true, minOOSTrades: 30, minOOSSharpe: 0.5 }, live: { minPaperDays: 14, minPaperTrades: 20 } };
+
 function json(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
@@ -54,6 +56,8 @@ function mockServer(role: 'operator' | 'trader' = 'operator', activateStatus = 2
           return ok({ strategies: [{ name: 'technical_strategy', type: 'technical', is_active: false, total_signals: 0, avg_confidence: 0, last_signal_time: null, config: { ...technical, version: active } }] });
         case '/strategy/versions/technical_strategy':
           return ok({ strategy: 'technical_strategy', active_version: active, versions: versions(), count: 3 });
+        case '/strategy/promotions/technical_strategy':
+          return ok({ strategy: 'technical_strategy', stages: [], count: 0, settings: promotionSettings });
       }
       return json(404, { success: false, error: { code: 'not_found', message: `no ${path}` } });
     }),

@@ -47,6 +47,14 @@ export function TradingTab({ options }: { options: SettingsOptions }) {
         <Toggle path="trading.automation.enableTakeProfit" label="Enable take profit" />
         <Toggle path="trading.automation.trailingStopLoss" label="Trailing stop loss" hint="The protective stop-loss follows each new high at the stop-loss percent (live and in backtests)" />
       </Group>
+      <Group title="Promotion" effectKey="trading.promotion">
+        <TextInput path="trading.promotion.paperStartingUSD" label="Paper account starting balance (USD)" hint="Funds each promoted version's own paper account, 100–10,000,000" />
+        <Toggle path="trading.promotion.paper.requireWalkForward" label="Require a walk-forward sweep to go to paper" hint="Checked against the newest finished walk-forward sweep of the version or of the version it was derived from" />
+        <NumberInput path="trading.promotion.paper.minOOSTrades" label="Minimum out-of-sample trades" bound={BOUNDS.minOOSTrades} />
+        <NumberInput path="trading.promotion.paper.minOOSSharpe" label="Minimum out-of-sample Sharpe ratio" bound={BOUNDS.minOOSSharpe} hint="The mean of the folds' out-of-sample Sharpe ratios" />
+        <NumberInput path="trading.promotion.live.minPaperDays" label="Minimum days on paper" bound={BOUNDS.minPaperDays} />
+        <NumberInput path="trading.promotion.live.minPaperTrades" label="Minimum trades on paper" bound={BOUNDS.minPaperTrades} hint="Orders filled in the version's paper account; going live also needs an operator's approval" />
+      </Group>
     </div>
   );
 }

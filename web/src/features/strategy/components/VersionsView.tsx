@@ -6,12 +6,14 @@ import { formatDateTime } from '@/lib/format';
 import { useIsOperator, useStrategies } from '../api';
 import type { StrategyVersion } from '../types';
 import { useActivateVersion, useVersions } from '../versionsApi';
+import { refusedGates, usePromote, type PromotionGate } from '../promotionsApi';
+import { PromotionPanel } from './PromotionPanel';
 import { diffParams } from '../versionsModel';
 import { Badge, OperatorNote } from './controls';
 import type { useFlash } from './Flash';
 
 /** The history's columns from md up (below, each version stacks). */
-const ROW = 'md:grid-cols-[8rem_11rem_minmax(0,1fr)_minmax(0,1.5fr)_6rem] md:items-center md:gap-x-3';
+const ROW = 'md:grid-cols-[8rem_11rem_minmax(0,1fr)_minmax(0,1.5fr)_13rem] md:items-center md:gap-x-3';
 
 const selectClass = 'rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-800';
 
@@ -46,6 +48,8 @@ function Versions({ name, flash }: { name: string; flash: ReturnType<typeof useF
   const operator = useIsOperator();
   const activate = useActivateVersion(name);
   const [confirm, setConfirm] = useState<StrategyVersion | null>(null);
+  const promote = usePromote(name);
+  const [refused, setRefused] = useState<{ version: number; gates: PromotionGate[] } | null>(null);
   if (q.isLoading) return <Spinner />;
   if (q.error || !q.data) return <p role="alert" className="text-sm text-red-600">Failed to load the versions: {String((q.error as Error | null)?.message ?? '')}</p>;
   const { versions, active_version: active } = q.data;
@@ -58,6 +62,18 @@ function Versions({ name, flash }: { name: string; flash: ReturnType<typeof useF
       onError: (err) => {
         setConfirm(null);
         flash.fail(`Failed to activate version ${v.version}`, err);
+      },
+    });
+  const toPaper = (v: StrategyVersion) =>
+    promote.mutate(v.version, {
+      onSuccess: (p) => {
+        setRefused(null);
+        flash.ok(`Version ${p.version} of ${name} now trades on paper in its own account`);
+      },
+      onError: (err) => {
+        const gates = refusedGates(err);
+        setRefused(gates.length > 0 ? { version: v.version, gates } : null);
+        if (gates.length === 0) flash.fail(`Failed to promote version ${v.version}`, err);
       },
     });
   return (
@@ -83,7 +99,10 @@ function Versions({ name, flash }: { name: string; flash: ReturnType<typeof useF
                 <span className="col-span-2 tabular-nums text-slate-600 md:col-span-1 dark:text-slate-300">{formatDateTime(v.created_at)}</span>
                 <span className="col-span-2 break-words md:col-span-1">{v.created_by || <span className="text-slate-500 dark:text-slate-400">Kestrel</span>}</span>
                 <span className="col-span-2 break-words md:col-span-1">{v.note || <span className="text-slate-500 dark:text-slate-400">—</span>}</span>
-                <span className="col-start-2 row-start-1 text-right md:col-start-auto md:row-start-auto">
+                <span className="col-start-2 row-start-1 flex items-center justify-end gap-2 md:col-start-auto md:row-start-auto">
+                  <button type="button" className={btn.small} disabled={promote.isPending} onClick={() => toPaper(v)} aria-label={`Promote version ${v.version} to paper`}>
+                    Promote to paper
+                  </button>
                   {v.active ? (
                     <Badge className="bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200">Active</Badge>
                   ) : (
@@ -97,6 +116,7 @@ function Versions({ name, flash }: { name: string; flash: ReturnType<typeof useF
           </ul>
         </div>
       </Card>
+      <PromotionPanel name={name} refused={refused} onDismiss={() => setRefused(null)} flash={flash} />
       {versions.length > 1 && <VersionDiff key={active} versions={versions} active={active} />}
       {confirm && (
         <Modal title={`Activate version ${confirm.version}?`} onClose={() => setConfirm(null)}>
