@@ -107,7 +107,8 @@ func (e *Engine) Place(now time.Time, req domain.OrderRequest) (domain.Order, Ch
 		return domain.Order{}, Change{}, err
 	}
 	c := t.apply()
-	return t.orders[o.ID], c, nil
+	placed, _ := t.touched(o.ID)
+	return placed, c, nil
 }
 
 // enter fills o at once if it is marketable, or rests it with its hold.
@@ -230,7 +231,8 @@ func (e *Engine) Modify(now time.Time, id string, quantity, price *decimal.Decim
 		}
 	}
 	c := t.apply()
-	return t.orders[next.ID], c, nil
+	modified, _ := t.touched(next.ID)
+	return modified, c, nil
 }
 
 func copyTrail(t *domain.Trail) *domain.Trail {
