@@ -77,10 +77,44 @@ func (e *Engine) takerPrice(symbol string, side domain.Side) (decimal.Decimal, e
 		return decimal.Zero, domain.Errorf(domain.EUnavailable, "No price for %s yet", symbol)
 	}
 	step := e.products[symbol].PriceIncrement
+	if e.cfg.Spread.IsZero() {
+		px := q.Bid
+		if side == domain.Buy {
+			px = q.Ask
+		}
+		if n, ok := steps(px, step); ok {
+			return decimal.New(n*step.CoefficientInt64(), step.Exponent()), nil // what Div(step).Ceil().Mul(step) makes of it
+		}
+	}
 	if side == domain.Buy {
 		return q.Ask.Mul(one.Add(e.cfg.Spread)).Div(step).Ceil().Mul(step), nil
 	}
 	return q.Bid.Mul(one.Sub(e.cfg.Spread)).Div(step).Floor().Mul(step), nil
+}
+
+// steps is px / step when px is a whole number of steps that fits in 64
+// bits with room (n x the step's coefficient fits too); ok is false
+// otherwise, and for a step that is not positive.
+func steps(px, step decimal.Decimal) (n int64, ok bool) {
+	if !step.IsPositive() || px.NumDigits() > 18 || step.NumDigits() > 18 {
+		return 0, false
+	}
+	a, b := px.CoefficientInt64(), step.CoefficientInt64()
+	ea, eb := px.Exponent(), step.Exponent()
+	for ; ea > eb && a > -1e17 && a < 1e17; ea-- {
+		a *= 10
+	}
+	for ; eb > ea && b < 1e17; eb-- {
+		b *= 10
+	}
+	if ea != eb || a%b != 0 {
+		return 0, false
+	}
+	n = a / b
+	if c := step.CoefficientInt64(); n > (1<<62)/c || n < -(1<<62)/c {
+		return 0, false
+	}
+	return n, true
 }
 
 // covers reports whether the account can take qty of o at price now, fees included.
