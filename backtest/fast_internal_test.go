@@ -125,3 +125,25 @@ func TestSpacingIsTheMedianGap(t *testing.T) {
 		}
 	}
 }
+
+// TestSpreadGridRemembers: one grid quoting prices again and again (its
+// remembered quotes hit and are replaced) still gives market.BidAsk.
+func TestSpreadGridRemembers(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, hs := range [][2]string{{"0.00005", "0.01"}, {"0.001", "0.0001"}, {"0.0000123", "1"}} {
+		half, step := decimal.RequireFromString(hs[0]), decimal.RequireFromString(hs[1])
+		g := newSpreadGrid(half, step)
+		pool := make([]decimal.Decimal, 7)
+		for i := range pool {
+			pool[i] = decimal.New(1+r.Int64N(1<<40), -int32(r.IntN(9)))
+		}
+		for range 20000 {
+			px := pool[r.IntN(len(pool))]
+			wb, wa := market.BidAsk(px, half, step)
+			gb, ga, ok := g.bidAsk(px)
+			if ok && (!gb.Equal(wb) || !ga.Equal(wa) || gb.Exponent() != wb.Exponent() || ga.Exponent() != wa.Exponent()) {
+				t.Fatalf("bidAsk(%s, %s, %s) = %s %s, want %s %s", px, half, step, gb, ga, wb, wa)
+			}
+		}
+	}
+}

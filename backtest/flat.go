@@ -3,6 +3,8 @@ package backtest
 import (
 	"math"
 
+	"github.com/shopspring/decimal"
+
 	"kestrel/domain"
 	"kestrel/risk"
 	"kestrel/strategy"
@@ -34,7 +36,11 @@ func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
 	}
 	msg := r.lossCheck()
 	if msg == "" {
-		return false // it trades
+		// It trades: every check risk.Check makes of this order passes (the
+		// order checks and the loss limits above; exposure below), so act
+		// need not make them again.
+		r.checksPass = f.consts.exposureOK
+		return false
 	}
 	r.refuse(msg)
 	return true
@@ -105,7 +111,15 @@ func (r *run) atTarget(t int) bool {
 }
 
 // consts are a run's limits as floats, for orderChecksPass and lossesClear.
-type consts struct{ maxPosition, maxTrade, minTrade, step, slip, dailyLoss, maxDrawdown float64 }
+type consts struct {
+	maxPosition, maxTrade, minTrade, step, slip, dailyLoss, maxDrawdown float64
+	// exposureOK: a flat account's BUY sized by strategy.BuyQuantity
+	// certainly passes risk.Check's exposure checks. Sized at most
+	// 0.995 x max_position_size of the value (paid is at least the ask:
+	// no negative slippage), it is within the maximum position size, and
+	// within the leverage cap when 0.996 x max_position_size is.
+	exposureOK bool
+}
 
 func newConsts(req Request) consts {
 	l := req.Policy.Limits
@@ -114,6 +128,9 @@ func newConsts(req Request) consts {
 	if s := req.Product.SizeIncrement; s.IsPositive() {
 		k.step = s.InexactFloat64()
 	}
+	lev := decimal.Min(l.MaxLeverage, risk.SpotLeverageCap)
+	k.exposureOK = !req.SlippageBps.IsNegative() && l.MaxPositionSize.IsPositive() &&
+		(!lev.IsPositive() || l.MaxPositionSize.Mul(decimal.RequireFromString("0.996")).LessThan(lev))
 	return k
 }
 

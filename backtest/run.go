@@ -96,6 +96,12 @@ type run struct {
 	lazy     *lazy    // with Request.Bars: the candle made as read
 	n        int      // candles
 	tally    tally    // the fast path's refusals (refuse)
+	// checksPass: refusedFlat found the BUY act is about to size passes
+	// every check of risk.Check (read and cleared by act)
+	checksPass bool
+	sizing     strategy.Sizing // strategy.BuyQuantity's constants
+	// 1 - the stop-loss percent, 1 + the take-profit percent (protect)
+	below1, above1 decimal.Decimal
 	// fastCurve: every curve point was marked in fixed point (its metrics
 	// can be computed in integers too)
 	fastCurve bool
@@ -128,7 +134,8 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, domain.Errorf(domain.EInvalid, "Not enough candles for this period (%d, and %d to warm up)", n, req.Warmup)
 	}
 	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}, curve: make([]Point, 0, n-req.Warmup),
-		below: msgBelow(req.Config.MinConfidence), lazy: lz, n: n}
+		below: msgBelow(req.Config.MinConfidence), lazy: lz, n: n, sizing: strategy.NewSizing(req.Config, req.Policy.Limits)}
+	r.below1, r.above1 = decimal.NewFromInt(1).Sub(req.Policy.StopLossPercent), decimal.NewFromInt(1).Add(req.Policy.TakeProfitPercent)
 	spread := req.SlippageBps.Div(decimal.NewFromInt(10000))
 	r.eng = paper.New(paper.Config{Products: []domain.Product{req.Product}, TakerFee: req.TakerFee, MakerFee: req.MakerFee, Spread: spread,
 		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }, NoUpdates: true})
@@ -383,11 +390,30 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 		r.count(r.sellAll("signal", c))
 		return
 	}
+	pass := r.checksPass // refusedFlat found this BUY passes every check
+	r.checksPass = false
 	qty, why := r.size(c.Open)
 	if why != "" {
 		r.refused[why]++
 		return
 	}
+	if !pass {
+		if why := r.check(qty, c); why != "" {
+			r.refused[why]++
+			return
+		}
+	}
+	r.trades.Placed(r.now)
+	refused := r.market(domain.Buy, qty, "signal", c)
+	if refused != "" {
+		r.trades.Unplaced(r.now) // as the gateway: an order the exchange refuses does not count
+	}
+	r.count(refused)
+}
+
+// check is risk.Check of a market BUY of qty at candle c's open: the
+// refusal's message, or "".
+func (r *run) check(qty decimal.Decimal, c domain.Candle) string {
 	snap := risk.Snapshot{PortfolioValue: r.equity(c.Open), StartOfDayValue: r.dayStart, PeakValue: r.peakValue(),
 		Exposure: map[string]decimal.Decimal{}, TradesToday: r.trades.N(r.now)}
 	if held := r.balance(r.base).Total(); held.IsPositive() {
@@ -396,15 +422,9 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 	_, ask := r.bidAsk(c.Open)
 	notional := qty.Mul(ask) // valued as the live gateway values a market BUY: at the ask
 	if err := risk.Check(r.req.Policy.Limits, snap, risk.Order{Symbol: r.req.Symbol, Side: domain.Buy, Notional: notional}); err != nil {
-		r.refused[domain.ErrorMessage(err)]++
-		return
+		return domain.ErrorMessage(err)
 	}
-	r.trades.Placed(r.now)
-	refused := r.market(domain.Buy, qty, "signal", c)
-	if refused != "" {
-		r.trades.Unplaced(r.now) // as the gateway: an order the exchange refuses does not count
-	}
-	r.count(refused)
+	return ""
 }
 
 // count books a signal's outcome: traded, or refused for why.

@@ -13,12 +13,33 @@ import (
 // notional below the minimum trade amount (nothing to buy); a zero qty
 // otherwise means the order rounds to zero. target is the position aimed at.
 func BuyQuantity(c Config, l risk.Limits, value, held, paid, step decimal.Decimal) (qty, target decimal.Decimal, atTarget bool) {
-	target = value.Mul(decimal.NewFromFloat(c.MaxPositionSize)).Mul(decimal.NewFromFloat(c.RiskMultiplier))
+	return NewSizing(c, l).BuyQuantity(value, held, paid, step)
+}
+
+// Sizing is BuyQuantity's constants for one configuration and set of
+// limits, worked out once (a backtest sizes thousands of BUYs with them).
+type Sizing struct {
+	share    decimal.Decimal // max_position_size x risk_multiplier, the config's floats as decimals
+	capShare decimal.Decimal // the limit's maximum position size, with its margin
+	maxTrade decimal.Decimal // the maximum trade amount, with its margin
+	minTrade decimal.Decimal
+}
+
+// NewSizing works out BuyQuantity's constants.
+func NewSizing(c Config, l risk.Limits) Sizing {
+	return Sizing{share: decimal.NewFromFloat(c.MaxPositionSize).Mul(decimal.NewFromFloat(c.RiskMultiplier)),
+		capShare: l.MaxPositionSize.Mul(capMargin), maxTrade: l.MaxTradeAmount.Mul(capMargin), minTrade: l.MinTradeAmount}
+}
+
+// BuyQuantity is the package's BuyQuantity with these constants (the
+// products are exact, so grouping them changes no value).
+func (s Sizing) BuyQuantity(value, held, paid, step decimal.Decimal) (qty, target decimal.Decimal, atTarget bool) {
+	target = value.Mul(s.share)
 	// The caps are met with a margin: the price may tick between sizing and
 	// the risk check, and an order sized exactly at a cap would then be refused.
-	target = decimal.Min(target, value.Mul(l.MaxPositionSize).Mul(capMargin))
-	notional := decimal.Min(target.Sub(held), l.MaxTradeAmount.Mul(capMargin))
-	if notional.LessThan(l.MinTradeAmount) {
+	target = decimal.Min(target, value.Mul(s.capShare))
+	notional := decimal.Min(target.Sub(held), s.maxTrade)
+	if notional.LessThan(s.minTrade) {
 		return decimal.Zero, target, true
 	}
 	return notional.Div(paid).Div(step).Floor().Mul(step), target, false
