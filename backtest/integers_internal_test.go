@@ -46,7 +46,7 @@ func TestRoundTripsFixedIsRoundTrips(t *testing.T) {
 			fee := qty.Mul(px).Mul(decimal.RequireFromString("0.006")).Round(8)
 			fills = append(fills, Fill{Side: side, Time: now, Price: px, Quantity: qty, Fee: fee, Reason: "signal"})
 		}
-		got, fees, ok := roundTripsFixed(fills)
+		got, fees, ok := roundTripsFixed(fills, nil)
 		if !ok {
 			t.Fatalf("run %d: the integers did not hold it", run)
 		}

@@ -83,7 +83,7 @@ func (r *run) result() Result {
 	}
 	var feesPaid decimal.Decimal
 	var fixed bool
-	if res.Trades, feesPaid, fixed = roundTripsFixed(r.fills); !fixed {
+	if res.Trades, feesPaid, fixed = roundTripsFixed(r.fills, r.ints); !fixed {
 		res.Trades = roundTrips(r.fills)
 		for _, f := range r.fills {
 			feesPaid = feesPaid.Add(f.Fee)
@@ -188,7 +188,13 @@ func roundTrips(fills []Fill) []Trade {
 // notionals at 8 + the prices' decimals, each average price the decimal
 // quotient rounded half away from zero to 16 places and then to 8). ok is
 // false when a figure does not fit, and roundTrips decides.
-func roundTripsFixed(fills []Fill) (trades []Trade, fees decimal.Decimal, ok bool) {
+func roundTripsFixed(fills []Fill, ints []fillInts) (trades []Trade, fees decimal.Decimal, ok bool) {
+	if len(ints) != len(fills) {
+		ints = make([]fillInts, len(fills))
+		for i := range fills {
+			ints[i] = intsOf(&fills[i])
+		}
+	}
 	for i := 1; i < len(fills); i++ {
 		if fills[i].Time.Before(fills[i-1].Time) {
 			return nil, fees, false // roundTrips sorts them
@@ -196,9 +202,9 @@ func roundTripsFixed(fills []Fill) (trades []Trade, fees decimal.Decimal, ok boo
 	}
 	// The prices' decimals: 8 less the trailing zeros all of them share.
 	g := 8
-	for i := range fills {
-		p, ok := fixedAt(fills[i].Price, 8)
-		if !ok {
+	for i := range ints {
+		p := ints[i].p
+		if p < 0 || ints[i].q < 0 || ints[i].fee < 0 {
 			return nil, fees, false
 		}
 		for g > 0 && p%pow10i[g] != 0 {
@@ -212,12 +218,7 @@ func roundTripsFixed(fills []Fill) (trades []Trade, fees decimal.Decimal, ok boo
 	var held, inQty, inCost, outQty, outValue, pnl, fee, paid int64
 	for i := range fills {
 		f := &fills[i]
-		q, ok1 := fixedAt(f.Quantity, 8)
-		p, _ := fixedAt(f.Price, 8)
-		fe, ok2 := fixedAt(f.Fee, 8)
-		if !ok1 || !ok2 {
-			return nil, fees, false
-		}
+		q, p, fe := ints[i].q, ints[i].p, ints[i].fee
 		if paid, ok = add64(paid, fe); !ok {
 			return nil, fees, false
 		}
@@ -266,6 +267,20 @@ func roundTripsFixed(fills []Fill) (trades []Trade, fees decimal.Decimal, ok boo
 		}
 	}
 	return trades, decimal.New(paid, -8), true
+}
+
+// fillInts are a fill's quantity, price and fee x 10^8 (-1: not of that
+// shape), read as it is booked, while its decimals are at hand.
+type fillInts struct{ q, p, fee int64 }
+
+func intsOf(f *Fill) fillInts {
+	at := func(d decimal.Decimal) int64 {
+		if x, ok := fixedAt(d, 8); ok {
+			return x
+		}
+		return -1
+	}
+	return fillInts{q: at(f.Quantity), p: at(f.Price), fee: at(f.Fee)}
 }
 
 var pow10i = [...]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}

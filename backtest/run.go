@@ -78,6 +78,7 @@ type run struct {
 	eng      *paper.Engine
 	base     string
 	fills    []Fill
+	ints     []fillInts // the fills' figures in integers (roundTripsFixed)
 	curve    []Point
 	signals  int            // BUY and SELL signals (Signals.Total)
 	traded   int            // of them, those that became an order
@@ -287,6 +288,9 @@ func (r *run) triggers(a, b decimal.Decimal) []decimal.Decimal {
 		}
 	})
 	r.trig = out
+	if len(out) < 2 {
+		return out
+	}
 	sort.Slice(out, func(i, j int) bool {
 		if a.LessThan(b) {
 			return out[i].LessThan(out[j])
@@ -313,6 +317,7 @@ func (r *run) book(c paper.Change, reason string) {
 			}
 		}
 		r.fills = append(r.fills, Fill{Side: f.Side, Time: r.now, Price: f.Price, Quantity: f.Quantity, Fee: f.Fee, Reason: why, order: f.OrderID})
+		r.ints = append(r.ints, intsOf(&r.fills[len(r.fills)-1]))
 	}
 }
 

@@ -237,7 +237,7 @@ func (o Order) HoldCurrency() string {
 }
 
 // Remaining is the quantity still to fill.
-func (o Order) Remaining() decimal.Decimal { return o.Quantity.Sub(o.FilledQuantity) }
+func (o Order) Remaining() decimal.Decimal { return Minus(o.Quantity, o.FilledQuantity) }
 
 // Fill is one execution of (part of) an order.
 type Fill struct {
@@ -261,7 +261,7 @@ type Balance struct {
 }
 
 // Total is available plus hold.
-func (b Balance) Total() decimal.Decimal { return b.Available.Add(b.Hold) }
+func (b Balance) Total() decimal.Decimal { return Plus(b.Available, b.Hold) }
 
 // Position is a holding of a base currency, valued at the current price.
 type Position struct {

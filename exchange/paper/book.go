@@ -98,6 +98,9 @@ func (b *book) crossing(price decimal.Decimal) []*entry {
 		walk(2*i + 2)
 	}
 	walk(0)
+	if len(out) < 2 {
+		return out // nothing to order (and no sorting to set up)
+	}
 	sort.Slice(out, func(i, j int) bool {
 		x, y := out[i], out[j]
 		if c := x.key.Cmp(y.key); c != 0 {

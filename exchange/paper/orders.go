@@ -120,7 +120,7 @@ func steps(px, step decimal.Decimal) (n int64, ok bool) {
 // covers reports whether the account can take qty of o at price now, fees included.
 func (t *tx) covers(o domain.Order, qty, price, rate decimal.Decimal) bool {
 	if o.Side == domain.Buy {
-		return t.balance(domain.Quote(o.Symbol)).Available.GreaterThanOrEqual(qty.Mul(price).Mul(one.Add(rate)))
+		return t.balance(domain.Quote(o.Symbol)).Available.GreaterThanOrEqual(domain.Times(domain.Times(qty, price), domain.Plus(one, rate)))
 	}
 	return t.balance(domain.Base(o.Symbol)).Available.GreaterThanOrEqual(qty)
 }

@@ -104,8 +104,8 @@ func (t *tx) adjust(cur string, dAvail, dHold decimal.Decimal) {
 		i = len(t.balances) - 1
 	}
 	b := &t.balances[i]
-	b.Available = b.Available.Add(dAvail)
-	b.Hold = b.Hold.Add(dHold)
+	b.Available = domain.Plus(b.Available, dAvail)
+	b.Hold = domain.Plus(b.Hold, dHold)
 }
 
 func (t *tx) position(sym string) domain.PositionBook {
@@ -202,7 +202,7 @@ func (e *Engine) holdFor(o domain.Order, qty decimal.Decimal) decimal.Decimal {
 	case domain.Base(o.Symbol):
 		return qty
 	}
-	return qty.Mul(*o.Price).Mul(one.Add(e.cfg.MakerFee))
+	return domain.Times(domain.Times(qty, *o.Price), domain.Plus(one, e.cfg.MakerFee))
 }
 
 // HoldFor is the hold an order written before holds were stored would have
@@ -222,7 +222,7 @@ func (t *tx) hold(o *domain.Order) error {
 		if t.balance(cur).Available.LessThan(amt) {
 			return rejected(MsgInsufficient)
 		}
-		t.adjust(cur, amt.Neg(), amt)
+		t.adjust(cur, domain.Neg(amt), amt)
 	}
 	o.Hold = amt
 	t.record(*o, nil)
@@ -232,7 +232,7 @@ func (t *tx) hold(o *domain.Order) error {
 // release gives back all an order still holds.
 func (t *tx) release(o *domain.Order) {
 	if cur := o.HoldCurrency(); cur != "" && !o.Hold.IsZero() {
-		t.adjust(cur, o.Hold, o.Hold.Neg())
+		t.adjust(cur, o.Hold, domain.Neg(o.Hold))
 	}
 	o.Hold = decimal.Zero
 }
@@ -266,16 +266,16 @@ func (t *tx) regroup(group string) error {
 	need, have := decimal.Zero, decimal.Zero
 	for _, m := range members {
 		need = decimal.Max(need, m.Remaining())
-		have = have.Add(m.Hold)
+		have = domain.Plus(have, m.Hold)
 	}
 	if len(members) == 0 {
 		return nil
 	}
 	cur := members[0].HoldCurrency()
-	if d := need.Sub(have); d.IsPositive() && t.balance(cur).Available.LessThan(d) {
+	if d := domain.Minus(need, have); d.IsPositive() && t.balance(cur).Available.LessThan(d) {
 		return rejected(MsgInsufficient)
 	}
-	t.adjust(cur, have.Sub(need), need.Sub(have))
+	t.adjust(cur, domain.Minus(have, need), domain.Minus(need, have))
 	for i, m := range members {
 		h := decimal.Zero
 		if i == 0 {
@@ -319,8 +319,8 @@ func (t *tx) fill(o *domain.Order, qty, price decimal.Decimal, liquidity string)
 		// The group's hold went back with the siblings: this order now holds
 		// what its own remainder needs.
 		need := t.e.holdFor(*o, o.Remaining())
-		d := need.Sub(o.Hold)
-		t.adjust(o.HoldCurrency(), d.Neg(), d)
+		d := domain.Minus(need, o.Hold)
+		t.adjust(o.HoldCurrency(), domain.Neg(d), d)
 		o.Hold = need
 	}
 	if cur := o.HoldCurrency(); cur != "" && o.Status == domain.StatusOpen && !o.Hold.IsZero() {
@@ -329,18 +329,18 @@ func (t *tx) fill(o *domain.Order, qty, price decimal.Decimal, liquidity string)
 		if qty.LessThan(o.Remaining()) {
 			part = o.Hold.Mul(qty).Div(o.Remaining()).Round(8)
 		}
-		t.adjust(cur, part, part.Neg())
-		o.Hold = o.Hold.Sub(part)
+		t.adjust(cur, part, domain.Neg(part))
+		o.Hold = domain.Minus(o.Hold, part)
 	}
-	notional := qty.Mul(price)
-	fee := notional.Mul(rate).Round(8)
+	notional := domain.Times(qty, price)
+	fee := domain.Times(notional, rate).Round(8)
 	base, quote := domain.Base(o.Symbol), domain.Quote(o.Symbol)
 	if o.Side == domain.Buy {
-		t.adjust(quote, notional.Add(fee).Neg(), decimal.Zero)
+		t.adjust(quote, domain.Neg(domain.Plus(notional, fee)), decimal.Zero)
 		t.adjust(base, qty, decimal.Zero)
 	} else {
-		t.adjust(base, qty.Neg(), decimal.Zero)
-		t.adjust(quote, notional.Sub(fee), decimal.Zero)
+		t.adjust(base, domain.Neg(qty), decimal.Zero)
+		t.adjust(quote, domain.Minus(notional, fee), decimal.Zero)
 	}
 	f := domain.Fill{ID: t.e.newID("f"), OrderID: o.ID, Symbol: o.Symbol, Side: o.Side, Quantity: qty, Price: price, Fee: fee,
 		Liquidity: liquidity, Strategy: o.Strategy, Time: t.now}
@@ -351,13 +351,13 @@ func (t *tx) fill(o *domain.Order, qty, price decimal.Decimal, liquidity string)
 	}
 
 	prevFilled := o.FilledQuantity
-	o.FilledQuantity = o.FilledQuantity.Add(qty)
+	o.FilledQuantity = domain.Plus(o.FilledQuantity, qty)
 	avg := price
 	if o.AvgFillPrice != nil {
 		avg = o.AvgFillPrice.Mul(prevFilled).Add(notional).Div(o.FilledQuantity).Round(8)
 	}
 	o.AvgFillPrice = &avg
-	o.Fee = o.Fee.Add(fee)
+	o.Fee = domain.Plus(o.Fee, fee)
 	if o.FilledQuantity.Equal(o.Quantity) {
 		o.Status = domain.StatusFilled
 		o.Hold = decimal.Zero
