@@ -13,6 +13,12 @@ import (
 // always do, and each decimal operation on big integers allocates. Any
 // other operands take the decimal way.
 func Plus(a, b decimal.Decimal) decimal.Decimal {
+	if b.IsZero() && b.Exponent() >= a.Exponent() && !a.IsZero() {
+		return a // a + 0 on a's exponent: a itself (decimals are values)
+	}
+	if a.IsZero() && a.Exponent() >= b.Exponent() && !b.IsZero() {
+		return b
+	}
 	if x, y, e, ok := aligned(a, b); ok {
 		return decimal.New(x+y, e) // each below 10^18: no overflow
 	}
@@ -21,6 +27,9 @@ func Plus(a, b decimal.Decimal) decimal.Decimal {
 
 // Minus is a.Sub(b) (see Plus).
 func Minus(a, b decimal.Decimal) decimal.Decimal {
+	if b.IsZero() && b.Exponent() >= a.Exponent() && !a.IsZero() {
+		return a
+	}
 	if x, y, e, ok := aligned(a, b); ok {
 		return decimal.New(x-y, e)
 	}
@@ -80,4 +89,28 @@ func aligned(a, b decimal.Decimal) (x, y int64, e int32, ok bool) {
 		y *= 10
 	}
 	return x, y, ea, true
+}
+
+// Round is a.Round(places) (see Plus): half away from zero, on exponent
+// -places.
+func Round(a decimal.Decimal, places int32) decimal.Decimal {
+	if a.Exponent() == -places || a.NumDigits() > 18 {
+		return a.Round(places)
+	}
+	c, e, t := a.CoefficientInt64(), a.Exponent(), -places-1
+	for ; e > t; e-- { // rescale up, exactly
+		if c >= 1e17 || c <= -1e17 {
+			return a.Round(places)
+		}
+		c *= 10
+	}
+	for ; e < t; e++ { // rescale down, truncating towards zero
+		c /= 10
+	}
+	if c < 0 {
+		c -= 5
+	} else {
+		c += 5
+	}
+	return decimal.New(c/10, -places)
 }

@@ -42,5 +42,7 @@ func TestIntegerDecimalOps(t *testing.T) {
 		same("Minus", a, b, Minus(a, b), a.Sub(b))
 		same("Times", a, b, Times(a, b), a.Mul(b))
 		same("Neg", a, b, Neg(a), a.Neg())
+		places := int32(rng.Intn(20) - 4)
+		same("Round", a, decimal.New(int64(places), 0), Round(a, places), a.Round(places))
 	}
 }

@@ -333,7 +333,7 @@ func (t *tx) fill(o *domain.Order, qty, price decimal.Decimal, liquidity string)
 		o.Hold = domain.Minus(o.Hold, part)
 	}
 	notional := domain.Times(qty, price)
-	fee := domain.Times(notional, rate).Round(8)
+	fee := domain.Round(domain.Times(notional, rate), 8)
 	base, quote := domain.Base(o.Symbol), domain.Quote(o.Symbol)
 	if o.Side == domain.Buy {
 		t.adjust(quote, domain.Neg(domain.Plus(notional, fee)), decimal.Zero)
