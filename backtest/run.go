@@ -199,7 +199,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 			} else if r.working != nil {
 				r.market(r.working.side, r.working.qty, r.working.reason, *c)
 			}
-			r.walk(*c)
+			r.walk(t, *c)
 			if r.fx != nil {
 				r.sync()
 			}
@@ -251,12 +251,22 @@ func (r *run) quote(px decimal.Decimal) {
 	r.book(c, "")
 }
 
-// walk moves the price through candle c: open -> low -> high -> close,
-// stopping at every resting order's trigger on the way.
-func (r *run) walk(c domain.Candle) {
+// walk moves the price through candle c (candle t): open -> low -> high
+// -> close, stopping at every resting order's trigger on the way.
+func (r *run) walk(t int, c domain.Candle) {
 	if r.eng.LiveCount() == 0 {
 		r.quote(c.Close) // nothing rests: only the close matters
 		return
+	}
+	if r.fx != nil {
+		// On the fast path, a candle whose prices all lie strictly
+		// inside every resting order's trigger (no trailing stop among
+		// them) fills nothing on the way: each quote would only replace
+		// the last one, so the close is the only one that matters.
+		if fall, rise := restBounds(r.eng, r.fx.p); r.fx.within(t, fall, rise) {
+			r.quote(c.Close)
+			return
+		}
 	}
 	for _, leg := range [][2]decimal.Decimal{{c.Open, c.Low}, {c.Low, c.High}, {c.High, c.Close}} {
 		for _, px := range r.triggers(leg[0], leg[1]) {
