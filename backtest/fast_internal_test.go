@@ -88,11 +88,16 @@ func TestSpacingIsTheMedianGap(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for range 2000 {
-		n := r.IntN(40)
+		n := r.IntN(40) + r.IntN(2)*r.IntN(300) // some long enough for many distinct gaps
+		wild := r.IntN(3) == 0
 		cs := make([]domain.Candle, n)
 		at := t0
 		for i := range cs {
 			cs[i].Time = at
+			if wild && r.IntN(3) == 0 {
+				at = at.Add(time.Duration(1+r.IntN(200)) * time.Minute) // gaps of many lengths (more than are counted)
+				continue
+			}
 			switch r.IntN(20) {
 			case 0:
 				at = at.Add(time.Duration(r.IntN(5)) * time.Hour) // a gap, or a repeated time
