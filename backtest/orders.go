@@ -22,9 +22,9 @@ func (r *run) size(px decimal.Decimal) (decimal.Decimal, string) {
 	if !step.IsPositive() {
 		step = decimal.New(1, -8)
 	}
-	_, ask := r.bidAsk(px) // a market BUY pays the ask, as live sizing divides by it
-	paid := ask.Mul(decimal.NewFromInt(1).Add(r.req.SlippageBps.Div(decimal.NewFromInt(10000))))
-	held := r.balance(r.base).Total().Mul(px)
+	_, ask := r.bidAsk(px)               // a market BUY pays the ask, as live sizing divides by it
+	paid := domain.Times(ask, r.slipped) // x (1 + slippage)
+	held := domain.Times(r.balance(r.base).Total(), px)
 	qty, _, atTarget := r.sizing.BuyQuantity(r.equity(px), held, paid, step) // strategy.BuyQuantity
 	if atTarget {
 		return decimal.Zero, msgAtTarget

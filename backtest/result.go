@@ -103,14 +103,14 @@ func (r *run) result() Result {
 		switch {
 		case t.PnL.IsPositive():
 			res.WinningTrades++
-			gross, sumWin = gross.Add(t.PnL), sumWin.Add(t.PnL)
+			gross, sumWin = domain.Plus(gross, t.PnL), domain.Plus(sumWin, t.PnL)
 		case t.PnL.IsNegative():
 			res.LosingTrades++
-			loss, sumLoss = loss.Add(t.PnL.Neg()), sumLoss.Add(t.PnL)
+			loss, sumLoss = domain.Plus(loss, domain.Neg(t.PnL)), domain.Plus(sumLoss, t.PnL)
 		default:
 			res.BreakevenTrades++ // neither a win nor a loss
 		}
-		res.Expectancy = res.Expectancy.Add(t.PnL)
+		res.Expectancy = domain.Plus(res.Expectancy, t.PnL)
 	}
 	res.TotalTrades = len(res.Trades)
 	res.Halted = halted(&res, r.req.Policy.Limits.MaxDrawdown)

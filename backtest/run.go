@@ -103,6 +103,7 @@ type run struct {
 	sizing     strategy.Sizing // strategy.BuyQuantity's constants
 	// 1 - the stop-loss percent, 1 + the take-profit percent (protect)
 	below1, above1 decimal.Decimal
+	slipped        decimal.Decimal // 1 + the slippage (size)
 	// fastCurve: every curve point was marked in fixed point (its metrics
 	// can be computed in integers too)
 	fastCurve bool
@@ -138,6 +139,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		below: msgBelow(req.Config.MinConfidence), lazy: lz, n: n, sizing: strategy.NewSizing(req.Config, req.Policy.Limits)}
 	r.below1, r.above1 = decimal.NewFromInt(1).Sub(req.Policy.StopLossPercent), decimal.NewFromInt(1).Add(req.Policy.TakeProfitPercent)
 	spread := req.SlippageBps.Div(decimal.NewFromInt(10000))
+	r.slipped = decimal.NewFromInt(1).Add(spread)
 	r.eng = paper.New(paper.Config{Products: []domain.Product{req.Product}, TakerFee: req.TakerFee, MakerFee: req.MakerFee, Spread: spread,
 		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }, NoUpdates: true})
 	r.eng.Deposit(domain.Quote(req.Symbol), req.Capital)
@@ -293,7 +295,7 @@ func (r *run) triggers(a, b decimal.Decimal) []decimal.Decimal {
 		if px == nil {
 			return
 		}
-		if (a.LessThan(b) && px.GreaterThan(a) && px.LessThan(b)) || (a.GreaterThan(b) && px.LessThan(a) && px.GreaterThan(b)) {
+		if ab, pa, pb := domain.Cmp(a, b), domain.Cmp(*px, a), domain.Cmp(*px, b); (ab < 0 && pa > 0 && pb < 0) || (ab > 0 && pa < 0 && pb > 0) {
 			out = append(out, *px)
 		}
 	})
@@ -337,7 +339,7 @@ func (r *run) balance(cur string) domain.Balance { return r.eng.Balance(cur) }
 
 // equity is cash plus the base held at px.
 func (r *run) equity(px decimal.Decimal) decimal.Decimal {
-	return r.balance(domain.Quote(r.req.Symbol)).Total().Add(r.balance(r.base).Total().Mul(px))
+	return domain.Plus(r.balance(domain.Quote(r.req.Symbol)).Total(), domain.Times(r.balance(r.base).Total(), px))
 }
 
 // sync hands the engine's state after an event to the fast path, or leaves

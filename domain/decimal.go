@@ -114,3 +114,26 @@ func Round(a decimal.Decimal, places int32) decimal.Decimal {
 	}
 	return decimal.New(c/10, -places)
 }
+
+// Cmp is a.Cmp(b) (see Plus): -1, 0 or +1, without rescaling on the heap
+// when the coefficients fit.
+func Cmp(a, b decimal.Decimal) int {
+	if x, y, _, ok := aligned(a, b); ok {
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	}
+	return a.Cmp(b)
+}
+
+// Min is decimal.Min(a, b): the smaller, a when they are equal.
+func Min(a, b decimal.Decimal) decimal.Decimal {
+	if Cmp(b, a) < 0 {
+		return b
+	}
+	return a
+}

@@ -42,6 +42,15 @@ func TestIntegerDecimalOps(t *testing.T) {
 		same("Minus", a, b, Minus(a, b), a.Sub(b))
 		same("Times", a, b, Times(a, b), a.Mul(b))
 		same("Neg", a, b, Neg(a), a.Neg())
+		if got, want := Cmp(a, b), a.Cmp(b); got != want {
+			t.Fatalf("Cmp(%s, %s) = %d, want %d", a, b, got, want)
+		}
+		if rng.Intn(4) == 0 {
+			if got, want := Cmp(a, a.Add(decimal.Zero)), 0; got != want { // equal values, maybe of another shape
+				t.Fatalf("Cmp(%s, %s) = %d, want 0", a, a, got)
+			}
+		}
+		same("Min", a, b, Min(a, b), decimal.Min(a, b))
 		places := int32(rng.Intn(20) - 4)
 		same("Round", a, decimal.New(int64(places), 0), Round(a, places), a.Round(places))
 	}

@@ -3,6 +3,7 @@ package strategy
 import (
 	"github.com/shopspring/decimal"
 
+	"kestrel/domain"
 	"kestrel/risk"
 )
 
@@ -32,15 +33,16 @@ func NewSizing(c Config, l risk.Limits) Sizing {
 }
 
 // BuyQuantity is the package's BuyQuantity with these constants (the
-// products are exact, so grouping them changes no value).
+// products are exact, so grouping them changes no value; domain.Times and
+// the rest are the decimal operations, value and shape).
 func (s Sizing) BuyQuantity(value, held, paid, step decimal.Decimal) (qty, target decimal.Decimal, atTarget bool) {
-	target = value.Mul(s.share)
+	target = domain.Times(value, s.share)
 	// The caps are met with a margin: the price may tick between sizing and
 	// the risk check, and an order sized exactly at a cap would then be refused.
-	target = decimal.Min(target, value.Mul(s.capShare))
-	notional := decimal.Min(target.Sub(held), s.maxTrade)
-	if notional.LessThan(s.minTrade) {
+	target = domain.Min(target, domain.Times(value, s.capShare))
+	notional := domain.Min(domain.Minus(target, held), s.maxTrade)
+	if domain.Cmp(notional, s.minTrade) < 0 {
 		return decimal.Zero, target, true
 	}
-	return notional.Div(paid).Div(step).Floor().Mul(step), target, false
+	return domain.Times(notional.Div(paid).Div(step).Floor(), step), target, false
 }

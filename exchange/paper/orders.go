@@ -120,9 +120,9 @@ func steps(px, step decimal.Decimal) (n int64, ok bool) {
 // covers reports whether the account can take qty of o at price now, fees included.
 func (t *tx) covers(o domain.Order, qty, price, rate decimal.Decimal) bool {
 	if o.Side == domain.Buy {
-		return t.balance(domain.Quote(o.Symbol)).Available.GreaterThanOrEqual(domain.Times(domain.Times(qty, price), domain.Plus(one, rate)))
+		return domain.Cmp(t.balance(domain.Quote(o.Symbol)).Available, domain.Times(domain.Times(qty, price), domain.Plus(one, rate))) >= 0
 	}
-	return t.balance(domain.Base(o.Symbol)).Available.GreaterThanOrEqual(qty)
+	return domain.Cmp(t.balance(domain.Base(o.Symbol)).Available, qty) >= 0
 }
 
 // Place submits an order at time now. A refused order changes nothing.
@@ -193,10 +193,10 @@ func (t *tx) enter(o *domain.Order) error {
 		}
 		return t.hold(o)
 	}
-	if o.Side == domain.Sell && o.StopPrice.GreaterThanOrEqual(q.Last) {
+	if o.Side == domain.Sell && domain.Cmp(*o.StopPrice, q.Last) >= 0 {
 		return domain.FieldErrors(map[string]string{"stop_price": "Stop price must be below the current price for a SELL stop-loss"}, "stop_price")
 	}
-	if o.Side == domain.Buy && o.StopPrice.LessThanOrEqual(q.Last) {
+	if o.Side == domain.Buy && domain.Cmp(*o.StopPrice, q.Last) <= 0 {
 		return domain.FieldErrors(map[string]string{"stop_price": "Stop price must be above the current price for a BUY stop"}, "stop_price")
 	}
 	return t.hold(o)

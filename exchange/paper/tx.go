@@ -176,7 +176,7 @@ func (t *tx) apply() Change {
 			e.track(o)
 		}
 		switch {
-		case o.Status.Live() && (!was || !key(prev).Equal(key(o))):
+		case o.Status.Live() && (!was || domain.Cmp(key(prev), key(o)) != 0):
 			if was {
 				e.unrest(prev)
 			}
@@ -219,7 +219,7 @@ func (t *tx) hold(o *domain.Order) error {
 	}
 	amt := t.e.holdFor(*o, o.Remaining())
 	if cur := o.HoldCurrency(); cur != "" {
-		if t.balance(cur).Available.LessThan(amt) {
+		if domain.Cmp(t.balance(cur).Available, amt) < 0 {
 			return rejected(MsgInsufficient)
 		}
 		t.adjust(cur, domain.Neg(amt), amt)
@@ -272,7 +272,7 @@ func (t *tx) regroup(group string) error {
 		return nil
 	}
 	cur := members[0].HoldCurrency()
-	if d := domain.Minus(need, have); d.IsPositive() && t.balance(cur).Available.LessThan(d) {
+	if d := domain.Minus(need, have); d.IsPositive() && domain.Cmp(t.balance(cur).Available, d) < 0 {
 		return rejected(MsgInsufficient)
 	}
 	t.adjust(cur, domain.Minus(have, need), domain.Minus(need, have))
@@ -281,7 +281,7 @@ func (t *tx) regroup(group string) error {
 		if i == 0 {
 			h = need
 		}
-		if !m.Hold.Equal(h) {
+		if domain.Cmp(m.Hold, h) != 0 {
 			m.Hold, m.UpdatedAt = h, t.now
 			t.put(m)
 		}
@@ -326,7 +326,7 @@ func (t *tx) fill(o *domain.Order, qty, price decimal.Decimal, liquidity string)
 	if cur := o.HoldCurrency(); cur != "" && o.Status == domain.StatusOpen && !o.Hold.IsZero() {
 		// Release this quantity's share of the stored hold; the last fill releases the rest.
 		part := o.Hold
-		if qty.LessThan(o.Remaining()) {
+		if domain.Cmp(qty, o.Remaining()) < 0 {
 			part = o.Hold.Mul(qty).Div(o.Remaining()).Round(8)
 		}
 		t.adjust(cur, part, domain.Neg(part))
@@ -358,7 +358,7 @@ func (t *tx) fill(o *domain.Order, qty, price decimal.Decimal, liquidity string)
 	}
 	o.AvgFillPrice = &avg
 	o.Fee = domain.Plus(o.Fee, fee)
-	if o.FilledQuantity.Equal(o.Quantity) {
+	if domain.Cmp(o.FilledQuantity, o.Quantity) == 0 {
 		o.Status = domain.StatusFilled
 		o.Hold = decimal.Zero
 	} else {
