@@ -137,3 +137,125 @@ func Min(a, b decimal.Decimal) decimal.Decimal {
 	}
 	return a
 }
+
+// Div is a.Div(b) (see Plus): the quotient rounded half away from zero to
+// decimal.DivisionPrecision (16) places, on exponent -16.
+func Div(a, b decimal.Decimal) decimal.Decimal {
+	const places = 16
+	if decimal.DivisionPrecision != places || a.NumDigits() > 18 || b.NumDigits() > 18 || b.IsZero() {
+		return a.Div(b)
+	}
+	x, y := a.CoefficientInt64(), b.CoefficientInt64()
+	neg := (x < 0) != (y < 0)
+	ux, uy := abs64(x), abs64(y)
+	// a / b = x / y x 10^(ea - eb): the quotient x 10^16 is x x 10^e / y
+	e := int64(a.Exponent()) - int64(b.Exponent()) + places
+	var hi, lo uint64
+	switch {
+	case e >= 0 && e < int64(len(pow10)):
+		hi, lo = bits.Mul64(ux, pow10[e])
+	case e < 0 && -e < int64(len(pow10)):
+		h, l := bits.Mul64(uy, pow10[-e])
+		if h != 0 {
+			return a.Div(b)
+		}
+		lo, uy = ux, l
+	default:
+		return a.Div(b)
+	}
+	if hi >= uy {
+		return a.Div(b) // the quotient needs more than 64 bits
+	}
+	q, r := bits.Div64(hi, lo, uy)
+	if r >= uy-r { // 2r >= y: half away from zero
+		q++
+	}
+	if q >= 1<<62 {
+		return a.Div(b)
+	}
+	v := int64(q)
+	if neg {
+		v = -v
+	}
+	return decimal.New(v, -places)
+}
+
+// Floor is a.Floor() (see Plus): on exponent 0.
+func Floor(a decimal.Decimal) decimal.Decimal {
+	if a.Exponent() >= 0 || a.NumDigits() > 18 {
+		return a.Floor()
+	}
+	c, k := a.CoefficientInt64(), -int64(a.Exponent())
+	if k > 18 { // |c| < 10^18 <= 10^k: the floor is 0 or -1
+		if c < 0 {
+			return decimal.New(-1, 0)
+		}
+		return decimal.New(0, 0)
+	}
+	p := int64(pow10[k])
+	q := c / p
+	if c%p != 0 && c < 0 {
+		q-- // towards minus infinity
+	}
+	return decimal.New(q, 0)
+}
+
+func abs64(x int64) uint64 {
+	if x < 0 {
+		return uint64(-x)
+	}
+	return uint64(x)
+}
+
+var pow10 = [...]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// DivFloor is a.Div(b).Floor() (see Plus): the quotient rounded half away
+// from zero to 16 places, then down to a whole number, on exponent 0 (a
+// quantity in steps: its quotient at 16 places needs more than 64 bits).
+func DivFloor(a, b decimal.Decimal) decimal.Decimal {
+	const places = 16
+	if decimal.DivisionPrecision != places || a.NumDigits() > 18 || b.NumDigits() > 18 || b.IsZero() {
+		return a.Div(b).Floor()
+	}
+	x, y := a.CoefficientInt64(), b.CoefficientInt64()
+	neg := (x < 0) != (y < 0)
+	ux, uy := abs64(x), abs64(y)
+	e := int64(a.Exponent()) - int64(b.Exponent()) + places
+	var hi, lo uint64
+	switch {
+	case e >= 0 && e < int64(len(pow10)):
+		hi, lo = bits.Mul64(ux, pow10[e])
+	case e < 0 && -e < int64(len(pow10)):
+		h, l := bits.Mul64(uy, pow10[-e])
+		if h != 0 {
+			return a.Div(b).Floor()
+		}
+		lo, uy = ux, l
+	default:
+		return a.Div(b).Floor()
+	}
+	// Q = round(hi:lo / y), in 128 bits
+	qhi, r1 := hi/uy, hi%uy
+	qlo, r := bits.Div64(r1, lo, uy)
+	if r >= uy-r {
+		var c uint64
+		qlo, c = bits.Add64(qlo, 1, 0)
+		qhi += c
+	}
+	// Q / 10^16, whole
+	if qhi >= pow10[places] {
+		return a.Div(b).Floor()
+	}
+	f, rem := bits.Div64(qhi, qlo, pow10[places])
+	if f >= 1<<62 {
+		return a.Div(b).Floor()
+	}
+	v := int64(f)
+	if neg {
+		v = -v
+		if rem != 0 {
+			v-- // towards minus infinity
+		}
+	}
+	return decimal.New(v, 0)
+}

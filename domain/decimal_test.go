@@ -51,7 +51,31 @@ func TestIntegerDecimalOps(t *testing.T) {
 			}
 		}
 		same("Min", a, b, Min(a, b), decimal.Min(a, b))
+		if !b.IsZero() {
+			same("Div", a, b, Div(a, b), a.Div(b))
+			same("DivFloor", a, b, DivFloor(a, b), a.Div(b).Floor())
+		}
+		same("Floor", a, b, Floor(a), a.Floor())
 		places := int32(rng.Intn(20) - 4)
 		same("Round", a, decimal.New(int64(places), 0), Round(a, places), a.Round(places))
+	}
+}
+
+// TestDivFloorSizes: DivFloor over what sizing divides: a quotient at 16
+// places by a size step, the whole number of steps (beyond 64 bits at 16
+// places), and the notional by the price paid.
+func TestDivFloorSizes(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	steps := []decimal.Decimal{decimal.New(1, -8), decimal.New(1, -2), decimal.RequireFromString("0.00100"), decimal.New(5, -1)}
+	for i := 0; i < 200000; i++ {
+		q := decimal.New(rng.Int63n(1e18), -16)
+		step := steps[rng.Intn(len(steps))]
+		if got, want := DivFloor(q, step), q.Div(step).Floor(); got.Coefficient().Cmp(want.Coefficient()) != 0 || got.Exponent() != want.Exponent() {
+			t.Fatalf("DivFloor(%s, %s) = %s, want %s", q, step, got, want)
+		}
+		n, p := decimal.New(rng.Int63n(1e17), -int32(rng.Intn(14))), decimal.New(rng.Int63n(1e10)+1, -int32(rng.Intn(9)))
+		if got, want := Div(n, p), n.Div(p); got.Coefficient().Cmp(want.Coefficient()) != 0 || got.Exponent() != want.Exponent() {
+			t.Fatalf("Div(%s, %s) = %s, want %s", n, p, got, want)
+		}
 	}
 }

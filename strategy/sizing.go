@@ -44,5 +44,5 @@ func (s Sizing) BuyQuantity(value, held, paid, step decimal.Decimal) (qty, targe
 	if domain.Cmp(notional, s.minTrade) < 0 {
 		return decimal.Zero, target, true
 	}
-	return domain.Times(notional.Div(paid).Div(step).Floor(), step), target, false
+	return domain.Times(domain.DivFloor(domain.Div(notional, paid), step), step), target, false
 }
