@@ -121,7 +121,7 @@ func onGrid(px, m, step decimal.Decimal, ceil bool) (decimal.Decimal, bool) {
 // placeProtective places one protective order; like the live gateway it
 // counts towards the day's trades unless the exchange rejects it.
 func (r *run) placeProtective(req domain.OrderRequest) {
-	o, c, err := r.eng.Place(r.now, req)
+	o, c, err := r.engine().Place(r.now, req)
 	if err != nil {
 		return
 	}
@@ -136,9 +136,9 @@ func (r *run) placeProtective(req domain.OrderRequest) {
 // of the data there is no cap: everything is sold at the last close). It
 // returns why nothing was sold, or "".
 func (r *run) sellAll(reason string, c domain.Candle) string {
-	for _, o := range r.eng.LiveOrders() {
+	for _, o := range r.engine().LiveOrders() {
 		if o.Side == domain.Sell {
-			r.eng.Cancel(r.now, o.ID, "closing the position")
+			r.engine().Cancel(r.now, o.ID, "closing the position")
 		}
 	}
 	qty := r.balance(r.base).Available

@@ -94,6 +94,7 @@ type run struct {
 	seq      int
 	working  *working // the unfilled rest of a market order held back by the volume cap
 	fx       *fixed   // the fast path's fixed-point state; nil marks in decimal
+	led      *ledger  // the fast path's ledger (nil: none); while on, the engine is behind (engine)
 	lazy     *lazy    // with Request.Bars: the candle made as read
 	n        int      // candles
 	tally    tally    // the fast path's refusals (refuse)
@@ -147,6 +148,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	if rp, ok := req.Strategy.(strategy.Replayer); ok && !req.Reference {
 		replay = rp.Replay()
 		if r.fx = newFixed(n); r.fx != nil {
+			r.led = newLedger(req, lz != nil)
 			r.fx.consts = newConsts(req)
 			r.fastCurve = true
 			r.sync()
@@ -191,6 +193,8 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		}
 		if r.fx != nil && pending == nil && r.working == nil && r.fx.quiet(t) {
 			r.fastMark(t, c) // nothing can fill: the engine is not needed
+		} else if r.led != nil && r.fx != nil && r.working == nil && r.ledgerEvent(t, c, pending) {
+			pending = nil // booked in the ledger
 		} else {
 			r.candle(t) // the engine reads its prices
 			r.quote(c.Open)
@@ -249,14 +253,14 @@ func width(cs []domain.Candle) time.Duration {
 // filled.
 func (r *run) quote(px decimal.Decimal) {
 	bid, ask := r.bidAsk(px)
-	c := r.eng.OnQuote(r.now, paper.Quote{Symbol: r.req.Symbol, Last: px, Bid: bid, Ask: ask})
+	c := r.engine().OnQuote(r.now, paper.Quote{Symbol: r.req.Symbol, Last: px, Bid: bid, Ask: ask})
 	r.book(c, "")
 }
 
 // walk moves the price through candle c (candle t): open -> low -> high
 // -> close, stopping at every resting order's trigger on the way.
 func (r *run) walk(t int, c domain.Candle) {
-	if r.eng.LiveCount() == 0 {
+	if r.engine().LiveCount() == 0 {
 		r.quote(c.Close) // nothing rests: only the close matters
 		return
 	}
@@ -265,7 +269,7 @@ func (r *run) walk(t int, c domain.Candle) {
 		// inside every resting order's trigger (no trailing stop among
 		// them) fills nothing on the way: each quote would only replace
 		// the last one, so the close is the only one that matters.
-		if fall, rise := restBounds(r.eng, r.fx.p); r.fx.within(t, fall, rise) {
+		if fall, rise := restBounds(r.engine(), r.fx.p); r.fx.within(t, fall, rise) {
 			r.quote(c.Close)
 			return
 		}
@@ -284,7 +288,7 @@ func (r *run) triggers(a, b decimal.Decimal) []decimal.Decimal {
 	// r.trig is reused: the caller is done with the last leg's. The book's
 	// own order is not needed, the prices are sorted below.
 	out := r.trig[:0]
-	r.eng.EachLive(func(o *domain.Order) {
+	r.engine().EachLive(func(o *domain.Order) {
 		px := o.Price
 		if o.Type.IsStop() {
 			px = o.StopPrice // a trailing stop's as it stands at the leg's start: on a leg away from it, it is not met
@@ -333,9 +337,14 @@ func (r *run) book(c paper.Change, reason string) {
 	}
 }
 
-func (r *run) position() domain.PositionBook { return r.eng.Position(r.req.Symbol) }
+func (r *run) position() domain.PositionBook { return r.engine().Position(r.req.Symbol) }
 
-func (r *run) balance(cur string) domain.Balance { return r.eng.Balance(cur) }
+func (r *run) balance(cur string) domain.Balance {
+	if r.led != nil && r.led.on {
+		return r.ledgerBalance(cur)
+	}
+	return r.eng.Balance(cur)
+}
 
 // equity is cash plus the base held at px.
 func (r *run) equity(px decimal.Decimal) decimal.Decimal {
@@ -345,7 +354,7 @@ func (r *run) equity(px decimal.Decimal) decimal.Decimal {
 // sync hands the engine's state after an event to the fast path, or leaves
 // the fast path (marking in decimal from here on) when it does not fit.
 func (r *run) sync() {
-	if !r.fx.sync(r.balance(domain.Quote(r.req.Symbol)).Total(), r.balance(r.base).Total(), r.eng) {
+	if !r.fx.sync(r.balance(domain.Quote(r.req.Symbol)).Total(), r.balance(r.base).Total(), r.engine()) {
 		r.leaveFast()
 	}
 }
@@ -502,7 +511,7 @@ func (r *run) market(side domain.Side, qty decimal.Decimal, reason string, c dom
 	if !now.IsPositive() {
 		return "" // all of it works at the next opens
 	}
-	o, ch, err := r.eng.Place(r.now, domain.OrderRequest{Symbol: r.req.Symbol, Side: side, Type: domain.Market, Quantity: now, Strategy: r.req.Config.Name})
+	o, ch, err := r.engine().Place(r.now, domain.OrderRequest{Symbol: r.req.Symbol, Side: side, Type: domain.Market, Quantity: now, Strategy: r.req.Config.Name})
 	if err != nil {
 		r.working = nil
 		return domain.ErrorMessage(err)
