@@ -140,7 +140,9 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		below: msgBelow(req.Config.MinConfidence), lazy: lz, n: n, sizing: strategy.NewSizing(req.Config, req.Policy.Limits)}
 	r.below1, r.above1 = decimal.NewFromInt(1).Sub(req.Policy.StopLossPercent), decimal.NewFromInt(1).Add(req.Policy.TakeProfitPercent)
 	spread := req.SlippageBps.Div(decimal.NewFromInt(10000))
-	r.slipped = decimal.NewFromInt(1).Add(spread)
+	// 1 + the slippage, without the 16 places Div gave it (only its value
+	// reaches the sizing's quotient): a price paid then stays in 64 bits
+	r.slipped = decimal.RequireFromString(decimal.NewFromInt(1).Add(spread).String())
 	r.eng = paper.New(paper.Config{Products: []domain.Product{req.Product}, TakerFee: req.TakerFee, MakerFee: req.MakerFee, Spread: spread,
 		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }, NoUpdates: true})
 	r.eng.Deposit(domain.Quote(req.Symbol), req.Capital)
