@@ -21,8 +21,8 @@ import (
 // position book), and the engine is left behind: its state is written back
 // (paper.Engine.Load) the first time the general code needs it. An event
 // of any other shape, or one whose figures do not fit, runs the general
-// code. tradebytrade_test.go compares the fills, trades and reports with
-// the reference engine's.
+// code. tradebytrade_test.go and ledger_test.go compare the fills, trades
+// and reports with the reference engine's.
 
 // ledger is the account while the engine is behind (on).
 type ledger struct {
