@@ -386,7 +386,20 @@ func (r *run) ledgerSync(t int, c *domain.Candle) {
 func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low int64) bool {
 	l := r.led
 	r.rollDay(*c) // as act does first (once a day: the general code repeats nothing)
-	qty, why := r.size(c.Open)
+	// size's quantity: paid is the ask (on the grid with a half-spread, the
+	// open as it is without)
+	sp, spExp := open, -priceScale
+	if r.req.HalfSpread.IsPositive() {
+		_, a, ok := r.ledgerBidAsk(open)
+		if !ok {
+			return false
+		}
+		sp, spExp = a, -l.ps
+	}
+	q, qty, why, ok := r.ledgerSize(sp, spExp)
+	if !ok {
+		qty, why = r.size(c.Open)
+	}
 	if why != "" {
 		r.checksPass = false
 		r.mem.acting = sig.Reasoning
@@ -394,8 +407,7 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low 
 		r.ledgerSync(t, c)
 		return true
 	}
-	q, ok := fixedAt(qty, heldScale)
-	if !ok || q <= 0 || domain.Cmp(qty, r.req.Product.MinSize) < 0 {
+	if q, ok = fixedAt(qty, heldScale); !ok || q <= 0 || domain.Cmp(qty, r.req.Product.MinSize) < 0 {
 		return false
 	}
 	_, ask, ok := r.ledgerBidAsk(open)
@@ -430,13 +442,13 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low 
 	if !ok {
 		return false
 	}
-	sp, ok := fixedAt(stop, l.ps)
-	if !ok || sp <= 0 || sp*int64(pow10u[priceScale-l.ps]) >= open {
+	stopPx, ok := fixedAt(stop, l.ps)
+	if !ok || stopPx <= 0 || stopPx*int64(pow10u[priceScale-l.ps]) >= open {
 		return false
 	}
 	// the walk: from the open (above the stop) down to the low, where it
 	// may trigger the stop at its price
-	s := sp * int64(pow10u[priceScale-l.ps])
+	s := stopPx * int64(pow10u[priceScale-l.ps])
 	var sBid, sNotional, sFee int64
 	if low <= s {
 		var ok bool
@@ -466,7 +478,7 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low 
 	l.stop = domain.Order{ID: r.nextID("o"), Symbol: r.req.Symbol, Side: domain.Sell, Type: domain.StopLoss, Quantity: qty, StopPrice: &stop,
 		FilledQuantity: decimal.Zero, Fee: decimal.Zero, Hold: qty, GroupID: "protect-" + id, ParentID: id, Status: domain.StatusOpen,
 		Strategy: r.req.Config.Name, CreatedAt: r.now, UpdatedAt: r.now}
-	l.stopPx, l.hold = sp, q
+	l.stopPx, l.hold = stopPx, q
 	r.trades.Placed(r.now)
 	r.count("")
 	if low <= s {
@@ -500,4 +512,178 @@ func (r *run) ledgerSell(t int, c *domain.Candle, sig strategy.Signal, open int6
 	r.count("")
 	r.ledgerSync(t, c)
 	return true
+}
+
+// ledgerSize is size's strategy.BuyQuantity for a flat account in
+// integers (held nothing, the value its cash, no slippage: paid is the ask,
+// paid x 10^paidExp): the same quantity (x 10^-8, and as size writes it) or
+// the same refusal. ok is false when a figure does not fit; size then
+// decides.
+func (r *run) ledgerSize(paid int64, paidExp int) (q int64, qty decimal.Decimal, why string, ok bool) {
+	l := r.led
+	share, capShare, maxTrade, minTrade := r.sizing.Constants()
+	co := func(d decimal.Decimal) (uint64, int, bool) {
+		if d.Sign() < 0 || d.NumDigits() > 18 {
+			return 0, 0, false
+		}
+		return uint64(d.CoefficientInt64()), int(d.Exponent()), true
+	}
+	sh, esh, ok1 := co(share)
+	cp, ecp, ok2 := co(capShare)
+	mt, emt, ok3 := co(maxTrade)
+	mn, emn, ok4 := co(minTrade)
+	if !ok1 || !ok2 || !ok3 || !ok4 || l.cash < 0 || paid <= 0 {
+		return 0, qty, "", false
+	}
+	v := uint64(l.cash) // the value, x 10^-scale
+	h1, l1 := bits.Mul64(v, sh)
+	h2, l2 := bits.Mul64(v, cp)
+	// target = min(value x share, value x capShare); notional = min(target, maxTrade)
+	n, en, ok := minAt(u128{h1, l1}, esh-l.scale(), u128{h2, l2}, ecp-l.scale())
+	if !ok {
+		return 0, qty, "", false
+	}
+	if n, en, ok = minAt(n, en, u128{0, mt}, emt); !ok {
+		return 0, qty, "", false
+	}
+	if c, ok := cmpAt(n, en, u128{0, mn}, emn); !ok {
+		return 0, qty, "", false
+	} else if c < 0 {
+		return 0, qty, msgAtTarget, true
+	}
+	// q1 = notional / paid rounded half up to 16 places (x 10^16)
+	k := en - paidExp + 16
+	num, den := n, uint64(paid)
+	if k >= 0 {
+		if num, ok = mulPow(num, k); !ok {
+			return 0, qty, "", false
+		}
+	} else {
+		if -k >= len(pow10u) {
+			return 0, qty, "", false
+		}
+		hi, lo := bits.Mul64(den, pow10u[-k])
+		if hi != 0 {
+			return 0, qty, "", false
+		}
+		den = lo
+	}
+	q1, ok := divRound(num, den)
+	if !ok {
+		return 0, qty, "", false
+	}
+	// steps = floor(round16(q1 x 10^-16 / step)): R = round(q1 x 10^-es / sc), then R / 10^16
+	sc, es, ok := co(r.sizeStep())
+	if !ok || sc == 0 {
+		return 0, qty, "", false
+	}
+	num, den = q1, sc
+	if es <= 0 {
+		if num, ok = mulPow(num, -es); !ok {
+			return 0, qty, "", false
+		}
+	} else {
+		if es >= len(pow10u) {
+			return 0, qty, "", false
+		}
+		hi, lo := bits.Mul64(den, pow10u[es])
+		if hi != 0 {
+			return 0, qty, "", false
+		}
+		den = lo
+	}
+	rr, ok := divRound(num, den)
+	if !ok || rr.hi >= pow10u[16] {
+		return 0, qty, "", false
+	}
+	steps, _ := bits.Div64(rr.hi, rr.lo, pow10u[16])
+	if steps == 0 {
+		return 0, qty, "Order size rounds to zero", true
+	}
+	// q = steps x step, x 10^8
+	e8 := es + heldScale
+	if e8 < 0 || e8 >= len(pow10u) {
+		return 0, qty, "", false
+	}
+	hi, lo := bits.Mul64(steps, sc)
+	hi2, lo2 := bits.Mul64(lo, pow10u[e8])
+	if hi != 0 || hi2 != 0 || lo2 > 1<<62 {
+		return 0, qty, "", false
+	}
+	if steps > (1<<62)/sc {
+		return 0, qty, "", false
+	}
+	return int64(lo2), decimal.New(int64(steps*sc), int32(es)), "", true
+}
+
+// sizeStep is the size increment size() sizes with.
+func (r *run) sizeStep() decimal.Decimal {
+	if step := r.req.Product.SizeIncrement; step.IsPositive() {
+		return step
+	}
+	return decimal.New(1, -8)
+}
+
+// mulPow is x x 10^k, if it fits in 128 bits.
+func mulPow(x u128, k int) (u128, bool) {
+	for ; k > 0; k-- {
+		hi1, lo := bits.Mul64(x.lo, 10)
+		hi2, hi := bits.Mul64(x.hi, 10)
+		var c uint64
+		hi, c = bits.Add64(hi, hi1, 0)
+		if hi2 != 0 || c != 0 {
+			return u128{}, false
+		}
+		x = u128{hi, lo}
+	}
+	return x, true
+}
+
+// cmpAt compares a x 10^ea with b x 10^eb.
+func cmpAt(a u128, ea int, b u128, eb int) (int, bool) {
+	var ok bool
+	if ea > eb {
+		if a, ok = mulPow(a, ea-eb); !ok {
+			return 0, false
+		}
+	} else if eb > ea {
+		if b, ok = mulPow(b, eb-ea); !ok {
+			return 0, false
+		}
+	}
+	switch {
+	case a.less(b):
+		return -1, true
+	case b.less(a):
+		return 1, true
+	}
+	return 0, true
+}
+
+// minAt is the smaller of a x 10^ea and b x 10^eb (a when equal), as it
+// is written.
+func minAt(a u128, ea int, b u128, eb int) (u128, int, bool) {
+	c, ok := cmpAt(a, ea, b, eb)
+	if !ok {
+		return u128{}, 0, false
+	}
+	if c <= 0 {
+		return a, ea, true
+	}
+	return b, eb, true
+}
+
+// divRound is x / d rounded half up, in 128 bits.
+func divRound(x u128, d uint64) (u128, bool) {
+	if d == 0 {
+		return u128{}, false
+	}
+	qhi, r1 := x.hi/d, x.hi%d
+	qlo, r := bits.Div64(r1, x.lo, d)
+	if r >= d-r {
+		var c uint64
+		qlo, c = bits.Add64(qlo, 1, 0)
+		qhi += c
+	}
+	return u128{qhi, qlo}, true
 }

@@ -46,3 +46,11 @@ func (s Sizing) BuyQuantity(value, held, paid, step decimal.Decimal) (qty, targe
 	}
 	return domain.Times(domain.DivFloor(domain.Div(notional, paid), step), step), target, false
 }
+
+// Constants are the figures BuyQuantity works with: the share of the value
+// aimed at, the maximum position's share and the maximum trade (each with
+// its margin), and the minimum trade (a backtest's integer sizing reads
+// them).
+func (s Sizing) Constants() (share, capShare, maxTrade, minTrade decimal.Decimal) {
+	return s.share, s.capShare, s.maxTrade, s.minTrade
+}
