@@ -105,9 +105,22 @@
 // exact fixed point (cash + held x close in 128-bit integers, the floats
 // rounded as big.Rat rounds them); a SELL with nothing held, or a BUY the
 // loss limits refuse while the account is flat, is booked without the
-// engine. Every other candle runs the general code. Request.Reference turns
-// the fast path off; fast_test.go compares the two, and
-// tradebytrade_test.go compares them fill by fill and trade by trade. Prices
+// engine. A run with a plain protective stop (no take-profit, trailing
+// stop, slippage or volume cap) books its usual events in a ledger of
+// integers (ledger.go), as the engine would: a BUY from a flat account that
+// every check lets through, with its stop; a SELL that cancels the stop and
+// sells at the bid; the stop triggering at the open or at its price on the
+// way down. The engine is then behind, and the account is written back to it
+// (paper.Engine.Load) the first time the general code needs it. Every other
+// candle runs the general code; there, a flat account's BUY that the same
+// checks, made in floats, find within every limit by far skips risk.Check
+// (it cannot refuse it), and a candle that reaches no resting order's
+// trigger is quoted at its close only (the quotes on the way would fill
+// nothing). The engine itself does its decimal arithmetic in 64-bit
+// integers when the figures fit (domain.Plus and the rest: the same values
+// and shapes). Request.Reference turns the fast path off; fast_test.go
+// compares the two, and tradebytrade_test.go and ledger_test.go compare
+// them fill by fill and trade by trade. Prices
 // are read on one grid of 8 decimals, whatever number of decimals each was
 // written with (the store's 63857.3 next to 63877.97). Given fixed-point
 // bars (Request.Bars, as kestrel backtest reads a file) instead of decimal

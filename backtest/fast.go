@@ -291,7 +291,17 @@ func (f *fixed) sync(cash, held decimal.Decimal, eng *paper.Engine) bool {
 	}
 	f.cash, f.held = c, int64(h.lo)
 	f.orders = eng.LiveCount() > 0
-	f.fall, f.rise = -1, 1<<62
+	f.fall, f.rise = restBounds(eng, f.p)
+	return true
+}
+
+// restBounds are the resting orders' trigger bounds at 10^-p: a falling
+// price triggers one at or below fall, a rising one at or above rise
+// (-1 and 1<<62 when nothing rests); with a trailing stop resting, or a
+// price that does not fit, fall is 1<<62 and rise -1, so that no candle is
+// quiet.
+func restBounds(eng *paper.Engine, p int) (fall, rise int64) {
+	fall, rise = -1, 1<<62
 	comparable := true
 	eng.EachLive(func(o *domain.Order) {
 		if o.Type == domain.TrailingStop {
@@ -307,22 +317,22 @@ func (f *fixed) sync(cash, held decimal.Decimal, eng *paper.Engine) bool {
 		if px == nil || !comparable {
 			return
 		}
-		v, ok := toScale(*px, f.p)
+		v, ok := toScale(*px, p)
 		if !ok || v.hi != 0 || v.lo > 1<<62 {
 			comparable = false
 			return
 		}
 		falling := o.Side == domain.Sell && o.Type == domain.StopLoss || o.Side == domain.Buy && o.Type != domain.StopLoss
 		if falling {
-			f.fall = max(f.fall, int64(v.lo))
+			fall = max(fall, int64(v.lo))
 		} else {
-			f.rise = min(f.rise, int64(v.lo))
+			rise = min(rise, int64(v.lo))
 		}
 	})
 	if !comparable {
-		f.fall, f.rise = 1<<62, -1 // not comparable: every candle takes the general path
+		return 1 << 62, -1 // not comparable: every candle takes the general path
 	}
-	return true
+	return fall, rise
 }
 
 // quiet reports whether candle t can change nothing in the engine: no
@@ -331,8 +341,14 @@ func (f *fixed) quiet(t int) bool {
 	if !f.orders {
 		return true
 	}
+	return f.within(t, f.fall, f.rise)
+}
+
+// within reports whether candle t's prices all lie strictly between fall
+// and rise.
+func (f *fixed) within(t int, fall, rise int64) bool {
 	lo, hi := f.bounds(t)
-	return lo >= 0 && lo > f.fall && hi < f.rise
+	return lo >= 0 && lo > fall && hi < rise
 }
 
 // mark returns the equity at candle t's close (at f.scale), its drawdown

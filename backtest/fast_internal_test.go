@@ -88,11 +88,16 @@ func TestSpacingIsTheMedianGap(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for range 2000 {
-		n := r.IntN(40)
+		n := r.IntN(40) + r.IntN(2)*r.IntN(300) // some long enough for many distinct gaps
+		wild := r.IntN(3) == 0
 		cs := make([]domain.Candle, n)
 		at := t0
 		for i := range cs {
 			cs[i].Time = at
+			if wild && r.IntN(3) == 0 {
+				at = at.Add(time.Duration(1+r.IntN(200)) * time.Minute) // gaps of many lengths (more than are counted)
+				continue
+			}
 			switch r.IntN(20) {
 			case 0:
 				at = at.Add(time.Duration(r.IntN(5)) * time.Hour) // a gap, or a repeated time
@@ -122,6 +127,28 @@ func TestSpacingIsTheMedianGap(t *testing.T) {
 		}
 		if got := (&run{lazy: &lazy{bars: bars, t: -1}}).spacing(); got != want {
 			t.Fatalf("spacing of %d bars = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// TestSpreadGridRemembers: one grid quoting prices again and again (its
+// remembered quotes hit and are replaced) still gives market.BidAsk.
+func TestSpreadGridRemembers(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, hs := range [][2]string{{"0.00005", "0.01"}, {"0.001", "0.0001"}, {"0.0000123", "1"}} {
+		half, step := decimal.RequireFromString(hs[0]), decimal.RequireFromString(hs[1])
+		g := newSpreadGrid(half, step)
+		pool := make([]decimal.Decimal, 7)
+		for i := range pool {
+			pool[i] = decimal.New(1+r.Int64N(1<<40), -int32(r.IntN(9)))
+		}
+		for range 20000 {
+			px := pool[r.IntN(len(pool))]
+			wb, wa := market.BidAsk(px, half, step)
+			gb, ga, ok := g.bidAsk(px)
+			if ok && (!gb.Equal(wb) || !ga.Equal(wa) || gb.Exponent() != wb.Exponent() || ga.Exponent() != wa.Exponent()) {
+				t.Fatalf("bidAsk(%s, %s, %s) = %s %s, want %s %s", px, half, step, gb, ga, wb, wa)
+			}
 		}
 	}
 }

@@ -3,6 +3,8 @@ package backtest
 import (
 	"math"
 
+	"github.com/shopspring/decimal"
+
 	"kestrel/domain"
 	"kestrel/risk"
 	"kestrel/strategy"
@@ -34,7 +36,11 @@ func (r *run) refusedFlat(sig strategy.Signal, t int, c domain.Candle) bool {
 	}
 	msg := r.lossCheck()
 	if msg == "" {
-		return false // it trades
+		// It trades: every check risk.Check makes of this order passes (the
+		// order checks and the loss limits above; exposure below), so act
+		// need not make them again.
+		r.checksPass = f.consts.exposureOK
+		return false
 	}
 	r.refuse(msg)
 	return true
@@ -104,16 +110,27 @@ func (r *run) atTarget(t int) bool {
 	return notional < k.minTrade-eps
 }
 
-// consts are a run's limits as floats, for orderChecksPass.
-type consts struct{ maxPosition, maxTrade, minTrade, step, slip float64 }
+// consts are a run's limits as floats, for orderChecksPass and lossesClear.
+type consts struct {
+	maxPosition, maxTrade, minTrade, step, slip, dailyLoss, maxDrawdown float64
+	// exposureOK: a flat account's BUY sized by strategy.BuyQuantity
+	// certainly passes risk.Check's exposure checks. Sized at most
+	// 0.995 x max_position_size of the value (paid is at least the ask:
+	// no negative slippage), it is within the maximum position size, and
+	// within the leverage cap when 0.996 x max_position_size is.
+	exposureOK bool
+}
 
 func newConsts(req Request) consts {
 	l := req.Policy.Limits
 	k := consts{maxPosition: l.MaxPositionSize.InexactFloat64(), maxTrade: l.MaxTradeAmount.InexactFloat64(), minTrade: l.MinTradeAmount.InexactFloat64(),
-		step: 1e-8, slip: 1 + req.SlippageBps.InexactFloat64()/1e4}
+		step: 1e-8, slip: 1 + req.SlippageBps.InexactFloat64()/1e4, dailyLoss: l.DailyLossLimit.InexactFloat64(), maxDrawdown: l.MaxDrawdown.InexactFloat64()}
 	if s := req.Product.SizeIncrement; s.IsPositive() {
 		k.step = s.InexactFloat64()
 	}
+	lev := decimal.Min(l.MaxLeverage, risk.SpotLeverageCap)
+	k.exposureOK = !req.SlippageBps.IsNegative() && l.MaxPositionSize.IsPositive() &&
+		(!lev.IsPositive() || l.MaxPositionSize.Mul(decimal.RequireFromString("0.996")).LessThan(lev))
 	return k
 }
 
@@ -126,6 +143,9 @@ func (r *run) lossCheck() string {
 	if f.dayStartOK && f.lossMemo && f.lossKey == key {
 		return f.lossMsg
 	}
+	if f.dayStartOK && f.lossesClear() {
+		return "" // the limits let it through, by far
+	}
 	value := r.balance(domain.Quote(r.req.Symbol)).Total() // flat: equity is cash
 	err := risk.CheckLosses(r.req.Policy.Limits, risk.Snapshot{PortfolioValue: value, StartOfDayValue: r.dayStart, PeakValue: r.peakValue()})
 	msg := ""
@@ -135,6 +155,34 @@ func (r *run) lossCheck() string {
 	f.lossKey, f.lossMsg, f.lossMemo = key, msg, true
 	return msg
 }
+
+// lossesClear reports whether risk.CheckLosses certainly lets a flat
+// account's order through: the day's loss and the drawdown (the decimal
+// path's quotients, rounded to 16 places) are each below their limit by
+// far more than the float error here (about 1e-15 of the amounts). A
+// ratio near its limit answers false, and the decimal check decides.
+func (f *fixed) lossesClear() bool {
+	k := &f.consts
+	cash := f128(f.cash)
+	for _, x := range [...]struct {
+		base  u128
+		limit float64
+	}{{f.dayStart, k.dailyLoss}, {f.peak, k.maxDrawdown}} {
+		if x.base == (u128{}) {
+			continue // not positive: CheckLosses skips it
+		}
+		b := f128(x.base)
+		ratio := (b - cash) / b
+		eps := 1e-12 * (b + cash) / b
+		if !(ratio+eps < x.limit-1e-12*(math.Abs(x.limit)+1)) {
+			return false
+		}
+	}
+	return true
+}
+
+// f128 is x as the nearest float64 or next to it (within 3e-16 of x).
+func f128(x u128) float64 { return float64(x.hi)*0x1p64 + float64(x.lo) }
 
 type lossKey struct{ cash, peak, dayStart u128 }
 

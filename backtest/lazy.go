@@ -94,6 +94,9 @@ func (r *run) spacing() time.Duration {
 		}
 		return first
 	}
+	if m, ok := medianGap(len(bars), func(i int) time.Duration { return time.Duration(bars[i].Time - bars[i-1].Time) }); ok {
+		return m
+	}
 	gaps := make([]time.Duration, 0, len(bars)-1)
 	for i := 1; i < len(bars); i++ {
 		if g := time.Duration(bars[i].Time - bars[i-1].Time); g > 0 {

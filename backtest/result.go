@@ -1,6 +1,7 @@
 package backtest
 
 import (
+	"math/bits"
 	"sort"
 	"time"
 
@@ -80,7 +81,15 @@ func (r *run) result() Result {
 	if res.Fills == nil {
 		res.Fills = []Fill{}
 	}
-	res.Trades = roundTrips(r.fills)
+	var feesPaid decimal.Decimal
+	var fixed bool
+	if res.Trades, feesPaid, fixed = roundTripsFixed(r.fills, r.ints); !fixed {
+		res.Trades = roundTrips(r.fills)
+		for _, f := range r.fills {
+			feesPaid = feesPaid.Add(f.Fee)
+		}
+	}
+	res.FeesPaid = feesPaid
 	res.TotalReturn = res.FinalEquity.Div(res.InitialEquity).Sub(decimal.NewFromInt(1)).InexactFloat64()
 	var rets []float64
 	res.MaxDrawdown, rets = r.curveStats()
@@ -90,21 +99,18 @@ func (r *run) result() Result {
 	res.ExposureTime = float64(r.inPos) / float64(n)
 	res.BuyAndHold = buyAndHold(first.Open, last.Close, r.req.HalfSpread, r.req.TakerFee, r.req.SlippageBps)
 	var gross, loss, sumWin, sumLoss decimal.Decimal
-	for _, f := range r.fills {
-		res.FeesPaid = res.FeesPaid.Add(f.Fee)
-	}
 	for _, t := range res.Trades {
 		switch {
 		case t.PnL.IsPositive():
 			res.WinningTrades++
-			gross, sumWin = gross.Add(t.PnL), sumWin.Add(t.PnL)
+			gross, sumWin = domain.Plus(gross, t.PnL), domain.Plus(sumWin, t.PnL)
 		case t.PnL.IsNegative():
 			res.LosingTrades++
-			loss, sumLoss = loss.Add(t.PnL.Neg()), sumLoss.Add(t.PnL)
+			loss, sumLoss = domain.Plus(loss, domain.Neg(t.PnL)), domain.Plus(sumLoss, t.PnL)
 		default:
 			res.BreakevenTrades++ // neither a win nor a loss
 		}
-		res.Expectancy = res.Expectancy.Add(t.PnL)
+		res.Expectancy = domain.Plus(res.Expectancy, t.PnL)
 	}
 	res.TotalTrades = len(res.Trades)
 	res.Halted = halted(&res, r.req.Policy.Limits.MaxDrawdown)
@@ -175,4 +181,150 @@ func roundTrips(fills []Fill) []Trade {
 		}
 	}
 	return out
+}
+
+// roundTripsFixed is roundTrips in 64-bit integers, with the fees paid
+// over all the fills: the same values (quantities and fees at 8 decimals,
+// notionals at 8 + the prices' decimals, each average price the decimal
+// quotient rounded half away from zero to 16 places and then to 8). ok is
+// false when a figure does not fit, and roundTrips decides.
+func roundTripsFixed(fills []Fill, ints []fillInts) (trades []Trade, fees decimal.Decimal, ok bool) {
+	if len(ints) != len(fills) {
+		ints = make([]fillInts, len(fills))
+		for i := range fills {
+			ints[i] = intsOf(&fills[i])
+		}
+	}
+	for i := 1; i < len(fills); i++ {
+		if fills[i].Time.Before(fills[i-1].Time) {
+			return nil, fees, false // roundTrips sorts them
+		}
+	}
+	// The prices' decimals: 8 less the trailing zeros all of them share.
+	g := 8
+	for i := range ints {
+		p := ints[i].p
+		if p < 0 || ints[i].q < 0 || ints[i].fee < 0 {
+			return nil, fees, false
+		}
+		for g > 0 && p%pow10i[g] != 0 {
+			g--
+		}
+	}
+	scale := int32(16 - g) // a notional's decimals
+	feeMul := pow10i[8-g]  // a fee (8 decimals) at the notionals' scale
+	trades = []Trade{}
+	var cur *Trade
+	var held, inQty, inCost, outQty, outValue, pnl, fee, paid int64
+	for i := range fills {
+		f := &fills[i]
+		q, p, fe := ints[i].q, ints[i].p, ints[i].fee
+		if paid, ok = add64(paid, fe); !ok {
+			return nil, fees, false
+		}
+		if cur == nil {
+			if f.Side != domain.Buy {
+				continue
+			}
+			cur = &Trade{EntryTime: f.Time}
+			inQty, inCost, outQty, outValue, pnl, fee = 0, 0, 0, 0, 0, 0
+		}
+		n, ok3 := mul64(q, p/pow10i[g])
+		feeN, ok4 := mul64(fe, feeMul)
+		if fee, ok = add64(fee, fe); !ok || !ok3 || !ok4 {
+			return nil, fees, false
+		}
+		if f.Side == domain.Buy {
+			var ok5, ok6, ok7, ok8 bool
+			held, ok5 = add64(held, q)
+			inQty, ok6 = add64(inQty, q)
+			inCost, ok7 = add64(inCost, n)
+			pnl, ok8 = add64(pnl, -n)
+			if pnl, ok = add64(pnl, -feeN); !ok || !ok5 || !ok6 || !ok7 || !ok8 {
+				return nil, fees, false
+			}
+			continue
+		}
+		var ok5, ok6, ok7, ok8 bool
+		held, ok5 = add64(held, -q)
+		outQty, ok6 = add64(outQty, q)
+		outValue, ok7 = add64(outValue, n)
+		pnl, ok8 = add64(pnl, n)
+		if pnl, ok = add64(pnl, -feeN); !ok || !ok5 || !ok6 || !ok7 || !ok8 {
+			return nil, fees, false
+		}
+		if held <= 0 {
+			in, ok1 := avgPrice(inCost, inQty, g)
+			out, ok2 := avgPrice(outValue, outQty, g)
+			if !ok1 || !ok2 {
+				return nil, fees, false
+			}
+			cur.ExitTime, cur.ExitReason, cur.Quantity = f.Time, f.Reason, decimal.New(inQty, -8)
+			cur.EntryPrice, cur.ExitPrice = decimal.New(in, -8), decimal.New(out, -8)
+			cur.Fees, cur.PnL = decimal.New(fee, -8), decimal.New(pnl, -scale)
+			trades = append(trades, *cur)
+			cur, held = nil, 0
+		}
+	}
+	return trades, decimal.New(paid, -8), true
+}
+
+// fillInts are a fill's quantity, price and fee x 10^8 (-1: not of that
+// shape), read as it is booked, while its decimals are at hand.
+type fillInts struct{ q, p, fee int64 }
+
+func intsOf(f *Fill) fillInts {
+	at := func(d decimal.Decimal) int64 {
+		if x, ok := fixedAt(d, 8); ok {
+			return x
+		}
+		return -1
+	}
+	return fillInts{q: at(f.Quantity), p: at(f.Price), fee: at(f.Fee)}
+}
+
+var pow10i = [...]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
+
+// avgPrice is cost / qty (cost at 16 - g decimals, qty at 8) as
+// cost.Div(qty).Round(8) computes it, x 10^8: rounded half away from zero
+// to 16 places, then to 8.
+func avgPrice(cost, qty int64, g int) (int64, bool) {
+	if cost < 0 || qty <= 0 {
+		return 0, false
+	}
+	// q16 = round(cost x 10^(8+g) / qty), in 128 bits
+	hi, lo := bits.Mul64(uint64(cost), pow10u[8+g])
+	d := uint64(qty)
+	qhi, r := hi/d, hi%d
+	qlo, rem := bits.Div64(r, lo, d)
+	if rem >= d-rem {
+		var c uint64
+		qlo, c = bits.Add64(qlo, 1, 0)
+		qhi += c
+	}
+	// then to 8 places: q16 / 10^8, half up
+	const e8 = 1e8
+	if qhi >= e8 {
+		return 0, false
+	}
+	q8, r8 := bits.Div64(qhi, qlo, e8)
+	if r8 >= e8-r8 {
+		q8++
+	}
+	if q8 > 1<<62 {
+		return 0, false
+	}
+	return int64(q8), true
+}
+
+// add64 is a + b, ok false on overflow.
+func add64(a, b int64) (int64, bool) {
+	s := a + b
+	return s, (s > a) == (b > 0)
+}
+
+// mul64 is a x b for a, b >= 0, ok false beyond 2^62.
+func mul64(a, b int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	return int64(lo), hi == 0 && lo <= 1<<62
 }

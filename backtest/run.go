@@ -83,6 +83,7 @@ type run struct {
 	eng      *paper.Engine
 	base     string
 	fills    []Fill
+	ints     []fillInts // the fills' figures in integers (roundTripsFixed)
 	curve    []Point
 	signals  int            // BUY and SELL signals (Signals.Total)
 	traded   int            // of them, those that became an order
@@ -98,9 +99,17 @@ type run struct {
 	seq      int
 	working  *working // the unfilled rest of a market order held back by the volume cap
 	fx       *fixed   // the fast path's fixed-point state; nil marks in decimal
+	led      *ledger  // the fast path's ledger (nil: none); while on, the engine is behind (engine)
 	lazy     *lazy    // with Request.Bars: the candle made as read
 	n        int      // candles
 	tally    tally    // the fast path's refusals (refuse)
+	// checksPass: refusedFlat found the BUY act is about to size passes
+	// every check of risk.Check (read and cleared by act)
+	checksPass bool
+	sizing     strategy.Sizing // strategy.BuyQuantity's constants
+	// 1 - the stop-loss percent, 1 + the take-profit percent (protect)
+	below1, above1 decimal.Decimal
+	slipped        decimal.Decimal // 1 + the slippage (size)
 	// fastCurve: every curve point was marked in fixed point (its metrics
 	// can be computed in integers too)
 	fastCurve bool
@@ -133,8 +142,12 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, domain.Errorf(domain.EInvalid, "Not enough candles for this period (%d, and %d to warm up)", n, req.Warmup)
 	}
 	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}, curve: make([]Point, 0, n-req.Warmup),
-		below: msgBelow(req.Config.MinConfidence), lazy: lz, n: n}
+		below: msgBelow(req.Config.MinConfidence), lazy: lz, n: n, sizing: strategy.NewSizing(req.Config, req.Policy.Limits)}
+	r.below1, r.above1 = decimal.NewFromInt(1).Sub(req.Policy.StopLossPercent), decimal.NewFromInt(1).Add(req.Policy.TakeProfitPercent)
 	spread := req.SlippageBps.Div(decimal.NewFromInt(10000))
+	// 1 + the slippage, without the 16 places Div gave it (only its value
+	// reaches the sizing's quotient): a price paid then stays in 64 bits
+	r.slipped = decimal.RequireFromString(decimal.NewFromInt(1).Add(spread).String())
 	r.eng = paper.New(paper.Config{Products: []domain.Product{req.Product}, TakerFee: req.TakerFee, MakerFee: req.MakerFee, Spread: spread,
 		NewID: func(kind string) string { r.seq++; return kind + "-" + strconv.Itoa(r.seq) }, NoUpdates: true})
 	r.eng.Deposit(domain.Quote(req.Symbol), req.Capital)
@@ -142,6 +155,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	if rp, ok := req.Strategy.(strategy.Replayer); ok && !req.Reference {
 		replay = rp.Replay()
 		if r.fx = newFixed(n); r.fx != nil {
+			r.led = newLedger(req, lz != nil)
 			r.fx.consts = newConsts(req)
 			r.fastCurve = true
 			r.sync()
@@ -186,6 +200,8 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		}
 		if r.fx != nil && pending == nil && r.working == nil && r.fx.quiet(t) {
 			r.fastMark(t, c) // nothing can fill: the engine is not needed
+		} else if r.led != nil && r.fx != nil && r.working == nil && r.ledgerEvent(t, c, pending) {
+			pending = nil // booked in the ledger
 		} else {
 			r.candle(t) // the engine reads its prices
 			r.quote(c.Open)
@@ -196,7 +212,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 			} else if r.working != nil {
 				r.market(r.working.side, r.working.qty, r.working.reason, *c)
 			}
-			r.walk(*c)
+			r.walk(t, *c)
 			if r.fx != nil {
 				r.sync()
 			}
@@ -247,16 +263,26 @@ func width(cs []domain.Candle) time.Duration {
 // filled.
 func (r *run) quote(px decimal.Decimal) {
 	bid, ask := r.bidAsk(px)
-	c := r.eng.OnQuote(r.now, paper.Quote{Symbol: r.req.Symbol, Last: px, Bid: bid, Ask: ask})
+	c := r.engine().OnQuote(r.now, paper.Quote{Symbol: r.req.Symbol, Last: px, Bid: bid, Ask: ask})
 	r.book(c, "")
 }
 
-// walk moves the price through candle c: open -> low -> high -> close,
-// stopping at every resting order's trigger on the way.
-func (r *run) walk(c domain.Candle) {
-	if r.eng.LiveCount() == 0 {
+// walk moves the price through candle c (candle t): open -> low -> high
+// -> close, stopping at every resting order's trigger on the way.
+func (r *run) walk(t int, c domain.Candle) {
+	if r.engine().LiveCount() == 0 {
 		r.quote(c.Close) // nothing rests: only the close matters
 		return
+	}
+	if r.fx != nil {
+		// On the fast path, a candle whose prices all lie strictly
+		// inside every resting order's trigger (no trailing stop among
+		// them) fills nothing on the way: each quote would only replace
+		// the last one, so the close is the only one that matters.
+		if fall, rise := restBounds(r.engine(), r.fx.p); r.fx.within(t, fall, rise) {
+			r.quote(c.Close)
+			return
+		}
 	}
 	for _, leg := range [][2]decimal.Decimal{{c.Open, c.Low}, {c.Low, c.High}, {c.High, c.Close}} {
 		for _, px := range r.triggers(leg[0], leg[1]) {
@@ -272,7 +298,7 @@ func (r *run) triggers(a, b decimal.Decimal) []decimal.Decimal {
 	// r.trig is reused: the caller is done with the last leg's. The book's
 	// own order is not needed, the prices are sorted below.
 	out := r.trig[:0]
-	r.eng.EachLive(func(o *domain.Order) {
+	r.engine().EachLive(func(o *domain.Order) {
 		px := o.Price
 		if o.Type.IsStop() {
 			px = o.StopPrice // a trailing stop's as it stands at the leg's start: on a leg away from it, it is not met
@@ -283,11 +309,14 @@ func (r *run) triggers(a, b decimal.Decimal) []decimal.Decimal {
 		if px == nil {
 			return
 		}
-		if (a.LessThan(b) && px.GreaterThan(a) && px.LessThan(b)) || (a.GreaterThan(b) && px.LessThan(a) && px.GreaterThan(b)) {
+		if ab, pa, pb := domain.Cmp(a, b), domain.Cmp(*px, a), domain.Cmp(*px, b); (ab < 0 && pa > 0 && pb < 0) || (ab > 0 && pa < 0 && pb > 0) {
 			out = append(out, *px)
 		}
 	})
 	r.trig = out
+	if len(out) < 2 {
+		return out
+	}
 	sort.Slice(out, func(i, j int) bool {
 		if a.LessThan(b) {
 			return out[i].LessThan(out[j])
@@ -314,22 +343,28 @@ func (r *run) book(c paper.Change, reason string) {
 			}
 		}
 		r.fills = append(r.fills, Fill{Side: f.Side, Time: r.now, Price: f.Price, Quantity: f.Quantity, Fee: f.Fee, Reason: why, order: f.OrderID})
+		r.ints = append(r.ints, intsOf(&r.fills[len(r.fills)-1]))
 	}
 }
 
-func (r *run) position() domain.PositionBook { return r.eng.Position(r.req.Symbol) }
+func (r *run) position() domain.PositionBook { return r.engine().Position(r.req.Symbol) }
 
-func (r *run) balance(cur string) domain.Balance { return r.eng.Balance(cur) }
+func (r *run) balance(cur string) domain.Balance {
+	if r.led != nil && r.led.on {
+		return r.ledgerBalance(cur)
+	}
+	return r.eng.Balance(cur)
+}
 
 // equity is cash plus the base held at px.
 func (r *run) equity(px decimal.Decimal) decimal.Decimal {
-	return r.balance(domain.Quote(r.req.Symbol)).Total().Add(r.balance(r.base).Total().Mul(px))
+	return domain.Plus(r.balance(domain.Quote(r.req.Symbol)).Total(), domain.Times(r.balance(r.base).Total(), px))
 }
 
 // sync hands the engine's state after an event to the fast path, or leaves
 // the fast path (marking in decimal from here on) when it does not fit.
 func (r *run) sync() {
-	if !r.fx.sync(r.balance(domain.Quote(r.req.Symbol)).Total(), r.balance(r.base).Total(), r.eng) {
+	if !r.fx.sync(r.balance(domain.Quote(r.req.Symbol)).Total(), r.balance(r.base).Total(), r.engine()) {
 		r.leaveFast()
 	}
 }
@@ -391,11 +426,30 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 		r.count(r.sellAll("signal", c))
 		return
 	}
+	pass := r.checksPass // refusedFlat found this BUY passes every check
+	r.checksPass = false
 	qty, why := r.size(c.Open)
 	if why != "" {
 		r.refused[why]++
 		return
 	}
+	if !pass {
+		if why := r.check(qty, c); why != "" {
+			r.refused[why]++
+			return
+		}
+	}
+	r.trades.Placed(r.now)
+	refused := r.market(domain.Buy, qty, "signal", c)
+	if refused != "" {
+		r.trades.Unplaced(r.now) // as the gateway: an order the exchange refuses does not count
+	}
+	r.count(refused)
+}
+
+// check is risk.Check of a market BUY of qty at candle c's open: the
+// refusal's message, or "".
+func (r *run) check(qty decimal.Decimal, c domain.Candle) string {
 	snap := risk.Snapshot{PortfolioValue: r.equity(c.Open), StartOfDayValue: r.dayStart, PeakValue: r.peakValue(),
 		Exposure: map[string]decimal.Decimal{}, TradesToday: r.trades.N(r.now)}
 	if held := r.balance(r.base).Total(); held.IsPositive() {
@@ -404,15 +458,9 @@ func (r *run) act(sig strategy.Signal, c domain.Candle) {
 	_, ask := r.bidAsk(c.Open)
 	notional := qty.Mul(ask) // valued as the live gateway values a market BUY: at the ask
 	if err := risk.Check(r.req.Policy.Limits, snap, risk.Order{Symbol: r.req.Symbol, Side: domain.Buy, Notional: notional}); err != nil {
-		r.refused[domain.ErrorMessage(err)]++
-		return
+		return domain.ErrorMessage(err)
 	}
-	r.trades.Placed(r.now)
-	refused := r.market(domain.Buy, qty, "signal", c)
-	if refused != "" {
-		r.trades.Unplaced(r.now) // as the gateway: an order the exchange refuses does not count
-	}
-	r.count(refused)
+	return ""
 }
 
 // count books a signal's outcome: traded, or refused for why.
@@ -473,7 +521,7 @@ func (r *run) market(side domain.Side, qty decimal.Decimal, reason string, c dom
 	if !now.IsPositive() {
 		return "" // all of it works at the next opens
 	}
-	o, ch, err := r.eng.Place(r.now, domain.OrderRequest{Symbol: r.req.Symbol, Side: side, Type: domain.Market, Quantity: now, Strategy: r.req.Config.Name})
+	o, ch, err := r.engine().Place(r.now, domain.OrderRequest{Symbol: r.req.Symbol, Side: side, Type: domain.Market, Quantity: now, Strategy: r.req.Config.Name})
 	if err != nil {
 		r.working = nil
 		return domain.ErrorMessage(err)

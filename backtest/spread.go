@@ -44,6 +44,16 @@ type spreadGrid struct {
 	stepCoef  int64 // the step as decimal holds it (the result's shape)
 	stepExp   int32
 	stepCoefN uint64
+	// the last few prices quoted and their bid and ask (a candle's open is
+	// quoted for sizing, the risk check and the engine; its close is often
+	// the next open): decimals are values, so they are handed out again
+	seen [4]quoted
+	next int
+}
+
+type quoted struct {
+	p        int64 // x 10^-8; 0: empty
+	bid, ask decimal.Decimal
 }
 
 func newSpreadGrid(half, step decimal.Decimal) *spreadGrid {
@@ -78,11 +88,19 @@ func (g *spreadGrid) bidAsk(px decimal.Decimal) (bid, ask decimal.Decimal, ok bo
 	if !ok {
 		return bid, ask, false
 	}
+	for i := range g.seen {
+		if q := &g.seen[i]; q.p == p {
+			return q.bid, q.ask, true
+		}
+	}
 	nb, na, ok := g.steps(p)
 	if !ok {
 		return bid, ask, false
 	}
-	return decimal.New(int64(nb*g.stepCoefN), g.stepExp), decimal.New(int64(na*g.stepCoefN), g.stepExp), true
+	bid, ask = decimal.New(int64(nb*g.stepCoefN), g.stepExp), decimal.New(int64(na*g.stepCoefN), g.stepExp)
+	g.seen[g.next] = quoted{p: p, bid: bid, ask: ask}
+	g.next = (g.next + 1) % len(g.seen)
+	return bid, ask, true
 }
 
 // steps are the bid and ask of a price p x 10^-8 in steps of the grid

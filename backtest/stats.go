@@ -1,6 +1,7 @@
 package backtest
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -42,6 +43,9 @@ func spacing(cs []domain.Candle) time.Duration {
 		}
 		return first
 	}
+	if m, ok := medianGap(len(cs), func(i int) time.Duration { return cs[i].Time.Sub(cs[i-1].Time) }); ok {
+		return m
+	}
 	gaps := make([]time.Duration, 0, len(cs)-1)
 	for i := 1; i < len(cs); i++ {
 		if g := cs[i].Time.Sub(cs[i-1].Time); g > 0 {
@@ -53,6 +57,50 @@ func spacing(cs []domain.Candle) time.Duration {
 	}
 	slices.Sort(gaps)
 	return gaps[len(gaps)/2]
+}
+
+// medianGap is the median positive gap(i) for i in 1..n-1 (the element at
+// half the count once sorted) when the gaps take few distinct values (a
+// history with holes: 15 minutes, and now and then more): counted, not
+// sorted. ok is false with no positive gap or too many distinct ones.
+func medianGap(n int, gap func(i int) time.Duration) (time.Duration, bool) {
+	type count struct {
+		g time.Duration
+		n int
+	}
+	var seen [32]count
+	distinct, total := 0, 0
+	for i := 1; i < n; i++ {
+		g := gap(i)
+		if g <= 0 {
+			continue
+		}
+		total++
+		j := 0
+		for j < distinct && seen[j].g != g {
+			j++
+		}
+		if j == distinct {
+			if distinct == len(seen) {
+				return 0, false
+			}
+			seen[j], distinct = count{g: g}, distinct+1
+		}
+		seen[j].n++
+	}
+	if total == 0 {
+		return 0, false
+	}
+	counts := seen[:distinct]
+	slices.SortFunc(counts, func(a, b count) int { return cmp.Compare(a.g, b.g) })
+	at := total / 2 // the index the sorted gaps would be read at
+	for _, c := range counts {
+		if at < c.n {
+			return c.g, true
+		}
+		at -= c.n
+	}
+	return 0, false // not reached
 }
 
 // annualised is CAGR and Calmar over a run of length span, or nils and the

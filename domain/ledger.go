@@ -25,19 +25,19 @@ func NewPositionBook(symbol string) PositionBook {
 // takes out the average cost of what it sold and realizes proceeds less fee
 // less that cost. Selling more than is held realizes against what is held.
 func (p PositionBook) Apply(f Fill) PositionBook {
-	notional := f.Quantity.Mul(f.Price)
+	notional := Times(f.Quantity, f.Price)
 	if f.Side == Buy {
-		p.Quantity = p.Quantity.Add(f.Quantity)
-		p.Cost = p.Cost.Add(notional).Add(f.Fee)
+		p.Quantity = Plus(p.Quantity, f.Quantity)
+		p.Cost = Plus(Plus(p.Cost, notional), f.Fee)
 		return p
 	}
 	costSold := p.Cost
 	if f.Quantity.LessThan(p.Quantity) {
 		costSold = p.Cost.Mul(f.Quantity).Div(p.Quantity).Round(8)
 	}
-	p.Realized = p.Realized.Add(notional.Sub(f.Fee).Sub(costSold))
-	p.Cost = p.Cost.Sub(costSold)
-	p.Quantity = p.Quantity.Sub(f.Quantity)
+	p.Realized = Plus(p.Realized, Minus(Minus(notional, f.Fee), costSold))
+	p.Cost = Minus(p.Cost, costSold)
+	p.Quantity = Minus(p.Quantity, f.Quantity)
 	return p
 }
 

@@ -237,7 +237,7 @@ func (o Order) HoldCurrency() string {
 }
 
 // Remaining is the quantity still to fill.
-func (o Order) Remaining() decimal.Decimal { return o.Quantity.Sub(o.FilledQuantity) }
+func (o Order) Remaining() decimal.Decimal { return Minus(o.Quantity, o.FilledQuantity) }
 
 // Fill is one execution of (part of) an order.
 type Fill struct {
@@ -261,7 +261,7 @@ type Balance struct {
 }
 
 // Total is available plus hold.
-func (b Balance) Total() decimal.Decimal { return b.Available.Add(b.Hold) }
+func (b Balance) Total() decimal.Decimal { return Plus(b.Available, b.Hold) }
 
 // Position is a holding of a base currency, valued at the current price.
 type Position struct {
@@ -442,7 +442,7 @@ func (p Product) CheckIncrements(req OrderRequest) map[string]string {
 		f[field] = msg
 	}
 	switch {
-	case p.SizeIncrement.IsPositive() && !req.Quantity.Mod(p.SizeIncrement).IsZero():
+	case p.SizeIncrement.IsPositive() && !multipleOf(req.Quantity, p.SizeIncrement):
 		set("quantity", "Quantity must be a multiple of "+p.SizeIncrement.String())
 	case req.Quantity.LessThan(p.MinSize):
 		set("quantity", "Quantity must be at least "+p.MinSize.String())
@@ -451,9 +451,30 @@ func (p Product) CheckIncrements(req OrderRequest) map[string]string {
 		field string
 		v     *decimal.Decimal
 	}{{"price", req.Price}, {"stop_price", req.StopPrice}} {
-		if x.v != nil && p.PriceIncrement.IsPositive() && !x.v.Mod(p.PriceIncrement).IsZero() {
+		if x.v != nil && p.PriceIncrement.IsPositive() && !multipleOf(*x.v, p.PriceIncrement) {
 			set(x.field, "Price must be a multiple of "+p.PriceIncrement.String())
 		}
 	}
 	return f
+}
+
+// multipleOf reports whether x is a whole multiple of step > 0
+// (x.Mod(step) is zero), in 64-bit integers when both coefficients fit
+// once on one exponent (an order's quantity and prices always do), else
+// by x.Mod(step).
+func multipleOf(x, step decimal.Decimal) bool {
+	if x.NumDigits() <= 18 && step.NumDigits() <= 18 {
+		a, b := x.CoefficientInt64(), step.CoefficientInt64()
+		ea, eb := x.Exponent(), step.Exponent()
+		for ; ea > eb && a > -1e17 && a < 1e17; ea-- {
+			a *= 10
+		}
+		for ; eb > ea && b < 1e17; eb-- {
+			b *= 10
+		}
+		if ea == eb && b > 0 {
+			return a%b == 0
+		}
+	}
+	return x.Mod(step).IsZero()
 }

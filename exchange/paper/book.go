@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"github.com/shopspring/decimal"
+
+	"kestrel/domain"
 )
 
 // entry is a resting order in a book, keyed by its trigger price.
@@ -28,7 +30,7 @@ func newBook(high bool) *book { return &book{high: high, byID: map[string]*entry
 
 func (b *book) Len() int { return len(b.entries) }
 func (b *book) Less(i, j int) bool {
-	c := b.entries[i].key.Cmp(b.entries[j].key)
+	c := domain.Cmp(b.entries[i].key, b.entries[j].key)
 	if c == 0 {
 		return b.entries[i].seq < b.entries[j].seq
 	}
@@ -90,7 +92,7 @@ func (b *book) crossing(price decimal.Decimal) []*entry {
 			return
 		}
 		e := b.entries[i]
-		if b.high && price.GreaterThan(e.key) || !b.high && price.LessThan(e.key) {
+		if c := domain.Cmp(price, e.key); b.high && c > 0 || !b.high && c < 0 {
 			return
 		}
 		out = append(out, e)
@@ -98,9 +100,12 @@ func (b *book) crossing(price decimal.Decimal) []*entry {
 		walk(2*i + 2)
 	}
 	walk(0)
+	if len(out) < 2 {
+		return out // nothing to order (and no sorting to set up)
+	}
 	sort.Slice(out, func(i, j int) bool {
 		x, y := out[i], out[j]
-		if c := x.key.Cmp(y.key); c != 0 {
+		if c := domain.Cmp(x.key, y.key); c != 0 {
 			return c > 0 == b.high
 		}
 		return x.seq < y.seq

@@ -98,6 +98,7 @@ type Engine struct {
 	idx       index
 	seq       uint64
 	ids       uint64
+	scratch   tx // the change being made (begin): its slices are reused
 }
 
 // New returns an engine with no funds; Load or Deposit gives it some.

@@ -124,6 +124,9 @@ func (e *Engine) ordersOf(ids map[string]struct{}) []domain.Order {
 }
 
 func sortOldestFirst(out []domain.Order) {
+	if len(out) < 2 {
+		return
+	}
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
 			return out[i].CreatedAt.Before(out[j].CreatedAt)

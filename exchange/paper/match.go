@@ -27,26 +27,41 @@ func (e *Engine) OnQuote(now time.Time, q Quote) Change {
 	}
 	e.quotes[q.Symbol] = q
 	b := e.books[q.Symbol]
-	askLow := q.Low.Add(q.Ask.Sub(q.Last))   // the lowest the ask went
-	bidHigh := q.High.Sub(q.Last.Sub(q.Bid)) // the highest the bid went
 	type hit struct {
 		id   string
 		stop bool
 	}
 	var hits []hit
-	for _, x := range []struct {
-		bk    *book
-		price decimal.Decimal
-		stop  bool
-	}{{b.buyLimits, askLow, false}, {b.sellLimits, bidHigh, false}, {b.sellStops, q.Low, true}, {b.buyStops, q.High, true}} {
-		if q.TradeThrough && !x.stop {
+	for _, x := range [...]struct {
+		bk   *book
+		kind int8 // 0: buy limits, 1: sell limits, 2: sell stops, 3: buy stops
+	}{{b.buyLimits, 0}, {b.sellLimits, 1}, {b.sellStops, 2}, {b.buyStops, 3}} {
+		if x.bk.Len() == 0 {
+			continue // nothing rests there: no price to work out
+		}
+		stop := x.kind >= 2
+		var price decimal.Decimal
+		switch x.kind {
+		case 0:
+			price = q.Low.Add(q.Ask.Sub(q.Last)) // the lowest the ask went
+		case 1:
+			price = q.High.Sub(q.Last.Sub(q.Bid)) // the highest the bid went
+		case 2:
+			price = q.Low
+		default:
+			price = q.High
+		}
+		if q.TradeThrough && !stop {
 			if !q.Traded {
 				continue // no trade printed: the book alone fills no resting limit
 			}
-			x.price = map[bool]decimal.Decimal{true: tradeLow, false: tradeHigh}[x.bk == b.buyLimits]
+			price = tradeHigh
+			if x.kind == 0 {
+				price = tradeLow
+			}
 		}
-		for _, en := range x.bk.crossing(x.price) {
-			hits = append(hits, hit{en.id, x.stop})
+		for _, en := range x.bk.crossing(price) {
+			hits = append(hits, hit{en.id, stop})
 		}
 	}
 	trailing := e.idx.trailing[q.Symbol]

@@ -77,18 +77,52 @@ func (e *Engine) takerPrice(symbol string, side domain.Side) (decimal.Decimal, e
 		return decimal.Zero, domain.Errorf(domain.EUnavailable, "No price for %s yet", symbol)
 	}
 	step := e.products[symbol].PriceIncrement
+	if e.cfg.Spread.IsZero() {
+		px := q.Bid
+		if side == domain.Buy {
+			px = q.Ask
+		}
+		if n, ok := steps(px, step); ok {
+			return decimal.New(n*step.CoefficientInt64(), step.Exponent()), nil // what Div(step).Ceil().Mul(step) makes of it
+		}
+	}
 	if side == domain.Buy {
 		return q.Ask.Mul(one.Add(e.cfg.Spread)).Div(step).Ceil().Mul(step), nil
 	}
 	return q.Bid.Mul(one.Sub(e.cfg.Spread)).Div(step).Floor().Mul(step), nil
 }
 
+// steps is px / step when px is a whole number of steps that fits in 64
+// bits with room (n x the step's coefficient fits too); ok is false
+// otherwise, and for a step that is not positive.
+func steps(px, step decimal.Decimal) (n int64, ok bool) {
+	if !step.IsPositive() || px.NumDigits() > 18 || step.NumDigits() > 18 {
+		return 0, false
+	}
+	a, b := px.CoefficientInt64(), step.CoefficientInt64()
+	ea, eb := px.Exponent(), step.Exponent()
+	for ; ea > eb && a > -1e17 && a < 1e17; ea-- {
+		a *= 10
+	}
+	for ; eb > ea && b < 1e17; eb-- {
+		b *= 10
+	}
+	if ea != eb || a%b != 0 {
+		return 0, false
+	}
+	n = a / b
+	if c := step.CoefficientInt64(); n > (1<<62)/c || n < -(1<<62)/c {
+		return 0, false
+	}
+	return n, true
+}
+
 // covers reports whether the account can take qty of o at price now, fees included.
 func (t *tx) covers(o domain.Order, qty, price, rate decimal.Decimal) bool {
 	if o.Side == domain.Buy {
-		return t.balance(domain.Quote(o.Symbol)).Available.GreaterThanOrEqual(qty.Mul(price).Mul(one.Add(rate)))
+		return domain.Cmp(t.balance(domain.Quote(o.Symbol)).Available, domain.Times(domain.Times(qty, price), domain.Plus(one, rate))) >= 0
 	}
-	return t.balance(domain.Base(o.Symbol)).Available.GreaterThanOrEqual(qty)
+	return domain.Cmp(t.balance(domain.Base(o.Symbol)).Available, qty) >= 0
 }
 
 // Place submits an order at time now. A refused order changes nothing.
@@ -107,7 +141,8 @@ func (e *Engine) Place(now time.Time, req domain.OrderRequest) (domain.Order, Ch
 		return domain.Order{}, Change{}, err
 	}
 	c := t.apply()
-	return t.orders[o.ID], c, nil
+	placed, _ := t.touched(o.ID)
+	return placed, c, nil
 }
 
 // enter fills o at once if it is marketable, or rests it with its hold.
@@ -158,10 +193,10 @@ func (t *tx) enter(o *domain.Order) error {
 		}
 		return t.hold(o)
 	}
-	if o.Side == domain.Sell && o.StopPrice.GreaterThanOrEqual(q.Last) {
+	if o.Side == domain.Sell && domain.Cmp(*o.StopPrice, q.Last) >= 0 {
 		return domain.FieldErrors(map[string]string{"stop_price": "Stop price must be below the current price for a SELL stop-loss"}, "stop_price")
 	}
-	if o.Side == domain.Buy && o.StopPrice.LessThanOrEqual(q.Last) {
+	if o.Side == domain.Buy && domain.Cmp(*o.StopPrice, q.Last) <= 0 {
 		return domain.FieldErrors(map[string]string{"stop_price": "Stop price must be above the current price for a BUY stop"}, "stop_price")
 	}
 	return t.hold(o)
@@ -230,7 +265,8 @@ func (e *Engine) Modify(now time.Time, id string, quantity, price *decimal.Decim
 		}
 	}
 	c := t.apply()
-	return t.orders[next.ID], c, nil
+	modified, _ := t.touched(next.ID)
+	return modified, c, nil
 }
 
 func copyTrail(t *domain.Trail) *domain.Trail {

@@ -28,27 +28,67 @@ func (c Change) Ledger() domain.LedgerChange {
 }
 
 // tx collects one change on copies of the state; apply adopts it. Nothing
-// touches the engine until apply, so a refused command changes nothing.
+// touches the engine until apply, so a refused command changes nothing. A
+// change touches a few currencies, books and orders: they are kept in
+// slices in the order first touched (no maps to make), and the engine
+// reuses one tx's slices from change to change (begin).
 type tx struct {
 	e         *Engine
 	now       time.Time
-	balances  map[string]domain.Balance
-	positions map[string]domain.PositionBook
-	orders    map[string]domain.Order
-	order     []string // order ids in first-touched order
+	balances  []domain.Balance      // first-touched order
+	positions []domain.PositionBook // first-touched order
+	orders    []domain.Order        // first-touched order
 	fills     []domain.Fill
 	updates   []domain.TradeUpdate
-	balOrder  []string
-	posOrder  []string
 }
 
 func (e *Engine) begin(now time.Time) *tx {
-	return &tx{e: e, now: now, balances: map[string]domain.Balance{}, positions: map[string]domain.PositionBook{}, orders: map[string]domain.Order{}}
+	t := &e.scratch
+	*t = tx{e: e, now: now, balances: t.balances[:0], positions: t.positions[:0], orders: t.orders[:0]}
+	return t
+}
+
+// bal is the index of currency cur's balance in this change, or -1.
+func (t *tx) bal(cur string) int {
+	for i := range t.balances {
+		if t.balances[i].Currency == cur {
+			return i
+		}
+	}
+	return -1
+}
+
+// pos is the index of symbol sym's book in this change, or -1.
+func (t *tx) pos(sym string) int {
+	for i := range t.positions {
+		if t.positions[i].Symbol == sym {
+			return i
+		}
+	}
+	return -1
+}
+
+// ord is the index of order id in this change, or -1.
+func (t *tx) ord(id string) int {
+	for i := range t.orders {
+		if t.orders[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// touched is order id's state in this change.
+func (t *tx) touched(id string) (domain.Order, bool) {
+	if i := t.ord(id); i >= 0 {
+		return t.orders[i], true
+	}
+	return domain.Order{}, false
 }
 
 func (t *tx) balance(cur string) domain.Balance {
-	if b, ok := t.balances[cur]; ok {
-		return b
+	if i := t.bal(cur); i >= 0 {
+		return t.balances[i]
 	}
 	if b, ok := t.e.balances[cur]; ok {
 		return b
@@ -58,18 +98,19 @@ func (t *tx) balance(cur string) domain.Balance {
 
 // adjust moves amounts on a balance: available += dAvail, hold += dHold.
 func (t *tx) adjust(cur string, dAvail, dHold decimal.Decimal) {
-	b := t.balance(cur)
-	if _, seen := t.balances[cur]; !seen {
-		t.balOrder = append(t.balOrder, cur)
+	i := t.bal(cur)
+	if i < 0 {
+		t.balances = append(t.balances, t.balance(cur))
+		i = len(t.balances) - 1
 	}
-	b.Available = b.Available.Add(dAvail)
-	b.Hold = b.Hold.Add(dHold)
-	t.balances[cur] = b
+	b := &t.balances[i]
+	b.Available = domain.Plus(b.Available, dAvail)
+	b.Hold = domain.Plus(b.Hold, dHold)
 }
 
 func (t *tx) position(sym string) domain.PositionBook {
-	if p, ok := t.positions[sym]; ok {
-		return p
+	if i := t.pos(sym); i >= 0 {
+		return t.positions[i]
 	}
 	if p, ok := t.e.positions[sym]; ok {
 		return p
@@ -79,7 +120,7 @@ func (t *tx) position(sym string) domain.PositionBook {
 
 // current is an order's state in this change (or the engine's).
 func (t *tx) current(id string) (domain.Order, bool) {
-	if o, ok := t.orders[id]; ok {
+	if o, ok := t.touched(id); ok {
 		return o, o.Status.Live()
 	}
 	o, ok := t.e.live[id]
@@ -89,31 +130,44 @@ func (t *tx) current(id string) (domain.Order, bool) {
 // record notes an order's new state (with its fill) for storing and telling.
 func (t *tx) record(o domain.Order, f *domain.Fill) {
 	o.UpdatedAt = t.now
-	if _, seen := t.orders[o.ID]; !seen {
-		t.order = append(t.order, o.ID)
-	}
-	t.orders[o.ID] = o
+	t.put(o)
 	if !t.e.cfg.NoUpdates {
 		t.updates = append(t.updates, domain.TradeUpdate{Order: o, Fill: f})
 	}
+}
+
+// put sets order o's state in this change.
+func (t *tx) put(o domain.Order) {
+	if i := t.ord(o.ID); i >= 0 {
+		t.orders[i] = o
+		return
+	}
+	t.orders = append(t.orders, o)
 }
 
 // apply adopts the change as the engine's state and returns it.
 func (t *tx) apply() Change {
 	e := t.e
 	var c Change
-	for _, cur := range t.balOrder {
-		b := t.balances[cur]
-		e.balances[cur] = b
-		c.Balances = append(c.Balances, b)
+	if len(t.balances) > 0 {
+		c.Balances = make([]domain.Balance, len(t.balances))
+		copy(c.Balances, t.balances)
 	}
-	for _, sym := range t.posOrder {
-		p := t.positions[sym]
-		e.positions[sym] = p
-		c.Positions = append(c.Positions, p)
+	for _, b := range t.balances {
+		e.balances[b.Currency] = b
 	}
-	for _, id := range t.order {
-		o := t.orders[id]
+	if len(t.positions) > 0 {
+		c.Positions = make([]domain.PositionBook, len(t.positions))
+		copy(c.Positions, t.positions)
+	}
+	for _, p := range t.positions {
+		e.positions[p.Symbol] = p
+	}
+	if len(t.orders) > 0 {
+		c.Orders = make([]domain.Order, 0, len(t.orders))
+	}
+	for _, o := range t.orders {
+		id := o.ID
 		prev, was := e.live[id]
 		if was {
 			e.untrack(prev)
@@ -122,7 +176,7 @@ func (t *tx) apply() Change {
 			e.track(o)
 		}
 		switch {
-		case o.Status.Live() && (!was || !key(prev).Equal(key(o))):
+		case o.Status.Live() && (!was || domain.Cmp(key(prev), key(o)) != 0):
 			if was {
 				e.unrest(prev)
 			}
@@ -148,7 +202,7 @@ func (e *Engine) holdFor(o domain.Order, qty decimal.Decimal) decimal.Decimal {
 	case domain.Base(o.Symbol):
 		return qty
 	}
-	return qty.Mul(*o.Price).Mul(one.Add(e.cfg.MakerFee))
+	return domain.Times(domain.Times(qty, *o.Price), domain.Plus(one, e.cfg.MakerFee))
 }
 
 // HoldFor is the hold an order written before holds were stored would have
@@ -165,10 +219,10 @@ func (t *tx) hold(o *domain.Order) error {
 	}
 	amt := t.e.holdFor(*o, o.Remaining())
 	if cur := o.HoldCurrency(); cur != "" {
-		if t.balance(cur).Available.LessThan(amt) {
+		if domain.Cmp(t.balance(cur).Available, amt) < 0 {
 			return rejected(MsgInsufficient)
 		}
-		t.adjust(cur, amt.Neg(), amt)
+		t.adjust(cur, domain.Neg(amt), amt)
 	}
 	o.Hold = amt
 	t.record(*o, nil)
@@ -178,7 +232,7 @@ func (t *tx) hold(o *domain.Order) error {
 // release gives back all an order still holds.
 func (t *tx) release(o *domain.Order) {
 	if cur := o.HoldCurrency(); cur != "" && !o.Hold.IsZero() {
-		t.adjust(cur, o.Hold, o.Hold.Neg())
+		t.adjust(cur, o.Hold, domain.Neg(o.Hold))
 	}
 	o.Hold = decimal.Zero
 }
@@ -188,16 +242,16 @@ func (t *tx) release(o *domain.Order) {
 func (t *tx) groupMembers(group string) []domain.Order {
 	var out []domain.Order
 	for _, o := range t.e.groupLive(group) {
-		if c, ok := t.orders[o.ID]; ok {
+		if c, ok := t.touched(o.ID); ok {
 			o = c
 		}
 		if o.Status.Live() {
 			out = append(out, o)
 		}
 	}
-	for _, id := range t.order {
-		if o := t.orders[id]; o.GroupID == group && o.Status.Live() {
-			if _, old := t.e.live[id]; !old {
+	for _, o := range t.orders {
+		if o.GroupID == group && o.Status.Live() {
+			if _, old := t.e.live[o.ID]; !old {
 				out = append(out, o)
 			}
 		}
@@ -212,39 +266,27 @@ func (t *tx) regroup(group string) error {
 	need, have := decimal.Zero, decimal.Zero
 	for _, m := range members {
 		need = decimal.Max(need, m.Remaining())
-		have = have.Add(m.Hold)
+		have = domain.Plus(have, m.Hold)
 	}
 	if len(members) == 0 {
 		return nil
 	}
 	cur := members[0].HoldCurrency()
-	if d := need.Sub(have); d.IsPositive() && t.balance(cur).Available.LessThan(d) {
+	if d := domain.Minus(need, have); d.IsPositive() && domain.Cmp(t.balance(cur).Available, d) < 0 {
 		return rejected(MsgInsufficient)
 	}
-	t.adjust(cur, have.Sub(need), need.Sub(have))
+	t.adjust(cur, domain.Minus(have, need), domain.Minus(need, have))
 	for i, m := range members {
 		h := decimal.Zero
 		if i == 0 {
 			h = need
 		}
-		if !m.Hold.Equal(h) {
+		if domain.Cmp(m.Hold, h) != 0 {
 			m.Hold, m.UpdatedAt = h, t.now
-			if !contains(t.order, m.ID) {
-				t.order = append(t.order, m.ID)
-			}
-			t.orders[m.ID] = m
+			t.put(m)
 		}
 	}
 	return nil
-}
-
-func contains(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // cancelSiblings cancels the other live members of o's group (one filled)
@@ -277,45 +319,46 @@ func (t *tx) fill(o *domain.Order, qty, price decimal.Decimal, liquidity string)
 		// The group's hold went back with the siblings: this order now holds
 		// what its own remainder needs.
 		need := t.e.holdFor(*o, o.Remaining())
-		d := need.Sub(o.Hold)
-		t.adjust(o.HoldCurrency(), d.Neg(), d)
+		d := domain.Minus(need, o.Hold)
+		t.adjust(o.HoldCurrency(), domain.Neg(d), d)
 		o.Hold = need
 	}
 	if cur := o.HoldCurrency(); cur != "" && o.Status == domain.StatusOpen && !o.Hold.IsZero() {
 		// Release this quantity's share of the stored hold; the last fill releases the rest.
 		part := o.Hold
-		if qty.LessThan(o.Remaining()) {
+		if domain.Cmp(qty, o.Remaining()) < 0 {
 			part = o.Hold.Mul(qty).Div(o.Remaining()).Round(8)
 		}
-		t.adjust(cur, part, part.Neg())
-		o.Hold = o.Hold.Sub(part)
+		t.adjust(cur, part, domain.Neg(part))
+		o.Hold = domain.Minus(o.Hold, part)
 	}
-	notional := qty.Mul(price)
-	fee := notional.Mul(rate).Round(8)
+	notional := domain.Times(qty, price)
+	fee := domain.Round(domain.Times(notional, rate), 8)
 	base, quote := domain.Base(o.Symbol), domain.Quote(o.Symbol)
 	if o.Side == domain.Buy {
-		t.adjust(quote, notional.Add(fee).Neg(), decimal.Zero)
+		t.adjust(quote, domain.Neg(domain.Plus(notional, fee)), decimal.Zero)
 		t.adjust(base, qty, decimal.Zero)
 	} else {
-		t.adjust(base, qty.Neg(), decimal.Zero)
-		t.adjust(quote, notional.Sub(fee), decimal.Zero)
+		t.adjust(base, domain.Neg(qty), decimal.Zero)
+		t.adjust(quote, domain.Minus(notional, fee), decimal.Zero)
 	}
 	f := domain.Fill{ID: t.e.newID("f"), OrderID: o.ID, Symbol: o.Symbol, Side: o.Side, Quantity: qty, Price: price, Fee: fee,
 		Liquidity: liquidity, Strategy: o.Strategy, Time: t.now}
-	if _, seen := t.positions[o.Symbol]; !seen {
-		t.posOrder = append(t.posOrder, o.Symbol)
+	if i := t.pos(o.Symbol); i >= 0 {
+		t.positions[i] = t.positions[i].Apply(f)
+	} else {
+		t.positions = append(t.positions, t.position(o.Symbol).Apply(f))
 	}
-	t.positions[o.Symbol] = t.position(o.Symbol).Apply(f)
 
 	prevFilled := o.FilledQuantity
-	o.FilledQuantity = o.FilledQuantity.Add(qty)
+	o.FilledQuantity = domain.Plus(o.FilledQuantity, qty)
 	avg := price
 	if o.AvgFillPrice != nil {
 		avg = o.AvgFillPrice.Mul(prevFilled).Add(notional).Div(o.FilledQuantity).Round(8)
 	}
 	o.AvgFillPrice = &avg
-	o.Fee = o.Fee.Add(fee)
-	if o.FilledQuantity.Equal(o.Quantity) {
+	o.Fee = domain.Plus(o.Fee, fee)
+	if domain.Cmp(o.FilledQuantity, o.Quantity) == 0 {
 		o.Status = domain.StatusFilled
 		o.Hold = decimal.Zero
 	} else {
