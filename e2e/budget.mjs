@@ -112,7 +112,7 @@ async function fcp(browser, url) {
 // browser on this machine, printed beside the figure for scale (it is not a budget).
 async function floorFCP(browser) {
   const res = await fetch(`${base}/login`);
-  const headers = Object.fromEntries([...res.headers].filter(([k]) => !['content-length', 'date', 'x-request-id'].includes(k)));
+  const headers = Object.fromEntries([...res.headers].filter(([k]) => !['content-length', 'content-encoding', 'vary', 'date', 'x-request-id'].includes(k)));
   const server = createServer((req, w) => {
     w.writeHead(req.url === '/favicon.svg' ? 404 : 200, headers);
     w.end('<!doctype html><html><head><title>floor</title></head><body><p>Kestrel</p></body></html>');

@@ -29,6 +29,7 @@ type testAPI struct {
 var ui = fstest.MapFS{
 	"index.html":           {Data: []byte("<!doctype html><title>Kestrel</title>")},
 	"assets/app-1234.js":   {Data: []byte("console.log(1)")},
+	"assets/big-5678.js":   {Data: []byte(strings.Repeat("export const price = '64,123.45';\n", 300))},
 	"sw.js":                {Data: []byte("self.addEventListener('push', () => {})")},
 	"manifest.webmanifest": {Data: []byte(`{"name":"Kestrel"}`)},
 }

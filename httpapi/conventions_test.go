@@ -1,9 +1,12 @@
 package httpapi_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -89,6 +92,59 @@ func TestSPAFallback(t *testing.T) {
 	}
 	if r := a.do("GET", "/assets/missing.js", "", ""); r.Status != http.StatusNotFound {
 		t.Errorf("missing asset = %d, want 404", r.Status)
+	}
+}
+
+// A hashed asset goes out gzip-compressed from memory (compressed once),
+// to a client that takes gzip only, with its type and length; HEAD sends
+// no body.
+func TestAssetsAreServedPrecompressed(t *testing.T) {
+	a := newAPI(t)
+	want := []byte(strings.Repeat("export const price = '64,123.45';\n", 300))
+	get := func(method, accept string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(method, a.srv.URL+"/assets/big-5678.js", nil)
+		if accept != "" {
+			req.Header.Set("Accept-Encoding", accept) // set by hand: the client then does not decompress
+		}
+		res, err := (&http.Client{Transport: &http.Transport{DisableCompression: true}}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		return res, body
+	}
+	var first []byte
+	for i := range 2 {
+		res, body := get("GET", "gzip, deflate, br")
+		h := res.Header
+		if res.StatusCode != 200 || h.Get("Content-Encoding") != "gzip" || !strings.HasPrefix(h.Get("Content-Type"), "text/javascript") ||
+			h.Get("Vary") != "Accept-Encoding" || h.Get("Content-Length") != strconv.Itoa(len(body)) || !strings.Contains(h.Get("Cache-Control"), "immutable") {
+			t.Fatalf("gzip GET %d: %d %v", i, res.StatusCode, h)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := io.ReadAll(zr)
+		if err != nil || !bytes.Equal(plain, want) || len(body) >= len(want)/4 {
+			t.Fatalf("gzip GET %d: %d bytes unpacked to %d (err %v)", i, len(body), len(plain), err)
+		}
+		if i == 1 && !bytes.Equal(body, first) {
+			t.Fatal("the second answer differs from the first")
+		}
+		first = body
+	}
+	for _, accept := range []string{"", "identity", "gzip;q=0"} {
+		res, body := get("GET", accept)
+		if res.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, want) {
+			t.Errorf("Accept-Encoding %q: encoding %q, %d bytes", accept, res.Header.Get("Content-Encoding"), len(body))
+		}
+	}
+	res, body := get("HEAD", "gzip")
+	if res.StatusCode != 200 || len(body) != 0 || res.Header.Get("Content-Length") != strconv.Itoa(len(first)) {
+		t.Errorf("HEAD: %d, %d bytes, length %s", res.StatusCode, len(body), res.Header.Get("Content-Length"))
 	}
 }
 

@@ -1,12 +1,15 @@
 package httpapi
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"io/fs"
 	"net/http"
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -19,6 +22,7 @@ func spaHandler(ui fs.FS, tuning func() Tuning) http.Handler {
 		})
 	}
 	files := http.FileServerFS(ui)
+	packed := &gzipAssets{ui: ui}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -57,6 +61,9 @@ func spaHandler(ui fs.FS, tuning func() Tuning) http.Handler {
 		case strings.HasPrefix(name, "assets/"):
 			// Vite names assets by content hash: they never change.
 			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+			if (tuning == nil || tuning().Compression) && packed.serve(w, r, name) {
+				return
+			}
 		default:
 			w.Header().Set("Cache-Control", "public, max-age="+strconv.Itoa(int(maxAge.Seconds())))
 		}
@@ -73,4 +80,67 @@ func serveIndex(w http.ResponseWriter, r *http.Request, ui fs.FS) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Write(body)
+}
+
+// gzipAssets serves the app's hashed assets gzip-compressed from memory:
+// each is compressed once, at the best level, on its first request, not on
+// every request as the general compression does (the app's main script
+// took 12 ms to compress on each cold load, on the first paint's path).
+type gzipAssets struct {
+	ui    fs.FS
+	cache sync.Map // name -> []byte, gzip
+}
+
+// compressible are the asset types gzip makes smaller (not images or fonts,
+// which are compressed already).
+var compressible = map[string]string{
+	".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+	".svg": "image/svg+xml", ".json": "application/json", ".map": "application/json",
+}
+
+// serve answers a GET or HEAD for asset name with its gzip bytes when the
+// client takes gzip and the type compresses; false leaves it to the file
+// server.
+func (g *gzipAssets) serve(w http.ResponseWriter, r *http.Request, name string) bool {
+	ctype, ok := compressible[path.Ext(name)]
+	if !ok || !acceptsGzip(r) {
+		return false
+	}
+	body, ok := g.cache.Load(name)
+	if !ok {
+		raw, err := fs.ReadFile(g.ui, name)
+		if err != nil {
+			return false
+		}
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		if _, err := zw.Write(raw); err != nil || zw.Close() != nil {
+			return false
+		}
+		body, _ = g.cache.LoadOrStore(name, b.Bytes())
+	}
+	gz := body.([]byte)
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Encoding", "gzip")
+	h.Add("Vary", "Accept-Encoding")
+	h.Set("Content-Length", strconv.Itoa(len(gz)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(gz)
+	}
+	return true
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding takes gzip
+// (and does not refuse it with q=0).
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
 }

@@ -36,7 +36,7 @@ func withTuning(tuning func() Tuning, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t := tuning()
 		api := strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/api/ws"
-		if t.Compression && r.Header.Get("Upgrade") == "" && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") && r.URL.Path != "/api/ws" {
+		if t.Compression && r.Header.Get("Upgrade") == "" && acceptsGzip(r) && r.URL.Path != "/api/ws" {
 			gz := &gzipWriter{ResponseWriter: w}
 			defer gz.Close()
 			w = gz

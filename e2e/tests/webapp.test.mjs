@@ -98,3 +98,41 @@ test('the browser notifications button fits a phone', async () => {
   assert.deepEqual(consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e)), []);
   await context.close();
 });
+
+// The first paint is the loading shell, drawn by index.html's inline styles while the stylesheet
+// loads without blocking it; the stylesheet is switched on before React draws a screen, so the
+// sign-in page is never shown unstyled, and the assets come gzip-compressed.
+test('the loading shell paints first and the sign-in page is drawn styled', async () => {
+  const { page, context } = await newPage(browser, server.url, { width: 1280, height: 900 });
+  // Record, as the app starts, whether the stylesheet was on when React first put a form on screen.
+  await page.addInitScript(() => {
+    new MutationObserver((_, obs) => {
+      if (!document.querySelector('form')) return;
+      const link = document.querySelector('link[data-app-css]');
+      window.__styledAtFirstForm = !!link && link.media === 'all' && !!link.sheet;
+      obs.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const res = await page.goto('/login');
+  assert.equal(res.status(), 200);
+  await page.getByRole('button', { name: /sign in/i }).waitFor();
+  assert.equal(await page.evaluate(() => window.__styledAtFirstForm), true, 'a form was drawn before the stylesheet was on');
+  assert.equal(await page.locator('link[data-app-css]').getAttribute('media'), 'all');
+  // Styled: the button has the app's padding, not the browser's default.
+  const padding = await page.getByRole('button', { name: /sign in/i }).evaluate((b) => getComputedStyle(b).paddingLeft);
+  assert.notEqual(padding, '6px', 'the sign-in button has the browser default padding');
+  const paint = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime);
+  assert.ok(paint > 0, 'no first contentful paint recorded');
+  const css = await page.locator('link[data-app-css]').getAttribute('href');
+  const asset = await page.request.get(css, { headers: { 'Accept-Encoding': 'gzip' } });
+  assert.equal(asset.status(), 200);
+  assert.equal(asset.headers()['content-encoding'], 'gzip');
+  await page.screenshot({ path: join(screensDir(), 'webapp-login-first-load.png') });
+  await context.close();
+});
+
+function screensDir() {
+  const dir = join(import.meta.dirname, '..', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
