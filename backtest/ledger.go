@@ -396,7 +396,7 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low 
 		}
 		sp, spExp = a, -l.ps
 	}
-	q, qty, why, ok := r.ledgerSize(sp, spExp)
+	_, qty, why, ok := r.ledgerSize(sp, spExp)
 	if !ok {
 		qty, why = r.size(c.Open)
 	}
@@ -407,7 +407,8 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low 
 		r.ledgerSync(t, c)
 		return true
 	}
-	if q, ok = fixedAt(qty, heldScale); !ok || q <= 0 || domain.Cmp(qty, r.req.Product.MinSize) < 0 {
+	q, ok := fixedAt(qty, heldScale)
+	if !ok || q <= 0 || domain.Cmp(qty, r.req.Product.MinSize) < 0 {
 		return false
 	}
 	_, ask, ok := r.ledgerBidAsk(open)
