@@ -23,6 +23,11 @@ func (a *App) coinbaseConfig(e settings.Exchange) coinbase.Config {
 			if a.Alerts != nil {
 				a.Alerts.Raise(ctx, key, severity, "exchange", title, message)
 			}
+		},
+		ResolveAlert: func(ctx context.Context, key string) {
+			if a.Alerts != nil {
+				a.Alerts.ResolveKey(ctx, key, "system")
+			}
 		}}
 }
 

@@ -21,8 +21,9 @@ type Config struct {
 	Meta            domain.KVStore
 	// FillsNotified: see Options.FillsNotified.
 	FillsNotified bool
-	// Alert: see Options.Alert.
-	Alert func(ctx context.Context, key, severity, title, message string)
+	// Alert and ResolveAlert: see Options.
+	Alert        func(ctx context.Context, key, severity, title, message string)
+	ResolveAlert func(ctx context.Context, key string)
 }
 
 // RESTURL is the REST host: the override, else the sandbox or production host.
@@ -62,7 +63,7 @@ func Open(c Config) (*Exchange, error) {
 	if err != nil {
 		return nil, domain.Errorf(domain.EInvalid, "%v", err)
 	}
-	opt := Options{Client: client, Sandbox: c.Sandbox, Meta: c.Meta, FillsNotified: c.FillsNotified, Alert: c.Alert}
+	opt := Options{Client: client, Sandbox: c.Sandbox, Meta: c.Meta, FillsNotified: c.FillsNotified, Alert: c.Alert, ResolveAlert: c.ResolveAlert}
 	if c.MarketRESTURL() != c.RESTURL() { // the sandbox host: product metadata from production, with no key
 		if opt.Products, err = c.marketClient(); err != nil {
 			return nil, err

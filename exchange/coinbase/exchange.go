@@ -50,6 +50,10 @@ type Options struct {
 	// Coinbase refuses to move TrailRefusalsAlert times in a row raises
 	// one, so a stop left behind the price is seen, not only logged.
 	Alert func(ctx context.Context, key, severity, title, message string)
+	// ResolveAlert resolves the alert raised under key, as Kestrel itself
+	// (nil: left for a person): a trailing stop's alert once an edit of it
+	// lands, so an open alert always means a stop still left behind.
+	ResolveAlert func(ctx context.Context, key string)
 	// FillsNotified says a follower of Updates queues each fill's
 	// notification itself, once per fill id (notify.Service.FollowFills):
 	// the fill updates are then marked Journaled, so nothing queues them

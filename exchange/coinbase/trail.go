@@ -249,9 +249,16 @@ func (x *Exchange) raise(ctx context.Context, p domain.Product, id string, st *t
 		x.trailRefused(ctx, st, cur, target, editRejection(resp))
 		return
 	}
-	st.refused = 0
-	if _, err := x.refresh(ctx, id); err != nil {
+	got, err := x.refresh(ctx, id)
+	if err != nil {
 		slog.Warn("read back a trailing stop", "order_id", id, "err", err, "component", "exchange")
+		return
+	}
+	if got.StopPrice != nil && !better(got.Side, target, *got.StopPrice, p.PriceIncrement) { // it moved
+		if st.refused >= TrailRefusalsAlert && x.opt.ResolveAlert != nil {
+			x.opt.ResolveAlert(ctx, trailAlertKey(id)) // the alert is no longer true
+		}
+		st.refused = 0
 	}
 }
 
@@ -264,7 +271,10 @@ func (x *Exchange) trailRefused(ctx context.Context, st *trailState, cur domain.
 	if st.refused != TrailRefusalsAlert || x.opt.Alert == nil {
 		return
 	}
-	x.opt.Alert(ctx, "coinbase:trailing-stop:"+cur.ID, "high", "Trailing stop not moved",
+	x.opt.Alert(ctx, trailAlertKey(cur.ID), "high", "Trailing stop not moved",
 		fmt.Sprintf("Coinbase refused %d edits in a row of trailing stop %s (%s %s %s): it stays at %s, where it still guards the position, instead of %s. Last refusal: %s",
 			st.refused, cur.ID, cur.Side, cur.Quantity, cur.Symbol, *cur.StopPrice, target, domain.ErrorMessage(err)))
 }
+
+// trailAlertKey is the alert key of trailing stop id's refused edits.
+func trailAlertKey(id string) string { return "coinbase:trailing-stop:" + id }

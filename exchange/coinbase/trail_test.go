@@ -166,15 +166,18 @@ func TestRefusedTrailEditLeavesTheStop(t *testing.T) {
 // A stop Coinbase keeps refusing to move raises one alert on the third
 // refusal in a row (not before: one refusal can be the price moving as
 // the edit was sent), naming the order and both prices; it still guards.
+// The edit that lands at last resolves the alert.
 func TestRepeatedlyRefusedTrailEditRaisesAnAlert(t *testing.T) {
 	r := newRig(t, 5*time.Second)
 	clk := newClock()
 	type raised struct{ key, severity, title, message string }
 	var alerts []raised
+	var resolved []string
 	x := coinbase.New(coinbase.Options{Client: r.x.Client(), Meta: &memKV{m: map[string]string{}}, Now: clk.now,
 		Alert: func(_ context.Context, key, severity, title, message string) {
 			alerts = append(alerts, raised{key, severity, title, message})
-		}})
+		},
+		ResolveAlert: func(_ context.Context, key string) { resolved = append(resolved, key) }})
 	o := trailingSell(t, r, x, trailPct("2"))
 	r.fake.Inject(coinbasefake.Fault{Match: "POST /orders/edit", Times: 4, Reject: "COMMANDER_REJECTED_EDIT_ORDER"})
 	for round := 1; round <= 4; round++ {
@@ -196,9 +199,17 @@ func TestRepeatedlyRefusedTrailEditRaisesAnAlert(t *testing.T) {
 	if got := stopNow(t, r, o.ID); got != "49000" {
 		t.Fatalf("stop %s after the refusals, want 49000", got)
 	}
-	move(r, x, "51000") // the fifth edit lands
-	if got := stopNow(t, r, o.ID); got != "49980" || len(alerts) != 1 {
-		t.Fatalf("stop %s, %d alerts after the edit landed", got, len(alerts))
+	if len(resolved) != 0 {
+		t.Fatalf("resolved %v while the stop was still behind", resolved)
+	}
+	move(r, x, "51000") // the fifth edit lands: the alert is resolved, as no longer true
+	if got := stopNow(t, r, o.ID); got != "49980" || len(alerts) != 1 || len(resolved) != 1 || resolved[0] != a.key {
+		t.Fatalf("stop %s, %d alerts, resolved %v after the edit landed", got, len(alerts), resolved)
+	}
+	clk.add(trailEvery())
+	move(r, x, "52000") // a later move, with no alert open, resolves nothing
+	if got := stopNow(t, r, o.ID); got != "50960" || len(resolved) != 1 {
+		t.Fatalf("stop %s, resolved %v after a later move", got, resolved)
 	}
 }
 
