@@ -20,7 +20,8 @@ type PaperCall struct {
 type PaperScore struct {
 	RoundTrips int `json:"round_trips"`
 	Wins       int `json:"wins"`
-	// HitRate is closed round trips with a net profit / closed round trips, percent.
+	// HitRate is closed round trips with a net profit / closed round trips,
+	// percent (WinRate: to one place, as every win rate).
 	HitRate *float64 `json:"hit_rate"`
 	// RealisedReturn is the closed round trips' compounded net return, a
 	// fraction of the starting stake, averaged over the symbols (an equal
@@ -79,7 +80,7 @@ func PaperTrade(calls []PaperCall, symbols []string, fee decimal.Decimal) PaperS
 		s.RealisedReturn = sum.Div(decimal.NewFromInt(int64(len(symbols)))).Sub(one)
 	}
 	if s.RoundTrips > 0 {
-		s.HitRate = ptr(round(float64(s.Wins)/float64(s.RoundTrips)*100, 2))
+		s.HitRate = ptr(WinRate(s.Wins, s.RoundTrips)) // the win rate's one definition and rounding
 	}
 	return s
 }

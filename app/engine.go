@@ -53,7 +53,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	}
 	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Account: a.Exchange.Account, Market: a.Live, Store: a.history,
 		Clock: clock, Bus: a.Bus,
-		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
+		Policy: a.policy,
 		Alert: func(ctx context.Context, severity, title, message string) {
 			a.Alerts.Raise(ctx, "trading:"+title, severity, "trading", title, message)
 		},
@@ -74,7 +74,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	}
 	a.Spend = a.spendBook(clock)
 	a.Strategies, err = strategy.New(ctx, strategy.Deps{Store: a.Store, Market: a.Live, Exchange: a.Exchange, Gateway: a.Trading,
-		Account: a.Exchange.Account, Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) },
+		Account: a.Exchange.Account, Policy: a.policy,
 		AutoTrading: func() bool { return a.Settings.Platform().Trading.Automation.AutoTrading },
 		MarketStale: func() string { return a.marketWatch().Stale(a.Live.LastTickAge()) },
 		Clock:       clock, Bus: a.Bus, Build: strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary, Spend: a.Spend,
@@ -87,7 +87,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		return err
 	}
 	a.Backtests = backtest.NewService(backtest.Deps{Strategies: a.Strategies, Market: a.Market, History: a.History, Exchange: a.Exchange, Store: a.Store,
-		Policy: func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
+		Policy: a.policy, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
 		Clock: clock, Build: a.build.Version + " " + a.build.Commit, AIProvider: a.aiProvider, Limits: a.limitsSummary, Decisions: a.Store,
 		MaxModelCalls: func() int { return a.Settings.Platform().API.AI.BacktestMaxModelCalls }, Versions: a.Strategies.ConfigAt})
 	a.stages = &stages{a: a, clock: clock, run: map[string]*stage{}}
@@ -210,5 +210,9 @@ func (a *App) lastPrice(symbol string) (decimal.Decimal, error) {
 }
 
 func (a *App) limitsSummary() string {
-	return trading.PolicyFrom(a.Settings.Platform()).Limits.Summary()
+	return a.policy().Limits.Summary()
 }
+
+// policy is the trading rules from the settings now: the gateway's, the
+// strategies', the backtests' and the paper stages'.
+func (a *App) policy() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }

@@ -103,19 +103,18 @@ func (s *stages) build(ctx context.Context, p domain.Promotion) (*stage, error) 
 		return nil, fmt.Errorf("paper account %s: %w", p.Account, err)
 	}
 	bus := events.NewBus() // its updates and signals are its own, not the main screens'
-	policy := func() trading.Policy { return trading.PolicyFrom(a.Settings.Platform()) }
 	book, err := newStageBook(ctx, a.Store, p.ID)
 	if err != nil {
 		return nil, err
 	}
 	gw, err := trading.New(ctx, trading.Deps{Exchange: sb, Account: sb.Account, Market: a.Live, Store: book,
-		Clock: s.clock, Bus: bus, Policy: policy})
+		Clock: s.clock, Bus: bus, Policy: a.policy})
 	if err != nil {
 		return nil, err
 	}
 	eng, err := strategy.New(ctx, strategy.Deps{Store: promotion.NewPinned(a.Store, p.Account, rec), Market: a.Live, Exchange: sb,
 		Gateway: stageGateway{Service: gw, main: a.Trading},
-		Account: sb.Account, Policy: policy, AutoTrading: func() bool { return true },
+		Account: sb.Account, Policy: a.policy, AutoTrading: func() bool { return true },
 		MarketStale: func() string { return a.marketWatch().Stale(a.Live.LastTickAge()) },
 		Clock:       s.clock, Bus: bus, NoDefaults: true,
 		Build: strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary, Spend: a.Spend})})

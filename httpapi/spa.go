@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io/fs"
+	"mime"
 	"net/http"
 	"path"
 	"strconv"
@@ -93,17 +94,13 @@ type gzipAssets struct {
 
 // compressible are the asset types gzip makes smaller (not images or fonts,
 // which are compressed already).
-var compressible = map[string]string{
-	".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
-	".svg": "image/svg+xml", ".json": "application/json", ".map": "application/json",
-}
+var compressible = map[string]bool{".js": true, ".css": true, ".svg": true, ".json": true}
 
 // serve answers a GET or HEAD for asset name with its gzip bytes when the
 // client takes gzip and the type compresses; false leaves it to the file
 // server.
 func (g *gzipAssets) serve(w http.ResponseWriter, r *http.Request, name string) bool {
-	ctype, ok := compressible[path.Ext(name)]
-	if !ok || !acceptsGzip(r) {
+	if !compressible[path.Ext(name)] || !acceptsGzip(r) {
 		return false
 	}
 	body, ok := g.cache.Load(name)
@@ -121,7 +118,7 @@ func (g *gzipAssets) serve(w http.ResponseWriter, r *http.Request, name string) 
 	}
 	gz := body.([]byte)
 	h := w.Header()
-	h.Set("Content-Type", ctype)
+	h.Set("Content-Type", mime.TypeByExtension(path.Ext(name))) // as the file server would
 	h.Set("Content-Encoding", "gzip")
 	h.Add("Vary", "Accept-Encoding")
 	h.Set("Content-Length", strconv.Itoa(len(gz)))

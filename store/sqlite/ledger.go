@@ -17,7 +17,7 @@ var (
 )
 
 // ledger is the sandbox's books of one account: every statement is scoped
-// to it. The Store's own LedgerStore methods are the main account's (”).
+// to it. The Store's own LedgerStore methods are the main account's ("").
 type ledger struct {
 	s       *Store
 	account string
