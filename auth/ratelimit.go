@@ -2,8 +2,10 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"math"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -16,40 +18,116 @@ import (
 // failed: at most max checks run per window until one succeeds. While the
 // budget is taken by checks still running, further attempts wait for them
 // rather than being refused, so a burst of correct sign-ins all succeed.
+//
+// Memory is bounded whatever the callers send: a key is kept as its
+// SHA-256 (32 bytes, however long the email or address it came from), and
+// the limiter holds at most maxKeys windows; a new key past that evicts the
+// oldest window (the one started longest ago), so a spray of keys costs a
+// fixed amount of memory and forgets the stalest counts first.
 type failureLimiter struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	max    int
-	window time.Duration
-	hits   map[string]*window
+	mu      sync.Mutex
+	cond    *sync.Cond
+	max     int
+	window  time.Duration
+	maxKeys int
+	hits    map[limitKey]*window
+	// oldest and newest end the list of windows in the order they
+	// (re)started: eviction takes from oldest.
+	oldest, newest *window
 }
+
+// limitKey is a limiter key as kept: the SHA-256 of the caller's key.
+type limitKey [sha256.Size]byte
 
 type window struct {
-	start    time.Time
-	failed   int // attempts that failed in this window
-	inFlight int // reserved attempts whose outcome is not known yet
-	refused  int // attempts refused in this window
+	key        limitKey
+	start      time.Time
+	failed     int // attempts that failed in this window
+	inFlight   int // reserved attempts whose outcome is not known yet
+	refused    int // attempts refused in this window
+	prev, next *window
 }
 
+// defaultMaxKeys bounds each limiter's windows: about 150 bytes each
+// (key, window, map entry), so at most some 7.5 MB per limiter.
+const defaultMaxKeys = 50_000
+
 func newFailureLimiter(max int, w time.Duration) *failureLimiter {
-	l := &failureLimiter{max: max, window: w, hits: map[string]*window{}}
+	return newBoundedLimiter(max, w, defaultMaxKeys)
+}
+
+func newBoundedLimiter(max int, w time.Duration, maxKeys int) *failureLimiter {
+	l := &failureLimiter{max: max, window: w, maxKeys: maxKeys, hits: map[limitKey]*window{}}
 	l.cond = sync.NewCond(&l.mu)
 	return l
 }
 
+func hashKey(key string) limitKey { return sha256.Sum256([]byte(key)) }
+
+// size is how many windows l holds.
+func (l *failureLimiter) size() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.hits)
+}
+
 // at is key's window at now, a new one when it has run out.
 func (l *failureLimiter) at(key string, now time.Time) *window {
-	w, found := l.hits[key]
-	if !found {
-		if len(l.hits) > 100_000 { // bound memory under a spray of keys
-			l.pruneLocked(now)
+	k := hashKey(key)
+	w, found := l.hits[k]
+	switch {
+	case !found:
+		for len(l.hits) >= l.maxKeys {
+			l.evictLocked()
 		}
-		w = &window{start: now}
-		l.hits[key] = w
-	} else if now.Sub(w.start) >= l.window {
+		w = &window{key: k, start: now}
+		l.hits[k] = w
+		l.pushLocked(w)
+	case now.Sub(w.start) >= l.window:
 		w.start, w.failed, w.refused = now, 0, 0
+		l.unlinkLocked(w)
+		l.pushLocked(w)
 	}
 	return w
+}
+
+// evictLocked drops the oldest window, preferring one with no attempt in
+// flight among the oldest few (an attempt in flight whose window is gone
+// settles into nothing).
+func (l *failureLimiter) evictLocked() {
+	victim := l.oldest
+	for w, n := l.oldest, 0; w != nil && n < 64; w, n = w.next, n+1 {
+		if w.inFlight == 0 {
+			victim = w
+			break
+		}
+	}
+	l.unlinkLocked(victim)
+	delete(l.hits, victim.key)
+}
+
+func (l *failureLimiter) pushLocked(w *window) {
+	w.prev, w.next = l.newest, nil
+	if l.newest != nil {
+		l.newest.next = w
+	} else {
+		l.oldest = w
+	}
+	l.newest = w
+}
+
+func (l *failureLimiter) unlinkLocked(w *window) {
+	if w.prev != nil {
+		w.prev.next = w.next
+	} else {
+		l.oldest = w.next
+	}
+	if w.next != nil {
+		w.next.prev = w.prev
+	} else {
+		l.newest = w.prev
+	}
+	w.prev, w.next = nil, nil
 }
 
 // reserve takes one attempt for key, waiting while checks in flight hold
@@ -82,7 +160,7 @@ func (l *failureLimiter) reserve(ctx context.Context, key string, now time.Time)
 func (l *failureLimiter) settle(key string, failed bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if w, ok := l.hits[key]; ok {
+	if w, ok := l.hits[hashKey(key)]; ok {
 		w.inFlight = max(0, w.inFlight-1)
 		if failed {
 			w.failed++
@@ -109,18 +187,10 @@ func (l *failureLimiter) count(key string, now time.Time) (ok bool, wait time.Du
 func (l *failureLimiter) reset(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if w, ok := l.hits[key]; ok {
+	if w, ok := l.hits[hashKey(key)]; ok {
 		w.failed, w.refused = 0, 0
 	}
 	l.cond.Broadcast()
-}
-
-func (l *failureLimiter) pruneLocked(now time.Time) {
-	for k, w := range l.hits {
-		if now.Sub(w.start) >= l.window && w.inFlight == 0 {
-			delete(l.hits, k)
-		}
-	}
 }
 
 // repeatRefusal is a rate-limit refusal after the first of its window.
@@ -173,4 +243,24 @@ func (l *failureLimiter) fail(key string, now time.Time) {
 	defer l.mu.Unlock()
 	l.at(key, now).failed++
 	l.cond.Broadcast()
+}
+
+// limitAddr is the rate-limit key of a client address. An IPv6 address
+// stands for its /64: one subscriber's network, whose addresses a client
+// can switch between at will. IPv4 (IPv4-mapped IPv6 included) and
+// anything that is not an address are used as they are.
+func limitAddr(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	ip = ip.Unmap()
+	if ip.Is4() {
+		return ip.String()
+	}
+	p, err := ip.WithZone("").Prefix(64)
+	if err != nil {
+		return addr
+	}
+	return p.String()
 }

@@ -50,7 +50,10 @@ type Service struct {
 	byAddress  *failureLimiter
 	regAddress *failureLimiter // registration attempts per address
 	regEmail   *failureLimiter // registration attempts per email
-	sessions   *sessionCache
+	// codeByAccount counts wrong second-factor codes per account, from
+	// every address (maxCodeFailuresPerAccount).
+	codeByAccount *failureLimiter
+	sessions      *sessionCache
 	// firstFromCLI: the first operator is not self-registered (RequireFirstOperatorFromCLI).
 	firstFromCLI atomic.Bool
 	// ticketLimit bounds the realtime tickets one session asks for (IssueTicket).
@@ -63,13 +66,14 @@ type Service struct {
 func NewService(store domain.Store, clock domain.Clock, ttl time.Duration) *Service {
 	go dummyHash() // ready before the first login, so even that one takes the usual time
 	s := &Service{
-		store:      store,
-		clock:      clock,
-		byAccount:  newFailureLimiter(maxFailuresPerAccount, failureWindow),
-		byAddress:  newFailureLimiter(maxFailuresPerAddress, failureWindow),
-		regAddress: newFailureLimiter(maxRegistrationsPerAddress, failureWindow),
-		regEmail:   newFailureLimiter(maxRegistrationsPerEmail, failureWindow),
-		sessions:   newSessionCache(),
+		store:         store,
+		clock:         clock,
+		byAccount:     newFailureLimiter(maxFailuresPerAccount, failureWindow),
+		byAddress:     newFailureLimiter(maxFailuresPerAddress, failureWindow),
+		regAddress:    newFailureLimiter(maxRegistrationsPerAddress, failureWindow),
+		regEmail:      newFailureLimiter(maxRegistrationsPerEmail, failureWindow),
+		codeByAccount: newFailureLimiter(maxCodeFailuresPerAccount, failureWindow),
+		sessions:      newSessionCache(),
 	}
 	s.SetSessionTTL(ttl)
 	s.SetSessionMaxAge(DefaultSessionMaxAge)
@@ -184,12 +188,12 @@ func (s *Service) Register(ctx context.Context, n NewUser) (domain.User, error) 
 // or not, are limited per address and per email.
 func (s *Service) RegisterFrom(ctx context.Context, n NewUser, addr string) (domain.User, error) {
 	now := s.clock.Now()
-	if ok, wait, first := s.regAddress.count(addr, now); !ok {
+	if ok, wait, first := s.regAddress.count(limitAddr(addr), now); !ok {
 		return domain.User{}, tooMany("Too many registration attempts", wait, first)
 	}
 	email := strings.ToLower(strings.TrimSpace(n.Email))
-	if len(email) > 254 {
-		email = email[:254] // an address longer is refused by Validate anyway
+	if len(email) > maxEmailBytes {
+		return domain.User{}, domain.FieldErrors(map[string]string{"email": "Email must be at most 254 bytes"}, "email")
 	}
 	if ok, wait, first := s.regEmail.count(email, now); !ok {
 		return domain.User{}, tooMany("Too many registration attempts", wait, first)
@@ -245,23 +249,25 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (stri
 // code (see secondFactor). recovery is set when this sign-in turned TOTP on.
 func (s *Service) LoginWithCode(ctx context.Context, email, password, code, addr string) (token string, _ domain.User, recovery []string, _ error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	f := map[string]string{}
-	if email == "" {
-		f["email"] = "Email is required"
+	now, addr := s.clock.Now(), limitAddr(addr)
+	if f := loginProblems(email, password, code); len(f) > 0 {
+		// Refused before the email is used anywhere: no limiter key, no
+		// lookup. The attempt counts against the address alone (a key of
+		// fixed size), so a flood of them is refused like failed logins
+		// and its audit entries stay as few.
+		if ok, wait, first := s.byAddress.count(addr, now); !ok {
+			return "", domain.User{}, nil, tooMany("Too many failed login attempts", wait, first)
+		}
+		return "", domain.User{}, nil, domain.FieldErrors(f, "email", "password", "code")
 	}
-	if password == "" {
-		f["password"] = "Password is required"
-	}
-	if len(f) > 0 {
-		return "", domain.User{}, nil, domain.FieldErrors(f, "email", "password")
-	}
-	now, accKey := s.clock.Now(), accountKey(email, addr)
-	ok, wait, first, err := s.byAccount.reserve(ctx, accKey, now)
+	// The address first: an address past its limit adds no key per email.
+	accKey := accountKey(email, addr)
+	ok, wait, first, err := s.byAddress.reserve(ctx, addr, now)
 	if err != nil || !ok {
 		return "", domain.User{}, nil, refusal(err, "Too many failed login attempts", wait, first)
 	}
-	if ok, wait, first, err = s.byAddress.reserve(ctx, addr, now); err != nil || !ok {
-		s.byAccount.settle(accKey, false)
+	if ok, wait, first, err = s.byAccount.reserve(ctx, accKey, now); err != nil || !ok {
+		s.byAddress.settle(addr, false)
 		return "", domain.User{}, nil, refusal(err, "Too many failed login attempts", wait, first)
 	}
 	// Both attempts are reserved; a wrong password settles them as failures.
@@ -291,6 +297,7 @@ func (s *Service) LoginWithCode(ctx context.Context, email, password, code, addr
 		return "", domain.User{}, nil, err
 	}
 	s.byAccount.reset(accountKey(email, addr)) // only now: a password alone must not clear failed codes
+	s.codeByAccount.reset(u.ID)
 	token, err = s.openSession(ctx, u.ID, now)
 	if err != nil {
 		return "", domain.User{}, nil, err
@@ -415,7 +422,38 @@ func (s *Service) PruneSessions(ctx context.Context) (int64, error) {
 }
 
 // accountKey is the rate-limit key of one account tried from one address.
-func accountKey(email, addr string) string { return email + "\x00" + addr }
+func accountKey(email, addr string) string { return email + "\x00" + limitAddr(addr) }
+
+// Bounds of what a sign-in accepts, checked before anything else: an email
+// address is at most 254 bytes (RFC 5321's path limit), a password at most
+// 1,024 bytes (bcrypt reads 72; new passwords are held to that), a code at
+// most 64 bytes (a recovery code, spaced, is 19).
+const (
+	maxEmailBytes         = 254
+	maxLoginPasswordBytes = 1024
+	maxCodeBytes          = 64
+)
+
+// loginProblems are the field errors of a sign-in's input, before use.
+func loginProblems(email, password, code string) map[string]string {
+	f := map[string]string{}
+	switch {
+	case email == "":
+		f["email"] = "Email is required"
+	case len(email) > maxEmailBytes:
+		f["email"] = "Email must be at most 254 bytes"
+	}
+	switch {
+	case password == "":
+		f["password"] = "Password is required"
+	case len(password) > maxLoginPasswordBytes:
+		f["password"] = "Password must be at most 1024 bytes"
+	}
+	if len(code) > maxCodeBytes {
+		f["code"] = "Code must be at most 64 characters"
+	}
+	return f
+}
 
 // SessionID names token's session without revealing the token (its hash).
 func SessionID(token string) string { return hashToken(token) }

@@ -169,9 +169,13 @@ func (s *Service) confirm(ctx context.Context, u domain.User, t domain.TOTP, cod
 	if err != nil {
 		return nil, err
 	}
+	settle, err := s.reserveCode(ctx, u, addr, now)
+	if err != nil {
+		return nil, err
+	}
 	step, ok := matchStep(secret, normalCode(code), now)
+	settle(!ok)
 	if !ok {
-		s.failed(u.Email, addr, now)
 		return nil, codeError(domain.EUnauthorized, "That code is not right; enter the current 6-digit code from your authenticator app")
 	}
 	codes, hashes, err := newRecoveryCodes(u.ID)
@@ -242,38 +246,87 @@ func (s *Service) secondFactor(ctx context.Context, u domain.User, code, addr st
 }
 
 // checkCode accepts a current TOTP code not used before, or an unused
-// recovery code (which it uses up). A wrong code counts as a failed login.
+// recovery code (which it uses up). Each code checked is first reserved
+// (reserveCode), so concurrent guesses cannot pass a limit together; a
+// wrong one counts as a failed login and against the account's codes.
 func (s *Service) checkCode(ctx context.Context, u domain.User, t domain.TOTP, code, addr string, now time.Time) error {
 	c := normalCode(code)
 	if c == "" {
 		return codeError(domain.EUnauthorized, "Enter the 6-digit code from your authenticator app, or a recovery code")
 	}
-	var ok bool
-	if isTOTPCode(c) {
-		secret, err := s.openSecret(u.ID, t.Secret)
-		if err != nil {
-			return err
-		}
-		step, match := matchStep(secret, c, now)
-		if match {
-			if ok, err = s.store.UseTOTPStep(ctx, u.ID, step); err != nil {
-				return err
-			} else if !ok {
-				s.failed(u.Email, addr, now)
-				return codeError(domain.EUnauthorized, "That code was already used; wait for the next one")
-			}
-		}
-	} else {
-		var err error
-		if ok, err = s.store.UseRecoveryCode(ctx, u.ID, recoveryHash(u.ID, c), now); err != nil {
-			return err
-		}
+	settle, err := s.reserveCode(ctx, u, addr, now)
+	if err != nil {
+		return err
 	}
-	if !ok {
-		s.failed(u.Email, addr, now)
+	ok, reused, err := s.matchCode(ctx, u, t, c, now)
+	settle(err == nil && !ok)
+	switch {
+	case err != nil:
+		return err
+	case reused:
+		return codeError(domain.EUnauthorized, "That code was already used; wait for the next one")
+	case !ok:
 		return codeError(domain.EUnauthorized, "That code is not right; enter the current code from your authenticator app, or an unused recovery code")
 	}
 	return nil
+}
+
+// matchCode reports whether c is a current, unused TOTP code or an unused
+// recovery code of u (using it up); reused: a right TOTP code already used.
+func (s *Service) matchCode(ctx context.Context, u domain.User, t domain.TOTP, c string, now time.Time) (ok, reused bool, err error) {
+	if !isTOTPCode(c) {
+		ok, err = s.store.UseRecoveryCode(ctx, u.ID, recoveryHash(u.ID, c), now)
+		return ok, false, err
+	}
+	secret, err := s.openSecret(u.ID, t.Secret)
+	if err != nil {
+		return false, false, err
+	}
+	step, match := matchStep(secret, c, now)
+	if !match {
+		return false, false, nil
+	}
+	if ok, err = s.store.UseTOTPStep(ctx, u.ID, step); err != nil {
+		return false, false, err
+	}
+	return ok, !ok, nil
+}
+
+// maxCodeFailuresPerAccount bounds the wrong second-factor codes of one
+// account in failureWindow, from all addresses together. Only someone who
+// has the password reaches the code step, so this limit cannot be used to
+// lock a stranger's account.
+const maxCodeFailuresPerAccount = 10
+
+// reserveCode takes one code attempt of u from addr, atomically, in every
+// limit a wrong code counts against: the account's own code limit, the
+// login limit of the account from the address, and the address's. The
+// answer's settle ends the attempt (failed: the code was wrong). A limit
+// used up refuses the attempt before the code is looked at.
+func (s *Service) reserveCode(ctx context.Context, u domain.User, addr string, now time.Time) (settle func(failed bool), err error) {
+	type taken struct {
+		l   *failureLimiter
+		key string
+	}
+	limits := []taken{{s.codeByAccount, u.ID}, {s.byAccount, accountKey(u.Email, addr)}, {s.byAddress, limitAddr(addr)}}
+	for i, c := range limits {
+		ok, wait, first, err := c.l.reserve(ctx, c.key, now)
+		if err != nil || !ok {
+			for _, d := range limits[:i] {
+				d.l.settle(d.key, false)
+			}
+			msg := "Too many failed attempts"
+			if i == 0 {
+				msg = "Too many wrong codes for this account"
+			}
+			return nil, refusal(err, msg, wait, first)
+		}
+	}
+	return func(failed bool) {
+		for _, c := range limits {
+			c.l.settle(c.key, failed)
+		}
+	}, nil
 }
 
 func codeError(code, msg string) error {
@@ -295,7 +348,7 @@ func (s *Service) throttled(email, addr string, now time.Time) error {
 	for _, c := range []struct {
 		l   *failureLimiter
 		key string
-	}{{s.byAccount, accountKey(email, addr)}, {s.byAddress, addr}} {
+	}{{s.byAccount, accountKey(email, addr)}, {s.byAddress, limitAddr(addr)}} {
 		if blocked, wait := c.l.blocked(c.key, now); blocked {
 			mins := int((wait + time.Minute - 1) / time.Minute)
 			return domain.Errorf(domain.ETooMany, "Too many failed attempts; try again in %d minute(s)", mins)
@@ -306,7 +359,7 @@ func (s *Service) throttled(email, addr string, now time.Time) error {
 
 func (s *Service) failed(email, addr string, now time.Time) {
 	s.byAccount.fail(accountKey(email, addr), now)
-	s.byAddress.fail(addr, now)
+	s.byAddress.fail(limitAddr(addr), now)
 }
 
 // matchStep returns the time step code is valid for at now, within the skew.
