@@ -18,11 +18,22 @@ type apiToken struct {
 	LastUsedAt             *time.Time `json:"last_used_at"`
 }
 
-// newToken creates an API token with a session (sess) and returns it with its secret.
+// passwords are the test accounts' (accounts()), by email.
+var passwords = map[string]string{"op@example.com": "operator-pass", "t@example.com": "trader-pass"}
+
+// newToken creates an API token with a session (sess) and its user's
+// password, and returns it with its secret.
 func (s *server) newToken(sess, query, name, scope string) apiToken {
 	s.t.Helper()
+	var me struct{ Email string }
+	s.into(s.do("GET", "/api/auth/me", sess, ""), &me)
+	return s.newTokenWith(sess, query, name, scope, passwords[me.Email])
+}
+
+func (s *server) newTokenWith(sess, query, name, scope, password string) apiToken {
+	s.t.Helper()
 	exp := time.Now().Add(24 * time.Hour).UTC().Format(time.RFC3339)
-	r := s.do("POST", "/api/tokens"+query, sess, `{"name":"`+name+`","scope":"`+scope+`","expires_at":"`+exp+`"}`)
+	r := s.do("POST", "/api/tokens"+query, sess, `{"name":"`+name+`","scope":"`+scope+`","expires_at":"`+exp+`","password":"`+password+`"}`)
 	if r.Status != 201 {
 		s.t.Fatalf("create token %s: %d %+v", name, r.Status, r.Error)
 	}
@@ -57,7 +68,7 @@ func TestAPITokens(t *testing.T) {
 	if !strings.HasPrefix(paper.Token, "kst_") || len(paper.Token) != 4+43 || paper.Scope != "paper" || paper.Name != "bot-1" {
 		t.Fatalf("created token %+v", paper)
 	}
-	if r := s.do("POST", "/api/tokens", trader, `{"name":"bot-1","scope":"read","expires_at":"`+future+`"}`); r.Status != 409 {
+	if r := s.do("POST", "/api/tokens", trader, `{"name":"bot-1","scope":"read","expires_at":"`+future+`","password":"trader-pass"}`); r.Status != 409 {
 		t.Errorf("duplicate name: %d %+v", r.Status, r.Error)
 	}
 
@@ -231,5 +242,79 @@ func TestPaperTokenRefusedOnCoinbase(t *testing.T) {
 	r = s.do("POST", "/api/trading/orders/limit", trade.Token, `{"symbol":"BTC-USD","side":"BUY","quantity":0.001,"price":49000}`)
 	if !r.Success || fake.OrderCount() != before+1 {
 		t.Fatalf("trade token on coinbase: %d %+v, %d orders at Coinbase", r.Status, r.Error, fake.OrderCount())
+	}
+}
+
+// Making a token takes the password again, its owner is told through their
+// notification routing, and every way of ending a user's access (sign out
+// everywhere, a password change, an operator's reset, disabling) revokes
+// the user's tokens too (issue 33, item 4: before, a session alone made a
+// year-long trade token, and the token outlived all four).
+func TestTokensTakeThePasswordAndEndWithTheUsersAccess(t *testing.T) {
+	s := startWith(t, t.TempDir(), fastNotify)
+	op, trader := s.accounts()
+	rcv := newHookReceiver(t)
+	ch, _ := s.subscribe(trader, rcv.srv.URL+"/hook")
+	if r := s.do("PUT", "/api/notifications/routing", trader, `{"routes":{"security.token_created":["`+ch+`"]},"min_severity":"low","aggregate":false,"aggregate_seconds":0}`); r.Status != 200 {
+		t.Fatalf("routing: %+v", r)
+	}
+	future := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	for pw, want := range map[string]string{"": "Enter your password to create a token", "wrong-pass": "Password is incorrect"} {
+		r := s.do("POST", "/api/tokens", trader, `{"name":"x","scope":"trade","expires_at":"`+future+`","password":"`+pw+`"}`)
+		if r.Status != 400 || r.Error.Fields["password"] != want {
+			t.Fatalf("password %q: %d %+v, want 400 %q", pw, r.Status, r.Error, want)
+		}
+	}
+	works := func(tok apiToken) bool {
+		return s.do("GET", "/api/trading/orders", tok.Token, "").Status == 200
+	}
+	tok := s.newToken(trader, "", "first", "trade")
+	if !works(tok) {
+		t.Fatal("a new token does not work")
+	}
+	got := rcv.waitFor(t, "security.token_created")
+	if !strings.Contains(got[0].body, `API token 'first' (trade scope`) || !strings.Contains(got[0].body, "by t@example.com") {
+		t.Fatalf("the owner's notification: %s", got[0].body)
+	}
+
+	// Sign out everywhere (else) ends the tokens; this session stays.
+	if r := s.do("POST", "/api/auth/sessions/end-others", trader, ""); r.Status != 200 {
+		t.Fatalf("end others: %+v", r)
+	}
+	if works(tok) {
+		t.Fatal("the token outlived signing out everywhere")
+	}
+	// A password change.
+	tok = s.newToken(trader, "", "second", "trade")
+	if r := s.do("POST", "/api/auth/password", trader, `{"current_password":"trader-pass","new_password":"trader-pass-2"}`); r.Status != 200 {
+		t.Fatalf("change password: %+v", r)
+	}
+	if works(tok) {
+		t.Fatal("the token outlived a password change")
+	}
+	// An operator's reset (a token an operator made for the trader too).
+	tok = s.newTokenWith(trader, "", "third", "read", "trader-pass-2")
+	byOp := s.newToken(op, "?user_id="+tok.UserID, "made-by-op", "read")
+	if r := s.do("POST", "/api/users/"+tok.UserID+"/password", op, `{"new_password":"trader-pass-3"}`); r.Status != 200 {
+		t.Fatalf("reset: %+v", r)
+	}
+	if works(tok) || works(byOp) {
+		t.Fatal("a token outlived an operator's password reset")
+	}
+	// Disabling; enabling again does not bring the token back.
+	trader = s.login("t@example.com", "trader-pass-3")
+	tok = s.newTokenWith(trader, "", "fourth", "read", "trader-pass-3")
+	for _, d := range []string{"true", "false"} {
+		if r := s.do("PATCH", "/api/users/"+tok.UserID, op, `{"disabled":`+d+`}`); r.Status != 200 {
+			t.Fatalf("disabled=%s: %+v", d, r)
+		}
+	}
+	if works(tok) {
+		t.Fatal("the token outlived disabling its user")
+	}
+	var list struct{ Tokens []apiToken }
+	s.into(s.do("GET", "/api/tokens?user_id="+tok.UserID, op, ""), &list)
+	if len(list.Tokens) != 0 {
+		t.Fatalf("tokens left: %+v", list.Tokens)
 	}
 }

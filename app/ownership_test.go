@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -89,5 +90,32 @@ func TestTradersChangeOnlyTheirOwnOrders(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no audit entry naming the owner of the order the operator cancelled: %+v", audit.Entries)
+	}
+}
+
+// A manual order cannot carry a strategy's name as its label, in any case
+// or spacing, on any of the placing routes: it would count in that
+// strategy's figures and AI trade memory (issue 33, item 11). Other labels,
+// the Close Position button's included, are accepted.
+func TestManualOrdersCannotClaimAStrategyName(t *testing.T) {
+	s := start(t, t.TempDir())
+	_, trader := s.accounts()
+	for path, body := range map[string]string{
+		"/api/trading/execute":              `{"symbol":"BTC-USD","action":"BUY","quantity":0.001,"strategy":"%s"}`,
+		"/api/trading/orders/limit":         `{"symbol":"BTC-USD","side":"BUY","quantity":0.001,"price":1000,"strategy":"%s"}`,
+		"/api/trading/orders/stop-loss":     `{"symbol":"BTC-USD","side":"SELL","quantity":0.001,"stop_price":1000,"strategy":"%s"}`,
+		"/api/trading/orders/trailing-stop": `{"symbol":"BTC-USD","side":"SELL","quantity":0.001,"trail_percent":5,"strategy":"%s"}`,
+	} {
+		for _, label := range []string{"technical_strategy", " AI_Strategy "} {
+			r := s.do("POST", path, trader, fmt.Sprintf(body, label))
+			if r.Status != 400 || !strings.Contains(r.Error.Fields["strategy"], "is a strategy's name") {
+				t.Errorf("%s labelled %q: %d %+v, want 400 on strategy", path, label, r.Status, r.Error)
+			}
+		}
+	}
+	for _, label := range []string{"my-swing", "position_close"} {
+		if r := s.do("POST", "/api/trading/orders/limit", trader, `{"symbol":"BTC-USD","side":"BUY","quantity":0.001,"price":20000,"strategy":"`+label+`"}`); r.Status != 201 {
+			t.Errorf("label %q: %d %+v, want 201", label, r.Status, r.Error)
+		}
 	}
 }

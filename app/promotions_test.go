@@ -78,7 +78,11 @@ func TestPromotedVersionTradesInItsOwnPaperAccount(t *testing.T) {
 		"indicators":{"sma_short":10,"sma_long":20,"rsi_oversold":40,"rsi_overbought":60}},"note":"trades soon"}`); r.Status != 201 {
 		t.Fatalf("save version: %+v", r)
 	}
-	r = s.do("POST", base, trader, `{"version":2}`)
+	// Strategy actions are operators' (issue 33, item 9): a trader's promote is refused.
+	if r := s.do("POST", base, trader, `{"version":2}`); r.Status != 403 {
+		t.Fatalf("trader promotes to paper: %+v, want 403", r)
+	}
+	r = s.do("POST", base, op, `{"version":2}`)
 	var paper stageSeen
 	s.into(r, &paper)
 	if r.Status != 201 || paper.Stage != "paper" || paper.Status != "running" || !strings.HasPrefix(paper.Account, "promotion-") || paper.Market != "replay" {
@@ -227,7 +231,10 @@ func TestPromotedVersionTradesInItsOwnPaperAccount(t *testing.T) {
 		Orders []struct{ Side, Status string }
 		Count  int
 	}
-	r = s.do("POST", base+"/"+paper.ID+"/close-positions", trader, "")
+	if r := s.do("POST", base+"/"+paper.ID+"/close-positions", trader, ""); r.Status != 403 || held() != n {
+		t.Fatalf("trader closes the stage's positions: %+v, want 403 and nothing sold", r)
+	}
+	r = s.do("POST", base+"/"+paper.ID+"/close-positions", op, "")
 	s.into(r, &closed)
 	if r.Status != 200 || closed.Count != n || held() != 0 {
 		t.Fatalf("close positions: %+v %+v; held %d before, %d after", r, closed, n, held())
@@ -242,7 +249,7 @@ func TestPromotedVersionTradesInItsOwnPaperAccount(t *testing.T) {
 		t.Fatalf("closing the stage's positions placed orders in the main account: %+v", main)
 	}
 
-	// One click demotes: a live stage only by an operator; it disables the instance.
+	// One click demotes (operators only); a live stage's demotion disables the instance.
 	demoteLive := base + "/" + live.ID + "/demote"
 	if r := s.do("POST", demoteLive, trader, ""); r.Status != 403 {
 		t.Errorf("trader demotes live: %+v", r)
@@ -262,17 +269,20 @@ func TestPromotedVersionTradesInItsOwnPaperAccount(t *testing.T) {
 		t.Errorf("stages %+v", l.Stages)
 	}
 
-	// A paper stage demoted by a trader.
-	r = s.do("POST", base, trader, `{"version":1}`)
+	// A paper stage: a trader cannot demote it, an operator can.
+	r = s.do("POST", base, op, `{"version":1}`)
 	var p1 stageSeen
 	s.into(r, &p1)
-	if r := s.do("POST", base+"/"+p1.ID+"/close-positions", trader, ""); r.Status != 409 {
+	if r := s.do("POST", base+"/"+p1.ID+"/close-positions", op, ""); r.Status != 409 {
 		t.Errorf("close the positions of a running stage: %+v, want 409 (demote it first)", r)
 	}
-	r = s.do("POST", base+"/"+p1.ID+"/demote", trader, `{"reason":"enough"}`)
+	if r := s.do("POST", base+"/"+p1.ID+"/demote", trader, `{"reason":"enough"}`); r.Status != 403 {
+		t.Fatalf("trader demotes a paper stage: %+v, want 403", r)
+	}
+	r = s.do("POST", base+"/"+p1.ID+"/demote", op, `{"reason":"enough"}`)
 	var demoted stageSeen
 	s.into(r, &demoted)
-	if r.Status != 200 || demoted.Status != "demoted" || demoted.EndedBy != "t@example.com" {
+	if r.Status != 200 || demoted.Status != "demoted" || demoted.EndedBy != "op@example.com" {
 		t.Fatalf("demote paper: %+v %+v", r, demoted)
 	}
 	audit := s.do("GET", "/api/audit?limit=50", op, "")

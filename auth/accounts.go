@@ -82,8 +82,9 @@ type PasswordChange struct {
 	NewPassword     string `json:"new_password"`
 }
 
-// ChangePassword sets u's password after checking the current one, and ends
-// u's other sessions; the session of token stays valid. A wrong current
+// ChangePassword sets u's password after checking the current one, ends
+// u's other sessions and revokes u's API tokens; the session of token
+// stays valid. A wrong current
 // password is a field error and counts as a failed login from addr.
 func (s *Service) ChangePassword(ctx context.Context, u domain.User, token, addr string, in PasswordChange) error {
 	f := map[string]string{}
@@ -115,11 +116,14 @@ func (s *Service) ChangePassword(ctx context.Context, u domain.User, token, addr
 	if err := s.setPassword(ctx, u.ID, in.NewPassword); err != nil {
 		return err
 	}
+	if err := s.revokeUserTokens(ctx, u.ID); err != nil {
+		return err
+	}
 	return s.endUserSessions(ctx, u.ID, hashToken(token))
 }
 
-// ResetPassword sets another user's password on an operator's behalf and
-// ends all of that user's sessions. Operators change their own password with
+// ResetPassword sets another user's password on an operator's behalf, ends
+// all of that user's sessions and revokes their API tokens. Operators change their own password with
 // ChangePassword, which asks for the current one.
 func (s *Service) ResetPassword(ctx context.Context, actor domain.User, id, newPassword string) (domain.User, error) {
 	if m := passwordProblem(newPassword); m != "" {
@@ -133,6 +137,9 @@ func (s *Service) ResetPassword(ctx context.Context, actor domain.User, id, newP
 		return domain.User{}, domain.Errorf(domain.EConflict, "Change your own password with Change password, which asks for the current one")
 	}
 	if err := s.setPassword(ctx, u.ID, newPassword); err != nil {
+		return domain.User{}, err
+	}
+	if err := s.revokeUserTokens(ctx, u.ID); err != nil {
 		return domain.User{}, err
 	}
 	return u, s.endUserSessions(ctx, u.ID, "")
@@ -155,7 +162,8 @@ type UserChange struct {
 // UpdateUser applies an operator's change to account id. Every rule is checked
 // before anything is written: the role must be valid, nobody disables
 // themself, and at least one enabled operator remains (conflict errors).
-// Disabling ends the user's sessions at once.
+// Disabling ends the user's sessions and revokes their API tokens at once
+// (enabling the account again does not bring the tokens back).
 func (s *Service) UpdateUser(ctx context.Context, actor domain.User, id string, ch UserChange) (domain.User, error) {
 	if ch.Role == nil && ch.Disabled == nil {
 		return domain.User{}, domain.Errorf(domain.EInvalid, "Nothing to change: send role and/or disabled")
@@ -194,6 +202,9 @@ func (s *Service) apply(ctx context.Context, u, next domain.User) error {
 		}
 	}
 	if next.Disabled {
+		if err := s.revokeUserTokens(ctx, u.ID); err != nil {
+			return err
+		}
 		return s.endUserSessions(ctx, u.ID, "")
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -28,11 +29,15 @@ const maxTokenName = 64
 func IsAPIToken(bearer string) bool { return strings.HasPrefix(bearer, TokenPrefix) }
 
 // NewToken is the ask for an API token. ExpiresAt is a pointer so that a
-// missing expiry is told apart from a zero one.
+// missing expiry is told apart from a zero one. Password (and Code, when
+// the asker has two-factor authentication on) are the asker's own: a
+// session alone does not make a token.
 type NewToken struct {
 	Name      string            `json:"name"`
 	Scope     domain.TokenScope `json:"scope"`
 	ExpiresAt *time.Time        `json:"expires_at"`
+	Password  string            `json:"password"`
+	Code      string            `json:"code"`
 }
 
 func (s *Service) validToken(n *NewToken, now time.Time) error {
@@ -56,17 +61,26 @@ func (s *Service) validToken(n *NewToken, now time.Time) error {
 	case n.ExpiresAt.Sub(now) > MaxTokenLifetime:
 		f["expires_at"] = "Expiry must be within a year"
 	}
+	if n.Password == "" {
+		f["password"] = "Enter your password to create a token"
+	}
 	if len(f) > 0 {
-		return domain.FieldErrors(f, "name", "scope", "expires_at")
+		return domain.FieldErrors(f, "name", "scope", "expires_at", "password")
 	}
 	return nil
 }
 
-// CreateToken makes an API token for owner and returns its secret, which
-// is not kept (only its hash) and so is shown this once.
-func (s *Service) CreateToken(ctx context.Context, owner domain.User, n NewToken) (string, domain.APIToken, error) {
+// CreateToken makes an API token for owner on actor's ask (the same user,
+// or an operator) and returns its secret, which is not kept (only its
+// hash) and so is shown this once. actor proves it is them again: their
+// password, counted as a login from addr, and their second factor when it
+// is on.
+func (s *Service) CreateToken(ctx context.Context, actor, owner domain.User, n NewToken, addr string) (string, domain.APIToken, error) {
 	now := s.clock.Now().Truncate(time.Millisecond)
 	if err := s.validToken(&n, now); err != nil {
+		return "", domain.APIToken{}, err
+	}
+	if err := s.reauthenticate(ctx, actor, addr, n.Password, n.Code); err != nil {
 		return "", domain.APIToken{}, err
 	}
 	raw := make([]byte, 32) // 256 bits
@@ -80,6 +94,15 @@ func (s *Service) CreateToken(ctx context.Context, owner domain.User, n NewToken
 		return "", domain.APIToken{}, err
 	}
 	return secret, t, nil
+}
+
+// revokeUserTokens ends every API token of userID (when its password
+// changes or is reset, it is disabled, or it signs out everywhere).
+func (s *Service) revokeUserTokens(ctx context.Context, userID string) error {
+	if _, err := s.store.DeleteUserAPITokens(ctx, userID); err != nil {
+		return fmt.Errorf("revoke API tokens: %w", err)
+	}
+	return nil
 }
 
 // Tokens lists userID's API tokens, newest first (never their secrets).

@@ -241,3 +241,124 @@ func TestConcurrentCodeGuessesCheckAtMostTheLimit(t *testing.T) {
 		t.Fatalf("%d codes checked, outcomes %v: want %d checked, %d refused", n, codes, maxFailuresPerAccount, 40-maxFailuresPerAccount)
 	}
 }
+
+// A token takes the asker's password and, with two-factor authentication
+// on, a code; a wrong code is a 400 on code counted like any wrong code
+// (issue 33, item 4).
+func TestTokenCreationAsksForTheSecondFactor(t *testing.T) {
+	ctx := context.Background()
+	s, clock := newService(t)
+	u, secret := withTOTP(t, s, clock, "ops@example.com")
+	exp := clock.t.Add(24 * time.Hour)
+	ask := func(pw, code string) error {
+		_, _, err := s.CreateToken(ctx, u, u, NewToken{Name: "bot", Scope: domain.ScopeRead, ExpiresAt: &exp, Password: pw, Code: code}, "192.0.2.9")
+		return err
+	}
+	if err := ask("", ""); domainFields(err)["password"] == "" {
+		t.Fatalf("no password: %v", err)
+	}
+	if err := ask("wrong-pass", ""); domainFields(err)["password"] != "Password is incorrect" {
+		t.Fatalf("wrong password: %v", err)
+	}
+	if err := ask("kestrel-pass-1", ""); domain.ErrorCode(err) != domain.EInvalid || domainFields(err)["code"] == "" {
+		t.Fatalf("no code: %v, want 400 on code", err)
+	}
+	if err := ask("kestrel-pass-1", badCode(secret, clock.t)); domain.ErrorCode(err) != domain.EInvalid || domainFields(err)["code"] == "" {
+		t.Fatalf("wrong code: %v, want 400 on code", err)
+	}
+	right, _ := totp.GenerateCode(secret, clock.t)
+	if err := ask("kestrel-pass-1", right); err != nil {
+		t.Fatalf("password and code: %v", err)
+	}
+}
+
+// An operator resets another user's second factor: it is gone, and the
+// account's count of wrong codes with it; never their own, never twice
+// (issue 33, items 5 and 12).
+func TestOperatorResetsASecondFactor(t *testing.T) {
+	ctx := context.Background()
+	s, clock := newService(t)
+	op, err := s.Register(ctx, NewUser{Email: "op@example.com", Name: "Op", Password: "kestrel-pass-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetRegistrationOpen(ctx, true)
+	u, secret := withTOTP(t, s, clock, "ops@example.com")
+	for i := range maxCodeFailuresPerAccount {
+		s.LoginWithCode(ctx, "ops@example.com", "kestrel-pass-1", badCode(secret, clock.t), fmt.Sprintf("198.51.100.%d", i/4+1))
+	}
+	if _, err := s.ResetTOTP(ctx, op, op.ID); domain.ErrorCode(err) != domain.EConflict {
+		t.Fatalf("own reset: %v, want 409", err)
+	}
+	if _, err := s.ResetTOTP(ctx, op, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := s.TOTPStatus(ctx, u); st.Enabled || st.Pending {
+		t.Fatalf("after the reset: %+v", st)
+	}
+	if _, _, err := s.Login(ctx, "ops@example.com", "kestrel-pass-1", "203.0.113.60"); err != nil {
+		t.Fatalf("sign-in with the password after the reset: %v", err)
+	}
+	if _, err := s.ResetTOTP(ctx, op, u.ID); domain.ErrorCode(err) != domain.EConflict {
+		t.Fatalf("second reset: %v, want 409", err)
+	}
+}
+
+// Every way of ending a user's access revokes the user's API tokens:
+// signing out everywhere, a password change, an operator's reset and
+// disabling (issue 33, item 4).
+func TestAccessEndingRevokesTokens(t *testing.T) {
+	ctx := context.Background()
+	s, clock := newService(t)
+	op, _ := s.Register(ctx, NewUser{Email: "op@example.com", Name: "Op", Password: "kestrel-pass-1"})
+	tr, err := s.CreateUser(ctx, NewUser{Email: "tr@example.com", Name: "Tr", Password: "kestrel-pass-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := clock.t.Add(24 * time.Hour)
+	n := 0
+	mint := func() string {
+		n++
+		secret, _, err := s.CreateToken(ctx, tr, tr, NewToken{Name: fmt.Sprint("bot", n), Scope: domain.ScopeRead, ExpiresAt: &exp, Password: pwOf(n)}, "192.0.2.9")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return secret
+	}
+	revoked := func(what, secret string) {
+		t.Helper()
+		if _, _, err := s.AuthenticateToken(ctx, secret); domain.ErrorCode(err) != domain.EUnauthorized {
+			t.Fatalf("the token outlived %s: %v", what, err)
+		}
+	}
+	sess, _, _ := s.Login(ctx, "tr@example.com", "kestrel-pass-1", "192.0.2.9")
+	tok := mint()
+	if _, err := s.EndOtherSessions(ctx, tr, sess); err != nil {
+		t.Fatal(err)
+	}
+	revoked("signing out everywhere", tok)
+	tok = mint()
+	if err := s.ChangePassword(ctx, tr, sess, "192.0.2.9", PasswordChange{CurrentPassword: "kestrel-pass-1", NewPassword: "kestrel-pass-2"}); err != nil {
+		t.Fatal(err)
+	}
+	revoked("a password change", tok)
+	tok = mint()
+	if _, err := s.ResetPassword(ctx, op, tr.ID, "kestrel-pass-3"); err != nil {
+		t.Fatal(err)
+	}
+	revoked("an operator's reset", tok)
+	tok = mint()
+	yes, no := true, false
+	if _, err := s.UpdateUser(ctx, op, tr.ID, UserChange{Disabled: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UpdateUser(ctx, op, tr.ID, UserChange{Disabled: &no}); err != nil {
+		t.Fatal(err)
+	}
+	revoked("disabling", tok)
+}
+
+// pwOf is the trader's password when TestAccessEndingRevokesTokens mints its nth token.
+func pwOf(n int) string {
+	return map[int]string{1: "kestrel-pass-1", 2: "kestrel-pass-1", 3: "kestrel-pass-2", 4: "kestrel-pass-3"}[n]
+}

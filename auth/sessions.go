@@ -104,8 +104,8 @@ func (s *Service) Sessions(ctx context.Context, u domain.User, token string) ([]
 }
 
 // EndOtherSessions signs u out everywhere but the session of token (the one
-// asking stays signed in, to change the password next) and says how many
-// sessions it ended.
+// asking stays signed in, to change the password next), revokes u's API
+// tokens (a token is a session too), and says how many sessions it ended.
 func (s *Service) EndOtherSessions(ctx context.Context, u domain.User, token string) (int, error) {
 	list, err := s.store.ListUserSessions(ctx, u.ID)
 	if err != nil {
@@ -117,6 +117,9 @@ func (s *Service) EndOtherSessions(ctx context.Context, u domain.User, token str
 		if ss.TokenHash != keep {
 			n++
 		}
+	}
+	if err := s.revokeUserTokens(ctx, u.ID); err != nil {
+		return 0, err
 	}
 	return n, s.endUserSessions(ctx, u.ID, keep)
 }

@@ -428,3 +428,29 @@ func RekeyTOTP(ctx context.Context, store domain.TOTPStore, old, next Sealer) (i
 		return next.Seal(TOTPField(userID), plain)
 	})
 }
+
+// ResetTOTP turns off the two-factor authentication of account id on an
+// operator's behalf (a lost phone and no recovery code left), and clears
+// its count of wrong codes. The account signs in with its password alone
+// until it sets a second factor up again (an operator, when the platform
+// requires one, enrols at the next sign-in). Operators reset their own
+// with DisableTOTP, which asks for the password and a code.
+func (s *Service) ResetTOTP(ctx context.Context, actor domain.User, id string) (domain.User, error) {
+	u, err := s.store.UserByID(ctx, id)
+	if err != nil {
+		return domain.User{}, err
+	}
+	if u.ID == actor.ID {
+		return domain.User{}, domain.Errorf(domain.EConflict, "Turn your own two-factor authentication off on the Account page, which asks for your password and a code")
+	}
+	if _, err := s.store.TOTPByUser(ctx, u.ID); domain.ErrorCode(err) == domain.ENotFound {
+		return domain.User{}, domain.Errorf(domain.EConflict, "%s has no two-factor authentication to reset", u.Email)
+	} else if err != nil {
+		return domain.User{}, err
+	}
+	if err := s.store.DeleteTOTP(ctx, u.ID); err != nil {
+		return domain.User{}, err
+	}
+	s.codeByAccount.reset(u.ID)
+	return u, nil
+}

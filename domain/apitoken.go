@@ -45,6 +45,9 @@ type APITokenStore interface {
 	// DeleteAPIToken revokes the token id of userID (empty: of anyone) and
 	// returns it; not_found when there is none such.
 	DeleteAPIToken(ctx context.Context, id, userID string) (APIToken, error)
+	// DeleteUserAPITokens revokes every token of userID and returns how
+	// many there were.
+	DeleteUserAPITokens(ctx context.Context, userID string) (int64, error)
 	// TouchAPIToken records that the token was used at (never moving it back).
 	TouchAPIToken(ctx context.Context, id string, at time.Time) error
 }

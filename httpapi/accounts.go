@@ -124,6 +124,9 @@ func userChangeNote(u domain.User, in auth.UserChange) string {
 	}
 	if in.Disabled != nil {
 		parts = append(parts, map[bool]string{true: "disabled ", false: "enabled "}[u.Disabled]+u.Email)
+		if u.Disabled {
+			parts = append(parts, "their sessions ended and API tokens revoked")
+		}
 	}
 	return strings.Join(parts, "; ")
 }
@@ -141,7 +144,7 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	noteAudit(r.Context(), "", "", "reset password of "+u.Email)
+	noteAudit(r.Context(), "", "", "reset password of "+u.Email+"; their sessions ended and API tokens revoked")
 	ok(w, map[string]bool{"password_reset": true})
 }
 
@@ -155,7 +158,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	noteAudit(r.Context(), "", "", "changed own password")
+	noteAudit(r.Context(), "", "", "changed own password; other sessions ended and API tokens revoked")
 	ok(w, map[string]bool{"password_changed": true})
 }
 

@@ -118,3 +118,20 @@ func orderRequest(userID, clientID, symbol, side string, typ domain.OrderType, q
 	return domain.OrderRequest{ClientOrderID: strings.TrimSpace(clientID), Symbol: symbol, Side: domain.Side(side), Type: typ,
 		Quantity: qty.dec(), Strategy: strategy, UserID: userID}
 }
+
+// refuseStrategyName refuses a manual order's strategy label that is a
+// strategy's name (compared without case or surrounding spaces): such an
+// order would count in that strategy's figures and its AI trade memory.
+// Other labels, position_close included, stay free text.
+func (s *Server) refuseStrategyName(label string) error {
+	label = strings.TrimSpace(label)
+	if label == "" || s.d.Strategies == nil {
+		return nil
+	}
+	for _, c := range s.d.Strategies.List() {
+		if strings.EqualFold(c.Name, label) {
+			return fieldErr("strategy", "\""+c.Name+"\" is a strategy's name; a manual order cannot use it")
+		}
+	}
+	return nil
+}

@@ -17,11 +17,13 @@ import (
 // gates checked here), to live with an operator's approval, demote.
 func (s *Server) promotionRoutes() {
 	s.api("GET /api/strategy/promotions/{name}", signedIn, s.promotions)
-	s.api("POST /api/strategy/promotions/{name}", signedIn, s.promoteToPaper)
+	// Starting, ending and closing out a stage are strategy actions:
+	// operators only, like creating, switching and configuring one.
+	s.api("POST /api/strategy/promotions/{name}", operatorOnly, s.promoteToPaper)
 	s.api("POST /api/strategy/promotions/{name}/{id}/approve", operatorOnly, s.approvePromotion)
-	s.api("POST /api/strategy/promotions/{name}/{id}/demote", signedIn, s.demotePromotion)
+	s.api("POST /api/strategy/promotions/{name}/{id}/demote", operatorOnly, s.demotePromotion)
 	s.api("GET /api/strategy/promotions/{name}/{id}/drift", signedIn, s.promotionDrift)
-	s.api("POST /api/strategy/promotions/{name}/{id}/close-positions", signedIn, s.closePromotionPositions)
+	s.api("POST /api/strategy/promotions/{name}/{id}/close-positions", operatorOnly, s.closePromotionPositions)
 }
 
 // promotionsOff answers 503 when the server runs without promotions.
@@ -230,17 +232,11 @@ func (s *Server) demotePromotion(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, id := r.PathValue("name"), r.PathValue("id")
-	cur, err := s.d.Promotions.Get(r.Context(), name, id)
-	if err != nil {
+	if _, err := s.d.Promotions.Get(r.Context(), name, id); err != nil {
 		fail(w, r, err)
 		return
 	}
-	u := userFrom(r.Context())
-	if cur.Stage == domain.StageLive && u.Role != domain.RoleOperator {
-		fail(w, r, domain.Errorf(domain.EForbidden, "Only an operator can demote a live stage"))
-		return
-	}
-	p, err := s.d.Promotions.Demote(r.Context(), name, id, u.Email, in.Reason)
+	p, err := s.d.Promotions.Demote(r.Context(), name, id, userFrom(r.Context()).Email, in.Reason)
 	if err != nil {
 		fail(w, r, err)
 		return

@@ -44,7 +44,7 @@ func (s *Server) endOtherSessions(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	noteAudit(r.Context(), "", "", fmt.Sprintf("signed out of %d other session(s)", n))
+	noteAudit(r.Context(), "", "", fmt.Sprintf("signed out of %d other session(s) and revoked the API tokens", n))
 	ok(w, map[string]int{"ended": n})
 }
 

@@ -2,10 +2,12 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"kestrel/auth"
 	"kestrel/domain"
+	"kestrel/notify"
 )
 
 // tokenAuth admits a request made with an API token: the token's user, within
@@ -57,12 +59,18 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	secret, t, err := s.d.Auth.CreateToken(r.Context(), owner, in)
+	me := userFrom(r.Context())
+	secret, t, err := s.d.Auth.CreateToken(r.Context(), me, owner, in, clientAddr(r))
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
 	noteAudit(r.Context(), "", "", "created API token '"+t.Name+"' ("+string(t.Scope)+") for "+owner.Email)
+	// Its owner hears of it through their notification routing, committed
+	// with this audit entry: a token made with a stolen session and
+	// password does not go unnoticed.
+	domain.AddAuditEvent(r.Context(), notify.CommittedTokenCreated(owner.ID, fmt.Sprintf("API token '%s' (%s scope, expires %s) was created for %s by %s from %s",
+		t.Name, t.Scope, t.ExpiresAt.UTC().Format("2006-01-02 15:04 UTC"), owner.Email, me.Email, auditText(clientAddr(r), maxAuditRemote)), t.CreatedAt))
 	created(w, tokenReply{APIToken: t, Token: secret})
 }
 

@@ -8,6 +8,19 @@ func (s *Server) totpRoutes() {
 	s.api("POST /api/auth/totp/setup", signedIn, s.totpSetup)
 	s.api("POST /api/auth/totp/confirm", signedIn, s.totpConfirm)
 	s.api("POST /api/auth/totp/disable", signedIn, s.totpDisable)
+	s.api("POST /api/users/{id}/totp/reset", operatorOnly, s.totpReset)
+}
+
+// totpReset turns another user's second factor off (an operator's reset,
+// audited): for a lost phone without recovery codes.
+func (s *Server) totpReset(w http.ResponseWriter, r *http.Request) {
+	u, err := s.d.Auth.ResetTOTP(r.Context(), userFrom(r.Context()), r.PathValue("id"))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	noteAudit(r.Context(), "", "", "reset the two-factor authentication of "+u.Email)
+	ok(w, map[string]bool{"totp_reset": true})
 }
 
 func (s *Server) totpStatus(w http.ResponseWriter, r *http.Request) {

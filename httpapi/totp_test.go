@@ -188,3 +188,28 @@ func TestOperatorMustEnrolWhenRequired(t *testing.T) {
 		t.Fatalf("after enrolment without a code = %d %s", r.Status, r.Raw)
 	}
 }
+
+// An operator resets a trader's second factor (a lost phone): audited, the
+// trader then signs in with the password alone; traders cannot, nor an
+// operator their own (issue 33, items 5 and 12).
+func TestOperatorResetsASecondFactor(t *testing.T) {
+	a := newAPI(t)
+	withSealer(t, a)
+	op, opUser, trader, tr := a.twoUsers()
+	a.enrolTOTP(trader)
+	if r := a.do("POST", "/api/auth/login", "", `{"email":"t@example.com","password":"trader-pass"}`); r.Status != http.StatusUnauthorized {
+		t.Fatalf("password alone before the reset = %d %s", r.Status, r.Raw)
+	}
+	for _, c := range []struct {
+		token, id string
+		want      int
+	}{{trader, tr.ID, 403}, {op, opUser.ID, 409}, {op, "missing", 404}, {op, tr.ID, 200}, {op, tr.ID, 409}} {
+		if r := a.do("POST", "/api/users/"+c.id+"/totp/reset", c.token, ""); r.Status != c.want {
+			t.Fatalf("reset of %s = %d %s, want %d", c.id, r.Status, r.Raw, c.want)
+		}
+	}
+	a.login("t@example.com", "trader-pass")
+	if audit := a.do("GET", "/api/audit?limit=50", op, ""); !strings.Contains(string(audit.Data), "reset the two-factor authentication of t@example.com") {
+		t.Errorf("audit log lacks the reset: %s", audit.Data)
+	}
+}

@@ -71,6 +71,10 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
+	if err := s.refuseStrategyName(in.Strategy); err != nil {
+		fail(w, r, err)
+		return
+	}
 	typ := domain.OrderType(strings.ToLower(strings.TrimSpace(in.OrderType)))
 	if typ == "" {
 		typ = domain.Market
@@ -94,6 +98,10 @@ func (s *Server) placeLimit(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
+	if err := s.refuseStrategyName(in.Strategy); err != nil {
+		fail(w, r, err)
+		return
+	}
 	req := orderRequest(userFrom(r.Context()).ID, in.ClientOrderID, in.Symbol, in.Side, domain.Limit, in.Quantity, in.Strategy)
 	req.Price = in.Price.ptr()
 	r = s.rideAudit(r, "", http.StatusCreated)
@@ -107,6 +115,10 @@ func (s *Server) placeStopLoss(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
+	if err := s.refuseStrategyName(in.Strategy); err != nil {
+		fail(w, r, err)
+		return
+	}
 	req := orderRequest(userFrom(r.Context()).ID, in.ClientOrderID, in.Symbol, in.Side, domain.StopLoss, in.Quantity, in.Strategy)
 	req.StopPrice = in.StopPrice.ptr()
 	r = s.rideAudit(r, "", http.StatusCreated)
@@ -117,6 +129,10 @@ func (s *Server) placeStopLoss(w http.ResponseWriter, r *http.Request) {
 func (s *Server) placeTrailingStop(w http.ResponseWriter, r *http.Request) {
 	var in TrailingStopRequest
 	if err := decode(r, &in); err != nil {
+		fail(w, r, err)
+		return
+	}
+	if err := s.refuseStrategyName(in.Strategy); err != nil {
 		fail(w, r, err)
 		return
 	}

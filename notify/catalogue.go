@@ -25,13 +25,16 @@ const (
 	ExchangeDisconnected = "exchange.disconnected"
 	BacktestFinished     = "backtest.finished" // a backtest or a sweep (JobData.Kind)
 	SystemAlert          = "system.alert"
+	// TokenCreated tells a user an API token was made for their account
+	// (by them or an operator); no notification switch silences it.
+	TokenCreated = "security.token_created"
 	// Test is what "Send test" sends; it is never routed.
 	Test = "notification.test"
 )
 
 // Types lists the catalogue in the order the API and the UI show it.
 var Types = []string{OrderFilled, OrderPartiallyFilled, OrderRejected, ProtectiveTriggered, EmergencyStop, TradingResumed,
-	RiskLimitReached, StrategyError, MarketStale, ExchangeDisconnected, BacktestFinished, SystemAlert, DailyDigest}
+	RiskLimitReached, StrategyError, MarketStale, ExchangeDisconnected, BacktestFinished, SystemAlert, DailyDigest, TokenCreated}
 
 // KnownType reports whether t is in the catalogue.
 func KnownType(t string) bool {

@@ -81,6 +81,15 @@ func CommittedRefusal(title, message string, at time.Time) domain.NotifyEvent {
 	return n
 }
 
+// CommittedTokenCreated is the security.token_created event telling owner
+// of a new API token (message says which, by whom, from where), ready to be
+// committed with the creation's audit entry (domain.AddAuditEvent).
+func CommittedTokenCreated(owner, message string, at time.Time) domain.NotifyEvent {
+	n, _ := committed(Event{Type: TokenCreated, Severity: domain.SeverityHigh, Owner: owner, Time: at,
+		Data: AlertData{Title: "API token created", Message: message, Component: "auth"}}, true)
+	return n
+}
+
 // FromJob is the event a job's change stands for: a finished backtest.
 func FromJob(j domain.Job) (Event, bool) {
 	if j.Kind != "backtest" && j.Kind != "sweep" || !domain.JobDone(j.Status) {

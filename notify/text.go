@@ -12,7 +12,7 @@ var titles = map[string]string{
 	ProtectiveTriggered: "Stop-loss or take-profit filled", EmergencyStop: "Emergency stop", TradingResumed: "Trading resumed",
 	RiskLimitReached: "Risk limit reached", StrategyError: "Strategy alert", MarketStale: "Market data stale",
 	ExchangeDisconnected: "Exchange alert", BacktestFinished: "Backtest finished", SystemAlert: "System alert", Test: "Test notification",
-	DailyDigest: "Daily digest",
+	DailyDigest: "Daily digest", TokenCreated: "API token created",
 }
 
 // Title is the event type's name for people.

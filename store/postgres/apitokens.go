@@ -67,6 +67,15 @@ func (s *Store) DeleteAPIToken(ctx context.Context, id, userID string) (domain.A
 	return scanAPIToken(s.db.QueryRow(ctx, `DELETE FROM api_tokens WHERE id = $1 AND ($2 = '' OR user_id = $2) RETURNING `+apiTokenCols, id, userID))
 }
 
+// DeleteUserAPITokens implements domain.APITokenStore.
+func (s *Store) DeleteUserAPITokens(ctx context.Context, userID string) (int64, error) {
+	tag, err := s.db.Exec(ctx, `DELETE FROM api_tokens WHERE user_id = $1`, userID)
+	if err != nil {
+		return 0, err
+	}
+	return tag.RowsAffected(), nil
+}
+
 // TouchAPIToken implements domain.APITokenStore.
 func (s *Store) TouchAPIToken(ctx context.Context, id string, at time.Time) error {
 	_, err := s.db.Exec(ctx, `UPDATE api_tokens SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)`, at, id)

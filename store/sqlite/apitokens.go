@@ -66,6 +66,15 @@ func (s *Store) DeleteAPIToken(ctx context.Context, id, userID string) (domain.A
 	return scanAPIToken(s.w.QueryRowContext(ctx, `DELETE FROM api_tokens WHERE id = ? AND (? = '' OR user_id = ?) RETURNING `+apiTokenCols, id, userID, userID))
 }
 
+// DeleteUserAPITokens implements domain.APITokenStore.
+func (s *Store) DeleteUserAPITokens(ctx context.Context, userID string) (int64, error) {
+	res, err := s.w.ExecContext(ctx, `DELETE FROM api_tokens WHERE user_id = ?`, userID)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // TouchAPIToken implements domain.APITokenStore.
 func (s *Store) TouchAPIToken(ctx context.Context, id string, at time.Time) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`, ms(at), id, ms(at))

@@ -74,4 +74,23 @@ func testAPITokens(t *testing.T, s domain.Store) {
 	if list, _ := s.ListAPITokens(ctx, "u2"); len(list) != 0 {
 		t.Errorf("u2's tokens after revoke = %+v", list)
 	}
+
+	// Revoking all of a user's tokens leaves other users' alone.
+	for _, tk := range []domain.APIToken{
+		{ID: "t5", UserID: "u2", Name: "a", Scope: domain.ScopeRead, Hash: "h5", CreatedAt: at, ExpiresAt: at.Add(time.Hour)},
+		{ID: "t6", UserID: "u2", Name: "b", Scope: domain.ScopeTrade, Hash: "h6", CreatedAt: at, ExpiresAt: at.Add(time.Hour)},
+	} {
+		if err := s.CreateAPIToken(ctx, tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.DeleteUserAPITokens(ctx, "u2"); err != nil || n != 2 {
+		t.Fatalf("DeleteUserAPITokens(u2) = %d, %v; want 2", n, err)
+	}
+	if n, err := s.DeleteUserAPITokens(ctx, "u2"); err != nil || n != 0 {
+		t.Fatalf("DeleteUserAPITokens(u2) again = %d, %v; want 0", n, err)
+	}
+	if list, _ := s.ListAPITokens(ctx, "u1"); len(list) != 1 || list[0].ID != "t2" {
+		t.Errorf("u1's tokens after u2's were revoked = %+v", list)
+	}
 }

@@ -129,22 +129,24 @@ describe('Strategy Management: promotion', () => {
     expect(report.textContent).toContain("Fills: the backtest fills a signal at the next candle's open.");
   });
 
-  it('lets a trader promote to paper but not approve for live', async () => {
-    mockServer('trader');
+  it('shows a trader the stages but no promote, approve, demote or close (strategy actions are operators\'; issue 33, item 9)', async () => {
+    const ended = { ...stage, id: 'p0', status: 'demoted', ended_at: t1, ended_by: 'op@example.com', reason: 'enough' };
+    mockServer('trader', [stage, ended]);
     renderScreen();
     await userEvent.click(await screen.findByRole('tab', { name: 'Versions' }));
-    await screen.findByTestId('gate-summary');
-    await userEvent.click(screen.getByRole('button', { name: 'Promote version 2 to paper' }));
-    await screen.findByRole('alert');
-    await userEvent.click(screen.getByRole('button', { name: 'Promote version 2 to paper' }));
-    const row = await screen.findByTestId('stage-row');
-    expect((within(row).getByRole('button', { name: 'Approve for live' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((within(row).getByRole('button', { name: 'Demote' }) as HTMLButtonElement).disabled).toBe(false);
+    const rows = await screen.findAllByTestId('stage-row');
+    expect(rows).toHaveLength(2);
+    expect(screen.getByText('Only operators can activate a version or promote one to paper.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Promote version 2 to paper' })).toBeNull();
+    expect((within(rows[0]!).getByRole('button', { name: 'Approve for live' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(rows[0]!).queryByRole('button', { name: 'Demote' })).toBeNull();
+    expect(within(rows[1]!).queryByRole('button', { name: 'Close positions' })).toBeNull();
+    expect(within(rows[0]!).getByRole('button', { name: 'Drift report' })).toBeTruthy();
   });
 
   it('closes an ended paper stage\'s positions only after the in-app confirmation', async () => {
     const ended = { ...stage, id: 'p0', status: 'demoted', ended_at: t1, ended_by: 'op@example.com', reason: 'enough' };
-    const posts = mockServer('trader', [ended]);
+    const posts = mockServer('operator', [ended]);
     renderScreen();
     await userEvent.click(await screen.findByRole('tab', { name: 'Versions' }));
     const row = await screen.findByTestId('stage-row');

@@ -85,7 +85,12 @@ describe('Users screen', () => {
     });
     renderScreen(<Users />);
     await userEvent.click(await screen.findByRole('button', { name: 'Disable t@example.com' }));
-    expect((await screen.findByRole('status')).textContent).toBe('Disabled t@example.com');
+    // Said before it happens: the sessions end and the API tokens are revoked (issue 33, item 4).
+    const confirm = screen.getByRole('group', { name: 'Confirm disabling t@example.com' });
+    expect(confirm.textContent).toContain('Their sessions end and their API tokens are revoked');
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Disable' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Disabled t@example.com; their sessions ended and their API tokens were revoked');
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ disabled: true });
 
     const self = screen.getByRole('button', { name: 'Disable op@example.com' }) as HTMLButtonElement;
@@ -112,13 +117,27 @@ describe('Users screen', () => {
     });
     renderScreen(<Users />);
     await userEvent.click(await screen.findByRole('button', { name: 'Reset password of t@example.com' }));
+    expect(screen.getByText('Their sessions end and their API tokens are revoked.')).toBeTruthy();
     const input = screen.getByLabelText('New password for t@example.com');
     await userEvent.type(input, 'short');
     await userEvent.click(screen.getByRole('button', { name: 'Set password' }));
     expect(await screen.findByText('Password must be at least 8 characters')).toBeTruthy();
     await userEvent.type(input, '-but-longer');
     await userEvent.click(screen.getByRole('button', { name: 'Set password' }));
-    expect((await screen.findByRole('status')).textContent).toBe('Password of t@example.com reset; their sessions have ended');
+    expect((await screen.findByRole('status')).textContent).toBe('Password of t@example.com reset; their sessions have ended and their API tokens were revoked');
+  });
+
+  it('resets a user\'s second factor after a confirmation (issue 33, item 5)', async () => {
+    const calls = serve((method, path) => (method === 'POST' && path === '/users/t1/totp/reset' ? ok({ totp_reset: true }) : undefined));
+    renderScreen(<Users />);
+    expect(screen.queryByRole('button', { name: 'Reset second factor of op@example.com' })).toBeNull();
+    await userEvent.click(await screen.findByRole('button', { name: 'Reset second factor of t@example.com' }));
+    const confirm = screen.getByRole('group', { name: 'Confirm resetting the second factor of t@example.com' });
+    expect(confirm.textContent).toContain('until they set it up again, their password alone signs in');
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Reset second factor' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Two-factor authentication of t@example.com reset; they sign in with their password and can set it up again');
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/users/t1/totp/reset']);
   });
 
   it('creates a user and shows field errors from the server', async () => {
@@ -172,7 +191,8 @@ describe('Account screen', () => {
     await userEvent.clear(screen.getByLabelText('Current password'));
     await userEvent.type(screen.getByLabelText('Current password'), 'right-one');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
-    expect((await screen.findByRole('status')).textContent).toBe('Password changed. Your other sessions have been signed out.');
+    expect(screen.getByText('Changing your password signs out your other sessions and revokes your API tokens.')).toBeTruthy();
+    expect((await screen.findByRole('status')).textContent).toBe('Password changed. Your other sessions have been signed out and your API tokens revoked.');
     expect(calls.filter((c) => c.path === '/auth/password').pop()?.body).toEqual({ current_password: 'right-one', new_password: 'new-password' });
   });
 });
@@ -208,8 +228,10 @@ describe('Account sessions', () => {
     await screen.findByText('Tablet/2.0');
     expect(screen.queryByText('Phone/1.0')).toBeNull();
 
-    await userEvent.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
-    expect((await screen.findByText(/Signed out of 1 other session\./)).textContent).toBe('Signed out of 1 other session. This one stays signed in.');
+    const everywhere = screen.getByRole('button', { name: 'Sign out everywhere else' });
+    expect(document.getElementById(everywhere.getAttribute('aria-describedby')!)?.textContent).toContain('also revokes your API tokens');
+    await userEvent.click(everywhere);
+    expect((await screen.findByText(/Signed out of 1 other session/)).textContent).toBe('Signed out of 1 other session and revoked your API tokens. This one stays signed in.');
     expect(calls.some((c) => c.method === 'POST' && c.path === '/auth/sessions/end-others')).toBe(true);
     await vi.waitFor(() => expect(screen.queryByText('Tablet/2.0')).toBeNull());
     expect((screen.getByRole('button', { name: 'Sign out everywhere else' }) as HTMLButtonElement).disabled).toBe(true);

@@ -22,6 +22,7 @@ export const usersApi = {
   create: (u: NewUser) => api.post<User>('/users', u),
   update: (id: string, ch: UserChange) => api.patch<User>(`/users/${encodeURIComponent(id)}`, ch),
   resetPassword: (id: string, newPassword: string) => api.post<{ password_reset: boolean }>(`/users/${encodeURIComponent(id)}/password`, { new_password: newPassword }),
+  resetTotp: (id: string) => api.post<{ totp_reset: boolean }>(`/users/${encodeURIComponent(id)}/totp/reset`),
   changePassword: (current: string, next: string) => api.post<{ password_changed: boolean }>('/auth/password', { current_password: current, new_password: next }),
   sessions: () => api.get<{ sessions: Session[] }>('/auth/sessions').then((d) => d.sessions),
   endSession: (id: string) => api.del<{ ended: boolean }>(`/auth/sessions/${encodeURIComponent(id)}`),

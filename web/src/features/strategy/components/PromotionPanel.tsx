@@ -156,12 +156,12 @@ function StageRow({ name, s, flash, onDrift, showingDrift, onDemote }: { name: s
               Approve for live
             </button>
           )}
-          {running && (
-            <button type="button" className={btn.small} disabled={s.stage === 'live' && !operator} onClick={onDemote}>
+          {running && operator && (
+            <button type="button" className={btn.small} onClick={onDemote}>
               Demote
             </button>
           )}
-          {!running && s.stage === 'paper' && holding.length > 0 && (
+          {!running && s.stage === 'paper' && holding.length > 0 && operator && (
             <button type="button" className={btn.small} disabled={close.isPending} onClick={() => setConfirmClose(true)}>
               Close positions
             </button>

@@ -79,7 +79,7 @@ function Versions({ name, flash }: { name: string; flash: ReturnType<typeof useF
   return (
     <>
       <Card title={`Version history · ${versions.length} saved`}>
-        {!operator && <OperatorNote>Only operators can activate a version.</OperatorNote>}
+        {!operator && <OperatorNote>Only operators can activate a version or promote one to paper.</OperatorNote>}
         {/* A grid rather than a table, so a phone stacks each version's fields instead of squeezing five columns. */}
         <div className="text-sm">
           <div className={`${ROW} hidden border-b border-slate-200 pb-2 text-xs uppercase text-slate-500 md:grid dark:border-slate-800 dark:text-slate-400`}>
@@ -100,9 +100,11 @@ function Versions({ name, flash }: { name: string; flash: ReturnType<typeof useF
                 <span className="col-span-2 break-words md:col-span-1">{v.created_by || <span className="text-slate-500 dark:text-slate-400">Kestrel</span>}</span>
                 <span className="col-span-2 break-words md:col-span-1">{v.note || <span className="text-slate-500 dark:text-slate-400">—</span>}</span>
                 <span className="col-start-2 row-start-1 flex items-center justify-end gap-2 md:col-start-auto md:row-start-auto">
-                  <button type="button" className={btn.small} disabled={promote.isPending} onClick={() => toPaper(v)} aria-label={`Promote version ${v.version} to paper`}>
-                    Promote to paper
-                  </button>
+                  {operator && (
+                    <button type="button" className={btn.small} disabled={promote.isPending} onClick={() => toPaper(v)} aria-label={`Promote version ${v.version} to paper`}>
+                      Promote to paper
+                    </button>
+                  )}
                   {v.active ? (
                     <Badge className="bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-200">Active</Badge>
                   ) : (

@@ -5,6 +5,7 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/format';
 import type { User } from '@/lib/types';
 import { useUsers } from '../api';
+import { useTotpStatus } from '../totpApi';
 import { tokensApi, useApiTokens, useTokenMutation, type ApiToken, type CreatedToken, type NewApiToken, type TokenScope } from '../tokensApi';
 
 const lifetimes = [7, 30, 90, 180, 360];
@@ -55,18 +56,26 @@ function TokenForm({ owner }: { owner?: string }) {
   const [name, setName] = useState('');
   const [scope, setScope] = useState<TokenScope>('read');
   const [days, setDays] = useState(90);
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
   const [shown, setShown] = useState<CreatedToken | null>(null);
+  // A token is lasting access: the server asks for your password again, and your code when two-factor authentication is on.
+  const totpOn = useTotpStatus().data?.enabled === true;
   const create = useTokenMutation((t: NewApiToken) => tokensApi.create(t, owner));
   const fields = create.error instanceof ApiError ? create.error.fields : {};
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const expires = new Date(Date.now() + days * 86_400_000).toISOString();
     create.mutate(
-      { name, scope, expires_at: expires },
+      { name, scope, expires_at: expires, password, ...(totpOn ? { code } : {}) },
       {
         onSuccess: (t) => {
           setShown(t);
           setName('');
+        },
+        onSettled: () => {
+          setPassword('');
+          setCode('');
         },
       },
     );
@@ -99,7 +108,20 @@ function TokenForm({ owner }: { owner?: string }) {
           </select>
           {fields.expires_at && <p className="mt-1 text-xs text-red-600">{fields.expires_at}</p>}
         </div>
+        <Field
+          id="token-password"
+          label="Your password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fields.password}
+        />
+        {totpOn && <Field id="token-code" label="Two-factor code" autoComplete="one-time-code" inputMode="numeric" value={code} onChange={(e) => setCode(e.target.value)} error={fields.code} />}
         <p className="text-xs text-slate-500 sm:col-span-3">{scopeHelp[scope]}. No token can manage tokens, users, settings, passwords or sessions.</p>
+        <p className="text-xs text-slate-500 sm:col-span-3" data-testid="token-end-note">
+          Tokens end when their owner changes the password or signs out everywhere, and when an operator resets that password or disables the account. The owner is notified of every new token.
+        </p>
         <div className="sm:col-span-3 space-y-2">
           {create.error && Object.keys(fields).length === 0 && <ErrorBox message={errorMessage(create.error, 'Failed to create the token')} />}
           <button type="submit" className={btn.primary} disabled={create.isPending}>

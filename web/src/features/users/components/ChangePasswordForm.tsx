@@ -43,9 +43,10 @@ export function ChangePasswordForm() {
       {change.error && Object.keys(fields).length === 0 && <ErrorBox message={errorMessage(change.error, 'Failed to change password')} />}
       {change.isSuccess && (
         <p role="status" className="text-sm text-green-700 dark:text-green-400">
-          Password changed. Your other sessions have been signed out.
+          Password changed. Your other sessions have been signed out and your API tokens revoked.
         </p>
       )}
+      <p className="text-xs text-slate-500">Changing your password signs out your other sessions and revokes your API tokens.</p>
       <button type="submit" className={btn.primary} disabled={change.isPending}>
         Change password
       </button>

@@ -31,11 +31,15 @@ export function SessionsList() {
           {result}
         </p>
       )}
+      <p className="text-xs text-slate-500" id="end-others-note">
+        Signing out everywhere else also revokes your API tokens: scripts and agents using them stop until you make new ones.
+      </p>
       <button
         type="button"
         className={btn.primary}
+        aria-describedby="end-others-note"
         disabled={endOthers.isPending || others === 0}
-        onClick={() => endOthers.mutate(undefined, { onSuccess: (r) => setResult(`Signed out of ${r.ended} other session${r.ended === 1 ? '' : 's'}. This one stays signed in.`) })}
+        onClick={() => endOthers.mutate(undefined, { onSuccess: (r) => setResult(`Signed out of ${r.ended} other session${r.ended === 1 ? '' : 's'} and revoked your API tokens. This one stays signed in.`) })}
       >
         Sign out everywhere else
       </button>

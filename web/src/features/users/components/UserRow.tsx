@@ -8,6 +8,7 @@ import { usersApi, useUserMutation, type UserChange } from '../api';
 /** One account with its actions (a table row, or a card on a phone); results and refusals are reported through onResult. */
 export function UserRow({ user, isMe, onResult, card = false }: { user: User; isMe: boolean; onResult: (ok: boolean, msg: string) => void; card?: boolean }) {
   const update = useUserMutation((ch: UserChange) => usersApi.update(user.id, ch));
+  const [confirmDisable, setConfirmDisable] = useState(false);
   const change = (ch: UserChange, done: string) =>
     update.mutate(ch, { onSuccess: () => onResult(true, done), onError: (e) => onResult(false, errorMessage(e, 'Failed to update user')) });
   const disabled = !!user.disabled;
@@ -28,24 +29,46 @@ export function UserRow({ user, isMe, onResult, card = false }: { user: User; is
     </select>
   );
   const status = disabled ? <span className="text-red-600 dark:text-red-400">Disabled</span> : 'Active';
+  const toggle = () => change({ disabled: !disabled }, disabled ? `Enabled ${user.email}` : `Disabled ${user.email}; their sessions ended and their API tokens were revoked`);
   const actions = (
     <div className="flex flex-wrap gap-2">
-      <button
-        type="button"
-        className={disabled ? btn.small : btn.small + ' text-red-700 dark:text-red-400'}
-        disabled={update.isPending || selfDisable}
-        aria-describedby={selfDisable ? reasonId : undefined}
-        title={selfDisable ? 'You cannot disable your own account' : undefined}
-        onClick={() => change({ disabled: !disabled }, `${disabled ? 'Enabled' : 'Disabled'} ${user.email}`)}
-      >
-        {disabled ? `Enable ${user.email}` : `Disable ${user.email}`}
-      </button>
+      {confirmDisable ? (
+        <span role="group" aria-label={`Confirm disabling ${user.email}`} className="flex flex-wrap items-center gap-2">
+          <span className="text-xs text-slate-600 dark:text-slate-300">Disable {user.email}? Their sessions end and their API tokens are revoked (enabling again does not restore them).</span>
+          <button
+            type="button"
+            className={btn.small + ' text-red-700 dark:text-red-400'}
+            disabled={update.isPending}
+            onClick={() => {
+              setConfirmDisable(false);
+              toggle();
+            }}
+          >
+            Disable
+          </button>
+          <button type="button" className={btn.small} onClick={() => setConfirmDisable(false)}>
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <button
+          type="button"
+          className={disabled ? btn.small : btn.small + ' text-red-700 dark:text-red-400'}
+          disabled={update.isPending || selfDisable}
+          aria-describedby={selfDisable ? reasonId : undefined}
+          title={selfDisable ? 'You cannot disable your own account' : undefined}
+          onClick={() => (disabled ? toggle() : setConfirmDisable(true))}
+        >
+          {disabled ? `Enable ${user.email}` : `Disable ${user.email}`}
+        </button>
+      )}
       {selfDisable && (
         <span id={reasonId} className="self-center text-xs text-slate-500 dark:text-slate-400">
           Your own account: another operator can disable it
         </span>
       )}
       {!isMe && <ResetPassword user={user} onResult={onResult} />}
+      {!isMe && <ResetSecondFactor user={user} onResult={onResult} />}
     </div>
   );
   if (card) {
@@ -105,13 +128,14 @@ function ResetPassword({ user, onResult }: { user: User; onResult: (ok: boolean,
       onSuccess: () => {
         setOpen(false);
         setPw('');
-        onResult(true, `Password of ${user.email} reset; their sessions have ended`);
+        onResult(true, `Password of ${user.email} reset; their sessions have ended and their API tokens were revoked`);
       },
       onError: (err) => !(err instanceof ApiError && err.fields.new_password) && onResult(false, errorMessage(err, 'Failed to reset password')),
     });
   };
   return (
     <form onSubmit={submit} noValidate className="flex flex-wrap items-start gap-2">
+      <p className="w-full text-xs text-slate-600 dark:text-slate-300">Their sessions end and their API tokens are revoked.</p>
       <div>
         <input
           type="password"
@@ -131,5 +155,42 @@ function ResetPassword({ user, onResult }: { user: User; onResult: (ok: boolean,
         Cancel
       </button>
     </form>
+  );
+}
+
+/** Turns another user's two-factor authentication off (a lost phone), after an in-place confirmation; audited on the server. */
+function ResetSecondFactor({ user, onResult }: { user: User; onResult: (ok: boolean, msg: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const reset = useUserMutation(() => usersApi.resetTotp(user.id));
+  if (!open) {
+    return (
+      <button type="button" className={btn.small} onClick={() => setOpen(true)}>
+        Reset second factor of {user.email}
+      </button>
+    );
+  }
+  const run = () =>
+    reset.mutate(undefined, {
+      onSuccess: () => {
+        setOpen(false);
+        onResult(true, `Two-factor authentication of ${user.email} reset; they sign in with their password and can set it up again`);
+      },
+      onError: (err) => {
+        setOpen(false);
+        onResult(false, errorMessage(err, 'Failed to reset the second factor'));
+      },
+    });
+  return (
+    <span role="group" aria-label={`Confirm resetting the second factor of ${user.email}`} className="flex flex-wrap items-center gap-2">
+      <span className="text-xs text-slate-600 dark:text-slate-300">
+        Turn off two-factor authentication of {user.email}? Do this only once you are sure it is them (a lost phone): until they set it up again, their password alone signs in.
+      </span>
+      <button type="button" className={btn.small + ' text-red-700 dark:text-red-400'} disabled={reset.isPending} onClick={run}>
+        Reset second factor
+      </button>
+      <button type="button" className={btn.small} onClick={() => setOpen(false)}>
+        Cancel
+      </button>
+    </span>
   );
 }
