@@ -48,9 +48,10 @@ type window struct {
 	prev, next *window
 }
 
-// defaultMaxKeys bounds each limiter's windows: about 150 bytes each
-// (key, window, map entry), so at most some 7.5 MB per limiter.
-const defaultMaxKeys = 50_000
+// defaultMaxKeys bounds each limiter's windows: about 165 bytes each
+// (key, window, map entry, measured), so at most about 3.3 MB per limiter
+// and 20 MB for the six a Service has.
+const defaultMaxKeys = 20_000
 
 func newFailureLimiter(max int, w time.Duration) *failureLimiter {
 	return newBoundedLimiter(max, w, defaultMaxKeys)
