@@ -299,8 +299,8 @@ func (s *Service) matchCode(ctx context.Context, u domain.User, t domain.TOTP, c
 const maxCodeFailuresPerAccount = 10
 
 // reserveCode takes one code attempt of u from addr, atomically, in every
-// limit a wrong code counts against: the account's own code limit, the
-// login limit of the account from the address, and the address's. The
+// limit a wrong code counts against: the address's, the login limit of
+// the account from the address, and the account's own code limit. The
 // answer's settle ends the attempt (failed: the code was wrong). A limit
 // used up refuses the attempt before the code is looked at.
 func (s *Service) reserveCode(ctx context.Context, u domain.User, addr string, now time.Time) (settle func(failed bool), err error) {
@@ -308,7 +308,10 @@ func (s *Service) reserveCode(ctx context.Context, u domain.User, addr string, n
 		l   *failureLimiter
 		key string
 	}
-	limits := []taken{{s.codeByAccount, u.ID}, {s.byAccount, accountKey(u.Email, addr)}, {s.byAddress, limitAddr(addr)}}
+	// The order every reservation takes (address, account, codes), the
+	// password step's too: one waiting for a budget never holds one another
+	// waiter needs first.
+	limits := []taken{{s.byAddress, limitAddr(addr)}, {s.byAccount, accountKey(u.Email, addr)}, {s.codeByAccount, u.ID}}
 	for i, c := range limits {
 		ok, wait, first, err := c.l.reserve(ctx, c.key, now)
 		if err != nil || !ok {
@@ -316,7 +319,7 @@ func (s *Service) reserveCode(ctx context.Context, u domain.User, addr string, n
 				d.l.settle(d.key, false)
 			}
 			msg := "Too many failed attempts"
-			if i == 0 {
+			if c.l == s.codeByAccount {
 				msg = "Too many wrong codes for this account"
 			}
 			return nil, refusal(err, msg, wait, first)
