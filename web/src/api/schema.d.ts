@@ -226,6 +226,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/totp/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset a user's two-factor authentication (a lost phone without recovery codes): it is turned off and the account's count of wrong codes cleared; the user signs in with the password and may set it up again (an operator enrols at the next sign-in when the platform requires it). Not your own (turn yours off on the Account page, with your password and a code). Audited */
+        post: operations["postUsersIdTotpReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/registration": {
         parameters: {
             query?: never;
@@ -1472,7 +1489,7 @@ export interface paths {
         /** Your API tokens (operators: anyone's with user_id), newest first, never their secrets */
         get: operations["listAPITokens"];
         put?: never;
-        /** Create a scoped API token (read, paper or trade) for agents and scripts; the secret is answered once, in token. Session only: a token cannot create tokens */
+        /** Create a scoped API token (read, paper or trade) for agents and scripts; the secret is answered once, in token. Session only: a token cannot create tokens. Takes the caller's password (and second factor when on); the owner is notified (security.token_created). A password change or reset, disabling the user and signing out everywhere revoke all of the user's tokens */
         post: operations["createAPIToken"];
         delete?: never;
         options?: never;
@@ -2007,7 +2024,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End a running stage: a paper stage's engine stops and its resting orders are cancelled (its fills, balances and positions stay in its paper account); a live stage (operator only) disables the main instance. Audited */
+        /** End a running stage: a paper stage's engine stops and its resting orders are cancelled (its fills, balances and positions stay in its paper account); a live stage disables the main instance. Audited */
         post: operations["postStrategyPromotionsNameIdDemote"];
         delete?: never;
         options?: never;
@@ -2078,6 +2095,10 @@ export interface components {
              * @description In the future and within a year
              */
             expires_at: string;
+            /** @description Your own password (an operator making a token for another user gives theirs); a wrong one counts as a failed login */
+            password: string;
+            /** @description When your two-factor authentication is on: a current code or an unused recovery code */
+            code?: string;
         };
         /**
          * @description Exact decimal as a string
@@ -3275,7 +3296,7 @@ export interface components {
          * @description The event catalogue (docs/NOTIFICATIONS.md). notification.test is what Send test sends; it is never routed.
          * @enum {string}
          */
-        NotificationEventType: "order.filled" | "order.partially_filled" | "order.rejected" | "protective.triggered" | "trading.emergency_stop" | "trading.resumed" | "risk.limit_reached" | "strategy.error" | "market.stale" | "exchange.disconnected" | "backtest.finished" | "system.alert" | "digest.daily";
+        NotificationEventType: "order.filled" | "order.partially_filled" | "order.rejected" | "protective.triggered" | "trading.emergency_stop" | "trading.resumed" | "risk.limit_reached" | "strategy.error" | "market.stale" | "exchange.disconnected" | "backtest.finished" | "system.alert" | "digest.daily" | "security.token_created";
         NotificationChannel: {
             id: string;
             owner: string;
@@ -4704,6 +4725,55 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postUsersIdTotpReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            totp_reset: boolean;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Your own account, or the user has no two-factor authentication */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -7347,7 +7417,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid name, scope or expiry (field errors) */
+            /** @description Invalid name, scope or expiry, or a missing or wrong password or code (field errors) */
             400: {
                 headers: {
                     [name: string]: unknown;
