@@ -4346,7 +4346,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description At most 254 bytes; longer is a 400 on email before anything else is done, counted as a failed attempt of the client address */
                     email: string;
+                    /** @description At most 1,024 bytes (400 otherwise) */
                     password: string;
                     /** @description A current TOTP code or an unused recovery code, for an account with two-factor authentication. Without it such an account gets 401 (fields.code); an operator who must enrol gets 403 with fields.code, fields.totp_secret and fields.totp_uri, and enrols by signing in with a code for that key. */
                     code?: string;
