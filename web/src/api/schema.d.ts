@@ -6924,6 +6924,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Your password: with it, a stored secret follows a change of its endpoint; a wrong one refuses the save */
+                    password?: string;
+                } & {
                     [key: string]: unknown;
                 };
             };
