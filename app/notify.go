@@ -31,6 +31,15 @@ func (a *App) openNotify(sealer notify.Sealer, clock domain.Clock) {
 			return notify.Flags{Trades: n.Trades, Alerts: n.Alerts, System: n.System, Email: n.Email, Push: n.Push}, err
 		}
 	}
+	if opt.Active == nil {
+		opt.Active = func(ctx context.Context, owner string) (bool, error) {
+			u, err := a.Store.UserByID(ctx, owner)
+			if domain.ErrorCode(err) == domain.ENotFound {
+				return false, nil // a deleted account
+			}
+			return err == nil && !u.Disabled, err
+		}
+	}
 	a.Notify = notify.New(a.Store, sealer, clock, opt)
 	a.Alerts.OnRaise(notify.CommittedAlert) // an alert's notification is committed with it
 }

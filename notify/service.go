@@ -50,6 +50,10 @@ type Options struct {
 	// KV keeps the VAPID key pair Web Push signs with (nil: the store,
 	// when it is one).
 	KV domain.KVStore
+	// Active reports whether owner's account may receive anything: a
+	// disabled (or deleted) account's channels stop, platform events
+	// included (nil: every owner is).
+	Active func(ctx context.Context, owner string) (bool, error)
 }
 
 // Servers are the platform's notification servers, from the settings.
@@ -199,9 +203,23 @@ func (s *Service) routeWith(ctx context.Context, e domain.NotifyEvent, rc *route
 		}
 		return f
 	}
+	active := func(owner string) bool {
+		if rc == nil {
+			return s.activeOwner(ctx, owner)
+		}
+		if rc.active == nil {
+			rc.active = map[string]bool{}
+		}
+		a, ok := rc.active[owner]
+		if !ok {
+			a = s.activeOwner(ctx, owner)
+			rc.active[owner] = a
+		}
+		return a
+	}
 	var ds []domain.NotifyDelivery
 	for _, r := range routings {
-		if severityRank[e.Severity] < severityRank[r.MinSeverity] || len(r.Routes[e.Type]) == 0 || !flags(r.Owner).allows(e.Type) {
+		if severityRank[e.Severity] < severityRank[r.MinSeverity] || len(r.Routes[e.Type]) == 0 || !flags(r.Owner).allows(e.Type) || !active(r.Owner) {
 			continue
 		}
 		var quietEnd time.Time
@@ -304,6 +322,17 @@ const routeBatch = 256
 type routeCache struct {
 	owners map[string][]domain.NotifyRouting // "" : everyone's
 	flags  map[string]Flags
+	active map[string]bool
+}
+
+// activeOwner is whether owner's account receives notifications; when it
+// cannot be read, routing goes ahead and delivery asks again (send).
+func (s *Service) activeOwner(ctx context.Context, owner string) bool {
+	if s.opt.Active == nil {
+		return true
+	}
+	ok, err := s.opt.Active(ctx, owner)
+	return ok || err != nil
 }
 
 // Committed is the event a trade update stands for, ready to be
@@ -492,6 +521,15 @@ func (s *Service) send(ctx context.Context, d domain.NotifyDelivery) error {
 	}
 	if !ch.Enabled && d.Type != Test {
 		return permanent{errors.New("channel disabled")}
+	}
+	if s.opt.Active != nil {
+		// Also what was queued before the account was disabled.
+		switch ok, err := s.opt.Active(ctx, ch.Owner); {
+		case err != nil:
+			return err // retried
+		case !ok:
+			return permanent{errors.New("the account is disabled: its notifications stop")}
+		}
 	}
 	secret := ""
 	if ch.Secret != "" {
