@@ -21,7 +21,7 @@ func (a *App) openNotify(sealer notify.Sealer, clock domain.Clock) {
 		opt.Servers = func() notify.Servers {
 			n := a.Settings.Platform().System.Notifications
 			return notify.Servers{TelegramURL: n.TelegramAPIURL, DigestTime: n.DigestTime, SMTP: notify.SMTP{Host: n.SMTPHost, Port: n.SMTPPort,
-				Security: n.SMTPSecurity, User: n.SMTPUser, Password: n.SMTPPassword, From: n.SMTPFrom}}
+				Security: n.SMTPSecurity, User: n.SMTPUser, Password: n.SMTPPassword, From: n.SMTPFrom}, AllowLoopback: n.AllowLoopbackTargets}
 		}
 	}
 	if opt.Flags == nil {

@@ -15,6 +15,7 @@ func TestDisabledUserReceivesNothing(t *testing.T) {
 	s := startWith(t, t.TempDir(), fastNotify)
 	op, tok := s.accounts()
 	opRcv, trRcv := newHookReceiver(t), newHookReceiver(t)
+	s.allowLoopbackTargets()
 	route := func(tok, url string) string {
 		t.Helper()
 		r := s.do("POST", "/api/notifications/channels", tok, `{"name":"Hook","url":"`+url+`"}`)

@@ -174,7 +174,9 @@ func TestStoredSecretsDoNotFollowAMovedEndpoint(t *testing.T) {
 	}
 
 	// The audit names the move.
-	var audit struct{ Entries []struct{ Action, Detail string } }
+	var audit struct {
+		Entries []struct{ Action, Detail string }
+	}
 	json.Unmarshal(a.do("GET", "/api/audit?limit=50", op, "").Data, &audit)
 	legitHost, evilHost := strings.TrimPrefix(legit.URL, "http://"), strings.TrimPrefix(evil.URL, "http://")
 	want := "AI endpoint openai " + legitHost + " -> openai " + evilHost + " (API token cleared)"

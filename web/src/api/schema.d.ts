@@ -3763,6 +3763,8 @@ export interface components {
             digestTime: string;
             /** @description Telegram Bot API base URL; empty: Telegram's own */
             telegramApiUrl: string;
+            /** @description Webhook and push channels may reach this machine (loopback, and plain http:// to it); off (the default): https:// to public addresses only */
+            allowLoopbackTargets?: boolean;
         };
         /** @description digest.daily: the account over the 24 hours before `to`, from its own records (the platform's one account). */
         NotificationDigestData: {
