@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -208,7 +209,10 @@ func TestStoredSecretsDoNotFollowAMovedEndpoint(t *testing.T) {
 	json.Unmarshal(a.do("GET", "/api/settings/export", op, "").Data, &file)
 	file["settings"].(map[string]any)["api"].(map[string]any)["ai"].(map[string]any)["baseUrl"] = evil.URL + "/v1"
 	b, _ := json.Marshal(file)
-	if r := a.do("POST", "/api/settings/import", op, string(b)); r.Status != 200 {
+	r = a.do("POST", "/api/settings/import", op, string(b))
+	var imported struct{ KeptSecrets []string }
+	json.Unmarshal(r.Data, &imported)
+	if r.Status != 200 || slices.Contains(imported.KeptSecrets, "api.ai.apiToken") {
 		t.Fatalf("import: %d %s", r.Status, r.Raw)
 	}
 	json.Unmarshal(a.do("GET", "/api/settings", op, "").Data, &cur)

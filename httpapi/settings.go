@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 
 	"kestrel/auth"
@@ -224,6 +225,7 @@ func (s *Server) importSettings(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
+	prev := cur
 	dec := json.NewDecoder(bytes.NewReader(raw.Settings))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&cur); err != nil {
@@ -237,7 +239,8 @@ func (s *Server) importSettings(w http.ResponseWriter, r *http.Request) {
 		s.reply(w, r, st, res, err)
 		return
 	}
-	noteAudit(r.Context(), "", "", "imported settings exported "+raw.ExportDate)
+	kept = slices.DeleteFunc(kept, res.Cleared) // its endpoint moved: cleared, not kept
+	noteAudit(r.Context(), "", "", "imported settings exported "+raw.ExportDate+endpointChanges(prev, st, false))
 	ok(w, importReply{settingsReply: settingsReply{Settings: st, Validation: res, Effects: s.d.SettingsEffects}, KeptSecrets: kept})
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
 
@@ -280,9 +281,22 @@ func dropMovedSecrets(next *Settings, old Settings, kept []bool) []Issue {
 		}
 		*nf[e.field] = ""
 		out = append(out, Issue{Field: SecretNames[e.field], Severity: "warning",
-			Message: "The saved secret was cleared because " + e.what + " changed; enter it again, or give your password with the change to keep it"})
+			Message: secretCleared + e.what + " changed; enter it again, or give your password with the change to keep it"})
 	}
 	return out
+}
+
+const secretCleared = "The saved secret was cleared because "
+
+// Cleared reports whether a save's result says the secret name was
+// cleared because its endpoint moved.
+func (r Result) Cleared(name string) bool {
+	for _, w := range r.Warnings {
+		if w.Field == name && strings.HasPrefix(w.Message, secretCleared) {
+			return true
+		}
+	}
+	return false
 }
 
 func secretFields(p *Settings) []*string {
