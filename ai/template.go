@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	texttemplate "text/template"
 	"text/template/parse"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -219,16 +221,143 @@ func refuse(text string, pos parse.Pos, msg string) *TemplateError {
 	return &TemplateError{Line: line, Column: col, Message: msg}
 }
 
-// boundedFuncs replace the builtins that build strings with ones that stop
-// at maxFuncBytes.
+// boundedFuncs replace the builtins that build strings with ones that
+// stop at maxFuncBytes, checked before the text is built (issue 33, item
+// 10): the strings they are given are measured first, and printf caps each
+// verb's width and precision and builds its output verb by verb.
 var boundedFuncs = texttemplate.FuncMap{
-	"join":     func(s []string, sep string) (string, error) { return capped(strings.Join(s, sep)) },
-	"print":    func(a ...any) (string, error) { return capped(fmt.Sprint(a...)) },
-	"printf":   func(f string, a ...any) (string, error) { return capped(fmt.Sprintf(f, a...)) },
-	"println":  func(a ...any) (string, error) { return capped(fmt.Sprintln(a...)) },
-	"html":     func(a ...any) (string, error) { return capped(texttemplate.HTMLEscapeString(fmt.Sprint(a...))) },
-	"js":       func(a ...any) (string, error) { return capped(texttemplate.JSEscapeString(fmt.Sprint(a...))) },
-	"urlquery": func(a ...any) (string, error) { return capped(url.QueryEscape(fmt.Sprint(a...))) },
+	"join": func(s []string, sep string) (string, error) {
+		n := len(sep) * max(len(s)-1, 0)
+		for _, x := range s {
+			n += len(x)
+		}
+		if n > maxFuncBytes {
+			return "", tooLong(n)
+		}
+		return capped(strings.Join(s, sep))
+	},
+	"print":   func(a ...any) (string, error) { return built(a, func() string { return fmt.Sprint(a...) }) },
+	"printf":  boundedPrintf,
+	"println": func(a ...any) (string, error) { return built(a, func() string { return fmt.Sprintln(a...) }) },
+	"html": func(a ...any) (string, error) {
+		return built(a, func() string { return texttemplate.HTMLEscapeString(fmt.Sprint(a...)) })
+	},
+	"js": func(a ...any) (string, error) {
+		return built(a, func() string { return texttemplate.JSEscapeString(fmt.Sprint(a...)) })
+	},
+	"urlquery": func(a ...any) (string, error) {
+		return built(a, func() string { return url.QueryEscape(fmt.Sprint(a...)) })
+	},
+}
+
+// maxPrintfWidth caps a printf verb's width and precision (%08.2f is
+// fine; %0200000000d would build 200 MB before any check).
+const maxPrintfWidth = maxFuncBytes
+
+// built is build() once the strings among a are known to fit.
+func built(a []any, build func() string) (string, error) {
+	n := 0
+	for _, x := range a {
+		if s, ok := x.(string); ok {
+			n += len(s)
+		}
+	}
+	if n > maxFuncBytes {
+		return "", tooLong(n)
+	}
+	return capped(build())
+}
+
+func tooLong(n int) error {
+	return fmt.Errorf("a function would build a text of at least %d bytes; at most %d are allowed", n, maxFuncBytes)
+}
+
+// boundedPrintf is fmt.Sprintf built one verb at a time: each verb's width
+// and precision at most maxPrintfWidth, the text so far at most
+// maxFuncBytes. Argument indexes ([n]) and widths from arguments (*) are
+// refused: each verb takes the next argument.
+func boundedPrintf(format string, a ...any) (string, error) {
+	if len(format) > maxFuncBytes {
+		return "", tooLong(len(format))
+	}
+	var out strings.Builder
+	next := 0
+	for i := 0; i < len(format); {
+		j := strings.IndexByte(format[i:], '%')
+		if j < 0 {
+			out.WriteString(format[i:])
+			break
+		}
+		out.WriteString(format[i : i+j])
+		i += j
+		// flags, width, precision, verb
+		k := i + 1
+		for k < len(format) && strings.IndexByte("+-# 0", format[k]) >= 0 {
+			k++
+		}
+		width, k := digits(format, k)
+		prec := 0
+		if k < len(format) && format[k] == '.' {
+			prec, k = digits(format, k+1)
+		}
+		if k >= len(format) {
+			out.WriteString("%!(NOVERB)") // as fmt says it
+			break
+		}
+		if format[k] == '[' || format[k] == '*' {
+			return "", errors.New("printf in a template takes no argument indexes ([n]) or widths from arguments (*)")
+		}
+		if width > maxPrintfWidth || prec > maxPrintfWidth {
+			return "", fmt.Errorf("printf width and precision are at most %d", maxPrintfWidth)
+		}
+		_, size := utf8.DecodeRuneInString(format[k:])
+		verb := format[i : k+size]
+		i = k + size
+		switch {
+		case verb == "%%":
+			out.WriteByte('%')
+			continue
+		case next < len(a):
+			if s, ok := a[next].(string); ok && len(s) > maxFuncBytes {
+				return "", tooLong(len(s))
+			}
+			out.WriteString(fmt.Sprintf(verb, a[next]))
+			next++
+		default:
+			out.WriteString("%!" + format[k:i] + "(MISSING)") // as fmt says it
+		}
+		if out.Len() > maxFuncBytes {
+			return "", tooLong(out.Len())
+		}
+	}
+	if next < len(a) { // as fmt says it
+		out.WriteString("%!(EXTRA ")
+		for n, x := range a[next:] {
+			if n > 0 {
+				out.WriteString(", ")
+			}
+			if x == nil {
+				out.WriteString("<nil>")
+				continue
+			}
+			out.WriteString(reflect.TypeOf(x).String() + "=" + fmt.Sprint(x))
+		}
+		out.WriteString(")")
+	}
+	return capped(out.String())
+}
+
+// digits reads a decimal number at format[k:] (saturating well above any
+// cap) and returns it and the index after it.
+func digits(format string, k int) (int, int) {
+	n := 0
+	for k < len(format) && format[k] >= '0' && format[k] <= '9' {
+		if n < 1<<30 {
+			n = n*10 + int(format[k]-'0')
+		}
+		k++
+	}
+	return n, k
 }
 
 func capped(s string) (string, error) {

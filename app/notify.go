@@ -21,7 +21,7 @@ func (a *App) openNotify(sealer notify.Sealer, clock domain.Clock) {
 		opt.Servers = func() notify.Servers {
 			n := a.Settings.Platform().System.Notifications
 			return notify.Servers{TelegramURL: n.TelegramAPIURL, DigestTime: n.DigestTime, SMTP: notify.SMTP{Host: n.SMTPHost, Port: n.SMTPPort,
-				Security: n.SMTPSecurity, User: n.SMTPUser, Password: n.SMTPPassword, From: n.SMTPFrom}}
+				Security: n.SMTPSecurity, User: n.SMTPUser, Password: n.SMTPPassword, From: n.SMTPFrom}, AllowLoopback: n.AllowLoopbackTargets}
 		}
 	}
 	if opt.Flags == nil {
@@ -29,6 +29,15 @@ func (a *App) openNotify(sealer notify.Sealer, clock domain.Clock) {
 			st, err := a.Settings.Get(ctx, owner)
 			n := st.UI.Notifications
 			return notify.Flags{Trades: n.Trades, Alerts: n.Alerts, System: n.System, Email: n.Email, Push: n.Push}, err
+		}
+	}
+	if opt.Active == nil {
+		opt.Active = func(ctx context.Context, owner string) (bool, error) {
+			u, err := a.Store.UserByID(ctx, owner)
+			if domain.ErrorCode(err) == domain.ENotFound {
+				return false, nil // a deleted account
+			}
+			return err == nil && !u.Disabled, err
 		}
 	}
 	a.Notify = notify.New(a.Store, sealer, clock, opt)

@@ -28,6 +28,7 @@ func TestPushGetsTheFillThroughTheOutbox(t *testing.T) {
 		t.Fatalf("the key without signing in: %d", r.Status)
 	}
 	fake.Publish(key.PublicKey)
+	s.allowLoopbackTargets() // the fake push service is a loopback server
 	sub, _ := json.Marshal(b.Subscription(fake.Srv.URL + "/wpush/v2/abc"))
 	r := s.do("POST", "/api/notifications/channels", tok, `{"kind":"push","name":"Chrome on Linux","subscription":`+string(sub)+`}`)
 	var ch struct{ ID, Kind, URL string }

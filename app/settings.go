@@ -71,6 +71,7 @@ var settingsEffects = map[string]string{
 	"system.notifications.digestTime":            "applied",
 	"system.notifications.smtpFrom":              "applied",
 	"system.notifications.smtpHost":              "applied",
+	"system.notifications.allowLoopbackTargets":  "applied",
 	"system.notifications.smtpPassword":          "applied",
 	"system.notifications.smtpPort":              "applied",
 	"system.notifications.smtpSecurity":          "applied",

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,10 +15,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kestrel/domain"
 	"kestrel/httpapi/openapi"
 )
 
@@ -41,7 +45,7 @@ func (s *Server) mcpRoute() {
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		// Idle MCP sessions end (each request is authenticated anyway).
-		SessionTimeout: 30 * time.Minute,
+		SessionTimeout: mcpIdleSession,
 		// The SDK's DNS-rebinding guard refuses a loopback peer with
 		// another Host: exactly the recommended TLS proxy on loopback. It
 		// guards servers without credentials; /mcp needs a bearer token in
@@ -52,8 +56,90 @@ func (s *Server) mcpRoute() {
 		// The tool calls see this request's header only: it carries the
 		// client's address (a client's own value is replaced).
 		r.Header.Set(mcpRemoteHeader, clientAddr(r))
+		if r.Method != http.MethodPost || r.Header.Get(mcpSessionHeader) != "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		// A POST without a session starts one: counted against the
+		// credential's and the address's caps until it ends.
+		release, err := s.mcpSessions.reserve(bearerToken(r), clientAddr(r))
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
 		h.ServeHTTP(w, r)
+		id := w.Header().Get(mcpSessionHeader)
+		for ss := range srv.Sessions() {
+			if id != "" && ss.ID() == id {
+				go func() { ss.Wait(); release() }()
+				return
+			}
+		}
+		release() // no session, or it has ended already
 	})))
+}
+
+// mcpIdleSession is how long an MCP session lives without a request; the
+// client starts another when it comes back.
+const mcpIdleSession = 5 * time.Minute
+
+// The MCP sessions one credential (API token or sign-in session) and one
+// client address may hold at once. An agent needs one or two; the cap keeps
+// one token or host from holding thousands for the idle time.
+const (
+	mcpSessionsPerCredential = 16
+	mcpSessionsPerAddress    = 64
+)
+
+const mcpSessionHeader = "Mcp-Session-Id"
+
+// mcpSessionCount counts the live MCP sessions per credential (a hash of
+// the bearer) and per client address (an IPv6 address by its /64).
+type mcpSessionCount struct {
+	mu   sync.Mutex
+	live map[string]int
+}
+
+// reserve counts a new session, or says which cap refuses it; release
+// uncounts it (once).
+func (c *mcpSessionCount) reserve(bearer, addr string) (release func(), err error) {
+	sum := sha256.Sum256([]byte(bearer))
+	cred, host := "c:"+hex.EncodeToString(sum[:16]), "a:"+addressKey(addr)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.live == nil {
+		c.live = map[string]int{}
+	}
+	switch {
+	case c.live[cred] >= mcpSessionsPerCredential:
+		return nil, domain.Errorf(domain.ETooMany, "This credential already has %d MCP sessions open, the most it may hold; end one (DELETE /mcp) or wait for an idle one to close (after %s)", mcpSessionsPerCredential, mcpIdleSession)
+	case c.live[host] >= mcpSessionsPerAddress:
+		return nil, domain.Errorf(domain.ETooMany, "This address already has %d MCP sessions open, the most it may hold; end one (DELETE /mcp) or wait for an idle one to close (after %s)", mcpSessionsPerAddress, mcpIdleSession)
+	}
+	c.live[cred]++
+	c.live[host]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			for _, k := range []string{cred, host} {
+				if c.live[k]--; c.live[k] <= 0 {
+					delete(c.live, k)
+				}
+			}
+		})
+	}, nil
+}
+
+// addressKey is an address as a limit counts it: an IPv6 address by its
+// /64 (one host's usual allocation), anything else as it is.
+func addressKey(addr string) string {
+	ip := net.ParseIP(addr)
+	if ip == nil || ip.To4() != nil {
+		return addr
+	}
+	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }
 
 // mcpRemoteHeader carries the MCP client's address to its tool calls (the
@@ -247,6 +333,8 @@ func (s *Server) toolCall(method, pattern string, op oaOperation) mcp.ToolHandle
 			inner.RemoteAddr = net.JoinHostPort(req.Extra.Header.Get(mcpRemoteHeader), "0")
 		}
 		rec := httptest.NewRecorder()
+		// The one handler chain every request goes through: the same
+		// concurrency slots, urgent lane and request timeout as REST.
 		s.Handler().ServeHTTP(rec, inner)
 		return &mcp.CallToolResult{
 			Content: []mcp.Content{&mcp.TextContent{Text: rec.Body.String()}},

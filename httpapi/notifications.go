@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"log/slog"
 	"net/http"
 
 	"kestrel/domain"
@@ -106,6 +107,13 @@ func (s *Server) testNotifyChannel(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
+	if d.LastError != "" {
+		slog.WarnContext(r.Context(), "notification test not delivered", "channel", c.ID, "kind", c.Kind, "owner", c.Owner,
+			"err", d.LastError, "request_id", requestID(r.Context()), "component", "notify")
+	}
+	if userFrom(r.Context()).Role != domain.RoleOperator {
+		d = notify.OwnersView(d)
+	}
 	ok(w, d)
 }
 
@@ -172,6 +180,11 @@ func (s *Server) listNotifyDeliveries(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		fail(w, r, err)
 		return
+	}
+	if u.Role != domain.RoleOperator {
+		for i := range l {
+			l[i] = notify.OwnersView(l[i])
+		}
 	}
 	ok(w, l)
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -146,6 +147,10 @@ type Server struct {
 	// mounts are the route table's handlers, mounted on mux together once
 	// every route is known (routemux: some patterns overlap).
 	mounts []routemux.Entry
+
+	handlerOnce sync.Once
+	handler     http.Handler // Handler's chain, built once: its slots are shared by REST and MCP tool calls
+	mcpSessions mcpSessionCount
 }
 
 // access is who may call a route. The zero value is no access level at all:
@@ -302,8 +307,15 @@ func (s *Server) handle(pattern string, r Route, h http.Handler) {
 	s.mounts = append(s.mounts, routemux.Entry{Pattern: pattern, Handler: h})
 }
 
-// Handler is the whole HTTP stack: middleware around the router.
+// Handler is the whole HTTP stack: middleware around the router. It is
+// built once, so every caller (the listener, MCP tool calls) shares its
+// concurrency slots.
 func (s *Server) Handler() http.Handler {
+	s.handlerOnce.Do(func() { s.handler = s.chain() })
+	return s.handler
+}
+
+func (s *Server) chain() http.Handler {
 	var h http.Handler = s.mux
 	if s.d.Metrics != nil {
 		h = withMetrics(s.d.Metrics, h)

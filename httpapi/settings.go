@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 
+	"kestrel/auth"
 	"kestrel/domain"
 	"kestrel/settings"
 )
@@ -65,21 +68,89 @@ func (s *Server) decodeSettings(r *http.Request) (settings.Settings, error) {
 }
 
 func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
-	prev, err := s.d.Settings.Get(r.Context(), userFrom(r.Context()).ID)
+	u := userFrom(r.Context())
+	prev, err := s.d.Settings.Get(r.Context(), u.ID)
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
-	next, err := s.decodeSettings(r)
-	if err != nil {
+	// The document over the current one, and optionally the operator's
+	// password: with it, a stored secret follows a change of its endpoint
+	// (settings.SaveConfirmed); without it, the secret is cleared.
+	next := prev
+	in := struct {
+		*settings.Settings
+		Password string `json:"password,omitempty"`
+	}{Settings: &next}
+	if err := decode(r, &in); err != nil {
 		fail(w, r, err)
 		return
 	}
-	st, res, err := s.d.Settings.Save(r.Context(), userFrom(r.Context()), next)
+	save := s.d.Settings.Save
+	if in.Password != "" {
+		if err := s.d.Auth.VerifyPassword(r.Context(), u, clientAddr(r), in.Password); err != nil {
+			if auth.IsRepeatRefusal(err) {
+				skipAudit(r.Context())
+			}
+			noteAudit(r.Context(), "", "", "settings save refused: wrong password")
+			fail(w, r, err)
+			return
+		}
+		save = s.d.Settings.SaveConfirmed
+	}
+	st, res, err := save(r.Context(), u, next)
 	if err == nil {
-		noteAudit(r.Context(), "", "", "saved settings"+venueSwitch(prev, st))
+		noteAudit(r.Context(), "", "", "saved settings"+venueSwitch(prev, st)+endpointChanges(prev, st, in.Password != ""))
 	}
 	s.reply(w, r, st, res, err)
+}
+
+// endpointChanges names a change of an address a stored secret goes to
+// ("; AI endpoint openai api.openai.com -> openai 10.0.0.5:8080 (API token
+// cleared)"), so the audit log shows where a secret could now be sent.
+func endpointChanges(prev, next settings.Settings, confirmed bool) string {
+	var out string
+	secret := func(before, after, name string) string {
+		switch {
+		case before == "" && after == "":
+			return ""
+		case after == "":
+			return " (" + name + " cleared)"
+		case after != before:
+			return " (new " + name + ")"
+		case confirmed:
+			return " (" + name + " kept: password given)"
+		}
+		return ""
+	}
+	pa, na := prev.API.AI, next.API.AI
+	if pa.Provider != na.Provider || pa.BaseURL != na.BaseURL {
+		out += "; AI endpoint " + aiEndpoint(pa) + " -> " + aiEndpoint(na) + secret(pa.APIToken, na.APIToken, "API token")
+	}
+	pn, nn := prev.System.Notifications, next.System.Notifications
+	if pn.SMTPHost != nn.SMTPHost {
+		out += "; SMTP host " + orNone(pn.SMTPHost) + " -> " + orNone(nn.SMTPHost) + secret(pn.SMTPPassword, nn.SMTPPassword, "SMTP password")
+	}
+	return out
+}
+
+// aiEndpoint is the AI provider and the host of its base URL, if any.
+func aiEndpoint(a settings.AIProvider) string {
+	p := orNone(a.Provider)
+	if a.BaseURL == "" {
+		return p
+	}
+	if u, err := url.Parse(a.BaseURL); err == nil && u.Host != "" {
+		return p + " " + u.Host
+	}
+	return p + " " + a.BaseURL
+}
+
+func orNone(v string) string {
+	if v == "" {
+		return "(none)"
+	}
+	return v
 }
 
 // venueSwitch names a change of where prices come from or where orders go
@@ -154,6 +225,7 @@ func (s *Server) importSettings(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
+	prev := cur
 	dec := json.NewDecoder(bytes.NewReader(raw.Settings))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&cur); err != nil {
@@ -167,7 +239,8 @@ func (s *Server) importSettings(w http.ResponseWriter, r *http.Request) {
 		s.reply(w, r, st, res, err)
 		return
 	}
-	noteAudit(r.Context(), "", "", "imported settings exported "+raw.ExportDate)
+	kept = slices.DeleteFunc(kept, res.Cleared) // its endpoint moved: cleared, not kept
+	noteAudit(r.Context(), "", "", "imported settings exported "+raw.ExportDate+endpointChanges(prev, st, false))
 	ok(w, importReply{settingsReply: settingsReply{Settings: st, Validation: res, Effects: s.d.SettingsEffects}, KeptSecrets: kept})
 }
 

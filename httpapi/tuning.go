@@ -182,7 +182,7 @@ func (g *gzipWriter) decide(compress bool) error {
 		g.code = http.StatusOK
 	}
 	h := g.Header()
-	if compress && h.Get("Content-Encoding") == "" {
+	if compress && h.Get("Content-Encoding") == "" && !isEventStream(h) {
 		h.Del("Content-Length")
 		h.Set("Content-Encoding", "gzip")
 		h.Add("Vary", "Accept-Encoding")
@@ -238,6 +238,36 @@ func (g *gzipWriter) Close() error {
 
 // gzipPool reuses compressors: each holds about a megabyte of tables.
 var gzipPool = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(io.Discard, gzip.DefaultCompression); return w }}
+
+// FlushError sends what the handler wrote so far: a flush is the handler
+// saying the client needs it now (an event of a stream), so an undecided
+// body goes out as it is (a compressed one, flushed through the
+// compressor), with its headers. Without it a flush reached the connection
+// past this writer: the headers left without Content-Encoding, the
+// buffered event stayed behind, and a later compressed part arrived as
+// unreadable bytes (the MCP SDK's multi-part replies).
+func (g *gzipWriter) FlushError() error {
+	if !g.decided {
+		if err := g.decide(false); err != nil {
+			return err
+		}
+	}
+	if g.gz != nil {
+		if err := g.gz.Flush(); err != nil {
+			return err
+		}
+	}
+	return http.NewResponseController(g.ResponseWriter).Flush()
+}
+
+// Flush is FlushError for callers that type-assert http.Flusher.
+func (g *gzipWriter) Flush() { _ = g.FlushError() }
+
+// isEventStream reports a server-sent event stream: never compressed, as
+// each event must reach the client when it is written.
+func isEventStream(h http.Header) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(h.Get("Content-Type"))), "text/event-stream")
+}
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (g *gzipWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }

@@ -1,9 +1,12 @@
 package httpapi
 
 import (
+	"bufio"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -157,3 +160,112 @@ func TestTuningKeepsALaneForRiskReducingCalls(t *testing.T) {
 		}
 	}
 }
+
+// A stream of server-sent events through compression, read by a real HTTP
+// client that accepts gzip (Go's, as Node's fetch, asks for it on its
+// own): every event arrives, readable, when it is written (the handler
+// writes the next only once the client has read the last), and the server
+// logs no "superfluous WriteHeader". Before, a flush passed the compressor:
+// the headers left without Content-Encoding, the first event stayed in the
+// buffer and the next arrived compressed.
+func TestTuningStreamsEventsToAGzipClient(t *testing.T) {
+	events := []string{`{"n":1}`, strings.Repeat("x", 3000), `{"n":3}`, strings.Repeat("y", 200)}
+	read := make(chan struct{})
+	h := withTuning(func() Tuning { return Tuning{Compression: true} }, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		for _, e := range events {
+			io.WriteString(w, "event: message\ndata: "+e+"\n\n")
+			http.NewResponseController(w).Flush()
+			select {
+			case <-read:
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}))
+	var logged strings.Builder
+	var logMu sync.Mutex
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ErrorLog = log.New(writerFunc(func(b []byte) (int, error) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		return logged.Write(b)
+	}), "", 0)
+	srv.Start()
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a guard against a hang, not a measurement
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/mcp", nil)
+	res, err := http.DefaultClient.Do(req) // asks for gzip itself and undoes it when the answer says so
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 64<<10), 64<<10)
+	for i, want := range events {
+		var got string
+		for sc.Scan() {
+			line := sc.Text()
+			if d, ok := strings.CutPrefix(line, "data: "); ok {
+				got = d
+			}
+			if line == "" && got != "" {
+				break
+			}
+		}
+		if got != want {
+			t.Fatalf("event %d: got %.40q (encoding %q, read error %v), want %.40q", i+1, got, res.Header.Get("Content-Encoding"), sc.Err(), want)
+		}
+		read <- struct{}{}
+	}
+	srv.Close()
+	logMu.Lock()
+	defer logMu.Unlock()
+	if strings.Contains(logged.String(), "superfluous") {
+		t.Errorf("server log: %s", logged.String())
+	}
+}
+
+// A small answer whose handler flushes (each MCP reply does) goes out once:
+// no second WriteHeader.
+func TestTuningFlushedSmallAnswerWritesHeaderOnce(t *testing.T) {
+	h := withTuning(func() Tuning { return Tuning{Compression: true} }, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, `{"ok":true}`)
+		http.NewResponseController(w).Flush()
+	}))
+	rec := &headerCounter{ResponseRecorder: httptest.NewRecorder()}
+	req := httptest.NewRequest("POST", "/mcp", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	h.ServeHTTP(rec, req)
+	if rec.writes != 1 || rec.Body.String() != `{"ok":true}` || rec.Header().Get("Content-Encoding") != "" {
+		t.Fatalf("%d WriteHeader calls, body %q, encoding %q: want 1, the body, none", rec.writes, rec.Body.String(), rec.Header().Get("Content-Encoding"))
+	}
+}
+
+type headerCounter struct {
+	*httptest.ResponseRecorder
+	writes int
+}
+
+func (h *headerCounter) WriteHeader(code int) { h.writes++; h.ResponseRecorder.WriteHeader(code) }
+func (h *headerCounter) Write(b []byte) (int, error) {
+	if !h.ResponseRecorder.Flushed && h.writes == 0 && h.Body.Len() == 0 {
+		h.writes++
+	}
+	return h.ResponseRecorder.Write(b)
+}
+func (h *headerCounter) Flush() {
+	if h.writes == 0 {
+		h.writes++
+	}
+	h.ResponseRecorder.Flush()
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

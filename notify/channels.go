@@ -60,7 +60,7 @@ func (s *Service) apply(c *domain.NotifyChannel, in ChannelInput, creating bool)
 		}
 		if creating && in.URL == nil {
 			f["url"] = "Enter the receiver's URL"
-		} else if msg := CheckURL(c.URL); msg != "" || len(c.URL) > 2000 {
+		} else if msg := CheckTarget(c.URL, s.opt.Servers().AllowLoopback); msg != "" || len(c.URL) > 2000 {
 			f["url"] = msg
 			if msg == "" {
 				f["url"] = "The URL is longer than 2000 characters"
@@ -99,7 +99,7 @@ func (s *Service) apply(c *domain.NotifyChannel, in ChannelInput, creating bool)
 		}
 	case domain.NotifyPush:
 		if in.Subscription != nil {
-			for k, v := range checkSubscription(*in.Subscription) {
+			for k, v := range checkSubscription(*in.Subscription, s.opt.Servers().AllowLoopback) {
 				f[k] = v
 			}
 			c.URL = in.Subscription.Endpoint

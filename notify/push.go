@@ -49,10 +49,10 @@ func decodeKey(s string) ([]byte, error) {
 }
 
 // checkSubscription says what is wrong with sub, by field.
-func checkSubscription(sub PushSubscription) map[string]string {
+func checkSubscription(sub PushSubscription, allowLoopback bool) map[string]string {
 	f := map[string]string{}
-	if u, err := url.Parse(sub.Endpoint); err != nil || u.Host == "" || CheckURL(sub.Endpoint) != "" || len(sub.Endpoint) > 2000 {
-		f["subscription.endpoint"] = "The push service's endpoint must be an https:// URL (http:// only to a loopback address)"
+	if u, err := url.Parse(sub.Endpoint); err != nil || u.Host == "" || CheckTarget(sub.Endpoint, allowLoopback) != "" || len(sub.Endpoint) > 2000 {
+		f["subscription.endpoint"] = "The push service's endpoint must be an https:// URL to a public address (loopback, and http:// to it, only when an operator allows it)"
 	}
 	if p, err := decodeKey(sub.Keys.P256dh); err != nil {
 		f["subscription.keys.p256dh"] = "The browser's key must be a P-256 public key in base64"
@@ -220,8 +220,8 @@ func (s *Service) pushSubject() string {
 // channel is disabled and the message fails at once. 429 and 5xx are
 // retried (a 429's Retry-After is honoured); other refusals are permanent.
 func (s *Service) sendPush(ctx context.Context, ch domain.NotifyChannel, keys string, d domain.NotifyDelivery) error {
-	if CheckURL(ch.URL) != "" {
-		return permanent{errors.New("the push endpoint is not https:// (or http:// to loopback)")}
+	if msg := CheckTarget(ch.URL, s.opt.Servers().AllowLoopback); msg != "" {
+		return permanent{errors.New("the push endpoint: " + msg)}
 	}
 	var k PushKeys
 	if err := json.Unmarshal([]byte(keys), &k); err != nil {
@@ -236,7 +236,7 @@ func (s *Service) sendPush(ctx context.Context, ch domain.NotifyChannel, keys st
 		return err
 	}
 	resp, err := webpush.SendNotificationWithContext(ctx, body, &webpush.Subscription{Endpoint: ch.URL, Keys: webpush.Keys{P256dh: k.P256dh, Auth: k.Auth}},
-		&webpush.Options{HTTPClient: s.opt.Client, Subscriber: s.pushSubject(), TTL: pushTTL, Urgency: urgency(d.Severity),
+		&webpush.Options{HTTPClient: s.opt.targets, Subscriber: s.pushSubject(), TTL: pushTTL, Urgency: urgency(d.Severity),
 			VAPIDPublicKey: pub, VAPIDPrivateKey: priv})
 	if err != nil {
 		var ue *url.Error

@@ -155,7 +155,7 @@ func TestPushSwitchOffFailsAtOnce(t *testing.T) {
 	b := pushtest.NewBrowser(t)
 	fake := pushtest.NewService(t, b)
 	f := newFixture(t, t.TempDir())
-	svc := notify.New(f.store, f.sealer, f.clock, notify.Options{Flags: func(context.Context, string) (notify.Flags, error) {
+	svc := notify.New(f.store, f.sealer, f.clock, notify.Options{Servers: loopbackAllowed, Flags: func(context.Context, string) (notify.Flags, error) {
 		return notify.Flags{Trades: true, Alerts: true, System: true}, nil
 	}})
 	ch := pushChannel(t, svc, fake, b)
@@ -238,7 +238,7 @@ func TestInstancesAgreeOnTheFirstVAPIDKey(t *testing.T) {
 		f := newFixture(t, t.TempDir())
 		keys := make(chan string, 2)
 		for range 2 {
-			svc := notify.New(f.store, f.sealer, f.clock, notify.Options{})
+			svc := notify.New(f.store, f.sealer, f.clock, notify.Options{Servers: loopbackAllowed})
 			go func() {
 				k, err := svc.PushKey(context.Background())
 				if err != nil {

@@ -70,7 +70,7 @@ func TestNotificationSwitchesDriveRouting(t *testing.T) {
 	rcv := newReceiver(t)
 	f := newFixture(t, t.TempDir())
 	flags := notify.AllOn
-	svc := notify.New(f.store, f.sealer, f.clock, notify.Options{Flags: func(context.Context, string) (notify.Flags, error) { return flags, nil }})
+	svc := notify.New(f.store, f.sealer, f.clock, notify.Options{Servers: loopbackAllowed, Flags: func(context.Context, string) (notify.Flags, error) { return flags, nil }})
 	f.svc = svc
 	f.addChannel(t, rcv.srv.URL, 0, notify.OrderFilled, notify.SystemAlert)
 	flags.Trades = false

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,8 +39,11 @@ type Options struct {
 	Poll time.Duration
 	// Parallel caps attempts in flight (8).
 	Parallel int
-	// Client sends webhooks and Telegram messages (NewClient).
-	Client *http.Client
+	// Client sends webhooks, push messages and Telegram messages
+	// (NewClient; the default reaches loopback for webhooks and push only
+	// while the settings allow it).
+	Client  *http.Client
+	targets *http.Client // webhooks and push: trader-chosen addresses
 	// TelegramURL, when set, is the Bot API's base URL whatever the
 	// settings say (KESTREL_TELEGRAM_API_URL).
 	TelegramURL string
@@ -50,6 +54,10 @@ type Options struct {
 	// KV keeps the VAPID key pair Web Push signs with (nil: the store,
 	// when it is one).
 	KV domain.KVStore
+	// Active reports whether owner's account may receive anything: a
+	// disabled (or deleted) account's channels stop, platform events
+	// included (nil: every owner is).
+	Active func(ctx context.Context, owner string) (bool, error)
 }
 
 // Servers are the platform's notification servers, from the settings.
@@ -59,6 +67,10 @@ type Servers struct {
 	TelegramURL string
 	// DigestTime is when the daily digest goes out, HH:MM UTC.
 	DigestTime string
+	// AllowLoopback lets webhook and push channels reach this machine
+	// (system.notifications.allowLoopbackTargets; off: https:// to public
+	// addresses only).
+	AllowLoopback bool
 }
 
 func (o Options) withDefaults() Options {
@@ -77,11 +89,15 @@ func (o Options) withDefaults() Options {
 	if o.Parallel <= 0 {
 		o.Parallel = 8
 	}
-	if o.Client == nil {
-		o.Client = NewClient()
-	}
 	if o.Servers == nil {
 		o.Servers = func() Servers { return Servers{} }
+	}
+	if o.Client == nil {
+		o.Client = NewClient()
+		servers := o.Servers
+		o.targets = newClient(func() bool { return servers().AllowLoopback })
+	} else {
+		o.targets = o.Client
 	}
 	return o
 }
@@ -102,6 +118,49 @@ type Service struct {
 	// (nil: not loaded yet, commit every event). Refreshed by routing
 	// changes here and by RunRouting each Poll (another instance's change).
 	listening atomic.Pointer[map[string]bool]
+	// tests are the recent "Send test" times per owner and class (testLimits).
+	testMu sync.Mutex
+	tests  map[string][]time.Time
+}
+
+// testLimits bound "Send test" per user: an email test sends a real mail
+// to the address the channel names (any address), so a few an hour; other
+// kinds a few dozen in ten minutes.
+var testLimits = map[bool]struct {
+	n      int
+	window time.Duration
+	per    string
+}{true: {5, time.Hour, "hour"}, false: {30, 10 * time.Minute, "10 minutes"}}
+
+// takeTest counts a test of ch's kind by its owner, or says when the next
+// one is allowed.
+func (s *Service) takeTest(ch domain.NotifyChannel) error {
+	email := ch.Kind == domain.NotifyEmail
+	lim := testLimits[email]
+	key := ch.Owner + "|" + strconv.FormatBool(email)
+	now := s.clock.Now()
+	s.testMu.Lock()
+	defer s.testMu.Unlock()
+	if s.tests == nil {
+		s.tests = map[string][]time.Time{}
+	}
+	recent := s.tests[key][:0]
+	for _, t := range s.tests[key] {
+		if now.Sub(t) < lim.window {
+			recent = append(recent, t)
+		}
+	}
+	if len(recent) >= lim.n {
+		s.tests[key] = recent
+		wait := recent[0].Add(lim.window).Sub(now).Round(time.Second)
+		what := "tests"
+		if email {
+			what = "test emails"
+		}
+		return domain.Errorf(domain.ETooMany, "At most %d %s per %s; try again in %s", lim.n, what, lim.per, wait)
+	}
+	s.tests[key] = append(recent, now)
+	return nil
 }
 
 // New returns a notification service.
@@ -199,9 +258,23 @@ func (s *Service) routeWith(ctx context.Context, e domain.NotifyEvent, rc *route
 		}
 		return f
 	}
+	active := func(owner string) bool {
+		if rc == nil {
+			return s.activeOwner(ctx, owner)
+		}
+		if rc.active == nil {
+			rc.active = map[string]bool{}
+		}
+		a, ok := rc.active[owner]
+		if !ok {
+			a = s.activeOwner(ctx, owner)
+			rc.active[owner] = a
+		}
+		return a
+	}
 	var ds []domain.NotifyDelivery
 	for _, r := range routings {
-		if severityRank[e.Severity] < severityRank[r.MinSeverity] || len(r.Routes[e.Type]) == 0 || !flags(r.Owner).allows(e.Type) {
+		if severityRank[e.Severity] < severityRank[r.MinSeverity] || len(r.Routes[e.Type]) == 0 || !flags(r.Owner).allows(e.Type) || !active(r.Owner) {
 			continue
 		}
 		var quietEnd time.Time
@@ -304,6 +377,17 @@ const routeBatch = 256
 type routeCache struct {
 	owners map[string][]domain.NotifyRouting // "" : everyone's
 	flags  map[string]Flags
+	active map[string]bool
+}
+
+// activeOwner is whether owner's account receives notifications; when it
+// cannot be read, routing goes ahead and delivery asks again (send).
+func (s *Service) activeOwner(ctx context.Context, owner string) bool {
+	if s.opt.Active == nil {
+		return true
+	}
+	ok, err := s.opt.Active(ctx, owner)
+	return ok || err != nil
 }
 
 // Committed is the event a trade update stands for, ready to be
@@ -493,6 +577,15 @@ func (s *Service) send(ctx context.Context, d domain.NotifyDelivery) error {
 	if !ch.Enabled && d.Type != Test {
 		return permanent{errors.New("channel disabled")}
 	}
+	if s.opt.Active != nil {
+		// Also what was queued before the account was disabled.
+		switch ok, err := s.opt.Active(ctx, ch.Owner); {
+		case err != nil:
+			return err // retried
+		case !ok:
+			return permanent{errors.New("the account is disabled: its notifications stop")}
+		}
+	}
 	secret := ""
 	if ch.Secret != "" {
 		if secret, err = s.sealer.Open(SecretField, ch.Secret); err != nil {
@@ -518,7 +611,7 @@ func (s *Service) send(ctx context.Context, d domain.NotifyDelivery) error {
 		if err != nil {
 			return err
 		}
-		return post(ctx, s.opt.Client, ch.URL, secret, d.ID, s.clock.Now(), body)
+		return post(ctx, s.opt.targets, ch.URL, secret, d.ID, s.clock.Now(), body, s.opt.Servers().AllowLoopback)
 	}
 	return permanent{fmt.Errorf("unknown channel kind %q", ch.Kind)}
 }
@@ -550,6 +643,9 @@ func truncate(s string, n int) string {
 // SendTest sends a notification.test message to ch now, once, and records
 // it in the delivery log (delivered, or failed with the reason).
 func (s *Service) SendTest(ctx context.Context, ch domain.NotifyChannel) (domain.NotifyDelivery, error) {
+	if err := s.takeTest(ch); err != nil {
+		return domain.NotifyDelivery{}, err
+	}
 	now := s.clock.Now()
 	payload, _ := json.Marshal(map[string]string{"message": "Test notification from Kestrel", "channel": ch.Name})
 	d := domain.NotifyDelivery{ID: NewID("msg_"), Owner: ch.Owner, ChannelID: ch.ID, Type: Test, Severity: domain.SeverityLow, Payload: payload,

@@ -11,16 +11,36 @@ import (
 	"net/netip"
 	"net/url"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
+
+	"kestrel/domain"
 )
 
 // SendTimeout bounds one webhook attempt (connect, send, answer).
 const SendTimeout = 10 * time.Second
 
-// CheckURL says what is wrong with a webhook URL ("" when it is usable):
-// HTTPS, or HTTP to a loopback address only; no credentials in it.
-func CheckURL(raw string) string {
+// CheckURL says what is wrong with a webhook or push URL ("" when it is
+// usable) while the operator allows targets on this machine: HTTPS, or
+// HTTP to a loopback address only; no credentials in it.
+func CheckURL(raw string) string { return CheckTarget(raw, true) }
+
+// CheckTarget is CheckURL with loopback targets allowed or not (the
+// setting system.notifications.allowLoopbackTargets): when not, only
+// https:// to a host that is not this machine.
+func CheckTarget(raw string, allowLoopback bool) string {
+	if msg := checkURL(raw); msg != "" {
+		return msg
+	}
+	u, _ := url.Parse(raw)
+	if !allowLoopback && (u.Scheme != "https" || loopbackHost(u.Hostname())) {
+		return "Use an https:// URL to a public address (an operator can allow receivers on this machine in Settings, Notification servers)"
+	}
+	return ""
+}
+
+func checkURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return "Enter an absolute URL, e.g. https://example.com/hooks/kestrel"
@@ -41,7 +61,7 @@ func CheckURL(raw string) string {
 }
 
 func loopbackHost(h string) bool {
-	if h == "localhost" {
+	if h = strings.TrimSuffix(strings.ToLower(h), "."); h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
 	ip, err := netip.ParseAddr(h)
@@ -49,13 +69,13 @@ func loopbackHost(h string) bool {
 }
 
 // forbidden is an address a webhook may not reach: private, link-local
-// (cloud metadata), shared, multicast or unspecified ones. Loopback is
-// allowed: it is the operator's own machine, where a local relay can
-// forward to an internal receiver the operator chose.
-func forbidden(ip netip.Addr) bool {
+// (cloud metadata), shared, multicast or unspecified ones, and loopback
+// unless the operator allows it (a local relay can forward to an internal
+// receiver the operator chose).
+func forbidden(ip netip.Addr, allowLoopback bool) bool {
 	ip = ip.Unmap()
 	if ip.IsLoopback() {
-		return false
+		return !allowLoopback
 	}
 	cgnat := netip.MustParsePrefix("100.64.0.0/10")
 	return ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() ||
@@ -63,19 +83,23 @@ func forbidden(ip netip.Addr) bool {
 }
 
 // errForbiddenAddress is an attempt to reach an internal address.
-var errForbiddenAddress = errors.New("the receiver resolves to an internal address (only public addresses and loopback are allowed)")
+var errForbiddenAddress = errors.New("the receiver resolves to an internal address (only public addresses, and loopback when allowed)")
 
 // NewClient is the HTTP client webhooks go through: no proxy, no
 // redirects followed, a bounded timeout, and every connection checked at
-// dial time (after DNS) against internal addresses.
-func NewClient() *http.Client {
+// dial time (after DNS) against internal addresses; loopback is allowed
+// (the Telegram Bot API's URL, which only operators set).
+func NewClient() *http.Client { return newClient(func() bool { return true }) }
+
+// newClient is NewClient with loopback allowed while allowLoopback says so.
+func newClient(allowLoopback func() bool) *http.Client {
 	dialer := &net.Dialer{Timeout: 5 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
 		host, _, err := net.SplitHostPort(address)
 		if err != nil {
 			return err
 		}
 		ip, err := netip.ParseAddr(host)
-		if err != nil || forbidden(ip) {
+		if err != nil || forbidden(ip, allowLoopback()) {
 			return errForbiddenAddress
 		}
 		return nil
@@ -89,9 +113,9 @@ func NewClient() *http.Client {
 }
 
 // post sends one signed attempt; nil means the receiver answered 2xx.
-func post(ctx context.Context, client *http.Client, target, secret, id string, at time.Time, body []byte) error {
-	if msg := CheckURL(target); msg != "" {
-		return errors.New(msg)
+func post(ctx context.Context, client *http.Client, target, secret, id string, at time.Time, body []byte, allowLoopback bool) error {
+	if msg := CheckTarget(target, allowLoopback); msg != "" {
+		return permanent{errors.New(msg)}
 	}
 	sig, err := Sign(secret, id, at, body)
 	if err != nil {
@@ -120,4 +144,26 @@ func post(ctx context.Context, client *http.Client, target, secret, id string, a
 		return fmt.Errorf("receiver answered HTTP %d", resp.StatusCode)
 	}
 	return nil
+}
+
+// remoteOutcomes start the errors that carry what a webhook receiver or
+// push service did (refused the connection, answered HTTP 404, ...).
+var remoteOutcomes = []string{"not delivered: ", "receiver answered HTTP ", "not delivered to the push service: ", "push service answered HTTP "}
+
+// RemoteFailure is the message a channel's owner (a trader) sees instead
+// of what the receiver did: telling "connection refused" from "HTTP 404"
+// would make the test button a port scanner (issue 33, item 8).
+const RemoteFailure = "Not delivered: the receiver did not accept it (an operator can see why in the delivery log)"
+
+// OwnersView is d as a trader sees it: a failure at the receiver says only
+// that it failed; Kestrel's own refusals (a channel or switch that is off,
+// a URL not allowed) stay as they are.
+func OwnersView(d domain.NotifyDelivery) domain.NotifyDelivery {
+	for _, p := range remoteOutcomes {
+		if strings.HasPrefix(d.LastError, p) {
+			d.LastError = RemoteFailure
+			break
+		}
+	}
+	return d
 }

@@ -217,6 +217,10 @@ type NotifyServers struct {
 	// TelegramAPIURL is the Bot API's base URL ("" : Telegram's own);
 	// KESTREL_TELEGRAM_API_URL overrides it.
 	TelegramAPIURL string `json:"telegramApiUrl"`
+	// AllowLoopbackTargets lets webhook and push channels reach this
+	// machine (loopback, and plain http:// to it); off: https:// to public
+	// addresses only (issue 33, item 8).
+	AllowLoopbackTargets bool `json:"allowLoopbackTargets"`
 }
 
 type Monitoring struct {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
 
@@ -101,15 +102,30 @@ func (s *Service) userUI(ctx context.Context, userID string) (UI, error) {
 // error carrying the result); warnings are returned with the saved settings.
 // Traders may change only their ui section.
 func (s *Service) Save(ctx context.Context, by domain.User, next Settings) (Settings, Result, error) {
+	return s.save(ctx, by, next, false)
+}
+
+// SaveConfirmed is Save by an operator who gave their password with the
+// change: a stored secret follows its endpoint to a new address.
+func (s *Service) SaveConfirmed(ctx context.Context, by domain.User, next Settings) (Settings, Result, error) {
+	return s.save(ctx, by, next, true)
+}
+
+func (s *Service) save(ctx context.Context, by domain.User, next Settings, confirmed bool) (Settings, Result, error) {
 	s.mu.Lock()
 	old := s.platform
-	s.restoreMaskedSecrets(&next, old)
+	keptFrom := s.restoreMaskedSecrets(&next, old)
+	var dropped []Issue
+	if !confirmed {
+		dropped = dropMovedSecrets(&next, old, keptFrom)
+	}
 	next.Version = Version
 	if s.EmergencyStop != nil && by.Role != domain.RoleOperator {
 		// The halt is shown in the document; a trader echoing it back changes nothing.
 		next.Trading.Automation.EmergencyStop = old.Trading.Automation.EmergencyStop
 	}
 	res := Validate(&next)
+	res.Warnings = append(res.Warnings, dropped...)
 	if !res.IsValid {
 		s.mu.Unlock()
 		return next, res, &domain.Error{Code: domain.EInvalid, Message: "Settings have " + fmt.Sprint(len(res.Errors)) + " error(s)", Fields: issueFields(res.Errors)}
@@ -225,14 +241,62 @@ func (s *Service) storePlatform(ctx context.Context, p Settings) error {
 
 func (s *Service) openSecrets(p *Settings) error { return openSecrets(s.sealer, p) }
 
-// restoreMaskedSecrets keeps stored secrets where the client sent the mask back.
-func (s *Service) restoreMaskedSecrets(next *Settings, old Settings) {
+// restoreMaskedSecrets keeps stored secrets where the client sent the mask
+// back, and reports which (by secretFields' index).
+func (s *Service) restoreMaskedSecrets(next *Settings, old Settings) (kept []bool) {
 	nf, of := secretFields(next), secretFields(&old)
+	kept = make([]bool, len(nf))
 	for i := range nf {
 		if IsMask(*nf[i]) {
 			*nf[i] = *of[i]
+			kept[i] = *of[i] != ""
 		}
 	}
+	return kept
+}
+
+// secretEndpoints are the secrets sent to an address the settings name:
+// secretFields' index and the endpoint the secret goes to.
+var secretEndpoints = []struct {
+	field    int
+	endpoint func(*Settings) string
+	what     string
+}{
+	{2, func(p *Settings) string { return p.API.AI.Provider + " " + p.API.AI.BaseURL }, "the AI provider or its base URL"},
+	{3, func(p *Settings) string { return p.System.Notifications.SMTPHost }, "the SMTP host"},
+}
+
+// dropMovedSecrets clears a stored secret kept (sent masked or left out)
+// with a change of the endpoint it goes to, so a stolen session cannot
+// send the AI token or the SMTP password to a host of its choice by saving
+// a new address (issue 33, item 6); a new secret entered with the change,
+// or the operator's password (SaveConfirmed), keeps it. Each cleared secret
+// is a warning of the save.
+func dropMovedSecrets(next *Settings, old Settings, kept []bool) []Issue {
+	var out []Issue
+	nf := secretFields(next)
+	for _, e := range secretEndpoints {
+		if !kept[e.field] || e.endpoint(next) == e.endpoint(&old) {
+			continue
+		}
+		*nf[e.field] = ""
+		out = append(out, Issue{Field: SecretNames[e.field], Severity: "warning",
+			Message: secretCleared + e.what + " changed; enter it again, or give your password with the change to keep it"})
+	}
+	return out
+}
+
+const secretCleared = "The saved secret was cleared because "
+
+// Cleared reports whether a save's result says the secret name was
+// cleared because its endpoint moved.
+func (r Result) Cleared(name string) bool {
+	for _, w := range r.Warnings {
+		if w.Field == name && strings.HasPrefix(w.Message, secretCleared) {
+			return true
+		}
+	}
+	return false
 }
 
 func secretFields(p *Settings) []*string {
@@ -252,7 +316,9 @@ func (s *Service) KeepStoredSecrets(next *Settings) []string {
 	kept := []string{}
 	for i := range nf {
 		if (*nf[i] == "" || IsMask(*nf[i])) && *of[i] != "" {
-			*nf[i] = *of[i]
+			// The mask: Save puts the stored value back, and clears it
+			// when the file moves its endpoint (dropMovedSecrets).
+			*nf[i] = Mask(*of[i])
 			kept = append(kept, SecretNames[i])
 		}
 	}

@@ -3784,6 +3784,8 @@ export interface components {
             digestTime: string;
             /** @description Telegram Bot API base URL; empty: Telegram's own */
             telegramApiUrl: string;
+            /** @description Webhook and push channels may reach this machine (loopback, and plain http:// to it); off (the default): https:// to public addresses only */
+            allowLoopbackTargets?: boolean;
         };
         /** @description digest.daily: the account over the 24 hours before `to`, from its own records (the platform's one account). */
         NotificationDigestData: {
@@ -6996,6 +6998,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Your password: with it, a stored secret follows a change of its endpoint; a wrong one refuses the save */
+                    password?: string;
+                } & {
                     [key: string]: unknown;
                 };
             };

@@ -162,6 +162,11 @@ export function SystemTab({ options }: { options: SettingsOptions }) {
           placeholder="https://api.telegram.org"
           hint="Empty: Telegram's own; KESTREL_TELEGRAM_API_URL overrides it"
         />
+        <Toggle
+          path="system.notifications.allowLoopbackTargets"
+          label="Allow webhook and push targets on this machine"
+          hint="Off: https:// to public addresses only. On: loopback too, plain http:// included (a local relay); any trader's channel may then reach this machine"
+        />
       </Group>
     </div>
   );
