@@ -81,6 +81,44 @@ type Quote struct {
 	// Traded says whether any trade printed since the last quote; Low and
 	// High are then the range of those trades.
 	TradeThrough, Traded bool
+	// Floor and Ceiling, when positive, bound every taker fill: a backtest
+	// quotes inside a candle, where nothing traded below its low or above
+	// its high, so a fill at the bid or ask (or beyond, with slippage)
+	// outside them fills at the bound instead. Zero: no bound (live).
+	Floor, Ceiling decimal.Decimal
+}
+
+// capped is px (on the price grid of step) within the quote's Floor and
+// Ceiling (the one rule a backtest's fills keep to the candle by): a bound
+// is taken to the grid inwards, as the fill prices are on it.
+func (q Quote) capped(px, step decimal.Decimal) decimal.Decimal {
+	switch {
+	case q.Floor.IsPositive() && px.LessThan(q.Floor):
+		return inward(q.Floor, step, true, q.Ceiling)
+	case q.Ceiling.IsPositive() && px.GreaterThan(q.Ceiling):
+		return inward(q.Ceiling, step, false, q.Floor)
+	}
+	return px
+}
+
+// inward is bound on the grid of step, rounded up (a floor) or down (a
+// ceiling), written as the engine writes its prices (n x the step's
+// coefficient); a candle with no grid price in its range keeps the bound.
+func inward(bound, step decimal.Decimal, up bool, other decimal.Decimal) decimal.Decimal {
+	if n, ok := steps(bound, step); ok {
+		return decimal.New(n*step.CoefficientInt64(), step.Exponent())
+	}
+	if !step.IsPositive() {
+		return bound
+	}
+	g := bound.Div(step).Floor().Mul(step)
+	if up {
+		g = bound.Div(step).Ceil().Mul(step)
+	}
+	if other.IsPositive() && (up && g.GreaterThan(other) || !up && g.LessThan(other)) {
+		return bound
+	}
+	return g
 }
 
 // Level is one price level of a book: the size resting at a price.
