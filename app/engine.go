@@ -88,7 +88,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	}
 	a.Backtests = backtest.NewService(backtest.Deps{Strategies: a.Strategies, Market: a.Market, History: a.History, Exchange: a.Exchange, Store: a.Store,
 		Policy: a.policy, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
-		Clock: clock, Build: a.build.Version + " " + a.build.Commit, AIProvider: a.aiProvider, Limits: a.limitsSummary, Decisions: a.Store,
+		Clock: clock, Build: a.build.Label(), AIProvider: a.aiProvider, Limits: a.limitsSummary, Decisions: a.Store,
 		MaxModelCalls: func() int { return a.Settings.Platform().API.AI.BacktestMaxModelCalls }, Versions: a.Strategies.ConfigAt})
 	a.stages = &stages{a: a, clock: clock, run: map[string]*stage{}}
 	a.Promotions = promotion.New(promotion.Deps{Store: a.Store, Strategies: a.Strategies, Runner: a.stages, Clock: clock,
