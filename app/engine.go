@@ -51,6 +51,9 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	if a.history, err = newPortfolioView(ctx, a.Store); err != nil {
 		return fmt.Errorf("portfolio history: %w", err)
 	}
+	if err := a.beginRisk(ctx); err != nil {
+		return fmt.Errorf("risk state: %w", err)
+	}
 	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Account: a.Exchange.Account, Market: a.Live, Store: a.history,
 		Clock: clock, Bus: a.Bus,
 		Policy: a.policy,
@@ -68,7 +71,8 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 				slog.Error("notification not queued", "type", notify.RiskLimitReached, "err", err, "component", "notify")
 			}
 		},
-		ResolveAlert: func(ctx context.Context, title, by string) { a.Alerts.ResolveKey(ctx, "trading:"+title, by) }})
+		ResolveAlert: func(ctx context.Context, title, by string) { a.Alerts.ResolveKey(ctx, "trading:"+title, by) },
+		RiskStart:    a.history.riskStart})
 	if err != nil {
 		return err
 	}

@@ -72,6 +72,8 @@ func (s *Service) tradesSince(ctx context.Context, t time.Time) (int, error) {
 
 // RecordPortfolio appends the current portfolio value to the history.
 func (s *Service) RecordPortfolio(ctx context.Context) error {
+	s.rec.RLock()
+	defer s.rec.RUnlock()
 	v, err := s.value(ctx)
 	if err != nil {
 		return err
