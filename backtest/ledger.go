@@ -231,13 +231,15 @@ func (r *run) ledgerBidAsk(p int64) (bid, ask int64, ok bool) {
 	return int64(nb), int64(na), true
 }
 
-// inCandle reports whether a taker fill at px (in steps) lies within the
-// candle's low and high (x 10^-8). The engine caps a fill outside them
-// there (paper.Quote's Floor and Ceiling, the one place of that rule); the
-// ledger leaves such an event to it, so both book the same price.
-func (l *ledger) inCandle(px, low, high int64) bool {
-	p := px * int64(pow10u[priceScale-l.ps])
-	return p >= low && p <= high
+// inCandle is a taker fill at px (in steps) within the candle's low and
+// high (x 10^-8), by the engine's own rule (paper.CapSteps: the bounds
+// taken to the grid inwards); ok is false when ok was, or when no grid
+// price lies within the candle (the engine then fills at the bound itself).
+func (l *ledger) inCandle(px, low, high int64, ok bool) (int64, bool) {
+	if !ok {
+		return 0, false
+	}
+	return paper.CapSteps(px, l.steps(low, true), l.steps(high, false))
 }
 
 // fee is round(q x px x rate) to 8 places, half away from zero (q x 10^-8,
@@ -335,7 +337,7 @@ func (r *run) ledgerStop(t int, c *domain.Candle, open, low, high int64) bool {
 		return false // not reached: a candle the general code checks
 	}
 	bid, _, ok := r.ledgerBidAsk(at)
-	if !ok || bid <= 0 || !l.inCandle(bid, low, high) {
+	if bid, ok = l.inCandle(bid, low, high, ok); !ok || bid <= 0 {
 		return false
 	}
 	notional, fee, ok := l.fee(l.base, bid)
@@ -421,7 +423,7 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low,
 		return false
 	}
 	_, ask, ok := r.ledgerBidAsk(open)
-	if !ok || ask <= 0 || !l.inCandle(ask, low, high) {
+	if ask, ok = l.inCandle(ask, low, high, ok); !ok || ask <= 0 {
 		return false
 	}
 	notional, fee, ok := l.fee(q, ask)
@@ -462,7 +464,8 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low,
 	var sBid, sNotional, sFee int64
 	if low <= s {
 		var ok bool
-		if sBid, _, ok = r.ledgerBidAsk(s); !ok || sBid <= 0 || !l.inCandle(sBid, low, high) {
+		sBid, _, ok = r.ledgerBidAsk(s)
+		if sBid, ok = l.inCandle(sBid, low, high, ok); !ok || sBid <= 0 {
 			return false
 		}
 		if sNotional, sFee, ok = l.fee(q, sBid); !ok || sFee > (1<<62)/mul {
@@ -508,7 +511,7 @@ func (r *run) ledgerSell(t int, c *domain.Candle, sig strategy.Signal, open, low
 		return false
 	}
 	bid, _, ok := r.ledgerBidAsk(open)
-	if !ok || bid <= 0 || !l.inCandle(bid, low, high) {
+	if bid, ok = l.inCandle(bid, low, high, ok); !ok || bid <= 0 {
 		return false
 	}
 	notional, fee, ok := l.fee(l.base, bid)

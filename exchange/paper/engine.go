@@ -89,9 +89,25 @@ type Quote struct {
 }
 
 // capped is px (on the price grid of step) within the quote's Floor and
-// Ceiling (the one rule a backtest's fills keep to the candle by): a bound
-// is taken to the grid inwards, as the fill prices are on it.
+// Ceiling: a bound is taken to the grid inwards, as the fill prices are on
+// it. In steps of the grid it is CapSteps, the rule the backtest's ledger
+// applies too; a bound off the grid, or a candle with no grid price in its
+// range, takes the decimal way below (the same prices).
 func (q Quote) capped(px, step decimal.Decimal) decimal.Decimal {
+	if !q.Floor.IsPositive() && !q.Ceiling.IsPositive() {
+		return px
+	}
+	n, ok1 := steps(px, step)
+	lo, ok2 := steps(q.Floor, step)
+	hi, ok3 := steps(q.Ceiling, step)
+	if ok1 && ok2 && ok3 && q.Floor.IsPositive() && q.Ceiling.IsPositive() {
+		if c, ok := CapSteps(n, lo, hi); ok {
+			if c == n {
+				return px
+			}
+			return decimal.New(c*step.CoefficientInt64(), step.Exponent())
+		}
+	}
 	switch {
 	case q.Floor.IsPositive() && px.LessThan(q.Floor):
 		return inward(q.Floor, step, true, q.Ceiling)
@@ -99,6 +115,17 @@ func (q Quote) capped(px, step decimal.Decimal) decimal.Decimal {
 		return inward(q.Ceiling, step, false, q.Floor)
 	}
 	return px
+}
+
+// CapSteps is the rule that keeps a backtest's taker fills within their
+// candle (Quote's Floor and Ceiling), in steps of the price grid: px within
+// lo (the candle's low rounded up to the grid) and hi (its high rounded
+// down). ok is false when no grid price lies within the candle (lo > hi).
+func CapSteps(px, lo, hi int64) (int64, bool) {
+	if lo > hi {
+		return 0, false
+	}
+	return min(max(px, lo), hi), true
 }
 
 // inward is bound on the grid of step, rounded up (a floor) or down (a
