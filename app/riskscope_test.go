@@ -2,6 +2,8 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 
 	"kestrel/app"
 	"kestrel/domain"
+	"kestrel/store/sqlite"
 )
 
 // The risk state belongs to the venue it measures: a sandbox account that
@@ -72,5 +75,67 @@ func TestVenueSwitchStartsTheRiskStateAfresh(t *testing.T) {
 	if !strings.HasPrefix(ls.Venue, "Coinbase") || ls.Since == nil || time.Since(*ls.Since) > time.Minute ||
 		ls.PeakValue != nil && ls.PeakValue.GreaterThan(decimal.NewFromInt(30_000)) || ls.TradesToday < 1 {
 		t.Fatalf("limits state after the switch: %+v (peak %v)", ls, ls.PeakValue)
+	}
+}
+
+// A venue changed while Kestrel was stopped (the stored start is another
+// venue's) starts the risk state afresh at the next start, and says so; a
+// start stored by an older build (the time alone) is kept, now with its
+// venue.
+func TestRiskStateOfAnotherVenueStartsAfreshAtBoot(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := start(t, dir)
+	old := time.Now().Add(-48 * time.Hour).UTC()
+	if err := s.app.Store.PutValue(ctx, "risk.start", `{"scope":{"venue":"coinbase"},"since":"`+old.Format(time.RFC3339Nano)+`","label":"Coinbase · live Coinbase prices"}`); err != nil {
+		t.Fatal(err)
+	}
+	s.app.Close()
+
+	s = start(t, dir)
+	raw, err := s.app.Store.GetValue(ctx, "risk.start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Scope struct{ Venue string }
+		Since time.Time
+	}
+	if err := json.Unmarshal([]byte(raw), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Scope.Venue != "paper-replay" || time.Since(st.Since) > time.Minute {
+		t.Fatalf("risk start after a boot on the sandbox: %s", raw)
+	}
+	op, _ := s.accounts()
+	var audit struct {
+		Entries []struct{ Action, Detail string }
+	}
+	s.into(s.do("GET", "/api/audit?limit=200", op, ""), &audit)
+	said := false
+	for _, e := range audit.Entries {
+		said = said || e.Action == "risk state started afresh" && strings.Contains(e.Detail, "changed while Kestrel was stopped")
+	}
+	if !said {
+		t.Fatalf("no audit entry: %+v", audit.Entries)
+	}
+	s.app.Close()
+
+	// An older build's start, the time alone: kept, now with its venue.
+	dir = t.TempDir()
+	seed, err := sqlite.Open(ctx, filepath.Join(dir, "kestrel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := seed.PutValue(ctx, "portfolio.history_since", old.Format(time.RFC3339Nano)); err != nil {
+		t.Fatal(err)
+	}
+	seed.Close()
+	s = start(t, dir)
+	if raw, err = s.app.Store.GetValue(ctx, "risk.start"); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(raw), &st); err != nil || st.Scope.Venue != "paper-replay" || !st.Since.Equal(old) {
+		t.Fatalf("an older build's start after a boot: %s (%v)", raw, err)
 	}
 }
