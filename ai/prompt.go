@@ -66,9 +66,13 @@ func newTemplate(name string, funcs template.FuncMap) *template.Template {
 }
 
 // PromptVersion is the template version r renders with: custom:<hash> for
-// a request with its own template, else the shipped version it names.
+// a request with its own template (the shipped version whose text it is,
+// when it is one unchanged), else the shipped version it names.
 func PromptVersion(r Request) string {
 	if r.PromptTemplate != "" {
+		if v, ok := shippedTexts()[r.PromptTemplate]; ok {
+			return v
+		}
 		return CustomVersion(r.PromptTemplate)
 	}
 	if r.PromptVersion == "" && r.Memory != nil {

@@ -397,6 +397,19 @@ func ShippedTemplate(version string) (string, error) {
 	return text, nil
 }
 
+// shippedTexts are the shipped templates by their text as ShippedTemplate
+// gives it (where an editor starts): a template left as shipped is that
+// version, not a custom one.
+var shippedTexts = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	for _, v := range TemplateVersions {
+		if text, err := ShippedTemplate(v); err == nil {
+			out[text] = v
+		}
+	}
+	return out
+})
+
 // TemplateField is one value a template can use, as the editor lists it.
 type TemplateField struct {
 	Name        string `json:"name"`

@@ -34,8 +34,11 @@ func TestShippedTextAsCustomRendersTheSame(t *testing.T) {
 	if own.Prompt != shipped.Prompt || own.System != shipped.System || own.Hash != shipped.Hash || own.Hash != HashPrompt(own.Prompt) {
 		t.Errorf("a copy of v2 renders differently:\n%+v\n%+v", own, shipped)
 	}
-	if own.Version != CustomVersion(text) || !strings.HasPrefix(own.Version, "custom:") || len(own.Version) != len("custom:")+12 {
-		t.Errorf("version %q", own.Version)
+	if own.Version != shipped.Version { // an untouched copy is the shipped version, not a custom one
+		t.Errorf("version %q, want %q", own.Version, shipped.Version)
+	}
+	if v := CustomVersion(text + "\n"); !strings.HasPrefix(v, "custom:") || len(v) != len("custom:")+12 {
+		t.Errorf("custom version %q", v)
 	}
 	if _, err := ShippedTemplate("v9"); err == nil {
 		t.Error("an unknown version has a text")

@@ -396,22 +396,3 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 		return true
 	}
 }
-
-// reload reads the history's start again and forgets the cached peak: the
-// leader records the points, so another instance's copy goes stale.
-func (v *portfolioView) reload(ctx context.Context) error {
-	since := time.Time{}
-	raw, err := v.Store.GetValue(ctx, kvHistorySince)
-	switch {
-	case err == nil:
-		if since, err = time.Parse(time.RFC3339Nano, raw); err != nil {
-			return err
-		}
-	case domain.ErrorCode(err) != domain.ENotFound:
-		return err
-	}
-	v.mu.Lock()
-	v.since, v.peak = since, nil
-	v.mu.Unlock()
-	return nil
-}

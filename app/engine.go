@@ -51,6 +51,9 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	if a.history, err = newPortfolioView(ctx, a.Store); err != nil {
 		return fmt.Errorf("portfolio history: %w", err)
 	}
+	if err := a.beginRisk(ctx); err != nil {
+		return fmt.Errorf("risk state: %w", err)
+	}
 	a.Trading, err = trading.New(ctx, trading.Deps{Exchange: a.Exchange, Account: a.Exchange.Account, Market: a.Live, Store: a.history,
 		Clock: clock, Bus: a.Bus,
 		Policy: a.policy,
@@ -68,7 +71,8 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 				slog.Error("notification not queued", "type", notify.RiskLimitReached, "err", err, "component", "notify")
 			}
 		},
-		ResolveAlert: func(ctx context.Context, title, by string) { a.Alerts.ResolveKey(ctx, "trading:"+title, by) }})
+		ResolveAlert: func(ctx context.Context, title, by string) { a.Alerts.ResolveKey(ctx, "trading:"+title, by) },
+		RiskStart:    a.history.riskStart})
 	if err != nil {
 		return err
 	}
@@ -88,7 +92,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	}
 	a.Backtests = backtest.NewService(backtest.Deps{Strategies: a.Strategies, Market: a.Market, History: a.History, Exchange: a.Exchange, Store: a.Store,
 		Policy: a.policy, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
-		Clock: clock, Build: a.build.Version + " " + a.build.Commit, AIProvider: a.aiProvider, Limits: a.limitsSummary, Decisions: a.Store,
+		Clock: clock, Build: a.build.Label(), AIProvider: a.aiProvider, Limits: a.limitsSummary, Decisions: a.Store,
 		MaxModelCalls: func() int { return a.Settings.Platform().API.AI.BacktestMaxModelCalls }, Versions: a.Strategies.ConfigAt})
 	a.stages = &stages{a: a, clock: clock, run: map[string]*stage{}}
 	a.Promotions = promotion.New(promotion.Deps{Store: a.Store, Strategies: a.Strategies, Runner: a.stages, Clock: clock,

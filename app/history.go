@@ -2,16 +2,24 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
+	"kestrel/risk"
 )
 
-// kvHistorySince is when the current exchange's portfolio history began.
-const kvHistorySince = "portfolio.history_since"
+// kvRiskStart holds the risk.Start of the venue in use: since when, and on
+// which scope (risk.Scope), the portfolio history, the drawdown peak, the
+// day's start value and the day's trade count are measured. kvHistorySince
+// is where builds before it kept the time alone.
+const (
+	kvRiskStart    = "risk.start"
+	kvHistorySince = "portfolio.history_since"
+)
 
 // portfolioView is the portfolio history of the exchange in use: switching
 // exchanges switches accounts, so the chart, the drawdown peak and the day's
@@ -22,29 +30,78 @@ type portfolioView struct {
 
 	mu    sync.Mutex
 	since time.Time // zero: all history
+	scope risk.Start
 	peak  *decimal.Decimal
 }
 
 func newPortfolioView(ctx context.Context, st domain.Store) (*portfolioView, error) {
 	v := &portfolioView{Store: st}
-	raw, err := st.GetValue(ctx, kvHistorySince)
-	switch {
-	case err == nil:
-		if v.since, err = time.Parse(time.RFC3339Nano, raw); err != nil {
-			return nil, err
-		}
-	case domain.ErrorCode(err) != domain.ENotFound:
-		return nil, err
-	}
-	return v, nil
+	return v, v.reload(ctx)
 }
 
-// restart begins a new history at t (the exchange changed).
-func (v *portfolioView) restart(ctx context.Context, t time.Time) error {
+// stored reads the risk start as stored (a Start with an empty scope from
+// a build that kept the time alone; the zero Start when none).
+func stored(ctx context.Context, st domain.KVStore) (risk.Start, error) {
+	var s risk.Start
+	raw, err := st.GetValue(ctx, kvRiskStart)
+	if err == nil {
+		return s, json.Unmarshal([]byte(raw), &s)
+	}
+	if domain.ErrorCode(err) != domain.ENotFound {
+		return s, err
+	}
+	raw, err = st.GetValue(ctx, kvHistorySince)
+	switch {
+	case err == nil:
+		s.Since, err = time.Parse(time.RFC3339Nano, raw)
+		return s, err
+	case domain.ErrorCode(err) != domain.ENotFound:
+		return s, err
+	}
+	return s, nil
+}
+
+// reload reads the history's start again and forgets the cached peak: the
+// leader records the points, so another instance's copy goes stale.
+func (v *portfolioView) reload(ctx context.Context) error {
+	s, err := stored(ctx, v.Store)
+	if err != nil {
+		return err
+	}
 	v.mu.Lock()
-	v.since, v.peak = t, nil
+	v.since, v.scope, v.peak = s.Since, s, nil
 	v.mu.Unlock()
-	return v.Store.PutValue(ctx, kvHistorySince, t.UTC().Format(time.RFC3339Nano))
+	return nil
+}
+
+// restart begins a new history, and new risk state, for scope at t (the
+// venue changed).
+func (v *portfolioView) restart(ctx context.Context, s risk.Start) error {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	v.mu.Lock()
+	v.since, v.scope, v.peak = s.Since, s, nil
+	v.mu.Unlock()
+	return v.Store.PutValue(ctx, kvRiskStart, string(raw))
+}
+
+// adopt makes s the stored start's scope without a restart (a start
+// stored before scopes were, whose venue is the one running).
+func (v *portfolioView) adopt(ctx context.Context, s risk.Scope, label string) error {
+	v.mu.Lock()
+	st := v.scope
+	v.mu.Unlock()
+	st.Scope, st.Label = s, label
+	return v.restart(ctx, st)
+}
+
+// riskStart is since when, and on which scope, the risk state is measured.
+func (v *portfolioView) riskStart() risk.Start {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.scope
 }
 
 func (v *portfolioView) start() time.Time {

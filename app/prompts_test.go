@@ -169,6 +169,12 @@ func TestSavedPromptTemplateDrivesDecisions(t *testing.T) {
 		len(pv.Fields) == 0 || pv.MaxTemplateBytes != 16384 {
 		t.Fatalf("prompt versions %+v", pv)
 	}
+	// The shipped template the editor starts from, checked untouched, is
+	// that version, not a custom one.
+	s.into(draft(op, pv.Default.Template), &preview)
+	if !preview.Valid || preview.TemplateVersion != pv.Default.TemplateVersion {
+		t.Fatalf("the untouched shipped template checks as %q, want %q", preview.TemplateVersion, pv.Default.TemplateVersion)
+	}
 	if n := pv.Versions[0]; n.Version != v || !n.Custom || !n.Changed || !n.Active || n.Template != customPrompt || n.TemplateVersion != ev.TemplateVersion ||
 		n.Note != "terse prompt" || n.CreatedBy == "" || n.Parent != 1 {
 		t.Fatalf("newest %+v", n)

@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"kestrel/domain"
-	"kestrel/store/sqlite"
 )
 
 // sweepReply is GET /api/sweeps/{id}.
@@ -64,7 +62,11 @@ const sweepBase = `"strategy_name":"technical_strategy","symbol":"BTC-USD","star
 // may run a sweep, and the best trial is the eligible one with the highest
 // objective.
 func TestSweepTrialsAreSingleBacktests(t *testing.T) {
-	s := start(t, t.TempDir())
+	onEachEngine(t, sweepTrialsAreSingleBacktests)
+}
+
+func sweepTrialsAreSingleBacktests(t *testing.T, e engine) {
+	s := startWith(t, t.TempDir(), e.edit)
 	_, tok := s.accounts()
 	r := s.do("POST", "/api/sweeps", tok, `{`+sweepBase+`,"params":{"min_confidence":0.5},
 		"grid":{"indicators.rsi_period":[7,14,21],"indicators.sma_long":[20,60]},"objective":"total_return","min_trades":1,
@@ -181,11 +183,12 @@ func TestSweepRefusals(t *testing.T) {
 // A restart resumes a sweep it interrupted: the trials stored before are
 // kept as they were (not run again), the rest run.
 func TestSweepResumesAfterARestart(t *testing.T) {
+	onEachEngine(t, sweepResumesAfterARestart)
+}
+
+func sweepResumesAfterARestart(t *testing.T, e engine) {
 	dir := t.TempDir()
-	st, err := sqlite.Open(context.Background(), filepath.Join(dir, "kestrel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := e.open(t, dir)
 	ctx := context.Background()
 	ask := `{` + sweepBase + `,"slippage_bps":"0","volume_cap":"0","random":{"indicators.rsi_period":{"min":5,"max":30,"step":1}},"trials":4,"seed":7,"objective":"sharpe"}`
 	if err := st.CreateJob(ctx, domain.Job{ID: "interrupted", Kind: "sweep", Owner: "u1", Params: json.RawMessage(ask), CreatedAt: time.Now()}); err != nil {
@@ -209,7 +212,7 @@ func TestSweepResumesAfterARestart(t *testing.T) {
 	}
 	st.Close()
 
-	s := start(t, dir)
+	s := startWith(t, dir, e.edit)
 	_, tok := s.accounts()
 	sw := s.waitSweep(tok, "interrupted")
 	if sw.Status != "completed" || len(sw.Trials) != 4 || sw.TrialCount != 4 {

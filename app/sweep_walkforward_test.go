@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"kestrel/domain"
-	"kestrel/store/sqlite"
 )
 
 // wfReply is what a walk-forward sweep adds to GET /api/sweeps/{id}.
@@ -185,11 +183,12 @@ func TestWalkForwardRefusals(t *testing.T) {
 // A restart resumes a walk-forward sweep: a fold's in-sample run stored
 // before is kept (not run again) and its score chooses the fold's trial.
 func TestWalkForwardResumesAfterARestart(t *testing.T) {
+	onEachEngine(t, walkForwardResumesAfterARestart)
+}
+
+func walkForwardResumesAfterARestart(t *testing.T, e engine) {
 	dir := t.TempDir()
-	st, err := sqlite.Open(context.Background(), filepath.Join(dir, "kestrel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := e.open(t, dir)
 	ctx := context.Background()
 	ask := `{` + sweepBase + `,"slippage_bps":"0","volume_cap":"0","grid":{"indicators.rsi_period":[7,21]},"objective":"total_return",
 		"walk_forward":{"mode":"anchored","folds":2,"in_sample_fraction":0.5}}`
@@ -209,7 +208,7 @@ func TestWalkForwardResumesAfterARestart(t *testing.T) {
 	}
 	st.Close()
 
-	s := start(t, dir)
+	s := startWith(t, dir, e.edit)
 	_, tok := s.accounts()
 	s.waitSweep(tok, "wf")
 	var wf wfReply

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"kestrel/events"
 	"kestrel/exchange/coinbase"
 	"kestrel/exchange/sandbox"
+	"kestrel/risk"
 	"kestrel/settings"
 )
 
@@ -147,14 +149,66 @@ func (a *App) switchExchange(ctx context.Context, old, next settings.Settings, b
 	if running {
 		a.stopEngine()
 	}
-	a.use(v)
-	if err := a.history.restart(context.WithoutCancel(ctx), time.Now()); err != nil {
+	// The risk state (peak, day's start value, day's trade count) and the
+	// portfolio history belong to the venue they measure: the new one's
+	// start afresh now, with no order checked and no value recorded across
+	// the switch.
+	start := risk.Start{Scope: v.scope(), Since: time.Now().UTC(), Label: v.label}
+	if err := a.Trading.Rescope(func() error {
+		a.use(v)
+		return a.history.restart(context.WithoutCancel(ctx), start)
+	}); err != nil {
 		slog.Error("restart the portfolio history", "err", err, "component", "exchange")
 	}
 	if running {
+		if err := a.Trading.RecordPortfolio(context.WithoutCancel(ctx)); err != nil {
+			slog.Warn("record the new venue's portfolio value", "err", err, "component", "exchange")
+		}
 		a.startEngine()
 	}
 	slog.Warn("exchange switched", "exchange", v.exchange.Name(), "source", v.source, "venue", v.label, "by", by.Email, "component", "exchange")
+	a.riskRestarted(context.WithoutCancel(ctx), start, "the venue changed from "+cur.label, by)
+}
+
+// scope is the risk scope the venue's state belongs to.
+func (v *venue) scope() risk.Scope {
+	switch {
+	case v.key.Provider == "coinbase":
+		return risk.Scope{Venue: "coinbase"}
+	case v.marketSource == "coinbase":
+		return risk.Scope{Venue: "paper-live"}
+	}
+	return risk.Scope{Venue: "paper-replay"}
+}
+
+// beginRisk makes the stored risk start the running venue's: a start
+// stored before scopes were keeps its time (its venue is the one running);
+// one of another venue (changed while Kestrel was stopped) starts afresh.
+func (a *App) beginRisk(ctx context.Context) error {
+	v, st := a.current(), a.history.riskStart()
+	switch {
+	case st.Scope.Venue == "":
+		return a.history.adopt(ctx, v.scope(), v.label)
+	case st.Scope.Key() != v.scope().Key():
+		start := risk.Start{Scope: v.scope(), Since: time.Now().UTC(), Label: v.label}
+		if err := a.history.restart(ctx, start); err != nil {
+			return err
+		}
+		a.riskRestarted(ctx, start, "the venue changed while Kestrel was stopped (from "+st.Label+")", domain.User{Email: "system"})
+	}
+	return nil
+}
+
+// riskRestarted says that the risk state started afresh: in the log and in
+// the audit log.
+func (a *App) riskRestarted(ctx context.Context, start risk.Start, why string, by domain.User) {
+	msg := fmt.Sprintf("Risk state started afresh on %s at %s: %s; the drawdown peak, the day's start value and the day's trade count are measured from here",
+		start.Label, start.Since.Format(time.RFC3339), why)
+	slog.Warn(msg, "scope", start.Scope.Key(), "component", "risk")
+	e := domain.AuditEntry{At: start.Since, UserID: by.ID, Actor: by.Email, Action: "risk state started afresh", Status: 200, Detail: msg}
+	if err := a.Store.AppendAudit(ctx, e); err != nil {
+		slog.Error("audit log write failed", "err", err, "component", "risk")
+	}
 }
 
 // exchangeSwitch is the exchange every part of the app holds; it passes

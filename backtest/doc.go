@@ -38,6 +38,11 @@
 //     a BUY pays the ask, a SELL gets the bid (the live market's half-spread
 //     around the price, replay.BidAsk: the same function quotes both), plus
 //     the taker fee and the slippage (basis points beyond the bid/ask);
+//     every fill, this one and those of step 3, stays within the candle's
+//     low and high: nothing traded outside them, so a bid (or a bid less
+//     slippage) under the low fills at the low, an ask over the high at the
+//     high (paper.Quote's Floor and Ceiling: the engine caps them by
+//     paper.CapSteps, and the fast path's ledger calls the same function);
 //  3. during candle t+1 the resting orders (protective stop-losses and
 //     take-profits) meet the price as it moves open -> low -> high -> close,
 //     stopping at each resting order's price on the way: a stop triggers at

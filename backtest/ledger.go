@@ -231,6 +231,17 @@ func (r *run) ledgerBidAsk(p int64) (bid, ask int64, ok bool) {
 	return int64(nb), int64(na), true
 }
 
+// inCandle is a taker fill at px (in steps) within the candle's low and
+// high (x 10^-8), by the engine's own rule (paper.CapSteps: the bounds
+// taken to the grid inwards); ok is false when ok was, or when no grid
+// price lies within the candle (the engine then fills at the bound itself).
+func (l *ledger) inCandle(px, low, high int64, ok bool) (int64, bool) {
+	if !ok {
+		return 0, false
+	}
+	return paper.CapSteps(px, l.steps(low, true), l.steps(high, false))
+}
+
 // fee is round(q x px x rate) to 8 places, half away from zero (q x 10^-8,
 // px in steps); ok is false when it does not fit.
 func (l *ledger) fee(q, px int64) (notional, fee int64, ok bool) {
@@ -294,15 +305,15 @@ func (r *run) ledgerEvent(t int, c *domain.Candle, pending *strategy.Signal) boo
 	switch {
 	case pending == nil:
 		if f.held != 0 && f.orders && r.takeOver() && l.stop.ID != "" {
-			booked = r.ledgerStop(t, c, open, low)
+			booked = r.ledgerStop(t, c, open, low, high)
 		}
 	case pending.Decision == strategy.Buy && f.held == 0 && !f.orders && r.checksPass:
 		if r.takeOver() && l.base == 0 && l.stop.ID == "" {
-			booked = r.ledgerBuy(t, c, *pending, open, low)
+			booked = r.ledgerBuy(t, c, *pending, open, low, high)
 		}
 	case pending.Decision == strategy.Sell && f.held != 0:
 		if r.takeOver() && l.stop.ID != "" && open > l.stopPx*int64(pow10u[priceScale-l.ps]) {
-			booked = r.ledgerSell(t, c, *pending, open)
+			booked = r.ledgerSell(t, c, *pending, open, low, high)
 		}
 	}
 	if !booked && !was {
@@ -314,7 +325,7 @@ func (r *run) ledgerEvent(t int, c *domain.Candle, pending *strategy.Signal) boo
 // ledgerStop: the resting stop, reached by candle t, triggers: at the open
 // when it opens at or below it, else at its stop price (the walk's quote
 // there), and fills at the bid as a taker.
-func (r *run) ledgerStop(t int, c *domain.Candle, open, low int64) bool {
+func (r *run) ledgerStop(t int, c *domain.Candle, open, low, high int64) bool {
 	l := r.led
 	s := l.stopPx * int64(pow10u[priceScale-l.ps])
 	at := s
@@ -326,7 +337,7 @@ func (r *run) ledgerStop(t int, c *domain.Candle, open, low int64) bool {
 		return false // not reached: a candle the general code checks
 	}
 	bid, _, ok := r.ledgerBidAsk(at)
-	if !ok || bid <= 0 {
+	if bid, ok = l.inCandle(bid, low, high, ok); !ok || bid <= 0 {
 		return false
 	}
 	notional, fee, ok := l.fee(l.base, bid)
@@ -383,7 +394,7 @@ func (r *run) ledgerSync(t int, c *domain.Candle) {
 // ledgerBuy is act's BUY from a flat account that every check lets
 // through (refusedFlat found so), with its protective stop, and the walk
 // through candle t that may trigger it.
-func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low int64) bool {
+func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low, high int64) bool {
 	l := r.led
 	r.rollDay(*c) // as act does first (once a day: the general code repeats nothing)
 	// size's quantity: paid is the ask (on the grid with a half-spread, the
@@ -412,7 +423,7 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low 
 		return false
 	}
 	_, ask, ok := r.ledgerBidAsk(open)
-	if !ok || ask <= 0 {
+	if ask, ok = l.inCandle(ask, low, high, ok); !ok || ask <= 0 {
 		return false
 	}
 	notional, fee, ok := l.fee(q, ask)
@@ -453,7 +464,8 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low 
 	var sBid, sNotional, sFee int64
 	if low <= s {
 		var ok bool
-		if sBid, _, ok = r.ledgerBidAsk(s); !ok || sBid <= 0 {
+		sBid, _, ok = r.ledgerBidAsk(s)
+		if sBid, ok = l.inCandle(sBid, low, high, ok); !ok || sBid <= 0 {
 			return false
 		}
 		if sNotional, sFee, ok = l.fee(q, sBid); !ok || sFee > (1<<62)/mul {
@@ -491,7 +503,7 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low 
 
 // ledgerSell is act's SELL while the position rests with its stop above
 // which candle t opens: the stop cancelled, the position sold at the bid.
-func (r *run) ledgerSell(t int, c *domain.Candle, sig strategy.Signal, open int64) bool {
+func (r *run) ledgerSell(t int, c *domain.Candle, sig strategy.Signal, open, low, high int64) bool {
 	l := r.led
 	step, ok := fixedAt(r.req.Product.SizeIncrement, heldScale)
 	min, ok2 := fixedAt(r.req.Product.MinSize, heldScale)
@@ -499,7 +511,7 @@ func (r *run) ledgerSell(t int, c *domain.Candle, sig strategy.Signal, open int6
 		return false
 	}
 	bid, _, ok := r.ledgerBidAsk(open)
-	if !ok || bid <= 0 {
+	if bid, ok = l.inCandle(bid, low, high, ok); !ok || bid <= 0 {
 		return false
 	}
 	notional, fee, ok := l.fee(l.base, bid)

@@ -156,7 +156,7 @@ func (r *run) sellAll(reason string, c domain.Candle) string {
 // closeOut sells what is still held at the last close (end of data).
 func (r *run) closeOut(last domain.Candle) {
 	r.now = last.Time
-	r.quote(last.Close)
+	r.quote(last.Close, &last)
 	if r.balance(r.base).Total().IsPositive() {
 		r.req.VolumeCap = decimal.Zero
 		r.sellAll("end_of_data", last)

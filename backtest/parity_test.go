@@ -92,6 +92,7 @@ func parityScenario() ([]domain.Candle, map[time.Time]string) {
 	cs[5].Open, cs[5].High, cs[5].Low = d("96"), d("96.5"), d("95.5") // the gap down through the 98.00 stop
 	cs[12].Low, cs[12].Close = d("94"), d("95")                       // the stop at 94.08 hit inside the candle
 	cs[13].Open, cs[13].High, cs[13].Low, cs[13].Close = d("95"), d("96"), d("95"), d("96")
+	ranged(cs) // the quiet hours trade a few cents either side, room for a fill at the bid or ask
 	signals := map[time.Time]string{}
 	for i, dec := range map[int]string{1: "BUY", 8: "BUY", 14: "BUY", // day 1: the last is refused by the daily loss limit
 		25: "BUY", 28: "SELL", 30: "BUY", 33: "SELL", 36: "BUY", // day 2: the last is refused by the trade limit

@@ -54,7 +54,8 @@ type Result struct {
 	ExposureTime  float64         `json:"exposure_time"` // fraction of candles closed holding a position
 	FeesPaid      decimal.Decimal `json:"fees_paid"`
 	// BuyAndHold buys at the first open and sells at the last close paying
-	// the run's taker fee and slippage on both, as a trade would.
+	// the run's half-spread, slippage and taker fee on both, as a trade
+	// would (each price within its candle, as every fill).
 	BuyAndHold    float64         `json:"buy_and_hold_return"`
 	InitialEquity decimal.Decimal `json:"initial_equity"`
 	FinalEquity   decimal.Decimal `json:"final_equity"`
@@ -97,7 +98,7 @@ func (r *run) result() Result {
 	res.SharpeRatio, res.SortinoRatio = analytics.Sharpe(rets, perYear), analytics.Sortino(rets, perYear)
 	res.CAGR, res.CalmarRatio, res.NotAnnualised = annualised(res.InitialEquity, res.FinalEquity, res.EndDate.Sub(res.StartDate), res.MaxDrawdown)
 	res.ExposureTime = float64(r.inPos) / float64(n)
-	res.BuyAndHold = buyAndHold(first.Open, last.Close, r.req.HalfSpread, r.req.TakerFee, r.req.SlippageBps)
+	res.BuyAndHold = buyAndHold(first, last, r.req.HalfSpread, r.req.TakerFee, r.req.SlippageBps)
 	var gross, loss, sumWin, sumLoss decimal.Decimal
 	for _, t := range res.Trades {
 		switch {

@@ -73,7 +73,7 @@ func TestDailyTradesCountProtectiveOrders(t *testing.T) {
 // BUY pays the ask, a SELL gets the bid, and a take-profit fills only once
 // the bid reaches it.
 func TestLiveHalfSpread(t *testing.T) {
-	cs := flat(12)
+	cs := ranged(flat(12))
 	// The take-profit rests at 100.01 x 1.04 = 104.0104, up to the grid: 104.02.
 	cs[7] = bar(7, "100", "104.02", "100", "100") // the bid reaches 104.01 only: it waits
 	cs[8] = bar(8, "100", "104.04", "100", "100") // the bid reaches 104.02 at a price of 104.03

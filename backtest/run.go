@@ -204,7 +204,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 			pending = nil // booked in the ledger
 		} else {
 			r.candle(t) // the engine reads its prices
-			r.quote(c.Open)
+			r.quote(c.Open, c)
 			if pending != nil {
 				r.working = nil // a new decision replaces what was still working
 				r.act(*pending, *c)
@@ -258,20 +258,21 @@ func width(cs []domain.Candle) time.Duration {
 	return cs[1].Time.Sub(cs[0].Time)
 }
 
-// quote shows the engine the price px now, with the bid and ask around it
-// (slippage is charged on market fills beyond them), and books what it
-// filled.
-func (r *run) quote(px decimal.Decimal) {
+// quote shows the engine the price px now, inside candle c, with the bid
+// and ask around it (slippage is charged on market fills beyond them), and
+// books what it filled. Taker fills stay within c's low and high (the
+// engine caps them there: paper.Quote's Floor and Ceiling).
+func (r *run) quote(px decimal.Decimal, c *domain.Candle) {
 	bid, ask := r.bidAsk(px)
-	c := r.engine().OnQuote(r.now, paper.Quote{Symbol: r.req.Symbol, Last: px, Bid: bid, Ask: ask})
-	r.book(c, "")
+	ch := r.engine().OnQuote(r.now, paper.Quote{Symbol: r.req.Symbol, Last: px, Bid: bid, Ask: ask, Floor: c.Low, Ceiling: c.High})
+	r.book(ch, "")
 }
 
 // walk moves the price through candle c (candle t): open -> low -> high
 // -> close, stopping at every resting order's trigger on the way.
 func (r *run) walk(t int, c domain.Candle) {
 	if r.engine().LiveCount() == 0 {
-		r.quote(c.Close) // nothing rests: only the close matters
+		r.quote(c.Close, &c) // nothing rests: only the close matters
 		return
 	}
 	if r.fx != nil {
@@ -280,15 +281,15 @@ func (r *run) walk(t int, c domain.Candle) {
 		// them) fills nothing on the way: each quote would only replace
 		// the last one, so the close is the only one that matters.
 		if fall, rise := restBounds(r.engine(), r.fx.p); r.fx.within(t, fall, rise) {
-			r.quote(c.Close)
+			r.quote(c.Close, &c)
 			return
 		}
 	}
 	for _, leg := range [][2]decimal.Decimal{{c.Open, c.Low}, {c.Low, c.High}, {c.High, c.Close}} {
 		for _, px := range r.triggers(leg[0], leg[1]) {
-			r.quote(px)
+			r.quote(px, &c)
 		}
-		r.quote(leg[1])
+		r.quote(leg[1], &c)
 	}
 }
 

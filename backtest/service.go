@@ -21,8 +21,8 @@ import (
 )
 
 // EngineVersion changes whenever the fill rules change, so a stored run says
-// which rules produced it.
-const EngineVersion = "1"
+// which rules produced it (2: every fill within its candle's low and high).
+const EngineVersion = "2"
 
 // Spec messages (section 5, Backtest).
 const (
@@ -342,7 +342,7 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	}
 	rep := Report{ID: id, CreatedAt: s.now(), Ask: a, Config: cfg, Result: res,
 		Assumptions: Assumptions{TakerFee: s.d.TakerFee, MakerFee: s.d.MakerFee, SlippageBps: a.SlippageBps, VolumeCap: volumeCap(a.VolumeCap), HalfSpread: market.LiveHalfSpread,
-			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first",
+			Fills:     "signals fill at the next candle's open; stops and take-profits at their price on the candle's path, stop first; every fill within its candle's low and high",
 			Timeframe: cfg.Timeframe, EngineVersion: EngineVersion, Build: s.d.Build, CandlesHash: hash(cs), Candles: len(cs),
 			Policy: policyUsed(policy)}}
 	rep.StrategyVersion = cfg.Version

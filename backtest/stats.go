@@ -119,17 +119,27 @@ func annualised(initial, final decimal.Decimal, span time.Duration, maxDD float6
 	return &cagr, &calmar, ""
 }
 
-// buyAndHold is the return of buying at open and selling at close with the
-// run's half-spread, slippage and taker fee on both fills, as a trade pays
-// them: the entry costs open x (1 + half) x (1 + slippage) x (1 + fee) per
-// unit, the exit brings close x (1 - half) x (1 - slippage) x (1 - fee)
-// (off the price grid: a statistic, not a fill).
-func buyAndHold(open, close, half, fee, slippageBps decimal.Decimal) float64 {
+// buyAndHold is the return of buying at first's open and selling at last's
+// close with the run's half-spread, slippage and taker fee on both fills,
+// as a trade pays them: the entry costs open x (1 + half) x (1 + slippage)
+// per unit, at most first's high, plus the fee; the exit brings close x
+// (1 - half) x (1 - slippage), at least last's low, less the fee (a fill
+// stays within its candle, as every fill of the run; off the price grid:
+// a statistic, not a fill).
+func buyAndHold(first, last domain.Candle, half, fee, slippageBps decimal.Decimal) float64 {
+	open, close := first.Open, last.Close
 	if !open.IsPositive() {
 		return 0
 	}
 	one, slip := decimal.NewFromInt(1), slippageBps.Div(decimal.NewFromInt(10000))
-	in := open.Mul(one.Add(half)).Mul(one.Add(slip)).Mul(one.Add(fee))
-	out := close.Mul(one.Sub(half)).Mul(one.Sub(slip)).Mul(one.Sub(fee))
+	in := open.Mul(one.Add(half)).Mul(one.Add(slip))
+	if first.High.IsPositive() && in.GreaterThan(first.High) {
+		in = first.High
+	}
+	out := close.Mul(one.Sub(half)).Mul(one.Sub(slip))
+	if last.Low.IsPositive() && out.LessThan(last.Low) {
+		out = last.Low
+	}
+	in, out = in.Mul(one.Add(fee)), out.Mul(one.Sub(fee))
 	return out.Div(in).Sub(one).InexactFloat64()
 }

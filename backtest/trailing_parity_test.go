@@ -31,6 +31,7 @@ func trailingScenario() ([]domain.Candle, map[time.Time]string) {
 		}
 	}
 	cs[11].Open, cs[11].High, cs[11].Low, cs[11].Close = d("108"), d("108"), d("100"), d("101")
+	ranged(cs) // the quiet hours trade a few cents either side, room for a fill at the bid or ask
 	return cs, map[time.Time]string{cs[1].Time: "BUY"}
 }
 

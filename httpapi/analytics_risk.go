@@ -190,7 +190,13 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
+	limits, err := s.d.Trading.Limits(r.Context())
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
 	ok(w, map[string]any{
+		"limitsState":       limits,
 		"period":            q.Period,
 		"coverage":          cov,
 		"benchmark":         benchmark(q),

@@ -38,6 +38,15 @@ type BuildInfo struct {
 	GoVersion string `json:"go_version"`
 }
 
+// Label is the build in a few words: the version, then the commit when it
+// is another (a development build's version is its commit: said once).
+func (b BuildInfo) Label() string {
+	if b.Commit == "" || b.Commit == b.Version || strings.HasPrefix(b.Version, b.Commit) {
+		return b.Version
+	}
+	return b.Version + " " + b.Commit
+}
+
 // Deps is what the API needs from the rest of the application.
 type Deps struct {
 	Store   domain.Store

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -72,10 +73,21 @@ func unchanged(bt Backtests, sh *backtest.Shared, a Ask) error {
 	if err != nil {
 		return err
 	}
-	if len(a.StrategyConfig) > 0 && string(now.StrategyConfig) != string(a.StrategyConfig) {
+	if len(a.StrategyConfig) > 0 && !sameJSON(now.StrategyConfig, a.StrategyConfig) {
 		return fmt.Errorf("the settings of %s changed after the sweep was submitted; its trials would not be comparable: submit it again", a.StrategyName)
 	}
 	return nil
+}
+
+// sameJSON reports whether two JSON texts hold the same value: the pinned
+// configuration comes back from the database in the engine's own spacing
+// and key order (PostgreSQL's jsonb), which changes no setting.
+func sameJSON(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // Plan is a validated sweep: its trials' values and overrides.

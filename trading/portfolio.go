@@ -72,6 +72,8 @@ func (s *Service) tradesSince(ctx context.Context, t time.Time) (int, error) {
 
 // RecordPortfolio appends the current portfolio value to the history.
 func (s *Service) RecordPortfolio(ctx context.Context) error {
+	s.rec.RLock()
+	defer s.rec.RUnlock()
 	v, err := s.value(ctx)
 	if err != nil {
 		return err
@@ -139,7 +141,11 @@ func (s *Service) Portfolio(ctx context.Context) (analytics.Portfolio, error) {
 	now := s.d.Clock.Now()
 	daily := s.pnlSince(ctx, startOfDay(now), v.Total)
 	weekly := s.pnlSince(ctx, now.Add(-7*24*time.Hour), v.Total)
-	return analytics.PortfolioOf(v.Valuation, daily, weekly, now), nil
+	p := analytics.PortfolioOf(v.Valuation, daily, weekly, now)
+	if p.Positions, err = s.protected(ctx, p.Positions); err != nil {
+		return analytics.Portfolio{}, err
+	}
+	return p, nil
 }
 
 // History lists fills newest first as trade rows (with their order's type
@@ -199,19 +205,28 @@ func (s *Service) Positions(ctx context.Context) ([]domain.Position, error) {
 		return nil, err
 	}
 	out := []domain.Position{}
-	var live []domain.Order
 	for _, p := range v.Positions {
-		if p.Quantity.IsZero() {
-			continue
+		if !p.Quantity.IsZero() {
+			out = append(out, p)
 		}
-		if live == nil {
-			if live, err = s.liveOrders(ctx); err != nil {
-				return nil, err
-			}
-		}
-		p.Protection = protectionLevels(live, p.Symbol)
-		p.ProtectionReduced = s.reducedNotice(ctx, p.Symbol)
-		out = append(out, p)
 	}
-	return out, nil
+	return s.protected(ctx, out)
+}
+
+// protected adds to each position the live orders that would close it
+// (always a list, empty when none) and the last notice of Kestrel reducing
+// them: the positions and the portfolio show the same protection.
+func (s *Service) protected(ctx context.Context, positions []domain.Position) ([]domain.Position, error) {
+	if len(positions) == 0 {
+		return positions, nil
+	}
+	live, err := s.liveOrders(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range positions {
+		positions[i].Protection = protectionLevels(live, positions[i].Symbol)
+		positions[i].ProtectionReduced = s.reducedNotice(ctx, positions[i].Symbol)
+	}
+	return positions, nil
 }

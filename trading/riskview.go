@@ -127,6 +127,18 @@ func (s *Service) startOfDayValue(ctx context.Context, now time.Time) (decimal.D
 	if s.marks.day.Equal(day) {
 		return s.marks.sod, nil
 	}
+	if since := s.d.RiskStart().Since; since.After(day) {
+		// The venue changed today: its day starts at its first value.
+		pts, err := s.d.Store.PortfolioPoints(ctx, since, now.Add(time.Second), 1)
+		if err != nil {
+			return decimal.Zero, err
+		}
+		if len(pts) == 0 {
+			return decimal.Zero, nil // none recorded yet: unknown, asked again next time
+		}
+		s.marks.sod, s.marks.day = pts[0].Value, day
+		return s.marks.sod, nil
+	}
 	p, err := s.d.Store.PortfolioPointAt(ctx, day)
 	switch {
 	case err == nil:
@@ -181,12 +193,32 @@ func (s *Service) tradesToday(ctx context.Context, now time.Time) (int, error) {
 	if s.today.Known(now) {
 		return s.today.N(now), nil
 	}
-	n, err := s.tradesSince(ctx, startOfDay(now))
+	from := startOfDay(now)
+	if since := s.d.RiskStart().Since; since.After(from) {
+		from = since // the venue changed today: its orders since
+	}
+	n, err := s.tradesSince(ctx, from)
 	if err != nil {
 		return 0, err
 	}
 	s.today.Start(now, n)
 	return n, nil
+}
+
+// Rescope runs change (the switch to another venue, which restarts the
+// risk start RiskStart reads) with no order being checked or placed and no
+// portfolio value being recorded, then forgets the day's trade count, the
+// day's start value and the peak: the next risk check reads them afresh,
+// from the new start.
+func (s *Service) Rescope(change func() error) error {
+	s.rec.Lock()
+	defer s.rec.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := change()
+	s.today.Forget()
+	s.ReloadMarks()
+	return err
 }
 
 // placed counts an order submitted now, so orders still being journaled
@@ -362,4 +394,47 @@ func (s *Service) makeRoom(ctx context.Context, v view, symbol string, qty decim
 		need = need.Sub(take)
 	}
 	return nil
+}
+
+// LimitsState is the account state the loss and trade limits are checked
+// against now, and what it measures: the venue and since when (the switch
+// to it; nil: all of the recorded history).
+type LimitsState struct {
+	Venue         string           `json:"venue"`
+	Since         *time.Time       `json:"since"`
+	PeakValue     *decimal.Decimal `json:"peakValue"`     // nil: no value recorded yet
+	DayStartValue *decimal.Decimal `json:"dayStartValue"` // nil: unknown (none recorded this day)
+	TradesToday   int              `json:"tradesToday"`
+}
+
+// Limits reads the limits' state as the next risk check will.
+func (s *Service) Limits(ctx context.Context) (LimitsState, error) {
+	st := s.d.RiskStart()
+	out := LimitsState{Venue: st.Label}
+	if out.Venue == "" {
+		out.Venue = s.d.Exchange.Name()
+	}
+	if !st.Since.IsZero() {
+		since := st.Since
+		out.Since = &since
+	}
+	now := s.d.Clock.Now()
+	sod, err := s.startOfDayValue(ctx, now)
+	if err != nil {
+		return out, err
+	}
+	peak, err := s.peakValue(ctx)
+	if err != nil {
+		return out, err
+	}
+	if sod.IsPositive() {
+		out.DayStartValue = &sod
+	}
+	if peak.IsPositive() {
+		out.PeakValue = &peak
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out.TradesToday, err = s.tradesToday(ctx, now)
+	return out, err
 }

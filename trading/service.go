@@ -55,6 +55,10 @@ type Deps struct {
 	// ResolveAlert resolves the open alert raised with title, on behalf of
 	// by (Resume resolves the emergency stop's alert with it).
 	ResolveAlert func(ctx context.Context, title, by string)
+	// RiskStart is since when, and on which venue, the risk state is
+	// measured (nil: all of the history). The day's start value and trade
+	// count count from it when it is later than 00:00 UTC.
+	RiskStart func() risk.Start
 }
 
 // Service is the order gateway.
@@ -65,6 +69,10 @@ type Service struct {
 	hmu   sync.RWMutex
 	today risk.DayCount // orders placed today, kept under mu
 	marks marks         // start-of-day and peak portfolio values
+	// rec is held (read) while a portfolio value is read and recorded, and
+	// (write) while the venue changes: no value of the old venue is
+	// recorded in the new one's history.
+	rec sync.RWMutex
 }
 
 // HaltState is the emergency stop.
@@ -88,6 +96,9 @@ func New(ctx context.Context, d Deps) (*Service, error) {
 	}
 	if d.ResolveAlert == nil {
 		d.ResolveAlert = func(context.Context, string, string) {}
+	}
+	if d.RiskStart == nil {
+		d.RiskStart = func() risk.Start { return risk.Start{} }
 	}
 	s := &Service{d: d}
 	raw, err := d.Store.GetValue(ctx, kvHalt)

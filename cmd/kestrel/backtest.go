@@ -22,7 +22,9 @@ const backtestUsage = `Usage: kestrel backtest [--strategy sma-cross|technical|a
 
 Backtests the sma-cross reference strategy (backtest/smacross documents its
 exact rules), or the technical, AI (built-in analyst) or hybrid strategy with
-their default settings through the server's backtest engine, over the shipped
+their default settings through the server's backtest engine (signals fill at
+the next open at the ask or bid, stops at their price; every fill within its
+candle's low and high), over the shipped
 candles of a symbol, from --from to --to
 inclusive (whole UTC days; default all of the history), or over any OHLCV CSV
 with a header row (--csv FILE, "-" for standard input). Prints a text report,
@@ -86,7 +88,7 @@ func parseBacktestFlags(args []string, stderr io.Writer) (*backtestOptions, erro
 	fs.StringVar(&o.csv, "csv", "", `OHLCV CSV file with a header row instead of the shipped data ("-": standard input)`)
 	fs.StringVar(&capital, "capital", "10000", "starting cash in the quote currency")
 	fs.StringVar(&fee, "fee", app.Defaults().TakerFee, "fee rate per fill (default: the sandbox taker fee)")
-	fs.Int64Var(&slippage, "slippage-bps", 0, "slippage in basis points: buys pay open x (1 + bps/10000), sells get open x (1 - bps/10000)")
+	fs.Int64Var(&slippage, "slippage-bps", 0, "slippage in basis points: sma-cross buys pay open x (1 + bps/10000) and sells get open x (1 - bps/10000); technical, ai and hybrid pay it beyond the ask and bid (the live half-spread around the open), every fill within its candle's low and high")
 	fs.IntVar(&o.params.Fast, "fast", 10, "fast SMA length in candles")
 	fs.IntVar(&o.params.Slow, "slow", 20, "slow SMA length in candles")
 	fs.BoolVar(&o.json, "json", false, "print the full result as JSON")

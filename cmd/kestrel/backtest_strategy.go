@@ -49,7 +49,7 @@ capital %s, fee %s per fill, slippage %d bps; protective stop-loss %s
 trades         %d (%d winning, %d losing)
 final equity   %s
 total return   %.2f%%
-buy and hold   %.2f%% (first open to last close, no fees)
+buy and hold   %.2f%% (first open to last close, paying the spread, slippage and fees as a trade does)
 max drawdown   %.2f%%
 sharpe         %.2f
 fees paid      %s

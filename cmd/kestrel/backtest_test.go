@@ -157,3 +157,21 @@ func TestBacktestRunsTheProductStrategies(t *testing.T) {
 		}
 	}
 }
+
+// The text report of a product strategy says what its buy and hold
+// figure pays (the spread, slippage and fees, as a trade), and the help
+// says where each path's slippage applies.
+func TestBacktestTextSaysWhatBuyAndHoldPays(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := backtestCmd([]string{"--strategy", "technical", "--symbol", "ETH-USD", "--from", "2025-01-01", "--to", "2025-03-15", "--granularity", "ONE_HOUR"},
+		strings.NewReader(""), &out, &errOut); err != nil {
+		t.Fatalf("%v (%s)", err, errOut.String())
+	}
+	if s := out.String(); strings.Contains(s, "no fees") || !strings.Contains(s, "(first open to last close, paying the spread, slippage and fees as a trade does)") {
+		t.Errorf("report:\n%s", s)
+	}
+	_, stderr, _ := runCLI(t, "", "-h")
+	if strings.Contains(stderr, "buys pay open x (1 + bps/10000), sells") || !strings.Contains(stderr, "beyond the ask and bid") {
+		t.Errorf("help:\n%s", stderr)
+	}
+}

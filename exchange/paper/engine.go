@@ -81,6 +81,71 @@ type Quote struct {
 	// Traded says whether any trade printed since the last quote; Low and
 	// High are then the range of those trades.
 	TradeThrough, Traded bool
+	// Floor and Ceiling, when positive, bound every taker fill: a backtest
+	// quotes inside a candle, where nothing traded below its low or above
+	// its high, so a fill at the bid or ask (or beyond, with slippage)
+	// outside them fills at the bound instead. Zero: no bound (live).
+	Floor, Ceiling decimal.Decimal
+}
+
+// capped is px (on the price grid of step) within the quote's Floor and
+// Ceiling: a bound is taken to the grid inwards, as the fill prices are on
+// it. In steps of the grid it is CapSteps, the rule the backtest's ledger
+// applies too; a bound off the grid, or a candle with no grid price in its
+// range, takes the decimal way below (the same prices).
+func (q Quote) capped(px, step decimal.Decimal) decimal.Decimal {
+	if !q.Floor.IsPositive() && !q.Ceiling.IsPositive() {
+		return px
+	}
+	n, ok1 := steps(px, step)
+	lo, ok2 := steps(q.Floor, step)
+	hi, ok3 := steps(q.Ceiling, step)
+	if ok1 && ok2 && ok3 && q.Floor.IsPositive() && q.Ceiling.IsPositive() {
+		if c, ok := CapSteps(n, lo, hi); ok {
+			if c == n {
+				return px
+			}
+			return decimal.New(c*step.CoefficientInt64(), step.Exponent())
+		}
+	}
+	switch {
+	case q.Floor.IsPositive() && px.LessThan(q.Floor):
+		return inward(q.Floor, step, true, q.Ceiling)
+	case q.Ceiling.IsPositive() && px.GreaterThan(q.Ceiling):
+		return inward(q.Ceiling, step, false, q.Floor)
+	}
+	return px
+}
+
+// CapSteps is the rule that keeps a backtest's taker fills within their
+// candle (Quote's Floor and Ceiling), in steps of the price grid: px within
+// lo (the candle's low rounded up to the grid) and hi (its high rounded
+// down). ok is false when no grid price lies within the candle (lo > hi).
+func CapSteps(px, lo, hi int64) (int64, bool) {
+	if lo > hi {
+		return 0, false
+	}
+	return min(max(px, lo), hi), true
+}
+
+// inward is bound on the grid of step, rounded up (a floor) or down (a
+// ceiling), written as the engine writes its prices (n x the step's
+// coefficient); a candle with no grid price in its range keeps the bound.
+func inward(bound, step decimal.Decimal, up bool, other decimal.Decimal) decimal.Decimal {
+	if n, ok := steps(bound, step); ok {
+		return decimal.New(n*step.CoefficientInt64(), step.Exponent())
+	}
+	if !step.IsPositive() {
+		return bound
+	}
+	g := bound.Div(step).Floor().Mul(step)
+	if up {
+		g = bound.Div(step).Ceil().Mul(step)
+	}
+	if other.IsPositive() && (up && g.GreaterThan(other) || !up && g.LessThan(other)) {
+		return bound
+	}
+	return g
 }
 
 // Level is one price level of a book: the size resting at a price.

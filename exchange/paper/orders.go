@@ -70,7 +70,8 @@ func (e *Engine) validate(req domain.OrderRequest) error {
 }
 
 // takerPrice is where a market (or triggered stop) order fills: the ask for
-// buys and the bid for sells, widened by the spread, on the price grid.
+// buys and the bid for sells, widened by the spread, on the price grid,
+// within the quote's Floor and Ceiling when it has them (a backtest's candle).
 func (e *Engine) takerPrice(symbol string, side domain.Side) (decimal.Decimal, error) {
 	q, ok := e.quotes[symbol]
 	if !ok || !q.Last.IsPositive() {
@@ -83,13 +84,13 @@ func (e *Engine) takerPrice(symbol string, side domain.Side) (decimal.Decimal, e
 			px = q.Ask
 		}
 		if n, ok := steps(px, step); ok {
-			return decimal.New(n*step.CoefficientInt64(), step.Exponent()), nil // what Div(step).Ceil().Mul(step) makes of it
+			return q.capped(decimal.New(n*step.CoefficientInt64(), step.Exponent()), step), nil // what Div(step).Ceil().Mul(step) makes of it
 		}
 	}
 	if side == domain.Buy {
-		return q.Ask.Mul(one.Add(e.cfg.Spread)).Div(step).Ceil().Mul(step), nil
+		return q.capped(q.Ask.Mul(one.Add(e.cfg.Spread)).Div(step).Ceil().Mul(step), step), nil
 	}
-	return q.Bid.Mul(one.Sub(e.cfg.Spread)).Div(step).Floor().Mul(step), nil
+	return q.capped(q.Bid.Mul(one.Sub(e.cfg.Spread)).Div(step).Floor().Mul(step), step), nil
 }
 
 // steps is px / step when px is a whole number of steps that fits in 64

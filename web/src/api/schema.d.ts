@@ -6493,7 +6493,19 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Analytics"];
+                        data: components["schemas"]["Analytics"] & {
+                            /** @description The account state the daily loss, drawdown and daily trade limits are checked against now, and what it measures: the venue, and since when (the switch to it; null: all of the recorded history). A switch of venue starts it afresh. */
+                            limitsState: {
+                                venue: string;
+                                /** Format: date-time */
+                                since: string | null;
+                                /** @description The drawdown limit's peak, USD (null: no value recorded yet) */
+                                peakValue: string | null;
+                                /** @description The daily loss limit's start value, USD: at 00:00 UTC, or at the switch when later (null: unknown) */
+                                dayStartValue: string | null;
+                                tradesToday: number;
+                            };
+                        };
                     };
                 };
             };

@@ -245,6 +245,11 @@ describe('Risk Analytics', () => {
     expect(levels).toEqual(['High', 'Low']);
     expect(screen.getByTestId('chart-var-history')).toBeTruthy();
     expect(screen.getByTestId('chart-drawdown')).toBeTruthy();
+    // What the limits measure: the venue since the switch to it.
+    const limits = screen.getByTestId('limits-state').textContent!;
+    expect(limits).toContain('Risk limits measure Coinbase · live Coinbase prices since ' + new Date('2026-05-01T10:00:00Z').toLocaleString());
+    expect(limits).toContain('peak $25,400.00');
+    expect(limits).toContain("day's start $25,100.00, 3 trades today.");
   });
 
   it('shows dashes and the empty state when the history is too short', async () => {

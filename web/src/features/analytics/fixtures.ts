@@ -95,6 +95,7 @@ export function portfolioEmpty(): PortfolioAnalytics {
 
 export function riskData(over: Partial<RiskAnalytics> = {}): RiskAnalytics {
   return {
+    limitsState: { venue: 'Coinbase · live Coinbase prices', since: '2026-05-01T10:00:00Z', peakValue: '25400', dayStartValue: '25100', tradesToday: 3 },
     metrics: {
       portfolioValue: '25000',
       totalExposure: '25000',

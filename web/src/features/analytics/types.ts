@@ -147,7 +147,19 @@ export interface AIAnalytics {
   performance: { date: string; decisions: number; executed: number; pnl: Num }[];
 }
 
+/** What the daily loss, drawdown and daily trade limits are checked against now: the venue's state since the switch to it. */
+export interface LimitsState {
+  venue: string;
+  /** null: all of the recorded history. */
+  since: string | null;
+  peakValue: string | null;
+  dayStartValue: string | null;
+  tradesToday: number;
+}
+
 export interface RiskAnalytics {
+  /** Absent from a server before the limits' state was reported. */
+  limitsState?: LimitsState;
   metrics: {
     portfolioValue: Num;
     totalExposure: Num;

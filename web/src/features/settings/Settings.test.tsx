@@ -118,9 +118,23 @@ describe('Settings screen', () => {
     expect(screen.getAllByText('Saved; not yet applied by this build').length).toBeGreaterThan(0);
   });
 
+  it('says the built-in exchange is paper trading and the built-in analyst answers, with no Sandbox mode ticked or model shown for them', async () => {
+    mockServer();
+    renderSettings();
+    expect((await screen.findByTestId('paper-venue')).textContent).toMatch(/^Paper trading: the built-in exchange trades play money/);
+    expect(screen.queryByLabelText('Sandbox mode')).toBeNull();
+    expect(screen.getByTestId('ai-model-builtin').textContent).toMatch(/^Model: Built-in analyst \(offline\)/);
+    expect(screen.queryByText('gpt-4.1-nano')).toBeNull();
+  });
+
   it('keeps Save disabled until something changes, then saves', async () => {
     let saved: unknown;
     mockServer((method, url, body) => {
+      if (method === 'GET' && url === '/api/settings') {
+        const s = sampleSettings();
+        s.api!.exchange.provider = 'coinbase'; // Sandbox mode is Coinbase's
+        return json(200, { success: true, data: reply(s) });
+      }
       if (method === 'PUT' && url === '/api/settings') {
         saved = body;
         return json(200, { success: true, data: reply(body as PlatformSettings) });

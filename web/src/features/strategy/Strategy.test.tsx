@@ -215,6 +215,18 @@ describe('AI Strategy Configuration', () => {
     expect((await screen.findByTestId('model-label')).textContent).toBe('openai/gpt-4.1-nano');
   });
 
+  it('says the built-in analyst answers when it is the provider, not the configured model', async () => {
+    mockServer((c) => {
+      if (c.path === '/strategy/config/ai_strategy') return ok({ ...ai, model: 'gpt-4.1-nano', model_label: 'Built-in analyst (offline)', provider: 'builtin' });
+      return undefined;
+    });
+    renderRoute(<AIStrategy />);
+    const label = await screen.findByTestId('model-label');
+    expect(label.textContent).toBe('Built-in analyst (offline)');
+    expect(label.parentElement!.textContent).toMatch(/^Answers come from Built-in analyst \(offline\), the AI provider/);
+    expect(screen.getByLabelText('Model (for a model provider; the built-in analyst uses none)')).toBeTruthy();
+  });
+
   it('tests AI per symbol: decision, confidence colour and reasoning', async () => {
     mockServer((c) => {
       if (c.method !== 'POST') return undefined;

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Card } from '@/components/Screen';
 import { fractionAxis } from '@/lib/format';
 import { correlationLevel, DEFINITIONS as D, isSevere, money, num, pct, percent, ratio, signedMoney, signedPercent, usdAxis } from '../model';
-import type { Frequency, Num, RiskAnalytics } from '../types';
+import type { Frequency, LimitsState, Num, RiskAnalytics } from '../types';
 import { HBars } from './bars';
 import { Line, NoData, Stat, StatGrid, Table, td, tdR, trCls } from './common';
 import { TimeSeries, type Series } from './TimeSeries';
@@ -35,6 +35,17 @@ function Probability({ f, label = '' }: { f: Frequency; label?: string }) {
   );
 }
 
+/** Since when, and on which venue, the risk limits measure the account: a switch of venue starts them afresh. */
+function LimitsLine({ s }: { s: LimitsState }) {
+  const since = s.since ? new Date(s.since).toLocaleString() : 'the first recorded value';
+  return (
+    <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="limits-state">
+      Risk limits measure {s.venue} since {since}: peak {s.peakValue === null ? 'none recorded yet' : money(s.peakValue)}, day's start{' '}
+      {s.dayStartValue === null ? 'not recorded yet' : money(s.dayStartValue)}, {s.tradesToday} {s.tradesToday === 1 ? 'trade' : 'trades'} today.
+    </p>
+  );
+}
+
 export function RiskTab({ data }: { data: RiskAnalytics }) {
   const m = data.metrics;
   const varSeries = useMemo<Series[]>(
@@ -48,6 +59,7 @@ export function RiskTab({ data }: { data: RiskAnalytics }) {
   const ddSeries = useMemo<Series[]>(() => [{ name: 'Drawdown', kind: 'area', color: '#ef4444', points: data.drawdownHistory.map((p) => ({ date: p.date, value: num(p.drawdown) === null ? null : -Math.abs(num(p.drawdown)!) })) }], [data.drawdownHistory]);
   return (
     <div className="space-y-6">
+      {data.limitsState && <LimitsLine s={data.limitsState} />}
       <StatGrid>
         <Stat label="VaR 95%" value={lossText(m.var95, m.var95Amount)} hint={D.var95} className="text-red-600 dark:text-red-400" sub={<span title={D.parametricVar}>Parametric: {pct(m.parametricVar95)}</span>} />
         <Stat label="Max Drawdown" value={pct(m.maxDrawdown)} hint={D.maxDrawdown} />

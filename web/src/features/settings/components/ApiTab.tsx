@@ -52,7 +52,13 @@ export function ApiTab({ settings, options }: { settings: PlatformSettings; opti
     <div className="space-y-6">
       <Group title="Exchange" effectKey="api.exchange">
         <SelectInput path="api.exchange.provider" label="Exchange provider" choices={toChoices(options.exchangeProviders, EXCHANGE_LABELS)} />
-        <Toggle path="api.exchange.sandbox" label="Sandbox mode" />
+        {coinbase ? (
+          <Toggle path="api.exchange.sandbox" label="Sandbox mode" />
+        ) : (
+          <p className="self-center text-sm text-slate-700 dark:text-slate-300" data-testid="paper-venue">
+            Paper trading: the built-in exchange trades play money (Sandbox mode is Coinbase’s test environment, for the Coinbase provider)
+          </p>
+        )}
         <TextInput
           path="api.exchange.apiKey"
           label="API key"
@@ -104,7 +110,11 @@ export function ApiTab({ settings, options }: { settings: PlatformSettings; opti
       <Group title="AI provider" effectKey="api.ai">
         <SelectInput path="api.ai.provider" label="AI provider" choices={toChoices(options.aiProviders, AI_LABELS)} />
         <TextInput path="api.ai.apiToken" label="API token" type="password" />
-        {section.ai.provider === 'openai' ? (
+        {section.ai.provider === 'builtin' ? (
+          <p className="self-center text-sm text-slate-700 dark:text-slate-300" data-testid="ai-model-builtin">
+            Model: Built-in analyst (offline), the provider’s own rules; a model is chosen for Replicate or an OpenAI-compatible endpoint
+          </p>
+        ) : section.ai.provider === 'openai' ? (
           <TextInput path="api.ai.model" label="Model" placeholder="llama3.2" hint="The model name the endpoint serves" />
         ) : (
           <SelectInput path="api.ai.model" label="Model" choices={toChoices(options.aiModels)} />

@@ -38,6 +38,7 @@ export function AIConfig({ name, onPick }: { name: string; onPick?: (name: strin
 function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<typeof useFlash> }) {
   const operator = useIsOperator();
   const f = useConfigForm(config, [...TRADING_FIELDS, ...AI_FIELDS], flash, { saved: MSG.aiSaved, failed: MSG.saveFailed });
+  const builtin = config.provider === 'builtin';
   const decisions = useAIDecisions({ strategy: config.name, symbol: '', executed: '' });
   const board = useShadowBoard(config.name);
   return (
@@ -54,7 +55,7 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
           <div className="grid gap-4 md:grid-cols-2">
             <div>
               <label htmlFor="f-model" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
-                Model
+                {builtin ? 'Model (for a model provider; the built-in analyst uses none)' : 'Model'}
               </label>
               <input id="f-model" list="ai-models" value={f.model} disabled={!operator} onChange={(e) => f.setModel(e.target.value)} className={inputClass} aria-invalid={!!f.errors.model} />
               <datalist id="ai-models">
@@ -64,6 +65,11 @@ function AIForm({ config, flash }: { config: StrategyConfig; flash: ReturnType<t
               </datalist>
               {f.errors.model ? (
                 <p className="mt-1 text-xs text-red-600 dark:text-red-400">{f.errors.model}</p>
+              ) : builtin ? (
+                <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                  Answers come from <span data-testid="model-label" className="font-medium">{config.model_label ?? 'the built-in analyst'}</span>, the AI provider
+                  chosen in Settings, API; this model is called once a model provider is chosen there.
+                </p>
               ) : (
                 <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
                   The AI provider (Settings, API) maps this to the model it calls
