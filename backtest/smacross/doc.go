@@ -24,8 +24,9 @@
 //     candle's open time, as every fill carries the open time of its candle.
 //   - Slippage (optional, basis points): a buy pays open x (1 + bps/10000), a
 //     sell gets open x (1 - bps/10000) (the last close for the end-of-data
-//     sale), rounded half-up to 8 decimals; that price then stands for the
-//     open in the formulas above and is the fill's price.
+//     sale), rounded half-up to 8 decimals, and never beyond the candle: a
+//     buy pays at most its high, a sell gets at least its low; that price
+//     then stands for the open in the formulas above and is the fill's price.
 //
 // Exactness. Prices, quantities, fees and the capital are int64 x 10^8, as
 // package candles holds them. Cash is a 128-bit integer x 10^16: a price to 8

@@ -4,15 +4,17 @@ import "fmt"
 
 var errOverflow = fmt.Errorf("an amount is too large for the ledger's 128-bit arithmetic")
 
-// buy spends all the cash at price (the open, before slippage):
+// buy spends all the cash at price (the open, before slippage, which never
+// takes it above the candle's high):
 // quantity = cash / (price x (1 + fee)) rounded down to 10^-8, fee = price x
 // quantity x fee rate rounded half-up to 10^-8, cash -= price x quantity + fee.
 // When the cash buys less than 10^-8 nothing is bought.
-func (l *ledger) buy(t, open int64) error {
+func (l *ledger) buy(t, open, high int64) error {
 	price, err := slipped(open, l.r.SlippageBps)
 	if err != nil {
 		return err
 	}
+	price = min(price, max(high, open))
 	if l.cash.negative() {
 		return nil
 	}
@@ -40,13 +42,15 @@ func (l *ledger) buy(t, open int64) error {
 	return nil
 }
 
-// sell sells the whole position at price (before slippage): cash += price x
-// quantity - fee, the fee rounded as for a buy.
-func (l *ledger) sell(t, at int64, endOfData bool) error {
+// sell sells the whole position at price (before slippage, which never takes
+// it below the candle's low): cash += price x quantity - fee, the fee rounded
+// as for a buy.
+func (l *ledger) sell(t, at, low int64, endOfData bool) error {
 	price, err := slipped(at, -l.r.SlippageBps)
 	if err != nil {
 		return err
 	}
+	price = max(price, min(low, at))
 	notional := mul64(uint64(price), uint64(l.qty))
 	fee, err := feeOn(notional, l.r.FeeRate)
 	if err != nil {

@@ -92,7 +92,7 @@ func Run(bars []candles.Bar, p Params) (*Result, error) {
 		return nil, err
 	}
 	if l.qty > 0 {
-		if err := l.sell(last.Time, last.Close, true); err != nil {
+		if err := l.sell(last.Time, last.Close, last.Low, true); err != nil {
 			return nil, err
 		}
 	}
@@ -125,7 +125,7 @@ func (l *ledger) scan(bars []candles.Bar) error {
 	for t := range bars {
 		b := &bars[t]
 		if pending != none {
-			if err := l.fill(pending, b.Time, b.Open); err != nil {
+			if err := l.fill(pending, b); err != nil {
 				return err
 			}
 			pending = none
@@ -177,12 +177,12 @@ func cmp(a, b uint64) int {
 	return 0
 }
 
-func (l *ledger) fill(side int, t, open int64) error {
-	if open <= 0 {
-		return fmt.Errorf("candle at %s: cannot fill at an open of %d x 10^-8", time.Unix(0, t).UTC().Format(time.RFC3339), open)
+func (l *ledger) fill(side int, b *candles.Bar) error {
+	if b.Open <= 0 {
+		return fmt.Errorf("candle at %s: cannot fill at an open of %d x 10^-8", time.Unix(0, b.Time).UTC().Format(time.RFC3339), b.Open)
 	}
 	if side == buy {
-		return l.buy(t, open)
+		return l.buy(b.Time, b.Open, b.High)
 	}
-	return l.sell(t, open, false)
+	return l.sell(b.Time, b.Open, b.Low, false)
 }

@@ -117,7 +117,14 @@ func TestLedgerWithSlippage(t *testing.T) {
 	//   notional 570.76524236956, fee 5.7076524236956 -> 5.70765242, cash 0.0000000404400
 	// Sell at 13 x 0.99 = 12.87: notional 596.1490561026, fee 5.961490561026 -> 5.96149056
 	//   cash 590.18756558304
-	r := mustRun(t, hourly(t, fixture...), Params{Fast: 2, Slow: 3, Capital: 1000 * unit, FeeRate: 1_000_000, SlippageBps: 100})
+	// Each candle spans 2% beyond its open and close, so the slipped prices
+	// stay inside it (TestSlippageStaysInsideTheCandle caps them).
+	bars := hourly(t, fixture...)
+	for i := range bars {
+		bars[i].High += bars[i].High / 50
+		bars[i].Low -= bars[i].Low / 50
+	}
+	r := mustRun(t, bars, Params{Fast: 2, Slow: 3, Capital: 1000 * unit, FeeRate: 1_000_000, SlippageBps: 100})
 	want := []string{
 		"05:00 BUY 78.42368395 @ 12.625 fee 9.9009901",
 		"07:00 SELL 78.42368395 @ 7.425 fee 5.82295853",
@@ -129,6 +136,27 @@ func TestLedgerWithSlippage(t *testing.T) {
 	}
 	if got, want := r.FinalEquity(), "590.18756558304"; got != want {
 		t.Errorf("final equity = %s, want %s", got, want)
+	}
+}
+
+func TestSlippageStaysInsideTheCandle(t *testing.T) {
+	// The fixture's candles span only their open and close: the 05:00 candle
+	// opens at its high (12.5), so a buy slipped by 100 bps pays the high,
+	// not 12.625; every fill lies in its candle's [low, high].
+	bars := hourly(t, fixture...)
+	r := mustRun(t, bars, Params{Fast: 2, Slow: 3, Capital: 1000 * unit, FeeRate: 1_000_000, SlippageBps: 100})
+	if got := ledgerLines(r)[0]; got != "05:00 BUY 79.20792079 @ 12.5 fee 9.9009901" {
+		t.Errorf("first fill %q, want the buy at the candle's high, 12.5", got)
+	}
+	byTime := map[int64]candles.Bar{}
+	for _, b := range bars {
+		byTime[b.Time] = b
+	}
+	for _, f := range r.Fills {
+		b := byTime[f.Time]
+		if f.Price < b.Low || f.Price > b.High {
+			t.Errorf("fill %+v outside its candle [%d, %d]", f, b.Low, b.High)
+		}
 	}
 }
 

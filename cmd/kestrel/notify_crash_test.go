@@ -65,6 +65,10 @@ func TestKillNineAfterAFillStillNotifiesOnce(t *testing.T) {
 	if err := c.SignIn(ctx, "notify@example.com", "notify-test-pass", "Notify", true); err != nil {
 		t.Fatal(err)
 	}
+	// The receiver is on loopback, which an operator must allow first.
+	if _, err := c.Do(ctx, "PUT", "/api/settings", map[string]any{"system": map[string]any{"notifications": map[string]any{"allowLoopbackTargets": true}}}, nil); err != nil {
+		t.Fatal(err)
+	}
 	var ch struct{ ID string }
 	if _, err := c.Do(ctx, "POST", "/api/notifications/channels", map[string]string{"name": "hook", "url": rcv.URL + "/hook"}, &ch); err != nil {
 		t.Fatal(err)
