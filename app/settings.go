@@ -77,6 +77,8 @@ var settingsEffects = map[string]string{
 	"system.notifications.smtpUser":              "applied",
 	"system.notifications.telegramApiUrl":        "applied",
 	"system.performance":                         "applied",
+	"system.retention":                           "applied", // pruned hourly (ops/retention)
+	"system.quotas":                              "applied", // per-user limits and the disk watch (docs/SECURITY.md)
 	"api.exchange.timeout":                       "applied", // Coinbase: per-request timeout
 	"api.exchange.rateLimit":                     "applied", // Coinbase: requests per second
 	"api.ai":                                     "applied",

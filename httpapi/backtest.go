@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"kestrel/backtest"
+	"kestrel/domain"
 )
 
 func (s *Server) backtestRoutes() {
@@ -21,6 +22,7 @@ func (s *Server) backtestRoutes() {
 // from the query (defaults: BTC-USD, the last three months of stored market
 // data, 10,000). It runs in the request, so it never runs a live model:
 // ai_mode=live answers the estimate, and only a job (POST /api/backtests) runs it.
+// It is audited (it stores its report) and refused while the disk is short.
 func (s *Server) strategyBacktest(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	a, err := s.d.Backtests.Defaults(r.Context(), backtest.Ask{StrategyName: r.PathValue("name"), Symbol: q.Get("symbol"), StartDate: q.Get("start_date"),
@@ -33,7 +35,14 @@ func (s *Server) strategyBacktest(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	rep, err := s.d.Backtests.Run(r.Context(), a)
+	if err := s.roomForWork(r.Context()); err != nil {
+		fail(w, r, err)
+		return
+	}
+	// The report is stored, so GET /api/backtests/{id} finds it, but each
+	// user keeps only the newest few run this way (system.quotas.requestBacktests).
+	rep, err := s.d.Backtests.Start(r.Context(), a, backtest.RunOptions{Owner: userFrom(r.Context()).ID,
+		Source: domain.BacktestFromRequest, Keep: max(s.quotas().RequestBacktests, 1)})
 	if estimated(w, err) {
 		return
 	}
@@ -41,6 +50,7 @@ func (s *Server) strategyBacktest(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
+	noteAudit(r.Context(), "", "", "backtest "+rep.ID+" run in the request")
 	ok(w, rep)
 }
 
