@@ -77,7 +77,7 @@ func (s *Server) submitBacktest(w http.ResponseWriter, r *http.Request) {
 	}
 	j, err := s.d.Jobs.SubmitWithin(r.Context(), JobKindBacktest, owner, a, s.quotas().ActiveBacktests)
 	if err != nil {
-		fail(w, r, quotaError(err, "backtests"))
+		fail(w, r, quotaError(err, "backtest", "backtests"))
 		return
 	}
 	noteAudit(r.Context(), "", "", "backtest job "+j.ID)

@@ -64,11 +64,16 @@ func (s *Server) retention() settings.Retention {
 	return s.d.Settings.Platform().System.Retention
 }
 
-// quotaError words a job refused by its kind's limit (429).
-func quotaError(err error, what string) error {
+// quotaError words a job refused by its kind's limit (429): what is the
+// kind's name, one and many ("backtest", "backtests").
+func quotaError(err error, one, many string) error {
 	var q *domain.JobQuotaError
 	if !errors.As(err, &q) {
 		return err
+	}
+	what := many
+	if q.Active == 1 {
+		what = one
 	}
 	return domain.Errorf(domain.ETooMany, "You have %d %s queued or running; the limit is %d", q.Active, what, q.Limit)
 }

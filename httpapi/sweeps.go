@@ -93,7 +93,7 @@ func (s *Server) submitSweep(w http.ResponseWriter, r *http.Request) {
 	}
 	j, err := s.d.Jobs.SubmitWithin(r.Context(), JobKindSweep, userFrom(r.Context()).ID, a, s.quotas().ActiveSweeps)
 	if err != nil {
-		fail(w, r, quotaError(err, "sweeps"))
+		fail(w, r, quotaError(err, "sweep", "sweeps"))
 		return
 	}
 	noteAudit(r.Context(), "", "", "sweep job "+j.ID)
