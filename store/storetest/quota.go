@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -84,6 +86,29 @@ func RunQuotas(t *testing.T, s QuotaStore) {
 	}
 	if err := job("b1", "backtest", "u1", 2); err != nil { // another kind
 		t.Fatal(err)
+	}
+	// Concurrent submits cannot pass the limit together: of 8 at once
+	// against a limit of 3, exactly 3 are stored.
+	var wg sync.WaitGroup
+	var stored, refused atomic.Int32
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := job(fmt.Sprintf("race-%d", i), "backfill", "u9", 3)
+			switch {
+			case err == nil:
+				stored.Add(1)
+			case errors.As(err, new(*domain.JobQuotaError)):
+				refused.Add(1)
+			default:
+				t.Errorf("concurrent submit: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if stored.Load() != 3 || refused.Load() != 5 {
+		t.Fatalf("concurrent submits: %d stored, %d refused; want 3 and 5", stored.Load(), refused.Load())
 	}
 	if n, err := s.CountActiveJobs(ctx, "sweep", "u1"); err != nil || n != 2 {
 		t.Fatalf("active sweeps %d %v", n, err)
