@@ -141,7 +141,9 @@ func TestActiveJobQuotas(t *testing.T) {
 }
 
 // Each user may keep system.quotas.storedBacktests reports of backtest
-// jobs (the ones queued or running counted): one more is refused with 429.
+// jobs (the ones queued or running counted): one more is refused with 429;
+// deleting one of their reports (DELETE /api/backtests/{id}, its owner or
+// an operator, never a read token) makes room.
 func TestStoredBacktestQuota(t *testing.T) {
 	s := start(t, t.TempDir())
 	op, trader := s.accounts()
@@ -155,11 +157,39 @@ func TestStoredBacktestQuota(t *testing.T) {
 		}
 	}
 	r := s.do("POST", "/api/backtests", trader, ask)
-	if r.Status != 429 || r.Error.Message != "You have 2 stored backtest reports (0 more queued or running); the limit is 2 per user; reports are deleted 90 days after they ran" {
+	if r.Status != 429 || r.Error.Message != "You have 2 stored backtest reports (0 more queued or running); the limit is 2 per user: delete older reports to make room (reports are deleted 90 days after they ran)" {
 		t.Fatalf("third run: %d %+v", r.Status, r.Error)
 	}
-	if r := s.backtest(op, ask); r.Status != 202 {
-		t.Fatalf("another user's run: %d %+v", r.Status, r.Error)
+	mine := s.backtest(op, ask)
+	if mine.Status != 202 {
+		t.Fatalf("another user's run: %d %+v", mine.Status, mine.Error)
+	}
+	// Deleting a report frees room; only its owner or an operator may.
+	var opRep struct{ ID string }
+	s.into(mine, &opRep)
+	if r := s.do("DELETE", "/api/backtests/"+opRep.ID, trader, ""); r.Status != 403 {
+		t.Fatalf("a trader deleted the operator's report: %d %+v", r.Status, r.Error)
+	}
+	var list struct{ Backtests []struct{ ID, Owner string } }
+	s.into(s.do("GET", "/api/backtests", trader, ""), &list)
+	var traderRep string
+	for _, b := range list.Backtests {
+		if b.ID != opRep.ID {
+			traderRep = b.ID
+		}
+	}
+	read := s.newToken(trader, "", "reader", "read")
+	if r := s.do("DELETE", "/api/backtests/"+traderRep, read.Token, ""); r.Status != 403 {
+		t.Fatalf("a read token deleted a report: %d %+v", r.Status, r.Error)
+	}
+	if r := s.do("DELETE", "/api/backtests/"+traderRep, trader, ""); r.Status != 200 {
+		t.Fatalf("delete own report: %d %+v", r.Status, r.Error)
+	}
+	if r := s.do("GET", "/api/backtests/"+traderRep, trader, ""); r.Status != 404 {
+		t.Fatalf("deleted report still there: %d", r.Status)
+	}
+	if r := s.backtest(trader, ask); r.Status != 202 {
+		t.Fatalf("after a delete: %d %+v", r.Status, r.Error)
 	}
 }
 

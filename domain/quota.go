@@ -32,6 +32,9 @@ type QuotaStore interface {
 	CountBacktests(ctx context.Context, owner, source string) (int, error)
 	// CountActiveJobs counts owner's jobs of kind queued or running.
 	CountActiveJobs(ctx context.Context, kind, owner string) (int, error)
+	// DeleteBacktest deletes a stored report and the finished job that
+	// made it, if any; not_found when no report has the id.
+	DeleteBacktest(ctx context.Context, id string) error
 }
 
 // RetentionStore deletes what is older than its retention; each returns

@@ -12,6 +12,7 @@ func (s *Server) backtestRoutes() {
 	s.api("GET /api/strategy/backtest/{name}", signedIn, s.strategyBacktest)
 	s.api("GET /api/backtests", signedIn, s.listBacktests)
 	s.api("GET /api/backtests/{id}", signedIn, s.getBacktest)
+	s.api("DELETE /api/backtests/{id}", signedIn, s.deleteBacktest)
 	if s.d.Jobs != nil {
 		s.api("POST /api/backtests", signedIn, s.submitBacktest)
 		s.api("POST /api/backtests/{id}/cancel", signedIn, s.cancelBacktest)
@@ -86,4 +87,26 @@ func (s *Server) getBacktest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ok(w, b)
+}
+
+// deleteBacktest deletes a stored report (and the job that made it): its
+// owner's or, for any report, an operator's. It frees room under the
+// stored-report quota (system.quotas.storedBacktests).
+func (s *Server) deleteBacktest(w http.ResponseWriter, r *http.Request) {
+	ctx, u := r.Context(), userFrom(r.Context())
+	b, err := s.d.Store.Backtest(ctx, r.PathValue("id"))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	if b.Owner != u.ID && u.Role != domain.RoleOperator {
+		fail(w, r, domain.Errorf(domain.EForbidden, "Only the user who ran a backtest, or an operator, can delete it"))
+		return
+	}
+	if err := s.d.Store.DeleteBacktest(ctx, b.ID); err != nil {
+		fail(w, r, err)
+		return
+	}
+	noteAudit(ctx, "", "", "deleted backtest "+b.ID+" ("+b.Strategy+" "+b.Symbol+")")
+	ok(w, map[string]string{"id": b.ID, "status": "deleted"})
 }

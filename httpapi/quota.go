@@ -51,9 +51,9 @@ func (s *Server) roomForReport(ctx context.Context, owner string) error {
 	}
 	days := ""
 	if d := s.retention().Backtests; d > 0 {
-		days = fmt.Sprintf("; reports are deleted %d days after they ran", d)
+		days = fmt.Sprintf(" (reports are deleted %d days after they ran)", d)
 	}
-	return domain.Errorf(domain.ETooMany, "You have %d stored backtest reports (%d more queued or running); the limit is %d per user%s",
+	return domain.Errorf(domain.ETooMany, "You have %d stored backtest reports (%d more queued or running); the limit is %d per user: delete older reports to make room%s",
 		stored, active, limit, days)
 }
 

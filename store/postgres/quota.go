@@ -30,6 +30,21 @@ func (s *Store) CountActiveJobs(ctx context.Context, kind, owner string) (int, e
 	return n, err
 }
 
+// DeleteBacktest implements domain.QuotaStore.
+func (s *Store) DeleteBacktest(ctx context.Context, id string) error {
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM backtests WHERE id = $1`, id)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return domain.Errorf(domain.ENotFound, "Backtest not found")
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM jobs WHERE id = $1 AND kind = 'backtest' AND status IN ('completed', 'failed', 'cancelled')`, id)
+		return err
+	})
+}
+
 // PruneBacktests implements domain.RetentionStore.
 func (s *Store) PruneBacktests(ctx context.Context, before time.Time) (int64, error) {
 	var n int64

@@ -29,6 +29,24 @@ func (s *Store) CountActiveJobs(ctx context.Context, kind, owner string) (int, e
 	return n, err
 }
 
+// DeleteBacktest implements domain.QuotaStore.
+func (s *Store) DeleteBacktest(ctx context.Context, id string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM backtests WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err == nil {
+				err = domain.Errorf(domain.ENotFound, "Backtest not found")
+			}
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM jobs WHERE id = ? AND kind = 'backtest' AND status IN ('completed', 'failed', 'cancelled')`, id)
+		return err
+	})
+}
+
 // PruneBacktests implements domain.RetentionStore.
 func (s *Store) PruneBacktests(ctx context.Context, before time.Time) (int64, error) {
 	var n int64

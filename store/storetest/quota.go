@@ -125,6 +125,30 @@ func RunQuotas(t *testing.T, s QuotaStore) {
 		t.Fatal(err)
 	}
 
+	// Deleting a report takes its finished job with it; an unknown id is
+	// not found.
+	if err := report("del-1", "u4", domain.BacktestFromJob, base, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := job("del-1", "backtest", "u4", 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.FinishJob(ctx, "del-1", domain.JobCompleted, "del-1", "", base, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteBacktest(ctx, "del-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Backtest(ctx, "del-1"); domain.ErrorCode(err) != domain.ENotFound {
+		t.Fatalf("deleted report: %v", err)
+	}
+	if _, err := s.Job(ctx, "del-1"); domain.ErrorCode(err) != domain.ENotFound {
+		t.Fatalf("deleted report's job: %v", err)
+	}
+	if err := s.DeleteBacktest(ctx, "del-1"); domain.ErrorCode(err) != domain.ENotFound {
+		t.Fatalf("deleting again: %v, want not found", err)
+	}
+
 	// Retention: finished sweeps before the cut go with their trials;
 	// queued ones stay whatever their age.
 	if n, err := s.PruneJobs(ctx, "sweep", base.Add(2*time.Hour)); err != nil || n != 1 {

@@ -1128,7 +1128,11 @@ export interface paths {
         get: operations["getBacktestsId"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a stored backtest report (its owner or an operator)
+         * @description Deletes the report and the finished job that made it, freeing room under the per-user limit on stored reports (system.quotas.storedBacktests). A queued or running backtest has no report yet (404): cancel it instead. Another user's report: 403 unless an operator asks.
+         */
+        delete: operations["deleteBacktestsId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6661,6 +6665,39 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteBacktestsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @constant */
+                            status: "deleted";
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
         };
     };
