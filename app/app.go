@@ -32,6 +32,7 @@ import (
 	"kestrel/metrics"
 	"kestrel/notify"
 	"kestrel/ops/backup"
+	"kestrel/ops/diskwatch"
 	"kestrel/ops/healthcheck"
 	"kestrel/ops/retention"
 	"kestrel/promotion"
@@ -53,6 +54,9 @@ type App struct {
 	Alerts   *alert.Service
 	Settings *settings.Service
 	Metrics  *metrics.Metrics
+	// Disk watches the data directory's free space: new long work is
+	// refused below system.quotas.minFreeDiskMB (ops/diskwatch).
+	Disk *diskwatch.Watch
 	// Market is the replayed history: the live market with the sandbox.
 	Market *replay.Replay
 	// History is the candle store read by real market dates: what
@@ -176,6 +180,8 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	a.Hub.SetLimits(ws.Limits{PerUser: cfg.WSMaxPerUser, MessageBurst: ws.DefaultLimits.MessageBurst, MessagesPerSecond: ws.DefaultLimits.MessagesPerSecond})
 	copier, _ := store.(backup.Copier) // nil on PostgreSQL: backups then raise an alert
 	a.Backups = backup.New(copier, filepath.Join(cfg.DataDir, "backups"), a.Settings.Platform, a.Alerts, clock)
+	a.Disk = &diskwatch.Watch{Dir: cfg.DataDir, Free: cfg.FreeDisk, Alerts: a.Alerts,
+		MinFreeMB: func() int { return a.Settings.Platform().System.Quotas.MinFreeDiskMB }}
 	a.registerMetrics()
 	started := clock.Now()
 	if cfg.Clustered() {
@@ -186,7 +192,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	}
 	proxies, _ := httpapi.ParseTrustedProxies(cfg.TrustedProxies) // checked by Validate
 	api := httpapi.New(httpapi.Deps{TrustedProxies: proxies, Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
-		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Backfills: a.Backfills, OrderBook: a.orderBook, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, PaperFee: a.paperFee(), Promotions: a.Promotions, Spend: a.Spend, Backtests: a.Backtests, Jobs: a.Jobs, Notify: a.Notify, Digest: digestAccount{a},
+		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Backfills: a.Backfills, OrderBook: a.orderBook, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, PaperFee: a.paperFee(), Promotions: a.Promotions, Spend: a.Spend, Backtests: a.Backtests, Jobs: a.Jobs, Disk: a.Disk.Check, Notify: a.Notify, Digest: digestAccount{a},
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, MetricsClosed: exposed && cfg.MetricsToken == "", Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
@@ -338,6 +344,7 @@ func (a *App) opsLoops() []func(context.Context) {
 			healthcheck.Run(ctx, a.Store, a.Settings.Platform, a.Alerts, a.Metrics.DatabaseErrors)
 		},
 		func(ctx context.Context) { retention.Run(ctx, a.Store, a.Settings.Platform, clock) },
+		func(ctx context.Context) { a.Disk.Run(ctx, diskwatch.Every) },
 		a.Backups.Run,
 	}
 	if a.cluster == nil {

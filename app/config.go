@@ -33,6 +33,9 @@ type Config struct {
 	NotifyOptions notify.Options
 	// SessionMaxAge is a sign-in's absolute lifetime, however much it is used.
 	SessionMaxAge time.Duration
+	// FreeDisk reads the bytes free on the data directory's disk (nil:
+	// the file system's own reading); tests simulate a full disk with it.
+	FreeDisk func(dir string) (uint64, error)
 
 	ReplaySeed  int64   // seed of the replayed market's path inside each candle
 	ReplaySpeed float64 // market seconds per wall second (demos); 1 is real time

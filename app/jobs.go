@@ -51,7 +51,7 @@ func (a *App) backtestJob(ctx context.Context, j domain.Job, progress func(float
 	if err := json.Unmarshal(j.Params, &ask); err != nil {
 		return "", fmt.Errorf("unreadable backtest parameters: %w", err)
 	}
-	rep, err := a.Backtests.Start(ctx, ask, backtest.RunOptions{ID: j.ID, Progress: progress})
+	rep, err := a.Backtests.Start(ctx, ask, backtest.RunOptions{ID: j.ID, Progress: progress, Owner: j.Owner, Source: domain.BacktestFromJob})
 	if err != nil {
 		return "", err
 	}

@@ -78,49 +78,64 @@ var settingsEffects = map[string]string{
 	"system.notifications.smtpUser":              "applied",
 	"system.notifications.telegramApiUrl":        "applied",
 	"system.performance":                         "applied",
-	"api.exchange.timeout":                       "applied", // Coinbase: per-request timeout
-	"api.exchange.rateLimit":                     "applied", // Coinbase: requests per second
-	"api.ai":                                     "applied",
-	"api.ai.apiToken":                            "applied",
-	"api.ai.baseUrl":                             "applied",
-	"api.ai.model":                               "applied",
-	"api.ai.provider":                            "applied",
-	"api.ai.timeout":                             "applied",
-	"api.ai.backtestMaxModelCalls":               "applied", // the cap of a live-model backtest's model calls
-	"api.exchange.apiKey":                        "applied",
-	"api.exchange.apiSecret":                     "applied",
-	"api.exchange.sandbox":                       "applied", // Coinbase: the sandbox host for accounts and orders
-	"system.backup.backupInterval":               "applied",
-	"system.backup.backupRetention":              "applied",
-	"system.backup.enableAutoBackup":             "applied",
-	"system.backup.backupLocation":               "applied",
-	"system.monitoring.enableHealthChecks":       "applied",
-	"system.monitoring.healthCheckInterval":      "applied",
-	"system.performance.cacheTimeout":            "applied",
-	"system.performance.enableCaching":           "applied",
-	"system.performance.enableCompression":       "applied",
-	"system.performance.maxConcurrentRequests":   "applied",
-	"system.performance.requestTimeout":          "applied",
-	"system.security.apiKeyRotationInterval":     "stored",
-	"trading.defaultParameters.orderType":        "applied",
-	"trading.defaultParameters.quantity":         "applied",
-	"ui.charts.indicators":                       "stored",
-	"ui.charts.showGrid":                         "stored",
-	"ui.charts.showVolume":                       "stored",
-	"ui.dashboard.layout":                        "stored",
-	"ui.display.currency":                        "applied",
-	"ui.display.dateFormat":                      "applied",
-	"ui.display.decimalPlaces":                   "applied",
-	"ui.display.thousandsSeparator":              "applied",
-	"ui.display.timeFormat":                      "applied",
-	"ui.language.locale":                         "stored",
-	"ui.notifications.alerts":                    "applied", // notify: gates that group of events (or email channels) for the user
-	"ui.notifications.email":                     "applied", // notify: gates that group of events (or email channels) for the user
-	"ui.notifications.push":                      "applied", // notify: gates the user's web push channels
-	"ui.notifications.sound":                     "stored",
-	"ui.notifications.system":                    "applied", // notify: gates that group of events (or email channels) for the user
-	"ui.theme.accentColor":                       "stored",
-	"ui.theme.primaryColor":                      "stored",
+	// Retention is pruned hourly (ops/retention); quotas are read at each
+	// submit, the disk threshold at each submit and every minute (ops/diskwatch).
+	"system.retention":                         "applied",
+	"system.retention.backtests":               "applied",
+	"system.retention.sweeps":                  "applied",
+	"system.retention.jobs":                    "applied",
+	"system.retention.notifications":           "applied",
+	"system.retention.aiDecisions":             "applied",
+	"system.retention.auditLog":                "applied",
+	"system.quotas":                            "applied",
+	"system.quotas.storedBacktests":            "applied",
+	"system.quotas.activeBacktests":            "applied",
+	"system.quotas.activeSweeps":               "applied",
+	"system.quotas.requestBacktests":           "applied",
+	"system.quotas.minFreeDiskMB":              "applied",
+	"api.exchange.timeout":                     "applied", // Coinbase: per-request timeout
+	"api.exchange.rateLimit":                   "applied", // Coinbase: requests per second
+	"api.ai":                                   "applied",
+	"api.ai.apiToken":                          "applied",
+	"api.ai.baseUrl":                           "applied",
+	"api.ai.model":                             "applied",
+	"api.ai.provider":                          "applied",
+	"api.ai.timeout":                           "applied",
+	"api.ai.backtestMaxModelCalls":             "applied", // the cap of a live-model backtest's model calls
+	"api.exchange.apiKey":                      "applied",
+	"api.exchange.apiSecret":                   "applied",
+	"api.exchange.sandbox":                     "applied", // Coinbase: the sandbox host for accounts and orders
+	"system.backup.backupInterval":             "applied",
+	"system.backup.backupRetention":            "applied",
+	"system.backup.enableAutoBackup":           "applied",
+	"system.backup.backupLocation":             "applied",
+	"system.monitoring.enableHealthChecks":     "applied",
+	"system.monitoring.healthCheckInterval":    "applied",
+	"system.performance.cacheTimeout":          "applied",
+	"system.performance.enableCaching":         "applied",
+	"system.performance.enableCompression":     "applied",
+	"system.performance.maxConcurrentRequests": "applied",
+	"system.performance.requestTimeout":        "applied",
+	"system.security.apiKeyRotationInterval":   "stored",
+	"trading.defaultParameters.orderType":      "applied",
+	"trading.defaultParameters.quantity":       "applied",
+	"ui.charts.indicators":                     "stored",
+	"ui.charts.showGrid":                       "stored",
+	"ui.charts.showVolume":                     "stored",
+	"ui.dashboard.layout":                      "stored",
+	"ui.display.currency":                      "applied",
+	"ui.display.dateFormat":                    "applied",
+	"ui.display.decimalPlaces":                 "applied",
+	"ui.display.thousandsSeparator":            "applied",
+	"ui.display.timeFormat":                    "applied",
+	"ui.language.locale":                       "stored",
+	"ui.notifications.alerts":                  "applied", // notify: gates that group of events (or email channels) for the user
+	"ui.notifications.email":                   "applied", // notify: gates that group of events (or email channels) for the user
+	"ui.notifications.push":                    "applied", // notify: gates the user's web push channels
+	"ui.notifications.sound":                   "stored",
+	"ui.notifications.system":                  "applied", // notify: gates that group of events (or email channels) for the user
+	"ui.theme.accentColor":                     "stored",
+	"ui.theme.primaryColor":                    "stored",
 }
 
 // openSettings loads the settings and applies them to the running system.

@@ -189,7 +189,9 @@
 // the share of the candles done, every candle on the general path, every
 // 1,024 on the fast path) under a context its cancel ends. The spec's GET
 // /api/strategy/backtest/{name} still runs in the request and so never runs
-// a live model (it answers the estimate).
+// a live model (it answers the estimate); its report is stored with its
+// user (RunOptions.Owner, Source) and each user keeps only the newest few
+// (RunOptions.Keep, settings system.quotas.requestBacktests).
 //
 // A hybrid asks the model only when its rules say BUY or SELL (with the
 // rules at HOLD no answer could make it trade): the evaluation reads

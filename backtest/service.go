@@ -178,6 +178,12 @@ type RunOptions struct {
 	AnyLength bool
 	// Decision hears every evaluation of the run (Request.Decision).
 	Decision func(candle time.Time, decision string, confidence float64)
+	// Owner and Source are stored with the report (the user id, and
+	// domain.BacktestFromJob or BacktestFromRequest; "": a job's); Keep,
+	// above 0, bounds the owner's reports of that source to the newest Keep
+	// (domain.BacktestRecord.Keep).
+	Owner, Source string
+	Keep          int
 }
 
 // Service validates, runs and stores backtests.
@@ -362,7 +368,7 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 	if o.Discard {
 		return rep, nil
 	}
-	if err := s.save(ctx, rep); err != nil {
+	if err := s.save(ctx, rep, o); err != nil {
 		return Report{}, err
 	}
 	return rep, nil
@@ -523,7 +529,7 @@ func hashCandles(cs []domain.Candle) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (s *Service) save(ctx context.Context, r Report) error {
+func (s *Service) save(ctx context.Context, r Report, o RunOptions) error {
 	req, err := json.Marshal(r.Ask)
 	if err != nil {
 		return err
@@ -534,7 +540,7 @@ func (s *Service) save(ctx context.Context, r Report) error {
 	}
 	ret := r.TotalReturn
 	return s.d.Store.SaveBacktest(ctx, domain.BacktestRecord{ID: r.ID, CreatedAt: r.CreatedAt, Strategy: r.StrategyName, Symbol: r.Symbol,
-		Status: r.Status, Request: req, Result: full, TotalReturn: &ret})
+		Status: r.Status, Request: req, Result: full, TotalReturn: &ret, Owner: o.Owner, Source: o.Source, Keep: o.Keep})
 }
 
 // List returns stored runs, newest first (without their results).

@@ -19,6 +19,9 @@ const (
 	ETooMany      = "rate_limited" // slow down (429)
 	EInternal     = "internal"     // our fault (500); message is generic
 	EUnavailable  = "unavailable"  // a dependency is down (503)
+	// ENoSpace: the data directory's disk has less free space than the
+	// platform keeps for trading, so new long work is refused (507).
+	ENoSpace = "insufficient_storage"
 	// EUnknownOutcome: a command handed on (to the cluster's leader) may or
 	// may not have run, and no answer says which (504); never used for a
 	// command known not to have run.

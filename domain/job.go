@@ -45,6 +45,10 @@ type Job struct {
 	// final status (JobStore.FinishJob's notify), so it must not be queued
 	// again from the bus.
 	Journaled bool `json:"-"`
+	// MaxActive, when above 0, is the most jobs of Kind its Owner may have
+	// queued or running: CreateJob refuses one more with *JobQuotaError,
+	// counting and inserting in one transaction.
+	MaxActive int `json:"-"`
 }
 
 // JobStore keeps jobs durably, so none is lost by a restart.

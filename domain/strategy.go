@@ -190,6 +190,13 @@ type BacktestRecord struct {
 	// TotalReturn is the report's total return (a fraction), listed with the
 	// run; nil for a report without one.
 	TotalReturn *float64 `json:"total_return,omitempty"`
+	// Owner is the user id that ran it ("" for runs stored before owners
+	// were kept); Source is how (BacktestFromJob or BacktestFromRequest).
+	Owner  string `json:"owner,omitempty"`
+	Source string `json:"source,omitempty"`
+	// Keep, when above 0, bounds Owner's reports of this Source: saving
+	// deletes the oldest beyond Keep in the same transaction.
+	Keep int `json:"-"`
 }
 
 // BacktestStore keeps backtest runs.

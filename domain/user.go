@@ -166,6 +166,8 @@ type Store interface {
 	SweepStore
 	CandleStore
 	NotifyStore
+	QuotaStore
+	RetentionStore
 	Ping(ctx context.Context) error
 	Close() error
 }

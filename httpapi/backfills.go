@@ -91,6 +91,10 @@ func (s *Server) submitBackfill(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, domain.FieldErrors(fields, "symbol", "granularity", "start", "end"))
 		return
 	}
+	if err := s.roomForWork(r.Context()); err != nil {
+		fail(w, r, err)
+		return
+	}
 	j, err := s.d.Jobs.Submit(r.Context(), JobKindBackfill, userFrom(r.Context()).ID, checked)
 	if err != nil {
 		fail(w, r, err)

@@ -58,6 +58,15 @@ func (s *Server) submitBacktest(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
+	owner := userFrom(r.Context()).ID
+	if err := s.roomForWork(r.Context()); err != nil {
+		fail(w, r, err)
+		return
+	}
+	if err := s.roomForReport(r.Context(), owner); err != nil {
+		fail(w, r, err)
+		return
+	}
 	_, err := s.d.Backtests.Start(r.Context(), a, backtest.RunOptions{Check: true})
 	if estimated(w, err) {
 		return
@@ -66,9 +75,9 @@ func (s *Server) submitBacktest(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	j, err := s.d.Jobs.Submit(r.Context(), JobKindBacktest, userFrom(r.Context()).ID, a)
+	j, err := s.d.Jobs.SubmitWithin(r.Context(), JobKindBacktest, owner, a, s.quotas().ActiveBacktests)
 	if err != nil {
-		fail(w, r, err)
+		fail(w, r, quotaError(err, "backtest", "backtests"))
 		return
 	}
 	noteAudit(r.Context(), "", "", "backtest job "+j.ID)

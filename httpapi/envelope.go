@@ -49,6 +49,8 @@ func statusFor(code string) int {
 		return http.StatusTooManyRequests
 	case domain.EUnavailable:
 		return http.StatusServiceUnavailable
+	case domain.ENoSpace:
+		return http.StatusInsufficientStorage
 	case domain.EUnknownOutcome:
 		return http.StatusGatewayTimeout
 	default:

@@ -94,6 +94,10 @@ type Deps struct {
 
 	// Jobs runs backtests outside requests (POST /api/backtests).
 	Jobs *jobs.Runner
+	// Disk refuses new long work (backtests, sweeps, backfills) while the
+	// data directory's disk is short of space (diskwatch.Watch.Check);
+	// nil: never. Orders, cancels and the emergency stop never ask it.
+	Disk func(ctx context.Context) error
 
 	// Notify keeps notification channels, routing and the delivery log;
 	// nil leaves the /api/notifications routes out.
@@ -379,7 +383,7 @@ func requireRole(role domain.Role, next http.Handler) http.Handler {
 // withAudit records every state-changing call: who, what, outcome.
 func (s *Server) withAudit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !isStateChanging(r.Method) {
+		if !isStateChanging(r.Method) && !writingGETs[r.Pattern] {
 			next.ServeHTTP(w, r)
 			return
 		}

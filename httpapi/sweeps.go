@@ -74,6 +74,10 @@ func (s *Server) submitSweep(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
+	if err := s.roomForWork(r.Context()); err != nil {
+		fail(w, r, err)
+		return
+	}
 	var err error
 	if a.Ask, err = s.d.Backtests.Defaults(r.Context(), a.Ask); err != nil {
 		fail(w, r, err)
@@ -87,9 +91,9 @@ func (s *Server) submitSweep(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	j, err := s.d.Jobs.Submit(r.Context(), JobKindSweep, userFrom(r.Context()).ID, a)
+	j, err := s.d.Jobs.SubmitWithin(r.Context(), JobKindSweep, userFrom(r.Context()).ID, a, s.quotas().ActiveSweeps)
 	if err != nil {
-		fail(w, r, err)
+		fail(w, r, quotaError(err, "sweep", "sweeps"))
 		return
 	}
 	noteAudit(r.Context(), "", "", "sweep job "+j.ID)

@@ -47,6 +47,7 @@ var tokenExact = map[string]tokenUse{
 
 	"POST /api/backtests":             tokenWork,
 	"POST /api/backtests/{id}/cancel": tokenWork,
+	"DELETE /api/backtests/{id}":      tokenWork,
 	"POST /api/sweeps":                tokenWork,
 	"POST /api/sweeps/{id}/cancel":    tokenWork,
 	// Test AI asks the model (it costs, and counts toward the AI budget)

@@ -92,6 +92,12 @@ func (r *Runner) HandleResumable(kind string, h Handler) {
 // Submit stores a queued job and returns it; a runner (this process's, or
 // the cluster leader's) picks it up.
 func (r *Runner) Submit(ctx context.Context, kind, owner string, params any) (domain.Job, error) {
+	return r.SubmitWithin(ctx, kind, owner, params, 0)
+}
+
+// SubmitWithin is Submit refusing the job (*domain.JobQuotaError) when
+// owner already has maxActive jobs of kind queued or running (0: no limit).
+func (r *Runner) SubmitWithin(ctx context.Context, kind, owner string, params any, maxActive int) (domain.Job, error) {
 	if _, ok := r.handlers[kind]; !ok {
 		return domain.Job{}, fmt.Errorf("no handler for jobs of kind %q", kind)
 	}
@@ -99,7 +105,7 @@ func (r *Runner) Submit(ctx context.Context, kind, owner string, params any) (do
 	if err != nil {
 		return domain.Job{}, err
 	}
-	j := domain.Job{ID: uuid.NewString(), Kind: kind, Owner: owner, Status: domain.JobQueued, Params: raw, CreatedAt: r.now()}
+	j := domain.Job{ID: uuid.NewString(), Kind: kind, Owner: owner, Status: domain.JobQueued, Params: raw, CreatedAt: r.now(), MaxActive: maxActive}
 	if err := r.store.CreateJob(ctx, j); err != nil {
 		return domain.Job{}, err
 	}

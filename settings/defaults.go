@@ -32,6 +32,8 @@ func Defaults() Settings {
 			Security:      Security{SessionTimeout: 3600000, APIKeyRotationInterval: 30, EnableAuditLog: true},
 			Performance:   Performance{EnableCaching: true, CacheTimeout: 300000, EnableCompression: true, MaxConcurrentRequests: 10, RequestTimeout: 30000},
 			Notifications: NotifyServers{SMTPPort: 587, SMTPSecurity: "starttls", DigestTime: "00:00"},
+			Retention:     Retention{Backtests: 90, Sweeps: 90, Jobs: 30, Notifications: 30, AIDecisions: 365, AuditLog: 365},
+			Quotas:        Quotas{StoredBacktests: 100, ActiveBacktests: 5, ActiveSweeps: 2, RequestBacktests: 5, MinFreeDiskMB: 1024},
 		},
 	}
 }

@@ -202,6 +202,33 @@ type System struct {
 	// Notifications is beyond the spec: the mail server email channels
 	// send through, the daily digest's time and the Telegram Bot API's URL.
 	Notifications NotifyServers `json:"notifications"`
+	// Retention and Quotas are beyond the spec: how long what grows with
+	// use is kept, and what each user may store or queue (docs/SECURITY.md).
+	Retention Retention `json:"retention"`
+	Quotas    Quotas    `json:"quotas"`
+}
+
+// Retention is how many days each kind of record is kept, pruned hourly
+// (ops/retention); 0 keeps it for ever. Nothing queued, running or pending
+// is pruned.
+type Retention struct {
+	Backtests     int `json:"backtests"`     // backtest reports and the finished jobs that made them
+	Sweeps        int `json:"sweeps"`        // finished parameter sweeps with their trials
+	Jobs          int `json:"jobs"`          // other finished jobs (market-data backfills)
+	Notifications int `json:"notifications"` // delivered or failed notification deliveries
+	AIDecisions   int `json:"aiDecisions"`   // strategy evaluations: the AI's and the rules' decisions
+	AuditLog      int `json:"auditLog"`      // audit log entries
+}
+
+// Quotas bound what one user may store or queue, and the free disk space
+// below which new long work is refused (orders, cancels and the emergency
+// stop never are).
+type Quotas struct {
+	StoredBacktests  int `json:"storedBacktests"`  // backtest reports from jobs, per user
+	ActiveBacktests  int `json:"activeBacktests"`  // backtest jobs queued or running, per user
+	ActiveSweeps     int `json:"activeSweeps"`     // sweeps queued or running, per user
+	RequestBacktests int `json:"requestBacktests"` // reports of GET /api/strategy/backtest kept per user (the newest)
+	MinFreeDiskMB    int `json:"minFreeDiskMB"`    // free space of the data directory's disk
 }
 
 // NotifyServers are the platform's notification servers (notify package).

@@ -261,6 +261,23 @@ func validateSystem(c *checker, s System) {
 	c.intRange("system.performance.maxConcurrentRequests", "Max concurrent requests", s.Performance.MaxConcurrentRequests, 1, 100, "")
 	c.intRange("system.performance.requestTimeout", "Request timeout", s.Performance.RequestTimeout, 5000, 120000, " ms")
 	validateNotifyServers(c, s.Notifications)
+	validateRetention(c, s.Retention, s.Quotas)
+}
+
+func validateRetention(c *checker, r Retention, q Quotas) {
+	for _, f := range []struct {
+		key, label string
+		v          int
+	}{{"backtests", "Backtest retention", r.Backtests}, {"sweeps", "Sweep retention", r.Sweeps}, {"jobs", "Job retention", r.Jobs},
+		{"notifications", "Notification retention", r.Notifications}, {"aiDecisions", "AI decision retention", r.AIDecisions},
+		{"auditLog", "Audit log retention", r.AuditLog}} {
+		c.intRange("system.retention."+f.key, f.label, f.v, 0, 3650, " days (0 keeps everything)")
+	}
+	c.intRange("system.quotas.storedBacktests", "Stored backtests per user", q.StoredBacktests, 1, 10000, "")
+	c.intRange("system.quotas.activeBacktests", "Queued or running backtests per user", q.ActiveBacktests, 1, 100, "")
+	c.intRange("system.quotas.activeSweeps", "Queued or running sweeps per user", q.ActiveSweeps, 1, 20, "")
+	c.intRange("system.quotas.requestBacktests", "Quick backtests kept per user", q.RequestBacktests, 1, 100, "")
+	c.intRange("system.quotas.minFreeDiskMB", "Minimum free disk space", q.MinFreeDiskMB, 0, 1_000_000, " MB")
 }
 
 // digestTime is HH:MM on a 24-hour clock.

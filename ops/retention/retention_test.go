@@ -20,6 +20,26 @@ func (s *store) PruneAlerts(_ context.Context, before time.Time) (int64, error) 
 	s.cut["alerts"] = before
 	return 0, nil
 }
+func (s *store) PruneBacktests(_ context.Context, before time.Time) (int64, error) {
+	s.cut["backtests"] = before
+	return 0, nil
+}
+func (s *store) PruneJobs(_ context.Context, kind string, before time.Time) (int64, error) {
+	s.cut["jobs/"+kind] = before
+	return 0, nil
+}
+func (s *store) PruneDeliveries(_ context.Context, before time.Time) (int64, error) {
+	s.cut["deliveries"] = before
+	return 0, nil
+}
+func (s *store) PruneAudit(_ context.Context, before time.Time) (int64, error) {
+	s.cut["audit"] = before
+	return 0, nil
+}
+func (s *store) PruneEvaluations(_ context.Context, before time.Time) (int64, error) {
+	s.cut["evaluations"] = before
+	return 0, nil
+}
 func (s *store) ThinPortfolioPoints(_ context.Context, before time.Time, bucket time.Duration) (int64, error) {
 	s.cut["portfolio/"+bucket.String()] = before
 	return 0, nil
@@ -53,5 +73,27 @@ func TestPruneCutoffs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Each system.retention setting cuts its own records at its age; 0 keeps
+// them, and the defaults prune every one.
+func TestPruneGrowthRetentions(t *testing.T) {
+	now := time.Date(2026, 5, 4, 12, 0, 0, 0, time.UTC)
+	s := &store{cut: map[string]time.Time{}}
+	sys := settings.Defaults().System
+	sys.Logging.LogRetention = 0
+	sys.Retention.Jobs = 0 // kept for ever
+	retention.Prune(context.Background(), s, sys, now)
+	want := map[string]string{"backtests": "2026-02-03", "jobs/sweep": "2026-02-03", "deliveries": "2026-04-04",
+		"evaluations": "2025-05-04", "audit": "2025-05-04"}
+	for what, day := range want {
+		got, ok := s.cut[what]
+		if !ok || got.Format(time.DateOnly) != day {
+			t.Errorf("%s cut at %v (%v), want %s", what, got, ok, day)
+		}
+	}
+	if _, ok := s.cut["jobs/backfill"]; ok {
+		t.Errorf("backfill jobs pruned with a retention of 0")
 	}
 }

@@ -21,8 +21,28 @@ func (s *Store) CreateJob(ctx context.Context, j domain.Job) error {
 	if j.ID == "" || j.Kind == "" || !json.Valid(j.Params) {
 		return domain.Errorf(domain.EInvalid, "A job needs an id, a kind and JSON parameters")
 	}
-	_, err := s.db.Exec(ctx, `INSERT INTO jobs (id, kind, owner, status, params, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		j.ID, j.Kind, j.Owner, domain.JobQueued, string(j.Params), j.CreatedAt)
+	const insert = `INSERT INTO jobs (id, kind, owner, status, params, created_at) VALUES ($1, $2, $3, $4, $5, $6)`
+	var err error
+	if j.MaxActive > 0 {
+		// The owner's lock for the transaction: two submits cannot both
+		// count the same jobs and both insert.
+		err = s.tx(ctx, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('jobs:' || $1 || ':' || $2, 0))`, j.Kind, j.Owner); err != nil {
+				return err
+			}
+			var n int
+			if err := tx.QueryRow(ctx, countActiveJobs, j.Kind, j.Owner).Scan(&n); err != nil {
+				return err
+			}
+			if n >= j.MaxActive {
+				return &domain.JobQuotaError{Kind: j.Kind, Active: n, Limit: j.MaxActive}
+			}
+			_, err := tx.Exec(ctx, insert, j.ID, j.Kind, j.Owner, domain.JobQueued, string(j.Params), j.CreatedAt)
+			return err
+		})
+	} else {
+		_, err = s.db.Exec(ctx, insert, j.ID, j.Kind, j.Owner, domain.JobQueued, string(j.Params), j.CreatedAt)
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 		return domain.Errorf(domain.EConflict, "Job %s already exists", j.ID)

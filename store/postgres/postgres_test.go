@@ -171,6 +171,15 @@ func TestJobsContract(t *testing.T) {
 	storetest.RunJobs(t, s)
 }
 
+func TestQuotasContract(t *testing.T) {
+	s, err := postgres.Open(context.Background(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.RunQuotas(t, s)
+}
+
 func TestSweepsContract(t *testing.T) {
 	s, err := postgres.Open(context.Background(), pgtest.URL(t))
 	if err != nil {

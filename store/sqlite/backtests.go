@@ -17,8 +17,21 @@ func (s *Store) SaveBacktest(ctx context.Context, b domain.BacktestRecord) error
 	if b.ID == "" || !json.Valid(b.Request) || !json.Valid(b.Result) {
 		return domain.Errorf(domain.EInvalid, "A backtest needs an id and JSON request and result")
 	}
-	_, err := s.w.ExecContext(ctx, `INSERT INTO backtests (id, created_at, strategy, symbol, status, request, result, total_return) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		b.ID, ms(b.CreatedAt), b.Strategy, b.Symbol, b.Status, string(b.Request), string(b.Result), b.TotalReturn)
+	if b.Source == "" {
+		b.Source = domain.BacktestFromJob
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO backtests (id, created_at, strategy, symbol, status, request, result, total_return, owner, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			b.ID, ms(b.CreatedAt), b.Strategy, b.Symbol, b.Status, string(b.Request), string(b.Result), b.TotalReturn, b.Owner, b.Source)
+		if err != nil || b.Keep <= 0 {
+			return err
+		}
+		// The owner's history from this source keeps its newest Keep.
+		_, err = tx.ExecContext(ctx, `DELETE FROM backtests WHERE owner = ? AND source = ? AND id NOT IN
+			(SELECT id FROM backtests WHERE owner = ? AND source = ? ORDER BY created_at DESC, id DESC LIMIT ?)`,
+			b.Owner, b.Source, b.Owner, b.Source, b.Keep)
+		return err
+	})
 	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 		return domain.Errorf(domain.EConflict, "Backtest %s already exists", b.ID)
 	}
@@ -30,7 +43,7 @@ func (s *Store) Backtests(ctx context.Context, limit int) ([]domain.BacktestReco
 	if limit <= 0 {
 		limit = 100
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT id, created_at, strategy, symbol, status, request, total_return FROM backtests
+	rows, err := s.r.QueryContext(ctx, `SELECT id, created_at, strategy, symbol, status, request, total_return, owner, source FROM backtests
 		ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, err
@@ -41,7 +54,7 @@ func (s *Store) Backtests(ctx context.Context, limit int) ([]domain.BacktestReco
 		var b domain.BacktestRecord
 		var at int64
 		var req string
-		if err := rows.Scan(&b.ID, &at, &b.Strategy, &b.Symbol, &b.Status, &req, &b.TotalReturn); err != nil {
+		if err := rows.Scan(&b.ID, &at, &b.Strategy, &b.Symbol, &b.Status, &req, &b.TotalReturn, &b.Owner, &b.Source); err != nil {
 			return nil, err
 		}
 		b.CreatedAt, b.Request = fromMS(at), json.RawMessage(req)
@@ -55,8 +68,8 @@ func (s *Store) Backtest(ctx context.Context, id string) (domain.BacktestRecord,
 	var b domain.BacktestRecord
 	var at int64
 	var req, res string
-	err := s.r.QueryRowContext(ctx, `SELECT id, created_at, strategy, symbol, status, request, result, total_return FROM backtests WHERE id = ?`, id).
-		Scan(&b.ID, &at, &b.Strategy, &b.Symbol, &b.Status, &req, &res, &b.TotalReturn)
+	err := s.r.QueryRowContext(ctx, `SELECT id, created_at, strategy, symbol, status, request, result, total_return, owner, source FROM backtests WHERE id = ?`, id).
+		Scan(&b.ID, &at, &b.Strategy, &b.Symbol, &b.Status, &req, &res, &b.TotalReturn, &b.Owner, &b.Source)
 	if errors.Is(err, sql.ErrNoRows) {
 		return b, domain.Errorf(domain.ENotFound, "Backtest not found")
 	}

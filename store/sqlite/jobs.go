@@ -20,8 +20,24 @@ func (s *Store) CreateJob(ctx context.Context, j domain.Job) error {
 	if j.ID == "" || j.Kind == "" || !json.Valid(j.Params) {
 		return domain.Errorf(domain.EInvalid, "A job needs an id, a kind and JSON parameters")
 	}
-	_, err := s.w.ExecContext(ctx, `INSERT INTO jobs (id, kind, owner, status, params, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		j.ID, j.Kind, j.Owner, domain.JobQueued, string(j.Params), ms(j.CreatedAt))
+	const insert = `INSERT INTO jobs (id, kind, owner, status, params, created_at) VALUES (?, ?, ?, ?, ?, ?)`
+	var err error
+	if j.MaxActive > 0 {
+		// One writer at a time: the count and the insert see the same jobs.
+		err = s.tx(ctx, func(tx *sql.Tx) error {
+			var n int
+			if err := tx.QueryRowContext(ctx, countActiveJobs, j.Kind, j.Owner).Scan(&n); err != nil {
+				return err
+			}
+			if n >= j.MaxActive {
+				return &domain.JobQuotaError{Kind: j.Kind, Active: n, Limit: j.MaxActive}
+			}
+			_, err := tx.ExecContext(ctx, insert, j.ID, j.Kind, j.Owner, domain.JobQueued, string(j.Params), ms(j.CreatedAt))
+			return err
+		})
+	} else {
+		_, err = s.w.ExecContext(ctx, insert, j.ID, j.Kind, j.Owner, domain.JobQueued, string(j.Params), ms(j.CreatedAt))
+	}
 	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 		return domain.Errorf(domain.EConflict, "Job %s already exists", j.ID)
 	}

@@ -190,6 +190,15 @@ func TestJobsContract(t *testing.T) {
 	storetest.RunJobs(t, s)
 }
 
+func TestQuotasContract(t *testing.T) {
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.RunQuotas(t, s)
+}
+
 func TestSweepsContract(t *testing.T) {
 	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
 	if err != nil {

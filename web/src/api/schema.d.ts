@@ -1100,7 +1100,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Backtest an instance (query form) */
+        /**
+         * Backtest an instance (query form)
+         * @description Runs in the request and stores the report, of which each user keeps only the newest few (settings system.quotas.requestBacktests); audited like a write. Refused with 507 (insufficient_storage) while the data directory's disk is below system.quotas.minFreeDiskMB.
+         */
         get: operations["getStrategyBacktestName"];
         put?: never;
         post?: never;
@@ -1122,7 +1125,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a backtest as a job
-         * @description Validates the ask at once (400 with field errors; a live-model run asked without confirm_live answers its estimate, 200, and one whose estimate exceeds api.ai.backtestMaxModelCalls is refused, 400, before any model is called), then stores it as a job and answers 202. The job runs outside the request (on a cluster's leader); follow it with GET /api/backtests/{id} or the WebSocket's jobs channel. ai_mode live is for operators only (403 for traders).
+         * @description Validates the ask at once (400 with field errors; a live-model run asked without confirm_live answers its estimate, 200, and one whose estimate exceeds api.ai.backtestMaxModelCalls is refused, 400, before any model is called), then stores it as a job and answers 202. The job runs outside the request (on a cluster's leader); follow it with GET /api/backtests/{id} or the WebSocket's jobs channel. ai_mode live is for operators only (403 for traders). Refused with 429 (rate_limited) when the user has system.quotas.activeBacktests backtests queued or running, or system.quotas.storedBacktests stored reports (those queued or running counted), and with 507 (insufficient_storage) while the data directory's disk is short of space.
          */
         post: operations["postBacktests"];
         delete?: never;
@@ -1142,7 +1145,11 @@ export interface paths {
         get: operations["getBacktestsId"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a stored backtest report (its owner or an operator)
+         * @description Deletes the report and the finished job that made it, freeing room under the per-user limit on stored reports (system.quotas.storedBacktests). A queued or running backtest has no report yet (404): cancel it instead. Another user's report: 403 unless an operator asks.
+         */
+        delete: operations["deleteBacktestsId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1668,7 +1675,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a parameter sweep as a job
-         * @description Validates the search space and every trial's overrides as its single backtest would (400 with field errors), then stores it as a job and answers 202. Trials run on every core over candles read once; each is exactly the backtest of its overrides alone. A restart resumes the sweep with its finished trials kept.
+         * @description Validates the search space and every trial's overrides as its single backtest would (400 with field errors), then stores it as a job and answers 202. Trials run on every core over candles read once; each is exactly the backtest of its overrides alone. A restart resumes the sweep with its finished trials kept. Refused with 429 (rate_limited) when the user has system.quotas.activeSweeps sweeps queued or running, and with 507 (insufficient_storage) while the data directory's disk is short of space.
          */
         post: operations["postSweeps"];
         delete?: never;
@@ -1763,7 +1770,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a backfill of Coinbase's public candles as a job
-         * @description Validates the range (400 with field errors: unknown symbol, granularity, start not before end, a range in the future, more than 100,000 candles), then stores it as a job and answers 202. The job fetches pages of at most 350 candles (no key) at most 3 requests a second, waits out 429s, and upserts them with the source coinbase; candles the shipped data holds keep their source. A restart resumes from the last stored page. Operators only: it writes the candle store every backtest reads.
+         * @description Validates the range (400 with field errors: unknown symbol, granularity, start not before end, a range in the future, more than 100,000 candles), then stores it as a job and answers 202. The job fetches pages of at most 350 candles (no key) at most 3 requests a second, waits out 429s, and upserts them with the source coinbase; candles the shipped data holds keep their source. A restart resumes from the last stored page. Operators only: it writes the candle store every backtest reads. Refused with 507 (insufficient_storage) while the data directory's disk is short of space.
          */
         post: operations["postMarketDataBackfills"];
         delete?: never;
@@ -2107,7 +2114,7 @@ export interface components {
         Decimal: string;
         Error: {
             /** @enum {string} */
-            code: "invalid" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "too_large" | "rejected" | "rate_limited" | "unavailable" | "outcome_unknown" | "internal";
+            code: "invalid" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "too_large" | "rejected" | "rate_limited" | "unavailable" | "insufficient_storage" | "outcome_unknown" | "internal";
             message: string;
             /** @description Field name to message */
             fields?: {
@@ -2765,6 +2772,13 @@ export interface components {
             error?: string;
             /** @description The report's total return (a fraction); absent while a job has no report */
             total_return?: number;
+            /** @description The user id that ran a stored report (absent for reports stored before owners were kept) */
+            owner?: string;
+            /**
+             * @description How a stored report was run: a job (POST /api/backtests) or in the request (GET /api/strategy/backtest/{name}, of which each user keeps the newest few)
+             * @enum {string}
+             */
+            source?: "job" | "request";
         };
         /** @description An analytics tab; figures the data cannot support are null (docs/ANALYTICS.md) */
         Analytics: {
@@ -2887,6 +2901,34 @@ export interface components {
             locale: string;
             timezone: string;
         };
+        /** @description Days each kind of record is kept, pruned hourly; 0 keeps it for ever. Nothing queued, running or pending is pruned. */
+        SettingsRetention: {
+            /** @description Backtest reports and the finished jobs that made them */
+            backtests: number;
+            /** @description Finished parameter sweeps with their trials */
+            sweeps: number;
+            /** @description Other finished jobs (market-data backfills) */
+            jobs: number;
+            /** @description Delivered or failed notification deliveries */
+            notifications: number;
+            /** @description Strategy evaluations (the AI's and the rules' decisions) */
+            aiDecisions: number;
+            /** @description Audit log entries */
+            auditLog: number;
+        };
+        /** @description Per-user limits (429 past them) and the free disk space below which new backtests, sweeps and backfills are refused (507); orders, cancels and the emergency stop never are. */
+        SettingsQuotas: {
+            /** @description Stored backtest reports from jobs per user, counting the ones queued or running */
+            storedBacktests: number;
+            /** @description Backtest jobs queued or running per user */
+            activeBacktests: number;
+            /** @description Sweeps queued or running per user */
+            activeSweeps: number;
+            /** @description Reports of GET /api/strategy/backtest/{name} kept per user (the newest) */
+            requestBacktests: number;
+            /** @description Free space (MB) of the data directory's disk below which new long work is refused; 0: no threshold */
+            minFreeDiskMB: number;
+        };
         SystemSettings: {
             monitoring: components["schemas"]["SettingsMonitoring"];
             logging: components["schemas"]["SettingsLogging"];
@@ -2894,6 +2936,8 @@ export interface components {
             security: components["schemas"]["SettingsSecurity"];
             performance: components["schemas"]["SettingsPerformance"];
             notifications?: components["schemas"]["SettingsNotifyServers"];
+            retention?: components["schemas"]["SettingsRetention"];
+            quotas?: components["schemas"]["SettingsQuotas"];
         };
         SettingsMonitoring: {
             enableHealthChecks: boolean;
@@ -6707,6 +6751,39 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteBacktestsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @constant */
+                            status: "deleted";
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
         };
     };

@@ -46,6 +46,8 @@ function sampleSettings(): PlatformSettings {
       backup: { enableAutoBackup: true, backupInterval: 86400000, backupRetention: 7, backupLocation: 'local' },
       security: { enableTwoFactor: false, sessionTimeout: 3600000, enableApiKeyRotation: false, apiKeyRotationInterval: 30, enableAuditLog: true },
       performance: { enableCaching: true, cacheTimeout: 300000, enableCompression: true, maxConcurrentRequests: 10, requestTimeout: 30000 },
+      retention: { backtests: 90, sweeps: 90, jobs: 30, notifications: 30, aiDecisions: 365, auditLog: 365 },
+      quotas: { storedBacktests: 100, activeBacktests: 5, activeSweeps: 2, requestBacktests: 5, minFreeDiskMB: 1024 },
     },
   };
 }
@@ -195,6 +197,33 @@ describe('Settings screen', () => {
     await userEvent.type(tp, '5');
     await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(saved?.trading?.riskManagement.takeProfitPercent).toBe(0.05));
+  });
+
+  it('shows what each retention keeps and the quotas, and saves a change', async () => {
+    let saved: PlatformSettings | undefined;
+    mockServer((method, url, body) => {
+      if (method === 'PUT' && url === '/api/settings') {
+        saved = body as PlatformSettings;
+        return json(200, { success: true, data: reply(saved) });
+      }
+      return undefined;
+    });
+    renderSettings();
+    await userEvent.click(await screen.findByRole('tab', { name: 'System' }));
+    const audit = screen.getByLabelText(/^Audit log/) as HTMLInputElement;
+    expect(audit.value).toBe('365');
+    expect(screen.getByText('Keeps each audit log entry this many days; 0 keeps them all')).toBeTruthy();
+    expect((screen.getByLabelText(/^Backtest reports/) as HTMLInputElement).value).toBe('90');
+    expect(screen.getByText(/Keeps each backtest report, and the job that made it/)).toBeTruthy();
+    expect(screen.getByText(/Keeps each delivered or failed notification/)).toBeTruthy();
+    expect(screen.getByText(/strategy evaluation \(decision, reasoning, prompt\)/)).toBeTruthy();
+    expect((screen.getByLabelText(/^Queued or running backtests per user/) as HTMLInputElement).value).toBe('5');
+    expect(screen.getByText(/orders, cancels and the emergency stop always work/)).toBeTruthy();
+
+    await userEvent.clear(audit);
+    await userEvent.type(audit, '30');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(saved?.system?.retention?.auditLog).toBe(30));
   });
 
   it('lists the server errors when a save is rejected', async () => {

@@ -93,6 +93,12 @@ export const BOUNDS = {
   cacheTimeout: { min: 1, max: 60, step: 1, scale: MINUTE, unit: 'minutes' },
   maxConcurrentRequests: { min: 1, max: 100, step: 1 },
   requestTimeout: { min: 5, max: 120, step: 1, scale: 1000, unit: 'seconds' },
+  retentionDays: { min: 0, max: 3650, step: 1, unit: 'days' },
+  storedBacktests: { min: 1, max: 10000, step: 1, unit: 'reports' },
+  activeBacktests: { min: 1, max: 100, step: 1 },
+  activeSweeps: { min: 1, max: 20, step: 1 },
+  requestBacktests: { min: 1, max: 100, step: 1, unit: 'reports' },
+  minFreeDiskMB: { min: 0, max: 1000000, step: 1, unit: 'MB' },
 } satisfies Record<string, Bound>;
 
 /** Structural equality for plain JSON values. */

@@ -144,6 +144,67 @@ export function SystemTab({ options }: { options: SettingsOptions }) {
         <NumberInput path="system.performance.maxConcurrentRequests" label="Max concurrent requests" bound={BOUNDS.maxConcurrentRequests} />
         <NumberInput path="system.performance.requestTimeout" label="Request timeout" bound={BOUNDS.requestTimeout} hint="5 to 120 seconds" />
       </Group>
+      <Group title="Retention" effectKey="system.retention">
+        {/* Pruned hourly; 0 keeps everything. Nothing queued, running or waiting to be delivered is ever pruned. */}
+        <NumberInput
+          path="system.retention.backtests"
+          label="Backtest reports"
+          bound={BOUNDS.retentionDays}
+          hint="Keeps each backtest report, and the job that made it, this many days after it ran; 0 keeps them all"
+        />
+        <NumberInput
+          path="system.retention.sweeps"
+          label="Parameter sweeps"
+          bound={BOUNDS.retentionDays}
+          hint="Keeps each finished sweep with its trials this many days after it ended; 0 keeps them all"
+        />
+        <NumberInput
+          path="system.retention.jobs"
+          label="Other jobs (market-data backfills)"
+          bound={BOUNDS.retentionDays}
+          hint="Keeps the record of each finished backfill this many days; the candles it fetched stay; 0 keeps them all"
+        />
+        <NumberInput
+          path="system.retention.notifications"
+          label="Notification deliveries"
+          bound={BOUNDS.retentionDays}
+          hint="Keeps each delivered or failed notification in the delivery log this many days; 0 keeps them all"
+        />
+        <NumberInput
+          path="system.retention.aiDecisions"
+          label="AI decisions"
+          bound={BOUNDS.retentionDays}
+          hint="Keeps each strategy evaluation (decision, reasoning, prompt) and its shadow decisions this many days; older ones leave the decision history and recorded-mode backtests no longer replay them; 0 keeps them all"
+        />
+        <NumberInput
+          path="system.retention.auditLog"
+          label="Audit log"
+          bound={BOUNDS.retentionDays}
+          hint="Keeps each audit log entry this many days; 0 keeps them all"
+        />
+      </Group>
+      <Group title="Quotas and disk space" effectKey="system.quotas">
+        <NumberInput
+          path="system.quotas.storedBacktests"
+          label="Stored backtest reports per user"
+          bound={BOUNDS.storedBacktests}
+          hint="Reports of backtests run as jobs, counting the ones queued or running; past it a new backtest is refused until retention deletes older reports"
+        />
+        <NumberInput path="system.quotas.activeBacktests" label="Queued or running backtests per user" bound={BOUNDS.activeBacktests} />
+        <NumberInput path="system.quotas.activeSweeps" label="Queued or running sweeps per user" bound={BOUNDS.activeSweeps} />
+        <NumberInput
+          path="system.quotas.requestBacktests"
+          label="Quick backtests kept per user"
+          bound={BOUNDS.requestBacktests}
+          hint="Backtests run in the request (GET /api/strategy/backtest/{name}) keep only each user's newest reports"
+        />
+        <NumberInput
+          path="system.quotas.minFreeDiskMB"
+          label="Minimum free disk space"
+          bound={BOUNDS.minFreeDiskMB}
+          hint="Below it new backtests, sweeps and backfills are refused and an alert is raised; orders, cancels and the emergency stop always work; 0: no threshold"
+        />
+      </Group>
       <Group title="Notification servers" effectKey="system.notifications">
         <TextInput path="system.notifications.smtpHost" label="Mail server (SMTP host)" placeholder="smtp.example.com" hint="Email channels send through it; empty turns email off" />
         <NumberInput path="system.notifications.smtpPort" label="SMTP port" bound={BOUNDS.smtpPort} hint="587 for STARTTLS, 465 for TLS" />
