@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ErrorBox } from '@/components/Field';
 import { btn } from '@/components/Modal';
 import { Card, ScreenHeader } from '@/components/Screen';
 import { ApiError, errorMessage } from '@/lib/api';
-import { useMarketCoverage, periodEndingAt } from '../marketCoverage';
+import { periodOutside, useDataPeriod } from '../marketCoverage';
 import { sweepDone, useCancelSweep, useSaveVersion, useSubmitSweep, useSweep, useSweeps } from '../researchApi';
 import { defaultResearchForm, toSweepAsk, validateResearch, type ResearchErrors, type ResearchForm } from '../researchModel';
 import type { Sweep, SweepTrial } from '../researchTypes';
@@ -97,23 +97,15 @@ export default function Research() {
   const [errors, setErrors] = useState<ResearchErrors>({});
   const [selected, setSelected] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const coverage = useMarketCoverage();
+  const period = useDataPeriod(form, setForm);
   const submit = useSubmitSweep();
   const cancel = useCancelSweep();
   const sweep = useSweep(selected);
   const list = useSweeps();
-  // The default period: the last three months of stored data for the symbol.
-  useEffect(() => {
-    if (!coverage.data) return;
-    setForm((f) => {
-      if (f.start_date || f.end_date) return f;
-      const c = coverage.data.find((c) => c.symbol === f.symbol && c.granularity === 'FIFTEEN_MINUTE');
-      return c ? { ...f, ...periodEndingAt(c.to) } : f;
-    });
-  }, [coverage.data]);
-
   const run = () => {
     const errs = validateResearch(form);
+    const out = !errs.start_date && period.span ? periodOutside(period.span, form.start_date, form.end_date) : null;
+    if (out) errs[out.field] = out.message;
     setErrors(errs);
     setFailure(null);
     if (Object.keys(errs).length > 0) return;
@@ -131,7 +123,7 @@ export default function Research() {
       <ScreenHeader title="Research" subtitle="Parameter sweeps of a strategy, each trial its own backtest, with walk-forward validation" />
       <div className="grid gap-4 lg:grid-cols-[22rem_minmax(0,1fr)]">
         <div className="min-w-0 space-y-4">
-          <SweepForm form={form} errors={errors} onChange={(p) => setForm((f) => ({ ...f, ...p }))} onSubmit={run} running={submit.isPending} />
+          <SweepForm form={form} errors={errors} onChange={(p) => setForm((f) => ({ ...f, ...p }))} onSubmit={run} running={submit.isPending} period={period} />
           {failure && <ErrorBox message={failure} />}
           <Card title="Recent sweeps">
             <ul className="space-y-1 text-sm" data-testid="sweep-list">
