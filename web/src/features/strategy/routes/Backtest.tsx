@@ -39,7 +39,7 @@ function Report({ r }: { r: BacktestReport }) {
       <AssumptionsBanner a={r.assumptions} evaluated={r.candles} strategyVersion={r.strategy_version} />
       {r.ai && <AIRunNote ai={r.ai} />}
       <ReportSummary r={r} />
-      <EquityChart points={r.equity_curve ?? []} initial={r.initial_equity} maxDrawdown={r.max_drawdown} />
+      <EquityChart points={r.equity_curve ?? []} initial={r.initial_equity} maxDrawdown={r.max_drawdown} total={r.equity_curve_points} halted={r.halted} />
       <FillsChart report={r} />
       <TradeTable trades={r.trades ?? []} symbol={r.symbol} />
       <NotExecuted r={r} />

@@ -3,6 +3,7 @@ import { formatNumber, formatShare } from '@/lib/format';
 import { show } from '../../researchModel';
 import type { Sweep, WalkForwardFold } from '../../researchTypes';
 import { StitchedChart } from './StitchedChart';
+import { maxOf } from '@/lib/extent';
 
 const ret = (m: unknown): number | null => {
   const v = (m as Record<string, unknown> | null)?.total_return;
@@ -19,7 +20,7 @@ const chosen = (v: unknown) =>
 /** In-sample against out-of-sample total return, fold by fold, as bars on one scale (zero in the middle). */
 function FoldBars({ folds }: { folds: WalkForwardFold[] }) {
   const vals = folds.flatMap((f) => [ret(f.in_sample), ret(f.out_of_sample)]).filter((v): v is number => v !== null);
-  const scale = Math.max(1e-9, ...vals.map(Math.abs));
+  const scale = maxOf(vals.map(Math.abs), 1e-9);
   const bar = (v: number | null, color: string, label: string) => (
     <div className="flex items-center gap-2 text-xs">
       <span className="w-8 shrink-0 text-slate-500">{label}</span>
