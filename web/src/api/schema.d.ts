@@ -3461,6 +3461,8 @@ export interface components {
             finished_at: string;
             eligible: boolean;
             note?: string;
+            /** @description Set when a risk limit stopped the trial's trading for good (its report's halted): such a trial is never the sweep's best while one that traded to the end is eligible */
+            halted?: components["schemas"]["BacktestHalted"];
         };
         Sweep: {
             id: string;
