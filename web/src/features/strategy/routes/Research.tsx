@@ -73,6 +73,7 @@ function SaveVersion({ sweep, trial, onClose }: { sweep: Sweep; trial: SweepTria
 function Results({ sweep }: { sweep: Sweep }) {
   const [saving, setSaving] = useState<SweepTrial | null>(null);
   const best = sweep.best?.index ?? null;
+  const halted = sweep.trials.filter((t) => t.halted).length;
   return (
     <div className="space-y-4" data-testid="sweep-results">
       {sweep.status === 'failed' && <ErrorBox message={`Sweep failed: ${sweep.error ?? ''}`} />}
@@ -81,6 +82,14 @@ function Results({ sweep }: { sweep: Sweep }) {
         <p className="break-words text-sm" data-testid="sweep-done">
           Completed: {sweep.trials.length} trials
           {sweep.best ? `, best trial ${sweep.best.index} (${JSON.stringify(sweep.best.values)})` : ', none eligible'}.
+          {halted > 0 && (
+            <span className="text-red-700 dark:text-red-400" data-testid="sweep-halted">
+              {' '}
+              {sweep.best?.halted
+                ? `Every eligible trial was halted by a risk limit (${sweep.best.halted.reason}): the best is the best of them, and stopped trading on ${sweep.best.halted.at.slice(0, 10)}.`
+                : `${halted} of them halted by a risk limit: flagged below, and never ranked best.`}
+            </span>
+          )}
         </p>
       )}
       {saving && <SaveVersion key={saving.index} sweep={sweep} trial={saving} onClose={() => setSaving(null)} />}

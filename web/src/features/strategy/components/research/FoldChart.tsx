@@ -63,7 +63,9 @@ export function FoldChart({ sweep }: { sweep: Sweep }) {
         <div className="min-w-0">
           <StitchedChart points={sweep.stitched_equity ?? []} capital={capital} />
           <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-            Out-of-sample equity of the folds chained, each starting with the equity the previous one ended with: {pct(sweep.stitched_return)}.
+            Out-of-sample equity of the folds chained, each starting with the equity the previous one ended with: {pct(sweep.stitched_return)}. Each fold is its own backtest, so
+            its risk limits start afresh: the maximum drawdown is measured from the fold's own start, never from the chained curve's peak, and a fold may trade where one run over
+            the whole period would have halted.
           </p>
         </div>
       </div>
@@ -78,6 +80,10 @@ export function FoldChart({ sweep }: { sweep: Sweep }) {
           <dd className="font-mono">{ds?.probability === null || ds?.probability === undefined ? 'N/A' : formatShare(ds.probability * 100, 1)}</dd>
           <dd className="text-xs text-slate-500">
             {ds ? `P(true Sharpe > 0) of trial ${ds.trial} (Sharpe ${formatNumber(ds.sharpe_annualised, 2)}) after ${ds.trials} trials` : 'After the sweep completes'}
+          </dd>
+          <dd className="text-xs text-slate-500" data-testid="dsr-trials-note">
+            The {ds ? `${ds.trials} ` : ''}trials count as independent, though neighbouring grid points are correlated: the penalty for the search is then larger than its effective number
+            of trials would give, so the probability errs low.
           </dd>
         </div>
         <div>
