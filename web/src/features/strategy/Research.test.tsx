@@ -224,7 +224,7 @@ describe('Research screen', () => {
     renderScreen();
     await userEvent.click(await screen.findByRole('button', { name: /technical_strategy · BTC-USD · total_return · completed/ }, { timeout: 5000 }));
     await screen.findByTestId('sweep-done', {}, { timeout: 5000 });
-    expect(screen.getByTestId('sweep-halted').textContent).toBe(' 1 of them halted by a risk limit: flagged below, and never ranked best.');
+    expect(screen.getByTestId('sweep-halted').textContent).toBe('1 of them halted by a risk limit: flagged below, and never ranked best.');
     const rows = within(screen.getByTestId('trials-table')).getAllByRole('row').slice(1);
     expect(rows[0]!.textContent).toMatch(/^2halted 2026-01-12/); // the highest score, flagged, not best
     expect(within(rows[0]!).getByTestId('trial-halted').title).toBe('Maximum drawdown reached (limit 15%) on 2026-01-12: 40 signals refused, 30 of 45 days untraded');

@@ -82,9 +82,9 @@ function Results({ sweep }: { sweep: Sweep }) {
         <p className="break-words text-sm" data-testid="sweep-done">
           Completed: {sweep.trials.length} trials
           {sweep.best ? `, best trial ${sweep.best.index} (${JSON.stringify(sweep.best.values)})` : ', none eligible'}.
+          {halted > 0 && ' '}
           {halted > 0 && (
             <span className="text-red-700 dark:text-red-400" data-testid="sweep-halted">
-              {' '}
               {sweep.best?.halted
                 ? `Every eligible trial was halted by a risk limit (${sweep.best.halted.reason}): the best is the best of them, and stopped trading on ${sweep.best.halted.at.slice(0, 10)}.`
                 : `${halted} of them halted by a risk limit: flagged below, and never ranked best.`}

@@ -63,7 +63,7 @@ export function Heatmap({ trials, names, objective }: { trials: SweepTrial[]; na
                     style={{ background: c.score === null || min === null || max === null ? '#94a3b8' : heatColor(c.score, min, max, centre) }}
                   >
                     {c.score === null ? 'N/A' : show(c.score, 3)}
-                    {c.trial !== null && halted.has(c.trial) && <span aria-label="halted"> ⏸</span>}
+                    {c.trial !== null && halted.has(c.trial) && <sup aria-label="halted" className="ml-0.5 font-sans font-bold">H</sup>}
                   </td>
                 ))}
               </tr>
@@ -86,7 +86,7 @@ export function Heatmap({ trials, names, objective }: { trials: SweepTrial[]; na
       )}
       <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
         Each cell is the {label.toLowerCase()} of the eligible trial with those two values{more ? ' (the best over the other parameters)' : ''}: red below {centre}, green above,
-        deeper the further; grey N/A: no eligible trial (objective undefined or fewer trades than the minimum); ⏸ a trial a risk limit halted.
+        deeper the further; grey N/A: no eligible trial (objective undefined or fewer trades than the minimum); H: a trial a risk limit halted.
       </p>
     </Card>
   );

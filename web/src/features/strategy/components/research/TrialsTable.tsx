@@ -70,7 +70,7 @@ export function TrialsTable({ trials, names, objective, best, onSave }: { trials
                     <span
                       data-testid="trial-halted"
                       title={`${t.halted.reason} on ${t.halted.at.slice(0, 10)}: ${t.halted.refused} signals refused, ${t.halted.untraded_days} of ${t.halted.total_days} days untraded`}
-                      className="ml-1 rounded bg-red-100 px-1 text-xs font-semibold text-red-700 dark:bg-red-950 dark:text-red-300"
+                      className="ml-1 whitespace-nowrap rounded bg-red-100 px-1 text-xs font-semibold text-red-700 dark:bg-red-950 dark:text-red-300"
                     >
                       halted {t.halted.at.slice(0, 10)}
                     </span>
