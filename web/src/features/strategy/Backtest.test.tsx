@@ -587,10 +587,11 @@ describe('backtest model', () => {
     ]);
   });
 
-  it("charts at the strategy's timeframe unless the period needs more than 5000 candles", () => {
+  it("charts at the strategy's timeframe unless the period needs more than 2500 candles", () => {
     expect(chartGranularity('ONE_HOUR', '2026-01-01T00:00:00Z', '2026-03-01T00:00:00Z')).toBe('ONE_HOUR');
-    expect(chartGranularity('FIFTEEN_MINUTE', '2026-01-01T00:00:00Z', '2026-04-01T00:00:00Z')).toBe('THIRTY_MINUTE');
-    expect(chartGranularity('ONE_MINUTE', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z')).toBe('TWO_HOUR');
+    expect(chartGranularity('FIFTEEN_MINUTE', '2026-01-01T00:00:00Z', '2026-01-20T00:00:00Z')).toBe('FIFTEEN_MINUTE');
+    expect(chartGranularity('FIFTEEN_MINUTE', '2026-01-01T00:00:00Z', '2026-04-01T00:00:00Z')).toBe('ONE_HOUR');
+    expect(chartGranularity('ONE_MINUTE', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z')).toBe('SIX_HOUR');
   });
   it("builds the overrides from the strategy's parameters and shows the server's refusal of a key it does not have", async () => {
     let answer = () => failure(400, 'Invalid', { params: 'Unknown parameter for a technical strategy: rsi_perod' });
