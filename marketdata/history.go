@@ -40,8 +40,10 @@ type History struct {
 
 // CoverageTTL is how long Coverage's answer is kept without a Changed:
 // writes this process makes (a backfill) call Changed at once; another
-// node's, sharing the database, are seen within it.
-const CoverageTTL = 30 * time.Second
+// node's, sharing the database, are seen within it (until then a form
+// may offer a shorter period than the store holds; the server checks the
+// period against the store itself).
+const CoverageTTL = 5 * time.Minute
 
 type coverageCache struct {
 	gen  uint64
