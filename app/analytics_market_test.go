@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -301,5 +302,54 @@ func TestAnalyticsAITab(t *testing.T) {
 	}
 	if r := s.do("GET", "/api/analytics/ai?period=forever", tok, ""); r.Status != 400 {
 		t.Errorf("bad period: %+v", r)
+	}
+}
+
+// In the sandbox the Market tab's daily statistics read the candle store by
+// real dates, up to the moment being replayed, and say so: the replay's
+// own candles of a year hold the loop point, where the history returns
+// from its last stored day to its first (BTC "fell" 20% in a step).
+func TestAnalyticsMarketReadsTheStoreByRealDates(t *testing.T) {
+	s := start(t, t.TempDir())
+	_, tok := s.accounts()
+	var m struct {
+		PriceHistory map[string][]struct {
+			Date  string
+			Close decimal.Decimal
+		} `json:"priceHistory"`
+		Dates struct {
+			Source   string
+			From, To *time.Time
+			Note     string
+		}
+	}
+	s.into(s.do("GET", "/api/analytics/market?period=90d", tok, ""), &m)
+	replay := s.app.Market.Replaying().UTC()
+	if m.Dates.Source != "candle store" || m.Dates.From == nil || m.Dates.To == nil || m.Dates.To.After(replay.Add(time.Minute)) ||
+		!strings.Contains(m.Dates.Note, replay.Format(time.DateOnly)) {
+		t.Fatalf("dates %+v, replaying %s", m.Dates, replay)
+	}
+	h := m.PriceHistory["BTC-USD"]
+	if len(h) < 80 {
+		t.Fatalf("%d daily closes in 90 days", len(h))
+	}
+	// Every whole day is the stored day of that real date; the last is the replayed day so far.
+	if last := h[len(h)-1].Date; last != replay.Format(time.DateOnly) {
+		t.Fatalf("the last day is %s, want the replayed day %s", last, replay.Format(time.DateOnly))
+	}
+	var hist struct {
+		Candles []struct {
+			Timestamp time.Time
+			Close     decimal.Decimal
+		}
+	}
+	s.into(s.do("GET", "/api/market-data/historical/BTC-USD?granularity=ONE_DAY&start_date="+h[0].Date+"&end_date="+h[len(h)-1].Date, tok, ""), &hist)
+	if len(hist.Candles) != len(h)-1 {
+		t.Fatalf("%d stored days for %d whole days of the tab", len(hist.Candles), len(h)-1)
+	}
+	for i, c := range hist.Candles {
+		if got := h[i]; got.Date != c.Timestamp.Format(time.DateOnly) || !got.Close.Equal(c.Close) {
+			t.Fatalf("day %d: tab %s %s, store %s %s", i, got.Date, got.Close, c.Timestamp.Format(time.DateOnly), c.Close)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"kestrel/backtest"
 )
 
 // Backtests over HTTP: the spec's messages, a run stored and listed.
@@ -108,5 +110,29 @@ func TestBacktestSlippage(t *testing.T) {
 	r := s.backtest(tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-02-01","initial_capital":10000,"volume_cap":0.01}`)
 	if r.Status != 202 || !strings.Contains(string(r.Data), `"volume_cap":"1% of each candle's volume`) {
 		t.Fatalf("volume cap: %d %s", r.Status, r.Error.Message)
+	}
+}
+
+// A long run's report carries a thinned equity curve (at most
+// backtest.MaxCurvePoints points, a screen's worth) and the whole curve's
+// length; its metrics were computed from every point.
+func TestBacktestLongCurveIsThinned(t *testing.T) {
+	s := start(t, t.TempDir())
+	_, tok := s.accounts()
+	r := s.backtest(tok, `{"strategy_name":"technical_strategy","symbol":"BTC-USD","start_date":"2026-01-01","end_date":"2026-01-15","initial_capital":10000,"params":{"timeframe":"ONE_MINUTE"}}`)
+	if r.Status != 202 {
+		t.Fatalf("run: %+v", r)
+	}
+	var rep struct {
+		Candles     int   `json:"candles"`
+		Points      int   `json:"equity_curve_points"`
+		EquityCurve []any `json:"equity_curve"`
+	}
+	s.into(r, &rep)
+	if rep.Candles != 14*24*60 || rep.Points != rep.Candles {
+		t.Fatalf("candles %d, equity_curve_points %d: want %d each", rep.Candles, rep.Points, 14*24*60)
+	}
+	if n := len(rep.EquityCurve); n > backtest.MaxCurvePoints || n < 2 {
+		t.Fatalf("the stored curve has %d points, want at most %d", n, backtest.MaxCurvePoints)
 	}
 }

@@ -23,7 +23,7 @@ func (a *App) importMarketData(ctx context.Context) error {
 		slog.Info("market data imported", "candles", res.Candles, "symbols", res.Symbols, "duration", res.Duration.Round(1e6).String(), "component", "marketdata")
 	}
 	a.History = marketdata.New(a.Store, a.cfg.ReplaySeed)
-	a.Backfills = &marketdata.Backfiller{Store: a.Store, KV: a.Store, Limit: marketdata.NewLimiter(), Busy: 10 * time.Second, BusyTries: 6,
+	a.Backfills = &marketdata.Backfiller{Store: a.Store, KV: a.Store, Limit: marketdata.NewLimiter(), Busy: 10 * time.Second, BusyTries: 6, Written: a.History.Changed,
 		Source: func() (marketdata.CandleSource, error) {
 			e := a.Settings.Platform().API.Exchange
 			return coinbase.OpenHistory(a.coinbaseConfig(settings.Exchange{Timeout: e.Timeout, RateLimit: e.RateLimit}))

@@ -113,7 +113,7 @@ func sweepTrialsAreSingleBacktests(t *testing.T, e engine) {
 		if rep["strategy_version"] != float64(1) {
 			t.Fatalf("single run of trial %d: strategy_version %v, want 1 (the sweep's base)", i, rep["strategy_version"])
 		}
-		for _, k := range []string{"equity_curve", "trades", "fills", "id", "created_at", "request", "config", "assumptions", "ai", "strategy_version"} {
+		for _, k := range []string{"equity_curve", "equity_curve_points", "trades", "fills", "id", "created_at", "request", "config", "assumptions", "ai", "strategy_version"} {
 			delete(rep, k)
 		}
 		if !reflect.DeepEqual(rep, tr.Metrics) {

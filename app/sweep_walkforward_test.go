@@ -120,7 +120,7 @@ func TestWalkForwardFoldsAreStandaloneBacktests(t *testing.T) {
 		if rep["strategy_version"] != float64(1) {
 			t.Fatalf("fold %d's window alone: strategy_version %v, want 1 (the sweep's base)", k, rep["strategy_version"])
 		}
-		for _, key := range []string{"equity_curve", "trades", "fills", "id", "created_at", "request", "config", "assumptions", "ai", "strategy_version"} {
+		for _, key := range []string{"equity_curve", "equity_curve_points", "trades", "fills", "id", "created_at", "request", "config", "assumptions", "ai", "strategy_version"} {
 			delete(rep, key)
 		}
 		if !reflect.DeepEqual(rep, raw.Folds[k].OutOfSample) {

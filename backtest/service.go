@@ -118,6 +118,11 @@ type Report struct {
 	// StrategyVersion is the version of the instance's configuration the
 	// overrides were applied to (0: a configuration outside the versions).
 	StrategyVersion int `json:"strategy_version"`
+
+	// CurvePoints counts the whole equity curve's points: one per candle.
+	// A stored report's curve keeps at most MaxCurvePoints of them
+	// (thinCurve); more here than in equity_curve says it was thinned.
+	CurvePoints int `json:"equity_curve_points"`
 }
 
 // Deps wire the service.
@@ -366,8 +371,14 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 		}
 	}
 	if o.Discard {
-		return rep, nil
+		return rep, nil // a sweep's trial: research reads the whole curve
 	}
+	rep.CurvePoints = len(rep.EquityCurve)
+	var haltAt time.Time
+	if rep.Halted != nil {
+		haltAt = rep.Halted.At
+	}
+	rep.EquityCurve = thinCurve(rep.EquityCurve, haltAt)
 	if err := s.save(ctx, rep, o); err != nil {
 		return Report{}, err
 	}

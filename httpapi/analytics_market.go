@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -83,21 +84,34 @@ type mktMetrics struct {
 	TrendStrength   *float64               `json:"trendStrength"`
 }
 
+// mktDates is the span of the daily candles read and their source.
+type mktDates struct {
+	// Source is "candle store" (the sandbox: the stored history by its real
+	// dates) or "market" (the live venue's daily candles).
+	Source string     `json:"source"`
+	From   *time.Time `json:"from"` // the first day's open (null: no candle)
+	To     *time.Time `json:"to"`   // the last day's close
+	Note   string     `json:"note"`
+}
+
 type mktView struct {
-	Period         string                        `json:"period"`
-	Symbol         string                        `json:"symbol"`
-	AsOf           time.Time                     `json:"asOf"`
-	Coverage       analytics.Coverage            `json:"coverage"`
-	Metrics        mktMetrics                    `json:"metrics"`
-	Trends         []mktTrendRow                 `json:"trends"`
-	Volatility     []mktVolatilityRow            `json:"volatility"`
-	Correlations   []mktCorrelationRow           `json:"correlations"`
-	PriceHistory   map[string][]mktPricePoint    `json:"priceHistory"`
-	VolumeAnalysis []mktVolumePoint              `json:"volumeAnalysis"`
-	Supply         analytics.SupplyTable         `json:"supply"`
-	Unavailable    map[string]string             `json:"unavailable"`
-	daily          map[string][]domain.Candle    // per symbol, oldest first
-	returns        map[string]map[string]float64 // per symbol, date -> return that mktDay
+	Period         string                     `json:"period"`
+	Symbol         string                     `json:"symbol"`
+	AsOf           time.Time                  `json:"asOf"`
+	Coverage       analytics.Coverage         `json:"coverage"`
+	Metrics        mktMetrics                 `json:"metrics"`
+	Trends         []mktTrendRow              `json:"trends"`
+	Volatility     []mktVolatilityRow         `json:"volatility"`
+	Correlations   []mktCorrelationRow        `json:"correlations"`
+	PriceHistory   map[string][]mktPricePoint `json:"priceHistory"`
+	VolumeAnalysis []mktVolumePoint           `json:"volumeAnalysis"`
+	Supply         analytics.SupplyTable      `json:"supply"`
+	Unavailable    map[string]string          `json:"unavailable"`
+	// Dates says where the daily candles behind the history, trends,
+	// volatility, correlations and the index come from, and their dates.
+	Dates   mktDates                      `json:"dates"`
+	daily   map[string][]domain.Candle    // per symbol, oldest first
+	returns map[string]map[string]float64 // per symbol, date -> return that mktDay
 }
 
 // analyticsMarket is the Market tab: every tracked symbol from its ticker,
@@ -123,20 +137,26 @@ func (s *Server) analyticsMarket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := t0.Time
-	since, err := analytics.Since(period, now)
+	// The daily candles' clock: the market's, or (the sandbox) the real
+	// time being replayed, up to which the candle store is read.
+	dataNow, store := now, s.d.replayOf() != nil && s.d.History != nil
+	if store {
+		dataNow = s.d.replayOf().UTC()
+	}
+	since, err := analytics.Since(period, dataNow)
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
 	if period == "all" {
-		since = now.Add(-mktAllSpan)
+		since = dataNow.Add(-mktAllSpan)
 	}
 	from := since.UTC().Truncate(mktDay) // the first mktDay of the period
-	fetch := now.Add(-mktLookback).Truncate(mktDay)
+	fetch := dataNow.Add(-mktLookback).Truncate(mktDay)
 	if from.Before(fetch) {
 		fetch = from
 	}
-	today := now.UTC().Truncate(mktDay)
+	today := dataNow.UTC().Truncate(mktDay)
 
 	v := mktView{Period: period, Symbol: sym, AsOf: now, Supply: analytics.CirculatingSupply, PriceHistory: map[string][]mktPricePoint{},
 		Trends: []mktTrendRow{}, Volatility: []mktVolatilityRow{}, Correlations: []mktCorrelationRow{}, VolumeAnalysis: []mktVolumePoint{},
@@ -158,7 +178,7 @@ func (s *Server) analyticsMarket(w http.ResponseWriter, r *http.Request) {
 			fail(w, r, err)
 			return
 		}
-		cs, err := s.d.Market.Candles(r.Context(), symbol, domain.OneDay, fetch, time.Time{}, 5000)
+		cs, err := s.mktDaily(r, store, symbol, fetch, dataNow)
 		if err != nil {
 			fail(w, r, err)
 			return
@@ -232,7 +252,8 @@ func (s *Server) analyticsMarket(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	v.Coverage = mktCoverage(v.daily, since, from, now)
+	v.Coverage = mktCoverage(v.daily, since, from, dataNow)
+	v.Dates = mktDatesOf(v.daily, store, dataNow)
 	v.Metrics.Dominance = analytics.Dominance(btcCap, v.Metrics.MarketCap)
 	if len(vols) > 0 {
 		sum := 0.0
@@ -366,4 +387,62 @@ func mktCoverage(daily map[string][]domain.Candle, since, from, now time.Time) a
 		return analytics.CoverageOf(since, now, true, nil, mktDay)
 	}
 	return analytics.CoverageOf(since, now, false, first, mktDay)
+}
+
+// mktDaily is symbol's daily candles from fetch to now, today's so far:
+// from the candle store by real dates when store (the sandbox, whose
+// market replays the stored history in a loop: a year of the replay's own
+// candles holds the loop's jump from the last stored day back to the
+// first, a move no market made), today's built from its stored 15-minute
+// candles up to now (never the rest of the day), else the market's.
+func (s *Server) mktDaily(r *http.Request, store bool, symbol string, fetch, now time.Time) ([]domain.Candle, error) {
+	if !store {
+		return s.d.Market.Candles(r.Context(), symbol, domain.OneDay, fetch, time.Time{}, 5000)
+	}
+	today := now.Truncate(mktDay)
+	win, err := s.d.History.Candles(r.Context(), symbol, domain.OneDay, fetch, today)
+	if err != nil {
+		return nil, err
+	}
+	part, err := s.d.History.Candles(r.Context(), symbol, domain.FifteenMinute, today, now.Truncate(15*time.Minute))
+	if err != nil {
+		return nil, err
+	}
+	cs := win.Candles
+	if len(part.Candles) > 0 {
+		c := part.Candles[0]
+		c.Time = today
+		for _, p := range part.Candles[1:] {
+			c.High, c.Low = decimal.Max(c.High, p.High), decimal.Min(c.Low, p.Low)
+			c.Close, c.Volume = p.Close, c.Volume.Add(p.Volume)
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+// mktDatesOf says which days the statistics read.
+func mktDatesOf(daily map[string][]domain.Candle, store bool, end time.Time) mktDates {
+	d := mktDates{Source: "market", Note: "The live market's daily candles"}
+	if store {
+		d.Source = "candle store"
+		d.Note = fmt.Sprintf("The sandbox replays the stored history in a loop; these statistics read the stored candles by their real dates, up to the moment being replayed (%s UTC; that day's candle so far), so the loop's return from the last stored day to the first is never taken for a day's move",
+			end.Format("2006-01-02 15:04"))
+	}
+	for _, cs := range daily {
+		if len(cs) == 0 {
+			continue
+		}
+		first, last := cs[0].Time, cs[len(cs)-1].Time.Add(mktDay)
+		if last.After(end) {
+			last = end // today's candle so far
+		}
+		if d.From == nil || first.Before(*d.From) {
+			d.From = &first
+		}
+		if d.To == nil || last.After(*d.To) {
+			d.To = &last
+		}
+	}
+	return d
 }

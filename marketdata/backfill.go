@@ -142,6 +142,8 @@ type Backfiller struct {
 	Busy time.Duration
 	// BusyTries is how many times a page refused with a 429 is tried.
 	BusyTries int
+	// Written, when set, hears that a page was stored (History.Changed).
+	Written func()
 }
 
 // NewLimiter is the default bucket: 3 requests a second, bursts of 3, well
@@ -193,6 +195,9 @@ func (b *Backfiller) Run(ctx context.Context, id string, r BackfillRequest, prog
 		n, err := b.Store.UpsertCandles(ctx, r.Symbol, r.Granularity, BackfillSource, rowsOf(cs))
 		if err != nil {
 			return st, fmt.Errorf("storing %s candles from %s: %w", r.Symbol, from.Format(time.RFC3339), err)
+		}
+		if n > 0 && b.Written != nil {
+			b.Written()
 		}
 		st.Cursor, st.Requests, st.Fetched, st.Written = to, st.Requests+1, st.Fetched+len(cs), st.Written+n
 		raw, _ := json.Marshal(st)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -28,7 +29,30 @@ type History struct {
 
 	mu    sync.Mutex
 	daily dailyCache
+
+	// Coverage's answer, kept for CoverageTTL or until Changed: reading
+	// it scans every stored candle (seconds for four symbols), and every
+	// backtest and research screen asks for it on opening.
+	gen   atomic.Uint64 // bumped by Changed
+	cov   coverageCache
+	clock func() time.Time
 }
+
+// CoverageTTL is how long Coverage's answer is kept without a Changed:
+// writes this process makes (a backfill) call Changed at once; another
+// node's, sharing the database, are seen within it (until then a form
+// may offer a shorter period than the store holds; the server checks the
+// period against the store itself).
+const CoverageTTL = 5 * time.Minute
+
+type coverageCache struct {
+	gen  uint64
+	at   time.Time
+	rows []Coverage
+}
+
+// Changed says the stored candles changed: the next Coverage reads them.
+func (h *History) Changed() { h.gen.Add(1) }
 
 // dailyCache holds Daily's answer for the spans it was computed from.
 type dailyCache struct {
@@ -41,7 +65,7 @@ func New(st domain.CandleStore, seed int64) *History {
 	if seed == 0 {
 		seed = 1
 	}
-	return &History{st: st, seed: seed}
+	return &History{st: st, seed: seed, clock: time.Now}
 }
 
 // Window is candles read by real dates and what they are made of.
@@ -100,6 +124,24 @@ func (s Span) Covers(start, end time.Time) bool {
 // at that granularity (no source has a candle there) inside the row's
 // [From, To).
 func (h *History) Coverage(ctx context.Context) ([]Coverage, error) {
+	gen, now := h.gen.Load(), h.clock()
+	h.mu.Lock()
+	c := h.cov
+	h.mu.Unlock()
+	if c.rows != nil && c.gen == gen && now.Sub(c.at) < CoverageTTL {
+		return slices.Clone(c.rows), nil
+	}
+	rows, err := h.coverage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	h.cov = coverageCache{gen: gen, at: now, rows: rows}
+	h.mu.Unlock()
+	return slices.Clone(rows), nil
+}
+
+func (h *History) coverage(ctx context.Context) ([]Coverage, error) {
 	spans, err := h.st.CandleSpans(ctx)
 	if err != nil {
 		return nil, err

@@ -38,7 +38,12 @@
 // calmar, profit_factor; the report's definitions, docs/ANALYTICS.md) ranks
 // the eligible trials: those whose objective is defined (calmar is N/A under
 // 30 days, profit_factor without a losing trade) and with at least min_trades
-// closed trades. The best is the highest, the earliest trial on a tie.
+// closed trades. The best is the highest, the earliest trial on a tie,
+// among the trials that traded to the end: a trial a risk limit halted for
+// good (its report's halted, which the trial carries) is flagged and is the
+// best only when every eligible trial halted. Each trial and each fold's
+// window is its own backtest, so its risk limits start afresh: the stitched
+// out-of-sample curve's drawdown limit is reset at every fold's start.
 //
 // Walk-forward (walkforward.go). With walk_forward {mode, folds,
 // in_sample_fraction} the period is cut into folds in whole days (Spans:

@@ -210,6 +210,22 @@ type Trial struct {
 	// says why not.
 	Eligible bool   `json:"eligible"`
 	Note     string `json:"note,omitempty"`
+	// Halted is set when a risk limit stopped the trial's trading for good
+	// (its report's halted: the limit, when, the signals refused): its
+	// figures describe a strategy that stopped trading, so it is never the
+	// best while a trial that traded to the end is eligible.
+	Halted *backtest.Halted `json:"halted,omitempty"`
+}
+
+// haltedOf is a trial's halt, from its metrics (the report's halted).
+func haltedOf(m json.RawMessage) *backtest.Halted {
+	var x struct {
+		Halted *backtest.Halted `json:"halted"`
+	}
+	if json.Unmarshal(m, &x) != nil {
+		return nil
+	}
+	return x.Halted
 }
 
 // Run runs the plan's trials not in done on every core (GOMAXPROCS
@@ -324,23 +340,35 @@ func Score(r backtest.Result, objective string) *float64 {
 	return nil
 }
 
-// Rank marks each trial eligible or not and returns the index (in ts) of
-// the best eligible one by the objective, the earliest on a tie; -1 when
-// none is.
+// Rank marks each trial eligible or not (and halted, from its metrics)
+// and returns the index (in ts) of the best eligible one by the
+// objective, the earliest on a tie: among the trials that traded to the
+// end, or among the halted ones when every eligible trial halted; -1 when
+// none is eligible.
 func Rank(ts []domain.SweepTrial, a Ask) ([]Trial, int) {
 	out := make([]Trial, len(ts))
-	best := -1
+	best, bestHalted := -1, -1
 	for i, t := range ts {
-		out[i] = Trial{SweepTrial: t, Eligible: true}
+		out[i] = Trial{SweepTrial: t, Eligible: true, Halted: haltedOf(t.Metrics)}
 		switch {
 		case t.Score == nil:
 			out[i].Eligible, out[i].Note = false, "The objective is undefined for this trial (N/A: too short a period, or no losing trade)"
 		case t.Trades < a.MinTrades:
 			out[i].Eligible, out[i].Note = false, fmt.Sprintf("%d closed trades, fewer than min_trades (%d)", t.Trades, a.MinTrades)
 		}
-		if out[i].Eligible && (best < 0 || *t.Score > *ts[best].Score) {
+		if !out[i].Eligible {
+			continue
+		}
+		if out[i].Halted != nil {
+			if bestHalted < 0 || *t.Score > *ts[bestHalted].Score {
+				bestHalted = i
+			}
+		} else if best < 0 || *t.Score > *ts[best].Score {
 			best = i
 		}
+	}
+	if best < 0 {
+		best = bestHalted
 	}
 	return out, best
 }

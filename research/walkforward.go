@@ -282,10 +282,14 @@ func RunWalkForward(ctx context.Context, bt Backtests, id string, a Ask, p Plan,
 		}
 	}
 	var mu sync.Mutex
-	scores := map[int]domain.SweepTrial{} // index: score and trades (the folds' choice)
+	scores := map[int]domain.SweepTrial{} // index: score, trades and halt (the folds' choice)
 	keep := func(t domain.SweepTrial) {
+		var m json.RawMessage // the halt alone (Rank reads it), not the whole metrics
+		if h := haltedOf(t.Metrics); h != nil {
+			m, _ = json.Marshal(map[string]any{"halted": h})
+		}
 		mu.Lock()
-		scores[t.Index] = domain.SweepTrial{Index: t.Index, Score: t.Score, Trades: t.Trades}
+		scores[t.Index] = domain.SweepTrial{Index: t.Index, Score: t.Score, Trades: t.Trades, Metrics: m}
 		mu.Unlock()
 	}
 	done := map[int]bool{}

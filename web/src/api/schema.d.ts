@@ -2743,6 +2743,8 @@ export interface components {
             candles: number;
             /** @description completed: a stored run always completed (a run that fails is answered with an error and not stored) */
             status: string;
+            /** @description The whole equity curve's number of points (one per candle). A stored report's equity_curve keeps at most 4000 of them (per bucket of points: the first, the lowest and highest equity and the deepest drawdown, plus the last point and a halt's start); more here than in equity_curve means it was thinned. Absent on reports stored before it existed. */
+            equity_curve_points?: number;
             equity_curve: components["schemas"]["BacktestEquityPoint"][] | null;
             trades: components["schemas"]["BacktestTrade"][] | null;
             fills: components["schemas"]["BacktestFill"][] | null;
@@ -3524,6 +3526,8 @@ export interface components {
             finished_at: string;
             eligible: boolean;
             note?: string;
+            /** @description Set when a risk limit stopped the trial's trading for good (its report's halted): such a trial is never the sweep's best while one that traded to the end is eligible */
+            halted?: components["schemas"]["BacktestHalted"];
         };
         Sweep: {
             id: string;

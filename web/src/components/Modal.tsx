@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { maxOf } from '@/lib/extent';
 
 /**
  * The open dialogs by the order they first rendered in: a dialog opened inside another renders after it, so the
@@ -18,7 +19,7 @@ export function Modal({ title, onClose, children, wide = false }: { title: strin
   }, [order]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented || order !== Math.max(...open)) return;
+      if (e.key !== 'Escape' || e.defaultPrevented || order !== maxOf(open)) return;
       e.preventDefault();
       onClose();
     };

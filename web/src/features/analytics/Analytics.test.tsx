@@ -331,6 +331,16 @@ describe('AI Strategy Analytics', () => {
 });
 
 describe('Market Analytics', () => {
+  it('says which real dates the sandbox market statistics read from the candle store', async () => {
+    const dates = { source: 'candle store', from: '2024-08-18T00:00:00Z', to: '2024-11-16T03:15:00Z', note: 'The sandbox replays the stored history in a loop; these statistics read the stored candles by their real dates' };
+    mockServer((tab) => ok(tab === 'market' ? marketData({ dates }) : tradingData()));
+    renderScreen();
+    await openTab('Market Analytics');
+    expect((await screen.findByTestId('market-dates')).textContent).toBe(
+      'Daily candles: the candle store, by real dates, 2024-08-18 to 2024-11-16 03:15 UTC. The sandbox replays the stored history in a loop; these statistics read the stored candles by their real dates.',
+    );
+  });
+
   it('fetches 7 days, shows market cap with its supply source and date, Kestrel market index, trends and correlations', async () => {
     mockServer((tab) => ok(tab === 'market' ? marketData() : tradingData()));
     renderScreen();

@@ -109,6 +109,8 @@ export interface MarketAnalytics {
   /** The circulating supply table behind the market caps: its date and source. */
   supply: { asOf: string; source: string; note?: string; supply?: Record<string, Num>; unverified?: string[] };
   unavailable?: Record<string, string>;
+  /** Where the daily candles come from ('candle store': the sandbox's stored history by real dates) and the days read. */
+  dates?: { source: string; from: string | null; to: string | null; note: string };
 }
 
 export interface AIDecision {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/token';
 import { fillMarkers } from '@/components/chart';
 import { chartGranularity, defaultForm, toAsk, validateBacktest } from './backtestModel';
+import { coverageMessage, periodEndingAt, symbolSpan } from './marketCoverage';
 import type { BacktestAsk, BacktestJob, BacktestReport, BacktestRun, LiveEstimate } from './backtestTypes';
 import Backtest from './routes/Backtest';
 
@@ -209,7 +210,12 @@ async function fillForm(v: { strategy?: string; start?: string; end?: string; ca
   }
 }
 
-const run = () => userEvent.click(screen.getByRole('button', { name: 'Run Backtest' }));
+/** Presses Run once it can be pressed: it waits for the store's coverage (the period is checked against it). */
+const run = async () => {
+  const button = screen.getByRole('button', { name: 'Run Backtest' }) as HTMLButtonElement;
+  await waitFor(() => expect(button.disabled).toBe(false));
+  await userEvent.click(button);
+};
 
 describe('Strategy Backtesting', () => {
   it('starts empty, with the spec defaults', async () => {
@@ -227,11 +233,30 @@ describe('Strategy Backtesting', () => {
     renderScreen();
     await waitFor(() => expect((screen.getByLabelText('End Date') as HTMLInputElement).value).toBe('2026-05-08'));
     expect((screen.getByLabelText('Start Date') as HTMLInputElement).value).toBe('2026-02-08');
+    expect(screen.getByTestId('period-status').textContent).toBe('Between 7 and 365 days within the data (2024-04-18 to 2026-05-07); the default is its last three months.');
+  });
+
+  it('keeps Run disabled until the coverage has answered, so no period it has not confirmed is sent', async () => {
+    const calls = mockServer();
+    renderScreen();
+    const button = screen.getByRole('button', { name: 'Run Backtest' }) as HTMLButtonElement;
+    // Before the coverage: no period, Run disabled, and the form says why.
+    expect(button.disabled).toBe(true);
+    expect((screen.getByLabelText('End Date') as HTMLInputElement).value).toBe('');
+    expect(screen.getByTestId('period-status').textContent).toBe('Reading which dates the market data covers…');
+    await waitFor(() => expect(button.disabled).toBe(false));
+    expect((screen.getByLabelText('End Date') as HTMLInputElement).value).toBe('2026-05-08');
+    // A period past the data is refused in the form with the server's words; nothing is sent.
+    await fillForm({ strategy: 'technical_strategy', start: '2026-04-01', end: '2026-05-20' });
+    await run();
+    expect(screen.getByText('Market data for BTC-USD covers 2024-04-18 to 2026-05-07')).toBeTruthy();
+    expect(posts(calls)).toEqual([]);
   });
 
   it('refuses a bad form with the spec messages and does not call the server', async () => {
     const calls = mockServer();
     renderScreen();
+    await waitFor(() => expect((screen.getByLabelText('End Date') as HTMLInputElement).value).toBe('2026-05-08'));
     await fillForm({ start: '2026-03-01', end: '2026-01-01', capital: '0' });
     await run();
     expect(screen.getByText('Please select a strategy')).toBeTruthy();
@@ -522,10 +547,19 @@ describe('Strategy Backtesting', () => {
 });
 
 describe('backtest model', () => {
-  it('defaults to the last three months', () => {
-    const f = defaultForm(new Date('2026-05-20T15:00:00Z'));
-    expect([f.start_date, f.end_date, f.initial_capital]).toEqual(['2026-02-20', '2026-05-20', '10000']);
-    expect(validateBacktest({ ...f, strategy_name: 'x' })).toEqual({});
+  it('has no period until the store says which dates it holds, then the last three months of them', () => {
+    const f = defaultForm();
+    expect([f.start_date, f.end_date, f.initial_capital]).toEqual(['', '', '10000']);
+    // The symbol's span over every stored width, as the server reads it.
+    const span = symbolSpan([...coverage, { ...coverage[0]!, granularity: 'ONE_HOUR', from: '2024-04-18T16:00:00Z', to: '2026-05-08T17:00:00Z' }], 'btc-usd')!;
+    expect(span).toEqual({ symbol: 'BTC-USD', from: '2024-04-18T16:00:00Z', to: '2026-05-08T17:00:00Z' });
+    expect(periodEndingAt(span.to)).toEqual({ start_date: '2026-02-08', end_date: '2026-05-08' });
+    expect(coverageMessage(span)).toBe('Market data for BTC-USD covers 2024-04-18 to 2026-05-07');
+    const x = { ...f, strategy_name: 'x', ...periodEndingAt(span.to) };
+    expect(validateBacktest(x, span)).toEqual({});
+    // A period past the newest whole day is refused with the server's words, before asking it.
+    expect(validateBacktest({ ...x, start_date: '2026-03-01', end_date: '2026-05-09' }, span)).toEqual({ end_date: 'Market data for BTC-USD covers 2024-04-18 to 2026-05-07' });
+    expect(validateBacktest({ ...x, start_date: '2024-04-17', end_date: '2024-06-01' }, span)).toEqual({ start_date: 'Market data for BTC-USD covers 2024-04-18 to 2026-05-07' });
   });
 
   it('sends the AI mode only when it is not the built-in analyst', () => {
@@ -535,7 +569,7 @@ describe('backtest model', () => {
   });
 
   it('sends slippage in basis points and bounds it like the server', () => {
-    const f = { ...defaultForm(new Date('2026-05-20T15:00:00Z')), strategy_name: 'x' };
+    const f = { ...defaultForm(), strategy_name: 'x', start_date: '2026-02-20', end_date: '2026-05-20' };
     expect(validateBacktest({ ...f, slippage_bps: '1500' }).slippage_bps).toBe('Slippage must be between 0 and 1000 basis points');
     expect(toAsk({ ...f, slippage_bps: '25' }).slippage_bps).toBe(25);
     expect(toAsk(f).slippage_bps).toBeUndefined();
@@ -553,10 +587,11 @@ describe('backtest model', () => {
     ]);
   });
 
-  it("charts at the strategy's timeframe unless the period needs more than 5000 candles", () => {
+  it("charts at the strategy's timeframe unless the period needs more than 2500 candles", () => {
     expect(chartGranularity('ONE_HOUR', '2026-01-01T00:00:00Z', '2026-03-01T00:00:00Z')).toBe('ONE_HOUR');
-    expect(chartGranularity('FIFTEEN_MINUTE', '2026-01-01T00:00:00Z', '2026-04-01T00:00:00Z')).toBe('THIRTY_MINUTE');
-    expect(chartGranularity('ONE_MINUTE', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z')).toBe('TWO_HOUR');
+    expect(chartGranularity('FIFTEEN_MINUTE', '2026-01-01T00:00:00Z', '2026-01-20T00:00:00Z')).toBe('FIFTEEN_MINUTE');
+    expect(chartGranularity('FIFTEEN_MINUTE', '2026-01-01T00:00:00Z', '2026-04-01T00:00:00Z')).toBe('ONE_HOUR');
+    expect(chartGranularity('ONE_MINUTE', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z')).toBe('SIX_HOUR');
   });
   it("builds the overrides from the strategy's parameters and shows the server's refusal of a key it does not have", async () => {
     let answer = () => failure(400, 'Invalid', { params: 'Unknown parameter for a technical strategy: rsi_perod' });

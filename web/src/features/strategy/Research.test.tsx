@@ -39,8 +39,19 @@ describe('research model', () => {
     expect(h.cells[0]!.map((c) => c.score)).toEqual([0.1, 0.3]);
     expect(h.cells[1]!.map((c) => c.score)).toEqual([-0.05, null]); // trial 3 is not eligible
     expect([h.min, h.max]).toEqual([-0.05, 0.3]);
-    expect(heatColor(0.3, -0.05, 0.3)).toBe('hsl(120 70% 45%)');
-    expect(heatColor(-0.05, -0.05, 0.3)).toBe('hsl(0 70% 45%)');
+    // Centred on zero: the best is the deepest green, a loss red, zero grey.
+    expect(heatColor(0.3, -0.05, 0.3)).toBe('hsl(142 80% 38%)');
+    expect(heatColor(-0.05, -0.05, 0.3)).toMatch(/^hsl\(0 /);
+    expect(heatColor(0, -0.05, 0.3)).toBe('hsl(215 16% 47%)');
+  });
+
+  it('never colours a loss green, even when every trial lost', () => {
+    // The least bad of three losses was the top of the old min-to-max scale: bright green.
+    for (const s of [-0.2, -0.1, -0.01]) expect(heatColor(s, -0.2, -0.01)).toMatch(/^hsl\(0 /);
+    expect(heatColor(-0.2, -0.2, -0.01)).toBe('hsl(0 80% 38%)');
+    // A profit factor breaks even at 1: below it is a loss.
+    expect(heatColor(0.8, 0.5, 1.5, 1)).toMatch(/^hsl\(0 /);
+    expect(heatColor(1.2, 0.5, 1.5, 1)).toMatch(/^hsl\(142 /);
   });
 
   it('sorts trials by a column, undefined last', () => {
@@ -112,7 +123,7 @@ interface Call {
 }
 
 /** The server: POST /sweeps queues; GET /sweeps/{id} answers the first state until a cancel is posted, then the last; versions are not there (404) unless given. */
-function mockServer(states: Sweep[], versions?: () => Response) {
+function mockServer(states: Sweep[], versions?: () => Response, list: unknown[] = []) {
   const calls: Call[] = [];
   let cancelled = false;
   vi.stubGlobal(
@@ -122,7 +133,7 @@ function mockServer(states: Sweep[], versions?: () => Response) {
       const c: Call = { method: init?.method ?? 'GET', path: u.pathname.replace(/^\/api/, ''), body: init?.body ? JSON.parse(String(init.body)) : undefined };
       calls.push(c);
       if (c.method === 'POST' && c.path === '/sweeps') return ok({ id: 'sw-1111-aaaa', status: 'queued' }, 202);
-      if (c.path === '/sweeps') return ok([]);
+      if (c.path === '/sweeps') return ok(list);
       if (versions && c.method === 'POST' && c.path.startsWith('/strategy/versions/')) return versions();
       if (c.path === '/sweeps/sw-1111-aaaa/cancel') {
         cancelled = true;
@@ -203,6 +214,31 @@ describe('Research screen', () => {
     expect(rows()[0]!.textContent).toMatch(/^2best/);
     await userEvent.click(screen.getByRole('button', { name: '#' }));
     expect(rows()[0]!.textContent).toMatch(/^3/);
+  }, 30_000);
+
+  it('flags the trials a risk limit halted, ranks the best among those that traded on, and colours a loss red', async () => {
+    const halt = { reason: 'Maximum drawdown reached (limit 15%)', at: '2026-01-12T09:00:00Z', refused: 40, untraded_days: 30, total_days: 45 };
+    const ts = [trial(0, 7, 20, 0.1), trial(1, 7, 60, -0.05), { ...trial(2, 21, 20, 0.3), halted: halt }, trial(3, 21, 60, null, false)];
+    const done = sweep({ trials: ts, best: ts[0]! });
+    mockServer([done], undefined, [{ id: done.id, status: 'completed', progress: 1, created_at: done.created_at, strategy_name: 'technical_strategy', symbol: 'BTC-USD', objective: 'total_return' }]);
+    renderScreen();
+    await userEvent.click(await screen.findByRole('button', { name: /technical_strategy · BTC-USD · total_return · completed/ }, { timeout: 5000 }));
+    await screen.findByTestId('sweep-done', {}, { timeout: 5000 });
+    expect(screen.getByTestId('sweep-halted').textContent).toBe('1 of them halted by a risk limit: flagged below, and never ranked best.');
+    const rows = within(screen.getByTestId('trials-table')).getAllByRole('row').slice(1);
+    expect(rows[0]!.textContent).toMatch(/^2halted 2026-01-12/); // the highest score, flagged, not best
+    expect(within(rows[0]!).getByTestId('trial-halted').title).toBe('Maximum drawdown reached (limit 15%) on 2026-01-12: 40 signals refused, 30 of 45 days untraded');
+    expect(rows[1]!.textContent).toMatch(/^0best/);
+    // The heatmap: the halted trial's cell says so; the loss is red (hue 0), the gains green.
+    const cells = screen.getAllByTestId('heat-cell');
+    expect(cells[1]!.getAttribute('data-halted')).toBe('true');
+    expect(cells[2]!.textContent).toBe('-0.05');
+    expect(cells[2]!.getAttribute('style')).toMatch(/background: (hsl\(0 |rgb\((\d+), (\d+))/);
+    const rgb = /rgb\((\d+), (\d+), (\d+)\)/.exec(cells[2]!.getAttribute('style') ?? '');
+    if (rgb) expect(Number(rgb[1])).toBeGreaterThan(Number(rgb[2])); // more red than green
+    // Walk-forward: the risk limits start afresh each fold, and the deflated Sharpe's trials count as independent.
+    expect(screen.getByText(/its risk limits start afresh/)).toBeTruthy();
+    expect(screen.getByTestId('dsr-trials-note').textContent).toMatch(/^The 4 trials count as independent/);
   }, 30_000);
 
   it('shows the server refusal when a version cannot be saved', async () => {

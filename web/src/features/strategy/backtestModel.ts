@@ -1,5 +1,6 @@
 import { formatMoney, formatNumber, formatPercent, formatShare, toNum } from '@/lib/format';
 import type { AIMode, BacktestAsk, BacktestReport, LiveEstimate } from './backtestTypes';
+import { periodOutside, type DataSpan } from './marketCoverage';
 
 /** The spec's backtest messages (section 5), as the server words them too. */
 export const MSG = {
@@ -49,14 +50,12 @@ export const isFinished = (status: string) => status === 'completed' || status =
 
 export type BacktestErrors = Partial<Record<keyof BacktestForm, string>>;
 
-const ymd = (d: Date) => d.toISOString().slice(0, 10);
-
-/** The spec's default period: the last three months, ending today (UTC). */
-export function defaultForm(now: Date = new Date()): BacktestForm {
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const start = new Date(end);
-  start.setUTCMonth(start.getUTCMonth() - 3);
-  return { strategy_name: '', symbol: 'BTC-USD', start_date: ymd(start), end_date: ymd(end), initial_capital: String(DEFAULT_CAPITAL), params: '', slippage_bps: '0', volume_cap_pct: '', ai_mode: 'builtin' };
+/**
+ * The form before the store's coverage is known: no period yet. The spec's default, the last three months, ends
+ * with the newest candle stored, not today: useDataPeriod sets it once the coverage answers (marketCoverage.ts).
+ */
+export function defaultForm(): BacktestForm {
+  return { strategy_name: '', symbol: 'BTC-USD', start_date: '', end_date: '', initial_capital: String(DEFAULT_CAPITAL), params: '', slippage_bps: '0', volume_cap_pct: '', ai_mode: 'builtin' };
 }
 
 /** The form that asks for a stored run again, so it can be re-run with changes. */
@@ -94,8 +93,8 @@ function parseParams(raw: string): Record<string, unknown> | null | undefined {
   }
 }
 
-/** The server's checks, in the browser, with the same messages on the same fields. */
-export function validateBacktest(f: BacktestForm): BacktestErrors {
+/** The server's checks, in the browser, with the same messages on the same fields; span: the symbol's stored data, when known. */
+export function validateBacktest(f: BacktestForm, span?: DataSpan | null): BacktestErrors {
   const e: BacktestErrors = {};
   if (!f.strategy_name.trim()) e.strategy_name = MSG.strategy;
   if (!f.symbol.trim()) e.symbol = MSG.symbol;
@@ -105,6 +104,10 @@ export function validateBacktest(f: BacktestForm): BacktestErrors {
   else if (start >= end) e.start_date = MSG.order;
   else if (end - start < 7 * DAY) e.end_date = MSG.short;
   else if (end - start > 365 * DAY) e.end_date = MSG.long;
+  else if (span) {
+    const out = periodOutside(span, f.start_date, f.end_date);
+    if (out) e[out.field] = out.message;
+  }
   const capital = Number(f.initial_capital);
   if (f.initial_capital.trim() === '' || !Number.isFinite(capital) || capital <= 0) e.initial_capital = MSG.capital;
   if (parseParams(f.params) === null) e.params = MSG.params;
@@ -185,8 +188,12 @@ export const WIDTHS: [string, number][] = [
   ['ONE_DAY', 86400],
 ];
 
-/** The most candles one request for the price chart returns. */
-export const CHART_CANDLES = 5000;
+/**
+ * The most candles the price chart asks for: more than two for each pixel of a wide screen's chart. A year of
+ * one-minute candles is drawn with six-hour ones (1,460): two-hour ones (4,380) tripled the answer and the time
+ * to open the run.
+ */
+export const CHART_CANDLES = 2500;
 
 /** The strategy's timeframe, or the next wider one that fits the period into CHART_CANDLES candles. */
 export function chartGranularity(timeframe: string, start: string, end: string): string {

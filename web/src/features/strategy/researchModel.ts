@@ -200,11 +200,19 @@ export function heatmap(trials: SweepTrial[], xName: string, yName: string): { x
   return { xs, ys, cells, min, max };
 }
 
-/** A colour from red (lowest) through amber to green (highest) for a score within [min, max]. */
-export function heatColor(score: number, min: number, max: number): string {
-  const f = max > min ? (score - min) / (max - min) : 1;
-  const hue = Math.round(f * 120); // 0 red, 60 amber, 120 green
-  return `hsl(${hue} 70% 45%)`;
+/** The objective's break-even value: 1 for the profit factor (gross profit = gross loss), 0 for the others. */
+export const breakEven = (objective: string) => (objective === 'profit_factor' ? 1 : 0);
+
+/**
+ * A cell's colour on a scale centred on the break-even value: red below it (a loss is never green), green above,
+ * both deeper the further from it, up to the largest distance in the map; grey at it.
+ */
+export function heatColor(score: number, min: number, max: number, centre = 0): string {
+  const reach = Math.max(Math.abs(min - centre), Math.abs(max - centre));
+  if (score === centre || reach === 0) return 'hsl(215 16% 47%)';
+  const f = Math.min(1, Math.abs(score - centre) / reach);
+  const hue = score < centre ? 0 : 142;
+  return `hsl(${hue} ${Math.round(35 + 45 * f)}% ${Math.round(52 - 14 * f)}%)`;
 }
 
 export type SortKey = 'index' | 'score' | 'trades' | `metric:${string}` | `param:${string}`;

@@ -7,6 +7,7 @@ import { fillMarkers, type MarkedFill } from '@/components/chart';
 import { formatQty, toNum } from '@/lib/format';
 import type { Position, Trade } from '@/lib/types';
 import { SYMBOLS, TIMEFRAMES } from './api';
+import { maxOf, minOf } from '@/lib/extent';
 
 export interface ChartView {
   symbol: string;
@@ -82,7 +83,7 @@ export function positionLevels(positions: Position[] | undefined, symbol: string
 /** The price range the chart scales to: the candles' own, widened to keep every price line in view. */
 export function widenRange(range: { minValue: number; maxValue: number } | null, prices: number[]): { minValue: number; maxValue: number } | null {
   if (!range || prices.length === 0) return range;
-  return { minValue: Math.min(range.minValue, ...prices), maxValue: Math.max(range.maxValue, ...prices) };
+  return { minValue: minOf(prices, range.minValue), maxValue: maxOf(prices, range.maxValue) };
 }
 
 export interface Bar {

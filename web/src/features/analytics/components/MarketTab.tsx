@@ -118,6 +118,12 @@ export function MarketTab({ data }: { data: MarketAnalytics }) {
           )}
         </Card>
       </div>
+      {data.dates && (
+        <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="market-dates">
+          Daily candles: {data.dates.source === 'candle store' ? 'the candle store, by real dates' : "the live market's"}
+          {data.dates.from && data.dates.to ? `, ${data.dates.from.slice(0, 10)} to ${data.dates.to.slice(0, 16).replace('T', ' ')} UTC` : ''}. {data.dates.note}.
+        </p>
+      )}
       <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="supply-note">
         Market caps: price x circulating supply as of {data.supply?.asOf || '—'}. Source: {data.supply?.source || '—'}.
         {data.supply?.unverified && data.supply.unverified.length > 0 && <> Unverified supply figures: {data.supply.unverified.join(', ')} (their market caps are approximate).</>}

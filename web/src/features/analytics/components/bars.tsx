@@ -1,5 +1,6 @@
 import { formatShare } from '@/lib/format';
 import { NoData } from './common';
+import { maxOf, minOf } from '@/lib/extent';
 
 /**
  * Bars, pies and histograms as plain SVG and CSS: no chart library, so the
@@ -22,7 +23,7 @@ const NEG = '#ef4444';
 export function HBars({ bars, label }: { bars: Bar[]; label: string }) {
   const rows = bars.filter((b) => b.value !== null) as (Bar & { value: number })[];
   if (rows.every((b) => b.value === 0)) return <NoData />;
-  const max = Math.max(...rows.map((b) => Math.abs(b.value))) || 1;
+  const max = maxOf(rows.map((b) => Math.abs(b.value)), 0) || 1;
   return (
     <ul aria-label={label} className="space-y-2">
       {rows.map((b) => (
@@ -44,8 +45,8 @@ export function HBars({ bars, label }: { bars: Bar[]; label: string }) {
 export function VBars({ bars, label, height = 180 }: { bars: Bar[]; label: string; height?: number }) {
   const rows = bars.map((b) => ({ ...b, v: b.value ?? 0 }));
   if (rows.every((b) => b.v === 0)) return <NoData />;
-  const hi = Math.max(0, ...rows.map((b) => b.v));
-  const lo = Math.min(0, ...rows.map((b) => b.v));
+  const hi = maxOf(rows.map((b) => b.v), 0);
+  const lo = minOf(rows.map((b) => b.v), 0);
   const span = hi - lo || 1;
   const w = 100 / rows.length;
   const zero = (hi / span) * 100;

@@ -39,7 +39,7 @@ function Report({ r }: { r: BacktestReport }) {
       <AssumptionsBanner a={r.assumptions} evaluated={r.candles} strategyVersion={r.strategy_version} />
       {r.ai && <AIRunNote ai={r.ai} />}
       <ReportSummary r={r} />
-      <EquityChart points={r.equity_curve ?? []} initial={r.initial_equity} maxDrawdown={r.max_drawdown} />
+      <EquityChart points={r.equity_curve ?? []} initial={r.initial_equity} maxDrawdown={r.max_drawdown} total={r.equity_curve_points} halted={r.halted} />
       <FillsChart report={r} />
       <TradeTable trades={r.trades ?? []} symbol={r.symbol} />
       <NotExecuted r={r} />
@@ -57,7 +57,7 @@ function JobView({ job, onCancel, cancelling }: { job: BacktestJob; onCancel: ()
 /** Strategy Backtesting: the form and the run history on the left, the report (or a comparison) on the right. */
 export default function Backtest() {
   const [form, setForm] = useState<Form>(() => defaultForm());
-  useDataPeriod(setForm);
+  const period = useDataPeriod(form, setForm);
   const [errors, setErrors] = useState<BacktestErrors>({});
   // ?run=<id> opens a run started elsewhere (the AI screen's "Backtest this prompt").
   const [params] = useSearchParams();
@@ -90,7 +90,7 @@ export default function Backtest() {
   };
 
   const submit = () => {
-    const errs = validateBacktest(form);
+    const errs = validateBacktest(form, period.span);
     setErrors(errs);
     if (Object.keys(errs).length > 0) return;
     flash.clear();
@@ -132,7 +132,7 @@ export default function Backtest() {
       <FlashBanner flash={flash.flash} />
       <div className="grid gap-6 lg:grid-cols-[minmax(280px,1fr)_3fr]">
         <div className="space-y-6">
-          <BacktestForm form={form} errors={errors} onChange={change} onSubmit={submit} running={run.isPending} />
+          <BacktestForm form={form} errors={errors} onChange={change} onSubmit={submit} running={run.isPending} period={period} />
           <RunHistory selected={selected} onOpen={open} picked={picked} onPick={pick} onCompare={() => {
               setEstimate(null);
               setComparing([picked[0]!, picked[1]!]);

@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ErrorBox } from '@/components/Field';
 import { btn } from '@/components/Modal';
 import { Card, ScreenHeader } from '@/components/Screen';
 import { ApiError, errorMessage } from '@/lib/api';
-import { useMarketCoverage, periodEndingAt } from '../marketCoverage';
+import { periodOutside, useDataPeriod } from '../marketCoverage';
 import { sweepDone, useCancelSweep, useSaveVersion, useSubmitSweep, useSweep, useSweeps } from '../researchApi';
 import { defaultResearchForm, toSweepAsk, validateResearch, type ResearchErrors, type ResearchForm } from '../researchModel';
 import type { Sweep, SweepTrial } from '../researchTypes';
@@ -73,6 +73,7 @@ function SaveVersion({ sweep, trial, onClose }: { sweep: Sweep; trial: SweepTria
 function Results({ sweep }: { sweep: Sweep }) {
   const [saving, setSaving] = useState<SweepTrial | null>(null);
   const best = sweep.best?.index ?? null;
+  const halted = sweep.trials.filter((t) => t.halted).length;
   return (
     <div className="space-y-4" data-testid="sweep-results">
       {sweep.status === 'failed' && <ErrorBox message={`Sweep failed: ${sweep.error ?? ''}`} />}
@@ -81,6 +82,14 @@ function Results({ sweep }: { sweep: Sweep }) {
         <p className="break-words text-sm" data-testid="sweep-done">
           Completed: {sweep.trials.length} trials
           {sweep.best ? `, best trial ${sweep.best.index} (${JSON.stringify(sweep.best.values)})` : ', none eligible'}.
+          {halted > 0 && ' '}
+          {halted > 0 && (
+            <span className="text-red-700 dark:text-red-400" data-testid="sweep-halted">
+              {sweep.best?.halted
+                ? `Every eligible trial was halted by a risk limit (${sweep.best.halted.reason}): the best is the best of them, and stopped trading on ${sweep.best.halted.at.slice(0, 10)}.`
+                : `${halted} of them halted by a risk limit: flagged below, and never ranked best.`}
+            </span>
+          )}
         </p>
       )}
       {saving && <SaveVersion key={saving.index} sweep={sweep} trial={saving} onClose={() => setSaving(null)} />}
@@ -97,23 +106,15 @@ export default function Research() {
   const [errors, setErrors] = useState<ResearchErrors>({});
   const [selected, setSelected] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const coverage = useMarketCoverage();
+  const period = useDataPeriod(form, setForm);
   const submit = useSubmitSweep();
   const cancel = useCancelSweep();
   const sweep = useSweep(selected);
   const list = useSweeps();
-  // The default period: the last three months of stored data for the symbol.
-  useEffect(() => {
-    if (!coverage.data) return;
-    setForm((f) => {
-      if (f.start_date || f.end_date) return f;
-      const c = coverage.data.find((c) => c.symbol === f.symbol && c.granularity === 'FIFTEEN_MINUTE');
-      return c ? { ...f, ...periodEndingAt(c.to) } : f;
-    });
-  }, [coverage.data]);
-
   const run = () => {
     const errs = validateResearch(form);
+    const out = !errs.start_date && period.span ? periodOutside(period.span, form.start_date, form.end_date) : null;
+    if (out) errs[out.field] = out.message;
     setErrors(errs);
     setFailure(null);
     if (Object.keys(errs).length > 0) return;
@@ -131,7 +132,7 @@ export default function Research() {
       <ScreenHeader title="Research" subtitle="Parameter sweeps of a strategy, each trial its own backtest, with walk-forward validation" />
       <div className="grid gap-4 lg:grid-cols-[22rem_minmax(0,1fr)]">
         <div className="min-w-0 space-y-4">
-          <SweepForm form={form} errors={errors} onChange={(p) => setForm((f) => ({ ...f, ...p }))} onSubmit={run} running={submit.isPending} />
+          <SweepForm form={form} errors={errors} onChange={(p) => setForm((f) => ({ ...f, ...p }))} onSubmit={run} running={submit.isPending} period={period} />
           {failure && <ErrorBox message={failure} />}
           <Card title="Recent sweeps">
             <ul className="space-y-1 text-sm" data-testid="sweep-list">

@@ -6,6 +6,7 @@ import { ErrorBox } from '@/components/Field';
 import { api, errorMessage } from '@/lib/api';
 import { formatDateTime, formatPrice, formatQty, toNum } from '@/lib/format';
 import { realtime } from '@/lib/useRealtime';
+import { maxOf, minOf } from '@/lib/extent';
 
 export type Book = components['schemas']['OrderBook'];
 type Level = Book['bids'][number];
@@ -86,7 +87,7 @@ function cumulative(levels: Level[]): { price: number; size: number; total: numb
 function Ladder({ bids, asks, symbol }: { bids: Level[]; asks: Level[]; symbol: string }) {
   const bestBid = bids[0] ? toNum(bids[0].price) : null;
   const bestAsk = asks[0] ? toNum(asks[0].price) : null;
-  const maxSize = Math.max(...bids.map((l) => toNum(l.size)), ...asks.map((l) => toNum(l.size)), 0);
+  const maxSize = maxOf([...bids, ...asks].map((l) => toNum(l.size)), 0);
   const row = (l: Level, side: 'bid' | 'ask') => {
     const w = maxSize > 0 ? (toNum(l.size) / maxSize) * 100 : 0;
     return (
@@ -129,8 +130,8 @@ function DepthChart({ bids, asks, symbol }: { bids: Level[]; asks: Level[]; symb
   const pad = 4;
   const prices = [...cb, ...ca].map((p) => p.price);
   if (prices.length === 0) return <p className="text-sm text-slate-500">The book is empty.</p>;
-  const lo = Math.min(...prices);
-  const hi = Math.max(...prices);
+  const lo = minOf(prices);
+  const hi = maxOf(prices);
   const top = Math.max(cb.at(-1)?.total ?? 0, ca.at(-1)?.total ?? 0) || 1;
   const x = (p: number) => (hi === lo ? W / 2 : pad + ((p - lo) / (hi - lo)) * (W - 2 * pad));
   const y = (v: number) => H - pad - (v / top) * (H - 2 * pad);

@@ -4,6 +4,8 @@ import { Card } from '@/components/Screen';
 import { SYMBOLS, useIsOperator, useStrategies } from '../../api';
 import { AI_MODES, usesAI, type BacktestErrors, type BacktestForm as Form } from '../../backtestModel';
 import type { AIMode } from '../../backtestTypes';
+import type { DataPeriod } from '../../marketCoverage';
+import { PeriodStatus } from '../PeriodStatus';
 import { OverridesForm } from './OverridesForm';
 
 function Labelled({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: ReactNode; children: ReactNode }) {
@@ -28,7 +30,22 @@ const cls = (err?: string) => `mt-1 w-full rounded border bg-white px-3 py-2 tex
 const aria = (id: string, err?: string) => ({ id, 'aria-invalid': !!err, 'aria-describedby': err ? `${id}-error` : undefined });
 
 /** The configuration form: strategy, symbol, period, capital and optional parameter overrides. */
-export function BacktestForm({ form, errors, onChange, onSubmit, running }: { form: Form; errors: BacktestErrors; onChange: (k: keyof Form, v: string) => void; onSubmit: () => void; running: boolean }) {
+export function BacktestForm({
+  form,
+  errors,
+  onChange,
+  onSubmit,
+  running,
+  period,
+}: {
+  form: Form;
+  errors: BacktestErrors;
+  onChange: (k: keyof Form, v: string) => void;
+  onSubmit: () => void;
+  running: boolean;
+  /** The store's coverage of the symbol: Run waits for it, so a period it has not confirmed is never sent. */
+  period: DataPeriod;
+}) {
   const strategies = useStrategies();
   const [advanced, setAdvanced] = useState(false);
   // Overrides in the form (typed, or from an opened run) stay in view.
@@ -92,7 +109,7 @@ export function BacktestForm({ form, errors, onChange, onSubmit, running }: { fo
             <input {...aria('bt-end', errors.end_date)} type="date" value={form.end_date} onChange={(e) => onChange('end_date', e.target.value)} className={cls(errors.end_date)} />
           </Labelled>
         </div>
-        {!dateError && <p className="-mt-2 text-xs text-slate-500 dark:text-slate-400">Between 7 and 365 days; the default is the last three months.</p>}
+        {!dateError && <PeriodStatus period={period} className="-mt-2" />}
         <Labelled id="bt-capital" label="Initial Capital (USD)" error={errors.initial_capital}>
           <input {...aria('bt-capital', errors.initial_capital)} type="number" min={1000} step={1000} value={form.initial_capital} onChange={(e) => onChange('initial_capital', e.target.value)} className={cls(errors.initial_capital)} />
         </Labelled>
@@ -123,7 +140,7 @@ export function BacktestForm({ form, errors, onChange, onSubmit, running }: { fo
             </div>
           )}
         </div>
-        <button type="submit" disabled={running} className={`${btn.primary} w-full`}>
+        <button type="submit" disabled={running || !period.known} className={`${btn.primary} w-full`}>
           {running ? 'Running Backtest…' : 'Run Backtest'}
         </button>
       </form>

@@ -1,6 +1,7 @@
 import { LineSeries, LineStyle, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { createThemedChart, fitWhileSizing } from '@/components/chart';
+import { thinSeries } from '@/lib/extent';
 import { percentAxis } from '@/lib/format';
 import { returnSeries } from '../../overrides';
 import type { BacktestReport } from '../../backtestTypes';
@@ -25,7 +26,7 @@ export function CompareEquity({ runs }: { runs: BacktestReport[] }) {
         title: `Run ${String.fromCharCode(65 + i)}`,
         priceFormat: { type: 'custom', formatter: percentAxis(2) },
       });
-      s.setData(returnSeries(r).map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
+      s.setData(thinSeries(returnSeries(r), (p) => p.value).map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
       if (i === 0) s.createPriceLine({ price: 0, color: '#94a3b8', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: false, title: '' });
     });
     const unfit = fitWhileSizing(chart, box.current); // opens on the whole run

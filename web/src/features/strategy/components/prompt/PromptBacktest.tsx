@@ -11,6 +11,7 @@ import { useDataPeriod } from '../../marketCoverage';
 import type { PromptHistory } from '../../promptApi';
 import { templateLabel } from '../../promptModel';
 import { ConfirmLive } from '../backtest/ConfirmLive';
+import { PeriodStatus } from '../PeriodStatus';
 
 const selectClass = `${inputClass} py-1.5`;
 
@@ -23,7 +24,7 @@ export function PromptBacktest({ name, symbols, history }: { name: string; symbo
   const operator = useIsOperator();
   const [version, setVersion] = useState(history.active_version);
   const [form, setForm] = useState<BacktestForm>(() => ({ ...defaultForm(), strategy_name: name, symbol: symbols[0] ?? 'BTC-USD', ai_mode: 'recorded' }));
-  useDataPeriod(setForm);
+  const period = useDataPeriod(form, setForm);
   const [errors, setErrors] = useState<BacktestErrors>({});
   const [estimate, setEstimate] = useState<{ ask: BacktestAsk; e: LiveEstimate } | null>(null);
   const [queued, setQueued] = useState<{ id: string; version: number } | null>(null);
@@ -51,7 +52,7 @@ export function PromptBacktest({ name, symbols, history }: { name: string; symbo
     });
   };
   const start = () => {
-    const e = validateBacktest(form);
+    const e = validateBacktest(form, period.span);
     setErrors(e);
     setQueued(null);
     if (Object.keys(e).length) return;
@@ -102,6 +103,7 @@ export function PromptBacktest({ name, symbols, history }: { name: string; symbo
           </label>
         </div>
       </div>
+      <PeriodStatus period={period} className="mt-2 block" />
       <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">{AI_MODES.find((m) => m.value === form.ai_mode)?.hint}</p>
       {Object.values(errors).filter(Boolean).length > 0 && (
         <ul role="alert" className="mt-2 text-sm text-red-600 dark:text-red-400">
@@ -116,7 +118,7 @@ export function PromptBacktest({ name, symbols, history }: { name: string; symbo
         </p>
       )}
       <div className="mt-3 flex flex-wrap items-center gap-3">
-        <button type="button" className={btn.primary} disabled={run.isPending} onClick={start}>
+        <button type="button" className={btn.primary} disabled={run.isPending || !period.known} onClick={start}>
           {run.isPending ? 'Starting...' : `Backtest v${version}`}
         </button>
         {v && <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{templateLabel(v)}</span>}

@@ -3,6 +3,7 @@ import { formatNumber, formatShare } from '@/lib/format';
 import { show } from '../../researchModel';
 import type { Sweep, WalkForwardFold } from '../../researchTypes';
 import { StitchedChart } from './StitchedChart';
+import { maxOf } from '@/lib/extent';
 
 const ret = (m: unknown): number | null => {
   const v = (m as Record<string, unknown> | null)?.total_return;
@@ -19,7 +20,7 @@ const chosen = (v: unknown) =>
 /** In-sample against out-of-sample total return, fold by fold, as bars on one scale (zero in the middle). */
 function FoldBars({ folds }: { folds: WalkForwardFold[] }) {
   const vals = folds.flatMap((f) => [ret(f.in_sample), ret(f.out_of_sample)]).filter((v): v is number => v !== null);
-  const scale = Math.max(1e-9, ...vals.map(Math.abs));
+  const scale = maxOf(vals.map(Math.abs), 1e-9);
   const bar = (v: number | null, color: string, label: string) => (
     <div className="flex items-center gap-2 text-xs">
       <span className="w-8 shrink-0 text-slate-500">{label}</span>
@@ -62,7 +63,9 @@ export function FoldChart({ sweep }: { sweep: Sweep }) {
         <div className="min-w-0">
           <StitchedChart points={sweep.stitched_equity ?? []} capital={capital} />
           <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-            Out-of-sample equity of the folds chained, each starting with the equity the previous one ended with: {pct(sweep.stitched_return)}.
+            Out-of-sample equity of the folds chained, each starting with the equity the previous one ended with: {pct(sweep.stitched_return)}. Each fold is its own backtest, so
+            its risk limits start afresh: the maximum drawdown is measured from the fold's own start, never from the chained curve's peak, and a fold may trade where one run over
+            the whole period would have halted.
           </p>
         </div>
       </div>
@@ -77,6 +80,10 @@ export function FoldChart({ sweep }: { sweep: Sweep }) {
           <dd className="font-mono">{ds?.probability === null || ds?.probability === undefined ? 'N/A' : formatShare(ds.probability * 100, 1)}</dd>
           <dd className="text-xs text-slate-500">
             {ds ? `P(true Sharpe > 0) of trial ${ds.trial} (Sharpe ${formatNumber(ds.sharpe_annualised, 2)}) after ${ds.trials} trials` : 'After the sweep completes'}
+          </dd>
+          <dd className="text-xs text-slate-500" data-testid="dsr-trials-note">
+            The {ds ? `${ds.trials} ` : ''}trials count as independent, though neighbouring grid points are correlated: the penalty for the search is then larger than its effective number
+            of trials would give, so the probability errs low.
           </dd>
         </div>
         <div>

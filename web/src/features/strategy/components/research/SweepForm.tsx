@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import { btn } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { SYMBOLS, useStrategies, useStrategyConfig } from '../../api';
+import type { DataPeriod } from '../../marketCoverage';
+import { PeriodStatus } from '../PeriodStatus';
 import { defaultRow, OBJECTIVES, sweepableParams, type ResearchErrors, type ResearchForm, type SpaceRow } from '../../researchModel';
 
 const cls = (err?: string) => `mt-1 w-full rounded border bg-white px-3 py-2 text-sm dark:bg-slate-800 ${err ? 'border-red-500' : 'border-slate-300 dark:border-slate-700'}`;
@@ -31,12 +33,15 @@ export function SweepForm({
   onChange,
   onSubmit,
   running,
+  period,
 }: {
   form: ResearchForm;
   errors: ResearchErrors;
   onChange: (f: Partial<ResearchForm>) => void;
   onSubmit: () => void;
   running: boolean;
+  /** The store's coverage of the symbol: Run waits for it, so a period it has not confirmed is never sent. */
+  period: DataPeriod;
 }) {
   const strategies = useStrategies();
   const config = useStrategyConfig(form.strategy_name);
@@ -82,6 +87,7 @@ export function SweepForm({
             <input {...aria('rs-end', errors.end_date)} type="date" className={cls(errors.end_date)} value={form.end_date} onChange={(e) => onChange({ end_date: e.target.value })} />
           </Labelled>
         </div>
+        {!errors.start_date && !errors.end_date && <PeriodStatus period={period} className="-mt-2 block" />}
 
         <fieldset className="space-y-2">
           <legend className="text-sm font-medium text-slate-700 dark:text-slate-300">Search space</legend>
@@ -187,7 +193,7 @@ export function SweepForm({
             </div>
           )}
         </fieldset>
-        <button type="submit" className={`${btn.primary} w-full`} disabled={running}>
+        <button type="submit" className={`${btn.primary} w-full`} disabled={running || !period.known}>
           {running ? 'Submitting…' : 'Run Sweep'}
         </button>
       </form>

@@ -66,6 +66,15 @@ export function TrialsTable({ trials, names, objective, best, onSave }: { trials
                 <td className="px-2 py-1 font-mono">
                   {t.index}
                   {t.index === best && <span className="ml-1 text-xs font-semibold text-blue-600">best</span>}
+                  {t.halted && (
+                    <span
+                      data-testid="trial-halted"
+                      title={`${t.halted.reason} on ${t.halted.at.slice(0, 10)}: ${t.halted.refused} signals refused, ${t.halted.untraded_days} of ${t.halted.total_days} days untraded`}
+                      className="ml-1 whitespace-nowrap rounded bg-red-100 px-1 text-xs font-semibold text-red-700 dark:bg-red-950 dark:text-red-300"
+                    >
+                      halted {t.halted.at.slice(0, 10)}
+                    </span>
+                  )}
                 </td>
                 {names.map((n) => (
                   <td key={n} className="px-2 py-1 font-mono">
@@ -89,7 +98,10 @@ export function TrialsTable({ trials, names, objective, best, onSave }: { trials
           </tbody>
         </table>
       </div>
-      <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">Greyed trials are not eligible (hover for why). Metrics are each trial's backtest report over the whole period.</p>
+      <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+        Greyed trials are not eligible (hover for why). Halted: a risk limit (the maximum drawdown) stopped the trial's trading for good on that day, so its figures are those of
+        an idle account after it; a halted trial is never the best while one that traded to the end is eligible. Metrics are each trial's backtest report over the whole period.
+      </p>
     </Card>
   );
 }
