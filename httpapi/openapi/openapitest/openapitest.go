@@ -26,6 +26,9 @@ type Operation struct {
 	Path   string
 	// Access is the operation's x-access: public, signed-in or operator.
 	Access string
+	// Security names the schemes any one of which authenticates a call
+	// (the operation's own list, else the document's); none: no credential.
+	Security []string
 }
 
 // Doc is the loaded description with a router that matches requests the way
@@ -78,7 +81,18 @@ func (d *Doc) Operations() []Operation {
 	for pattern, op := range d.ops {
 		m, p, _ := strings.Cut(pattern, " ")
 		acc, _ := op.Extensions["x-access"].(string)
-		out = append(out, Operation{Method: m, Path: p, Access: acc})
+		reqs := d.T.Security
+		if op.Security != nil {
+			reqs = *op.Security
+		}
+		var schemes []string
+		for _, req := range reqs {
+			for name := range req {
+				schemes = append(schemes, name)
+			}
+		}
+		sort.Strings(schemes)
+		out = append(out, Operation{Method: m, Path: p, Access: acc, Security: schemes})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path+out[i].Method < out[j].Path+out[j].Method })
 	return out
