@@ -5,6 +5,7 @@ package openapitest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -140,6 +141,35 @@ func Check(t TB, req *http.Request, status int, header http.Header, body []byte)
 		t.Fatalf("%v", err)
 	}
 	if err := d.Check(req, status, header, body); err != nil {
+		t.Errorf("%v", err)
+	}
+}
+
+// CheckSchema validates a JSON document against one of the description's
+// component schemas (a webhook's body against NotificationMessage).
+func (d *Doc) CheckSchema(name string, body []byte) error {
+	ref := d.T.Components.Schemas[name]
+	if ref == nil || ref.Value == nil {
+		return fmt.Errorf("openapi: no schema %s", name)
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return fmt.Errorf("not JSON: %v", err)
+	}
+	if err := ref.Value.VisitJSON(v, openapi3.MultiErrors()); err != nil {
+		return fmt.Errorf("does not match %s: %v\nbody: %.600s", name, err, body)
+	}
+	return nil
+}
+
+// CheckSchema reports a document that breaks a component schema as a test error.
+func CheckSchema(t TB, name string, body []byte) {
+	t.Helper()
+	d, err := Load()
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	if err := d.CheckSchema(name, body); err != nil {
 		t.Errorf("%v", err)
 	}
 }
