@@ -81,4 +81,3 @@ function parseStrictCSV(text: string): string[][] {
   if (record.length > 0) throw new Error('last record not ended by CRLF');
   return records;
 }
-});
