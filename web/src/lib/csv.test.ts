@@ -65,7 +65,7 @@ function parseStrictCSV(text: string): string[][] {
         cell += text[i++];
       }
     } else {
-      while (i < text.length && !',\r\n"'.includes(text[i])) cell += text[i++];
+      while (i < text.length && !',\r\n"'.includes(text.charAt(i))) cell += text.charAt(i++);
       if (text[i] === '"') throw new Error(`quote inside an unquoted cell at ${i}`);
     }
     record.push(cell);
