@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -172,4 +175,50 @@ func CheckSchema(t TB, name string, body []byte) {
 	if err := d.CheckSchema(name, body); err != nil {
 		t.Errorf("%v", err)
 	}
+}
+
+// Answer is one recorded answer of the end-to-end run (e2e/lib/answers.mjs).
+type Answer struct {
+	Method  string            `json:"method"`
+	URL     string            `json:"url"` // path and query
+	Status  int               `json:"status"`
+	Headers map[string]string `json:"headers"`
+	Body    string            `json:"body"`
+}
+
+// CheckRecorded checks every answer recorded in dir's *.jsonl files against
+// the description; it returns how many it checked and each mismatch.
+func (d *Doc) CheckRecorded(dir string) (int, []error, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil {
+		return 0, nil, err
+	}
+	n, seen := 0, map[string]bool{}
+	var errs []error
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			return n, errs, err
+		}
+		for i, line := range bytes.Split(raw, []byte("\n")) {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			var a Answer
+			if err := json.Unmarshal(line, &a); err != nil {
+				return n, errs, fmt.Errorf("%s:%d: %v", f, i+1, err)
+			}
+			req := httptest.NewRequest(a.Method, a.URL, nil)
+			h := http.Header{}
+			for k, v := range a.Headers {
+				h.Set(k, v)
+			}
+			n++
+			if err := d.Check(req, a.Status, h, []byte(a.Body)); err != nil && !seen[err.Error()] {
+				seen[err.Error()] = true // the same mismatch once
+				errs = append(errs, err)
+			}
+		}
+	}
+	return n, errs, nil
 }
