@@ -89,8 +89,8 @@ func fail(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, status, envelope{Error: &errorBody{Code: de.Code, Message: de.Message, Fields: de.Fields}})
 }
 
-// Realm is the realm of the API's bearer challenge.
-const Realm = "kestrel"
+// realm is the realm of the API's bearer challenge.
+const realm = "kestrel"
 
 // challenge sets the bearer challenge every 401 carries (RFC 9110 section
 // 11.6.1, RFC 6750 section 3), unless the handler set its own (/metrics
@@ -100,7 +100,7 @@ func challenge(w http.ResponseWriter, r *http.Request) {
 	if w.Header().Get("WWW-Authenticate") != "" {
 		return
 	}
-	c := `Bearer realm="` + Realm + `"`
+	c := `Bearer realm="` + realm + `"`
 	if bearerToken(r) != "" {
 		c += `, error="invalid_token"`
 	}
