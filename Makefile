@@ -79,7 +79,9 @@ test-web: web/node_modules/.package-lock.json
 	cd web && npm test
 
 test-e2e: bin/kestrel bin/coinbasefake bin/aifake e2e/node_modules/.package-lock.json
-	cd e2e && npm test
+	rm -rf e2e/answers
+	cd e2e && KESTREL_E2E_ANSWERS=$(CURDIR)/e2e/answers npm test
+	KESTREL_E2E_ANSWERS=$(CURDIR)/e2e/answers go test -count=1 -run TestRecordedAnswers -v ./httpapi/openapi/openapitest/
 
 # Pinned analysers, fetched from the Go module registry on first use and cached.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,8 +25,10 @@ func TestRouteTableMatchesOpenAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	described := map[string]string{}
+	security := map[string][]string{}
 	for _, op := range doc.Operations() {
 		described[op.Method+" "+op.Path] = op.Access
+		security[op.Method+" "+op.Path] = op.Security
 	}
 	routes := s.app.API.Routes()
 	if len(routes) < 50 {
@@ -39,6 +42,19 @@ func TestRouteTableMatchesOpenAPI(t *testing.T) {
 			t.Errorf("%s is registered but missing from httpapi/openapi/openapi.json", key)
 		case acc != r.Access:
 			t.Errorf("%s: the router says access %q, the description x-access %q", key, r.Access, acc)
+		}
+		// The security the description names is the credential the route
+		// takes: none on a public route, the bearer token elsewhere, and
+		// the realtime ticket beside it where the route takes one.
+		want := []string{"bearer"}
+		switch {
+		case r.Access == "public":
+			want = nil
+		case r.TicketInQuery:
+			want = []string{"bearer", "wsTicket"}
+		}
+		if got := security[key]; ok && !slices.Equal(got, want) {
+			t.Errorf("%s: described security %v, want %v", key, got, want)
 		}
 		delete(described, key)
 	}
@@ -119,6 +135,10 @@ func (m *matrix) call(r httpapi.Route, token string, body bool) (int, string) {
 	raw, _ := io.ReadAll(res.Body)
 	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 		openapitest.Check(m.s.t, req, res.StatusCode, res.Header, raw)
+	}
+	// Every 401 says how to authenticate (RFC 9110 section 15.5.2).
+	if c := res.Header.Get("WWW-Authenticate"); res.StatusCode == http.StatusUnauthorized && !strings.HasPrefix(c, `Bearer realm="kestrel"`) {
+		m.s.t.Errorf("%s %s: 401 with WWW-Authenticate %q, want a Bearer challenge with realm kestrel", r.Method, r.Path, c)
 	}
 	return res.StatusCode, fmt.Sprintf("%.300s", raw)
 }

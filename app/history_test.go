@@ -68,7 +68,6 @@ func TestPortfolioHistoryLastsAndAnalyticsSayWhatTheyCover(t *testing.T) {
 		}
 	}
 	sys := settings.Defaults().System
-	sys.Monitoring.MetricsRetention = 30
 	retention.Prune(ctx, s.app.Store, sys, now)
 
 	pts, err := s.app.Store.PortfolioPoints(ctx, first.Add(-time.Minute), now.Add(time.Minute), 10_000_000)

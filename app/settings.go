@@ -12,6 +12,8 @@ import (
 
 // settingsEffects tells the Settings screen which keys the running system
 // applies ("applied") and which it stores without acting on yet ("stored").
+// Every key is applied: a setting that does nothing is not offered (a
+// test walks the whole document).
 var settingsEffects = map[string]string{
 	"api.exchange.provider": "applied", // switches the exchange and the live market (app/venue.go)
 	"api.marketData.source": "applied", // the paper venue's prices: the replay or Coinbase's live market (app/venue.go)
@@ -42,8 +44,7 @@ var settingsEffects = map[string]string{
 	"trading.promotion.paper.minOOSSharpe":       "applied",
 	"trading.promotion.live.minPaperDays":        "applied",
 	"trading.promotion.live.minPaperTrades":      "applied",
-	"trading.defaultParameters.timeInForce":      "stored",
-	"ui":                                         "stored",
+	"ui":                                         "applied",
 	"ui.theme.mode":                              "applied",
 	"ui.theme.fontSize":                          "applied",
 	"ui.dashboard.refreshInterval":               "applied",
@@ -57,14 +58,8 @@ var settingsEffects = map[string]string{
 	"ui.charts.timeframe":                        "applied",
 	"system.logging.level":                       "applied",
 	"system.security.sessionTimeout":             "applied",
-	"system.security.enableAuditLog":             "stored",
 	"system.security.enableTwoFactor":            "applied", // operators must sign in with TOTP
-	"system.security.enableApiKeyRotation":       "stored",
 	"system.monitoring":                          "applied",
-	"system.monitoring.enablePerformanceMetrics": "stored", // /metrics is always served; nothing reads this switch yet
-	"system.monitoring.metricsRetention":         "stored", // the portfolio history is the account's record: kept for its life, downsampled (ops/retention)
-	"system.logging.enableFileLogging":           "stored",
-	"system.logging.enableRemoteLogging":         "stored",
 	"system.logging.logRetention":                "applied",
 	"system.backup":                              "applied",
 	"system.notifications":                       "applied", // email channels' mail server, the digest's time, the Telegram API URL
@@ -108,7 +103,6 @@ var settingsEffects = map[string]string{
 	"system.backup.backupInterval":             "applied",
 	"system.backup.backupRetention":            "applied",
 	"system.backup.enableAutoBackup":           "applied",
-	"system.backup.backupLocation":             "applied",
 	"system.monitoring.enableHealthChecks":     "applied",
 	"system.monitoring.healthCheckInterval":    "applied",
 	"system.performance.cacheTimeout":          "applied",
@@ -116,26 +110,17 @@ var settingsEffects = map[string]string{
 	"system.performance.enableCompression":     "applied",
 	"system.performance.maxConcurrentRequests": "applied",
 	"system.performance.requestTimeout":        "applied",
-	"system.security.apiKeyRotationInterval":   "stored",
 	"trading.defaultParameters.orderType":      "applied",
 	"trading.defaultParameters.quantity":       "applied",
-	"ui.charts.indicators":                     "stored",
-	"ui.charts.showGrid":                       "stored",
-	"ui.charts.showVolume":                     "stored",
-	"ui.dashboard.layout":                      "stored",
 	"ui.display.currency":                      "applied",
 	"ui.display.dateFormat":                    "applied",
 	"ui.display.decimalPlaces":                 "applied",
 	"ui.display.thousandsSeparator":            "applied",
 	"ui.display.timeFormat":                    "applied",
-	"ui.language.locale":                       "stored",
 	"ui.notifications.alerts":                  "applied", // notify: gates that group of events (or email channels) for the user
 	"ui.notifications.email":                   "applied", // notify: gates that group of events (or email channels) for the user
 	"ui.notifications.push":                    "applied", // notify: gates the user's web push channels
-	"ui.notifications.sound":                   "stored",
 	"ui.notifications.system":                  "applied", // notify: gates that group of events (or email channels) for the user
-	"ui.theme.accentColor":                     "stored",
-	"ui.theme.primaryColor":                    "stored",
 }
 
 // openSettings loads the settings and applies them to the running system.

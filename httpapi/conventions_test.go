@@ -60,6 +60,35 @@ func TestUnknownAPIPathIs404Envelope(t *testing.T) {
 	}
 }
 
+// Well-known URIs are the discovery of clients (an MCP client's OAuth
+// discovery first): a JSON 404 in the envelope, never the app's page.
+func TestWellKnownIs404Envelope(t *testing.T) {
+	a := newAPI(t)
+	for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp",
+		"/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"} {
+		r := a.do("GET", path, "", "")
+		if r.Status != 404 || r.Success || r.Error.Code != "not_found" || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("GET %s = %d %s %.80q", path, r.Status, r.Header.Get("Content-Type"), r.Raw)
+		}
+	}
+}
+
+// Every 401 carries a bearer challenge with the API's realm; one that
+// answers a presented token says it was not accepted (RFC 6750 section 3).
+func TestUnauthorizedCarriesABearerChallenge(t *testing.T) {
+	a := newAPI(t)
+	for _, c := range []struct{ name, method, path, token, body, want string }{
+		{"no token", "GET", "/api/auth/me", "", "", `Bearer realm="kestrel"`},
+		{"unknown token", "GET", "/api/auth/me", "nope", "", `Bearer realm="kestrel", error="invalid_token"`},
+		{"wrong password", "POST", "/api/auth/login", "", `{"email":"a@b.co","password":"wrong-password-1"}`, `Bearer realm="kestrel"`},
+	} {
+		r := a.do(c.method, c.path, c.token, c.body)
+		if r.Status != 401 || r.Header.Get("WWW-Authenticate") != c.want {
+			t.Errorf("%s: %d WWW-Authenticate %q, want 401 %q", c.name, r.Status, r.Header.Get("WWW-Authenticate"), c.want)
+		}
+	}
+}
+
 func TestSecurityHeadersAndRequestID(t *testing.T) {
 	a := newAPI(t)
 	r := a.do("GET", "/api/system/health", "", "")

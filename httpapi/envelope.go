@@ -84,7 +84,29 @@ func fail(w http.ResponseWriter, r *http.Request, err error) {
 	} else if de.Cause != nil { // e.g. a 503: the client sees the message, the operator why
 		slog.WarnContext(r.Context(), "request refused", "code", de.Code, "err", de.Cause, "method", r.Method, "path", r.URL.Path, "request_id", requestID(r.Context()))
 	}
-	writeJSON(w, statusFor(de.Code), envelope{Error: &errorBody{Code: de.Code, Message: de.Message, Fields: de.Fields}})
+	status := statusFor(de.Code)
+	if status == http.StatusUnauthorized {
+		challenge(w, r)
+	}
+	writeJSON(w, status, envelope{Error: &errorBody{Code: de.Code, Message: de.Message, Fields: de.Fields}})
+}
+
+// realm is the realm of the API's bearer challenge.
+const realm = "kestrel"
+
+// challenge sets the bearer challenge every 401 carries (RFC 9110 section
+// 11.6.1, RFC 6750 section 3), unless the handler set its own (/metrics
+// has its realm). A request that sent a bearer token is told it was not
+// accepted.
+func challenge(w http.ResponseWriter, r *http.Request) {
+	if w.Header().Get("WWW-Authenticate") != "" {
+		return
+	}
+	c := `Bearer realm="` + realm + `"`
+	if bearerToken(r) != "" {
+		c += `, error="invalid_token"`
+	}
+	w.Header().Set("WWW-Authenticate", c)
 }
 
 // decode reads a JSON body into dst, rejecting unknown fields, trailing data

@@ -292,7 +292,7 @@ func (s *Server) toolCall(method, pattern string, op oaOperation) mcp.ToolHandle
 		args := map[string]json.RawMessage{}
 		if len(req.Params.Arguments) > 0 {
 			if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-				return nil, fmt.Errorf("arguments must be a JSON object: %w", err)
+				return toolError(&domain.Error{Code: domain.EInvalid, Message: "The arguments must be a JSON object"}), nil
 			}
 		}
 		path, query := pattern, url.Values{}
@@ -300,7 +300,11 @@ func (s *Server) toolCall(method, pattern string, op oaOperation) mcp.ToolHandle
 			v, ok := args[p.Name]
 			if !ok {
 				if p.In == "path" {
-					return nil, fmt.Errorf("missing path parameter %q", p.Name)
+					// A tool error, as the REST answer would be: the
+					// model reads it and calls again (a protocol error
+					// would end the call without a word it can use).
+					return toolError(&domain.Error{Code: domain.EInvalid, Message: "Missing required argument " + p.Name,
+						Fields: map[string]string{p.Name: "Required"}}), nil
 				}
 				continue
 			}
@@ -341,6 +345,13 @@ func (s *Server) toolCall(method, pattern string, op oaOperation) mcp.ToolHandle
 			IsError: rec.Code >= 400,
 		}, nil
 	}
+}
+
+// toolError is a tool result carrying the error envelope a REST call
+// would have answered.
+func toolError(e *domain.Error) *mcp.CallToolResult {
+	b, _ := json.Marshal(envelope{Error: &errorBody{Code: e.Code, Message: e.Message, Fields: e.Fields}})
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, IsError: true}
 }
 
 // argText is a parameter's value as it goes in a path or query: a JSON

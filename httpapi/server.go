@@ -287,6 +287,9 @@ func (s *Server) registerRoutes() {
 		s.mux.Handle("GET /metrics", requireMetricsToken(s.d.MetricsToken, s.d.MetricsClosed, s.d.Metrics.Handler()))
 	}
 	s.mux.HandleFunc("/api/", s.noSuchEndpoint)
+	// Well-known URIs (RFC 8615) are for clients, not people: an OAuth
+	// discovery (an MCP client's) gets a JSON 404, never the app's page.
+	s.mux.HandleFunc("/.well-known/", s.noSuchEndpoint)
 	s.mux.Handle("/", spaHandler(s.d.UI, s.d.Tuning))
 }
 

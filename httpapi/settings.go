@@ -226,7 +226,14 @@ func (s *Server) importSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	prev := cur
-	dec := json.NewDecoder(bytes.NewReader(raw.Settings))
+	// A file from an older build may hold settings no longer offered:
+	// they are dropped; any other unknown key makes the file invalid.
+	doc, err := settings.DropRetired(raw.Settings)
+	if err != nil {
+		fail(w, r, domain.Errorf(domain.EInvalid, "Invalid settings file format"))
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&cur); err != nil {
 		fail(w, r, domain.Errorf(domain.EInvalid, "Invalid settings file format"))
@@ -253,12 +260,12 @@ type importReply struct {
 
 func (s *Server) settingsOptions(w http.ResponseWriter, r *http.Request) {
 	ok(w, map[string]any{
-		"themeModes": settings.ThemeModes, "primaryColors": settings.PrimaryColors, "fontSizes": settings.FontSizes,
-		"layouts": settings.Layouts, "chartTypes": settings.ChartTypes, "timeframes": settings.Timeframes,
+		"themeModes": settings.ThemeModes, "fontSizes": settings.FontSizes,
+		"chartTypes": settings.ChartTypes, "timeframes": settings.Timeframes,
 		"currencies": settings.Currencies, "decimalPlaces": settings.DecimalChoices, "dateFormats": settings.DateFormats,
 		"timeFormats": settings.TimeFormats, "separators": settings.Separators, "timezones": settings.Timezones,
-		"logLevels": settings.LogLevels, "backupLocations": settings.BackupLocations, "aiModels": settings.AIModels,
-		"orderTypes": settings.OrderTypes, "timesInForce": settings.TimesInForce, "exchangeProviders": settings.ExchangeKinds,
+		"logLevels": settings.LogLevels, "aiModels": settings.AIModels,
+		"orderTypes": settings.OrderTypes, "exchangeProviders": settings.ExchangeKinds,
 		"marketSources": settings.MarketSources, "aiProviders": settings.AIKinds,
 	})
 }

@@ -156,8 +156,15 @@ func (s *Server) putStrategyConfig(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	// Omitted keys keep their values.
-	if err := decode(r, &cur); err != nil {
+	// Omitted keys keep their values. What GET adds beside the
+	// configuration (configView) is accepted and ignored, so a client can
+	// read, change and write back.
+	in := struct {
+		*strategy.Config
+		ModelLabel json.RawMessage `json:"model_label"`
+		Provider   json.RawMessage `json:"provider"`
+	}{Config: &cur}
+	if err := decode(r, &in); err != nil {
 		fail(w, r, err)
 		return
 	}

@@ -15,7 +15,7 @@ func FuzzValidate(f *testing.F) {
 	f.Add(def)
 	for _, s := range []string{
 		`{"trading":{"riskManagement":{"maxPositionSize":2,"stopLossPercent":-1}}}`,
-		`{"api":{"exchange":{"timeout":0,"rateLimit":1e308}},"ui":{"theme":{"primaryColor":"#zzzzzz"}}}`,
+		`{"api":{"exchange":{"timeout":0,"rateLimit":1e308}},"ui":{"theme":{"mode":"neon"}}}`,
 		`{"system":{"logging":{"level":"LOUD"},"backup":{"retention":-5}}}`,
 		`{"trading":{"defaultParameters":{"quantity":"0.1"}}}`,
 		`{"ui":null,"trading":null}`, `{}`, `[]`,

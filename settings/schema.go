@@ -102,9 +102,8 @@ type LiveGates struct {
 
 // DefaultParameters prefill the trading form.
 type DefaultParameters struct {
-	Quantity    float64 `json:"quantity"`
-	OrderType   string  `json:"orderType"`
-	TimeInForce string  `json:"timeInForce"`
+	Quantity  float64 `json:"quantity"`
+	OrderType string  `json:"orderType"`
 }
 
 // RiskManagement are the risk limits (fractions of portfolio value, USD amounts).
@@ -148,26 +147,20 @@ type UI struct {
 }
 
 type Theme struct {
-	Mode         string `json:"mode"`
-	PrimaryColor string `json:"primaryColor"`
-	AccentColor  string `json:"accentColor"`
-	FontSize     string `json:"fontSize"`
+	Mode     string `json:"mode"`
+	FontSize string `json:"fontSize"`
 }
 
 type Dashboard struct {
-	Layout           string `json:"layout"`
-	ShowMetrics      bool   `json:"showMetrics"`
-	ShowCharts       bool   `json:"showCharts"`
-	ShowRecentTrades bool   `json:"showRecentTrades"`
-	RefreshInterval  int    `json:"refreshInterval"` // ms
+	ShowMetrics      bool `json:"showMetrics"`
+	ShowCharts       bool `json:"showCharts"`
+	ShowRecentTrades bool `json:"showRecentTrades"`
+	RefreshInterval  int  `json:"refreshInterval"` // ms
 }
 
 type Charts struct {
-	Type       string   `json:"type"`
-	Timeframe  string   `json:"timeframe"`
-	Indicators []string `json:"indicators"`
-	ShowVolume bool     `json:"showVolume"`
-	ShowGrid   bool     `json:"showGrid"`
+	Type      string `json:"type"`
+	Timeframe string `json:"timeframe"`
 }
 
 type Notifications struct {
@@ -176,7 +169,6 @@ type Notifications struct {
 	System bool `json:"system"`
 	Email  bool `json:"email"`
 	Push   bool `json:"push"`
-	Sound  bool `json:"sound"`
 }
 
 type Display struct {
@@ -188,7 +180,6 @@ type Display struct {
 }
 
 type Language struct {
-	Locale   string `json:"locale"`
 	Timezone string `json:"timezone"`
 }
 
@@ -251,32 +242,25 @@ type NotifyServers struct {
 }
 
 type Monitoring struct {
-	EnableHealthChecks       bool `json:"enableHealthChecks"`
-	HealthCheckInterval      int  `json:"healthCheckInterval"` // ms
-	EnablePerformanceMetrics bool `json:"enablePerformanceMetrics"`
-	MetricsRetention         int  `json:"metricsRetention"` // days
+	EnableHealthChecks  bool `json:"enableHealthChecks"`
+	HealthCheckInterval int  `json:"healthCheckInterval"` // ms
 }
 
 type Logging struct {
-	Level               string `json:"level"`
-	EnableFileLogging   bool   `json:"enableFileLogging"`
-	LogRetention        int    `json:"logRetention"` // days
-	EnableRemoteLogging bool   `json:"enableRemoteLogging"`
+	Level        string `json:"level"`
+	LogRetention int    `json:"logRetention"` // days
 }
 
+// Backup is the automatic backup, into the data directory's backups folder.
 type Backup struct {
-	EnableAutoBackup bool   `json:"enableAutoBackup"`
-	BackupInterval   int    `json:"backupInterval"`  // ms
-	BackupRetention  int    `json:"backupRetention"` // count of backups kept
-	BackupLocation   string `json:"backupLocation"`
+	EnableAutoBackup bool `json:"enableAutoBackup"`
+	BackupInterval   int  `json:"backupInterval"`  // ms
+	BackupRetention  int  `json:"backupRetention"` // count of backups kept
 }
 
 type Security struct {
-	EnableTwoFactor        bool `json:"enableTwoFactor"` // operators must sign in with TOTP (auth.SetRequireOperatorTOTP)
-	SessionTimeout         int  `json:"sessionTimeout"`  // ms
-	EnableAPIKeyRotation   bool `json:"enableApiKeyRotation"`
-	APIKeyRotationInterval int  `json:"apiKeyRotationInterval"` // days
-	EnableAuditLog         bool `json:"enableAuditLog"`
+	EnableTwoFactor bool `json:"enableTwoFactor"` // operators must sign in with TOTP (auth.SetRequireOperatorTOTP)
+	SessionTimeout  int  `json:"sessionTimeout"`  // ms
 }
 
 type Performance struct {

@@ -81,8 +81,6 @@ func oneOf[T comparable](c *checker, field, label string, v T, options []T) {
 	}
 }
 
-var hexColor = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
-
 // Validate runs every rule of spec section 5 (bounds, required keys, warnings).
 // Errors block saving; warnings do not.
 func Validate(s *Settings) Result {
@@ -172,7 +170,6 @@ func validateTrading(c *checker, t Trading) {
 		c.step("trading.defaultParameters.quantity", "Default quantity", d.Quantity, 0.001)
 	}
 	oneOf(c, "trading.defaultParameters.orderType", "Order type", d.OrderType, OrderTypes)
-	oneOf(c, "trading.defaultParameters.timeInForce", "Time in force", d.TimeInForce, TimesInForce)
 
 	r := t.RiskManagement
 	p := "trading.riskManagement."
@@ -214,13 +211,7 @@ func validatePromotion(c *checker, pr Promotion) {
 
 func validateUI(c *checker, u UI) {
 	oneOf(c, "ui.theme.mode", "Theme", u.Theme.Mode, ThemeModes)
-	for field, v := range map[string]string{"ui.theme.primaryColor": u.Theme.PrimaryColor, "ui.theme.accentColor": u.Theme.AccentColor} {
-		if !hexColor.MatchString(v) {
-			c.err(field, "Colour must be a hex colour like #3b82f6")
-		}
-	}
 	oneOf(c, "ui.theme.fontSize", "Font size", u.Theme.FontSize, FontSizes)
-	oneOf(c, "ui.dashboard.layout", "Layout", u.Dashboard.Layout, Layouts)
 	c.intRange("ui.dashboard.refreshInterval", "Refresh interval", u.Dashboard.RefreshInterval, 1000, 30000, " ms")
 	oneOf(c, "ui.charts.type", "Chart type", u.Charts.Type, ChartTypes)
 	oneOf(c, "ui.charts.timeframe", "Timeframe", u.Charts.Timeframe, Timeframes)
@@ -233,9 +224,6 @@ func validateUI(c *checker, u UI) {
 	oneOf(c, "ui.display.dateFormat", "Date format", u.Display.DateFormat, DateFormats)
 	oneOf(c, "ui.display.timeFormat", "Time format", u.Display.TimeFormat, TimeFormats)
 	oneOf(c, "ui.language.timezone", "Timezone", u.Language.Timezone, Timezones)
-	if strings.TrimSpace(u.Language.Locale) == "" {
-		c.err("ui.language.locale", "Locale is required")
-	}
 }
 
 const (
@@ -246,17 +234,11 @@ const (
 
 func validateSystem(c *checker, s System) {
 	c.intRange("system.monitoring.healthCheckInterval", "Health check interval", s.Monitoring.HealthCheckInterval, 10000, 300000, " ms")
-	c.intRange("system.monitoring.metricsRetention", "Metrics retention", s.Monitoring.MetricsRetention, 1, 90, " days")
 	oneOf(c, "system.logging.level", "Log level", s.Logging.Level, LogLevels)
 	c.intRange("system.logging.logRetention", "Log retention", s.Logging.LogRetention, 1, 365, " days")
 	c.intRange("system.backup.backupInterval", "Backup interval", s.Backup.BackupInterval, hour, 7*day, " ms (1 hour to 7 days)")
 	c.intRange("system.backup.backupRetention", "Backup retention", s.Backup.BackupRetention, 1, 365, "")
-	oneOf(c, "system.backup.backupLocation", "Backup location", s.Backup.BackupLocation, BackupLocations)
-	if s.Backup.BackupLocation != "local" && slices.Contains(BackupLocations, s.Backup.BackupLocation) {
-		c.err("system.backup.backupLocation", "Backup location "+s.Backup.BackupLocation+" is not supported yet; use local")
-	}
 	c.intRange("system.security.sessionTimeout", "Session timeout", s.Security.SessionTimeout, 5*minute, day, " ms (5 minutes to 24 hours)")
-	c.intRange("system.security.apiKeyRotationInterval", "Key rotation interval", s.Security.APIKeyRotationInterval, 1, 90, " days")
 	c.intRange("system.performance.cacheTimeout", "Cache timeout", s.Performance.CacheTimeout, minute, hour, " ms (1 minute to 1 hour)")
 	c.intRange("system.performance.maxConcurrentRequests", "Max concurrent requests", s.Performance.MaxConcurrentRequests, 1, 100, "")
 	c.intRange("system.performance.requestTimeout", "Request timeout", s.Performance.RequestTimeout, 5000, 120000, " ms")

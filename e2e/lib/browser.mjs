@@ -2,6 +2,7 @@
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { recordPage } from './answers.mjs';
 
 export const screenshotDir = resolve(import.meta.dirname, '..', 'screenshots');
 
@@ -19,6 +20,7 @@ export async function launch() {
 export async function newPage(browser, baseURL, viewport = { width: 1366, height: 900 }) {
   const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
   const page = await context.newPage();
+  recordPage(page);
   const external = [];
   const consoleErrors = [];
   page.on('request', (req) => {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { record } from './answers.mjs';
 
 const binary = resolve(import.meta.dirname, '..', '..', 'bin', 'kestrel');
 
@@ -64,5 +65,7 @@ export async function api(base, method, path, { token, body } = {}) {
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, ...(await res.json()) };
+  const text = await res.text();
+  record(method, base + path, res.status, Object.fromEntries(res.headers), text);
+  return { status: res.status, ...JSON.parse(text) };
 }

@@ -143,8 +143,10 @@ test('trade end to end in the browser', async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
   assert.match(download.suggestedFilename(), /^trade-history-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = readFileSync(await download.path(), 'utf8');
-  assert.equal(csv.split('\n')[0], 'Date,Symbol,Side,Quantity,Price,Total,Fee,Status,Strategy,Order Type,Order ID,Realized P&L');
-  assert.equal(csv.trim().split('\n').length, 2);
+  // RFC 4180: every record ends in CRLF, no bare line feed.
+  assert.ok(csv.endsWith('\r\n') && !/[^\r]\n/.test(csv), 'records end in CRLF');
+  assert.equal(csv.split('\r\n')[0], 'Date,Symbol,Side,Quantity,Price,Total,Fee,Status,Strategy,Order Type,Order ID,Realized P&L');
+  assert.equal(csv.trim().split('\r\n').length, 2);
   await page.getByLabel('Side').selectOption('SELL');
   await page.getByText('No trades found matching your criteria').waitFor();
   await page.getByLabel('Side').selectOption('');

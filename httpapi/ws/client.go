@@ -89,6 +89,7 @@ func (h *Hub) Handler(authenticate Authenticator, validSymbol func(string) bool)
 		}
 		who, err := authenticate(r.Context(), c)
 		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="kestrel"`) // as every 401 of the API
 			refuse(w, http.StatusUnauthorized, "unauthorized", "Authentication required: a realtime ticket (POST /api/ws/ticket) in ?ticket= or a bearer token in the Authorization header")
 			return
 		}

@@ -76,9 +76,6 @@ func (b *Backups) due(last time.Time) bool {
 // backupRetention copies. It returns the new copy's path.
 func (b *Backups) Take(ctx context.Context) (string, error) {
 	s := b.platform().System.Backup
-	if s.BackupLocation != "local" && s.BackupLocation != "" {
-		return "", fmt.Errorf("backup location %q is not supported; use local", s.BackupLocation)
-	}
 	if b.db == nil {
 		return "", ErrUnsupported
 	}

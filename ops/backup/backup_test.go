@@ -28,16 +28,16 @@ type alerts struct{}
 
 func (alerts) Raise(context.Context, string, string, string, string, string) {}
 
-func platform(location string, keep int) func() settings.Settings {
+func platform(keep int) func() settings.Settings {
 	s := settings.Settings{}
-	s.System.Backup = settings.Backup{EnableAutoBackup: true, BackupInterval: 3600000, BackupRetention: keep, BackupLocation: location}
+	s.System.Backup = settings.Backup{EnableAutoBackup: true, BackupInterval: 3600000, BackupRetention: keep}
 	return func() settings.Settings { return s }
 }
 
 func TestTakeKeepsTheNewest(t *testing.T) {
 	dir := t.TempDir()
 	clk := &clock{time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)}
-	b := backup.New(copier{}, dir, platform("local", 2), alerts{}, clk)
+	b := backup.New(copier{}, dir, platform(2), alerts{}, clk)
 	for range 4 {
 		if _, err := b.Take(context.Background()); err != nil {
 			t.Fatal(err)
@@ -57,11 +57,8 @@ func TestTakeKeepsTheNewest(t *testing.T) {
 func TestTakeRefuses(t *testing.T) {
 	clk := &clock{time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)}
 	dir := filepath.Join(t.TempDir(), "backups")
-	if _, err := backup.New(nil, dir, platform("local", 3), alerts{}, clk).Take(context.Background()); !errors.Is(err, backup.ErrUnsupported) {
+	if _, err := backup.New(nil, dir, platform(3), alerts{}, clk).Take(context.Background()); !errors.Is(err, backup.ErrUnsupported) {
 		t.Errorf("without a copier: %v, want ErrUnsupported", err)
-	}
-	if _, err := backup.New(copier{}, dir, platform("s3", 3), alerts{}, clk).Take(context.Background()); err == nil {
-		t.Error("backup to s3 succeeded; only local is supported")
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("refused backups created %s", dir)

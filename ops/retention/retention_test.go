@@ -48,21 +48,20 @@ func (s *store) ThinPortfolioPoints(_ context.Context, before time.Time, bucket 
 func TestPruneCutoffs(t *testing.T) {
 	now := time.Date(2026, 5, 4, 12, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
-		name                string
-		logDays, metricDays int
-		want                map[string]string
+		name    string
+		logDays int
+		want    map[string]string
 	}{
 		// The portfolio history is never cut by a retention: it is thinned to
-		// hours after 2 days and to days after 90, whatever the settings say.
-		{"both retentions", 30, 90, map[string]string{"logs": "2026-04-04", "alerts": "2026-04-04", "portfolio/1h0m0s": "2026-05-02", "portfolio/24h0m0s": "2026-02-03"}},
-		{"a short metrics retention deletes no history", 30, 1, map[string]string{"logs": "2026-04-04", "alerts": "2026-04-04", "portfolio/1h0m0s": "2026-05-02", "portfolio/24h0m0s": "2026-02-03"}},
-		{"zero keeps every log", 0, 0, map[string]string{"portfolio/1h0m0s": "2026-05-02", "portfolio/24h0m0s": "2026-02-03"}},
-		{"logs only", 7, 0, map[string]string{"logs": "2026-04-27", "alerts": "2026-04-27", "portfolio/1h0m0s": "2026-05-02", "portfolio/24h0m0s": "2026-02-03"}},
+		// hours after 2 days and to days after 90.
+		{"logs and alerts", 30, map[string]string{"logs": "2026-04-04", "alerts": "2026-04-04", "portfolio/1h0m0s": "2026-05-02", "portfolio/24h0m0s": "2026-02-03"}},
+		{"zero keeps every log", 0, map[string]string{"portfolio/1h0m0s": "2026-05-02", "portfolio/24h0m0s": "2026-02-03"}},
+		{"a week of logs", 7, map[string]string{"logs": "2026-04-27", "alerts": "2026-04-27", "portfolio/1h0m0s": "2026-05-02", "portfolio/24h0m0s": "2026-02-03"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &store{cut: map[string]time.Time{}}
 			var sys settings.System
-			sys.Logging.LogRetention, sys.Monitoring.MetricsRetention = tc.logDays, tc.metricDays
+			sys.Logging.LogRetention = tc.logDays
 			retention.Prune(context.Background(), s, sys, now)
 			if len(s.cut) != len(tc.want) {
 				t.Fatalf("pruned %v, want %v", s.cut, tc.want)

@@ -5,9 +5,13 @@ package openapitest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -26,6 +30,9 @@ type Operation struct {
 	Path   string
 	// Access is the operation's x-access: public, signed-in or operator.
 	Access string
+	// Security names the schemes any one of which authenticates a call
+	// (the operation's own list, else the document's); none: no credential.
+	Security []string
 }
 
 // Doc is the loaded description with a router that matches requests the way
@@ -78,7 +85,18 @@ func (d *Doc) Operations() []Operation {
 	for pattern, op := range d.ops {
 		m, p, _ := strings.Cut(pattern, " ")
 		acc, _ := op.Extensions["x-access"].(string)
-		out = append(out, Operation{Method: m, Path: p, Access: acc})
+		reqs := d.T.Security
+		if op.Security != nil {
+			reqs = *op.Security
+		}
+		var schemes []string
+		for _, req := range reqs {
+			for name := range req {
+				schemes = append(schemes, name)
+			}
+		}
+		sort.Strings(schemes)
+		out = append(out, Operation{Method: m, Path: p, Access: acc, Security: schemes})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path+out[i].Method < out[j].Path+out[j].Method })
 	return out
@@ -128,4 +146,83 @@ func Check(t TB, req *http.Request, status int, header http.Header, body []byte)
 	if err := d.Check(req, status, header, body); err != nil {
 		t.Errorf("%v", err)
 	}
+}
+
+// CheckSchema validates a JSON document against one of the description's
+// component schemas (a webhook's body against NotificationMessage).
+func (d *Doc) CheckSchema(name string, body []byte) error {
+	ref := d.T.Components.Schemas[name]
+	if ref == nil || ref.Value == nil {
+		return fmt.Errorf("openapi: no schema %s", name)
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return fmt.Errorf("not JSON: %v", err)
+	}
+	if err := ref.Value.VisitJSON(v, openapi3.MultiErrors()); err != nil {
+		return fmt.Errorf("does not match %s: %v\nbody: %.600s", name, err, body)
+	}
+	return nil
+}
+
+// CheckSchema reports a document that breaks a component schema as a test error.
+func CheckSchema(t TB, name string, body []byte) {
+	t.Helper()
+	d, err := Load()
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	if err := d.CheckSchema(name, body); err != nil {
+		t.Errorf("%v", err)
+	}
+}
+
+// Answer is one recorded answer of the end-to-end run (e2e/lib/answers.mjs).
+type Answer struct {
+	Method  string            `json:"method"`
+	URL     string            `json:"url"` // path and query
+	Status  int               `json:"status"`
+	Headers map[string]string `json:"headers"`
+	Body    string            `json:"body"`
+}
+
+// CheckRecorded checks every answer recorded in dir's *.jsonl files against
+// the description; it returns how many it checked and each mismatch.
+func (d *Doc) CheckRecorded(dir string) (int, []error, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil {
+		return 0, nil, err
+	}
+	n, seen := 0, map[string]bool{}
+	var errs []error
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			return n, errs, err
+		}
+		for i, line := range bytes.Split(raw, []byte("\n")) {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			var a Answer
+			if err := json.Unmarshal(line, &a); err != nil {
+				return n, errs, fmt.Errorf("%s:%d: %v", f, i+1, err)
+			}
+			req := httptest.NewRequest(a.Method, a.URL, nil)
+			h := http.Header{}
+			for k, v := range a.Headers {
+				h.Set(k, v)
+			}
+			n++
+			if err := d.Check(req, a.Status, h, []byte(a.Body)); err != nil {
+				// The same mismatch once, whatever the bodies it was seen in.
+				key, _, _ := strings.Cut(err.Error(), "\nbody:")
+				if !seen[key] {
+					seen[key] = true
+					errs = append(errs, err)
+				}
+			}
+		}
+	}
+	return n, errs, nil
 }

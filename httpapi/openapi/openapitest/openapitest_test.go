@@ -53,3 +53,23 @@ func TestCheckCatchesAMismatch(t *testing.T) {
 		t.Errorf("undescribed path: %v", err)
 	}
 }
+
+// A body is checked against a named schema, its oneOf included.
+func TestCheckSchema(t *testing.T) {
+	d, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := `{"id":"msg_1","type":"notification.test","timestamp":"2026-01-02T03:04:05Z","severity":"low","count":1,"data":{"message":"hi","channel":"My hook"}}`
+	if err := d.CheckSchema("NotificationMessage", []byte(good)); err != nil {
+		t.Fatalf("a matching body was refused: %v", err)
+	}
+	for _, bad := range []string{
+		`{"id":"msg_1","type":"notification.test","timestamp":"2026-01-02T03:04:05Z","severity":"low","count":1,"data":{"message":"hi"}}`,
+		`{"id":"msg_1","type":"notification.test","timestamp":"2026-01-02T03:04:05Z","severity":"urgent","count":1,"data":{"message":"hi","channel":"c"}}`,
+	} {
+		if d.CheckSchema("NotificationMessage", []byte(bad)) == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}

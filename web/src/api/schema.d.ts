@@ -2531,9 +2531,10 @@ export interface components {
             parameters?: {
                 [key: string]: unknown;
             } | null;
-            /** @description The model that really answers (the provider's label for model), AI instances only */
-            model_label?: string;
-            provider?: string;
+            /** @description The model that really answers (the provider's label for model), AI instances only; a PUT ignores it */
+            readonly model_label?: string;
+            /** @description The AI provider that answers, AI instances only; a PUT ignores it */
+            readonly provider?: string;
             /** @description The saved version this configuration is (set by the server; see /api/strategy/versions) */
             version?: number;
             /** @description Shadow models (AI-driven and hybrid): at most 3, each asked the live model's rendered prompt at the same time as it, recorded beside its decision and never traded (see /api/strategy/shadows/{name}). A shadow is not the live model (api.ai.provider with model), nor listed twice. It uses api.ai's token and base URL only when it is the same provider on the same host. Its calls count toward its provider's spend and monthly budget; when the budget is spent it is recorded as paused, not asked */
@@ -2832,7 +2833,6 @@ export interface components {
         SettingsDefaultParameters: {
             quantity: number;
             orderType: string;
-            timeInForce: string;
         };
         SettingsRiskManagement: {
             maxPositionSize: number;
@@ -2866,12 +2866,9 @@ export interface components {
         };
         SettingsTheme: {
             mode: string;
-            primaryColor: string;
-            accentColor: string;
             fontSize: string;
         };
         SettingsDashboard: {
-            layout: string;
             showMetrics: boolean;
             showCharts: boolean;
             showRecentTrades: boolean;
@@ -2880,9 +2877,6 @@ export interface components {
         SettingsCharts: {
             type: string;
             timeframe: string;
-            indicators: string[] | null;
-            showVolume: boolean;
-            showGrid: boolean;
         };
         SettingsNotifications: {
             trades: boolean;
@@ -2890,7 +2884,6 @@ export interface components {
             system: boolean;
             email: boolean;
             push: boolean;
-            sound: boolean;
         };
         SettingsDisplay: {
             currency: string;
@@ -2900,7 +2893,6 @@ export interface components {
             timeFormat: string;
         };
         SettingsLanguage: {
-            locale: string;
             timezone: string;
         };
         /** @description Days each kind of record is kept, pruned hourly; 0 keeps it for ever. Nothing queued, running or pending is pruned. */
@@ -2944,27 +2936,19 @@ export interface components {
         SettingsMonitoring: {
             enableHealthChecks: boolean;
             healthCheckInterval: number;
-            enablePerformanceMetrics: boolean;
-            metricsRetention: number;
         };
         SettingsLogging: {
             level: string;
-            enableFileLogging: boolean;
             logRetention: number;
-            enableRemoteLogging: boolean;
         };
         SettingsBackup: {
             enableAutoBackup: boolean;
             backupInterval: number;
             backupRetention: number;
-            backupLocation: string;
         };
         SettingsSecurity: {
             enableTwoFactor: boolean;
             sessionTimeout: number;
-            enableApiKeyRotation: boolean;
-            apiKeyRotationInterval: number;
-            enableAuditLog: boolean;
         };
         SettingsPerformance: {
             enableCaching: boolean;
@@ -3436,7 +3420,7 @@ export interface components {
             /** @enum {string} */
             severity: "low" | "medium" | "high" | "critical";
             count: number;
-            data: components["schemas"]["NotificationOrderData"] | components["schemas"]["NotificationAlertData"] | components["schemas"]["NotificationJobData"] | components["schemas"]["NotificationDigestData"];
+            data: components["schemas"]["NotificationOrderData"] | components["schemas"]["NotificationAlertData"] | components["schemas"]["NotificationJobData"] | components["schemas"]["NotificationDigestData"] | components["schemas"]["NotificationTestData"];
         };
         /** @description order.filled, order.partially_filled, order.rejected, protective.triggered */
         NotificationOrderData: {
@@ -3834,6 +3818,12 @@ export interface components {
             telegramApiUrl: string;
             /** @description Webhook and push channels may reach this machine (loopback, and plain http:// to it); off (the default): https:// to public addresses only */
             allowLoopbackTargets?: boolean;
+        };
+        /** @description notification.test: what "Send test" sends to a channel */
+        NotificationTestData: {
+            message: string;
+            /** @description The channel's name */
+            channel: string;
         };
         /** @description digest.daily: the account over the 24 hours before `to`, from its own records (the platform's one account). */
         NotificationDigestData: {
@@ -4311,6 +4301,8 @@ export interface components {
         /** @description No token, or an expired, ended or disabled account's token */
         Unauthorized: {
             headers: {
+                /** @description The bearer challenge: Bearer realm="kestrel", with error="invalid_token" when a token was sent and refused */
+                "WWW-Authenticate": string;
                 [name: string]: unknown;
             };
             content: {
@@ -5334,10 +5326,7 @@ export interface operations {
     };
     getWs: {
         parameters: {
-            query?: {
-                /** @description A single-use ticket from POST /api/ws/ticket, valid 30 s (browsers cannot set headers on a WebSocket) */
-                ticket?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;

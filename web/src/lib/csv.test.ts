@@ -26,6 +26,58 @@ describe('CSV export cells', () => {
   });
 
   it('builds a document with a header', () => {
-    expect(toCSV(['A', 'B'], [['=x', '-1.5']])).toBe("A,B\n'=x,-1.5\n");
+    expect(toCSV(['A', 'B'], [['=x', '-1.5']])).toBe("A,B\r\n'=x,-1.5\r\n");
+  });
+
+  it('reads back through a strict RFC 4180 parser: CRLF records, line breaks only inside quotes', () => {
+    const rows = [
+      ['a,b', 'say "hi"', 'two\nlines', '-1.5'],
+      ['', '=1+1', 'x\r\ny', 'plain'],
+    ];
+    expect(parseStrictCSV(toCSV(['A', 'B', 'C', 'D'], rows))).toEqual([
+      ['A', 'B', 'C', 'D'],
+      ['a,b', 'say "hi"', 'two\nlines', '-1.5'],
+      ['', "'=1+1", 'x\r\ny', 'plain'],
+    ]);
   });
 });
+
+/** RFC 4180, strictly: every record ends in CRLF; a CR or LF outside quotes otherwise is an error. */
+function parseStrictCSV(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let cell = '';
+    if (text[i] === '"') {
+      i++;
+      for (;;) {
+        if (i >= text.length) throw new Error('unterminated quote');
+        if (text[i] === '"') {
+          if (text[i + 1] === '"') {
+            cell += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        cell += text[i++];
+      }
+    } else {
+      while (i < text.length && !',\r\n"'.includes(text.charAt(i))) cell += text.charAt(i++);
+      if (text[i] === '"') throw new Error(`quote inside an unquoted cell at ${i}`);
+    }
+    record.push(cell);
+    if (text[i] === ',') {
+      i++;
+      continue;
+    }
+    if (text.slice(i, i + 2) !== '\r\n') throw new Error(`record not ended by CRLF at ${i}`);
+    i += 2;
+    records.push(record);
+    record = [];
+  }
+  if (record.length > 0) throw new Error('last record not ended by CRLF');
+  return records;
+}

@@ -26,7 +26,7 @@ export function csvCell(value: string): string {
   return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
-/** A whole CSV document: the header row, then one line per row, each ending in a newline. */
+/** A whole CSV document: the header row, then one line per row, each ending in CRLF (RFC 4180). */
 export function toCSV(header: string[], rows: string[][]): string {
-  return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
+  return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }

@@ -16,7 +16,7 @@ interface SettingsDoc {
       dashboard?: { refreshInterval?: number; showMetrics?: boolean; showCharts?: boolean; showRecentTrades?: boolean };
       display?: { currency?: string; decimalPlaces?: number; thousandsSeparator?: string; dateFormat?: string; timeFormat?: string };
       language?: { timezone?: string };
-      notifications?: { trades?: boolean; sound?: boolean };
+      notifications?: { trades?: boolean };
       charts?: { type?: string; timeframe?: string };
     };
   };

@@ -17,7 +17,7 @@ function sampleSettings(): PlatformSettings {
       ai: { provider: 'builtin', apiToken: '', model: 'gpt-4.1-nano', baseUrl: '', timeout: 60000 },
     },
     trading: {
-      defaultParameters: { quantity: 0.01, orderType: 'market', timeInForce: 'GTC' },
+      defaultParameters: { quantity: 0.01, orderType: 'market' },
       riskManagement: {
         maxPositionSize: 0.1,
         dailyLossLimit: 0.05,
@@ -33,18 +33,18 @@ function sampleSettings(): PlatformSettings {
       automation: { autoTrading: false, emergencyStop: false, confirmTrades: true, enableStopLoss: true, enableTakeProfit: false },
     },
     ui: {
-      theme: { mode: 'dark', primaryColor: '#3b82f6', accentColor: '#10b981', fontSize: 'medium' },
-      dashboard: { layout: 'standard', showMetrics: true, showCharts: true, showRecentTrades: true, refreshInterval: 5000 },
-      charts: { type: 'candlestick', timeframe: '1h', indicators: ['SMA', 'RSI'], showVolume: true, showGrid: true },
-      notifications: { trades: true, alerts: true, system: true, email: false, push: false, sound: true },
+      theme: { mode: 'dark', fontSize: 'medium' },
+      dashboard: { showMetrics: true, showCharts: true, showRecentTrades: true, refreshInterval: 5000 },
+      charts: { type: 'candlestick', timeframe: '1h' },
+      notifications: { trades: true, alerts: true, system: true, email: false, push: false },
       display: { currency: 'USD', decimalPlaces: 2, thousandsSeparator: ',', dateFormat: 'MM/DD/YYYY', timeFormat: '24h' },
-      language: { locale: 'en-US', timezone: 'UTC' },
+      language: { timezone: 'UTC' },
     },
     system: {
-      monitoring: { enableHealthChecks: true, healthCheckInterval: 60000, enablePerformanceMetrics: true, metricsRetention: 30 },
-      logging: { level: 'INFO', enableFileLogging: true, logRetention: 7, enableRemoteLogging: false },
-      backup: { enableAutoBackup: true, backupInterval: 86400000, backupRetention: 7, backupLocation: 'local' },
-      security: { enableTwoFactor: false, sessionTimeout: 3600000, enableApiKeyRotation: false, apiKeyRotationInterval: 30, enableAuditLog: true },
+      monitoring: { enableHealthChecks: true, healthCheckInterval: 60000 },
+      logging: { level: 'INFO', logRetention: 7 },
+      backup: { enableAutoBackup: true, backupInterval: 86400000, backupRetention: 7 },
+      security: { enableTwoFactor: false, sessionTimeout: 3600000 },
       performance: { enableCaching: true, cacheTimeout: 300000, enableCompression: true, maxConcurrentRequests: 10, requestTimeout: 30000 },
       retention: { backtests: 90, sweeps: 90, jobs: 30, notifications: 30, aiDecisions: 365, auditLog: 365 },
       quotas: { storedBacktests: 100, activeBacktests: 5, activeSweeps: 2, requestBacktests: 5, minFreeDiskMB: 1024 },
@@ -127,6 +127,35 @@ describe('Settings screen', () => {
     expect(screen.queryByLabelText('Sandbox mode')).toBeNull();
     expect(screen.getByTestId('ai-model-builtin').textContent).toMatch(/^Model: Built-in analyst \(offline\)/);
     expect(screen.queryByText('gpt-4.1-nano')).toBeNull();
+  });
+
+  it('offers no setting that does nothing: the retired ones are gone from every tab', async () => {
+    mockServer();
+    renderSettings();
+    await screen.findByRole('tab', { name: 'API Configuration' });
+    const retired = [
+      'Time in force',
+      'Primary color',
+      'Accent color',
+      'Layout',
+      'Indicators',
+      'Show volume',
+      'Show grid',
+      'Sound',
+      'Locale',
+      'Enable performance metrics',
+      'Metrics retention',
+      'Enable file logging',
+      'Enable remote logging',
+      'Backup location',
+    ];
+    for (const tab of ['Trading', 'UI Preferences', 'System']) {
+      await userEvent.click(screen.getByRole('tab', { name: tab }));
+      const panel = screen.getByRole('tabpanel');
+      for (const label of retired) expect(within(panel).queryByText(label), `${tab}: ${label}`).toBeNull();
+    }
+    // What stays is there: the check looks at the rendered tabs.
+    expect(within(screen.getByRole('tabpanel')).getByText('Log retention')).toBeTruthy();
   });
 
   it('keeps Save disabled until something changes, then saves', async () => {
@@ -362,7 +391,7 @@ describe('Settings screen', () => {
 describe('settings helpers', () => {
   it('resolves effects by the most specific key', () => {
     const effects = { 'system.monitoring': 'stored', 'system.logging.level': 'applied', ui: 'applied' };
-    expect(effectOf(effects, 'system.monitoring.metricsRetention')).toBe('stored');
+    expect(effectOf(effects, 'system.monitoring.healthCheckInterval')).toBe('stored');
     expect(effectOf(effects, 'system.logging.level')).toBe('applied');
     expect(effectOf(effects, 'system.logging.logRetention')).toBeUndefined();
     expect(effectOf(effects, 'ui.theme.mode')).toBe('applied');

@@ -11,8 +11,6 @@ const LABELS: Record<string, string> = {
   'api.exchange.apiSecret': 'API secret',
   'api.ai.timeout': 'AI provider timeout',
   'api.exchange.timeout': 'Exchange timeout',
-  'ui.theme.primaryColor': 'Primary colour',
-  'ui.theme.accentColor': 'Accent colour',
 };
 
 /** Keys under these name a model or a provider, whose names may hold dots (gpt-4.1-nano). */

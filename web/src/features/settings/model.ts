@@ -2,7 +2,7 @@ import type { ApiSettings, Effect, PlatformSettings, SettingsOptions, TradingSet
 
 /** Default trading settings (spec section 9); the trading tab falls back to them. */
 export const DEFAULT_TRADING: TradingSettings = {
-  defaultParameters: { quantity: 0.01, orderType: 'market', timeInForce: 'GTC' },
+  defaultParameters: { quantity: 0.01, orderType: 'market' },
   riskManagement: {
     maxPositionSize: 0.1,
     dailyLossLimit: 0.05,
@@ -22,9 +22,7 @@ export const DEFAULT_TRADING: TradingSettings = {
 /** Option lists used until GET /settings/options answers (spec section 9, Options). */
 export const FALLBACK_OPTIONS: SettingsOptions = {
   themeModes: ['light', 'dark', 'auto'],
-  primaryColors: ['#3b82f6', '#10b981', '#8b5cf6', '#f59e0b', '#ef4444', '#06b6d4', '#ec4899', '#64748b'],
   fontSizes: ['small', 'medium', 'large'],
-  layouts: ['compact', 'standard', 'expanded'],
   chartTypes: ['candlestick', 'line', 'area'],
   timeframes: ['1m', '5m', '15m', '1h', '4h', '1d'],
   currencies: ['USD', 'EUR', 'GBP', 'BTC', 'ETH'],
@@ -34,10 +32,8 @@ export const FALLBACK_OPTIONS: SettingsOptions = {
   separators: [',', '.', ' '],
   timezones: ['UTC'],
   logLevels: ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'],
-  backupLocations: ['local', 's3', 'gcs', 'azure'],
   aiModels: ['gpt-4.1-nano', 'gpt-4-turbo', 'claude-3-sonnet', 'llama-2-70b'],
   orderTypes: ['market', 'limit'],
-  timesInForce: ['GTC', 'IOC', 'FOK'],
   exchangeProviders: ['sandbox', 'coinbase'],
   marketSources: ['replay', 'coinbase'],
   aiProviders: ['builtin', 'replicate', 'openai'],
@@ -83,13 +79,11 @@ export const BOUNDS = {
   minPaperTrades: { min: 0, max: 100000, step: 1 },
   refreshInterval: { min: 1000, max: 30000, step: 1000, unit: 'ms' },
   healthCheckInterval: { min: 10000, max: 300000, step: 1000, unit: 'ms' },
-  metricsRetention: { min: 1, max: 90, step: 1, unit: 'days' },
   logRetention: { min: 1, max: 365, step: 1, unit: 'days' },
   backupInterval: { min: 1, max: 168, step: 1, scale: HOUR, unit: 'hours' },
   backupRetention: { min: 1, max: 365, step: 1, unit: 'backups' },
   smtpPort: { min: 1, max: 65535, step: 1 },
   sessionTimeout: { min: 5, max: 1440, step: 1, scale: MINUTE, unit: 'minutes' },
-  apiKeyRotationInterval: { min: 1, max: 90, step: 1, unit: 'days' },
   cacheTimeout: { min: 1, max: 60, step: 1, scale: MINUTE, unit: 'minutes' },
   maxConcurrentRequests: { min: 1, max: 100, step: 1 },
   requestTimeout: { min: 5, max: 120, step: 1, scale: 1000, unit: 'seconds' },

@@ -25,9 +25,7 @@ export type ExportFile = Schemas['ExportFile'];
 
 export interface SettingsOptions {
   themeModes: string[];
-  primaryColors: string[];
   fontSizes: string[];
-  layouts: string[];
   chartTypes: string[];
   timeframes: string[];
   currencies: string[];
@@ -37,10 +35,8 @@ export interface SettingsOptions {
   separators: string[];
   timezones: string[];
   logLevels: string[];
-  backupLocations: string[];
   aiModels: string[];
   orderTypes: string[];
-  timesInForce: string[];
   exchangeProviders: string[];
   marketSources: string[];
   aiProviders: string[];

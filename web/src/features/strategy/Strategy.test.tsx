@@ -494,7 +494,7 @@ describe('Strategy History and Analytics', () => {
 
   it('exports through the shared CSV helper, formula cells neutralised', () => {
     const csv = toCSV(CSV_COLUMNS, evaluationRows(signals));
-    expect(csv.split('\n')[0]).toBe('Time,Strategy,Symbol,Decision,Confidence,Executed,Reason,Order ID,Reasoning,Model,Error');
+    expect(csv.split('\r\n')[0]).toBe('Time,Strategy,Symbol,Decision,Confidence,Executed,Reason,Order ID,Reasoning,Model,Error');
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
   });
 });

@@ -61,7 +61,8 @@ export const strategyApi = {
 export const strategyQueries = {
   list: () => queryOptions({ queryKey: strategyKeys.list, queryFn: strategyApi.list, refetchInterval: POLL, staleTime: 0 }),
   types: () => queryOptions({ queryKey: strategyKeys.types, queryFn: strategyApi.types, staleTime: 5 * 60_000 }),
-  config: (name: string) => queryOptions({ queryKey: strategyKeys.config(name), queryFn: () => strategyApi.config(name), staleTime: 0 }),
+  // No name yet (a form before the strategy list arrives): nothing to ask.
+  config: (name: string) => queryOptions({ queryKey: strategyKeys.config(name), queryFn: () => strategyApi.config(name), staleTime: 0, enabled: name !== '' }),
   signals: (name: string, f: Omit<EvalFilters, 'strategy'>) =>
     queryOptions({ queryKey: strategyKeys.signals(name, f), queryFn: () => strategyApi.signals(name, f), refetchInterval: POLL, staleTime: 0 }),
   decisions: (f: EvalFilters) => queryOptions({ queryKey: strategyKeys.decisions(f), queryFn: () => strategyApi.decisions(f), refetchInterval: POLL, staleTime: 0 }),

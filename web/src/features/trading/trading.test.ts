@@ -120,22 +120,22 @@ describe('trade history', () => {
   it('exports the spec columns first, then order type, order id and realized P&L, with exact amounts', () => {
     const csv = tradesToCSV([t({ strategy: 'a,b' }), t({ id: 'x', order_id: 'o-2', side: 'SELL', order_type: 'stop_loss', protective: true, realized_pnl: '-1.25' })]);
     expect(csv).toBe(
-      'Date,Symbol,Side,Quantity,Price,Total,Fee,Status,Strategy,Order Type,Order ID,Realized P&L\n' +
-        '2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,3,executed,"a,b",Market,id,\n' +
-        '2026-05-10T12:00:00Z,BTC-USD,SELL,0.01,50000,500,3,executed,Manual,Stop-Loss (protective),o-2,-1.25\n',
+      'Date,Symbol,Side,Quantity,Price,Total,Fee,Status,Strategy,Order Type,Order ID,Realized P&L\r\n' +
+        '2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,3,executed,"a,b",Market,id,\r\n' +
+        '2026-05-10T12:00:00Z,BTC-USD,SELL,0.01,50000,500,3,executed,Manual,Stop-Loss (protective),o-2,-1.25\r\n',
     );
     expect(csvFileName(now)).toBe('trade-history-2026-05-10.csv');
     expect(strategyLabel('')).toBe('Manual');
   });
   it('neutralises formula cells in the export but keeps negative amounts as numbers', () => {
     const csv = tradesToCSV([t({ strategy: '=cmd|calc', fee: '-0.25' })]);
-    expect(csv.split('\n')[1]).toBe("2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,-0.25,executed,'=cmd|calc,Market,id,");
+    expect(csv.split('\r\n')[1]).toBe("2026-05-10T12:00:00Z,BTC-USD,BUY,0.01,50000,500,-0.25,executed,'=cmd|calc,Market,id,");
   });
   it('stays machine-readable whatever the display settings: no grouping, a point for decimals', () => {
     setDisplayPrefs({ ...DEFAULT_PREFS, separator: '.', decimals: 4, dateFormat: 'DD/MM/YYYY' });
     const csv = tradesToCSV([t({ quantity: '1234.5', price: '64250.10', total_value: '79316626.95' })]);
     setDisplayPrefs(DEFAULT_PREFS);
-    expect(csv.split('\n')[1]).toBe('2026-05-10T12:00:00Z,BTC-USD,BUY,1234.5,64250.10,79316626.95,3,executed,Manual,Market,id,');
+    expect(csv.split('\r\n')[1]).toBe('2026-05-10T12:00:00Z,BTC-USD,BUY,1234.5,64250.10,79316626.95,3,executed,Manual,Market,id,');
   });
 });
 

@@ -1,9 +1,8 @@
 import { BOUNDS } from '../model';
 import type { SettingsOptions } from '../types';
-import { ColorChoice, Group, MultiCheck, NumberInput, SelectInput, TextInput, Toggle, toChoices } from './controls';
+import { Group, NumberInput, SelectInput, TextInput, Toggle, toChoices } from './controls';
 
 const ORDER_TYPE_LABELS: Record<string, string> = { market: 'Market', limit: 'Limit' };
-const TIF_LABELS: Record<string, string> = { GTC: 'Good till cancelled (GTC)', IOC: 'Immediate or cancel (IOC)', FOK: 'Fill or kill (FOK)' };
 const THEME_LABELS: Record<string, string> = { light: 'Light', dark: 'Dark', auto: 'Auto (applied as dark)' };
 // With '.' grouping thousands the decimal mark becomes ',' (lib/format): the labels show both.
 const SEPARATOR_LABELS: Record<string, string> = { ',': 'Comma (1,000.50)', '.': 'Period (1.000,50)', ' ': 'Space (1 000.50)' };
@@ -11,7 +10,6 @@ const TIME_LABELS: Record<string, string> = { '12h': '12-hour', '24h': '24-hour'
 /** Amounts are USD (every market's quote currency) and no exchange-rate source exists offline: EUR and GBP would need one. */
 export const CURRENCY_HINT = 'Balances and prices are in US dollars. BTC and ETH convert them at the live price; EUR and GBP show them in USD ($): this build has no exchange-rate source to convert with.';
 export const LEVERAGE_NOTE = 'Spot account: values above 1 cannot be used (no borrowing); exposure is capped at 1x equity.';
-const INDICATORS = ['SMA', 'EMA', 'RSI', 'MACD', 'BB'];
 
 /** The trading section; its fields always render because the section falls back to defaults. */
 export function TradingTab({ options }: { options: SettingsOptions }) {
@@ -20,7 +18,6 @@ export function TradingTab({ options }: { options: SettingsOptions }) {
       <Group title="Default parameters" effectKey="trading.defaultParameters">
         <NumberInput path="trading.defaultParameters.quantity" label="Default quantity" bound={BOUNDS.quantity} />
         <SelectInput path="trading.defaultParameters.orderType" label="Order type" choices={toChoices(options.orderTypes, ORDER_TYPE_LABELS)} />
-        <SelectInput path="trading.defaultParameters.timeInForce" label="Time in force" choices={toChoices(options.timesInForce, TIF_LABELS)} />
       </Group>
       <Group title="Risk management" effectKey="trading.riskManagement">
         <NumberInput path="trading.riskManagement.maxPositionSize" label="Max position size" bound={BOUNDS.maxPositionSize} hint="Percent of portfolio value, 1–100" />
@@ -65,11 +62,8 @@ export function UiTab({ options }: { options: SettingsOptions }) {
       <Group title="Theme" effectKey="ui.theme">
         <SelectInput path="ui.theme.mode" label="Theme mode" choices={toChoices(options.themeModes, THEME_LABELS)} />
         <SelectInput path="ui.theme.fontSize" label="Font size" choices={toChoices(options.fontSizes)} />
-        <ColorChoice path="ui.theme.primaryColor" label="Primary color" colors={options.primaryColors} />
-        <ColorChoice path="ui.theme.accentColor" label="Accent color" colors={options.primaryColors} />
       </Group>
       <Group title="Dashboard" effectKey="ui.dashboard">
-        <SelectInput path="ui.dashboard.layout" label="Layout" choices={toChoices(options.layouts)} />
         <NumberInput path="ui.dashboard.refreshInterval" label="Refresh interval" bound={BOUNDS.refreshInterval} />
         <Toggle path="ui.dashboard.showMetrics" label="Show metrics" />
         <Toggle path="ui.dashboard.showCharts" label="Show charts" />
@@ -78,11 +72,6 @@ export function UiTab({ options }: { options: SettingsOptions }) {
       <Group title="Charts" effectKey="ui.charts">
         <SelectInput path="ui.charts.type" label="Chart type" choices={toChoices(options.chartTypes)} />
         <SelectInput path="ui.charts.timeframe" label="Timeframe" choices={toChoices(options.timeframes)} />
-        <div className="sm:col-span-2">
-          <MultiCheck path="ui.charts.indicators" label="Indicators" options={INDICATORS} />
-        </div>
-        <Toggle path="ui.charts.showVolume" label="Show volume" />
-        <Toggle path="ui.charts.showGrid" label="Show grid" />
       </Group>
       <Group title="Notifications" effectKey="ui.notifications">
         <Toggle path="ui.notifications.trades" label="Trades" hint="Shows a notice for each fill in an open tab; off also stops order events (fills, rejections, stops) to your channels" />
@@ -90,7 +79,6 @@ export function UiTab({ options }: { options: SettingsOptions }) {
         <Toggle path="ui.notifications.system" label="System" hint="Off: no system alerts, finished backtests or daily digest reach your channels" />
         <Toggle path="ui.notifications.email" label="Email" hint="On: your email channels send; off: their messages fail with the reason in the delivery log" />
         <Toggle path="ui.notifications.push" label="Push" hint="On: your browser push channels send (Enable browser notifications in Account → Notifications turns it on); off: their messages fail with the reason in the delivery log" />
-        <Toggle path="ui.notifications.sound" label="Sound" hint="No sounds are played yet" />
       </Group>
       <Group title="Display" effectKey="ui.display">
         <SelectInput path="ui.display.currency" label="Currency" choices={toChoices(options.currencies)} hint={CURRENCY_HINT} />
@@ -100,7 +88,6 @@ export function UiTab({ options }: { options: SettingsOptions }) {
         <SelectInput path="ui.display.timeFormat" label="Time format" choices={toChoices(options.timeFormats, TIME_LABELS)} />
       </Group>
       <Group title="Language" effectKey="ui.language">
-        <TextInput path="ui.language.locale" label="Locale" placeholder="en-US" />
         <SelectInput path="ui.language.timezone" label="Timezone" choices={toChoices(options.timezones)} />
       </Group>
     </div>
@@ -113,23 +100,17 @@ export function SystemTab({ options }: { options: SettingsOptions }) {
       <Group title="Monitoring" effectKey="system.monitoring">
         <Toggle path="system.monitoring.enableHealthChecks" label="Enable health checks" />
         <NumberInput path="system.monitoring.healthCheckInterval" label="Health check interval" bound={BOUNDS.healthCheckInterval} />
-        <Toggle path="system.monitoring.enablePerformanceMetrics" label="Enable performance metrics" />
-        <NumberInput path="system.monitoring.metricsRetention" label="Metrics retention" bound={BOUNDS.metricsRetention} />
       </Group>
       <Group title="Logging" effectKey="system.logging">
         <SelectInput path="system.logging.level" label="Log level" choices={toChoices(options.logLevels)} />
         <NumberInput path="system.logging.logRetention" label="Log retention" bound={BOUNDS.logRetention} />
-        <Toggle path="system.logging.enableFileLogging" label="Enable file logging" />
-        <Toggle path="system.logging.enableRemoteLogging" label="Enable remote logging" />
       </Group>
       <Group title="Backup" effectKey="system.backup">
         <Toggle path="system.backup.enableAutoBackup" label="Enable auto backup" />
         <NumberInput path="system.backup.backupInterval" label="Backup interval" bound={BOUNDS.backupInterval} hint="1 hour to 7 days" />
         <NumberInput path="system.backup.backupRetention" label="Backup retention" bound={BOUNDS.backupRetention} />
-        <SelectInput path="system.backup.backupLocation" label="Backup location" choices={toChoices(options.backupLocations)} />
       </Group>
       <Group title="Security" effectKey="system.security">
-        {/* Key rotation and the audit-log switch do nothing yet (the audit log is always kept), so they are not offered. */}
         <Toggle
           path="system.security.enableTwoFactor"
           label="Require two-factor authentication for operators"

@@ -204,61 +204,6 @@ export function Toggle({ path, label, hint }: { path: string; label: string; hin
   );
 }
 
-/** A colour choice from a fixed palette, as swatch radio buttons. */
-export function ColorChoice({ path, label, colors }: { path: string; label: string; colors: string[] }) {
-  const { settings, set } = useForm();
-  const value = getIn(settings, path.split('.'));
-  const all = typeof value === 'string' && value !== '' && !colors.includes(value) ? [...colors, value] : colors;
-  return (
-    <div role="radiogroup" aria-label={label}>
-      <span className={labelClass}>{label}</span>
-      <div className="mt-2 flex flex-wrap gap-2">
-        {all.map((c) => (
-          <button
-            key={c}
-            type="button"
-            role="radio"
-            aria-checked={value === c}
-            aria-label={c}
-            title={c}
-            onClick={() => set(path, c)}
-            className={`h-7 w-7 rounded-full border-2 ${value === c ? 'border-slate-900 ring-2 ring-offset-1 ring-slate-400 dark:border-white dark:ring-offset-slate-900' : 'border-transparent'}`}
-            style={{ backgroundColor: c }}
-          />
-        ))}
-      </div>
-      <FieldFooter path={path} />
-    </div>
-  );
-}
-
-/** A set of checkboxes editing a string list (chart indicators). */
-export function MultiCheck({ path, label, options }: { path: string; label: string; options: string[] }) {
-  const { settings, set } = useForm();
-  const raw = getIn(settings, path.split('.'));
-  const value = Array.isArray(raw) ? (raw as string[]) : [];
-  const all = [...options, ...value.filter((v) => !options.includes(v))];
-  return (
-    <div role="group" aria-label={label}>
-      <span className={labelClass}>{label}</span>
-      <div className="mt-2 flex flex-wrap gap-3">
-        {all.map((o) => (
-          <label key={o} className="flex items-center gap-1 text-sm text-slate-700 dark:text-slate-300">
-            <input
-              type="checkbox"
-              className="h-4 w-4 accent-blue-600"
-              checked={value.includes(o)}
-              onChange={(e) => set(path, e.target.checked ? [...value, o] : value.filter((v) => v !== o))}
-            />
-            {o}
-          </label>
-        ))}
-      </div>
-      <FieldFooter path={path} />
-    </div>
-  );
-}
-
 export function SectionHeader({ title, description, onReset, resetting }: { title: string; description: string; onReset: () => void; resetting: boolean }) {
   return (
     <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
