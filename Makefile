@@ -45,10 +45,11 @@ test: lint test-go test-fuzz test-web test-e2e
 # Packages with concurrency (engine loop, sandbox, strategies, hub, gateway, ops loops, cluster forwarding, jobs runner) also run under the race detector.
 RACE_PKGS := ./exchange/... ./trading/... ./strategy/... ./httpapi/ws/... ./events/... ./ops/... ./cluster/... ./jobs/...
 
-# The cluster package starts real instances in a dozen fault tests: about 9 minutes on a loaded
-# 2-core machine, near go test's default 10-minute limit per package.
+# The cluster package starts real instances in a dozen fault tests (about 9 minutes on a loaded
+# 2-core machine) and app starts a whole server in each of several hundred (14-15 minutes while
+# other packages run), both past go test's default 10-minute limit per package.
 test-go: web/dist/index.html
-	go test -count=1 -timeout 20m $(GO_PKGS)
+	go test -count=1 -timeout 30m $(GO_PKGS)
 	go test -race -count=1 -timeout 20m $(RACE_PKGS)
 
 ## test-fuzz: every Go fuzz target (found by name) for FUZZTIME each (FUZZTIME_HTTP for the
