@@ -2,10 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/App';
 import { registerServiceWorker } from '@/lib/serviceWorker';
-import { applyTheme, storedTheme } from '@/lib/theme';
+import { applyTheme, storedPreference } from '@/lib/theme';
 import './index.css';
 
-applyTheme(storedTheme());
+applyTheme(storedPreference());
 
 // React takes the main thread once the browser has painted the loading shell in index.html (the
 // name and "Loading the dashboard"), not before: on a busy machine the first render would

@@ -3,7 +3,7 @@ import type { SettingsOptions } from '../types';
 import { Group, NumberInput, SelectInput, TextInput, Toggle, toChoices } from './controls';
 
 const ORDER_TYPE_LABELS: Record<string, string> = { market: 'Market', limit: 'Limit' };
-const THEME_LABELS: Record<string, string> = { light: 'Light', dark: 'Dark', auto: 'Auto (applied as dark)' };
+const THEME_LABELS: Record<string, string> = { light: 'Light', dark: 'Dark', auto: 'Auto (follows the system)' };
 // With '.' grouping thousands the decimal mark becomes ',' (lib/format): the labels show both.
 const SEPARATOR_LABELS: Record<string, string> = { ',': 'Comma (1,000.50)', '.': 'Period (1.000,50)', ' ': 'Space (1 000.50)' };
 const TIME_LABELS: Record<string, string> = { '12h': '12-hour', '24h': '24-hour' };
