@@ -237,3 +237,34 @@ func TestStoredSecretsDoNotFollowAMovedEndpoint(t *testing.T) {
 		t.Fatalf("unchanged host lost its password: %d", r.Status)
 	}
 }
+
+// Every user's Telegram bot token goes to the Telegram API URL, and those
+// tokens live in the channels, not the settings, so they cannot be cleared
+// as the AI token is: a new Telegram API URL needs the operator's password
+// (issue 33, item 6). Going back to Telegram's own API needs nothing.
+func TestTelegramAPIURLMovesOnlyWithThePassword(t *testing.T) {
+	a := newSettingsAPI(t)
+	op, _ := a.register("op@example.com", "Op", "correct horse battery")
+	doc := func(url, extra string) string {
+		return `{"system":{"notifications":{"telegramApiUrl":"` + url + `"}}` + extra + `}`
+	}
+	r := a.do("PUT", "/api/settings", op, doc("https://bots.attacker.example", ""))
+	if r.Status != 400 || !strings.Contains(r.Raw, settings.TelegramMoveMessage) {
+		t.Fatalf("a new Telegram API URL without the password: %d %s", r.Status, r.Raw)
+	}
+	var cur struct{ Settings settings.Settings }
+	json.Unmarshal(a.do("GET", "/api/settings", op, "").Data, &cur)
+	if got := cur.Settings.System.Notifications.TelegramAPIURL; got != "" {
+		t.Fatalf("refused save stored %q", got)
+	}
+	if r := a.do("PUT", "/api/settings", op, doc("https://bots.example.org", `,"password":"correct horse battery"`)); r.Status != 200 {
+		t.Fatalf("with the password: %d %s", r.Status, r.Raw)
+	}
+	// Unchanged (saved again with other settings), and back to Telegram's own: no password.
+	if r := a.do("PUT", "/api/settings", op, doc("https://bots.example.org", "")); r.Status != 200 {
+		t.Fatalf("unchanged URL: %d %s", r.Status, r.Raw)
+	}
+	if r := a.do("PUT", "/api/settings", op, doc("", "")); r.Status != 200 {
+		t.Fatalf("back to Telegram's own: %d %s", r.Status, r.Raw)
+	}
+}

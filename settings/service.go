@@ -126,6 +126,10 @@ func (s *Service) save(ctx context.Context, by domain.User, next Settings, confi
 	}
 	res := Validate(&next)
 	res.Warnings = append(res.Warnings, dropped...)
+	if !confirmed && movesTelegramTokens(next, old) {
+		res.Errors = append(res.Errors, Issue{Field: "system.notifications.telegramApiUrl", Severity: "error", Message: TelegramMoveMessage})
+		res.IsValid = false
+	}
 	if !res.IsValid {
 		s.mu.Unlock()
 		return next, res, &domain.Error{Code: domain.EInvalid, Message: "Settings have " + fmt.Sprint(len(res.Errors)) + " error(s)", Fields: issueFields(res.Errors)}
@@ -284,6 +288,20 @@ func dropMovedSecrets(next *Settings, old Settings, kept []bool) []Issue {
 			Message: secretCleared + e.what + " changed; enter it again, or give your password with the change to keep it"})
 	}
 	return out
+}
+
+// TelegramMoveMessage refuses a new Telegram API URL saved without the
+// operator's password.
+const TelegramMoveMessage = "Every Telegram channel's bot token is sent to this address: give your password with the change"
+
+// movesTelegramTokens reports a change of the Telegram API URL to another
+// host than Telegram's own: every user's bot token (kept in their channels,
+// not in the settings, so it cannot be cleared as the AI token is) would go
+// to it, so a stolen session alone may not make it (issue 33, item 6).
+// Going back to Telegram's own API (empty) needs nothing.
+func movesTelegramTokens(next, old Settings) bool {
+	n := next.System.Notifications.TelegramAPIURL
+	return n != "" && n != old.System.Notifications.TelegramAPIURL
 }
 
 const secretCleared = "The saved secret was cleared because "

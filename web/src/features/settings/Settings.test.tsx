@@ -158,6 +158,34 @@ describe('Settings screen', () => {
     expect(within(screen.getByRole('tabpanel')).getByText('Log retention')).toBeTruthy();
   });
 
+  it('asks for the password before a save that sends saved secrets to a new address, and sends it with the save', async () => {
+    let saved: (PlatformSettings & { password?: string }) | undefined;
+    mockServer((method, url, body) => {
+      if (method === 'GET' && url === '/api/settings') {
+        const s = sampleSettings();
+        s.system!.notifications = { smtpHost: '', smtpPort: 587, smtpSecurity: 'starttls', smtpUser: '', smtpPassword: '', smtpFrom: '', digestTime: '07:00', telegramApiUrl: '' };
+        return json(200, { success: true, data: reply(s) });
+      }
+      if (method === 'PUT' && url === '/api/settings') {
+        saved = body as PlatformSettings & { password?: string };
+        return json(200, { success: true, data: reply(body as PlatformSettings) });
+      }
+      return undefined;
+    });
+    renderSettings();
+    await userEvent.click(await screen.findByRole('tab', { name: 'System' }));
+    await userEvent.type(screen.getByLabelText('Telegram Bot API URL'), 'https://bots.example.org');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm with your password' });
+    expect(dialog.textContent).toMatch(/every Telegram channel's bot token to the new Telegram API URL/);
+    expect(saved).toBeUndefined();
+    await userEvent.type(within(dialog).getByLabelText('Your password'), 'correct horse battery');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saved).toBeDefined());
+    expect(saved?.password).toBe('correct horse battery');
+    expect(saved?.system?.notifications?.telegramApiUrl).toBe('https://bots.example.org');
+  });
+
   it('keeps Save disabled until something changes, then saves', async () => {
     let saved: unknown;
     mockServer((method, url, body) => {

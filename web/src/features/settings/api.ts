@@ -6,7 +6,8 @@ export const OPTIONS_KEY = ['settings-options'] as const;
 
 export const settingsApi = {
   get: () => api.get<SettingsReply>('/settings'),
-  save: (s: PlatformSettings) => api.put<SettingsReply>('/settings', s),
+  /** Saves the document; the operator's password keeps a saved secret at a moved endpoint (model.endpointMoves). */
+  save: ({ doc, password }: { doc: PlatformSettings; password?: string }) => api.put<SettingsReply>('/settings', password ? { ...doc, password } : doc),
   validate: (s: PlatformSettings) => api.post<ValidationResult>('/settings/validate', s),
   reset: (section: Section | '') => api.post<SettingsReply>('/settings/reset', { section }),
   exportFile: () => api.get<ExportFile>('/settings/export?include_secrets=false'),

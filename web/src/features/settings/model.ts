@@ -186,3 +186,28 @@ export function venueSwitchConfirm(saved: PlatformSettings, draft: PlatformSetti
   if (from === to) return null;
   return `Switch trading from "${from}" to "${to}"? The engine restarts on it, orders already placed stay where they are, and the portfolio history starts again.`;
 }
+
+const MASK_PREFIX = '••••';
+
+/** A secret the server holds, sent back masked (kept) rather than replaced. */
+function keptSecret(v: string | undefined): boolean {
+  return !!v && v.startsWith(MASK_PREFIX);
+}
+
+/**
+ * The addresses a save moves a saved secret to: the AI provider or base URL (with the AI token kept),
+ * the SMTP host (with its password kept) and the Telegram API URL (every Telegram channel's bot token
+ * goes there). The server keeps such a secret only with the operator's password; without it the AI
+ * token and the SMTP password are cleared and a new Telegram API URL is refused.
+ */
+export function endpointMoves(saved: PlatformSettings, draft: PlatformSettings): string[] {
+  const out: string[] = [];
+  const sa = saved.api?.ai;
+  const da = draft.api?.ai;
+  if (sa && da && (sa.provider !== da.provider || sa.baseUrl !== da.baseUrl) && keptSecret(da.apiToken)) out.push('the AI token to the new AI endpoint');
+  const sn = saved.system?.notifications;
+  const dn = draft.system?.notifications;
+  if (sn && dn && sn.smtpHost !== dn.smtpHost && keptSecret(dn.smtpPassword)) out.push('the SMTP password to the new mail server');
+  if (sn && dn && dn.telegramApiUrl && sn.telegramApiUrl !== dn.telegramApiUrl) out.push("every Telegram channel's bot token to the new Telegram API URL");
+  return out;
+}

@@ -6,9 +6,9 @@ import { formatDateTime } from '@/lib/format';
 import { applyTheme } from '@/lib/theme';
 import { Card, ScreenHeader } from '@/components/Screen';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { ErrorBox } from '@/components/Field';
+import { ErrorBox, Field } from '@/components/Field';
 import { importNotice, OPTIONS_KEY, replyFromError, SETTINGS_KEY, settingsApi } from '../api';
-import { DEFAULT_TRADING, exportFileName, FALLBACK_OPTIONS, sameJSON, setIn, venueSwitchConfirm } from '../model';
+import { DEFAULT_TRADING, endpointMoves, exportFileName, FALLBACK_OPTIONS, sameJSON, setIn, venueSwitchConfirm } from '../model';
 import type { ExportFile, PlatformSettings, Section, SettingsReply, ValidationIssue, ValidationResult } from '../types';
 import { ApiTab } from '../components/ApiTab';
 import { AI_SPEND_ANCHOR } from '../components/AISpendSettings';
@@ -102,7 +102,10 @@ export default function Settings() {
   const [tab, setTab] = useState<Tab>('api');
   const [notice, setNotice] = useState<Notice>(null);
   // The question an action waits on (import, reset, a venue switch), asked in an in-app dialog.
-  const [asking, ask] = useState<{ title: string; message: string; confirmLabel: string; danger?: boolean; run: () => void } | null>(null);
+  const [asking, ask] = useState<{ title: string; message: string; confirmLabel: string; danger?: boolean; password?: boolean; run: () => void } | null>(null);
+  // The operator's password for a save that moves a saved secret's endpoint (read when the dialog confirms).
+  const [movePassword, setMovePassword] = useState('');
+  const movePasswordRef = useRef('');
   const fileInput = useRef<HTMLInputElement>(null);
 
   const reply = query.data;
@@ -211,9 +214,21 @@ export default function Settings() {
 
   function saveDraft() {
     if (!draft) return;
-    const switching = saved ? venueSwitchConfirm(saved, draft) : null;
-    if (switching) ask({ title: 'Switch Exchange', message: switching, confirmLabel: 'Save and switch', run: () => save.mutate(draft) });
-    else save.mutate(draft);
+    const doc = draft;
+    const switching = saved ? venueSwitchConfirm(saved, doc) : null;
+    const moves = saved ? endpointMoves(saved, doc) : [];
+    if (moves.length > 0) {
+      setMovePassword('');
+      movePasswordRef.current = '';
+      ask({
+        title: 'Confirm with your password',
+        message: `${switching ? `${switching} ` : ''}This save sends ${moves.join(', and ')}. Enter your password to allow it; without it the saved AI token and SMTP password are cleared (enter them again) and a new Telegram API URL is refused.`,
+        confirmLabel: 'Save',
+        password: true,
+        run: () => save.mutate({ doc, password: movePasswordRef.current || undefined }),
+      });
+    } else if (switching) ask({ title: 'Switch Exchange', message: switching, confirmLabel: 'Save and switch', run: () => save.mutate({ doc }) });
+    else save.mutate({ doc });
   }
 
   const busy = save.isPending || reset.isPending || importM.isPending;
@@ -317,7 +332,23 @@ export default function Settings() {
             ask(null);
             asking.run();
           }}
-        />
+        >
+          {asking.password && (
+            <div className="mt-3">
+              <Field
+                id="settings-move-password"
+                label="Your password"
+                type="password"
+                autoComplete="current-password"
+                value={movePassword}
+                onChange={(e) => {
+                  setMovePassword(e.target.value);
+                  movePasswordRef.current = e.target.value;
+                }}
+              />
+            </div>
+          )}
+        </ConfirmDialog>
       )}
     </ScreenHeader>
   );
