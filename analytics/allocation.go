@@ -49,8 +49,7 @@ func AllocationHistory(fills []domain.Fill, balances []domain.Balance, closes ma
 			qty[Pair(b.Currency)] = qty[Pair(b.Currency)].Add(b.Total())
 		}
 	}
-	ordered := append([]domain.Fill(nil), fills...)
-	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].Time.Before(ordered[j].Time) })
+	ordered := inTimeOrder(fills)
 	for _, f := range ordered {
 		dq, dc := fillEffect(f)
 		qty[f.Symbol] = qty[f.Symbol].Sub(dq)

@@ -1,8 +1,6 @@
 package analytics
 
 import (
-	"sort"
-
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
@@ -40,8 +38,7 @@ type lot struct {
 // realized (the same money seen from the exit, so totals add up either the
 // BUYs or the SELLs, never both). Not executed decisions stay pending.
 func DecisionOutcomes(evals []domain.Evaluation, fills []domain.Fill) map[string]Outcome {
-	sorted := append([]domain.Fill(nil), fills...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	sorted := inTimeOrder(fills)
 	lots := map[string][]*lot{} // strategy|symbol -> open lots, oldest first
 	byOrder := map[string]*lot{}
 	sellPnL := map[string]decimal.Decimal{}

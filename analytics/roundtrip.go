@@ -33,12 +33,27 @@ type RoundTrip struct {
 // Won says whether the trip made money after fees (net P&L > 0).
 func (t RoundTrip) Won() bool { return t.NetPnL.IsPositive() }
 
+// inTimeOrder is a copy of fills, oldest first: every figure built from a
+// fill sequence reads them in this one order. Fills in the same stored
+// millisecond (a strategy's BUY and SELL placed back to back) keep the order
+// of their ids: Kestrel's own are time-ordered UUIDs, so a SELL never lands
+// before the BUY it closes.
+func inTimeOrder(fills []domain.Fill) []domain.Fill {
+	sorted := append([]domain.Fill(nil), fills...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if !sorted[i].Time.Equal(sorted[j].Time) {
+			return sorted[i].Time.Before(sorted[j].Time)
+		}
+		return sorted[i].ID < sorted[j].ID
+	})
+	return sorted
+}
+
 // RoundTrips returns the closed round trips of the fills (any order), oldest
 // exit first. Sells while flat (funds Kestrel did not buy) open nothing; a
 // position still open is not a trade yet.
 func RoundTrips(fills []domain.Fill) []RoundTrip {
-	sorted := append([]domain.Fill(nil), fills...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	sorted := inTimeOrder(fills)
 	type open struct {
 		trip         RoundTrip
 		held         decimal.Decimal

@@ -60,3 +60,24 @@ func TestWinRateIsRoundTripsNetOfFees(t *testing.T) {
 		t.Errorf("win/loss %+v, want 1 trade, lost", wl)
 	}
 }
+
+// Two round trips placed back to back share stored milliseconds; given
+// newest first (as the store lists them), the fills' time-ordered ids keep
+// each SELL after the BUY it closes: two trips, not one and an open BUY.
+func TestRoundTripsInOneMillisecondFollowTheIDs(t *testing.T) {
+	at := func(id string, side domain.Side, ms int64) domain.Fill {
+		f := fillAt("BTC-USD", side, "1", "100", "0", 0)
+		f.ID, f.OrderID, f.Time = id, "o"+id, time.UnixMilli(ms).UTC()
+		return f
+	}
+	fills := []domain.Fill{ // newest first
+		at("05", domain.Buy, 3),
+		at("04", domain.Sell, 2),
+		at("03", domain.Buy, 2),
+		at("02", domain.Sell, 1),
+		at("01", domain.Buy, 1),
+	}
+	if trips := RoundTrips(fills); len(trips) != 2 {
+		t.Fatalf("%d trips %+v, want 2", len(trips), trips)
+	}
+}

@@ -1,8 +1,6 @@
 package analytics
 
 import (
-	"sort"
-
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
@@ -30,8 +28,7 @@ type StrategyPerformance struct {
 // average cost and values what is still held at prices.
 func StrategyOf(name string, fills []domain.Fill, prices Prices) StrategyPerformance {
 	p := StrategyPerformance{StrategyName: name}
-	sorted := append([]domain.Fill(nil), fills...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	sorted := inTimeOrder(fills)
 	books := map[string]domain.PositionBook{}
 	var cum, peak decimal.Decimal
 	var own []domain.Fill

@@ -44,8 +44,7 @@ type Trade struct {
 // P&L counts the fills before it; orders gives each fill its order's type
 // (a fill whose order is unknown keeps an empty type).
 func TradesOf(fills []domain.Fill, orders map[string]domain.Order) []Trade {
-	sorted := append([]domain.Fill(nil), fills...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	sorted := inTimeOrder(fills)
 	books := map[string]domain.PositionBook{}
 	out := make([]Trade, 0, len(sorted))
 	for _, f := range sorted {

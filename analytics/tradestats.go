@@ -68,8 +68,7 @@ func dp(d decimal.Decimal) *decimal.Decimal { return &d }
 // TradingStatsOf books every fill (any order; earlier ones set the cost of
 // later sells) and reports the fills at or after since.
 func TradingStatsOf(fills []domain.Fill, since time.Time) TradingStats {
-	sorted := append([]domain.Fill(nil), fills...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	sorted := inTimeOrder(fills)
 	st := TradingStats{DailyPnL: []DailyPnL{}, TradeDistribution: []SizeBucket{}, MonthlyPerformance: []MonthPnL{}}
 	books := map[string]domain.PositionBook{}
 	var gross, lost, cum, peak, maxDD decimal.Decimal
