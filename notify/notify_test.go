@@ -517,3 +517,26 @@ func TestDisabledChannelFailsAtOnce(t *testing.T) {
 // loopbackAllowed is the settings with receivers on this machine allowed:
 // the tests' receivers are loopback servers.
 func loopbackAllowed() notify.Servers { return notify.Servers{AllowLoopback: true} }
+
+// A token made for an account tells its owner even when they routed
+// nothing to security.token_created: every enabled channel of theirs gets
+// it, whatever the severity floor and the quiet hours (issue 33, item 4).
+func TestTokenNoticeReachesEveryChannelUnrouted(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	rcv := newReceiver(t)
+	f.addChannel(t, rcv.srv.URL, 0) // no type routed
+	ctx := context.Background()
+	r, _, _ := f.store.NotifyRouting(ctx, "u1")
+	r.MinSeverity = domain.SeverityCritical
+	mustNil(t, f.store.PutNotifyRouting(ctx, r))
+	n, err := f.svc.Enqueue(ctx, notify.Event{Type: notify.TokenCreated, Severity: domain.SeverityHigh, Owner: "u1", Time: f.clock.Now(),
+		Data: notify.AlertData{Title: "API token created", Message: "API token 'x' was created", Component: "auth"}})
+	mustNil(t, err)
+	if n != 1 {
+		t.Fatalf("enqueued %d, want the one channel", n)
+	}
+	_, _ = f.svc.DeliverDue(ctx)
+	if got := rcv.all(); len(got) != 1 || !strings.Contains(string(got[0].body), `"type":"security.token_created"`) {
+		t.Fatalf("received %d", len(got))
+	}
+}

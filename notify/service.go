@@ -220,6 +220,38 @@ func (s *Service) route(ctx context.Context, e domain.NotifyEvent) ([]domain.Not
 }
 
 // routeWith is route reading routings and switches through rc (nil: none).
+// securityDeliveries sends a security notice (an API token made for the
+// owner's account) whatever the routing says: to the channels routed for it,
+// else to every enabled channel of the owner, at once (no quiet hours, no
+// aggregation, no severity floor), so the owner learns of a token they did
+// not make. A disabled owner gets nothing.
+func (s *Service) securityDeliveries(ctx context.Context, e domain.NotifyEvent, routings []domain.NotifyRouting, active bool) ([]domain.NotifyDelivery, error) {
+	if !active {
+		return nil, nil
+	}
+	var targets []string
+	for _, r := range routings {
+		targets = append(targets, r.Routes[e.Type]...)
+	}
+	if len(targets) == 0 {
+		chs, err := s.store.NotifyChannels(ctx, e.Owner)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range chs {
+			if c.Enabled {
+				targets = append(targets, c.ID)
+			}
+		}
+	}
+	ds := make([]domain.NotifyDelivery, 0, len(targets))
+	for _, chID := range targets {
+		ds = append(ds, domain.NotifyDelivery{ID: NewID("msg_"), Owner: e.Owner, ChannelID: chID, Type: e.Type, Severity: e.Severity, OrderID: e.OrderID,
+			Payload: e.Payload, Count: 1, CreatedAt: e.CreatedAt, NextAt: e.CreatedAt})
+	}
+	return ds, nil
+}
+
 func (s *Service) routeWith(ctx context.Context, e domain.NotifyEvent, rc *routeCache) ([]domain.NotifyDelivery, error) {
 	routings, cached := []domain.NotifyRouting(nil), false
 	if rc != nil {
@@ -271,6 +303,9 @@ func (s *Service) routeWith(ctx context.Context, e domain.NotifyEvent, rc *route
 			rc.active[owner] = a
 		}
 		return a
+	}
+	if e.Type == TokenCreated && e.Owner != "" {
+		return s.securityDeliveries(ctx, e, routings, active(e.Owner))
 	}
 	var ds []domain.NotifyDelivery
 	for _, r := range routings {
