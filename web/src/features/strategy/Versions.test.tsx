@@ -182,7 +182,7 @@ describe('Strategy Management: Versions', () => {
     renderScreen();
     await userEvent.click(await screen.findByRole('tab', { name: 'Versions' }));
     await screen.findAllByTestId('version-row');
-    await screen.findByText('Only operators can activate a version.');
+    await screen.findByText('Only operators can activate a version or promote one to paper.');
     expect((screen.getByRole('button', { name: 'Activate version 1' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
