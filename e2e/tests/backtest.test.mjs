@@ -79,7 +79,7 @@ test('a backtest runs from the screen and shows its report, history and comparis
   for (const label of ['Sharpe Ratio', 'Sortino Ratio', 'Calmar Ratio', 'CAGR', 'Profit Factor', 'Win/Loss Ratio', 'Expectancy', 'Average Win', 'Average Loss', 'Exposure Time', 'Fees Paid', 'Buy & Hold Return', 'Initial Equity', 'Final Equity']) {
     await metrics.getByText(label, { exact: true }).waitFor();
   }
-  assert.match(await page.getByRole('note', { name: 'Assumptions' }).innerText(), /Taker fee 0\.60%.*timeframe 1 hour.*engine v1/s);
+  assert.match(await page.getByRole('note', { name: 'Assumptions' }).innerText(), /Taker fee 0\.60%.*timeframe 1 hour.*engine v2/s);
   assert.match(await page.getByTestId('bt-data').innerText(), /^Data: coinbase \(shipped\), real market dates 12\/\d\d\/2025 \d\d:\d\d UTC to 03\/01\/2026 00:00 UTC/);
   await page.getByTestId('equity-chart').locator('canvas').first().waitFor();
   await page.getByTestId('fills-chart').locator('canvas').first().waitFor();
