@@ -1,6 +1,6 @@
 // One win rate (issue 27): after two closed round trips and a position still
 // open, the Dashboard, Portfolio, Analytics and Strategy Performance screens
-// show the same trade count and win rate, the server's one definition
+// show the same trade count and win rate (the strategy screen: TestOneWinRateEverywhere), the server's one definition
 // (closed round trips with net P&L above zero). Before, the Dashboard and
 // Portfolio counted every filled order as a successful trade.
 import { after, before, test } from 'node:test';
@@ -30,7 +30,7 @@ test('the same account shows the same win rate on every screen', async () => {
   await register(page, 'Wyn Rate', 'wyn@example.com');
   const token = await page.evaluate(() => sessionStorage.getItem('kestrel_token'));
   for (const action of ['BUY', 'SELL', 'BUY', 'SELL', 'BUY']) {
-    const r = await api(server.url, 'POST', '/api/trading/execute', { token, body: { symbol: 'BTC-USD', action, quantity: 0.01, strategy: 'technical_strategy' } });
+    const r = await api(server.url, 'POST', '/api/trading/execute', { token, body: { symbol: 'BTC-USD', action, quantity: 0.01 } });
     assert.equal(r.success, true, JSON.stringify(r.error));
   }
   const perf = await api(server.url, 'GET', '/api/trading/performance', { token });
@@ -52,9 +52,7 @@ test('the same account shows the same win rate on every screen', async () => {
   await page.getByTestId('stat-Win Rate').getByText(rate).waitFor();
   await page.getByTestId('line-Total Trades').getByText('2', { exact: true }).waitFor();
 
-  await page.goto('/strategy/performance');
-  const row = page.getByTestId('performance-row').filter({ hasText: 'technical_strategy' });
-  await row.getByText(rate).waitFor();
-  await shot(page, 'winrate-strategies');
+  // A manual order may not carry a strategy's name (issue 33, item 11), so the strategy's own figure is
+  // checked where its orders go through the gateway: TestOneWinRateEverywhere (./app/).
   assert.deepEqual(consoleErrors, []);
 });
