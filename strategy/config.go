@@ -58,7 +58,7 @@ type MemoryParams struct {
 	MaxTokens int `json:"max_tokens"`
 }
 
-// Trade memory bounds and default (docs: AI Configuration, README).
+// Trade memory bounds and default (docs: AI Configuration, docs/FEATURES.md).
 const (
 	MaxMemoryTrades     = 50
 	MinMemoryTokens     = 100
