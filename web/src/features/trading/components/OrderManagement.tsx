@@ -219,7 +219,7 @@ function LinkNote({ links }: { links?: OrderLinks }) {
 
 /**
  * Changes quantity and/or price (a limit's price, a stop's stop price); empty fields keep their current values. A
- * stop is changed in place: the server never leaves the position without a stop while it moves (README, docs/COINBASE.md).
+ * stop is changed in place: the server never leaves the position without a stop while it moves (docs/FEATURES.md, docs/COINBASE.md).
  */
 export function ModifyOrderModal({ order, onClose }: { order: Order; onClose: () => void }) {
   const [qty, setQty] = useState('');
