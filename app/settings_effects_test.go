@@ -89,6 +89,8 @@ var effectTests = map[string][]string{
 	"system.security.enableTwoFactor":           {"app.TestOperatorTOTPRequiredBySetting"},
 	"system.monitoring.enableHealthChecks":      {"ops/healthcheck.TestRunFollowsTheSwitch"},
 	"system.monitoring.healthCheckInterval":     {"ops/healthcheck.TestInterval"},
+	"system.backup.backupInterval":              {"ops/backup.TestDueFollowsTheSwitchAndTheInterval"},
+	"system.backup.enableAutoBackup":            {"ops/backup.TestDueFollowsTheSwitchAndTheInterval"},
 	"system.backup.backupRetention":             {"ops/backup.TestTakeKeepsTheNewest"},
 	"system.notifications.digestTime":           {"notify.TestDailyDigestArrivesByEmail", "app.TestDigestFromTheAccountAndMailSettings"},
 	"system.notifications.smtpFrom":             {"app.TestDigestFromTheAccountAndMailSettings"},
@@ -130,8 +132,6 @@ var effectGaps = map[string]string{
 	"ui.dashboard.showRecentTrades":    "dashboard sections (web/src/features/trading/routes/Dashboard.tsx)",
 	"ui.charts.type":                   "chart type (web app)",
 	"system.security.sessionTimeout":   "auth session lifetime (App.applySettings: Auth.SetSessionTTL)",
-	"system.backup.backupInterval":     "automatic backup schedule (ops/backup)",
-	"system.backup.enableAutoBackup":   "automatic backup switch (ops/backup)",
 	"system.performance.enableCaching": "static asset caching (httpapi.Tuning, app.tuning)",
 	"system.performance.cacheTimeout":  "static asset max-age (httpapi.Tuning, app.tuning)",
 }
