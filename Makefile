@@ -48,9 +48,13 @@ RACE_PKGS := ./exchange/... ./trading/... ./strategy/... ./httpapi/ws/... ./even
 # The cluster package starts real instances in a dozen fault tests (about 9 minutes on a loaded
 # 2-core machine) and app starts a whole server in each of several hundred (14-15 minutes while
 # other packages run), both past go test's default 10-minute limit per package.
+# .ci/services says, before and after, whether the PostgreSQL and NATS servers answer: tests that
+# need an absent one skip, and a passing package hides its skips. In CI an absent one fails the run.
 test-go: web/dist/index.html
+	@.ci/services
 	go test -count=1 -timeout 30m $(GO_PKGS)
 	go test -race -count=1 -timeout 20m $(RACE_PKGS)
+	@.ci/services
 
 ## test-fuzz: every Go fuzz target (found by name) for FUZZTIME each (FUZZTIME_HTTP for the
 ## FuzzHTTP* targets, which start a whole server per worker first); seeds and the committed corpora

@@ -2,7 +2,11 @@ package app
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
+	"strings"
 	"testing"
 
 	"kestrel/settings"
@@ -24,7 +28,118 @@ func leaves(prefix string, v any, out *[]string) {
 	}
 }
 
-// Every leaf setting says, by its own key, whether it is applied or stored.
+// effectTests names, for each setting labelled "applied", the tests that
+// show it taking effect: "dir.TestName" for a Go test in that directory of
+// the repository, "web/src/file.test.ts: title" for a test of the web app.
+// TestEverySettingHasAnExplicitEffect checks that each one exists.
+var effectTests = map[string][]string{
+	"api.exchange.provider":        {"app.TestVenueSwitchStartsTheRiskStateAfresh", "app.TestCoinbaseTradingThroughTheApp"},
+	"api.marketData.source":        {"app.TestPaperTradingOnLiveCoinbasePrices", "app.TestMarketDataImportedOnceAndReplayLabelled"},
+	"api.exchange.apiKey":          {"app.TestCoinbaseTradingThroughTheApp", "app.TestCoinbaseKeyKindsConnect"},
+	"api.exchange.apiSecret":       {"app.TestCoinbaseTradingThroughTheApp", "app.TestCoinbaseKeyKindsConnect"},
+	"api.ai.provider":              {"app.TestBacktestAIModes", "app.TestTestAI"},
+	"api.ai.model":                 {"app.TestShadowModelsThroughTheAPI", "ai.TestOpenAIRequest"},
+	"api.ai.baseUrl":               {"ai.TestOpenAIConfig", "app.TestTestAI"},
+	"api.ai.apiToken":              {"ai.TestOpenAIWithoutToken", "ai.TestOpenAIConfig"},
+	"api.ai.timeout":               {"ai.TestReplicatePollingStopsAtTheTimeout"},
+	"api.ai.backtestMaxModelCalls": {"app.TestLiveBacktestGuards"},
+
+	"trading.riskManagement.maxPositionSize":   {"risk.TestCheck", "app.TestEveryRiskRefusal"},
+	"trading.riskManagement.dailyLossLimit":    {"app.TestEveryRiskRefusal", "backtest.TestDailyLossDayStartsAtMidnight"},
+	"trading.riskManagement.maxDrawdown":       {"app.TestEveryRiskRefusal", "backtest.TestHaltedByMaxDrawdown"},
+	"trading.riskManagement.stopLossPercent":   {"trading.TestProtectiveOrders", "backtest.TestStopLossLedger"},
+	"trading.riskManagement.takeProfitPercent": {"trading.TestProtectiveOrders", "backtest.TestStopBeforeTakeProfitInOneCandle"},
+	"trading.riskManagement.maxOpenPositions":  {"risk.TestCheck", "app.TestEveryRiskRefusal"},
+	"trading.riskManagement.maxDailyTrades":    {"app.TestEveryRiskRefusal", "backtest.TestDailyTradesCountProtectiveOrders"},
+	"trading.riskManagement.minTradeAmount":    {"backtest.TestLedgerSizeIsBuyQuantity"},
+	"trading.riskManagement.maxTradeAmount":    {"app.TestRiskLimitFromSettings", "trading.TestModifyIsANewOrderToTheRiskCheck"},
+	"trading.riskManagement.maxLeverage":       {"risk.TestCheck"},
+	"trading.automation.enableStopLoss":        {"app.TestPortfolioPositionsListTheirProtection", "trading.TestProtectiveOrders"},
+	"trading.automation.enableTakeProfit":      {"app.TestPortfolioPositionsListTheirProtection", "trading.TestProtectiveOrders"},
+	"trading.automation.trailingStopLoss":      {"trading.TestTrailingProtectiveStop", "app.TestCoinbaseTrailingProtectiveStop"},
+	"trading.automation.emergencyStop":         {"app.TestRiskLimitFromSettings", "trading.TestEmergencyStopHaltsNewRiskNotExits"},
+	"trading.automation.autoTrading":           {"strategy.TestNotExecutedSaysWhy"},
+	"trading.automation.confirmTrades":         {"web/src/features/trading/TradingForm.test.tsx: prefills the default quantity, confirms in a dialog with total and fee, and sends the spec payload"},
+	"trading.defaultParameters.orderType":      {"web/src/features/trading/TradingForm.test.tsx: prefills the default quantity, confirms in a dialog with total and fee, and sends the spec payload"},
+	"trading.defaultParameters.quantity":       {"web/src/features/trading/TradingForm.test.tsx: prefills the default quantity, confirms in a dialog with total and fee, and sends the spec payload"},
+
+	"trading.promotion.paperStartingUSD":         {"promotion.TestPaperGates", "app.TestPaperStageResumesAfterRestart"},
+	"trading.promotion.paper.requireWalkForward": {"app.TestPaperStageResumesAfterRestart"},
+	"trading.promotion.paper.minOOSTrades":       {"promotion.TestPaperGates"},
+	"trading.promotion.paper.minOOSSharpe":       {"promotion.TestPaperGates"},
+	"trading.promotion.live.minPaperDays":        {"app.TestPromotedVersionTradesInItsOwnPaperAccount"},
+	"trading.promotion.live.minPaperTrades":      {"app.TestPromotedVersionTradesInItsOwnPaperAccount"},
+
+	"ui.theme.mode":                 {"web/src/lib/theme.test.ts: applies light and dark as chosen, whatever the system says"},
+	"ui.display.currency":           {"web/src/lib/format.test.ts: converts account amounts to BTC or ETH at the live price"},
+	"ui.display.dateFormat":         {"web/src/lib/format.test.ts: formats date and time as chosen, in the chosen time zone"},
+	"ui.display.timeFormat":         {"web/src/lib/format.test.ts: formats date and time as chosen, in the chosen time zone"},
+	"ui.language.timezone":          {"web/src/lib/format.test.ts: formats date and time as chosen, in the chosen time zone"},
+	"ui.display.decimalPlaces":      {"web/src/lib/format.test.ts: groups numbers with the chosen separator and decimal places"},
+	"ui.display.thousandsSeparator": {"web/src/lib/format.test.ts: groups numbers with the chosen separator and decimal places"},
+	"ui.charts.timeframe":           {"web/src/features/trading/chartModel.test.ts: falls back to the first market and the settings timeframe for unknown values"},
+	"ui.notifications.trades":       {"notify.TestNotificationSwitchesDriveRouting"},
+	"ui.notifications.alerts":       {"notify.TestNotificationSwitchesDriveRouting"},
+	"ui.notifications.system":       {"notify.TestNotificationSwitchesDriveRouting"},
+	"ui.notifications.email":        {"notify.TestNotificationSwitchesDriveRouting"},
+	"ui.notifications.push":         {"notify.TestPushSwitchOffFailsAtOnce"},
+
+	"system.logging.level":                      {"app.TestLogLevelFromSettings"},
+	"system.logging.logRetention":               {"ops/retention.TestPruneCutoffs"},
+	"system.security.enableTwoFactor":           {"app.TestOperatorTOTPRequiredBySetting"},
+	"system.monitoring.enableHealthChecks":      {"ops/healthcheck.TestRunFollowsTheSwitch"},
+	"system.monitoring.healthCheckInterval":     {"ops/healthcheck.TestInterval"},
+	"system.backup.backupInterval":              {"ops/backup.TestDueFollowsTheSwitchAndTheInterval"},
+	"system.backup.enableAutoBackup":            {"ops/backup.TestDueFollowsTheSwitchAndTheInterval"},
+	"system.backup.backupRetention":             {"ops/backup.TestTakeKeepsTheNewest"},
+	"system.notifications.digestTime":           {"notify.TestDailyDigestArrivesByEmail", "app.TestDigestFromTheAccountAndMailSettings"},
+	"system.notifications.smtpFrom":             {"app.TestDigestFromTheAccountAndMailSettings"},
+	"system.notifications.smtpHost":             {"app.TestDigestFromTheAccountAndMailSettings"},
+	"system.notifications.smtpPort":             {"app.TestDigestFromTheAccountAndMailSettings"},
+	"system.notifications.smtpUser":             {"app.TestDigestFromTheAccountAndMailSettings"},
+	"system.notifications.smtpPassword":         {"app.TestDigestFromTheAccountAndMailSettings"},
+	"system.notifications.smtpSecurity":         {"app.TestDigestFromTheAccountAndMailSettings"},
+	"system.notifications.allowLoopbackTargets": {"notify.TestLoopbackTargetsOnlyWhenAllowed"},
+	"system.notifications.telegramApiUrl":       {"app.TestTelegramGetsTheFillAndTheEmergencyStop", "httpapi.TestTelegramAPIURLMovesOnlyWithThePassword"},
+	"system.performance.enableCompression":      {"httpapi.TestTuningCompresses"},
+	"system.performance.maxConcurrentRequests":  {"httpapi.TestTuningLimitsConcurrencyAndTimesOut", "app.TestSlowClientsDoNotDelayTheEmergencyStop"},
+	"system.performance.requestTimeout":         {"httpapi.TestTuningLimitsConcurrencyAndTimesOut"},
+	"system.retention.backtests":                {"ops/retention.TestPruneGrowthRetentions"},
+	"system.retention.sweeps":                   {"ops/retention.TestPruneGrowthRetentions"},
+	"system.retention.jobs":                     {"ops/retention.TestPruneGrowthRetentions"},
+	"system.retention.notifications":            {"ops/retention.TestPruneGrowthRetentions"},
+	"system.retention.aiDecisions":              {"ops/retention.TestPruneGrowthRetentions"},
+	"system.retention.auditLog":                 {"ops/retention.TestPruneGrowthRetentions"},
+	"system.quotas.storedBacktests":             {"app.TestStoredBacktestQuota"},
+	"system.quotas.activeBacktests":             {"app.TestActiveJobQuotas"},
+	"system.quotas.activeSweeps":                {"app.TestActiveJobQuotas"},
+	"system.quotas.requestBacktests":            {"app.TestSyncBacktestsKeepABoundedHistory"},
+	"system.quotas.minFreeDiskMB":               {"ops/diskwatch.TestLowDiskRefusesWorkAndAlerts", "app.TestLowDiskRefusesNewWorkNotOrders"},
+}
+
+// effectGaps are the settings labelled "applied" that no test yet shows
+// taking effect, each with what applies it. The list only shrinks: a key
+// that gains a test in effectTests must leave it, and a new applied key
+// must come with a test, not join it.
+var effectGaps = map[string]string{
+	"api.exchange.timeout":             "Coinbase client's per-request timeout (app/venue.go)",
+	"api.exchange.rateLimit":           "Coinbase client's requests per second (app/venue.go)",
+	"api.exchange.sandbox":             "Coinbase sandbox host (app/venue.go)",
+	"ui.theme.fontSize":                "web app font size (web/src/lib/prefs.ts)",
+	"ui.dashboard.refreshInterval":     "dashboard refresh (web/src/features/trading/routes/Dashboard.tsx)",
+	"ui.dashboard.showMetrics":         "dashboard sections (web/src/features/trading/routes/Dashboard.tsx)",
+	"ui.dashboard.showCharts":          "dashboard sections (web/src/features/trading/routes/Dashboard.tsx)",
+	"ui.dashboard.showRecentTrades":    "dashboard sections (web/src/features/trading/routes/Dashboard.tsx)",
+	"ui.charts.type":                   "chart type (web app)",
+	"system.security.sessionTimeout":   "auth session lifetime (App.applySettings: Auth.SetSessionTTL)",
+	"system.performance.enableCaching": "static asset caching (httpapi.Tuning, app.tuning)",
+	"system.performance.cacheTimeout":  "static asset max-age (httpapi.Tuning, app.tuning)",
+}
+
+// Every leaf setting says, by its own key, whether it is applied or stored;
+// every applied one names the tests that show its effect (effectTests), and
+// those tests exist, or it is a listed gap (effectGaps). A setting labelled
+// applied that nothing shows applied fails here.
 func TestEverySettingHasAnExplicitEffect(t *testing.T) {
 	b, _ := json.Marshal(settings.Defaults())
 	var v any
@@ -34,14 +149,73 @@ func TestEverySettingHasAnExplicitEffect(t *testing.T) {
 	var keys []string
 	leaves("", v, &keys)
 	sort.Strings(keys)
+	leaf := map[string]bool{}
 	for _, k := range keys {
 		if k == "lastUpdated" || k == "version" { // metadata, not settings
 			continue
 		}
+		leaf[k] = true
+		tests, gap := effectTests[k], effectGaps[k]
 		switch settingsEffects[k] {
-		case "applied", "stored":
+		case "applied":
+			switch {
+			case len(tests) == 0 && gap == "":
+				t.Errorf("%s is labelled applied but no test shows its effect: name one in effectTests", k)
+			case len(tests) > 0 && gap != "":
+				t.Errorf("%s has effect tests and is still listed in effectGaps: drop it from there", k)
+			}
+		case "stored":
+			if len(tests) > 0 || gap != "" {
+				t.Errorf("%s is labelled stored but has effects listed", k)
+			}
 		default:
 			t.Errorf("%s has no explicit effect (applied or stored)", k)
 		}
+		for _, ref := range tests {
+			if err := testExists(ref); err != "" {
+				t.Errorf("%s: %s", k, err)
+			}
+		}
 	}
+	for k := range effectTests {
+		if !leaf[k] {
+			t.Errorf("effectTests names %s, which is no setting", k)
+		}
+	}
+	for k, what := range effectGaps {
+		if !leaf[k] {
+			t.Errorf("effectGaps names %s, which is no setting", k)
+		}
+		t.Logf("no test shows %s taking effect (%s)", k, what)
+	}
+}
+
+// testExists reports why ref (see effectTests) names no test, or "".
+func testExists(ref string) string {
+	root := filepath.Join("..")
+	if file, title, ok := strings.Cut(ref, ": "); ok { // a web test
+		src, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			return ref + ": " + err.Error()
+		}
+		for _, q := range []string{"'", "\"", "`"} {
+			if strings.Contains(string(src), "it("+q+title+q) || strings.Contains(string(src), "test("+q+title+q) {
+				return ""
+			}
+		}
+		return ref + ": no such test in " + file
+	}
+	i := strings.LastIndex(ref, ".")
+	if i < 0 {
+		return ref + ": want dir.TestName"
+	}
+	dir, name := ref[:i], ref[i+1:]
+	files, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(dir), "*_test.go"))
+	decl := regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(name) + `\(t \*testing\.T\)`)
+	for _, f := range files {
+		if src, err := os.ReadFile(f); err == nil && decl.Match(src) {
+			return ""
+		}
+	}
+	return ref + ": no such test in " + dir
 }

@@ -67,35 +67,6 @@ func TestRoundTripsFixedIsRoundTrips(t *testing.T) {
 	}
 }
 
-// TestOnGridIsDivFloorMul: a protective order's price in integers is
-// px.Mul(m).Div(step).Floor().Mul(step) (Ceil for a take-profit), value
-// and shape, wherever onGrid takes it.
-func TestOnGridIsDivFloorMul(t *testing.T) {
-	rng := rand.New(rand.NewSource(4))
-	steps := []decimal.Decimal{decimal.New(1, -2), decimal.RequireFromString("0.010"), decimal.New(1, -8), decimal.New(1, 0), decimal.New(10, 0), decimal.New(5, -2)}
-	ms := []decimal.Decimal{decimal.RequireFromString("0.98"), decimal.RequireFromString("1.05"), decimal.RequireFromString("0.9975"), decimal.RequireFromString("0.123456789")}
-	taken := 0
-	for i := 0; i < 100000; i++ {
-		px := decimal.New(rng.Int63n(1e10)+1, int32(-rng.Intn(9)))
-		m, step, ceil := ms[rng.Intn(len(ms))], steps[rng.Intn(len(steps))], rng.Intn(2) == 0
-		got, ok := onGrid(px, m, step, ceil)
-		if !ok {
-			continue
-		}
-		taken++
-		want := px.Mul(m).Div(step).Floor().Mul(step)
-		if ceil {
-			want = px.Mul(m).Div(step).Ceil().Mul(step)
-		}
-		if got.Coefficient().Cmp(want.Coefficient()) != 0 || got.Exponent() != want.Exponent() {
-			t.Fatalf("onGrid(%s, %s, %s, %v) = %s (exp %d), want %s (exp %d)", px, m, step, ceil, got, got.Exponent(), want, want.Exponent())
-		}
-	}
-	if taken < 50000 {
-		t.Fatalf("only %d of 100,000 taken", taken)
-	}
-}
-
 // TestLedgerSizeIsBuyQuantity: the ledger's integer sizing gives
 // strategy.BuyQuantity's quantity (value and shape) or its refusal, over
 // random cash, prices on grids of 2 to 8 decimals and off them, and

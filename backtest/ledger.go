@@ -10,6 +10,7 @@ import (
 	"kestrel/domain"
 	"kestrel/exchange/paper"
 	"kestrel/strategy"
+	"kestrel/trading"
 )
 
 // The fast path's ledger (see the package doc). The events of a run that
@@ -447,13 +448,18 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low,
 	if !ok1 || !ok2 {
 		return false
 	}
-	// the protective stop, as protect prices it, below the open (the
-	// engine refuses a stop at or above the last price)
+	// the protective stop, by the one rule (trading.ProtectiveOrders, as
+	// protect), below the open (the engine refuses a stop at or above the
+	// last price); the BUY, from a flat account, leaves all of qty free
+	id := "o-" + strconv.Itoa(r.seq+1) // the BUY's id, as nextID makes it below
 	fill := decimal.New(ask*l.stepCoef(r), r.req.Product.PriceIncrement.Exponent())
-	stop, ok := onGrid(fill, r.below1, r.req.Product.PriceIncrement, false)
-	if !ok {
+	prot := trading.ProtectiveOrders(r.prot, trading.ProtectiveFill{Parent: domain.Order{ID: id, Symbol: r.req.Symbol, Strategy: r.req.Config.Name},
+		Key: id, Price: fill, Quantity: qty, Free: qty, Step: r.req.Product.PriceIncrement})
+	if len(prot) != 1 || prot[0].Type != domain.StopLoss {
 		return false
 	}
+	sl := prot[0]
+	stop := *sl.StopPrice
 	stopPx, ok := fixedAt(stop, l.ps)
 	if !ok || stopPx <= 0 || stopPx*int64(pow10u[priceScale-l.ps]) >= open {
 		return false
@@ -483,14 +489,14 @@ func (r *run) ledgerBuy(t int, c *domain.Candle, sig strategy.Signal, open, low,
 	r.mem.acting = sig.Reasoning
 	r.checksPass = false
 	r.trades.Placed(r.now)
-	id := r.nextID("o")
+	r.nextID("o") // id
 	r.nextID("f")
 	l.cash -= paid
 	l.base, l.cost = base, cost
 	r.ledgerFill(domain.Buy, q, ask, fee, qty, "signal", id)
-	l.stop = domain.Order{ID: r.nextID("o"), Symbol: r.req.Symbol, Side: domain.Sell, Type: domain.StopLoss, Quantity: qty, StopPrice: &stop,
-		FilledQuantity: decimal.Zero, Fee: decimal.Zero, Hold: qty, GroupID: "protect-" + id, ParentID: id, Status: domain.StatusOpen,
-		Strategy: r.req.Config.Name, CreatedAt: r.now, UpdatedAt: r.now}
+	l.stop = domain.Order{ID: r.nextID("o"), Symbol: sl.Symbol, Side: sl.Side, Type: sl.Type, Quantity: sl.Quantity, StopPrice: sl.StopPrice,
+		FilledQuantity: decimal.Zero, Fee: decimal.Zero, Hold: sl.Quantity, GroupID: sl.GroupID, ParentID: sl.ParentID, Status: domain.StatusOpen,
+		Strategy: sl.Strategy, CreatedAt: r.now, UpdatedAt: r.now}
 	l.stopPx, l.hold = stopPx, q
 	r.trades.Placed(r.now)
 	r.count("")

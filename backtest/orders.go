@@ -1,12 +1,9 @@
 package backtest
 
 import (
-	"math/bits"
-
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
-	"kestrel/exchange/paper"
 	"kestrel/trading"
 )
 
@@ -35,87 +32,18 @@ func (r *run) size(px decimal.Decimal) (decimal.Decimal, string) {
 	return qty, ""
 }
 
-// protect attaches the policy's stop-loss and take-profit to a BUY fill,
-// one group, as the live gateway does.
-func (r *run) protect(o domain.Order, ch paper.Change) {
-	p := r.req.Policy
-	if !p.StopLoss && !p.TakeProfit || !o.FilledQuantity.IsPositive() || o.AvgFillPrice == nil {
+// protect attaches the policy's protective orders to a BUY fill, one group,
+// by the live gateway's rule (trading.ProtectiveOrders). A backtest's
+// order fills in one piece, so the order is its fill.
+func (r *run) protect(o domain.Order) {
+	if !o.FilledQuantity.IsPositive() || o.AvgFillPrice == nil {
 		return
 	}
-	step := r.req.Product.PriceIncrement
-	fill := *o.AvgFillPrice
-	group := "protect-" + o.ID
-	base := domain.OrderRequest{Symbol: o.Symbol, Side: domain.Sell, Quantity: o.FilledQuantity, Strategy: o.Strategy, GroupID: group, ParentID: o.ID}
-	if p.StopLoss && p.StopLossPercent.IsPositive() {
-		stop, ok := onGrid(fill, r.below1, step, false)
-		if !ok {
-			stop = fill.Mul(decimal.NewFromInt(1).Sub(p.StopLossPercent)).Div(step).Floor().Mul(step)
-		}
-		req := base
-		req.Type, req.StopPrice = domain.StopLoss, &stop
-		if p.TrailingStop {
-			req.Type, req.StopPrice, req.Trail = domain.TrailingStop, nil, trading.ProtectiveTrail(p)
-		}
+	reqs := trading.ProtectiveOrders(r.prot, trading.ProtectiveFill{Parent: o, Key: o.ID, Price: *o.AvgFillPrice,
+		Quantity: o.FilledQuantity, Free: r.balance(r.base).Available, Step: r.req.Product.PriceIncrement})
+	for _, req := range reqs {
 		r.placeProtective(req)
 	}
-	if p.TakeProfit && p.TakeProfitPercent.IsPositive() {
-		limit, ok := onGrid(fill, r.above1, step, true)
-		if !ok {
-			limit = fill.Mul(decimal.NewFromInt(1).Add(p.TakeProfitPercent)).Div(step).Ceil().Mul(step)
-		}
-		req := base
-		req.Type, req.Price = domain.Limit, &limit
-		r.placeProtective(req)
-	}
-}
-
-// onGrid is px x m on the grid of step, rounded down (up with ceil), as
-// px.Mul(m).Div(step).Floor().Mul(step) (Ceil) makes it, value and shape,
-// in 64-bit integers: for px, m >= 0 whose coefficients' product fits, and
-// a step that is a power of ten (its coefficient, without trailing zeros,
-// is 1), the quotient has at most 16 decimals, which Div keeps exactly.
-// ok is false otherwise.
-func onGrid(px, m, step decimal.Decimal, ceil bool) (decimal.Decimal, bool) {
-	if px.Sign() < 0 || m.Sign() < 0 || !step.IsPositive() || px.NumDigits() > 18 || m.NumDigits() > 18 || step.NumDigits() > 18 {
-		return decimal.Decimal{}, false
-	}
-	hi, lo := bits.Mul64(uint64(px.CoefficientInt64()), uint64(m.CoefficientInt64()))
-	if hi != 0 || lo > 1<<62 {
-		return decimal.Decimal{}, false
-	}
-	x, e := int64(lo), px.Exponent()+m.Exponent()
-	sc, es := step.CoefficientInt64(), step.Exponent()
-	for sc%10 == 0 {
-		sc, es = sc/10, es+1
-	}
-	if sc != 1 {
-		return decimal.Decimal{}, false
-	}
-	// x x 10^e / 10^es in whole steps
-	var n int64
-	switch d := es - e; {
-	case d <= 0:
-		for ; d < 0; d++ {
-			if x > (1<<62)/10 {
-				return decimal.Decimal{}, false
-			}
-			x *= 10
-		}
-		n = x
-	case d <= 16:
-		p := int64(pow10u[d])
-		n = x / p
-		if ceil && x%p != 0 {
-			n++
-		}
-	default:
-		return decimal.Decimal{}, false
-	}
-	c := step.CoefficientInt64()
-	if n > (1<<62)/c {
-		return decimal.Decimal{}, false
-	}
-	return decimal.New(n*c, step.Exponent()), true
 }
 
 // placeProtective places one protective order; like the live gateway it

@@ -106,10 +106,9 @@ type run struct {
 	// checksPass: refusedFlat found the BUY act is about to size passes
 	// every check of risk.Check (read and cleared by act)
 	checksPass bool
-	sizing     strategy.Sizing // strategy.BuyQuantity's constants
-	// 1 - the stop-loss percent, 1 + the take-profit percent (protect)
-	below1, above1 decimal.Decimal
-	slipped        decimal.Decimal // 1 + the slippage (size)
+	sizing     strategy.Sizing    // strategy.BuyQuantity's constants
+	prot       trading.Protection // the policy's protective orders (protect)
+	slipped    decimal.Decimal    // 1 + the slippage (size)
 	// fastCurve: every curve point was marked in fixed point (its metrics
 	// can be computed in integers too)
 	fastCurve bool
@@ -143,7 +142,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	}
 	r := &run{req: req, base: domain.Base(req.Symbol), refused: map[string]int{}, curve: make([]Point, 0, n-req.Warmup),
 		below: msgBelow(req.Config.MinConfidence), lazy: lz, n: n, sizing: strategy.NewSizing(req.Config, req.Policy.Limits)}
-	r.below1, r.above1 = decimal.NewFromInt(1).Sub(req.Policy.StopLossPercent), decimal.NewFromInt(1).Add(req.Policy.TakeProfitPercent)
+	r.prot = req.Policy.Protection()
 	spread := req.SlippageBps.Div(decimal.NewFromInt(10000))
 	// 1 + the slippage, without the 16 places Div gave it (only its value
 	// reaches the sizing's quotient): a price paid then stays in 64 bits
@@ -530,7 +529,7 @@ func (r *run) market(side domain.Side, qty decimal.Decimal, reason string, c dom
 	r.placed(o)
 	r.book(ch, reason)
 	if side == domain.Buy {
-		r.protect(o, ch)
+		r.protect(o)
 	}
 	return ""
 }

@@ -208,18 +208,44 @@ var (
 	AIKeys     = []string{"model", "max_tokens", "temperature", "context_length", "parameters", "prompt_version", "prompt_template", "memory"}
 )
 
+// OverlayWording words the two refusals of an overlay that name what the
+// caller was doing: saving a version's parameters or overriding a
+// backtest run's. The rules themselves are one (OverlayAs).
+type OverlayWording struct {
+	NotObject string // params is not a JSON object
+	Identity  string // params sets name or type; %s is the key
+}
+
+var (
+	// VersionParams words Overlay: a version's or an instance's parameters.
+	VersionParams = OverlayWording{
+		NotObject: "Parameters must be a JSON object",
+		Identity:  "Parameters cannot change the strategy's %s: use another instance instead",
+	}
+	// RunOverrides words a backtest run's parameter overrides.
+	RunOverrides = OverlayWording{
+		NotObject: "Parameter overrides must be a JSON object",
+		Identity:  "An override cannot change the strategy's %s: backtest another instance instead",
+	}
+)
+
 // Overlay lays params (the configuration's own shape) over a copy of cfg:
 // an unknown key, or one the instance does not use, is refused rather than
 // silently ignored, and name and type cannot change. The result is
 // normalized and validated against the tradable symbols. Field errors are
 // named params.<key>.
 func Overlay(cfg Config, raw json.RawMessage, symbols []string) (Config, error) {
+	return OverlayAs(VersionParams, cfg, raw, symbols)
+}
+
+// OverlayAs is Overlay with its refusals worded by w.
+func OverlayAs(w OverlayWording, cfg Config, raw json.RawMessage, symbols []string) (Config, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return cfg, nil
 	}
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &keys); err != nil || keys == nil {
-		return cfg, domain.FieldErrors(map[string]string{"params": "Parameters must be a JSON object"}, "params")
+		return cfg, domain.FieldErrors(map[string]string{"params": w.NotObject}, "params")
 	}
 	allowed := slices.Clone(CommonKeys)
 	if cfg.Indicators != nil {
@@ -233,7 +259,7 @@ func Overlay(cfg Config, raw json.RawMessage, symbols []string) (Config, error) 
 	for k := range keys {
 		switch {
 		case k == "name" || k == "type":
-			f["params."+k] = fmt.Sprintf("Parameters cannot change the strategy's %s: use another instance instead", k)
+			f["params."+k] = fmt.Sprintf(w.Identity, k)
 		case !slices.Contains(allowed, k):
 			bad = append(bad, k)
 		}

@@ -135,11 +135,12 @@ func (s *Service) ProtectMissed(ctx context.Context) {
 }
 
 // Protect attaches the protective orders the settings ask for to one BUY
-// fill: a stop-loss SELL at fill price x (1 - stopLossPercent) and a
-// take-profit limit SELL at fill price x (1 + takeProfitPercent), for the
-// filled quantity, in one one-cancels-other group. Client order ids derived
-// from the fill make a retry harmless. Failures raise an alert: the
-// position is then unprotected and the trader must know.
+// fill (ProtectiveOrders: a stop-loss SELL at fill price x
+// (1 - stopLossPercent) and a take-profit limit SELL at fill price x
+// (1 + takeProfitPercent), for the filled quantity still free, in one
+// one-cancels-other group). Client order ids derived from the fill make a
+// retry harmless. Failures raise an alert: the position is then
+// unprotected and the trader must know.
 func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fill) []domain.Order {
 	p := s.d.Policy()
 	if !p.StopLoss && !p.TakeProfit {
@@ -158,39 +159,21 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 	// already sold, and then only what is still held is protected.
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	qty := f.Quantity
+	free := f.Quantity // balances unknown: the fill as it is
 	if bals, err := s.d.Exchange.Balances(ctx); err == nil {
-		free := decimal.Zero
+		free = decimal.Zero
 		for _, b := range bals {
 			if b.Currency == domain.Base(f.Symbol) {
 				free = b.Available
 			}
 		}
-		qty = decimal.Min(qty, free)
 	}
-	if !qty.IsPositive() {
+	if !ProtectiveQuantity(f.Quantity, free).IsPositive() {
 		slog.Info("nothing left to protect: the position was sold first", "order", parent.ID, "fill", f.ID)
 		return nil
 	}
-	group := "protect-" + f.ID
-	base := domain.OrderRequest{Symbol: f.Symbol, Side: domain.Sell, Quantity: qty, Strategy: parent.Strategy, StrategyVersion: parent.StrategyVersion,
-		UserID: parent.UserID, GroupID: group, ParentID: parent.ID}
-	var reqs []domain.OrderRequest
-	if p.StopLoss && p.StopLossPercent.IsPositive() {
-		stop := f.Price.Mul(decimal.NewFromInt(1).Sub(p.StopLossPercent)).Div(step).Floor().Mul(step)
-		r := base
-		r.Type, r.StopPrice, r.ClientOrderID = domain.StopLoss, &stop, "sl-"+f.ID
-		if p.TrailingStop {
-			r.Type, r.StopPrice, r.Trail = domain.TrailingStop, nil, ProtectiveTrail(p)
-		}
-		reqs = append(reqs, r)
-	}
-	if p.TakeProfit && p.TakeProfitPercent.IsPositive() {
-		limit := f.Price.Mul(decimal.NewFromInt(1).Add(p.TakeProfitPercent)).Div(step).Ceil().Mul(step)
-		r := base
-		r.Type, r.Price, r.ClientOrderID = domain.Limit, &limit, "tp-"+f.ID
-		reqs = append(reqs, r)
-	}
+	reqs := ProtectiveOrders(p.Protection(), ProtectiveFill{Parent: parent, Key: f.ID, ClientIDs: true, Price: f.Price,
+		Quantity: f.Quantity, Free: free, Step: step})
 	var out []domain.Order
 	placed := false
 	defer func() {
@@ -212,14 +195,6 @@ func (s *Service) Protect(ctx context.Context, parent domain.Order, f domain.Fil
 		out = append(out, o)
 	}
 	return out
-}
-
-// ProtectiveTrail is the trail of a trailing protective stop: the policy's
-// stop-loss distance, as a percent. The live gateway and the backtest use
-// it both, so the two place the same stop.
-func ProtectiveTrail(p Policy) *domain.Trail {
-	pct := p.StopLossPercent.Mul(decimal.NewFromInt(100))
-	return &domain.Trail{Percent: &pct}
 }
 
 // protectiveFailed titles the alert for a protective order that failed: an
