@@ -183,8 +183,8 @@ var (
 	operatorOnly = access{role: levelOperator}
 )
 
-// withToken is a with API tokens admitted for use (tokenscope.go), on top
-// of the sessions of its role.
+// withToken is a that also admits API tokens, for use (tokenscope.go),
+// beside the sessions of its role.
 func (a access) withToken(use tokenUse) access {
 	a.token = use
 	return a
