@@ -20,9 +20,9 @@ func (s *Server) analyticsRoutes() {
 	if s.d.Trading == nil || s.d.Market == nil || s.d.Portfolio == nil {
 		return
 	}
-	s.api("GET /api/analytics/trading", signedIn, s.analyticsTrading)
-	s.api("GET /api/analytics/portfolio", signedIn, s.analyticsPortfolio)
-	s.api("GET /api/analytics/risk", signedIn, s.analyticsRisk)
+	s.api("GET /api/analytics/trading", signedIn.withToken(tokenRead), s.analyticsTrading)
+	s.api("GET /api/analytics/portfolio", signedIn.withToken(tokenRead), s.analyticsPortfolio)
+	s.api("GET /api/analytics/risk", signedIn.withToken(tokenRead), s.analyticsRisk)
 }
 
 // analyticsQuery is a view's period and symbol.

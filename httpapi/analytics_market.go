@@ -16,10 +16,10 @@ import (
 // analyticsMarketAIRoutes registers the Market and AI tabs of the analytics views.
 func (s *Server) analyticsMarketAIRoutes() {
 	if s.d.Market != nil {
-		s.api("GET /api/analytics/market", signedIn, s.analyticsMarket)
+		s.api("GET /api/analytics/market", signedIn.withToken(tokenRead), s.analyticsMarket)
 	}
 	if s.d.Strategies != nil && s.d.Trading != nil && s.d.Market != nil {
-		s.api("GET /api/analytics/ai", signedIn, s.analyticsAI)
+		s.api("GET /api/analytics/ai", signedIn.withToken(tokenRead), s.analyticsAI)
 	}
 }
 

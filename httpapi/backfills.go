@@ -43,8 +43,8 @@ type backfill struct {
 
 func (s *Server) backfillRoutes() {
 	s.api("POST /api/market-data/backfills", operatorOnly, s.submitBackfill)
-	s.api("GET /api/market-data/backfills", signedIn, s.listBackfills)
-	s.api("GET /api/market-data/backfills/{id}", signedIn, s.getBackfill)
+	s.api("GET /api/market-data/backfills", signedIn.withToken(tokenRead), s.listBackfills)
+	s.api("GET /api/market-data/backfills/{id}", signedIn.withToken(tokenRead), s.getBackfill)
 	s.api("POST /api/market-data/backfills/{id}/cancel", operatorOnly, s.cancelBackfill)
 }
 

@@ -9,13 +9,13 @@ import (
 )
 
 func (s *Server) backtestRoutes() {
-	s.api("GET /api/strategy/backtest/{name}", signedIn, s.strategyBacktest)
-	s.api("GET /api/backtests", signedIn, s.listBacktests)
-	s.api("GET /api/backtests/{id}", signedIn, s.getBacktest)
-	s.api("DELETE /api/backtests/{id}", signedIn, s.deleteBacktest)
+	s.api("GET /api/strategy/backtest/{name}", signedIn.withToken(tokenRead), s.strategyBacktest)
+	s.api("GET /api/backtests", signedIn.withToken(tokenRead), s.listBacktests)
+	s.api("GET /api/backtests/{id}", signedIn.withToken(tokenRead), s.getBacktest)
+	s.api("DELETE /api/backtests/{id}", signedIn.withToken(tokenWork), s.deleteBacktest)
 	if s.d.Jobs != nil {
-		s.api("POST /api/backtests", signedIn, s.submitBacktest)
-		s.api("POST /api/backtests/{id}/cancel", signedIn, s.cancelBacktest)
+		s.api("POST /api/backtests", signedIn.withToken(tokenWork), s.submitBacktest)
+		s.api("POST /api/backtests/{id}/cancel", signedIn.withToken(tokenWork), s.cancelBacktest)
 	}
 }
 

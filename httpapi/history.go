@@ -11,9 +11,9 @@ import (
 
 // historyRoutes serve the candle store by real market dates.
 func (s *Server) historyRoutes() {
-	s.api("GET /api/market-data/historical/{symbol}", signedIn, s.historical)
-	s.api("GET /api/market-data/coverage", signedIn, s.coverage)
-	s.api("GET /api/market-data/gaps", signedIn, s.gaps)
+	s.api("GET /api/market-data/historical/{symbol}", signedIn.withToken(tokenRead), s.historical)
+	s.api("GET /api/market-data/coverage", signedIn.withToken(tokenRead), s.coverage)
+	s.api("GET /api/market-data/gaps", signedIn.withToken(tokenRead), s.gaps)
 }
 
 type historicalResponse struct {

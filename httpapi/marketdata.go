@@ -11,13 +11,13 @@ import (
 )
 
 func (s *Server) marketRoutes() {
-	s.api("GET /api/market-data/ticker/{symbol}", signedIn, s.ticker)
-	s.api("GET /api/market-data/stats/{symbol}", signedIn, s.stats)
-	s.api("GET /api/market-data/candles/{symbol}", signedIn, s.candles)
-	s.api("GET /api/market-data/products", signedIn, s.products)
-	s.api("GET /api/market-data/realtime/{symbol}", signedIn, s.realtime)
-	s.api("GET /api/market-data/indicators/{symbol}", signedIn, s.indicators)
-	s.api("GET /api/market-data/websocket/status", signedIn, s.websocketStatus)
+	s.api("GET /api/market-data/ticker/{symbol}", signedIn.withToken(tokenRead), s.ticker)
+	s.api("GET /api/market-data/stats/{symbol}", signedIn.withToken(tokenRead), s.stats)
+	s.api("GET /api/market-data/candles/{symbol}", signedIn.withToken(tokenRead), s.candles)
+	s.api("GET /api/market-data/products", signedIn.withToken(tokenRead), s.products)
+	s.api("GET /api/market-data/realtime/{symbol}", signedIn.withToken(tokenRead), s.realtime)
+	s.api("GET /api/market-data/indicators/{symbol}", signedIn.withToken(tokenRead), s.indicators)
+	s.api("GET /api/market-data/websocket/status", signedIn.withToken(tokenRead), s.websocketStatus)
 	// The feed switch is shared by every client, so only operators turn it.
 	s.api("POST /api/market-data/websocket/subscribe", operatorOnly, s.feedSubscribe)
 	s.api("POST /api/market-data/websocket/unsubscribe", operatorOnly, s.feedUnsubscribe)

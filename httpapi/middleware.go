@@ -30,7 +30,7 @@ func requestID(ctx context.Context) string {
 	return id
 }
 
-// userFrom returns the authenticated user; only call behind requireAuth.
+// userFrom returns the authenticated user; only call behind requireAuthAs.
 func userFrom(ctx context.Context) domain.User {
 	u, _ := ctx.Value(keyUser).(domain.User)
 	return u

@@ -16,13 +16,13 @@ import (
 // style (docs/PROMOTION.md): to paper (a paper account of its own, its
 // gates checked here), to live with an operator's approval, demote.
 func (s *Server) promotionRoutes() {
-	s.api("GET /api/strategy/promotions/{name}", signedIn, s.promotions)
+	s.api("GET /api/strategy/promotions/{name}", signedIn.withToken(tokenRead), s.promotions)
 	// Starting, ending and closing out a stage are strategy actions:
 	// operators only, like creating, switching and configuring one.
 	s.api("POST /api/strategy/promotions/{name}", operatorOnly, s.promoteToPaper)
 	s.api("POST /api/strategy/promotions/{name}/{id}/approve", operatorOnly, s.approvePromotion)
 	s.api("POST /api/strategy/promotions/{name}/{id}/demote", operatorOnly, s.demotePromotion)
-	s.api("GET /api/strategy/promotions/{name}/{id}/drift", signedIn, s.promotionDrift)
+	s.api("GET /api/strategy/promotions/{name}/{id}/drift", signedIn.withToken(tokenRead), s.promotionDrift)
 	s.api("POST /api/strategy/promotions/{name}/{id}/close-positions", operatorOnly, s.closePromotionPositions)
 }
 

@@ -32,10 +32,12 @@ func (s *Server) wsRoute() {
 		return ws.Identity{UserID: u.ID, SessionID: sessionID, Check: check}, err
 	}
 	valid := func(sym string) bool { return slices.Contains(s.d.Market.Symbols(), sym) }
-	s.handle("GET /api/ws", Route{Access: signedIn.String(), TicketInQuery: true}, s.d.Hub.Handler(authenticate, valid))
+	realtime := signedIn.route()
+	realtime.TicketInQuery = true
+	s.handle("GET /api/ws", realtime, s.d.Hub.Handler(authenticate, valid))
 	// Not audited: asking for a ticket changes nothing but a 30-second row,
 	// and the web app asks before every (re)connection.
-	s.handle("POST /api/ws/ticket", Route{Access: signedIn.String()}, s.requireAuth(http.HandlerFunc(s.wsTicket)))
+	s.handle("POST /api/ws/ticket", signedIn.route(), s.requireAuthAs(signedIn.token, http.HandlerFunc(s.wsTicket)))
 	s.d.Auth.OnSessionsEnded(func(e auth.Ended) {
 		s.d.Hub.CloseSessions(func(who ws.Identity) bool { return e.Matches(who.UserID, who.SessionID) })
 	})

@@ -166,25 +166,54 @@ type Server struct {
 	mcpSessions mcpSessionCount
 }
 
-// access is who may call a route. The zero value is no access level at all:
-// the route table test refuses a route registered with it.
-type access int
+// access is who may call a route, declared once where the route is
+// registered (s.api): the role a session needs, and what an API token may do
+// there. The token check, the route table, the MCP tools and the OpenAPI
+// x-access and x-token-use all follow from it.
+type access struct {
+	role  level
+	token tokenUse
+}
 
-const (
-	public access = iota + 1
-	signedIn
-	operatorOnly
+// The roles a route is registered with; a token use is added to them with
+// withToken. A route without one refuses every API token.
+var (
+	public       = access{role: levelPublic}
+	signedIn     = access{role: levelSignedIn}
+	operatorOnly = access{role: levelOperator}
 )
 
-// String is the access level as the route table and the OpenAPI description
+// withToken is a that also admits API tokens, for use (tokenscope.go),
+// beside the sessions of its role.
+func (a access) withToken(use tokenUse) access {
+	a.token = use
+	return a
+}
+
+// route is a's row of the route table.
+func (a access) route() Route {
+	return Route{Access: a.role.String(), Token: a.token.String()}
+}
+
+// level is the role a route needs. The zero value is no level at all: the
+// route table test refuses a route registered with it.
+type level int
+
+const (
+	levelPublic level = iota + 1
+	levelSignedIn
+	levelOperator
+)
+
+// String is the level as the route table and the OpenAPI description
 // (x-access) name it.
-func (a access) String() string {
-	switch a {
-	case public:
+func (l level) String() string {
+	switch l {
+	case levelPublic:
 		return "public"
-	case signedIn:
+	case levelSignedIn:
 		return "signed-in"
-	case operatorOnly:
+	case levelOperator:
 		return "operator"
 	}
 	return ""
@@ -202,7 +231,7 @@ type Route struct {
 	// WebSocket, which browsers cannot give headers), or a bearer token.
 	TicketInQuery bool
 	// Token is what API tokens may do here (tokenscope.go): read, work or
-	// trade; empty when only a session may call it.
+	// trade; empty when only a session may call it, the default.
 	Token string
 }
 
@@ -224,7 +253,7 @@ func (s *Server) registerRoutes() {
 	s.api("POST /api/auth/register", public, s.register)
 	s.api("POST /api/auth/login", public, s.login)
 	s.api("POST /api/auth/logout", signedIn, s.logout)
-	s.api("GET /api/auth/me", signedIn, s.me)
+	s.api("GET /api/auth/me", signedIn.withToken(tokenRead), s.me)
 	s.api("POST /api/auth/password", signedIn, s.changePassword)
 	s.sessionRoutes()
 	s.totpRoutes()
@@ -245,7 +274,7 @@ func (s *Server) registerRoutes() {
 		s.marketRoutes()
 		s.wsRoute()
 		if s.d.OrderBook != nil {
-			s.api("GET /api/market-data/orderbook/{symbol}", signedIn, s.orderBook)
+			s.api("GET /api/market-data/orderbook/{symbol}", signedIn.withToken(tokenRead), s.orderBook)
 		}
 	}
 	if s.d.History != nil {
@@ -297,19 +326,21 @@ func (s *Server) noSuchEndpoint(w http.ResponseWriter, r *http.Request) {
 	fail(w, r, domain.Errorf(domain.ENotFound, "No such API endpoint: %s %s", r.Method, r.URL.Path))
 }
 
-// api registers an API route behind the audit log and the access check.
+// api registers an API route behind the audit log and the access check a
+// declares: the role for sessions, the token use for API tokens.
 func (s *Server) api(pattern string, a access, h http.HandlerFunc) {
 	var handler http.Handler = h
-	use := tokenUseOf(pattern)
-	switch a {
-	case public:
-		use = tokenNever // no credential is looked at
-	case signedIn:
-		handler = s.requireAuthAs(use, handler)
-	default: // operatorOnly, and fail closed for a route without a level
-		handler = s.requireAuthAs(use, requireRole(domain.RoleOperator, handler))
+	switch a.role {
+	case levelPublic:
+		if a.token != tokenNever {
+			panic(pattern + ": a public route looks at no credential, so it has no token use")
+		}
+	case levelSignedIn:
+		handler = s.requireAuthAs(a.token, handler)
+	default: // levelOperator, and fail closed for a route without a level
+		handler = s.requireAuthAs(a.token, requireRole(domain.RoleOperator, handler))
 	}
-	s.handle(pattern, Route{Access: a.String(), Token: use.String()}, s.withAudit(handler))
+	s.handle(pattern, a.route(), s.withAudit(handler))
 }
 
 // handle is the one place /api routes reach the mux, so the route table is
@@ -349,14 +380,9 @@ func (s *Server) chain() http.Handler {
 	return h
 }
 
-// requireAuth admits requests with a valid session token and puts the user
-// in the context; API tokens are refused.
-func (s *Server) requireAuth(next http.Handler) http.Handler {
-	return s.requireAuthAs(tokenNever, next)
-}
-
-// requireAuthAs is requireAuth for a route API tokens may use as use says:
-// a token acts as its user within its scope (tokenscope.go).
+// requireAuthAs admits requests with a valid session token, or an API token
+// where use admits one (a token acts as its user within its scope:
+// tokenscope.go), and puts the user in the context.
 func (s *Server) requireAuthAs(use tokenUse, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if bearer := bearerToken(r); auth.IsAPIToken(bearer) {

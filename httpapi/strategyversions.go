@@ -13,9 +13,9 @@ import (
 // saved configuration is an immutable, numbered version; saving makes the
 // new one active and activating an older one rolls back (package strategy).
 func (s *Server) strategyVersionRoutes() {
-	s.api("GET /api/strategy/versions/{name}", signedIn, s.strategyVersions)
+	s.api("GET /api/strategy/versions/{name}", signedIn.withToken(tokenRead), s.strategyVersions)
 	s.api("POST /api/strategy/versions/{name}", operatorOnly, s.saveStrategyVersion)
-	s.api("GET /api/strategy/versions/{name}/{version}", signedIn, s.strategyVersion)
+	s.api("GET /api/strategy/versions/{name}/{version}", signedIn.withToken(tokenRead), s.strategyVersion)
 	s.api("POST /api/strategy/versions/{name}/{version}/activate", operatorOnly, s.activateStrategyVersion)
 }
 

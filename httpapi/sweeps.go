@@ -60,10 +60,10 @@ type sweepSummary struct {
 }
 
 func (s *Server) sweepRoutes() {
-	s.api("GET /api/sweeps", signedIn, s.listSweeps)
-	s.api("POST /api/sweeps", signedIn, s.submitSweep)
-	s.api("GET /api/sweeps/{id}", signedIn, s.getSweep)
-	s.api("POST /api/sweeps/{id}/cancel", signedIn, s.cancelSweep)
+	s.api("GET /api/sweeps", signedIn.withToken(tokenRead), s.listSweeps)
+	s.api("POST /api/sweeps", signedIn.withToken(tokenWork), s.submitSweep)
+	s.api("GET /api/sweeps/{id}", signedIn.withToken(tokenRead), s.getSweep)
+	s.api("POST /api/sweeps/{id}/cancel", signedIn.withToken(tokenWork), s.cancelSweep)
 }
 
 // submitSweep validates the sweep (every trial's overrides included) and

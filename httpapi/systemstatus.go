@@ -12,11 +12,11 @@ import (
 )
 
 func (s *Server) systemRoutes() {
-	s.api("GET /api/system/status", signedIn, s.systemStatus)
-	s.api("GET /api/system/alerts", signedIn, s.listAlerts)
+	s.api("GET /api/system/status", signedIn.withToken(tokenRead), s.systemStatus)
+	s.api("GET /api/system/alerts", signedIn.withToken(tokenRead), s.listAlerts)
 	s.api("POST /api/system/alerts/{id}/resolve", signedIn, s.resolveAlert)
 	s.api("POST /api/system/alerts/{id}/dismiss", signedIn, s.dismissAlert)
-	s.api("GET /api/system/metrics", signedIn, s.systemMetrics)
+	s.api("GET /api/system/metrics", signedIn.withToken(tokenRead), s.systemMetrics)
 	s.api("GET /api/system/config", operatorOnly, s.systemConfig)
 	if s.d.Logs != nil {
 		s.api("GET /api/system/logs", operatorOnly, s.systemLogs)

@@ -1,14 +1,11 @@
 package httpapi
 
-import (
-	"strings"
+import "kestrel/domain"
 
-	"kestrel/domain"
-)
-
-// tokenUse is what an API token (not a session) may do on a route. The zero
-// value refuses every token: a route is open to tokens only when this file
-// says so (fail closed).
+// tokenUse is what an API token (not a session) may do on a route. Each
+// route states its own where it is registered (access.withToken); the zero
+// value refuses every token, so a new route is closed to tokens until its
+// registration says otherwise (fail closed).
 type tokenUse int
 
 const (
@@ -29,54 +26,6 @@ func (u tokenUse) String() string {
 		return "trade"
 	}
 	return ""
-}
-
-// tokenReadable are the GET routes a token of any scope may call: market
-// data, the account's trading state, strategies, backtests, analytics and
-// the system's status (never users, settings, sessions, tokens or logs).
-var tokenReadable = []string{
-	"GET /api/market-data/", "GET /api/trading/", "GET /api/strategy/", "GET /api/backtests",
-	"GET /api/sweeps", "GET /api/analytics/",
-}
-
-var tokenExact = map[string]tokenUse{
-	"GET /api/auth/me":        tokenRead,
-	"GET /api/system/status":  tokenRead,
-	"GET /api/system/alerts":  tokenRead,
-	"GET /api/system/metrics": tokenRead,
-
-	"POST /api/backtests":             tokenWork,
-	"POST /api/backtests/{id}/cancel": tokenWork,
-	"DELETE /api/backtests/{id}":      tokenWork,
-	"POST /api/sweeps":                tokenWork,
-	"POST /api/sweeps/{id}/cancel":    tokenWork,
-	// Test AI asks the model (it costs, and counts toward the AI budget)
-	// and records a decision; it never trades.
-	"POST /api/strategy/ai-analyze/{symbol}": tokenWork,
-
-	"POST /api/trading/execute":              tokenTrade,
-	"POST /api/trading/orders/limit":         tokenTrade,
-	"POST /api/trading/orders/stop-loss":     tokenTrade,
-	"POST /api/trading/orders/trailing-stop": tokenTrade,
-	"PUT /api/trading/orders/{id}":           tokenTrade,
-	"DELETE /api/trading/orders/{id}":        tokenTrade,
-	"POST /api/trading/stop":                 tokenTrade,
-	// A strategy trades on the venue once enabled: like an order.
-	"POST /api/strategy/{name}/enable":  tokenTrade,
-	"POST /api/strategy/{name}/disable": tokenTrade,
-}
-
-// tokenUseOf is what tokens may do on the route of pattern ("METHOD /path").
-func tokenUseOf(pattern string) tokenUse {
-	if u, ok := tokenExact[pattern]; ok {
-		return u
-	}
-	for _, p := range tokenReadable {
-		if strings.HasPrefix(pattern, p) {
-			return tokenRead
-		}
-	}
-	return tokenNever
 }
 
 // tokenRefusal says why token t may not call a route of use, or nil.
