@@ -36,6 +36,7 @@ import (
 	"kestrel/ops/healthcheck"
 	"kestrel/ops/retention"
 	"kestrel/promotion"
+	"kestrel/promotion/stage"
 	"kestrel/replay"
 	"kestrel/settings"
 	"kestrel/store/postgres"
@@ -79,9 +80,9 @@ type App struct {
 	// Strategies runs the automated strategies through the gateway.
 	Strategies *strategy.Engine
 	// Promotions moves strategy versions to paper and live; stages runs
-	// the paper stages (promotions.go).
+	// the paper stages.
 	Promotions *promotion.Service
-	stages     *stages
+	stages     *stage.Runner
 	// Spend prices AI decisions and keeps providers in their monthly budgets.
 	Spend *spend.Book
 	// Backtests runs strategies over history.

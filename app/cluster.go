@@ -164,14 +164,14 @@ func (a *App) lead(ctx context.Context) {
 		return
 	}
 	term := a.cluster.elector.Term() // forwarded commands reach this term's subject
-	a.stages.reset()
-	defer a.stages.reset()
+	a.stages.Reset()
+	defer a.stages.Reset()
 	if err := a.Promotions.Resume(ctx); err != nil {
 		slog.Error("promotion", "err", err, "component", "promotion")
 		a.Alerts.Raise(ctx, "promotion:resume", domain.SeverityHigh, "strategy", "Paper stages not resumed", err.Error())
 	}
 	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
-	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run, a.Jobs.Run, a.stages.runAll,
+	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run, a.Jobs.Run, a.stages.Run,
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
 		func(ctx context.Context) { a.marketWatch().Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },

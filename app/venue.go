@@ -101,6 +101,33 @@ func (a *App) venueFor(ctx context.Context, api settings.API) (*venue, error) {
 		marketSource: "coinbase", prices: livePrices{feed}, run: a.runPaper}, nil
 }
 
+// paperPrices is the market paper stages match on: the paper venue's (the
+// replay, or Coinbase's live market when the settings choose it), or, when
+// the venue is Coinbase itself, Coinbase's live market, whose ticks they
+// receive.
+func (a *App) paperPrices() sandbox.Prices {
+	v := a.current()
+	switch {
+	case v == nil:
+		return a.Market
+	case v.prices != nil:
+		return v.prices
+	}
+	if feed, ok := v.market.(*coinbase.Feed); ok {
+		return livePrices{feed}
+	}
+	return a.Market
+}
+
+// marketSource is what the paper venue trades on now: replay or coinbase
+// (the Coinbase venue trades on Coinbase's market).
+func (a *App) marketSource() string {
+	if v := a.current(); v != nil && v.marketSource != "" {
+		return v.marketSource
+	}
+	return "replay"
+}
+
 // runPaper matches the paper engine's resting orders on the venue's ticks.
 func (a *App) runPaper(ctx context.Context, ticks <-chan domain.Tick) {
 	a.paper.Run(ctx, ticks, func(err error) { a.matchingFailed(ctx, err) })
