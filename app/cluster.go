@@ -176,7 +176,7 @@ func (a *App) lead(ctx context.Context) {
 		func(ctx context.Context) { a.marketWatch().Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
 		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
-		func(ctx context.Context) { a.current().run(ctx, matchTicks) },
+		func(ctx context.Context) { a.current().Run(ctx, matchTicks) },
 	}
 	loops = append(loops, a.notifyLoops()...)
 	// Commands are taken once the gateway's and the metrics' update loops
@@ -331,7 +331,7 @@ type journaled interface {
 
 // ledger is the current exchange's journaled ledger, or a no-op.
 func (a *App) ledger() journaled {
-	if j, ok := a.Exchange.get().(journaled); ok {
+	if j, ok := a.Exchange.Current().(journaled); ok {
 		return j
 	}
 	return remoteLedger{}

@@ -11,6 +11,7 @@ import (
 	"kestrel/exchange/coinbase"
 	"kestrel/httpapi"
 	"kestrel/settings"
+	"kestrel/venue"
 )
 
 // coinbaseConfig is the adapter's configuration from the exchange settings
@@ -62,7 +63,7 @@ func (a *App) testExchange(ctx context.Context, e settings.Exchange) (string, er
 const pollEvery = 5 * time.Second
 
 // coinbaseVenue is Coinbase as the exchange and its feed as the live market.
-func (a *App) coinbaseVenue(e settings.Exchange) (*venue, error) {
+func (a *App) coinbaseVenue(e settings.Exchange) (*venue.Venue, error) {
 	cfg := a.coinbaseConfig(e)
 	x, err := coinbase.Open(cfg)
 	if err != nil {
@@ -73,12 +74,7 @@ func (a *App) coinbaseVenue(e settings.Exchange) (*venue, error) {
 		return nil, err
 	}
 	feed.FollowBook() // the trading screen's order book
-	v := &venue{exchange: x, market: feed, source: liveSource, label: coinbaseLabel}
-	if e.Sandbox {
-		v.source += " (orders on Coinbase's sandbox)"
-		v.label = "Coinbase sandbox orders · live Coinbase prices"
-	}
-	v.run = func(ctx context.Context, ticks <-chan domain.Tick) {
+	run := func(ctx context.Context, ticks <-chan domain.Tick) {
 		var wg sync.WaitGroup
 		wg.Add(3)
 		go func() {
@@ -103,5 +99,5 @@ func (a *App) coinbaseVenue(e settings.Exchange) (*venue, error) {
 		wg.Wait()
 	}
 	slog.Info("exchange: coinbase", "api", cfg.RESTURL(), "market_ws", cfg.MarketURL(), "user_ws", cfg.UserURL(), "sandbox", e.Sandbox)
-	return v, nil
+	return venue.Coinbase(x, feed, e.Sandbox, run), nil
 }
