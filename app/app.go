@@ -74,7 +74,7 @@ type App struct {
 	venues     venue.Switch // the venue in use
 	sandbox    *venue.Venue // the paper engine on the replay: built once, kept for switching back
 	sandboxOpt sandbox.Options
-	history    *portfolioView // the portfolio history of the exchange in use
+	history    *venue.History // the portfolio history of the venue in use
 	Trading    *trading.Service
 	// Strategies runs the automated strategies through the gateway.
 	Strategies *strategy.Engine

@@ -246,7 +246,7 @@ func (a *App) rebuild(ctx context.Context) error {
 	if err := a.Strategies.Reload(ctx); err != nil {
 		return fmt.Errorf("strategies: %w", err)
 	}
-	if err := a.history.reload(ctx); err != nil {
+	if err := a.history.Reload(ctx); err != nil {
 		return fmt.Errorf("portfolio history: %w", err)
 	}
 	return nil
@@ -278,7 +278,7 @@ func (a *App) followLedger(ctx context.Context) {
 			if !filled {
 				continue
 			}
-			if err := a.history.reload(ctx); err != nil && ctx.Err() == nil {
+			if err := a.history.Reload(ctx); err != nil && ctx.Err() == nil {
 				slog.Warn("reload the portfolio history", "err", err, "component", "cluster")
 			}
 		}

@@ -25,6 +25,7 @@ import (
 	"kestrel/settings"
 	"kestrel/strategy"
 	"kestrel/trading"
+	"kestrel/venue"
 )
 
 // openEngine builds the market (replay), the sandbox exchange, the order
@@ -50,7 +51,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	a.Exchange, a.Live = &a.venues.Exchange, &a.venues.Market
 	a.venues.Use(v)
 	a.Settings.OnChange(a.switchExchange)
-	if a.history, err = newPortfolioView(ctx, a.Store); err != nil {
+	if a.history, err = venue.OpenHistory(ctx, a.Store); err != nil {
 		return fmt.Errorf("portfolio history: %w", err)
 	}
 	if err := a.beginRisk(ctx); err != nil {
@@ -74,7 +75,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 			}
 		},
 		ResolveAlert: func(ctx context.Context, title, by string) { a.Alerts.ResolveKey(ctx, "trading:"+title, by) },
-		RiskStart:    a.history.riskStart})
+		RiskStart:    a.history.RiskStart})
 	if err != nil {
 		return err
 	}

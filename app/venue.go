@@ -83,7 +83,7 @@ func (a *App) switchExchange(ctx context.Context, old, next settings.Settings, b
 	start := risk.Start{Scope: v.Scope(), Since: time.Now().UTC(), Label: v.Label}
 	if err := a.Trading.Rescope(func() error {
 		a.venues.Use(v)
-		return a.history.restart(context.WithoutCancel(ctx), start)
+		return a.history.Restart(context.WithoutCancel(ctx), start)
 	}); err != nil {
 		slog.Error("restart the portfolio history", "err", err, "component", "exchange")
 	}
@@ -101,13 +101,13 @@ func (a *App) switchExchange(ctx context.Context, old, next settings.Settings, b
 // stored before scopes were keeps its time (its venue is the one running);
 // one of another venue (changed while Kestrel was stopped) starts afresh.
 func (a *App) beginRisk(ctx context.Context) error {
-	v, st := a.venues.Current(), a.history.riskStart()
+	v, st := a.venues.Current(), a.history.RiskStart()
 	switch {
 	case st.Scope.Venue == "":
-		return a.history.adopt(ctx, v.Scope(), v.Label)
+		return a.history.Adopt(ctx, v.Scope(), v.Label)
 	case st.Scope.Key() != v.Scope().Key():
 		start := risk.Start{Scope: v.Scope(), Since: time.Now().UTC(), Label: v.Label}
-		if err := a.history.restart(ctx, start); err != nil {
+		if err := a.history.Restart(ctx, start); err != nil {
 			return err
 		}
 		a.riskRestarted(ctx, start, "the venue changed while Kestrel was stopped (from "+st.Label+")", domain.User{Email: "system"})
