@@ -9,6 +9,7 @@ package venue
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"kestrel/domain"
@@ -88,13 +89,40 @@ func paperRun(sb *sandbox.Sandbox, failed func(context.Context, error)) func(con
 	}
 }
 
-// Coinbase is Coinbase as the exchange and its feed as the live market;
-// run is the adapter's loop.
-func Coinbase(x Exchange, feed Market, sandboxOrders bool, run func(context.Context, <-chan domain.Tick)) *Venue {
-	v := &Venue{Exchange: x, Market: feed, Source: LiveSource, Label: CoinbaseLabel, Run: run}
-	if sandboxOrders {
+// pollEvery is how often the Coinbase venue resyncs: the net under the
+// user channel, and the feed of changes while it is down.
+const pollEvery = 5 * time.Second
+
+// Coinbase is Coinbase as the exchange and its feed as the live market.
+// Its loop follows the user channel and polls, moves the trailing stops
+// Kestrel keeps there on each tick (Coinbase matches orders itself), and
+// runs followFills, which queues each fill's notification where the venue
+// runs (the leader).
+func Coinbase(x *coinbase.Exchange, feed *coinbase.Feed, cfg coinbase.Config, followFills func(context.Context, *coinbase.Exchange)) *Venue {
+	v := &Venue{Exchange: x, Market: feed, Source: LiveSource, Label: CoinbaseLabel}
+	if cfg.Sandbox {
 		v.Source += " (orders on Coinbase's sandbox)"
 		v.Label = "Coinbase sandbox orders · live Coinbase prices"
+	}
+	v.Run = func(ctx context.Context, ticks <-chan domain.Tick) {
+		var wg sync.WaitGroup
+		wg.Add(3)
+		go func() {
+			defer wg.Done()
+			followFills(ctx, x)
+		}()
+		go func() {
+			defer wg.Done()
+			for t := range ticks {
+				x.Follow(ctx, t)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			x.RunUserStream(ctx, coinbase.StreamConfig{URL: cfg.UserURL(), Key: x.Key(), Stale: 15 * time.Second})
+		}()
+		x.Poll(ctx, pollEvery)
+		wg.Wait()
 	}
 	return v
 }
