@@ -97,22 +97,14 @@ func (a *App) switchExchange(ctx context.Context, old, next settings.Settings, b
 	a.riskRestarted(context.WithoutCancel(ctx), start, "the venue changed from "+cur.Label, by)
 }
 
-// beginRisk makes the stored risk start the running venue's: a start
-// stored before scopes were keeps its time (its venue is the one running);
-// one of another venue (changed while Kestrel was stopped) starts afresh.
+// beginRisk makes the stored risk start the running venue's
+// (venue.History.Begin), saying so when it started afresh.
 func (a *App) beginRisk(ctx context.Context) error {
-	v, st := a.venues.Current(), a.history.RiskStart()
-	switch {
-	case st.Scope.Venue == "":
-		return a.history.Adopt(ctx, v.Scope(), v.Label)
-	case st.Scope.Key() != v.Scope().Key():
-		start := risk.Start{Scope: v.Scope(), Since: time.Now().UTC(), Label: v.Label}
-		if err := a.history.Restart(ctx, start); err != nil {
-			return err
-		}
-		a.riskRestarted(ctx, start, "the venue changed while Kestrel was stopped (from "+st.Label+")", domain.User{Email: "system"})
+	start, was, err := a.history.Begin(ctx, a.current(), time.Now().UTC())
+	if start != nil {
+		a.riskRestarted(ctx, *start, "the venue changed while Kestrel was stopped (from "+was+")", domain.User{Email: "system"})
 	}
-	return nil
+	return err
 }
 
 // riskRestarted says that the risk state started afresh: in the log and in

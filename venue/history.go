@@ -105,6 +105,25 @@ func (v *History) Adopt(ctx context.Context, s risk.Scope, label string) error {
 	return v.Restart(ctx, st)
 }
 
+// Begin makes the stored risk start v's: a start stored before scopes
+// were keeps its time (its venue is the one running); one of another venue
+// (changed while Kestrel was stopped) starts afresh at now. When it did,
+// it returns the new start and the label of the venue the old one measured.
+func (v *History) Begin(ctx context.Context, at *Venue, now time.Time) (*risk.Start, string, error) {
+	st := v.RiskStart()
+	switch {
+	case st.Scope.Venue == "":
+		return nil, "", v.Adopt(ctx, at.Scope(), at.Label)
+	case st.Scope.Key() != at.Scope().Key():
+		start := risk.Start{Scope: at.Scope(), Since: now, Label: at.Label}
+		if err := v.Restart(ctx, start); err != nil {
+			return nil, "", err
+		}
+		return &start, st.Label, nil
+	}
+	return nil, "", nil
+}
+
 // RiskStart is since when, and on which scope, the risk state is measured.
 func (v *History) RiskStart() risk.Start {
 	v.mu.Lock()

@@ -48,6 +48,7 @@ type ExchangeSwitch struct {
 	cur Exchange
 }
 
+// Set makes x the exchange the calls go to.
 func (s *ExchangeSwitch) Set(x Exchange) { s.mu.Lock(); s.cur = x; s.mu.Unlock() }
 func (s *ExchangeSwitch) current() Exchange {
 	s.mu.RLock()
@@ -110,6 +111,7 @@ type MarketSwitch struct {
 	droppedBefore, droppedAtSet int64
 }
 
+// Set makes m the market the calls go to.
 func (s *MarketSwitch) Set(m Market) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
