@@ -36,12 +36,14 @@ import (
 	"kestrel/ops/healthcheck"
 	"kestrel/ops/retention"
 	"kestrel/promotion"
+	"kestrel/promotion/stage"
 	"kestrel/replay"
 	"kestrel/settings"
 	"kestrel/store/postgres"
 	"kestrel/store/sqlite"
 	"kestrel/strategy"
 	"kestrel/trading"
+	"kestrel/venue"
 )
 
 // App is a running Kestrel: call New, then Run, then Close.
@@ -67,21 +69,19 @@ type App struct {
 	// Live is the market the app trades on (the replay, or Coinbase's
 	// feed) and Exchange the exchange (the sandbox or the Coinbase adapter):
 	// switches the exchange settings turn (venue.go).
-	Live       *marketSwitch
-	Exchange   *exchangeSwitch
-	venueMu    sync.Mutex
-	venue      *venue
-	sandbox    *venue           // built once, kept for switching back
-	paper      *sandbox.Sandbox // the paper engine, on either market
+	Live       *venue.MarketSwitch
+	Exchange   *venue.ExchangeSwitch
+	venues     venue.Switch // the venue in use
+	sandbox    *venue.Venue // the paper engine on the replay: built once, kept for switching back
 	sandboxOpt sandbox.Options
-	history    *portfolioView // the portfolio history of the exchange in use
+	history    *venue.History // the portfolio history of the venue in use
 	Trading    *trading.Service
 	// Strategies runs the automated strategies through the gateway.
 	Strategies *strategy.Engine
 	// Promotions moves strategy versions to paper and live; stages runs
-	// the paper stages (promotions.go).
+	// the paper stages.
 	Promotions *promotion.Service
-	stages     *stages
+	stages     *stage.Runner
 	// Spend prices AI decisions and keeps providers in their monthly budgets.
 	Spend *spend.Book
 	// Backtests runs strategies over history.
@@ -192,7 +192,7 @@ func New(ctx context.Context, cfg Config, build httpapi.BuildInfo, ui fs.FS) (*A
 	}
 	proxies, _ := httpapi.ParseTrustedProxies(cfg.TrustedProxies) // checked by Validate
 	api := httpapi.New(httpapi.Deps{TrustedProxies: proxies, Store: store, Auth: a.Auth, Clock: clock, Build: build, Started: started, UI: ui,
-		Market: a.Live, MarketSource: func() string { return a.current().source }, Venue: func() string { return a.current().label }, ReplayOf: a.replayOf, History: a.History, Backfills: a.Backfills, OrderBook: a.orderBook, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, PaperFee: a.paperFee(), Promotions: a.Promotions, Spend: a.Spend, Backtests: a.Backtests, Jobs: a.Jobs, Disk: a.Disk.Check, Notify: a.Notify, Digest: digestAccount{a},
+		Market: a.Live, MarketSource: func() string { return a.current().Source }, Venue: func() string { return a.current().Label }, ReplayOf: a.replayOf, History: a.History, Backfills: a.Backfills, OrderBook: a.orderBook, Hub: a.Hub, Trading: a.Trading, Strategies: a.Strategies, PaperFee: a.paperFee(), Promotions: a.Promotions, Spend: a.Spend, Backtests: a.Backtests, Jobs: a.Jobs, Disk: a.Disk.Check, Notify: a.Notify, Digest: digestAccount{a},
 		Portfolio: a.history, MarketAge: a.Live.LastTickAge, MarketWatch: a.marketWatch(), ExchangeHealth: a.exchangeHealth, EngineBeat: a.engineBeat,
 		Alerts: a.Alerts, Settings: a.Settings, SettingsEffects: settingsEffects, Metrics: a.Metrics, MetricsToken: cfg.MetricsToken, MetricsClosed: exposed && cfg.MetricsToken == "", Config: a.effectiveConfig(),
 		Logs: func(ctx context.Context, level, component string, limit int) ([]domain.LogEntry, error) {
@@ -384,7 +384,7 @@ func (a *App) registerMetrics() {
 func (a *App) effectiveConfig() map[string]any {
 	return map[string]any{"addr": a.cfg.Addr, "data_dir": a.cfg.DataDir, "database": a.describeDB(), "log_level": a.cfg.LogLevel,
 		"session_timeout": a.cfg.SessionTTL.String(), "session_max_age": a.cfg.SessionMaxAge.String(), "secret_key": map[bool]string{true: "from configuration", false: "key file in the data directory"}[a.cfg.SecretKey != ""],
-		"market": map[string]any{"source": a.current().source, "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Live.Symbols(),
+		"market": map[string]any{"source": a.current().Source, "seed": a.cfg.ReplaySeed, "speed": a.cfg.ReplaySpeed, "symbols": a.Live.Symbols(),
 			"stale_after": a.cfg.MarketStaleAfter.String()},
 		"exchange": map[string]any{"name": a.Exchange.Name(), "sandbox": a.Exchange.IsSandbox(), "coinbase_api_url": a.cfg.CoinbaseAPIURL,
 			"coinbase_ws_url": a.cfg.CoinbaseWSURL, "coinbase_user_ws_url": a.cfg.CoinbaseUserWSURL},

@@ -164,19 +164,19 @@ func (a *App) lead(ctx context.Context) {
 		return
 	}
 	term := a.cluster.elector.Term() // forwarded commands reach this term's subject
-	a.stages.reset()
-	defer a.stages.reset()
+	a.stages.Reset()
+	defer a.stages.Reset()
 	if err := a.Promotions.Resume(ctx); err != nil {
 		slog.Error("promotion", "err", err, "component", "promotion")
 		a.Alerts.Raise(ctx, "promotion:resume", domain.SeverityHigh, "strategy", "Paper stages not resumed", err.Error())
 	}
 	matchTicks, pubTicks := a.Live.Subscribe(ctx), a.Live.Subscribe(ctx)
-	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run, a.Jobs.Run, a.stages.runAll,
+	loops := []func(context.Context){a.Trading.Run, a.Strategies.Run, a.Jobs.Run, a.stages.Run,
 		func(ctx context.Context) { a.Trading.RecordEvery(ctx, time.Minute) },
 		func(ctx context.Context) { a.marketWatch().Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
 		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
-		func(ctx context.Context) { a.current().run(ctx, matchTicks) },
+		func(ctx context.Context) { a.current().Run(ctx, matchTicks) },
 	}
 	loops = append(loops, a.notifyLoops()...)
 	// Commands are taken once the gateway's and the metrics' update loops
@@ -246,7 +246,7 @@ func (a *App) rebuild(ctx context.Context) error {
 	if err := a.Strategies.Reload(ctx); err != nil {
 		return fmt.Errorf("strategies: %w", err)
 	}
-	if err := a.history.reload(ctx); err != nil {
+	if err := a.history.Reload(ctx); err != nil {
 		return fmt.Errorf("portfolio history: %w", err)
 	}
 	return nil
@@ -278,7 +278,7 @@ func (a *App) followLedger(ctx context.Context) {
 			if !filled {
 				continue
 			}
-			if err := a.history.reload(ctx); err != nil && ctx.Err() == nil {
+			if err := a.history.Reload(ctx); err != nil && ctx.Err() == nil {
 				slog.Warn("reload the portfolio history", "err", err, "component", "cluster")
 			}
 		}
@@ -331,7 +331,7 @@ type journaled interface {
 
 // ledger is the current exchange's journaled ledger, or a no-op.
 func (a *App) ledger() journaled {
-	if j, ok := a.Exchange.get().(journaled); ok {
+	if j, ok := a.Exchange.Current().(journaled); ok {
 		return j
 	}
 	return remoteLedger{}

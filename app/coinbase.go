@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"kestrel/domain"
 	"kestrel/exchange/coinbase"
 	"kestrel/httpapi"
 	"kestrel/settings"
+	"kestrel/venue"
 )
 
 // coinbaseConfig is the adapter's configuration from the exchange settings
@@ -57,12 +57,8 @@ func (a *App) testExchange(ctx context.Context, e settings.Exchange) (string, er
 	return fmt.Sprintf("Coinbase (%s, %s) answered with %d %s", where, cfg.RESTURL(), len(bals), noun), nil
 }
 
-// Resync every pollEvery: the net under the user channel, and the feed of
-// changes while it is down.
-const pollEvery = 5 * time.Second
-
 // coinbaseVenue is Coinbase as the exchange and its feed as the live market.
-func (a *App) coinbaseVenue(e settings.Exchange) (*venue, error) {
+func (a *App) coinbaseVenue(e settings.Exchange) (*venue.Venue, error) {
 	cfg := a.coinbaseConfig(e)
 	x, err := coinbase.Open(cfg)
 	if err != nil {
@@ -73,35 +69,7 @@ func (a *App) coinbaseVenue(e settings.Exchange) (*venue, error) {
 		return nil, err
 	}
 	feed.FollowBook() // the trading screen's order book
-	v := &venue{exchange: x, market: feed, source: liveSource, label: coinbaseLabel}
-	if e.Sandbox {
-		v.source += " (orders on Coinbase's sandbox)"
-		v.label = "Coinbase sandbox orders · live Coinbase prices"
-	}
-	v.run = func(ctx context.Context, ticks <-chan domain.Tick) {
-		var wg sync.WaitGroup
-		wg.Add(3)
-		go func() {
-			defer wg.Done()
-			// Where the venue runs (the leader): each fill's notification
-			// queued once, and on start the ones a stop or a crash left out.
-			a.Notify.FollowFills(ctx, x)
-		}()
-		go func() {
-			defer wg.Done()
-			// Coinbase matches orders itself; the ticks move the trailing
-			// stops Kestrel keeps there.
-			for t := range ticks {
-				x.Follow(ctx, t)
-			}
-		}()
-		go func() {
-			defer wg.Done()
-			x.RunUserStream(ctx, coinbase.StreamConfig{URL: cfg.UserURL(), Key: x.Key(), Stale: 15 * time.Second})
-		}()
-		x.Poll(ctx, pollEvery)
-		wg.Wait()
-	}
+	v := venue.Coinbase(x, feed, cfg, func(ctx context.Context, x *coinbase.Exchange) { a.Notify.FollowFills(ctx, x) })
 	slog.Info("exchange: coinbase", "api", cfg.RESTURL(), "market_ws", cfg.MarketURL(), "user_ws", cfg.UserURL(), "sandbox", e.Sandbox)
 	return v, nil
 }

@@ -15,14 +15,17 @@ import (
 	"kestrel/candles"
 	"kestrel/domain"
 	"kestrel/exchange/sandbox"
+	"kestrel/httpapi"
 	"kestrel/httpapi/ws"
 	"kestrel/notify"
 	"kestrel/ops/marketwatch"
 	"kestrel/promotion"
+	"kestrel/promotion/stage"
 	"kestrel/replay"
 	"kestrel/settings"
 	"kestrel/strategy"
 	"kestrel/trading"
+	"kestrel/venue"
 )
 
 // openEngine builds the market (replay), the sandbox exchange, the order
@@ -45,10 +48,10 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 	if err != nil {
 		return err
 	}
-	a.Exchange, a.Live = &exchangeSwitch{}, &marketSwitch{}
-	a.use(v)
+	a.Exchange, a.Live = &a.venues.Exchange, &a.venues.Market
+	a.venues.Use(v)
 	a.Settings.OnChange(a.switchExchange)
-	if a.history, err = newPortfolioView(ctx, a.Store); err != nil {
+	if a.history, err = venue.OpenHistory(ctx, a.Store); err != nil {
 		return fmt.Errorf("portfolio history: %w", err)
 	}
 	if err := a.beginRisk(ctx); err != nil {
@@ -72,7 +75,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 			}
 		},
 		ResolveAlert: func(ctx context.Context, title, by string) { a.Alerts.ResolveKey(ctx, "trading:"+title, by) },
-		RiskStart:    a.history.riskStart})
+		RiskStart:    a.history.RiskStart})
 	if err != nil {
 		return err
 	}
@@ -94,9 +97,15 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		Policy: a.policy, TakerFee: opt.TakerFee, MakerFee: opt.MakerFee,
 		Clock: clock, Build: a.build.Label(), AIProvider: a.aiProvider, Limits: a.limitsSummary, Decisions: a.Store,
 		MaxModelCalls: func() int { return a.Settings.Platform().API.AI.BacktestMaxModelCalls }, Versions: a.Strategies.ConfigAt})
-	a.stages = &stages{a: a, clock: clock, run: map[string]*stage{}}
+	a.stages = stage.New(stage.Deps{Store: a.Store, Config: a.Strategies.ConfigAt, Market: a.Live, Prices: func() sandbox.Prices { return a.venues.PaperPrices(a.Market) }, Sandbox: opt,
+		Main: a.Trading, Policy: a.policy, MarketStale: func() string { return a.marketWatch().Stale(a.Live.LastTickAge()) },
+		Build:   strategy.Builder(strategy.AIDeps{Provider: a.aiProvider, Price: a.lastPrice, Limits: a.limitsSummary, Spend: a.Spend}),
+		Leading: func() bool { return a.cluster == nil || a.cluster.elector.Leading() }, Clock: clock})
+	drift := promotion.DriftReporter{Store: a.Store, Config: a.Strategies.ConfigAt, Backtests: a.Backtests, History: a.History,
+		Market: a.venues.MarketSource, ReplayDataTime: a.Market.DataTime}
 	a.Promotions = promotion.New(promotion.Deps{Store: a.Store, Strategies: a.Strategies, Runner: a.stages, Clock: clock,
-		Settings: func() settings.Promotion { return a.Settings.Platform().Trading.Promotion }, Evidence: a.promotionEvidence, Drift: a.promotionDrift, Market: a.marketSource})
+		Settings: func() settings.Promotion { return a.Settings.Platform().Trading.Promotion },
+		Evidence: promotion.SweepEvidence(a.Store, httpapi.JobKindSweep), Drift: drift.Report, Market: a.venues.MarketSource})
 	a.Alerts.OnResolve(a.resumeResolvedStrategy)
 	a.Hub = ws.NewHub(256, a.Live.Symbols())
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }
@@ -139,8 +148,8 @@ func (a *App) runEngine(ctx context.Context) {
 		func(ctx context.Context) { a.marketWatch().Run(ctx, a.Live.LastTickAge, a.Alerts) },
 		func(ctx context.Context) { a.Metrics.CountOrders(a.Exchange.Updates(ctx)) },
 		func(ctx context.Context) { a.Live.PublishTickers(pubTicks, a.Bus) },
-		func(ctx context.Context) { a.current().run(ctx, matchTicks) },
-		a.stages.runAll,
+		func(ctx context.Context) { a.current().Run(ctx, matchTicks) },
+		a.stages.Run,
 	}
 	var wg sync.WaitGroup
 	for _, loop := range loops {

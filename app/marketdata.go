@@ -9,6 +9,7 @@ import (
 	"kestrel/exchange/coinbase"
 	"kestrel/marketdata"
 	"kestrel/settings"
+	"kestrel/venue"
 )
 
 // importMarketData stores the shipped candles at the first start (later
@@ -35,7 +36,7 @@ func (a *App) importMarketData(ctx context.Context) error {
 // second), nil when the market in use is live (Coinbase).
 func (a *App) replayOf() *time.Time {
 	v := a.current()
-	if v == nil || v.market != LiveMarket(a.Market) {
+	if v == nil || v.Market != venue.Market(a.Market) {
 		return nil
 	}
 	t := a.Market.Replaying().Truncate(time.Second)

@@ -27,9 +27,9 @@ func (a *App) orderBook(symbol string) httpapi.OrderBook {
 		out.Reason = "The market is starting."
 		return out
 	}
-	m, live := v.market.(bookMarket)
-	if !live || v.marketSource != "coinbase" {
-		out.Source = v.source
+	m, live := v.Market.(bookMarket)
+	if !live || v.MarketSource != "coinbase" {
+		out.Source = v.Source
 		out.Reason = "No order book on the replay: it replays Coinbase candles, which carry no book. Set the market source to Coinbase (Settings) to see Coinbase's live level2 book."
 		return out
 	}

@@ -1,4 +1,4 @@
-package app
+package stage
 
 import (
 	"context"
@@ -40,7 +40,7 @@ func TestStageBookKeepsItsMarksAcrossARestart(t *testing.T) {
 	ctx := context.Background()
 	kv := &mapKV{m: map[string]string{}}
 	day := time.Date(2026, 5, 2, 0, 0, 0, 0, time.UTC)
-	b, err := newStageBook(ctx, kv, "p1")
+	b, err := OpenBook(ctx, kv, "p1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestStageBookKeepsItsMarksAcrossARestart(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	check := func(what string, b *stageBook, wantSOD string) {
+	check := func(what string, b *Book, wantSOD string) {
 		t.Helper()
 		peak, err := b.PeakPortfolioValue(ctx)
 		if err != nil || peak.String() != "10400.5" {
@@ -68,7 +68,7 @@ func TestStageBookKeepsItsMarksAcrossARestart(t *testing.T) {
 		}
 	}
 	check("running", b, "10100")
-	reopened, err := newStageBook(ctx, kv, "p1")
+	reopened, err := OpenBook(ctx, kv, "p1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestStageBookKeepsItsMarksAcrossARestart(t *testing.T) {
 	if _, err := reopened.PortfolioPointAt(ctx, day.Add(-time.Hour)); domain.ErrorCode(err) != domain.ENotFound {
 		t.Errorf("a point before the ones stored: %v, want not_found (the day's start and the last are kept)", err)
 	}
-	other, _ := newStageBook(ctx, kv, "p2")
+	other, _ := OpenBook(ctx, kv, "p2")
 	if peak, _ := other.PeakPortfolioValue(ctx); !peak.IsZero() {
 		t.Errorf("another stage's peak %s", peak)
 	}

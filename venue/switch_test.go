@@ -1,10 +1,10 @@
-package app
+package venue
 
 import "testing"
 
-// droppingMarket is a LiveMarket whose only working method is Dropped.
+// droppingMarket is a Market whose only working method is Dropped.
 type droppingMarket struct {
-	LiveMarket
+	Market
 	dropped int64
 }
 
@@ -15,8 +15,8 @@ func (m *droppingMarket) Dropped() int64 { return m.dropped }
 // count from before.
 func TestMarketSwitchDroppedNeverDecreases(t *testing.T) {
 	replay, feed := &droppingMarket{dropped: 5}, &droppingMarket{}
-	s := &marketSwitch{}
-	s.set(replay)
+	s := &MarketSwitch{}
+	s.Set(replay)
 	replay.dropped = 7 // 2 while current
 	want := func(step string, n int64) {
 		t.Helper()
@@ -25,12 +25,12 @@ func TestMarketSwitchDroppedNeverDecreases(t *testing.T) {
 		}
 	}
 	want("replay current", 2)
-	s.set(feed)
+	s.Set(feed)
 	want("switched to a new feed", 2)
 	feed.dropped = 3
 	want("feed dropped 3", 5)
 	replay.dropped = 9 // not current: not this process's market's drops
-	s.set(replay)
+	s.Set(replay)
 	want("back on the replay", 5)
 	replay.dropped = 10
 	want("replay dropped 1 more", 6)

@@ -1,4 +1,4 @@
-package app
+package stage
 
 import (
 	"context"
@@ -11,14 +11,14 @@ import (
 	"kestrel/domain"
 )
 
-// stageBook is a paper stage's gateway store: its values (the emergency
+// Book is a paper stage's gateway store: its values (the emergency
 // stop, protective-order marks) under the stage's own keys, and its
 // portfolio points, which its risk limits measure the day's loss and the
 // drawdown from. The points are kept in memory for two days; the last one,
 // the last one before the current UTC day (the day's start value) and the
 // peak are also stored under the stage's keys, so after a restart the
 // day's start and the peak are what they were.
-type stageBook struct {
+type Book struct {
 	kv     domain.KVStore
 	prefix string
 
@@ -27,20 +27,20 @@ type stageBook struct {
 	peak   decimal.Decimal
 }
 
-// stageKeep is how long a stage's points stay in memory: the day's start
+// keep is how long a stage's points stay in memory: the day's start
 // reads the last point before today's 00:00 UTC.
-const stageKeep = 48 * time.Hour
+const keep = 48 * time.Hour
 
 const (
-	stageLastKey    = "portfolio/last"
-	stageDayOpenKey = "portfolio/before-today"
-	stagePeakKey    = "portfolio/peak"
+	lastKey    = "portfolio/last"
+	dayOpenKey = "portfolio/before-today"
+	peakKey    = "portfolio/peak"
 )
 
-// newStageBook opens a stage's book, with its stored last point and peak.
-func newStageBook(ctx context.Context, kv domain.KVStore, id string) (*stageBook, error) {
-	b := &stageBook{kv: kv, prefix: "promotion/" + id + "/"}
-	for _, key := range []string{stageDayOpenKey, stageLastKey} {
+// OpenBook opens a stage's book, with its stored last point and peak.
+func OpenBook(ctx context.Context, kv domain.KVStore, id string) (*Book, error) {
+	b := &Book{kv: kv, prefix: "promotion/" + id + "/"}
+	for _, key := range []string{dayOpenKey, lastKey} {
 		raw, err := b.GetValue(ctx, key)
 		switch {
 		case err == nil:
@@ -55,7 +55,7 @@ func newStageBook(ctx context.Context, kv domain.KVStore, id string) (*stageBook
 			return nil, err
 		}
 	}
-	raw, err := b.GetValue(ctx, stagePeakKey)
+	raw, err := b.GetValue(ctx, peakKey)
 	switch {
 	case err == nil:
 		if b.peak, err = decimal.NewFromString(raw); err != nil {
@@ -67,22 +67,22 @@ func newStageBook(ctx context.Context, kv domain.KVStore, id string) (*stageBook
 	return b, nil
 }
 
-func (b *stageBook) GetValue(ctx context.Context, key string) (string, error) {
+func (b *Book) GetValue(ctx context.Context, key string) (string, error) {
 	return b.kv.GetValue(ctx, b.prefix+key)
 }
 
-func (b *stageBook) PutValue(ctx context.Context, key, value string) error {
+func (b *Book) PutValue(ctx context.Context, key, value string) error {
 	return b.kv.PutValue(ctx, b.prefix+key, value)
 }
 
 // AppendPortfolioPoint keeps p, stores it as the last point and, when it
 // is the highest, as the peak.
-func (b *stageBook) AppendPortfolioPoint(ctx context.Context, p domain.PortfolioPoint) error {
+func (b *Book) AppendPortfolioPoint(ctx context.Context, p domain.PortfolioPoint) error {
 	raw, err := json.Marshal(p)
 	if err != nil {
 		return err
 	}
-	if err := b.PutValue(ctx, stageLastKey, string(raw)); err != nil {
+	if err := b.PutValue(ctx, lastKey, string(raw)); err != nil {
 		return err
 	}
 	b.mu.Lock()
@@ -97,12 +97,12 @@ func (b *stageBook) AppendPortfolioPoint(ctx context.Context, p domain.Portfolio
 		if err != nil {
 			return err
 		}
-		if err := b.PutValue(ctx, stageDayOpenKey, string(raw)); err != nil {
+		if err := b.PutValue(ctx, dayOpenKey, string(raw)); err != nil {
 			return err
 		}
 	}
 	if higher {
-		if err := b.PutValue(ctx, stagePeakKey, p.Value.String()); err != nil {
+		if err := b.PutValue(ctx, peakKey, p.Value.String()); err != nil {
 			return err
 		}
 	}
@@ -113,14 +113,14 @@ func (b *stageBook) AppendPortfolioPoint(ctx context.Context, p domain.Portfolio
 		b.peak = p.Value
 	}
 	cut := 0
-	for cut < len(b.points)-1 && p.Time.Sub(b.points[cut+1].Time) > stageKeep {
-		cut++ // the last point older than stageKeep stays: a day's start may read it
+	for cut < len(b.points)-1 && p.Time.Sub(b.points[cut+1].Time) > keep {
+		cut++ // the last point older than keep stays: a day's start may read it
 	}
 	b.points = b.points[cut:]
 	return nil
 }
 
-func (b *stageBook) PortfolioPoints(_ context.Context, since, until time.Time, limit int) ([]domain.PortfolioPoint, error) {
+func (b *Book) PortfolioPoints(_ context.Context, since, until time.Time, limit int) ([]domain.PortfolioPoint, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := []domain.PortfolioPoint{}
@@ -135,7 +135,7 @@ func (b *stageBook) PortfolioPoints(_ context.Context, since, until time.Time, l
 	return out, nil
 }
 
-func (b *stageBook) PortfolioPointAt(_ context.Context, t time.Time) (domain.PortfolioPoint, error) {
+func (b *Book) PortfolioPointAt(_ context.Context, t time.Time) (domain.PortfolioPoint, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for i := len(b.points) - 1; i >= 0; i-- {
@@ -146,13 +146,13 @@ func (b *stageBook) PortfolioPointAt(_ context.Context, t time.Time) (domain.Por
 	return domain.PortfolioPoint{}, domain.Errorf(domain.ENotFound, "No portfolio value recorded by then")
 }
 
-func (b *stageBook) PeakPortfolioValue(context.Context) (decimal.Decimal, error) {
+func (b *Book) PeakPortfolioValue(context.Context) (decimal.Decimal, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.peak, nil
 }
 
 // ThinPortfolioPoints has nothing to do: the book keeps two days.
-func (b *stageBook) ThinPortfolioPoints(context.Context, time.Time, time.Duration) (int64, error) {
+func (b *Book) ThinPortfolioPoints(context.Context, time.Time, time.Duration) (int64, error) {
 	return 0, nil
 }

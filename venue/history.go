@@ -1,4 +1,4 @@
-package app
+package venue
 
 import (
 	"context"
@@ -21,12 +21,19 @@ const (
 	kvHistorySince = "portfolio.history_since"
 )
 
-// portfolioView is the portfolio history of the exchange in use: switching
-// exchanges switches accounts, so the chart, the drawdown peak and the day's
-// P&L start again from the switch instead of comparing one account with
-// another's past. Older points stay stored (retention prunes them).
-type portfolioView struct {
-	domain.Store
+// Store is what the history reads and keeps: the portfolio points and
+// the stored risk start.
+type Store interface {
+	domain.PortfolioStore
+	domain.KVStore
+}
+
+// History is the portfolio history of the venue in use, the gateway's
+// store: switching exchanges switches accounts, so the chart, the drawdown
+// peak and the day's P&L start again from the switch instead of comparing
+// one account with another's past. Older points stay stored (retention prunes them).
+type History struct {
+	Store
 
 	mu    sync.Mutex
 	since time.Time // zero: all history
@@ -34,9 +41,10 @@ type portfolioView struct {
 	peak  *decimal.Decimal
 }
 
-func newPortfolioView(ctx context.Context, st domain.Store) (*portfolioView, error) {
-	v := &portfolioView{Store: st}
-	return v, v.reload(ctx)
+// OpenHistory opens the history from the stored risk start.
+func OpenHistory(ctx context.Context, st Store) (*History, error) {
+	v := &History{Store: st}
+	return v, v.Reload(ctx)
 }
 
 // stored reads the risk start as stored (a Start with an empty scope from
@@ -61,9 +69,9 @@ func stored(ctx context.Context, st domain.KVStore) (risk.Start, error) {
 	return s, nil
 }
 
-// reload reads the history's start again and forgets the cached peak: the
+// Reload reads the history's start again and forgets the cached peak: the
 // leader records the points, so another instance's copy goes stale.
-func (v *portfolioView) reload(ctx context.Context) error {
+func (v *History) Reload(ctx context.Context) error {
 	s, err := stored(ctx, v.Store)
 	if err != nil {
 		return err
@@ -74,9 +82,9 @@ func (v *portfolioView) reload(ctx context.Context) error {
 	return nil
 }
 
-// restart begins a new history, and new risk state, for scope at t (the
+// Restart begins a new history, and new risk state, for scope at t (the
 // venue changed).
-func (v *portfolioView) restart(ctx context.Context, s risk.Start) error {
+func (v *History) Restart(ctx context.Context, s risk.Start) error {
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return err
@@ -87,31 +95,50 @@ func (v *portfolioView) restart(ctx context.Context, s risk.Start) error {
 	return v.Store.PutValue(ctx, kvRiskStart, string(raw))
 }
 
-// adopt makes s the stored start's scope without a restart (a start
+// Adopt makes s the stored start's scope without a restart (a start
 // stored before scopes were, whose venue is the one running).
-func (v *portfolioView) adopt(ctx context.Context, s risk.Scope, label string) error {
+func (v *History) Adopt(ctx context.Context, s risk.Scope, label string) error {
 	v.mu.Lock()
 	st := v.scope
 	v.mu.Unlock()
 	st.Scope, st.Label = s, label
-	return v.restart(ctx, st)
+	return v.Restart(ctx, st)
 }
 
-// riskStart is since when, and on which scope, the risk state is measured.
-func (v *portfolioView) riskStart() risk.Start {
+// Begin makes the stored risk start v's: a start stored before scopes
+// were keeps its time (its venue is the one running); one of another venue
+// (changed while Kestrel was stopped) starts afresh at now. When it did,
+// it returns the new start and the label of the venue the old one measured.
+func (v *History) Begin(ctx context.Context, at *Venue, now time.Time) (*risk.Start, string, error) {
+	st := v.RiskStart()
+	switch {
+	case st.Scope.Venue == "":
+		return nil, "", v.Adopt(ctx, at.Scope(), at.Label)
+	case st.Scope.Key() != at.Scope().Key():
+		start := risk.Start{Scope: at.Scope(), Since: now, Label: at.Label}
+		if err := v.Restart(ctx, start); err != nil {
+			return nil, "", err
+		}
+		return &start, st.Label, nil
+	}
+	return nil, "", nil
+}
+
+// RiskStart is since when, and on which scope, the risk state is measured.
+func (v *History) RiskStart() risk.Start {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.scope
 }
 
-func (v *portfolioView) start() time.Time {
+func (v *History) start() time.Time {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.since
 }
 
 // AppendPortfolioPoint implements domain.PortfolioStore.
-func (v *portfolioView) AppendPortfolioPoint(ctx context.Context, p domain.PortfolioPoint) error {
+func (v *History) AppendPortfolioPoint(ctx context.Context, p domain.PortfolioPoint) error {
 	if err := v.Store.AppendPortfolioPoint(ctx, p); err != nil {
 		return err
 	}
@@ -124,7 +151,7 @@ func (v *portfolioView) AppendPortfolioPoint(ctx context.Context, p domain.Portf
 }
 
 // PortfolioPoints implements domain.PortfolioStore from the history's start.
-func (v *portfolioView) PortfolioPoints(ctx context.Context, since, until time.Time, limit int) ([]domain.PortfolioPoint, error) {
+func (v *History) PortfolioPoints(ctx context.Context, since, until time.Time, limit int) ([]domain.PortfolioPoint, error) {
 	if s := v.start(); since.Before(s) {
 		since = s
 	}
@@ -132,7 +159,7 @@ func (v *portfolioView) PortfolioPoints(ctx context.Context, since, until time.T
 }
 
 // PortfolioPointAt implements domain.PortfolioStore: nothing before the start.
-func (v *portfolioView) PortfolioPointAt(ctx context.Context, t time.Time) (domain.PortfolioPoint, error) {
+func (v *History) PortfolioPointAt(ctx context.Context, t time.Time) (domain.PortfolioPoint, error) {
 	p, err := v.Store.PortfolioPointAt(ctx, t)
 	if err == nil && p.Time.Before(v.start()) {
 		return domain.PortfolioPoint{}, domain.Errorf(domain.ENotFound, "No portfolio value recorded at %s for this exchange", t.Format(time.RFC3339))
@@ -142,7 +169,7 @@ func (v *portfolioView) PortfolioPointAt(ctx context.Context, t time.Time) (doma
 
 // PeakPortfolioValue implements domain.PortfolioStore: the highest value
 // since the start, read once and then kept up to date as points arrive.
-func (v *portfolioView) PeakPortfolioValue(ctx context.Context) (decimal.Decimal, error) {
+func (v *History) PeakPortfolioValue(ctx context.Context) (decimal.Decimal, error) {
 	s := v.start()
 	if s.IsZero() {
 		return v.Store.PeakPortfolioValue(ctx)

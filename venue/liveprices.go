@@ -1,4 +1,4 @@
-package app
+package venue
 
 import (
 	"time"
@@ -14,14 +14,14 @@ import (
 // sees: far more than a paper market order walks in practice.
 const bookDepth = 200
 
-// livePrices is Coinbase's live market as the paper engine reads it: the
+// LivePrices is Coinbase's live market as the paper engine reads it: the
 // ticker, and the level2 book its market orders walk.
-type livePrices struct{ feed *coinbase.Feed }
+type LivePrices struct{ Feed *coinbase.Feed }
 
-func (p livePrices) Ticker(symbol string) (domain.Ticker, error) { return p.feed.Ticker(symbol) }
+func (p LivePrices) Ticker(symbol string) (domain.Ticker, error) { return p.Feed.Ticker(symbol) }
 
-func (p livePrices) Depth(symbol string) (bids, asks []paper.Level, ok bool) {
-	b, a, ok := p.feed.Book(symbol, bookDepth)
+func (p LivePrices) Depth(symbol string) (bids, asks []paper.Level, ok bool) {
+	b, a, ok := p.Feed.Book(symbol, bookDepth)
 	if !ok {
 		return nil, nil, false
 	}
@@ -37,9 +37,9 @@ func (p livePrices) Depth(symbol string) (bids, asks []paper.Level, ok bool) {
 
 // Range is the range Coinbase's trades printed in: resting paper limits
 // fill only when a trade went through them.
-func (p livePrices) Range(symbol string, from, to time.Time) (low, high decimal.Decimal, ok bool) {
-	return p.feed.Range(symbol, from, to)
+func (p LivePrices) Range(symbol string, from, to time.Time) (low, high decimal.Decimal, ok bool) {
+	return p.Feed.Range(symbol, from, to)
 }
 
 // TradeThrough marks the live market as one that reports its trades.
-func (livePrices) TradeThrough() bool { return true }
+func (LivePrices) TradeThrough() bool { return true }
