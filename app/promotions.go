@@ -12,7 +12,6 @@ import (
 	"kestrel/events"
 	"kestrel/exchange/coinbase"
 	"kestrel/exchange/sandbox"
-	"kestrel/httpapi"
 	"kestrel/promotion"
 	"kestrel/research"
 	"kestrel/strategy"
@@ -264,7 +263,7 @@ func (s *stages) ClosePositions(ctx context.Context, p domain.Promotion) ([]doma
 // promotionEvidence finds the newest finished walk-forward sweep of a
 // strategy run on one of versions, and what it showed out of sample.
 func (a *App) promotionEvidence(ctx context.Context, name string, versions []int) (promotion.Evidence, bool, error) {
-	js, err := a.Store.Jobs(ctx, httpapi.JobKindSweep, domain.JobCompleted, 1000)
+	js, err := a.Store.Jobs(ctx, research.SweepJobKind, domain.JobCompleted, 1000)
 	if err != nil {
 		return promotion.Evidence{}, false, err
 	}
