@@ -9,10 +9,10 @@ import (
 	"kestrel/backtest"
 	"kestrel/domain"
 	"kestrel/events"
-	"kestrel/research"
 	"kestrel/jobs"
 	"kestrel/marketdata"
 	"kestrel/notify"
+	"kestrel/research"
 )
 
 // openJobs builds the runner of long work and its handlers. It runs in the
