@@ -399,13 +399,11 @@ func (s *Server) aiAnalyze(w http.ResponseWriter, r *http.Request) {
 	ev, err := s.d.Strategies.Analyze(r.Context(), name, sym)
 	if err != nil && ev.ID != "" && domain.ErrorCode(err) == domain.EConflict {
 		// The provider's monthly budget is spent: recorded, no call made.
-		writeJSON(w, http.StatusConflict, map[string]any{"success": false, "data": ev,
-			"error": errorBody{Code: domain.EConflict, Message: ev.Error}})
+		failWith(w, r, &domain.Error{Code: domain.EConflict, Message: ev.Error}, ev)
 		return
 	}
 	if err != nil && ev.ID != "" {
-		writeJSON(w, http.StatusBadGateway, map[string]any{"success": false, "data": ev,
-			"error": errorBody{Code: domain.EUnavailable, Message: "AI analysis failed: " + ev.Error}})
+		failWith(w, r, badGateway{&domain.Error{Code: domain.EUnavailable, Message: "AI analysis failed: " + ev.Error}}, ev)
 		return
 	}
 	if err != nil {
