@@ -80,7 +80,7 @@ func TestMCPToolCallsShareTheRESTSlots(t *testing.T) {
 		return httpapi.Tuning{MaxConcurrent: 1, RequestTimeout: time.Minute}
 	}
 	a := newMCPAPI(t, tuning, func(d *httpapi.Deps) {
-		d.Alerts = alert.New(d.Store, nil, d.Clock) // the system routes
+		d.Alerts = alert.New(d.Store.(domain.AlertStore), nil, d.Clock) // the system routes
 		d.Logs = func(context.Context, string, string, int) ([]domain.LogEntry, error) {
 			if holding.Load() {
 				held <- struct{}{}

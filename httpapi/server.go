@@ -49,7 +49,7 @@ func (b BuildInfo) Label() string {
 
 // Deps is what the API needs from the rest of the application.
 type Deps struct {
-	Store   domain.Store
+	Store   Store
 	Auth    *auth.Service
 	Clock   domain.Clock
 	Build   BuildInfo
