@@ -163,7 +163,6 @@ type Server struct {
 
 	handlerOnce sync.Once
 	handler     http.Handler // Handler's chain, built once: its slots are shared by REST and MCP tool calls
-	mcpSessions mcpSessionCount
 }
 
 // access is who may call a route. The zero value is no access level at all:
