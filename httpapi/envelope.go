@@ -69,6 +69,15 @@ func ok(w http.ResponseWriter, data any) {
 	writeJSON(w, http.StatusOK, envelope{Success: true, Data: data})
 }
 
+// answer writes a call's result: data, or the error through fail.
+func answer(w http.ResponseWriter, r *http.Request, data any, err error) {
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, data)
+}
+
 // created writes a 201 success envelope around data.
 func created(w http.ResponseWriter, data any) {
 	writeJSON(w, http.StatusCreated, envelope{Success: true, Data: data})
