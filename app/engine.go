@@ -15,7 +15,7 @@ import (
 	"kestrel/candles"
 	"kestrel/domain"
 	"kestrel/exchange/sandbox"
-	"kestrel/httpapi"
+	"kestrel/research"
 	"kestrel/httpapi/ws"
 	"kestrel/notify"
 	"kestrel/ops/marketwatch"
@@ -105,7 +105,7 @@ func (a *App) openEngine(ctx context.Context, clock domain.Clock) error {
 		Market: a.venues.MarketSource, ReplayDataTime: a.Market.DataTime}
 	a.Promotions = promotion.New(promotion.Deps{Store: a.Store, Strategies: a.Strategies, Runner: a.stages, Clock: clock,
 		Settings: func() settings.Promotion { return a.Settings.Platform().Trading.Promotion },
-		Evidence: promotion.SweepEvidence(a.Store, httpapi.JobKindSweep), Drift: drift.Report, Market: a.venues.MarketSource})
+		Evidence: promotion.SweepEvidence(a.Store, research.SweepJobKind), Drift: drift.Report, Market: a.venues.MarketSource})
 	a.Alerts.OnResolve(a.resumeResolvedStrategy)
 	a.Hub = ws.NewHub(256, a.Live.Symbols())
 	a.Settings.EmergencyStop = func() bool { return a.Trading.Halt().Active }

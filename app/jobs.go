@@ -9,10 +9,10 @@ import (
 	"kestrel/backtest"
 	"kestrel/domain"
 	"kestrel/events"
-	"kestrel/httpapi"
 	"kestrel/jobs"
 	"kestrel/marketdata"
 	"kestrel/notify"
+	"kestrel/research"
 )
 
 // openJobs builds the runner of long work and its handlers. It runs in the
@@ -25,10 +25,10 @@ func (a *App) openJobs(clock domain.Clock) {
 	a.Jobs = jobs.New(a.Store, jobs.Options{Workers: workers, Clock: clock,
 		Publish:     func(j domain.Job) { a.Bus.Publish(events.TopicJob, j, clock.Now()) },
 		NotifyEvent: notify.CommittedJob}) // a job's "finished" notification is committed with its end
-	a.Jobs.Handle(httpapi.JobKindBacktest, a.backtestJob)
-	a.Jobs.HandleResumable(httpapi.JobKindSweep, a.sweepJob(clock))
+	a.Jobs.Handle(backtest.JobKind, a.backtestJob)
+	a.Jobs.HandleResumable(research.SweepJobKind, a.sweepJob(clock))
 	// A backfill stores its cursor after every page: a restart carries on.
-	a.Jobs.HandleResumable(httpapi.JobKindBackfill, a.backfillJob)
+	a.Jobs.HandleResumable(marketdata.BackfillJobKind, a.backfillJob)
 }
 
 // backfillJob fetches a backfill's candles from Coinbase's public candles

@@ -20,6 +20,10 @@ import (
 	"kestrel/trading"
 )
 
+// JobKind is the jobs runner's kind for a queued backtest (POST
+// /api/backtests): its parameters are an Ask, its result the report's id.
+const JobKind = "backtest"
+
 // EngineVersion changes whenever the fill rules change, so a stored run says
 // which rules produced it (2: every fill within its candle's low and high).
 const EngineVersion = "2"

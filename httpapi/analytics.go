@@ -2,15 +2,11 @@ package httpapi
 
 import (
 	"context"
-	"math"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
-
-	"kestrel/analytics"
+	"kestrel/analytics/views"
 	"kestrel/domain"
 )
 
@@ -25,28 +21,44 @@ func (s *Server) analyticsRoutes() {
 	s.api("GET /api/analytics/risk", signedIn.withToken(tokenRead), s.analyticsRisk)
 }
 
-// analyticsQuery is a view's period and symbol.
-type analyticsQuery struct {
-	Period string
-	Symbol string // empty when not given
-	Since  time.Time
-	Now    time.Time
+// analyticsMarketAIRoutes registers the Market and AI tabs of the analytics views.
+func (s *Server) analyticsMarketAIRoutes() {
+	if s.d.Market != nil {
+		s.api("GET /api/analytics/market", signedIn.withToken(tokenRead), s.analyticsMarket)
+	}
+	if s.d.Strategies != nil && s.d.Trading != nil && s.d.Market != nil {
+		s.api("GET /api/analytics/ai", signedIn.withToken(tokenRead), s.analyticsAI)
+	}
 }
 
-func (s *Server) analyticsQuery(r *http.Request) (analyticsQuery, error) {
-	q := analyticsQuery{Period: r.URL.Query().Get("period"), Symbol: strings.ToUpper(r.URL.Query().Get("symbol")), Now: s.d.Clock.Now()}
-	if q.Period == "" {
-		q.Period = "30d"
+// views are the analytics views over this server's account and market,
+// for r (the AI view reads r's strategies' decisions).
+func (s *Server) views(r *http.Request) *views.Views {
+	vw := &views.Views{Prices: s.d.Market, Record: s.d.Portfolio, ReplayOf: s.d.ReplayOf, Clock: s.d.Clock,
+		AIEvaluations: func(ctx context.Context, since time.Time) ([]domain.Evaluation, error) {
+			return s.aiEvaluations(r.WithContext(ctx), domain.EvaluationFilter{Since: since, Limit: 100000}, "")
+		}}
+	if s.d.Trading != nil {
+		vw.Account = s.d.Trading
 	}
-	since, err := analytics.Since(q.Period, q.Now)
-	if err != nil {
-		return q, err
+	if s.d.History != nil {
+		vw.History = s.d.History
 	}
-	q.Since = since
-	if q.Symbol != "" && !slices.Contains(s.d.Market.Symbols(), q.Symbol) {
-		return q, domain.FieldErrors(map[string]string{"symbol": "Unknown symbol " + q.Symbol}, "symbol")
+	if s.d.Strategies != nil {
+		vw.Strategies = func() []views.Strategy {
+			var out []views.Strategy
+			for _, c := range s.d.Strategies.List() {
+				out = append(out, views.Strategy{Name: c.Name, Type: c.Type, Enabled: c.Enabled})
+			}
+			return out
+		}
 	}
-	return q, nil
+	return vw
+}
+
+// analyticsQuery is a view's period (?period=) and symbol (?symbol=).
+func (s *Server) analyticsQuery(r *http.Request) (views.Query, error) {
+	return views.ParseQuery(r.URL.Query().Get("period"), strings.ToUpper(r.URL.Query().Get("symbol")), s.d.Clock.Now(), s.d.Market.Symbols())
 }
 
 func (s *Server) analyticsTrading(w http.ResponseWriter, r *http.Request) {
@@ -55,165 +67,8 @@ func (s *Server) analyticsTrading(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	fills, err := s.d.Trading.Fills(r.Context())
-	if err != nil {
-		fail(w, r, err)
-		return
-	}
-	if q.Symbol != "" {
-		fills = slices.DeleteFunc(fills, func(f domain.Fill) bool { return f.Symbol != q.Symbol })
-	}
-	st := analytics.TradingStatsOf(fills, q.Since)
-	cov, err := s.recordCoverage(r.Context(), q.Since, q.Now)
-	if err != nil {
-		fail(w, r, err)
-		return
-	}
-	ok(w, struct {
-		Period   string             `json:"period"`
-		Symbol   string             `json:"symbol"`
-		Coverage analytics.Coverage `json:"coverage"`
-		analytics.TradingStats
-	}{q.Period, q.Symbol, cov, st})
-}
-
-// dayValues are the recorded portfolio values at UTC day ends in the period.
-func (s *Server) dayValues(ctx context.Context, q analyticsQuery) ([]analytics.DayValue, error) {
-	pts, err := s.d.Portfolio.PortfolioPoints(ctx, q.Since, q.Now.Add(time.Second), 10_000_000)
-	if err != nil {
-		return nil, err
-	}
-	return analytics.DayEnds(pts), nil
-}
-
-// closeReturns are a symbol's daily close-to-close returns in the period;
-// none when the market has no daily candles for it.
-func (s *Server) closeReturns(ctx context.Context, symbol string, q analyticsQuery) []analytics.DayReturn {
-	since := q.Since
-	if since.IsZero() {
-		since = q.Now.Add(-5 * 365 * 24 * time.Hour)
-	}
-	cs, err := s.d.Market.Candles(ctx, symbol, domain.OneDay, since, q.Now, 10000)
-	if err != nil {
-		return nil
-	}
-	return analytics.DailyReturns(analytics.DailyCloses(cs))
-}
-
-// alignAll keeps the dates every series has, as plain returns in date order.
-func alignAll(series [][]analytics.DayReturn) [][]float64 {
-	out := make([][]float64, len(series))
-	if len(series) == 0 {
-		return out
-	}
-	count := map[time.Time]int{}
-	for _, s := range series {
-		for _, r := range s {
-			count[r.Date]++
-		}
-	}
-	for i, s := range series {
-		out[i] = []float64{}
-		for _, r := range s {
-			if count[r.Date] == len(series) {
-				out[i] = append(out[i], r.Return)
-			}
-		}
-	}
-	return out
-}
-
-func benchmark(q analyticsQuery) string {
-	if q.Symbol != "" {
-		return q.Symbol
-	}
-	return "BTC-USD"
-}
-
-// ratio is an annualised ratio of daily returns, null when undefined.
-func ratio(f func([]float64, float64) float64, daily []float64) *float64 {
-	if len(daily) < 2 {
-		return nil
-	}
-	v := f(daily, analytics.DaysPerYear)
-	if v == 0 {
-		return nil
-	}
-	return &v
-}
-
-type holdingView struct {
-	Symbol               string           `json:"symbol"`
-	Quantity             decimal.Decimal  `json:"quantity"`
-	CurrentPrice         decimal.Decimal  `json:"currentPrice"`
-	MarketValue          decimal.Decimal  `json:"marketValue"`
-	CostBasis            decimal.Decimal  `json:"costBasis"`
-	UnrealizedPnL        decimal.Decimal  `json:"unrealizedPnL"`
-	UnrealizedPnLPercent *decimal.Decimal `json:"unrealizedPnLPercent"`
-	Allocation           *decimal.Decimal `json:"allocation"` // percent of total value
-}
-
-type valuePoint struct {
-	Date  string          `json:"date"`
-	Value decimal.Decimal `json:"value"`
-}
-
-type correlationMatrix struct {
-	Symbols []string     `json:"symbols"`
-	Matrix  [][]*float64 `json:"matrix"`
-}
-
-// pct is part / whole x 100 to two places; null when whole is not positive.
-func pct(part, whole decimal.Decimal) *decimal.Decimal {
-	if !whole.IsPositive() {
-		return nil
-	}
-	p := part.Mul(decimal.NewFromInt(100)).Div(whole).Round(2)
-	return &p
-}
-
-// book is what both the portfolio and risk views start from.
-type book struct {
-	portfolio analytics.Portfolio
-	holdings  []holdingView
-	days      []analytics.DayValue
-	daily     []analytics.DayReturn
-	returns   []float64
-	beta      *float64
-	// assets are the held symbols' aligned daily close returns and weights.
-	assets  [][]float64
-	weights []float64
-}
-
-func (s *Server) book(ctx context.Context, q analyticsQuery) (book, error) {
-	var b book
-	p, err := s.d.Trading.Portfolio(ctx)
-	if err != nil {
-		return b, err
-	}
-	b.portfolio = p
-	b.holdings = []holdingView{}
-	var series [][]analytics.DayReturn
-	for _, pos := range p.Positions {
-		cost := pos.Quantity.Mul(pos.AvgPrice).Round(2)
-		b.holdings = append(b.holdings, holdingView{Symbol: pos.Symbol, Quantity: pos.Quantity, CurrentPrice: pos.CurrentPrice,
-			MarketValue: pos.CurrentValue, CostBasis: cost, UnrealizedPnL: pos.UnrealizedPnL,
-			UnrealizedPnLPercent: pct(pos.UnrealizedPnL, cost), Allocation: pct(pos.CurrentValue, p.TotalValue)})
-		series = append(series, s.closeReturns(ctx, pos.Symbol, q))
-		w := 0.0
-		if p.TotalValue.IsPositive() {
-			w = pos.CurrentValue.Div(p.TotalValue).InexactFloat64()
-		}
-		b.weights = append(b.weights, w)
-	}
-	b.assets = alignAll(series)
-	if b.days, err = s.dayValues(ctx, q); err != nil {
-		return b, err
-	}
-	b.daily = analytics.DailyReturns(b.days)
-	b.returns = analytics.Values(b.daily)
-	b.beta = analytics.Beta(analytics.Align(b.daily, s.closeReturns(ctx, benchmark(q), q)))
-	return b, nil
+	v, err := s.views(r).Trading(r.Context(), q)
+	answer(w, r, v, err)
 }
 
 func (s *Server) analyticsPortfolio(w http.ResponseWriter, r *http.Request) {
@@ -222,125 +77,29 @@ func (s *Server) analyticsPortfolio(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	b, err := s.book(r.Context(), q)
+	v, err := s.views(r).Portfolio(r.Context(), q)
+	answer(w, r, v, err)
+}
+
+func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
+	q, err := s.analyticsQuery(r)
 	if err != nil {
 		fail(w, r, err)
 		return
 	}
-	cost := decimal.Zero
-	for _, h := range b.holdings {
-		cost = cost.Add(h.CostBasis)
-	}
-	history := []valuePoint{}
-	for _, d := range b.days {
-		history = append(history, valuePoint{Date: d.Date.Format("2006-01-02"), Value: d.Value.Round(2)})
-	}
-	allocation, err := s.allocationHistory(r.Context(), q)
-	if err != nil {
-		fail(w, r, err)
-		return
-	}
-	syms := s.d.Market.Symbols()
-	all := make([][]analytics.DayReturn, len(syms))
-	for i, sym := range syms {
-		all[i] = s.closeReturns(r.Context(), sym, q)
-	}
-	m := correlationMatrix{Symbols: syms, Matrix: make([][]*float64, len(syms))}
-	for i := range syms {
-		m.Matrix[i] = make([]*float64, len(syms))
-		for j := range syms {
-			m.Matrix[i][j] = round4p(analytics.Correlation(analytics.Align(all[i], all[j])))
-		}
-	}
-	cov, err := s.recordCoverage(r.Context(), q.Since, q.Now)
-	if err != nil {
-		fail(w, r, err)
-		return
-	}
-	ok(w, map[string]any{
-		"period":                    q.Period,
-		"coverage":                  cov,
-		"benchmark":                 benchmark(q),
-		"totalValue":                b.portfolio.TotalValue,
-		"cashBalance":               b.portfolio.CashBalance,
-		"totalCost":                 cost,
-		"totalUnrealizedPnL":        b.portfolio.TotalUnrealizedPnL,
-		"totalUnrealizedPnLPercent": pct(b.portfolio.TotalUnrealizedPnL, cost),
-		"diversificationRatio":      round4p(analytics.DiversificationRatio(b.assets, b.weights)),
-		"beta":                      round4p(b.beta),
-		"volatility":                round4p(analytics.Volatility(b.returns)),
-		"sharpeRatio":               round4p(ratio(analytics.Sharpe, b.returns)),
-		"holdings":                  b.holdings,
-		"valueHistory":              history,
-		"allocationHistory":         allocation,
-		"correlationMatrix":         m,
-	})
+	v, err := s.views(r).Risk(r.Context(), q)
+	answer(w, r, v, err)
 }
 
-func round4p(v *float64) *float64 {
-	if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
-		return nil
-	}
-	return analytics.F(math.Round(*v*1e4) / 1e4)
+// analyticsMarket is the Market tab (?period=, ?symbol=).
+func (s *Server) analyticsMarket(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	v, err := s.views(r).Market(r.Context(), strings.TrimSpace(q.Get("period")), strings.ToUpper(strings.TrimSpace(q.Get("symbol"))))
+	answer(w, r, v, err)
 }
 
-type allocationView struct {
-	Date string `json:"date"`
-	analytics.AllocationDay
-}
-
-// allocationHistory is each holding's share of the portfolio at every UTC
-// day end from the period's start (or the account's first fill, if later)
-// through today, valued at the market's daily closes (today: the price now).
-// Empty before the account has traded.
-func (s *Server) allocationHistory(ctx context.Context, q analyticsQuery) ([]allocationView, error) {
-	out := []allocationView{}
-	fills, err := s.d.Trading.Fills(ctx)
-	if err != nil || len(fills) == 0 {
-		return out, err
-	}
-	balances, err := s.d.Trading.Balances(ctx)
-	if err != nil {
-		return out, err
-	}
-	start := analytics.UTCDay(fills[0].Time)
-	syms := map[string]bool{}
-	for _, f := range fills {
-		start = minTime(start, analytics.UTCDay(f.Time))
-		syms[f.Symbol] = true
-	}
-	for _, b := range balances {
-		if b.Currency != analytics.QuoteCurrency && b.Total().IsPositive() {
-			syms[analytics.Pair(b.Currency)] = true
-		}
-	}
-	if since := analytics.UTCDay(q.Since); since.After(start) {
-		start = since
-	}
-	closes := map[string]map[time.Time]decimal.Decimal{}
-	for sym := range syms {
-		cs, err := s.d.Market.Candles(ctx, sym, domain.OneDay, start, q.Now, 10000)
-		if err != nil {
-			continue // a symbol the market does not price: days holding it are left out
-		}
-		closes[sym] = map[time.Time]decimal.Decimal{}
-		for _, c := range cs {
-			closes[sym][analytics.UTCDay(c.Time)] = c.Close
-		}
-	}
-	var days []time.Time
-	for d := start; !d.After(q.Now); d = d.AddDate(0, 0, 1) {
-		days = append(days, d)
-	}
-	for _, d := range analytics.AllocationHistory(fills, balances, closes, days) {
-		out = append(out, allocationView{Date: d.Date.Format(time.DateOnly), AllocationDay: d})
-	}
-	return out, nil
-}
-
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
+// analyticsAI is the AI tab (?period=).
+func (s *Server) analyticsAI(w http.ResponseWriter, r *http.Request) {
+	v, err := s.views(r).AI(r.Context(), strings.TrimSpace(r.URL.Query().Get("period")))
+	answer(w, r, v, err)
 }

@@ -12,9 +12,6 @@ import (
 	"kestrel/marketdata"
 )
 
-// JobKindBackfill is the jobs runner's kind for market-data backfills.
-const JobKindBackfill = "backfill"
-
 // backfill is GET /api/market-data/backfills/{id}: the job's state, what
 // was asked and what it has done (stored after every page).
 type backfill struct {
@@ -95,7 +92,7 @@ func (s *Server) submitBackfill(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	j, err := s.d.Jobs.Submit(r.Context(), JobKindBackfill, userFrom(r.Context()).ID, checked)
+	j, err := s.d.Jobs.Submit(r.Context(), marketdata.BackfillJobKind, userFrom(r.Context()).ID, checked)
 	if err != nil {
 		fail(w, r, err)
 		return
@@ -127,7 +124,7 @@ func (s *Server) now() time.Time {
 
 func (s *Server) backfillJob(ctx context.Context, id string) (domain.Job, error) {
 	j, err := s.d.Jobs.Get(ctx, id)
-	if err == nil && j.Kind != JobKindBackfill {
+	if err == nil && j.Kind != marketdata.BackfillJobKind {
 		err = domain.Errorf(domain.ENotFound, "Backfill not found")
 	}
 	if domain.ErrorCode(err) == domain.ENotFound {
@@ -176,7 +173,7 @@ func (s *Server) getBackfill(w http.ResponseWriter, r *http.Request) {
 
 // listBackfills lists the newest 50 backfills, newest first.
 func (s *Server) listBackfills(w http.ResponseWriter, r *http.Request) {
-	js, err := s.d.Jobs.List(r.Context(), JobKindBackfill, 50)
+	js, err := s.d.Jobs.List(r.Context(), marketdata.BackfillJobKind, 50)
 	if err != nil {
 		fail(w, r, err)
 		return

@@ -11,9 +11,6 @@ import (
 	"kestrel/domain"
 )
 
-// JobKindBacktest is the jobs runner's kind for backtests.
-const JobKindBacktest = "backtest"
-
 // backtestJob is a backtest as GET /api/backtests/{id} answers it: the job's
 // state and, once completed, the stored report as it always was.
 type backtestJob struct {
@@ -75,7 +72,7 @@ func (s *Server) submitBacktest(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	j, err := s.d.Jobs.SubmitWithin(r.Context(), JobKindBacktest, owner, a, s.quotas().ActiveBacktests)
+	j, err := s.d.Jobs.SubmitWithin(r.Context(), backtest.JobKind, owner, a, s.quotas().ActiveBacktests)
 	if err != nil {
 		fail(w, r, quotaError(err, "backtest", "backtests"))
 		return
@@ -89,7 +86,7 @@ func (s *Server) submitBacktest(w http.ResponseWriter, r *http.Request) {
 func (s *Server) cancelBacktest(w http.ResponseWriter, r *http.Request) {
 	ctx, u := r.Context(), userFrom(r.Context())
 	j, err := s.d.Jobs.Get(ctx, r.PathValue("id"))
-	if err == nil && j.Kind != JobKindBacktest {
+	if err == nil && j.Kind != backtest.JobKind {
 		err = domain.Errorf(domain.ENotFound, "Backtest not found")
 	}
 	if domain.ErrorCode(err) == domain.ENotFound {
@@ -120,7 +117,7 @@ func (s *Server) cancelBacktest(w http.ResponseWriter, r *http.Request) {
 func (s *Server) backtestJob(ctx context.Context, id string) (backtestJob, error) {
 	if s.d.Jobs != nil {
 		j, err := s.d.Jobs.Get(ctx, id)
-		if err == nil && j.Kind == JobKindBacktest {
+		if err == nil && j.Kind == backtest.JobKind {
 			return s.asBacktestJob(ctx, j)
 		}
 		if err != nil && domain.ErrorCode(err) != domain.ENotFound {
@@ -162,7 +159,7 @@ func (s *Server) backtestRuns(ctx context.Context, limit int) ([]backtestRun, er
 	if s.d.Jobs == nil {
 		return out, nil
 	}
-	js, err := s.d.Jobs.List(ctx, JobKindBacktest, limit)
+	js, err := s.d.Jobs.List(ctx, backtest.JobKind, limit)
 	if err != nil {
 		return nil, err
 	}

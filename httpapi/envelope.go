@@ -69,14 +69,48 @@ func ok(w http.ResponseWriter, data any) {
 	writeJSON(w, http.StatusOK, envelope{Success: true, Data: data})
 }
 
+// answer writes a call's result: data, or the error through fail.
+func answer(w http.ResponseWriter, r *http.Request, data any, err error) {
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	ok(w, data)
+}
+
 // created writes a 201 success envelope around data.
 func created(w http.ResponseWriter, data any) {
 	writeJSON(w, http.StatusCreated, envelope{Success: true, Data: data})
 }
 
+// badGateway marks a failure of the service a request asked on the
+// caller's behalf (the AI provider's answer): answered 502, its code and
+// message unchanged.
+type badGateway struct{ err *domain.Error }
+
+func (b badGateway) Error() string { return b.err.Error() }
+func (b badGateway) Unwrap() error { return b.err }
+
+// gateRefusal is a promotion refused by its gates: a 409 conflict that
+// lists each gate with the figure it required and the one seen.
+type gateRefusal struct {
+	err   *domain.Error
+	gates []domain.Gate
+}
+
+func (g gateRefusal) Error() string { return g.err.Error() }
+func (g gateRefusal) Unwrap() error { return g.err }
+
 // fail writes the error envelope. Internal errors are logged with their detail
 // and shown to the client only as a generic message.
 func fail(w http.ResponseWriter, r *http.Request, err error) {
+	failWith(w, r, err, nil)
+}
+
+// failWith is fail with data beside the error: what the request recorded
+// or checked before it failed (the stored AI decision, the settings and
+// their validation). Every error answer goes through here.
+func failWith(w http.ResponseWriter, r *http.Request, err error, data any) {
 	var de *domain.Error
 	if !errors.As(err, &de) {
 		slog.ErrorContext(r.Context(), "request failed", "err", err, "method", r.Method, "path", r.URL.Path, "request_id", requestID(r.Context()))
@@ -85,10 +119,18 @@ func fail(w http.ResponseWriter, r *http.Request, err error) {
 		slog.WarnContext(r.Context(), "request refused", "code", de.Code, "err", de.Cause, "method", r.Method, "path", r.URL.Path, "request_id", requestID(r.Context()))
 	}
 	status := statusFor(de.Code)
+	if errors.As(err, new(badGateway)) {
+		status = http.StatusBadGateway
+	}
 	if status == http.StatusUnauthorized {
 		challenge(w, r)
 	}
-	writeJSON(w, status, envelope{Error: &errorBody{Code: de.Code, Message: de.Message, Fields: de.Fields}})
+	body := &errorBody{Code: de.Code, Message: de.Message, Fields: de.Fields}
+	var gr gateRefusal
+	if errors.As(err, &gr) {
+		body.Gates = gr.gates
+	}
+	writeJSON(w, status, envelope{Data: data, Error: body})
 }
 
 // realm is the realm of the API's bearer challenge.

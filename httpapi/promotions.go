@@ -49,7 +49,7 @@ func failPromotion(w http.ResponseWriter, r *http.Request, err error) {
 			fields[g.Setting] = g.Detail
 		}
 	}
-	writeJSON(w, http.StatusConflict, envelope{Error: &errorBody{Code: domain.EConflict, Message: ge.Error(), Fields: fields, Gates: ge.Gates}})
+	fail(w, r, gateRefusal{&domain.Error{Code: domain.EConflict, Message: ge.Error(), Fields: fields}, ge.Gates})
 }
 
 // stageView is a stage with, for a paper stage, its paper account's books.

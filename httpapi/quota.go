@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"kestrel/backtest"
 	"kestrel/domain"
 	"kestrel/settings"
 )
@@ -42,7 +43,7 @@ func (s *Server) roomForReport(ctx context.Context, owner string) error {
 	if err != nil {
 		return err
 	}
-	active, err := s.d.Store.CountActiveJobs(ctx, JobKindBacktest, owner)
+	active, err := s.d.Store.CountActiveJobs(ctx, backtest.JobKind, owner)
 	if err != nil {
 		return err
 	}

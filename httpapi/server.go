@@ -49,7 +49,7 @@ func (b BuildInfo) Label() string {
 
 // Deps is what the API needs from the rest of the application.
 type Deps struct {
-	Store   domain.Store
+	Store   Store
 	Auth    *auth.Service
 	Clock   domain.Clock
 	Build   BuildInfo
@@ -163,7 +163,6 @@ type Server struct {
 
 	handlerOnce sync.Once
 	handler     http.Handler // Handler's chain, built once: its slots are shared by REST and MCP tool calls
-	mcpSessions mcpSessionCount
 }
 
 // access is who may call a route, declared once where the route is

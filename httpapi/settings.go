@@ -36,11 +36,7 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, st settings.Setti
 	if err != nil {
 		if domain.ErrorCode(err) == domain.EInvalid && !res.IsValid && res.Errors != nil {
 			// Keep the full validation result so the screen can list errors and warnings.
-			writeJSON(w, http.StatusBadRequest, map[string]any{
-				"success": false,
-				"data":    settingsReply{Settings: st, Validation: res, Effects: s.d.SettingsEffects},
-				"error":   errorBody{Code: domain.EInvalid, Message: domain.ErrorMessage(err), Fields: err.(*domain.Error).Fields},
-			})
+			failWith(w, r, err, settingsReply{Settings: st, Validation: res, Effects: s.d.SettingsEffects})
 			return
 		}
 		fail(w, r, err)

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"slices"
 	"sort"
@@ -11,7 +10,7 @@ import (
 	"strings"
 
 	"kestrel/ai"
-	"kestrel/analytics"
+	"kestrel/analytics/views"
 	"kestrel/domain"
 	"kestrel/strategy"
 )
@@ -70,15 +69,7 @@ func (s *Server) listStrategies(activeOnly bool) http.HandlerFunc {
 				return
 			}
 			sum := strategySummary{Name: c.Name, Type: c.Type, IsActive: c.Enabled, TotalSignals: len(evs), Config: c}
-			total := 0.0
-			for _, e := range evs {
-				total += e.Confidence
-			}
-			if len(evs) > 0 {
-				sum.AvgConfidence = round4(total / float64(len(evs)))
-				t := evs[0].Time.UTC().Format("2006-01-02T15:04:05Z")
-				sum.LastSignalTime = &t
-			}
+			sum.AvgConfidence, sum.LastSignalTime = views.Signals(evs)
 			out = append(out, sum)
 		}
 		ok(w, map[string]any{"strategies": out, "count": len(out)})
@@ -216,7 +207,7 @@ func (s *Server) strategySignals(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	out, err := s.withOutcomes(r, evs)
+	out, err := s.views(r).WithOutcomes(r.Context(), evs)
 	if err != nil {
 		fail(w, r, err)
 		return
@@ -260,27 +251,6 @@ func (s *Server) aiEvaluations(r *http.Request, f domain.EvaluationFilter, name 
 	return out, nil
 }
 
-// decision is an evaluation with its outcome: pending until the position
-// it opened is closed, then profit or loss with the P&L attributed to it.
-type decision struct {
-	domain.Evaluation
-	analytics.Outcome
-}
-
-// withOutcomes resolves evaluations against the strategies' fills.
-func (s *Server) withOutcomes(r *http.Request, evs []domain.Evaluation) ([]decision, error) {
-	fills, err := s.d.Trading.StrategyFills(r.Context())
-	if err != nil {
-		return nil, err
-	}
-	outs := analytics.DecisionOutcomes(evs, fills)
-	res := make([]decision, 0, len(evs))
-	for _, e := range evs {
-		res = append(res, decision{Evaluation: e, Outcome: outs[e.ID]})
-	}
-	return res, nil
-}
-
 func (s *Server) aiDecisions(w http.ResponseWriter, r *http.Request) {
 	s.listDecisions(w, r, "", strings.TrimSpace(r.URL.Query().Get("strategy_name")))
 }
@@ -305,7 +275,7 @@ func (s *Server) listDecisions(w http.ResponseWriter, r *http.Request, symbol, s
 		fail(w, r, err)
 		return
 	}
-	out, err := s.withOutcomes(r, evs)
+	out, err := s.views(r).WithOutcomes(r.Context(), evs)
 	if err != nil {
 		fail(w, r, err)
 		return
@@ -326,20 +296,10 @@ func (s *Server) strategyPerformance(w http.ResponseWriter, r *http.Request) {
 			names = append(names, c.Name)
 		}
 	}
-	fills, err := s.d.Trading.StrategyFills(r.Context())
+	out, err := s.views(r).StrategyPerformance(r.Context(), names)
 	if err != nil {
 		fail(w, r, err)
 		return
-	}
-	prices := analytics.Prices{}
-	for _, sym := range s.d.Market.Symbols() {
-		if t, err := s.d.Market.Ticker(sym); err == nil {
-			prices[sym] = t.Price
-		}
-	}
-	out := []analytics.StrategyPerformance{}
-	for _, n := range names {
-		out = append(out, analytics.StrategyOf(n, fills, prices))
 	}
 	if r.PathValue("name") != "" {
 		ok(w, map[string]any{"performance": out[0]})
@@ -355,31 +315,7 @@ func (s *Server) aiPerformance(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	p := struct {
-		TotalDecisions       int            `json:"total_decisions"`
-		ExecutedDecisions    int            `json:"executed_decisions"`
-		ExecutionRate        float64        `json:"execution_rate"`
-		AvgConfidence        float64        `json:"avg_confidence"`
-		DecisionDistribution map[string]int `json:"decision_distribution"`
-		FailedDecisions      int            `json:"failed_decisions"`
-	}{DecisionDistribution: map[string]int{}}
-	total := 0.0
-	for _, e := range evs {
-		if e.Error != "" {
-			p.FailedDecisions++
-			continue
-		}
-		p.TotalDecisions++
-		total += e.Confidence
-		p.DecisionDistribution[e.Decision]++
-		if e.Executed {
-			p.ExecutedDecisions++
-		}
-	}
-	if p.TotalDecisions > 0 {
-		p.ExecutionRate = round4(float64(p.ExecutedDecisions) / float64(p.TotalDecisions))
-		p.AvgConfidence = round4(total / float64(p.TotalDecisions))
-	}
+	p := views.AIPerformanceOf(evs)
 	ok(w, map[string]any{"performance": p})
 }
 
@@ -402,13 +338,11 @@ func (s *Server) aiAnalyze(w http.ResponseWriter, r *http.Request) {
 	ev, err := s.d.Strategies.Analyze(r.Context(), name, sym)
 	if err != nil && ev.ID != "" && domain.ErrorCode(err) == domain.EConflict {
 		// The provider's monthly budget is spent: recorded, no call made.
-		writeJSON(w, http.StatusConflict, map[string]any{"success": false, "data": ev,
-			"error": errorBody{Code: domain.EConflict, Message: ev.Error}})
+		failWith(w, r, &domain.Error{Code: domain.EConflict, Message: ev.Error}, ev)
 		return
 	}
 	if err != nil && ev.ID != "" {
-		writeJSON(w, http.StatusBadGateway, map[string]any{"success": false, "data": ev,
-			"error": errorBody{Code: domain.EUnavailable, Message: "AI analysis failed: " + ev.Error}})
+		failWith(w, r, badGateway{&domain.Error{Code: domain.EUnavailable, Message: "AI analysis failed: " + ev.Error}}, ev)
 		return
 	}
 	if err != nil {
@@ -417,8 +351,6 @@ func (s *Server) aiAnalyze(w http.ResponseWriter, r *http.Request) {
 	}
 	ok(w, ev)
 }
-
-func round4(x float64) float64 { return math.Round(x*10000) / 10000 }
 
 func sortNewest(evs []domain.Evaluation) {
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Time.After(evs[j].Time) })

@@ -10,9 +10,6 @@ import (
 	"kestrel/research"
 )
 
-// JobKindSweep is the jobs runner's kind for parameter sweeps.
-const JobKindSweep = "sweep"
-
 // sweep is GET /api/sweeps/{id}: the job's state, what was asked, the
 // trials finished so far (by index) and the best of them by the objective.
 type sweep struct {
@@ -91,7 +88,7 @@ func (s *Server) submitSweep(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	j, err := s.d.Jobs.SubmitWithin(r.Context(), JobKindSweep, userFrom(r.Context()).ID, a, s.quotas().ActiveSweeps)
+	j, err := s.d.Jobs.SubmitWithin(r.Context(), research.SweepJobKind, userFrom(r.Context()).ID, a, s.quotas().ActiveSweeps)
 	if err != nil {
 		fail(w, r, quotaError(err, "sweep", "sweeps"))
 		return
@@ -102,7 +99,7 @@ func (s *Server) submitSweep(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) sweepJob(ctx context.Context, id string) (domain.Job, error) {
 	j, err := s.d.Jobs.Get(ctx, id)
-	if err == nil && j.Kind != JobKindSweep {
+	if err == nil && j.Kind != research.SweepJobKind {
 		err = domain.Errorf(domain.ENotFound, "Sweep not found")
 	}
 	if domain.ErrorCode(err) == domain.ENotFound {
@@ -175,7 +172,7 @@ func (s *Server) getSweep(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) listSweeps(w http.ResponseWriter, r *http.Request) {
-	js, err := s.d.Jobs.List(r.Context(), JobKindSweep, 100)
+	js, err := s.d.Jobs.List(r.Context(), research.SweepJobKind, 100)
 	if err != nil {
 		fail(w, r, err)
 		return

@@ -13,6 +13,10 @@ import (
 	"kestrel/domain"
 )
 
+// BackfillJobKind is the jobs runner's kind for a market-data backfill:
+// its parameters are a BackfillRequest; it resumes from its stored cursor.
+const BackfillJobKind = "backfill"
+
 // BackfillSource is the source recorded for candles a backfill fetched from
 // Coinbase's public candles (the shipped ones keep ShippedSource).
 const BackfillSource = "coinbase"

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"kestrel/backtest"
 	"kestrel/domain"
 	"kestrel/events"
+	"kestrel/research"
 )
 
 // FromTradeUpdate is the event a trade update stands for (ok false: none).
@@ -92,7 +94,7 @@ func CommittedTokenCreated(owner, message string, at time.Time) domain.NotifyEve
 
 // FromJob is the event a job's change stands for: a finished backtest.
 func FromJob(j domain.Job) (Event, bool) {
-	if j.Kind != "backtest" && j.Kind != "sweep" || !domain.JobDone(j.Status) {
+	if j.Kind != backtest.JobKind && j.Kind != research.SweepJobKind || !domain.JobDone(j.Status) {
 		return Event{}, false
 	}
 	sev := domain.SeverityLow

@@ -17,6 +17,10 @@ import (
 	"kestrel/strategy"
 )
 
+// SweepJobKind is the jobs runner's kind for a parameter sweep: its
+// parameters are an Ask; it resumes after a restart, skipping stored trials.
+const SweepJobKind = "sweep"
+
 // Objectives a sweep ranks its trials by, and the report field each reads.
 var Objectives = map[string]string{
 	"total_return":  "total_return",

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"kestrel/domain"
+	"kestrel/marketdata"
+	"kestrel/research"
 	"kestrel/settings"
 )
 
@@ -75,13 +77,6 @@ func Prune(ctx context.Context, store Store, sys settings.System, now time.Time)
 	}
 }
 
-// Job kinds pruned by their own retention (httpapi.JobKindSweep and
-// JobKindBackfill); backtest jobs go with their reports.
-const (
-	kindSweep    = "sweep"
-	kindBackfill = "backfill"
-)
-
 // pruneGrowth applies system.retention: each kind of record older than its
 // days (0 keeps it for ever). Nothing queued, running or pending goes.
 func pruneGrowth(ctx context.Context, store Store, r settings.Retention, now time.Time) {
@@ -91,8 +86,8 @@ func pruneGrowth(ctx context.Context, store Store, r settings.Retention, now tim
 		prune func(time.Time) (int64, error)
 	}{
 		{"backtest reports", r.Backtests, func(t time.Time) (int64, error) { return store.PruneBacktests(ctx, t) }},
-		{"sweeps", r.Sweeps, func(t time.Time) (int64, error) { return store.PruneJobs(ctx, kindSweep, t) }},
-		{"backfill jobs", r.Jobs, func(t time.Time) (int64, error) { return store.PruneJobs(ctx, kindBackfill, t) }},
+		{"sweeps", r.Sweeps, func(t time.Time) (int64, error) { return store.PruneJobs(ctx, research.SweepJobKind, t) }},
+		{"backfill jobs", r.Jobs, func(t time.Time) (int64, error) { return store.PruneJobs(ctx, marketdata.BackfillJobKind, t) }},
 		{"notification deliveries", r.Notifications, func(t time.Time) (int64, error) { return store.PruneDeliveries(ctx, t) }},
 		{"AI decisions", r.AIDecisions, func(t time.Time) (int64, error) { return store.PruneEvaluations(ctx, t) }},
 		{"audit log entries", r.AuditLog, func(t time.Time) (int64, error) { return store.PruneAudit(ctx, t) }},

@@ -1,4 +1,4 @@
-package httpapi
+package views
 
 import (
 	"context"
@@ -16,9 +16,9 @@ const recordSlack = 2 * time.Minute
 // recordCoverage is the span of the period the account's record (its
 // portfolio value history, kept for the account's life) covers: what the
 // trading, portfolio, risk and AI views can speak for.
-func (s *Server) recordCoverage(ctx context.Context, since, now time.Time) (analytics.Coverage, error) {
+func (vw *Views) recordCoverage(ctx context.Context, since, now time.Time) (analytics.Coverage, error) {
 	if !since.IsZero() {
-		_, err := s.d.Portfolio.PortfolioPointAt(ctx, since)
+		_, err := vw.Record.PortfolioPointAt(ctx, since)
 		switch {
 		case err == nil:
 			return analytics.CoverageOf(since, now, true, nil, recordSlack), nil
@@ -26,7 +26,7 @@ func (s *Server) recordCoverage(ctx context.Context, since, now time.Time) (anal
 			return analytics.Coverage{}, err
 		}
 	}
-	pts, err := s.d.Portfolio.PortfolioPoints(ctx, since, now.Add(time.Second), 10_000_000)
+	pts, err := vw.Record.PortfolioPoints(ctx, since, now.Add(time.Second), 10_000_000)
 	if err != nil {
 		return analytics.Coverage{}, err
 	}

@@ -1,19 +1,19 @@
-package httpapi
+package mcp
 
 import (
 	"context"
 	"go/parser"
 	"go/token"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"kestrel/backtest"
 	"kestrel/strategy"
 )
 
-// mcpResources offers the product's rules as the source states them: the
+// addResources offers the product's rules as the source states them: the
 // strategy and backtest package documentation, read from their doc.go.
-func mcpResources(srv *mcp.Server) error {
+func addResources(srv *sdk.Server) error {
 	for _, d := range []struct {
 		uri, name, desc string
 		src             []byte
@@ -26,9 +26,9 @@ func mcpResources(srv *mcp.Server) error {
 			return err
 		}
 		uri := d.uri
-		srv.AddResource(&mcp.Resource{URI: uri, Name: d.name, Description: d.desc, MIMEType: "text/plain"},
-			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: text}}}, nil
+		srv.AddResource(&sdk.Resource{URI: uri, Name: d.name, Description: d.desc, MIMEType: "text/plain"},
+			func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+				return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: text}}}, nil
 			})
 	}
 	return nil

@@ -1,8 +1,8 @@
-package httpapi
+package views
 
 import (
+	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -12,16 +12,6 @@ import (
 	"kestrel/analytics"
 	"kestrel/domain"
 )
-
-// analyticsMarketAIRoutes registers the Market and AI tabs of the analytics views.
-func (s *Server) analyticsMarketAIRoutes() {
-	if s.d.Market != nil {
-		s.api("GET /api/analytics/market", signedIn.withToken(tokenRead), s.analyticsMarket)
-	}
-	if s.d.Strategies != nil && s.d.Trading != nil && s.d.Market != nil {
-		s.api("GET /api/analytics/ai", signedIn.withToken(tokenRead), s.analyticsAI)
-	}
-}
 
 const (
 	mktDay = 24 * time.Hour
@@ -94,7 +84,8 @@ type mktDates struct {
 	Note   string     `json:"note"`
 }
 
-type mktView struct {
+// MarketView is the market tab.
+type MarketView struct {
 	Period         string                     `json:"period"`
 	Symbol         string                     `json:"symbol"`
 	AsOf           time.Time                  `json:"asOf"`
@@ -114,39 +105,35 @@ type mktView struct {
 	returns map[string]map[string]float64 // per symbol, date -> return that mktDay
 }
 
-// analyticsMarket is the Market tab: every tracked symbol from its ticker,
-// 24h stats and daily candles.
-func (s *Server) analyticsMarket(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	period := strings.TrimSpace(q.Get("period"))
+// Market is the market tab: every tracked symbol from its ticker, 24h
+// stats and daily candles, over period (default 7d), with sym's (default
+// BTC-USD) volume analysis. Both arrive trimmed, sym in upper case.
+func (vw *Views) Market(ctx context.Context, period, sym string) (*MarketView, error) {
 	if period == "" {
 		period = "7d"
 	}
-	sym := strings.ToUpper(strings.TrimSpace(q.Get("symbol")))
 	if sym == "" {
 		sym = "BTC-USD"
 	}
-	symbols := s.d.Market.Symbols()
+	symbols := vw.Prices.Symbols()
 	if !slices.Contains(symbols, sym) {
-		fail(w, r, fieldErr("symbol", "Symbol must be one of "+strings.Join(symbols, ", ")))
-		return
+		msg := "Symbol must be one of " + strings.Join(symbols, ", ")
+		return nil, &domain.Error{Code: domain.EInvalid, Message: msg, Fields: map[string]string{"symbol": msg}}
 	}
-	t0, err := s.d.Market.Ticker(symbols[0])
+	t0, err := vw.Prices.Ticker(symbols[0])
 	if err != nil {
-		fail(w, r, err)
-		return
+		return nil, err
 	}
 	now := t0.Time
 	// The daily candles' clock: the market's, or (the sandbox) the real
 	// time being replayed, up to which the candle store is read.
-	dataNow, store := now, s.d.replayOf() != nil && s.d.History != nil
+	dataNow, store := now, vw.replayOf() != nil && vw.History != nil
 	if store {
-		dataNow = s.d.replayOf().UTC()
+		dataNow = vw.replayOf().UTC()
 	}
 	since, err := analytics.Since(period, dataNow)
 	if err != nil {
-		fail(w, r, err)
-		return
+		return nil, err
 	}
 	if period == "all" {
 		since = dataNow.Add(-mktAllSpan)
@@ -158,7 +145,7 @@ func (s *Server) analyticsMarket(w http.ResponseWriter, r *http.Request) {
 	}
 	today := dataNow.UTC().Truncate(mktDay)
 
-	v := mktView{Period: period, Symbol: sym, AsOf: now, Supply: analytics.CirculatingSupply, PriceHistory: map[string][]mktPricePoint{},
+	v := MarketView{Period: period, Symbol: sym, AsOf: now, Supply: analytics.CirculatingSupply, PriceHistory: map[string][]mktPricePoint{},
 		Trends: []mktTrendRow{}, Volatility: []mktVolatilityRow{}, Correlations: []mktCorrelationRow{}, VolumeAnalysis: []mktVolumePoint{},
 		Unavailable: map[string]string{"sectorAnalysis": "Kestrel has no sector classification of the tracked assets, so no sector figures are computed"},
 		daily:       map[string][]domain.Candle{}, returns: map[string]map[string]float64{}}
@@ -168,20 +155,17 @@ func (s *Server) analyticsMarket(w http.ResponseWriter, r *http.Request) {
 	var index []analytics.DailySeries
 	var btcCap decimal.Decimal
 	for _, symbol := range symbols {
-		t, err := s.d.Market.Ticker(symbol)
+		t, err := vw.Prices.Ticker(symbol)
 		if err != nil {
-			fail(w, r, err)
-			return
+			return nil, err
 		}
-		st, err := s.d.Market.Stats(symbol)
+		st, err := vw.Prices.Stats(symbol)
 		if err != nil {
-			fail(w, r, err)
-			return
+			return nil, err
 		}
-		cs, err := s.mktDaily(r, store, symbol, fetch, dataNow)
+		cs, err := vw.mktDaily(ctx, store, symbol, fetch, dataNow)
 		if err != nil {
-			fail(w, r, err)
-			return
+			return nil, err
 		}
 		v.daily[symbol] = cs
 		closes := make([]decimal.Decimal, len(cs))
@@ -279,7 +263,7 @@ func (s *Server) analyticsMarket(w http.ResponseWriter, r *http.Request) {
 			v.Correlations = append(v.Correlations, c)
 		}
 	}
-	ok(w, v)
+	return &v, nil
 }
 
 // dailyReturns maps each mktDay (after the first) to its close-to-close return.
@@ -395,16 +379,16 @@ func mktCoverage(daily map[string][]domain.Candle, since, from, now time.Time) a
 // candles holds the loop's jump from the last stored day back to the
 // first, a move no market made), today's built from its stored 15-minute
 // candles up to now (never the rest of the day), else the market's.
-func (s *Server) mktDaily(r *http.Request, store bool, symbol string, fetch, now time.Time) ([]domain.Candle, error) {
+func (vw *Views) mktDaily(ctx context.Context, store bool, symbol string, fetch, now time.Time) ([]domain.Candle, error) {
 	if !store {
-		return s.d.Market.Candles(r.Context(), symbol, domain.OneDay, fetch, time.Time{}, 5000)
+		return vw.Prices.Candles(ctx, symbol, domain.OneDay, fetch, time.Time{}, 5000)
 	}
 	today := now.Truncate(mktDay)
-	win, err := s.d.History.Candles(r.Context(), symbol, domain.OneDay, fetch, today)
+	win, err := vw.History.Candles(ctx, symbol, domain.OneDay, fetch, today)
 	if err != nil {
 		return nil, err
 	}
-	part, err := s.d.History.Candles(r.Context(), symbol, domain.FifteenMinute, today, now.Truncate(15*time.Minute))
+	part, err := vw.History.Candles(ctx, symbol, domain.FifteenMinute, today, now.Truncate(15*time.Minute))
 	if err != nil {
 		return nil, err
 	}

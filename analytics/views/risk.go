@@ -1,8 +1,8 @@
-package httpapi
+package views
 
 import (
+	"context"
 	"math"
-	"net/http"
 
 	"github.com/shopspring/decimal"
 
@@ -68,16 +68,11 @@ func round6p(v *float64) *float64 {
 	return analytics.F(math.Round(*v*1e6) / 1e6)
 }
 
-func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
-	q, err := s.analyticsQuery(r)
+// Risk is the risk tab for q.
+func (vw *Views) Risk(ctx context.Context, q Query) (map[string]any, error) {
+	b, err := vw.book(ctx, q)
 	if err != nil {
-		fail(w, r, err)
-		return
-	}
-	b, err := s.book(r.Context(), q)
-	if err != nil {
-		fail(w, r, err)
-		return
+		return nil, err
 	}
 	value, rs := b.portfolio.TotalValue, b.returns
 	m := riskMetrics{PortfolioValue: value, TotalExposure: b.portfolio.TotalExposure, ReturnsUsed: len(rs),
@@ -138,10 +133,9 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 	for i, h := range b.holdings {
 		holdings[i] = analytics.Holding{Symbol: h.Symbol, MarketValue: h.MarketValue}
 	}
-	closes, err := s.historyCloses(r.Context())
+	closes, err := vw.historyCloses(ctx)
 	if err != nil {
-		fail(w, r, err)
-		return
+		return nil, err
 	}
 	stress := []analytics.StressResult{}
 	scenarios := append([]analytics.Scenario{}, analytics.Scenarios...)
@@ -157,7 +151,7 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 		stress = append(stress, analytics.StressTest(sc, holdings, value).WithFrequency(analytics.StressFrequency(sc, closes, holdings)))
 	}
 	market := make([]string, 0, len(closes))
-	for _, sym := range s.d.Market.Symbols() {
+	for _, sym := range vw.Prices.Symbols() {
 		if len(closes[sym]) > 0 {
 			market = append(market, sym)
 		}
@@ -185,17 +179,15 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 			pairs = append(pairs, p)
 		}
 	}
-	cov, err := s.recordCoverage(r.Context(), q.Since, q.Now)
+	cov, err := vw.recordCoverage(ctx, q.Since, q.Now)
 	if err != nil {
-		fail(w, r, err)
-		return
+		return nil, err
 	}
-	limits, err := s.d.Trading.Limits(r.Context())
+	limits, err := vw.Account.Limits(ctx)
 	if err != nil {
-		fail(w, r, err)
-		return
+		return nil, err
 	}
-	ok(w, map[string]any{
+	return map[string]any{
 		"limitsState":       limits,
 		"period":            q.Period,
 		"coverage":          cov,
@@ -207,5 +199,5 @@ func (s *Server) analyticsRisk(w http.ResponseWriter, r *http.Request) {
 		"scenarioAnalysis":  scenarioAnalysis,
 		"correlationRisks":  pairs,
 		"riskDecomposition": decomposition,
-	})
+	}, nil
 }

@@ -1,4 +1,4 @@
-package httpapi
+package views
 
 import (
 	"context"
@@ -10,12 +10,12 @@ import (
 // the history the stress tests and scenarios draw their moves and
 // frequencies from whatever market is configured: every whole UTC day the
 // data covers (the last, partial day is left out).
-func (s *Server) historyCloses(ctx context.Context) (map[string][]analytics.Close, error) {
+func (vw *Views) historyCloses(ctx context.Context) (map[string][]analytics.Close, error) {
 	out := map[string][]analytics.Close{}
-	if s.d.History == nil {
+	if vw.History == nil {
 		return out, nil
 	}
-	days, err := s.d.History.Daily(ctx, s.d.Market.Symbols())
+	days, err := vw.History.Daily(ctx, vw.Prices.Symbols())
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,7 @@
-package httpapi
+package views
 
 import (
-	"net/http"
-	"strings"
+	"context"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -27,7 +26,8 @@ type aiRecentDecision struct {
 	PnL            *decimal.Decimal `json:"pnl"` // nil while pending
 }
 
-type aiView struct {
+// AIView is the AI tab.
+type AIView struct {
 	Period                 string                       `json:"period"`
 	Since                  *time.Time                   `json:"since"`
 	Coverage               analytics.Coverage           `json:"coverage"`
@@ -39,42 +39,37 @@ type aiView struct {
 	Performance            []analytics.AIDay            `json:"performance"`
 }
 
-// analyticsAI is the AI tab: the decisions of every AI-driven and hybrid
-// strategy made in the period, resolved against the strategies' fills.
-func (s *Server) analyticsAI(w http.ResponseWriter, r *http.Request) {
-	period := strings.TrimSpace(r.URL.Query().Get("period"))
+// AI is the AI tab: the decisions of every AI-driven and hybrid strategy
+// made in period (default 30d), resolved against the strategies' fills.
+func (vw *Views) AI(ctx context.Context, period string) (*AIView, error) {
 	if period == "" {
 		period = "30d"
 	}
-	since, err := analytics.Since(period, s.d.Clock.Now())
+	since, err := analytics.Since(period, vw.Clock.Now())
 	if err != nil {
-		fail(w, r, err)
-		return
+		return nil, err
 	}
-	evs, err := s.aiEvaluations(r, domain.EvaluationFilter{Since: since, Limit: 100000}, "")
+	evs, err := vw.AIEvaluations(ctx, since)
 	if err != nil {
-		fail(w, r, err)
-		return
+		return nil, err
 	}
-	fills, err := s.d.Trading.StrategyFills(r.Context())
+	fills, err := vw.Account.StrategyFills(ctx)
 	if err != nil {
-		fail(w, r, err)
-		return
+		return nil, err
 	}
 	outs := analytics.DecisionOutcomes(evs, fills)
 	decs := make([]analytics.AIDecision, len(evs))
 	for i, e := range evs {
 		decs[i] = analytics.AIDecision{Evaluation: e, Outcome: outs[e.ID]}
 	}
-	v := aiView{Period: period, Metrics: analytics.SummariseAI(decs), Decisions: []aiRecentDecision{}, Strategies: []analytics.AIStrategyRow{},
+	v := AIView{Period: period, Metrics: analytics.SummariseAI(decs), Decisions: []aiRecentDecision{}, Strategies: []analytics.AIStrategyRow{},
 		ConfidenceDistribution: analytics.ConfidenceDistribution(decs), DecisionBreakdown: analytics.DecisionBreakdown(decs),
 		Performance: analytics.AIDaily(decs)}
 	if !since.IsZero() {
 		v.Since = &since
 	}
-	if v.Coverage, err = s.recordCoverage(r.Context(), since, s.d.Clock.Now()); err != nil {
-		fail(w, r, err)
-		return
+	if v.Coverage, err = vw.recordCoverage(ctx, since, vw.Clock.Now()); err != nil {
+		return nil, err
 	}
 	for _, d := range decs { // newest first
 		if len(v.Decisions) == aiRecentShown {
@@ -92,18 +87,18 @@ func (s *Server) analyticsAI(w http.ResponseWriter, r *http.Request) {
 		v.Decisions = append(v.Decisions, rd)
 	}
 	prices := analytics.Prices{}
-	for _, sym := range s.d.Market.Symbols() {
-		if t, err := s.d.Market.Ticker(sym); err == nil {
+	for _, sym := range vw.Prices.Symbols() {
+		if t, err := vw.Prices.Ticker(sym); err == nil {
 			prices[sym] = t.Price
 		}
 	}
 	ai := map[string]bool{}
-	for _, c := range s.d.Strategies.List() {
+	for _, c := range vw.Strategies() {
 		if c.Type == domain.StrategyAI || c.Type == domain.StrategyHybrid {
 			ai[c.Name] = true
 			v.Strategies = append(v.Strategies, analytics.AIStrategy(c.Name, c.Enabled, fills, prices, decs))
 		}
 	}
 	v.Metrics.WinRate = analytics.AIWinRate(fills, ai, since)
-	ok(w, v)
+	return &v, nil
 }

@@ -1,4 +1,4 @@
-package httpapi_test
+package mcp_test
 
 import (
 	"context"
@@ -22,7 +22,14 @@ import (
 	"kestrel/store/sqlite"
 )
 
-// newMCPAPI is newAPI with the HTTP tuning and more dependencies set.
+// testAPI is the whole API (package httpapi) with the MCP server mounted
+// at /mcp, as the application serves it, over a fresh SQLite store.
+type testAPI struct {
+	t   *testing.T
+	srv *httptest.Server
+}
+
+// newMCPAPI is the API with the HTTP tuning and more dependencies set.
 func newMCPAPI(t *testing.T, tuning func() httpapi.Tuning, more func(*httpapi.Deps)) *testAPI {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "k.db"))
@@ -31,14 +38,41 @@ func newMCPAPI(t *testing.T, tuning func() httpapi.Tuning, more func(*httpapi.De
 	}
 	clock := domain.SystemClock{}
 	a := auth.NewService(store, clock, time.Hour)
-	d := httpapi.Deps{Store: store, Auth: a, Clock: clock, Started: clock.Now(), UI: ui,
+	d := httpapi.Deps{Store: store, Auth: a, Clock: clock, Started: clock.Now(),
 		Build: httpapi.BuildInfo{Version: "test"}, MaxBodyBytes: 1 << 16, Tuning: tuning}
 	if more != nil {
 		more(&d)
 	}
 	srv := httptest.NewServer(httpapi.New(d).Handler())
 	t.Cleanup(func() { srv.Close(); store.Close() })
-	return &testAPI{t: t, srv: srv, store: store, auth: a}
+	return &testAPI{t: t, srv: srv}
+}
+
+// signIn posts credentials to path (register or login) and returns the
+// session token.
+func (a *testAPI) signIn(path, body string, want int) string {
+	a.t.Helper()
+	res, err := http.Post(a.srv.URL+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var out struct {
+		Data struct{ Token string }
+	}
+	if res.StatusCode != want || json.Unmarshal(raw, &out) != nil || out.Data.Token == "" {
+		a.t.Fatalf("%s: %d %s", path, res.StatusCode, raw)
+	}
+	return out.Data.Token
+}
+
+func (a *testAPI) register(email, name, password string) string {
+	return a.signIn("/api/auth/register", `{"email":"`+email+`","name":"`+name+`","password":"`+password+`"}`, http.StatusCreated)
+}
+
+func (a *testAPI) login(email, password string) string {
+	return a.signIn("/api/auth/login", `{"email":"`+email+`","password":"`+password+`"}`, http.StatusOK)
 }
 
 type bearerTransport struct{ token string }
@@ -80,7 +114,7 @@ func TestMCPToolCallsShareTheRESTSlots(t *testing.T) {
 		return httpapi.Tuning{MaxConcurrent: 1, RequestTimeout: time.Minute}
 	}
 	a := newMCPAPI(t, tuning, func(d *httpapi.Deps) {
-		d.Alerts = alert.New(d.Store, nil, d.Clock) // the system routes
+		d.Alerts = alert.New(d.Store.(domain.AlertStore), nil, d.Clock) // the system routes
 		d.Logs = func(context.Context, string, string, int) ([]domain.LogEntry, error) {
 			if holding.Load() {
 				held <- struct{}{}
@@ -89,7 +123,7 @@ func TestMCPToolCallsShareTheRESTSlots(t *testing.T) {
 			return []domain.LogEntry{}, nil
 		}
 	})
-	op, _ := a.register("op@example.com", "Op", "correct-horse-battery")
+	op := a.register("op@example.com", "Op", "correct-horse-battery")
 	cs := a.mcpClient(op)
 	ctx := context.Background()
 	var once sync.Once
@@ -156,7 +190,7 @@ func (a *testAPI) mcpInitialize(token string) (int, string, string) {
 // more; five credentials of one address reach the address's cap of 64.
 func TestMCPSessionsAreCapped(t *testing.T) {
 	a := newMCPAPI(t, func() httpapi.Tuning { return httpapi.Tuning{} }, nil)
-	op, _ := a.register("op@example.com", "Op", "correct-horse-battery")
+	op := a.register("op@example.com", "Op", "correct-horse-battery")
 	var opened []string
 	refused := 0
 	for range 2000 {
