@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import type { Role, User } from '@/lib/types';
+import { authKeys, userKeys } from '@/lib/queryKeys';
 
 /** Accounts: the operators' user management and everyone's own password. */
-export const usersKey = ['users'] as const;
+export const usersKey = userKeys.list;
 
 export interface NewUser {
   email: string;
@@ -40,7 +41,7 @@ export interface Session {
   current: boolean;
 }
 
-export const sessionsKey = ['auth', 'sessions'] as const;
+export const sessionsKey = authKeys.sessions;
 
 export function useSessions() {
   return useQuery({ queryKey: sessionsKey, queryFn: usersApi.sessions });

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import type { paths } from '@/api/schema';
+import { authKeys } from '@/lib/queryKeys';
 
 /** The signed-in account's own two-factor authentication (TOTP). */
 
@@ -11,7 +12,7 @@ export type TotpStatus = Ok<'/api/auth/totp', 'get'>;
 export type TotpSetup = Ok<'/api/auth/totp/setup', 'post'>;
 export type TotpConfirmed = Ok<'/api/auth/totp/confirm', 'post'>;
 
-export const totpKey = ['auth', 'totp'] as const;
+export const totpKey = authKeys.totp;
 
 export function useTotpStatus() {
   return useQuery({ queryKey: totpKey, queryFn: () => api.get<TotpStatus>('/auth/totp') });
