@@ -14,6 +14,7 @@ import StrategyManagement from './routes/StrategyManagement';
 import StrategyPerformance from './routes/StrategyPerformance';
 import TechnicalStrategy from './routes/TechnicalStrategy';
 import type { Evaluation, Strategy, StrategyConfig } from './types';
+import { productsAnswer } from '@/test/products';
 
 const indicators = { rsi_period: 14, rsi_oversold: 30, rsi_overbought: 70, sma_short: 10, sma_long: 20, macd_fast: 12, macd_slow: 26, macd_signal: 9, bollinger_period: 20, bollinger_std: 2 };
 const technical: StrategyConfig = { name: 'technical_strategy', type: 'technical', enabled: false, min_confidence: 0.6, max_position_size: 0.15, risk_multiplier: 1.2, symbols: ['BTC-USD', 'ETH-USD'], timeframe: 'ONE_HOUR', indicators };
@@ -76,6 +77,8 @@ function mockServer(extra: Handler = () => undefined, role: 'operator' | 'trader
         return ok({ performance: { total_decisions: 0, executed_decisions: 0, execution_rate: 0, avg_confidence: 0, decision_distribution: {}, failed_decisions: 0 } });
       case '/strategy/performance':
         return ok({ performance: [] });
+      case '/market-data/products':
+        return ok(productsAnswer);
     }
     if (c.path.startsWith('/strategy/signals/')) return ok({ signals: [] });
     if (c.path.startsWith('/market-data/indicators/')) return ok({ readings: [{ timestamp: '', indicator_type: c.query.get('indicator_type'), value: c.query.get('indicator_type') === 'RSI' ? 25 : 1.5 }] });

@@ -24,12 +24,15 @@ export function Watchlist({ selected, onSelect }: { selected: string; onSelect: 
           {note}
         </p>
       )}
-      {loading && <Spinner label="Loading markets..." />}
-      <ul className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="watchlist">
-        {symbols.map((s) => (
-          <WatchRow key={s} symbol={s} selected={s === selected} stale={note !== null} onSelect={onSelect} />
-        ))}
-      </ul>
+      {loading ? (
+        <Spinner label="Loading markets..." />
+      ) : (
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="watchlist">
+          {symbols.map((s) => (
+            <WatchRow key={s} symbol={s} selected={s === selected} stale={note !== null} onSelect={onSelect} />
+          ))}
+        </ul>
+      )}
     </Card>
   );
 }
