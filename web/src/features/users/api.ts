@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { components } from '@/api/schema';
 import type { Role, User } from '@/lib/types';
 import { authKeys, userKeys } from '@/lib/queryKeys';
 
@@ -31,15 +32,7 @@ export const usersApi = {
 };
 
 /** One of the signed-in user's sessions (GET /auth/sessions). */
-export interface Session {
-  id: string;
-  created_at: string;
-  last_used_at: string;
-  expires_at: string;
-  user_agent: string;
-  remote: string;
-  current: boolean;
-}
+export type Session = components['schemas']['SessionInfo'];
 
 export const sessionsKey = authKeys.sessions;
 

@@ -1,28 +1,22 @@
 /** Shapes of /api/backtests: the replies are generated from the OpenAPI description (see src/lib/types.ts). */
-import type { components } from '@/api/schema';
+import type { components, paths } from '@/api/schema';
 
 type Schemas = components['schemas'];
 
-/** What the form asks for: POST /api/backtests. */
-export interface BacktestAsk {
-  strategy_name: string;
+/**
+ * What the form asks for: POST /api/backtests (the generated request), with the
+ * fields the screen always sends made required and its amounts as numbers.
+ */
+export type BacktestAsk = Schemas['BacktestRequest'] & {
   symbol: string;
   start_date: string; // YYYY-MM-DD
   end_date: string;
   initial_capital: number;
-  /** Overrides of the strategy's configuration for this run only. */
-  params?: Record<string, unknown>;
   /** Basis points paid beyond the book on every market fill (0-1000). */
   slippage_bps?: number;
   /** The largest share of a candle's volume one order may take (0-1); the rest fills at the next opens. */
   volume_cap?: number;
-  /** How an AI-driven or hybrid strategy decides (absent: builtin). */
-  ai_mode?: AIMode;
-  /** Runs a live-model backtest; without it the server answers with a LiveEstimate. */
-  confirm_live?: boolean;
-  /** Runs this stored version of the strategy instead of the active one. */
-  strategy_version?: number;
-}
+};
 
 export type AIMode = Schemas['AIMode'];
 
@@ -54,19 +48,10 @@ export type JobStatus = Schemas['JobStatus'];
 export type Job = Schemas['Job'];
 
 /** POST /api/backtests: queued (202). */
-export interface QueuedBacktest {
-  id: string;
-  status: JobStatus;
-}
+export type QueuedBacktest = paths['/api/backtests']['post']['responses'][202]['content']['application/json']['data'];
 
 /** One line of GET /api/backtests. */
 export type BacktestRun = Schemas['BacktestRun'];
 
-export interface PeriodCandle {
-  timestamp: string;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  volume: string;
-}
+/** A candle of the chosen period (GET /api/market-data/historical/{symbol}). */
+export type PeriodCandle = Schemas['Candle'];

@@ -1,15 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { strategyKeys, versionKeys } from '@/lib/queryKeys';
+import type { ApiData } from '@/lib/types';
 import type { StrategyConfig, StrategyVersion, StrategyVersionSave } from '../strategies/types';
 
 /** GET /strategy/versions/{name}: newest first, with the number the instance runs. */
-export interface VersionList {
-  strategy: string;
-  active_version: number;
-  versions: StrategyVersion[];
-  count: number;
-}
+export type VersionList = ApiData<'/api/strategy/versions/{name}', 'get'>;
 
 export { versionKeys };
 

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { api, ApiError } from '@/lib/api';
 import { promotionKeys, strategyKeys } from '@/lib/queryKeys';
 import type { components } from '@/api/schema';
+import type { ApiData } from '@/lib/types';
 
 type Schemas = components['schemas'];
 export type Promotion = Schemas['Promotion'];
@@ -12,12 +13,7 @@ export type DriftReport = Schemas['DriftReport'];
 export type DriftSymbol = Schemas['DriftSymbol'];
 
 /** GET /strategy/promotions/{name}: every stage, newest first, and the gate settings. */
-export interface PromotionList {
-  strategy: string;
-  stages: PromotionStage[];
-  count: number;
-  settings: PromotionSettings;
-}
+export type PromotionList = ApiData<'/api/strategy/promotions/{name}', 'get'>;
 
 export { promotionKeys };
 
