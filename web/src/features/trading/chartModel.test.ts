@@ -45,6 +45,10 @@ describe('viewFromQuery', () => {
     expect(viewFromQuery(new URLSearchParams('symbol=DOGE-USD&tf=3h'), '4h', listed)).toEqual({ symbol: 'BTC-USD', tf: '4h' });
     expect(viewFromQuery(new URLSearchParams(''), 'weekly', listed)).toEqual({ symbol: 'BTC-USD', tf: '1h' });
   });
+  it("takes the link's symbol as it is while the symbols load", () => {
+    expect(viewFromQuery(new URLSearchParams('symbol=sol-usd'), '1h', [])).toEqual({ symbol: 'SOL-USD', tf: '1h' });
+    expect(viewFromQuery(new URLSearchParams(''), '1h', [])).toEqual({ symbol: 'BTC-USD', tf: '1h' });
+  });
 });
 
 describe('fill markers', () => {
