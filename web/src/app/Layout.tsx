@@ -2,17 +2,15 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Spinner } from '@/components/Spinner';
 import { FillToasts } from './FillToasts';
-import { SYMBOLS } from '@/features/trading/api';
 import { useDisplaySync } from '@/lib/prefs';
+import { useSymbols } from '@/lib/products';
 import { useRealtimeConnection, useRealtimeState } from '@/lib/useRealtime';
 import { NavBar } from './NavBar';
 import { RequireAuth } from './RequireAuth';
 
-const symbols = [...SYMBOLS];
-
 /** The realtime socket, saying when it gave up. */
 function Realtime() {
-  useRealtimeConnection(symbols);
+  useRealtimeConnection(useSymbols().symbols);
   const { state, error } = useRealtimeState();
   if (state !== 'failed') return null;
   return (

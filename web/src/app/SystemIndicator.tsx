@@ -3,6 +3,7 @@ import { useSystemStatus } from '@/features/trading/api';
 import { api } from '@/lib/api';
 import { useConnectionLost } from '@/lib/connection';
 import type { Health } from '@/lib/types';
+import { systemKeys } from '@/lib/queryKeys';
 
 /**
  * 'System Online' while the server reports itself healthy, 'System Degraded' while it answers but cannot store
@@ -11,7 +12,7 @@ import type { Health } from '@/lib/types';
  */
 export function SystemIndicator() {
   const { data, isError } = useQuery({
-    queryKey: ['system', 'health'],
+    queryKey: systemKeys.health,
     queryFn: () => api.get<Health>('/system/health'),
     refetchInterval: 10_000,
     retry: false,

@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from './api';
 import { DEFAULT_PREFS, setDisplayPrefs, setPriceIncrements } from './format';
-import type { Product, Ticker } from './types';
+import type { Ticker } from './types';
+import { useProducts } from './products';
+import { marketKeys, settingsKeys } from './queryKeys';
 
 /** The parts of GET /settings the app follows outside the Settings screen (same query key). */
 interface SettingsDoc {
@@ -23,7 +25,7 @@ interface SettingsDoc {
 }
 
 function useSettingsDoc() {
-  return useQuery({ queryKey: ['settings'], queryFn: () => api.get<SettingsDoc>('/settings') });
+  return useQuery({ queryKey: settingsKeys.doc, queryFn: () => api.get<SettingsDoc>('/settings') });
 }
 
 export interface TradingPrefs {
@@ -75,10 +77,10 @@ export function useDisplaySync(): boolean {
   const ui = doc.data?.settings.ui;
   const cur = ui?.display?.currency ?? 'USD';
   const pair = cur === 'BTC' || cur === 'ETH' ? `${cur}-USD` : '';
-  const t = useQuery({ queryKey: ['ticker', pair], queryFn: () => api.get<Ticker>(`/market-data/ticker/${pair}`), enabled: pair !== '', refetchInterval: 10_000 });
+  const t = useQuery({ queryKey: marketKeys.ticker(pair), queryFn: () => api.get<Ticker>(`/market-data/ticker/${pair}`), enabled: pair !== '', refetchInterval: 10_000 });
   const price = Number(t.data?.price ?? 0);
   // Prices show the places their market's increment needs (same query as the trading form's).
-  const products = useQuery({ queryKey: ['products'], queryFn: () => api.get<{ products: Product[] }>('/market-data/products').then((d) => d.products), staleTime: 5 * 60_000 });
+  const products = useProducts();
   if (products.data) setPriceIncrements(products.data);
   setDisplayPrefs({
     currency: pair ? cur : 'USD',

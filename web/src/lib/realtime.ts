@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import type { Ticker, Order, Fill } from './types';
+import { alertKeys, marketKeys, systemKeys, tradingKeys } from './queryKeys';
 
 /** One server frame (spec: Realtime message). */
 export interface RealtimeMessage {
@@ -171,15 +172,15 @@ export async function socketURL(): Promise<string> {
   return `${proto}://${window.location.host}/api/ws?ticket=${encodeURIComponent(ticket)}`;
 }
 
-/** Query keys realtime updates touch. */
-export const tradingKeys = ['orders', 'positions', 'history', 'performance', 'portfolio', 'balances', 'system'] as const;
+/** Query keys realtime updates touch (re-exported for callers that refresh the same views). */
+export { tradingKeys };
 
 /** Routes frames into the query cache: tickers are written, trades and alerts refresh what they change. */
 export function applyToCache(qc: QueryClient, m: RealtimeMessage): void {
   switch (m.type) {
     case 'market_data': {
       const t = m.data as Ticker;
-      if (t?.symbol) qc.setQueryData(['ticker', t.symbol], t);
+      if (t?.symbol) qc.setQueryData(marketKeys.ticker(t.symbol), t);
       break;
     }
     case 'trade_update': {
@@ -189,8 +190,8 @@ export function applyToCache(qc: QueryClient, m: RealtimeMessage): void {
       break;
     }
     case 'system_alert':
-      void qc.invalidateQueries({ queryKey: ['alerts'] });
-      void qc.invalidateQueries({ queryKey: ['system'] });
+      void qc.invalidateQueries({ queryKey: alertKeys.all });
+      void qc.invalidateQueries({ queryKey: systemKeys.all });
       break;
   }
 }

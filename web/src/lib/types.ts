@@ -3,9 +3,16 @@
  * into src/api/schema.d.ts by `npm run gen:api`. These names are aliases so the app
  * keeps its vocabulary; change a shape in the description, never here.
  */
-import type { components } from '@/api/schema';
+import type { components, paths } from '@/api/schema';
 
 type Schemas = components['schemas'];
+
+/** The data of an operation's 200 answer, for answers the description declares inline rather than as a named schema. */
+export type ApiData<P extends keyof paths, M extends 'get' | 'post' | 'put' | 'patch' | 'delete'> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': { data: infer D } } } };
+}
+  ? D
+  : never;
 
 export type Role = Schemas['Role'];
 export type User = Schemas['User'];

@@ -6,7 +6,11 @@ import { applyToCache, RealtimeClient, socketURL } from './realtime';
 /** The one socket of the app. */
 export const realtime = new RealtimeClient(socketURL);
 
-/** Connects while mounted (inside the signed-in layout) and feeds the query cache. */
+/**
+ * Connects while mounted (inside the signed-in layout) and feeds the query cache.
+ * The symbols' tickers and trades are subscribed apart, so the socket opens
+ * without waiting for the list of symbols, and a new list does not reconnect.
+ */
 export function useRealtimeConnection(symbols: string[]): void {
   const qc = useQueryClient();
   const key = symbols.join(',');
@@ -20,7 +24,6 @@ export function useRealtimeConnection(symbols: string[]): void {
       else if (realtime.state === 'reconnecting' && prev === 'connected') reportLost();
       prev = realtime.state;
     });
-    realtime.subscribe(['ticker', 'trades'], key.split(','));
     realtime.subscribe(['alerts']);
     const offConnection = onConnection(() => reconnectIfGaveUp(realtime));
     realtime.connect();
@@ -29,10 +32,14 @@ export function useRealtimeConnection(symbols: string[]): void {
       offState();
       offConnection();
       realtime.disconnect();
-      realtime.unsubscribe(['ticker', 'trades'], key.split(','));
       realtime.unsubscribe(['alerts']);
     };
-  }, [qc, key]);
+  }, [qc]);
+  useEffect(() => {
+    if (key === '') return;
+    realtime.subscribe(['ticker', 'trades'], key.split(','));
+    return () => realtime.unsubscribe(['ticker', 'trades'], key.split(','));
+  }, [key]);
 }
 
 /** The socket's state and error for display. */

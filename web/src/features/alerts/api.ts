@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
 import { api } from '@/lib/api';
+import { alertKeys } from '@/lib/queryKeys';
 
 /** A system alert as the signed-in user sees it (dismissed is theirs alone). */
 export type SystemAlert = components['schemas']['Alert'];
@@ -11,7 +12,7 @@ interface AlertList {
 }
 
 /** Under ['alerts'], which a realtime system_alert invalidates: the bell updates at once, not at the next poll. */
-export const ALERTS_KEY = ['alerts', 'open'] as const;
+export const ALERTS_KEY = alertKeys.open;
 const ALERTS_PATH = '/system/alerts?resolved=false&limit=100';
 
 /** Critical and high alerts can be resolved (for everyone); any alert can be dismissed (for oneself). */

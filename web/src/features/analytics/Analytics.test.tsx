@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/token';
 import { aiData, aiEmpty, marketData, marketEmpty, portfolioData, portfolioEmpty, riskData, riskEmpty, tradingData, tradingEmpty } from './fixtures';
 import Analytics from './routes/Analytics';
+import { productsAnswer } from '@/test/products';
 
 // lightweight-charts draws on a canvas, which jsdom lacks.
 vi.mock('./components/TimeSeries', () => ({ TimeSeries: ({ testId }: { testId: string }) => <div data-testid={testId} /> }));
@@ -23,6 +24,7 @@ function mockServer(handler: Handler) {
     'fetch',
     vi.fn(async (input: string) => {
       const url = new URL(input, 'http://x');
+      if (url.pathname === '/api/market-data/products') return json(200, { success: true, data: productsAnswer });
       const m = url.pathname.match(/^\/api\/analytics\/(\w+)$/);
       if (!m) return fail(404, `unexpected ${url.pathname}`);
       calls.push({ tab: m[1]!, period: url.searchParams.get('period'), symbol: url.searchParams.get('symbol') });

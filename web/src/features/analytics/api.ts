@@ -1,11 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import type { AnalyticsData, Period, Tab } from './types';
+import { analyticsKeys } from '@/lib/queryKeys';
 
-export const analyticsKeys = {
-  all: ['analytics'] as const,
-  tab: (tab: Tab, period: Period, symbol: string) => ['analytics', tab, period, symbol] as const,
-};
+export { analyticsKeys };
 
 /** GET /api/analytics/{tab}?period=&symbol= */
 export function fetchAnalytics<T extends Tab>(tab: T, period: Period, symbol: string): Promise<AnalyticsData[T]> {

@@ -3,7 +3,6 @@ import type { Coverage, Num, Period, Tab } from './types';
 
 export const PERIODS: Period[] = ['1d', '7d', '30d', '90d', '1y', 'all'];
 export const PERIOD_LABELS: Record<Period, string> = { '1d': '1 Day', '7d': '7 Days', '30d': '30 Days', '90d': '90 Days', '1y': '1 Year', all: 'All Time' };
-export const SYMBOLS = ['BTC-USD', 'ETH-USD', 'ADA-USD', 'SOL-USD'];
 /** Spec section 9: period 30d, 7d for market; symbol BTC-USD. */
 export const DEFAULT_PERIOD: Record<Tab, Period> = { trading: '30d', portfolio: '30d', market: '7d', ai: '30d', risk: '30d' };
 export const DEFAULT_SYMBOL = 'BTC-USD';

@@ -3,21 +3,25 @@
  * returns them. Conventions: money is USD (a number or a decimal string);
  * rates, shares, returns, drawdowns and VaR are fractions (0.0571 = 5.71%);
  * any figure is null when the data is too short to compute it.
+ *
+ * What the OpenAPI description declares (the period, the coverage every answer
+ * carries, the risk limits' state) is taken from the generated types. The
+ * figures of each tab are not declared there (its Analytics schema is an open
+ * object), so their shapes are written here and laid over the generated answer.
  */
+import type { components, operations } from '@/api/schema';
+
+type Schemas = components['schemas'];
+type Json<R> = R extends { content: { 'application/json': { data: infer D } } } ? D : never;
 
 /** A figure from the server: null when there is not enough data. */
 export type Num = number | string | null;
 
-export type Period = '1d' | '7d' | '30d' | '90d' | '1y' | 'all';
-export type Tab = 'trading' | 'portfolio' | 'market' | 'ai' | 'risk';
+export type Period = NonNullable<NonNullable<operations['getAnalyticsTrading']['parameters']['query']>['period']>;
+export type Tab = keyof AnalyticsData;
 
 /** The span an answer's data actually covers (every analytics response has one). */
-export interface Coverage {
-  requestedFrom: string | null;
-  from: string | null;
-  to: string;
-  complete: boolean;
-}
+export type Coverage = Schemas['AnalyticsCoverage'];
 
 export interface TradingAnalytics {
   totalTrades: number;
@@ -150,14 +154,7 @@ export interface AIAnalytics {
 }
 
 /** What the daily loss, drawdown and daily trade limits are checked against now: the venue's state since the switch to it. */
-export interface LimitsState {
-  venue: string;
-  /** null: all of the recorded history. */
-  since: string | null;
-  peakValue: string | null;
-  dayStartValue: string | null;
-  tradesToday: number;
-}
+export type LimitsState = Json<operations['getAnalyticsRisk']['responses'][200]>['limitsState'];
 
 export interface RiskAnalytics {
   /** Absent from a server before the limits' state was reported. */
@@ -195,10 +192,11 @@ export interface RiskAnalytics {
   riskDecomposition: { component: string; contribution: Num; percentage: Num }[];
 }
 
+/** Each tab's answer: the generated response (coverage, ...) with the figures above. */
 export interface AnalyticsData {
-  trading: TradingAnalytics;
-  portfolio: PortfolioAnalytics;
-  market: MarketAnalytics;
-  ai: AIAnalytics;
-  risk: RiskAnalytics;
+  trading: Json<operations['getAnalyticsTrading']['responses'][200]> & TradingAnalytics;
+  portfolio: Json<operations['getAnalyticsPortfolio']['responses'][200]> & PortfolioAnalytics;
+  market: Json<operations['getAnalyticsMarket']['responses'][200]> & MarketAnalytics;
+  ai: Json<operations['getAnalyticsAi']['responses'][200]> & AIAnalytics;
+  risk: Json<operations['getAnalyticsRisk']['responses'][200]> & RiskAnalytics;
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { authKeys } from '@/lib/queryKeys';
 
 /** What the sign-in screens learn from GET /api/auth/setup before anyone signs in. */
 export interface Setup {
@@ -10,5 +11,5 @@ export interface Setup {
 }
 
 export function useSetup() {
-  return useQuery({ queryKey: ['auth', 'setup'], queryFn: () => api.get<Setup>('/auth/setup'), retry: false, staleTime: 30_000 });
+  return useQuery({ queryKey: authKeys.setup, queryFn: () => api.get<Setup>('/auth/setup'), retry: false, staleTime: 30_000 });
 }

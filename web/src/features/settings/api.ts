@@ -1,8 +1,9 @@
 import { api, ApiError } from '@/lib/api';
 import type { ExportFile, PlatformSettings, Section, SettingsImportReply, SettingsOptions, SettingsReply, ValidationResult } from './types';
+import { settingsKeys } from '@/lib/queryKeys';
 
-export const SETTINGS_KEY = ['settings'] as const;
-export const OPTIONS_KEY = ['settings-options'] as const;
+export const SETTINGS_KEY = settingsKeys.doc;
+export const OPTIONS_KEY = settingsKeys.options;
 
 export const settingsApi = {
   get: () => api.get<SettingsReply>('/settings'),

@@ -1,6 +1,7 @@
 /** The market-data manager's API: coverage, gap reports and backfills (GET/POST /api/market-data/...). */
 import type { components } from '@/api/schema';
 import { api } from '@/lib/api';
+import { marketKeys } from '@/lib/queryKeys';
 
 export type Coverage = components['schemas']['MarketCoverage'];
 export type BacktestHistory = components['schemas']['BacktestHistory'];
@@ -8,11 +9,7 @@ export type GapReport = components['schemas']['GapReport'];
 export type Backfill = components['schemas']['Backfill'];
 export type BackfillRequest = components['schemas']['BackfillRequest'];
 
-export const marketDataKeys = {
-  coverage: ['market-data', 'coverage'] as const,
-  backfills: ['market-data', 'backfills'] as const,
-  gaps: (symbol: string, granularity: string) => ['market-data', 'gaps', symbol, granularity] as const,
-};
+export const marketDataKeys = marketKeys;
 
 export const marketDataApi = {
   coverage: () => api.get<{ coverage: Coverage[]; backtests: BacktestHistory[] }>('/market-data/coverage'),

@@ -1,31 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api';
 import { sendWithRetry, type RetryOptions } from '@/lib/retry';
-import { tradingKeys } from '@/lib/realtime';
-import type { Balance, Candle, FeeRates, Order, OrderStatus, Performance, PortfolioSummary, Position, Product, Stats24h, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
-
-export const SYMBOLS = ['BTC-USD', 'ETH-USD', 'ADA-USD', 'SOL-USD'] as const;
+import { marketKeys, systemKeys, tradeKeys, tradingKeys } from '@/lib/queryKeys';
+import type { Balance, Candle, FeeRates, Order, OrderStatus, Performance, PortfolioSummary, Position, Stats24h, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
 
 /** Polling intervals of spec section 7; realtime frames refresh sooner. */
 export const POLL = { ticker: 2000, positions: 5000, orders: 5000, portfolio: 5000, status: 5000, recent: 5000, history: 10_000, metrics: 10_000, performance: 10_000, candles: 60_000, stats: 60_000 };
 
 export function useTicker(symbol: string) {
-  return useQuery({ queryKey: ['ticker', symbol], queryFn: () => api.get<Ticker>(`/market-data/ticker/${symbol}`), refetchInterval: POLL.ticker, staleTime: 0 });
+  return useQuery({ queryKey: marketKeys.ticker(symbol), queryFn: () => api.get<Ticker>(`/market-data/ticker/${symbol}`), refetchInterval: POLL.ticker, staleTime: 0 });
 }
 
-/** The symbols' trading rules (increments, minimum size); they rarely change, so fetched once. */
-export function useProducts() {
-  return useQuery({
-    queryKey: ['products'],
-    queryFn: () => api.get<{ products: Product[] }>('/market-data/products').then((d) => d.products),
-    staleTime: 5 * 60_000,
-  });
-}
-
-/** One symbol's rules, undefined until the products load (or when the symbol is not listed). */
-export function useProduct(symbol: string): Product | undefined {
-  return useProducts().data?.find((p) => p.product_id === symbol);
-}
+export { useProduct, useProducts } from '@/lib/products';
 
 /**
  * Chart timeframes, in the order the switch offers them: every granularity the candles endpoint accepts, plus the
@@ -67,7 +53,7 @@ export function groupCandles(cs: Candle[], n: number, widthMs: number): Candle[]
 export function useCandles(symbol: string, limit = 100, timeframe = '1h') {
   const tf = TIMEFRAMES[timeframe] ?? TIMEFRAMES['1h']!;
   return useQuery({
-    queryKey: ['candles', symbol, timeframe, limit],
+    queryKey: marketKeys.candles(symbol, timeframe, limit),
     queryFn: () =>
       api
         .get<{ candles: Candle[] }>(`/market-data/candles/${symbol}?granularity=${tf.granularity}&limit=${Math.min(300, limit * tf.group)}`)
@@ -79,13 +65,13 @@ export function useCandles(symbol: string, limit = 100, timeframe = '1h') {
 
 /** A symbol's 24-hour statistics (its open 24 hours ago gives the change against the live price). */
 export function useStats24h(symbol: string) {
-  return useQuery({ queryKey: ['stats', symbol], queryFn: () => api.get<Stats24h>(`/market-data/stats/${symbol}`), refetchInterval: POLL.stats, staleTime: 0 });
+  return useQuery({ queryKey: marketKeys.stats(symbol), queryFn: () => api.get<Stats24h>(`/market-data/stats/${symbol}`), refetchInterval: POLL.stats, staleTime: 0 });
 }
 
 /** The account's latest fills on one symbol (the key starts with 'history', so a fill over the socket refreshes it). */
 export function useSymbolFills(symbol: string, limit = 100) {
   return useQuery({
-    queryKey: ['history', 'symbol', symbol, limit],
+    queryKey: tradeKeys.symbolHistory(symbol, limit),
     queryFn: () => api.get<{ trades: Trade[] }>(`/trading/history?symbol=${encodeURIComponent(symbol)}&limit=${limit}&offset=0`).then((d) => d.trades),
     refetchInterval: POLL.history,
     staleTime: 0,
@@ -93,12 +79,12 @@ export function useSymbolFills(symbol: string, limit = 100) {
 }
 
 export function usePositions() {
-  return useQuery({ queryKey: ['positions'], queryFn: () => api.get<{ positions: Position[] }>('/trading/positions').then((d) => d.positions), refetchInterval: POLL.positions, staleTime: 0 });
+  return useQuery({ queryKey: tradeKeys.positions, queryFn: () => api.get<{ positions: Position[] }>('/trading/positions').then((d) => d.positions), refetchInterval: POLL.positions, staleTime: 0 });
 }
 
 export function useOrders(status: OrderStatus | '' = '', limit = 100) {
   return useQuery({
-    queryKey: ['orders', status, limit],
+    queryKey: tradeKeys.orders(status, limit),
     queryFn: () => api.get<{ orders: Order[] }>(`/trading/orders?limit=${limit}${status ? `&status_filter=${status}` : ''}`).then((d) => d.orders),
     refetchInterval: POLL.orders,
     staleTime: 0,
@@ -107,7 +93,7 @@ export function useOrders(status: OrderStatus | '' = '', limit = 100) {
 
 export function useHistory(limit: number, interval: number) {
   return useQuery({
-    queryKey: ['history', limit],
+    queryKey: tradeKeys.history(limit),
     queryFn: () => api.get<{ trades: Trade[]; total: number }>(`/trading/history?limit=${limit}&offset=0`),
     refetchInterval: interval,
     staleTime: 0,
@@ -115,16 +101,16 @@ export function useHistory(limit: number, interval: number) {
 }
 
 export function usePerformance() {
-  return useQuery({ queryKey: ['performance'], queryFn: () => api.get<Performance>('/trading/performance'), refetchInterval: POLL.performance, staleTime: 0 });
+  return useQuery({ queryKey: tradeKeys.performance, queryFn: () => api.get<Performance>('/trading/performance'), refetchInterval: POLL.performance, staleTime: 0 });
 }
 
 export function usePortfolio() {
-  return useQuery({ queryKey: ['portfolio'], queryFn: () => api.get<PortfolioSummary>('/trading/portfolio'), refetchInterval: POLL.portfolio, staleTime: 0 });
+  return useQuery({ queryKey: tradeKeys.portfolio, queryFn: () => api.get<PortfolioSummary>('/trading/portfolio'), refetchInterval: POLL.portfolio, staleTime: 0 });
 }
 
 /** GET /trading/balances: funds, and the fee rates when the exchange publishes them. */
 const balancesQuery = {
-  queryKey: ['balances'],
+  queryKey: tradeKeys.balances,
   queryFn: () => api.get<{ balances: Balance[]; fees?: FeeRates }>('/trading/balances'),
   refetchInterval: POLL.portfolio,
   staleTime: 0,
@@ -141,11 +127,11 @@ export function useFeeRates() {
 }
 
 export function useSystemStatus() {
-  return useQuery({ queryKey: ['system', 'status'], queryFn: () => api.get<SystemStatus>('/system/status'), refetchInterval: POLL.status, staleTime: 0 });
+  return useQuery({ queryKey: systemKeys.status, queryFn: () => api.get<SystemStatus>('/system/status'), refetchInterval: POLL.status, staleTime: 0 });
 }
 
 export function useSystemMetrics() {
-  return useQuery({ queryKey: ['system', 'metrics'], queryFn: () => api.get<SystemMetrics>('/system/metrics'), refetchInterval: POLL.metrics, staleTime: 0 });
+  return useQuery({ queryKey: systemKeys.metrics, queryFn: () => api.get<SystemMetrics>('/system/metrics'), refetchInterval: POLL.metrics, staleTime: 0 });
 }
 
 /** Refreshes every trading view after a change. */

@@ -7,6 +7,7 @@ import { reportAnswer, reportLost } from '@/lib/connection';
 import type { Position, Ticker, Trade } from '@/lib/types';
 import type { CanvasProps } from './components/CandleCanvas';
 import Dashboard from './routes/Dashboard';
+import { productsAnswer } from '@/test/products';
 
 // The chart library needs a canvas: the drawing is replaced by what it was asked to draw.
 vi.mock('./components/CandleCanvas', () => ({
@@ -60,6 +61,7 @@ function serve() {
     if (path.startsWith('/market-data/ticker/')) return ok(ticker(sym, PRICES[sym]![0]));
     if (path.startsWith('/market-data/stats/')) return ok({ symbol: sym, open: PRICES[sym]![1], high: '0', low: '0', last: PRICES[sym]![0], volume: '1' });
     if (path.startsWith('/market-data/candles/')) return ok({ symbol: sym, granularity: 'x', candles: [candle('2026-05-10T11:00:00Z', '1'), candle('2026-05-10T12:00:00Z', '2')] });
+    if (path === '/market-data/products') return ok(productsAnswer);
     if (path === '/trading/positions') return ok({ positions: [ethPosition] });
     if (path === '/trading/history') return ok({ trades: url.includes('symbol=ETH-USD') ? [ethFill] : [], total: 0, limit: 100, offset: 0 });
     return new Response(JSON.stringify({ success: false, error: { code: 'not_found', message: `no ${path}` } }), { status: 404 });
@@ -98,6 +100,7 @@ describe('Dashboard chart: symbol and timeframe', () => {
     await screen.findByText('BTC-USD Price Chart · 1 hour');
     expect(net.urls()).toContain('/api/market-data/candles/BTC-USD?granularity=ONE_HOUR&limit=100');
 
+    await within(screen.getByLabelText('Symbol')).findByRole('option', { name: 'ETH-USD' }); // the symbols come from the server
     await user.selectOptions(screen.getByLabelText('Symbol'), 'ETH-USD');
     await user.click(within(screen.getByRole('group', { name: 'Timeframe' })).getByRole('button', { name: '15m' }));
     await screen.findByText('ETH-USD Price Chart · 15 minutes');
@@ -149,7 +152,7 @@ describe('Watchlist', () => {
   it('greys the prices and says they are last known while the server does not answer, and recovers with it', async () => {
     serve();
     renderDashboard();
-    const eth = screen.getByTestId('watch-ETH-USD');
+    const eth = await screen.findByTestId('watch-ETH-USD');
     await within(eth).findByText('$2,400.00');
     expect(screen.queryByTestId('watchlist-stale')).toBeNull();
 

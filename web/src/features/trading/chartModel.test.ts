@@ -37,12 +37,17 @@ const position = (over: Partial<Position>): Position => ({
 const at = (iso: string) => Date.parse(iso) / 1000;
 
 describe('viewFromQuery', () => {
+  const listed = ['BTC-USD', 'ETH-USD', 'ADA-USD', 'SOL-USD'];
   it('reads a known symbol and timeframe from the link', () => {
-    expect(viewFromQuery(new URLSearchParams('symbol=ETH-USD&tf=15m'), '1h')).toEqual({ symbol: 'ETH-USD', tf: '15m' });
+    expect(viewFromQuery(new URLSearchParams('symbol=ETH-USD&tf=15m'), '1h', listed)).toEqual({ symbol: 'ETH-USD', tf: '15m' });
   });
   it('falls back to the first market and the settings timeframe for unknown values', () => {
-    expect(viewFromQuery(new URLSearchParams('symbol=DOGE-USD&tf=3h'), '4h')).toEqual({ symbol: 'BTC-USD', tf: '4h' });
-    expect(viewFromQuery(new URLSearchParams(''), 'weekly')).toEqual({ symbol: 'BTC-USD', tf: '1h' });
+    expect(viewFromQuery(new URLSearchParams('symbol=DOGE-USD&tf=3h'), '4h', listed)).toEqual({ symbol: 'BTC-USD', tf: '4h' });
+    expect(viewFromQuery(new URLSearchParams(''), 'weekly', listed)).toEqual({ symbol: 'BTC-USD', tf: '1h' });
+  });
+  it("takes the link's symbol as it is while the symbols load", () => {
+    expect(viewFromQuery(new URLSearchParams('symbol=sol-usd'), '1h', [])).toEqual({ symbol: 'SOL-USD', tf: '1h' });
+    expect(viewFromQuery(new URLSearchParams(''), '1h', [])).toEqual({ symbol: 'BTC-USD', tf: '1h' });
   });
 });
 

@@ -6,7 +6,7 @@
 import { fillMarkers, type MarkedFill } from '@/components/chart';
 import { formatQty, toNum } from '@/lib/format';
 import type { Position, Trade } from '@/lib/types';
-import { SYMBOLS, TIMEFRAMES } from './api';
+import { TIMEFRAMES } from './api';
 import { maxOf, minOf } from '@/lib/extent';
 
 export interface ChartView {
@@ -14,12 +14,19 @@ export interface ChartView {
   tf: string;
 }
 
-/** The chart's symbol and timeframe from ?symbol=ETH-USD&tf=1h; an unknown or missing value falls back. */
-export function viewFromQuery(q: URLSearchParams, fallbackTf: string): ChartView {
+/** The market the chart shows before any is chosen or listed. */
+export const DEFAULT_SYMBOL = 'BTC-USD';
+
+/**
+ * The chart's symbol and timeframe from ?symbol=ETH-USD&tf=1h; an unknown or missing value falls back
+ * (to the first listed symbol). While the symbols load (`symbols` empty) the URL's symbol is taken as it is.
+ */
+export function viewFromQuery(q: URLSearchParams, fallbackTf: string, symbols: readonly string[]): ChartView {
   const sym = q.get('symbol')?.toUpperCase() ?? '';
   const tf = q.get('tf') ?? '';
+  const known = symbols.length === 0 ? sym !== '' : symbols.includes(sym);
   return {
-    symbol: (SYMBOLS as readonly string[]).includes(sym) ? sym : SYMBOLS[0],
+    symbol: known ? sym : (symbols[0] ?? DEFAULT_SYMBOL),
     tf: tf in TIMEFRAMES ? tf : fallbackTf in TIMEFRAMES ? fallbackTf : '1h',
   };
 }

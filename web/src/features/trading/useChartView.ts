@@ -1,5 +1,6 @@
 import { useSearchParams } from 'react-router-dom';
 import { useChartPrefs } from '@/lib/prefs';
+import { useSymbols } from '@/lib/products';
 import { viewFromQuery, type ChartView } from './chartModel';
 
 /**
@@ -9,7 +10,8 @@ import { viewFromQuery, type ChartView } from './chartModel';
 export function useChartView(): ChartView & { setSymbol: (s: string) => void; setTimeframe: (tf: string) => void } {
   const prefs = useChartPrefs();
   const [query, setQuery] = useSearchParams();
-  const view = viewFromQuery(query, prefs.timeframe);
+  const { symbols } = useSymbols();
+  const view = viewFromQuery(query, prefs.timeframe, symbols);
   const set = (next: Partial<ChartView>) =>
     setQuery(
       (prev) => {

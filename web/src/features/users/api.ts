@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { components } from '@/api/schema';
 import type { Role, User } from '@/lib/types';
+import { authKeys, userKeys } from '@/lib/queryKeys';
 
 /** Accounts: the operators' user management and everyone's own password. */
-export const usersKey = ['users'] as const;
+export const usersKey = userKeys.list;
 
 export interface NewUser {
   email: string;
@@ -30,17 +32,9 @@ export const usersApi = {
 };
 
 /** One of the signed-in user's sessions (GET /auth/sessions). */
-export interface Session {
-  id: string;
-  created_at: string;
-  last_used_at: string;
-  expires_at: string;
-  user_agent: string;
-  remote: string;
-  current: boolean;
-}
+export type Session = components['schemas']['SessionInfo'];
 
-export const sessionsKey = ['auth', 'sessions'] as const;
+export const sessionsKey = authKeys.sessions;
 
 export function useSessions() {
   return useQuery({ queryKey: sessionsKey, queryFn: usersApi.sessions });

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
 import { api } from '@/lib/api';
+import { notifyKeys } from '@/lib/queryKeys';
 
 /** Notifications: the user's channels (webhooks, Telegram, email, browser push), routing and delivery log. */
 export type Channel = components['schemas']['NotificationChannel'];
@@ -11,7 +12,7 @@ export type RoutingView = components['schemas']['NotificationRoutingView'];
 export type Delivery = components['schemas']['NotificationDelivery'];
 export type PushSubscriptionInput = components['schemas']['PushSubscription'];
 
-export const notifyKey = ['notifications'] as const;
+export const notifyKey = notifyKeys.all;
 
 export const notifyApi = {
   channels: () => api.get<Channel[]>('/notifications/channels'),
@@ -27,16 +28,16 @@ export const notifyApi = {
 };
 
 export function useChannels() {
-  return useQuery({ queryKey: [...notifyKey, 'channels'], queryFn: notifyApi.channels });
+  return useQuery({ queryKey: notifyKeys.channels, queryFn: notifyApi.channels });
 }
 
 export function useRouting() {
-  return useQuery({ queryKey: [...notifyKey, 'routing'], queryFn: notifyApi.routing });
+  return useQuery({ queryKey: notifyKeys.routing, queryFn: notifyApi.routing });
 }
 
 /** The user's own delivery log, or (operators) every user's failures. */
 export function useDeliveries(allFailures: boolean) {
-  return useQuery({ queryKey: [...notifyKey, 'deliveries', allFailures], queryFn: () => notifyApi.deliveries(allFailures), refetchInterval: 10_000 });
+  return useQuery({ queryKey: notifyKeys.deliveries(allFailures), queryFn: () => notifyApi.deliveries(allFailures), refetchInterval: 10_000 });
 }
 
 /** A mutation that refreshes channels, routing and the log when it settles. */

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
 import { api } from '@/lib/api';
+import { userKeys } from '@/lib/queryKeys';
 
 /** An API token as listed (never its secret). */
 export type ApiToken = components['schemas']['APIToken'];
@@ -17,7 +18,7 @@ export const tokensApi = {
   revoke: (id: string) => api.del<{ revoked: boolean; id: string }>(`/tokens/${encodeURIComponent(id)}`),
 };
 
-export const tokensKey = (userId?: string) => ['tokens', userId ?? 'me'] as const;
+export const tokensKey = userKeys.tokens;
 
 export function useApiTokens(userId?: string) {
   return useQuery({ queryKey: tokensKey(userId), queryFn: () => tokensApi.list(userId) });
@@ -26,5 +27,5 @@ export function useApiTokens(userId?: string) {
 /** A change to the tokens that refreshes their list when done. */
 export function useTokenMutation<A, R>(fn: (a: A) => Promise<R>) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, retry: 0, onSettled: () => qc.invalidateQueries({ queryKey: ['tokens'] }) });
+  return useMutation({ mutationFn: fn, retry: 0, onSettled: () => qc.invalidateQueries({ queryKey: userKeys.allTokens }) });
 }

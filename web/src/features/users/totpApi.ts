@@ -1,17 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import type { paths } from '@/api/schema';
+import type { ApiData } from '@/lib/types';
+import { authKeys } from '@/lib/queryKeys';
 
 /** The signed-in account's own two-factor authentication (TOTP). */
 
-/** The data of an operation's 200 answer, from the generated OpenAPI types. */
-type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } } ? D : never;
 
-export type TotpStatus = Ok<'/api/auth/totp', 'get'>;
-export type TotpSetup = Ok<'/api/auth/totp/setup', 'post'>;
-export type TotpConfirmed = Ok<'/api/auth/totp/confirm', 'post'>;
+export type TotpStatus = ApiData<'/api/auth/totp', 'get'>;
+export type TotpSetup = ApiData<'/api/auth/totp/setup', 'post'>;
+export type TotpConfirmed = ApiData<'/api/auth/totp/confirm', 'post'>;
 
-export const totpKey = ['auth', 'totp'] as const;
+export const totpKey = authKeys.totp;
 
 export function useTotpStatus() {
   return useQuery({ queryKey: totpKey, queryFn: () => api.get<TotpStatus>('/auth/totp') });

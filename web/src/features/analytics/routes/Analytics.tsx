@@ -6,8 +6,9 @@ import { MarketTab } from '../components/MarketTab';
 import { PortfolioTab } from '../components/PortfolioTab';
 import { RiskTab } from '../components/RiskTab';
 import { TradingTab } from '../components/TradingTab';
-import { DEFAULT_PERIOD, DEFAULT_SYMBOL, PERIOD_LABELS, PERIODS, SYMBOLS, TABS } from '../model';
+import { DEFAULT_PERIOD, DEFAULT_SYMBOL, PERIOD_LABELS, PERIODS, TABS } from '../model';
 import type { Period, Tab } from '../types';
+import { useSymbolChoices } from '@/lib/products';
 
 const select = 'rounded border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-800';
 
@@ -36,6 +37,7 @@ export default function Analytics() {
   const period = periods[tab];
   // "All symbols" is a Trading Performance choice; the other views show one symbol.
   const shown = symbol === '' && tab !== 'trading' ? DEFAULT_SYMBOL : symbol;
+  const symbols = useSymbolChoices(shown);
   return (
     <>
       <ScreenHeader title="Analytics Dashboard" subtitle="Comprehensive trading and portfolio analytics">
@@ -53,7 +55,7 @@ export default function Analytics() {
           Symbol
           <select aria-label="Symbol" className={select} value={shown} onChange={(e) => setSymbol(e.target.value)}>
             {tab === 'trading' && <option value="">All symbols</option>}
-            {SYMBOLS.map((s) => (
+            {symbols.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>

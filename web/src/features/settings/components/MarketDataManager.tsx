@@ -6,6 +6,7 @@ import { formatCount, formatDate, formatDateTime } from '@/lib/format';
 import { realtime } from '@/lib/useRealtime';
 import { active, BACKFILL_GRANULARITIES, duration, GRANULARITIES, marketDataApi, marketDataKeys, type Backfill, type BackfillRequest } from '../marketDataApi';
 import { timeframeLabel } from '@/lib/timeframe';
+import { useSymbols } from '@/lib/products';
 
 const th = 'px-2 py-1.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400';
 const td = 'px-2 py-1.5 whitespace-nowrap';
@@ -53,12 +54,13 @@ export function MarketDataManager({ isOperator }: { isOperator: boolean }) {
   const [gapFor, setGapFor] = useState<{ symbol: string; granularity: string } | null>(null);
   const [onChange] = useState(() => (done: boolean) => {
     void qc.invalidateQueries({ queryKey: marketDataKeys.backfills });
-    if (done) void qc.invalidateQueries({ queryKey: ['market-data'] });
+    if (done) void qc.invalidateQueries({ queryKey: marketDataKeys.all });
   });
   useBackfillStream(onChange);
 
   const rows = coverage.data?.coverage ?? [];
-  const symbols = [...new Set([...(coverage.data?.backtests ?? []).map((b) => b.symbol), 'BTC-USD', 'ETH-USD', 'SOL-USD', 'ADA-USD'])].sort();
+  const listed = useSymbols().symbols;
+  const symbols = [...new Set([...(coverage.data?.backtests ?? []).map((b) => b.symbol), ...listed])].sort();
 
   return (
     <div className="space-y-6 text-sm">

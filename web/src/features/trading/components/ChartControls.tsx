@@ -1,13 +1,15 @@
 import { timeframeLabel } from '@/lib/timeframe';
-import { SYMBOLS, TIMEFRAMES } from '../api';
+import { TIMEFRAMES } from '../api';
+import { useSymbolChoices } from '@/lib/products';
 
 /** The market the chart shows: one of the product's symbols. */
 export function SymbolSelect({ value, onChange }: { value: string; onChange: (symbol: string) => void }) {
+  const symbols = useSymbolChoices(value);
   return (
     <label className="flex items-center gap-2 text-sm">
       <span className="text-slate-500 dark:text-slate-400">Symbol</span>
       <select value={value} onChange={(e) => onChange(e.target.value)} className="rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-800">
-        {SYMBOLS.map((s) => (
+        {symbols.map((s) => (
           <option key={s} value={s}>
             {s}
           </option>

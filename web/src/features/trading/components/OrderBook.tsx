@@ -7,15 +7,16 @@ import { api, errorMessage } from '@/lib/api';
 import { formatDateTime, formatPrice, formatQty, toNum } from '@/lib/format';
 import { realtime } from '@/lib/useRealtime';
 import { maxOf, minOf } from '@/lib/extent';
+import { marketKeys } from '@/lib/queryKeys';
+import { useSymbolChoices } from '@/lib/products';
 
 export type Book = components['schemas']['OrderBook'];
 type Level = Book['bids'][number];
 
-const SYMBOLS = ['BTC-USD', 'ETH-USD', 'SOL-USD', 'ADA-USD'];
 /** Levels a side the ladder shows (the book carries up to 25; the depth chart uses them all). */
 const LADDER = 12;
 
-const bookKey = (symbol: string) => ['market-data', 'orderbook', symbol] as const;
+const bookKey = marketKeys.orderbook;
 
 // The orderbook channel is shared between mounted views: the last to unmount unsubscribes.
 let bookStreamUsers = 0;
@@ -27,6 +28,7 @@ let bookStreamUsers = 0;
  */
 export function OrderBook() {
   const [symbol, setSymbol] = useState('BTC-USD');
+  const symbols = useSymbolChoices(symbol);
   const qc = useQueryClient();
   const book = useQuery({ queryKey: bookKey(symbol), queryFn: () => api.get<Book>(`/market-data/orderbook/${symbol}`) });
   useEffect(() => {
@@ -48,7 +50,7 @@ export function OrderBook() {
         <label className="flex items-center gap-2">
           <span className="text-xs font-medium">Symbol</span>
           <select className="rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-800" value={symbol} onChange={(e) => setSymbol(e.target.value)} aria-label="Order book symbol">
-            {SYMBOLS.map((s) => (
+            {symbols.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>

@@ -6,6 +6,7 @@ import { ErrorBox } from '@/components/Field';
 import { Card } from '@/components/Screen';
 import { api, errorMessage } from '@/lib/api';
 import { moneyAxis, toNum } from '@/lib/format';
+import { tradeKeys } from '@/lib/queryKeys';
 
 interface Point {
   timestamp: string;
@@ -27,7 +28,7 @@ export function toSeries(points: Point[]): { time: UTCTimestamp; value: number }
 export function PortfolioValueChart() {
   const [range, setRange] = useState<Range>('1D');
   const history = useQuery({
-    queryKey: ['portfolio', 'history', range],
+    queryKey: tradeKeys.portfolioHistory(range),
     queryFn: () => {
       const start = new Date(Date.now() - RANGES[range] * 86_400_000).toISOString();
       return api.get<{ points: Point[] }>(`/trading/portfolio/history?start=${encodeURIComponent(start)}&limit=10000`).then((d) => d.points);

@@ -8,12 +8,13 @@ import { formatPrice, formatQty } from '@/lib/format';
 import { useTradingPrefs } from '@/lib/prefs';
 import { newClientOrderId, orderFailureMessage, sendWithRetry } from '@/lib/retry';
 import type { Order } from '@/lib/types';
-import { submitOrder, SYMBOLS, useFeeRates, useInvalidateTrading, useProduct, useSystemStatus, useTicker, type TradeInput } from '../api';
+import { submitOrder, useFeeRates, useInvalidateTrading, useProduct, useSystemStatus, useTicker, type TradeInput } from '../api';
 import { baseToUsd, feeEstimate, liquidityOf, notional, ratePercent, shareOfBalance, usdToBase } from '../sizing';
 import { validateTrade } from '../validate';
 import { OrderConfirm, OrderSummary, type OrderFigures } from './OrderConfirm';
 import { AvailableLine, QuantityField, useAvailable, type QuantityUnit } from './QuantityField';
 import { TrailingFields } from './TrailingFields';
+import { useSymbolChoices } from '@/lib/products';
 
 const FALLBACK: Record<TradeInput['orderType'], string> = {
   market: 'Failed to execute trade',
@@ -41,6 +42,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
   const refresh = useInvalidateTrading();
   const prefs = useTradingPrefs();
   const [prefilled, setPrefilled] = useState(false);
+  const symbols = useSymbolChoices(t.symbol);
 
   // The settings' default parameters prefill an untouched form once.
   useEffect(() => {
@@ -164,7 +166,7 @@ export function TradingForm({ onExecuted, initialSymbol = 'BTC-USD' }: { onExecu
             Symbol
           </label>
           <select id="tf-symbol" className={inputClass} value={t.symbol} onChange={(e) => set('symbol', e.target.value)}>
-            {SYMBOLS.map((s) => (
+            {symbols.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>

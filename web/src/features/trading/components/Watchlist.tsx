@@ -1,8 +1,10 @@
 import { Card } from '@/components/Screen';
 import { useConnectionLost } from '@/lib/connection';
 import { formatPercent, formatPrice, pnlClass } from '@/lib/format';
-import { SYMBOLS, useStats24h, useSystemStatus, useTicker } from '../api';
+import { useStats24h, useSystemStatus, useTicker } from '../api';
 import { dayChange, staleNote } from '../watchlist';
+import { useSymbols } from '@/lib/products';
+import { Spinner } from '@/components/Spinner';
 
 const GREY = 'text-slate-400 dark:text-slate-500';
 
@@ -14,6 +16,7 @@ export function Watchlist({ selected, onSelect }: { selected: string; onSelect: 
   const lost = useConnectionLost();
   const md = useSystemStatus().data?.market_data;
   const note = staleNote(lost, md?.status, md?.last_tick_age_seconds);
+  const { symbols, loading } = useSymbols();
   return (
     <Card title="Watchlist">
       {note && (
@@ -21,11 +24,15 @@ export function Watchlist({ selected, onSelect }: { selected: string; onSelect: 
           {note}
         </p>
       )}
-      <ul className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="watchlist">
-        {SYMBOLS.map((s) => (
-          <WatchRow key={s} symbol={s} selected={s === selected} stale={note !== null} onSelect={onSelect} />
-        ))}
-      </ul>
+      {loading ? (
+        <Spinner label="Loading markets..." />
+      ) : (
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="watchlist">
+          {symbols.map((s) => (
+            <WatchRow key={s} symbol={s} selected={s === selected} stale={note !== null} onSelect={onSelect} />
+          ))}
+        </ul>
+      )}
     </Card>
   );
 }

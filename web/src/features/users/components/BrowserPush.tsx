@@ -5,6 +5,7 @@ import { btn } from '@/components/Modal';
 import { errorMessage } from '@/lib/api';
 import { applicationServerKey, pushAvailable, registerServiceWorker } from '@/lib/serviceWorker';
 import { notifyApi, notifyKey, useChannels } from '../notifyApi';
+import { settingsKeys } from '@/lib/queryKeys';
 
 /** A name for this browser's channel, e.g. "Chrome on Android". */
 export function browserName(ua: string): string {
@@ -91,7 +92,7 @@ export function BrowserPush() {
     } finally {
       setBusy(false);
       void qc.invalidateQueries({ queryKey: notifyKey });
-      void qc.invalidateQueries({ queryKey: ['settings'] });
+      void qc.invalidateQueries({ queryKey: settingsKeys.doc });
     }
   };
   return (
