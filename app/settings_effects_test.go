@@ -37,6 +37,9 @@ var effectTests = map[string][]string{
 	"api.marketData.source":        {"app.TestPaperTradingOnLiveCoinbasePrices", "app.TestMarketDataImportedOnceAndReplayLabelled"},
 	"api.exchange.apiKey":          {"app.TestCoinbaseTradingThroughTheApp", "app.TestCoinbaseKeyKindsConnect"},
 	"api.exchange.apiSecret":       {"app.TestCoinbaseTradingThroughTheApp", "app.TestCoinbaseKeyKindsConnect"},
+	"api.exchange.timeout":         {"exchange/coinbase.TestConfigTimeoutBoundsEachRequest", "app.TestCoinbaseConfigFromTheExchangeSettings"},
+	"api.exchange.rateLimit":       {"exchange/coinbase.TestConfigRateLimitSpacesRequests", "app.TestCoinbaseConfigFromTheExchangeSettings"},
+	"api.exchange.sandbox":         {"exchange/coinbase.TestSandboxSwitchPicksTheHost", "app.TestCoinbaseConfigFromTheExchangeSettings"},
 	"api.ai.provider":              {"app.TestBacktestAIModes", "app.TestTestAI"},
 	"api.ai.model":                 {"app.TestShadowModelsThroughTheAPI", "ai.TestOpenAIRequest"},
 	"api.ai.baseUrl":               {"ai.TestOpenAIConfig", "app.TestTestAI"},
@@ -86,6 +89,7 @@ var effectTests = map[string][]string{
 
 	"system.logging.level":                      {"app.TestLogLevelFromSettings"},
 	"system.logging.logRetention":               {"ops/retention.TestPruneCutoffs"},
+	"system.security.sessionTimeout":            {"app.TestSessionTimeoutFromSettings", "auth.TestSessionExpiresAndSlides"},
 	"system.security.enableTwoFactor":           {"app.TestOperatorTOTPRequiredBySetting"},
 	"system.monitoring.enableHealthChecks":      {"ops/healthcheck.TestRunFollowsTheSwitch"},
 	"system.monitoring.healthCheckInterval":     {"ops/healthcheck.TestInterval"},
@@ -101,6 +105,8 @@ var effectTests = map[string][]string{
 	"system.notifications.smtpSecurity":         {"app.TestDigestFromTheAccountAndMailSettings"},
 	"system.notifications.allowLoopbackTargets": {"notify.TestLoopbackTargetsOnlyWhenAllowed"},
 	"system.notifications.telegramApiUrl":       {"app.TestTelegramGetsTheFillAndTheEmergencyStop", "httpapi.TestTelegramAPIURLMovesOnlyWithThePassword"},
+	"system.performance.enableCaching":          {"app.TestStaticCachingFromSettings", "httpapi.TestTuningCachesStaticFiles"},
+	"system.performance.cacheTimeout":           {"app.TestStaticCachingFromSettings", "httpapi.TestTuningCachesStaticFiles"},
 	"system.performance.enableCompression":      {"httpapi.TestTuningCompresses"},
 	"system.performance.maxConcurrentRequests":  {"httpapi.TestTuningLimitsConcurrencyAndTimesOut", "app.TestSlowClientsDoNotDelayTheEmergencyStop"},
 	"system.performance.requestTimeout":         {"httpapi.TestTuningLimitsConcurrencyAndTimesOut"},
@@ -122,18 +128,12 @@ var effectTests = map[string][]string{
 // that gains a test in effectTests must leave it, and a new applied key
 // must come with a test, not join it.
 var effectGaps = map[string]string{
-	"api.exchange.timeout":             "Coinbase client's per-request timeout (app/venue.go)",
-	"api.exchange.rateLimit":           "Coinbase client's requests per second (app/venue.go)",
-	"api.exchange.sandbox":             "Coinbase sandbox host (app/venue.go)",
-	"ui.theme.fontSize":                "web app font size (web/src/lib/prefs.ts)",
-	"ui.dashboard.refreshInterval":     "dashboard refresh (web/src/features/trading/routes/Dashboard.tsx)",
-	"ui.dashboard.showMetrics":         "dashboard sections (web/src/features/trading/routes/Dashboard.tsx)",
-	"ui.dashboard.showCharts":          "dashboard sections (web/src/features/trading/routes/Dashboard.tsx)",
-	"ui.dashboard.showRecentTrades":    "dashboard sections (web/src/features/trading/routes/Dashboard.tsx)",
-	"ui.charts.type":                   "chart type (web app)",
-	"system.security.sessionTimeout":   "auth session lifetime (App.applySettings: Auth.SetSessionTTL)",
-	"system.performance.enableCaching": "static asset caching (httpapi.Tuning, app.tuning)",
-	"system.performance.cacheTimeout":  "static asset max-age (httpapi.Tuning, app.tuning)",
+	"ui.theme.fontSize":             "web app font size (web/src/lib/prefs.ts)",
+	"ui.dashboard.refreshInterval":  "dashboard refresh (web/src/features/trading/routes/Dashboard.tsx)",
+	"ui.dashboard.showMetrics":      "dashboard sections (web/src/features/trading/routes/Dashboard.tsx)",
+	"ui.dashboard.showCharts":       "dashboard sections (web/src/features/trading/routes/Dashboard.tsx)",
+	"ui.dashboard.showRecentTrades": "dashboard sections (web/src/features/trading/routes/Dashboard.tsx)",
+	"ui.charts.type":                "chart type (web app)",
 }
 
 // Every leaf setting says, by its own key, whether it is applied or stored;
