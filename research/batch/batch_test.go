@@ -1,0 +1,187 @@
+package batch_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"kestrel/backtest"
+	"kestrel/candles"
+	"kestrel/domain"
+	"kestrel/replay"
+	"kestrel/research/batch"
+	"kestrel/strategy"
+	"kestrel/trading"
+)
+
+// shipped is the shipped BTC-USD 15-minute history (the last n candles).
+func shipped(t testing.TB, n int) []domain.Candle {
+	s, err := candles.Load("BTC-USD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := max(0, s.Len()-n)
+	cs := make([]domain.Candle, 0, s.Len()-from)
+	for i := from; i < s.Len(); i++ {
+		cs = append(cs, s.Candle(i))
+	}
+	return cs
+}
+
+// sweep is a test sweep: the trials a grid over the indicators makes, each
+// over the same period (its warm-up read before it, as the service reads
+// it), with one policy.
+type sweep struct {
+	name   string
+	grid   []func(*strategy.Indicators)
+	policy func(*trading.Policy)
+	// cfg changes the configuration (min_confidence, sizing)
+	cfg func(*strategy.Config)
+}
+
+// requests are the sweep's trials: all trade the candles from start on.
+func (s sweep) requests(all []domain.Candle, start int) []backtest.Request {
+	var out []backtest.Request
+	for _, g := range s.grid {
+		cfg := strategy.Default(domain.StrategyTechnical, "sweep")
+		in := *cfg.Indicators
+		g(&in)
+		cfg.Indicators = &in
+		if s.cfg != nil {
+			s.cfg(&cfg)
+		}
+		p := trading.DefaultPolicy()
+		p.StopLoss, p.TakeProfit, p.TrailingStop = false, false, false
+		s.policy(&p)
+		w := min(in.Warmup(), start)
+		out = append(out, backtest.Request{Strategy: strategy.NewTechnical(in), Config: cfg, Symbol: "BTC-USD", Product: candles.Products()[0],
+			Candles: all[start-w:], Warmup: w, Capital: decimal.NewFromInt(10000), TakerFee: decimal.RequireFromString("0.006"),
+			MakerFee: decimal.RequireFromString("0.004"), HalfSpread: replay.LiveHalfSpread, Policy: p})
+	}
+	return out
+}
+
+func grid(rsi []int, oversold, overbought []float64, more ...func(*strategy.Indicators)) []func(*strategy.Indicators) {
+	var out []func(*strategy.Indicators)
+	if len(more) == 0 {
+		more = []func(*strategy.Indicators){func(*strategy.Indicators) {}}
+	}
+	for _, m := range more {
+		for _, r := range rsi {
+			for _, lo := range oversold {
+				for _, hi := range overbought {
+					out = append(out, func(in *strategy.Indicators) {
+						m(in)
+						in.RSIPeriod, in.RSIOversold, in.RSIOverbought = r, lo, hi
+					})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func unlimited(p *trading.Policy) {
+	p.Limits.MaxDrawdown, p.Limits.DailyLossLimit, p.Limits.MaxDailyTrades = decimal.NewFromInt(1), decimal.NewFromInt(1), 0
+}
+
+func stop(pct string) func(*trading.Policy) {
+	return func(p *trading.Policy) { p.StopLoss, p.StopLossPercent = true, decimal.RequireFromString(pct) }
+}
+
+func all(fs ...func(*trading.Policy)) func(*trading.Policy) {
+	return func(p *trading.Policy) {
+		for _, f := range fs {
+			f(p)
+		}
+	}
+}
+
+// The test sweeps: a technical grid over the RSI settings and the other
+// indicators, with risk limits on and off, stops and take-profits on and
+// off. Every trial must equal the event engine's run of it, fill by fill
+// and in its final equity; the trials the batch does not accept must say
+// so and run on the event engine.
+func testSweeps() []sweep {
+	rsi := grid([]int{7, 14, 21}, []float64{25, 35}, []float64{65, 75})
+	others := grid([]int{9, 14}, []float64{30}, []float64{70},
+		func(in *strategy.Indicators) {},
+		func(in *strategy.Indicators) { in.SMAShort, in.SMALong = 20, 50 },
+		func(in *strategy.Indicators) { in.MACDFast, in.MACDSlow, in.MACDSignal = 8, 21, 5 },
+		func(in *strategy.Indicators) { in.BollingerPeriod, in.BollingerStd = 30, 2.5 },
+		func(in *strategy.Indicators) { in.SMAShort, in.BollingerPeriod = 20, 20 })
+	return []sweep{
+		{name: "rsi/limits off/stop 2%", grid: rsi, policy: all(unlimited, stop("0.02"))},
+		{name: "rsi/limits off/no stop", grid: rsi, policy: unlimited},
+		{name: "rsi/limits off/stop 0.5%", grid: rsi, policy: all(unlimited, stop("0.005")), cfg: func(c *strategy.Config) { c.MinConfidence = 0.4 }},
+		{name: "others/limits off/stop 1%", grid: others, policy: all(unlimited, stop("0.01"))},
+		{name: "others/limits off/no stop/larger positions", grid: others, policy: unlimited, cfg: func(c *strategy.Config) { c.MaxPositionSize, c.MinConfidence = 0.5, 0.4 }},
+		{name: "rsi/limits on/stop 2%", grid: rsi, policy: stop("0.02")},
+		{name: "rsi/limits off/take-profit", grid: rsi, policy: all(unlimited, stop("0.02"), func(p *trading.Policy) {
+			p.TakeProfit, p.TakeProfitPercent = true, decimal.RequireFromString("0.03")
+		})},
+		{name: "rsi/limits off/trailing", grid: rsi[:2], policy: all(unlimited, stop("0.02"), func(p *trading.Policy) { p.TrailingStop = true })},
+	}
+}
+
+func TestBatchIsTheEngine(t *testing.T) {
+	n := 4000
+	if testing.Short() {
+		n = 1500
+	}
+	cs := shipped(t, n+800)
+	ctx := context.Background()
+	for _, s := range testSweeps() {
+		t.Run(s.name, func(t *testing.T) {
+			reqs := s.requests(cs, len(cs)-n)
+			got, err := batch.Run(ctx, reqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			batched, fills := 0, 0
+			for i, req := range reqs {
+				want, err := backtest.Run(ctx, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ok, why := batch.Accepts(req)
+				g := got[i]
+				switch {
+				case ok && g.Engine != batch.Batched:
+					t.Fatalf("trial %d: accepted but run by %s (%s)", i, g.Engine, g.Why)
+				case !ok && (g.Engine != batch.Event || g.Why != why):
+					t.Fatalf("trial %d: not accepted (%s) but run by %s", i, why, g.Engine)
+				}
+				if g.Engine == batch.Batched {
+					batched++
+				}
+				fills += len(want.Fills)
+				if err := same(want, g); err != nil {
+					t.Fatalf("trial %d (%s): %v", i, g.Engine, err)
+				}
+			}
+			t.Logf("%d trials, %d batched, %d fills", len(reqs), batched, fills)
+		})
+	}
+}
+
+// same compares every fill (time, side, price, quantity, fee, reason) and
+// the final equity, as the report writes them.
+func same(want backtest.Result, got batch.Trial) error {
+	if want.FinalEquity.String() != got.FinalEquity.String() {
+		return fmt.Errorf("final equity %s, want %s", got.FinalEquity, want.FinalEquity)
+	}
+	for i := range max(len(want.Fills), len(got.Fills)) {
+		if i >= len(want.Fills) || i >= len(got.Fills) {
+			return fmt.Errorf("%d fills, want %d (first difference at %d)", len(got.Fills), len(want.Fills), i)
+		}
+		w, g := want.Fills[i], got.Fills[i]
+		if !w.Time.Equal(g.Time) || w.Side != g.Side || w.Price.String() != g.Price.String() || w.Quantity.String() != g.Quantity.String() ||
+			w.Fee.String() != g.Fee.String() || w.Reason != g.Reason {
+			return fmt.Errorf("fill %d: %+v, want %+v", i, g, w)
+		}
+	}
+	return nil
+}
