@@ -16,9 +16,9 @@ import (
 	"kestrel/trading"
 )
 
-// shipped is the shipped BTC-USD 15-minute history (the last n candles).
-func shipped(t testing.TB, n int) []domain.Candle {
-	s, err := candles.Load("BTC-USD")
+// shipped is a symbol's shipped 15-minute history (the last n candles).
+func shipped(t testing.TB, symbol string, n int) []domain.Candle {
+	s, err := candles.Load(symbol)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,13 @@ type sweep struct {
 }
 
 // requests are the sweep's trials: all trade the candles from start on.
-func (s sweep) requests(all []domain.Candle, start int) []backtest.Request {
+func (s sweep) requests(symbol string, all []domain.Candle, start int) []backtest.Request {
+	var product domain.Product
+	for _, p := range candles.Products() {
+		if p.Symbol == symbol {
+			product = p
+		}
+	}
 	var out []backtest.Request
 	for _, g := range s.grid {
 		cfg := strategy.Default(domain.StrategyTechnical, "sweep")
@@ -56,7 +62,7 @@ func (s sweep) requests(all []domain.Candle, start int) []backtest.Request {
 		p.StopLoss, p.TakeProfit, p.TrailingStop = false, false, false
 		s.policy(&p)
 		w := min(in.Warmup(), start)
-		out = append(out, backtest.Request{Strategy: strategy.NewTechnical(in), Config: cfg, Symbol: "BTC-USD", Product: candles.Products()[0],
+		out = append(out, backtest.Request{Strategy: strategy.NewTechnical(in), Config: cfg, Symbol: symbol, Product: product,
 			Candles: all[start-w:], Warmup: w, Capital: decimal.NewFromInt(10000), TakerFee: decimal.RequireFromString("0.006"),
 			MakerFee: decimal.RequireFromString("0.004"), HalfSpread: replay.LiveHalfSpread, Policy: p})
 	}
@@ -127,43 +133,61 @@ func testSweeps() []sweep {
 }
 
 func TestBatchIsTheEngine(t *testing.T) {
-	n := 4000
+	n := 6000
 	if testing.Short() {
 		n = 1500
 	}
-	cs := shipped(t, n+800)
 	ctx := context.Background()
-	for _, s := range testSweeps() {
-		t.Run(s.name, func(t *testing.T) {
-			reqs := s.requests(cs, len(cs)-n)
-			got, err := batch.Run(ctx, reqs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			batched, fills := 0, 0
-			for i, req := range reqs {
-				want, err := backtest.Run(ctx, req)
+	for _, sym := range []string{"BTC-USD", "ETH-USD", "SOL-USD", "ADA-USD"} {
+		cs := shipped(t, sym, n+800)
+		for _, s := range testSweeps() {
+			t.Run(sym+"/"+s.name, func(t *testing.T) {
+				reqs := s.requests(sym, cs, len(cs)-n)
+				got, err := batch.Run(ctx, reqs)
 				if err != nil {
 					t.Fatal(err)
 				}
-				ok, why := batch.Accepts(req)
-				g := got[i]
-				switch {
-				case ok && g.Engine != batch.Batched:
-					t.Fatalf("trial %d: accepted but run by %s (%s)", i, g.Engine, g.Why)
-				case !ok && (g.Engine != batch.Event || g.Why != why):
-					t.Fatalf("trial %d: not accepted (%s) but run by %s", i, why, g.Engine)
+				var batched, fills, stops, addOns, ends int
+				for i, req := range reqs {
+					want, err := backtest.Run(ctx, req)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ok, why := batch.Accepts(req)
+					g := got[i]
+					switch {
+					case ok && g.Engine != batch.Batched:
+						t.Fatalf("trial %d: accepted but run by %s (%s)", i, g.Engine, g.Why)
+					case !ok && (g.Engine != batch.Event || g.Why != why):
+						t.Fatalf("trial %d: not accepted (%s) but run by %s", i, why, g.Engine)
+					}
+					if g.Engine == batch.Batched {
+						batched++
+					}
+					fills += len(want.Fills)
+					held := decimal.Zero
+					for _, f := range want.Fills {
+						switch {
+						case f.Side == domain.Buy && held.IsPositive():
+							addOns++
+						case f.Reason == "stop_loss":
+							stops++
+						case f.Reason == "end_of_data":
+							ends++
+						}
+						if f.Side == domain.Buy {
+							held = held.Add(f.Quantity)
+						} else {
+							held = held.Sub(f.Quantity)
+						}
+					}
+					if err := same(want, g); err != nil {
+						t.Fatalf("trial %d (%s): %v", i, g.Engine, err)
+					}
 				}
-				if g.Engine == batch.Batched {
-					batched++
-				}
-				fills += len(want.Fills)
-				if err := same(want, g); err != nil {
-					t.Fatalf("trial %d (%s): %v", i, g.Engine, err)
-				}
-			}
-			t.Logf("%d trials, %d batched, %d fills", len(reqs), batched, fills)
-		})
+				t.Logf("%d trials, %d batched; %d fills: %d stops, %d buys adding to a position, %d at the end", len(reqs), batched, fills, stops, addOns, ends)
+			})
+		}
 	}
 }
 
