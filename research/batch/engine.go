@@ -173,6 +173,8 @@ func (b *batch) same(req backtest.Request) bool {
 		req.Capital.Exponent() == r.Capital.Exponent()
 }
 
+var pow10f = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
+
 var pow10 = func() (p [19]uint64) {
 	p[0] = 1
 	for i := 1; i < len(p); i++ {
@@ -287,6 +289,44 @@ type account struct {
 	sizing strategy.Sizing
 	prot   trading.Protection
 	pct    bool // a stop-loss is placed
+	k      consts
+}
+
+// consts are the sizing's and the order checks' figures for buy's float
+// screening (ok false: every BUY is worked out in decimals).
+type consts struct {
+	ok                                  bool
+	share, capShare, maxTrade, minTrade float64 // strategy.Sizing's
+	step, stepPx                        float64 // the size step and the price step
+	stepQ                               uint64  // the size step x 10^8
+	stepCoef                            int64
+	stepExp                             int32
+	minAmt, maxAmt                      int64   // the trade amount limits at 8 + ps decimals (-1: not of that shape)
+	maxPos, lev                         float64 // the position share and leverage limits (-1: none)
+}
+
+func newConsts(b *batch, req *backtest.Request, sz strategy.Sizing) consts {
+	share, capShare, maxTrade, minTrade := sz.Constants()
+	l := req.Policy.Limits
+	f := func(d decimal.Decimal) float64 { return d.InexactFloat64() }
+	step := req.Product.SizeIncrement
+	k := consts{share: f(share), capShare: f(capShare), maxTrade: f(maxTrade), minTrade: f(minTrade), step: f(step), stepPx: f(req.Product.PriceIncrement),
+		stepCoef: step.CoefficientInt64(), stepExp: step.Exponent(), maxPos: f(l.MaxPositionSize), lev: -1}
+	if lev := decimal.Min(l.MaxLeverage, risk.SpotLeverageCap); lev.IsPositive() {
+		k.lev = f(lev)
+	}
+	sq, ok1 := at(step, 8)
+	k.stepQ = uint64(sq)
+	var ok2, ok3 bool
+	if k.minAmt, ok2 = at(l.MinTradeAmount, b.scale); !ok2 {
+		k.minAmt = -1
+	}
+	if k.maxAmt, ok3 = at(l.MaxTradeAmount, b.scale); !ok3 {
+		k.maxAmt = -1
+	}
+	k.ok = ok1 && sq > 0 && step.NumDigits() <= 18 && !share.IsNegative() && !capShare.IsNegative() && !maxTrade.IsNegative() && !minTrade.IsNegative() &&
+		!l.MaxPositionSize.IsNegative()
+	return k
 }
 
 func (a *account) price(steps int64) decimal.Decimal {
@@ -371,8 +411,78 @@ func (a *account) event(t int, pending int8) {
 }
 
 // buy is a BUY signal acted on at candle t's open: sized, checked and
-// filled as the event engine does, with its protective stop.
+// filled as the event engine does, with its protective stop. The sizing
+// and the order checks are worked out in floats first; each outcome they
+// give is exact unless a figure lies within a hair (a relative 1e-9) of a
+// boundary, where the decimal way (buyDecimal) decides instead.
 func (a *account) buy(t int) {
+	b, k := a.b, &a.k
+	if !k.ok {
+		a.buyDecimal(t)
+		return
+	}
+	open := float64(b.open[t]) / 1e8
+	held := float64(a.base) / 1e8 * open
+	value := float64(a.cash)/pow10f[b.scale] + held
+	eps := 1e-9 * (value + 1)
+	notional := min(min(value*k.share, value*k.capShare)-held, k.maxTrade)
+	if notional < k.minTrade-eps {
+		return // at the target: nothing to buy
+	}
+	if notional <= k.minTrade+eps {
+		a.buyDecimal(t)
+		return
+	}
+	ask := b.openAsk[t]
+	x := notional / (float64(ask) * k.stepPx) / k.step
+	fl := math.Floor(x)
+	if x > 1e12 || x-fl < 1e-6 || fl+1-x < 1e-6 {
+		a.buyDecimal(t)
+		return
+	}
+	if fl == 0 {
+		return // the order rounds to zero
+	}
+	steps := uint64(fl)
+	hi, q := bits.Mul64(steps, k.stepQ) // the quantity x 10^-8
+	if hi != 0 || q > 1<<62 {
+		a.buyDecimal(t)
+		return
+	}
+	// risk.Check's order checks: the trade amount (qty x ask) exactly, the
+	// position's share of the value (and the leverage, the same ratio for
+	// one symbol) in floats away from the limit
+	hi, amt := bits.Mul64(q, uint64(ask)) // x 10^-(8+ps)
+	if hi != 0 || amt > 1<<62 {
+		a.buyDecimal(t)
+		return
+	}
+	if k.minAmt >= 0 && int64(amt) < k.minAmt || k.maxAmt >= 0 && int64(amt) > k.maxAmt {
+		return // refused by the trade amount limits
+	}
+	share := (held + float64(amt)/pow10f[b.scale]) / value
+	for _, lim := range [...]float64{k.maxPos, k.lev} {
+		if lim < 0 {
+			continue
+		}
+		if math.Abs(share-lim) <= 1e-9*(lim+1) {
+			a.buyDecimal(t)
+			return
+		}
+		if share > lim {
+			return // refused: the position would be too large
+		}
+	}
+	if k.minAmt < 0 || k.maxAmt < 0 {
+		a.buyDecimal(t)
+		return
+	}
+	qty := decimal.New(int64(steps)*k.stepCoef, k.stepExp)
+	a.fillBuy(t, qty, int64(q))
+}
+
+// buyDecimal is buy in decimals, as the event engine computes it.
+func (a *account) buyDecimal(t int) {
 	b, req := a.b, a.req
 	c := &req.Candles[t]
 	cash := decimal.New(a.cash, -int32(b.scale))
@@ -392,13 +502,20 @@ func (a *account) buy(t int) {
 	if risk.Check(req.Policy.Limits, snap, risk.Order{Symbol: req.Symbol, Side: domain.Buy, Notional: qty.Mul(ask)}) != nil {
 		return
 	}
-	if qty.LessThan(req.Product.MinSize) {
-		return // the exchange refuses it
-	}
 	q, ok := at(qty, 8)
 	if !ok {
 		a.bad = true
 		return
+	}
+	a.fillBuy(t, qty, q)
+}
+
+// fillBuy fills a market BUY of qty (q x 10^-8) at candle t's ask, if the
+// cash covers it, and places its protective stop.
+func (a *account) fillBuy(t int, qty decimal.Decimal, q int64) {
+	b, req := a.b, a.req
+	if qty.LessThan(req.Product.MinSize) {
+		return // the exchange refuses it
 	}
 	px := b.cap(t, b.openAsk[t])
 	notional, fee, ok := b.fee(q, px)
@@ -475,6 +592,7 @@ func (b *batch) trial(req backtest.Request) (Trial, bool) {
 	}
 	a := &account{b: b, req: &req, cash: b.capital, top: -1, sizing: strategy.NewSizing(req.Config, req.Policy.Limits), prot: req.Policy.Protection(),
 		pct: req.Policy.StopLoss && req.Policy.StopLossPercent.IsPositive()}
+	a.k = newConsts(b, &req, a.sizing)
 	var pending int8
 	n := b.n
 	low := b.low
