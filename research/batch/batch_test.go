@@ -193,9 +193,10 @@ func TestBatchIsTheEngine(t *testing.T) {
 
 // same compares every fill (time, side, price, quantity, fee, reason) and
 // the final equity, as the report writes them.
-func same(want backtest.Result, got batch.Trial) error {
-	if want.FinalEquity.String() != got.FinalEquity.String() {
-		return fmt.Errorf("final equity %s, want %s", got.FinalEquity, want.FinalEquity)
+func same(want backtest.Result, trial batch.Trial) error {
+	got := struct{ Fills []backtest.Fill }{trial.Fills()}
+	if want.FinalEquity.String() != trial.FinalEquity.String() {
+		return fmt.Errorf("final equity %s, want %s", trial.FinalEquity, want.FinalEquity)
 	}
 	for i := range max(len(want.Fills), len(got.Fills)) {
 		if i >= len(want.Fills) || i >= len(got.Fills) {

@@ -76,7 +76,7 @@ func BenchmarkYearSweep(b *testing.B) {
 						if t.Engine != batch.Batched {
 							b.Fatalf("a trial ran on the %s engine: %s", t.Engine, t.Why)
 						}
-						fills += len(t.Fills)
+						fills += t.Len()
 					}
 					continue
 				}

@@ -15,15 +15,49 @@ import (
 	"kestrel/trading"
 )
 
-// Trial is one request's outcome: which engine ran it, every fill and the
+// Trial is one request's outcome: which engine ran it, its fills and the
 // final equity (backtest.Result's, to the last digit). Result is the event
 // engine's whole result when it ran the trial.
 type Trial struct {
 	Engine      string
 	Why         string // why the event engine ran it ("" when batched)
-	Fills       []backtest.Fill
 	FinalEquity decimal.Decimal
 	Result      *backtest.Result
+	// the batch's fills, in integers until asked for
+	raw   []rawFill
+	b     *batch
+	times []domain.Candle
+}
+
+// rawFill is a batched fill: at candle t, q x 10^-8 at px steps, the fee
+// x 10^-8.
+type rawFill struct {
+	t          int32
+	side       domain.Side
+	reason     string
+	q, px, fee int64
+}
+
+// Len is the number of fills.
+func (t Trial) Len() int {
+	if t.Result != nil {
+		return len(t.Result.Fills)
+	}
+	return len(t.raw)
+}
+
+// Fills are the trial's fills as the event engine reports them.
+func (t Trial) Fills() []backtest.Fill {
+	if t.Result != nil {
+		return t.Result.Fills
+	}
+	out := make([]backtest.Fill, len(t.raw))
+	p := t.b.req.Product.PriceIncrement
+	for i, f := range t.raw {
+		out[i] = backtest.Fill{Side: f.side, Time: t.times[f.t].Time, Price: decimal.New(f.px*p.CoefficientInt64(), p.Exponent()),
+			Quantity: decimal.New(f.q, -8), Fee: decimal.New(f.fee, -8), Reason: f.reason}
+	}
+	return out
 }
 
 // Run runs every request: the accepted ones in one batch over their
@@ -61,7 +95,7 @@ func Run(ctx context.Context, reqs []backtest.Request) ([]Trial, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Trial{Engine: Event, Why: why, Fills: res.Fills, FinalEquity: res.FinalEquity, Result: &res}
+		out[i] = Trial{Engine: Event, Why: why, FinalEquity: res.FinalEquity, Result: &res}
 	}
 	for j, i := range idx {
 		if err := ctx.Err(); err != nil {
@@ -73,7 +107,7 @@ func Run(ctx context.Context, reqs []backtest.Request) ([]Trial, error) {
 			if err != nil {
 				return nil, err
 			}
-			t = Trial{Engine: Event, Why: "a figure outside the fixed point", Fills: res.Fills, FinalEquity: res.FinalEquity, Result: &res}
+			t = Trial{Engine: Event, Why: "a figure outside the fixed point", FinalEquity: res.FinalEquity, Result: &res}
 		}
 		out[i] = t
 	}
@@ -269,9 +303,8 @@ func (b *batch) fee(q, px int64) (notional, fee int64, ok bool) {
 
 // stop is a resting protective stop.
 type stop struct {
-	px  int64 // its stop price in steps
-	q   int64 // quantity x 10^-8
-	qty decimal.Decimal
+	px int64 // its stop price in steps
+	q  int64 // quantity x 10^-8
 }
 
 // account is one trial's state: cash at 8 + ps decimals, the base held at
@@ -283,13 +316,16 @@ type account struct {
 	base  int64
 	stops []stop
 	top   int64 // the highest stop price in steps (-1: none)
-	fills []backtest.Fill
+	fills []rawFill
 	bad   bool // a figure did not fit (the trial then runs on the event engine)
 	// the order checks and sizing
 	sizing strategy.Sizing
 	prot   trading.Protection
 	pct    bool // a stop-loss is placed
 	k      consts
+	// 1 - the stop-loss percent as c / d (belowOK: of that shape)
+	belowC, belowD uint64
+	belowOK        bool
 }
 
 // consts are the sizing's and the order checks' figures for buy's float
@@ -334,16 +370,15 @@ func (a *account) price(steps int64) decimal.Decimal {
 	return decimal.New(steps*p.CoefficientInt64(), p.Exponent())
 }
 
-func (a *account) fill(t int, side domain.Side, q, px, fee int64, qty decimal.Decimal, reason string) {
-	a.fills = append(a.fills, backtest.Fill{Side: side, Time: a.req.Candles[t].Time, Price: a.price(px), Quantity: qty,
-		Fee: decimal.New(fee, -8), Reason: reason})
+func (a *account) fill(t int, side domain.Side, q, px, fee int64, reason string) {
+	a.fills = append(a.fills, rawFill{t: int32(t), side: side, reason: reason, q: q, px: px, fee: fee})
 }
 
 // cap is px within candle t's low and high (the engine's Floor and Ceiling).
 func (b *batch) cap(t int, px int64) int64 { return min(max(px, b.low[t]), b.high[t]) }
 
 // sell sells q at px (steps) at candle t.
-func (a *account) sell(t int, q, px int64, qty decimal.Decimal, reason string) {
+func (a *account) sell(t int, q, px int64, reason string) {
 	notional, fee, ok := a.b.fee(q, px)
 	mul := int64(pow10[a.b.ps])
 	if !ok || fee > (1<<62)/mul {
@@ -357,7 +392,7 @@ func (a *account) sell(t int, q, px int64, qty decimal.Decimal, reason string) {
 	}
 	a.cash += gain
 	a.base -= q
-	a.fill(t, domain.Sell, q, px, fee, qty, reason)
+	a.fill(t, domain.Sell, q, px, fee, reason)
 }
 
 // trigger fills the stops a quote at p (x 10^-8) reaches, highest first.
@@ -376,7 +411,7 @@ func (a *account) trigger(t int, p int64) {
 			a.bad = true
 			return
 		}
-		a.sell(t, s.q, a.b.cap(t, bid), s.qty, "stop_loss")
+		a.sell(t, s.q, a.b.cap(t, bid), "stop_loss")
 		a.retop()
 	}
 }
@@ -398,7 +433,7 @@ func (a *account) event(t int, pending int8) {
 	case -1:
 		a.stops, a.top = a.stops[:0], -1 // cancelled
 		if a.base > 0 {
-			a.sell(t, a.base, b.cap(t, b.openBid[t]), decimal.New(a.base, -8), "signal")
+			a.sell(t, a.base, b.cap(t, b.openBid[t]), "signal")
 		}
 	case 1:
 		a.buy(t)
@@ -537,26 +572,20 @@ func (a *account) fillBuy(t int, qty decimal.Decimal, q int64) {
 	}
 	a.cash -= notional + fee*mul
 	a.base += q
-	a.fill(t, domain.Buy, q, px, fee, qty, "signal")
+	a.fill(t, domain.Buy, q, px, fee, "signal")
 	if !a.pct {
 		return
 	}
-	prot := trading.ProtectiveOrders(a.prot, trading.ProtectiveFill{Parent: domain.Order{Symbol: req.Symbol}, Price: a.price(px), Quantity: qty,
-		Free: qty, Step: req.Product.PriceIncrement})
-	if len(prot) != 1 || prot[0].StopPrice == nil {
+	sp, ok := a.stopPrice(px, qty)
+	if !ok {
 		a.bad = true
 		return
 	}
-	sp, ok := at(*prot[0].StopPrice, 8)
-	if !ok || sp%b.d != 0 {
-		a.bad = true
-		return
-	}
-	if sp <= 0 || sp >= b.open[t] || prot[0].Quantity.LessThan(req.Product.MinSize) {
+	if sp <= 0 || sp*b.d >= b.open[t] || qty.LessThan(req.Product.MinSize) {
 		return // the exchange refuses a stop at or above the price
 	}
-	a.stops = append(a.stops, stop{px: sp / b.d, q: q, qty: prot[0].Quantity})
-	a.top = max(a.top, sp/b.d)
+	a.stops = append(a.stops, stop{px: sp, q: q})
+	a.top = max(a.top, sp)
 }
 
 // confidences[f][a] is the technical strategy's confidence for f rules
@@ -593,6 +622,9 @@ func (b *batch) trial(req backtest.Request) (Trial, bool) {
 	a := &account{b: b, req: &req, cash: b.capital, top: -1, sizing: strategy.NewSizing(req.Config, req.Policy.Limits), prot: req.Policy.Protection(),
 		pct: req.Policy.StopLoss && req.Policy.StopLossPercent.IsPositive()}
 	a.k = newConsts(b, &req, a.sizing)
+	if below := decimal.NewFromInt(1).Sub(req.Policy.StopLossPercent); below.IsPositive() && below.NumDigits() <= 18 && below.Exponent() <= 0 && -below.Exponent() < 19 {
+		a.belowC, a.belowD, a.belowOK = uint64(below.CoefficientInt64()), pow10[-below.Exponent()], true
+	}
 	var pending int8
 	n := b.n
 	low := b.low
@@ -627,13 +659,13 @@ func (b *batch) trial(req backtest.Request) (Trial, bool) {
 		if !ok {
 			return Trial{}, false
 		}
-		a.sell(t, a.base, b.cap(t, bid), decimal.New(a.base, -8), "end_of_data")
+		a.sell(t, a.base, b.cap(t, bid), "end_of_data")
 	}
 	if a.bad {
 		return Trial{}, false
 	}
 	eq := decimal.New(a.cash, -int32(b.scale)).Round(8)
-	return Trial{Engine: Batched, Fills: a.fills, FinalEquity: eq}, true
+	return Trial{Engine: Batched, raw: a.fills, b: b, times: req.Candles, FinalEquity: eq}, true
 }
 
 // sameProduct compares two products' symbols and grids, value and shape.
@@ -641,4 +673,32 @@ func sameProduct(a, b domain.Product) bool {
 	same := func(x, y decimal.Decimal) bool { return x.Equal(y) && x.Exponent() == y.Exponent() }
 	return a.Symbol == b.Symbol && a.BaseCurrency == b.BaseCurrency && a.QuoteCurrency == b.QuoteCurrency &&
 		same(a.PriceIncrement, b.PriceIncrement) && same(a.SizeIncrement, b.SizeIncrement) && same(a.MinSize, b.MinSize)
+}
+
+// stopPrice is the protective stop below a BUY filled at px (steps), in
+// steps: trading.ProtectiveOrders' price, px x (1 - the stop-loss percent)
+// rounded down to the grid. With below = c x 10^e it is exactly
+// floor(px x c / 10^-e) steps (the product has at most 16 decimals, which
+// the decimal division keeps); another shape takes ProtectiveOrders itself.
+func (a *account) stopPrice(px int64, qty decimal.Decimal) (int64, bool) {
+	if a.belowOK {
+		hi, lo := bits.Mul64(uint64(px), a.belowC)
+		if hi < a.belowD {
+			q, _ := bits.Div64(hi, lo, a.belowD)
+			if q < 1<<62 {
+				return int64(q), true
+			}
+		}
+	}
+	req := a.req
+	prot := trading.ProtectiveOrders(a.prot, trading.ProtectiveFill{Parent: domain.Order{Symbol: req.Symbol}, Price: a.price(px), Quantity: qty,
+		Free: qty, Step: req.Product.PriceIncrement})
+	if len(prot) != 1 || prot[0].StopPrice == nil {
+		return 0, false
+	}
+	sp, ok := at(*prot[0].StopPrice, 8)
+	if !ok || sp%a.b.d != 0 {
+		return 0, false
+	}
+	return sp / a.b.d, true
 }
