@@ -34,9 +34,18 @@ type Trial struct {
 type rawFill struct {
 	t          int32
 	side       domain.Side
-	reason     string
+	reason     uint8 // reasons[reason]
 	q, px, fee int64
 }
+
+// Fill reasons, as the event engine names them.
+const (
+	rSignal uint8 = iota
+	rStop
+	rEnd
+)
+
+var reasons = [...]string{rSignal: "signal", rStop: "stop_loss", rEnd: "end_of_data"}
 
 // Len is the number of fills.
 func (t Trial) Len() int {
@@ -55,7 +64,7 @@ func (t Trial) Fills() []backtest.Fill {
 	p := t.b.req.Product.PriceIncrement
 	for i, f := range t.raw {
 		out[i] = backtest.Fill{Side: f.side, Time: t.times[f.t].Time, Price: decimal.New(f.px*p.CoefficientInt64(), p.Exponent()),
-			Quantity: decimal.New(f.q, -8), Fee: decimal.New(f.fee, -8), Reason: f.reason}
+			Quantity: decimal.New(f.q, -8), Fee: decimal.New(f.fee, -8), Reason: reasons[f.reason]}
 	}
 	return out
 }
@@ -142,6 +151,8 @@ type batch struct {
 	scale   int   // cash's decimals: 8 + ps
 	capital int64 // at scale
 	s       *series
+	// the last trial's fills (the next one's first guess)
+	lastFills int
 }
 
 var errShape = errors.New("candles not on the product's price grid, or not in time order")
@@ -326,6 +337,7 @@ type account struct {
 	// 1 - the stop-loss percent as c / d (belowOK: of that shape)
 	belowC, belowD uint64
 	belowOK        bool
+	minQ           int64 // the product's minimum size x 10^8 (rounded up)
 }
 
 // consts are the sizing's and the order checks' figures for buy's float
@@ -370,7 +382,7 @@ func (a *account) price(steps int64) decimal.Decimal {
 	return decimal.New(steps*p.CoefficientInt64(), p.Exponent())
 }
 
-func (a *account) fill(t int, side domain.Side, q, px, fee int64, reason string) {
+func (a *account) fill(t int, side domain.Side, q, px, fee int64, reason uint8) {
 	a.fills = append(a.fills, rawFill{t: int32(t), side: side, reason: reason, q: q, px: px, fee: fee})
 }
 
@@ -378,7 +390,7 @@ func (a *account) fill(t int, side domain.Side, q, px, fee int64, reason string)
 func (b *batch) cap(t int, px int64) int64 { return min(max(px, b.low[t]), b.high[t]) }
 
 // sell sells q at px (steps) at candle t.
-func (a *account) sell(t int, q, px int64, reason string) {
+func (a *account) sell(t int, q, px int64, reason uint8) {
 	notional, fee, ok := a.b.fee(q, px)
 	mul := int64(pow10[a.b.ps])
 	if !ok || fee > (1<<62)/mul {
@@ -411,7 +423,7 @@ func (a *account) trigger(t int, p int64) {
 			a.bad = true
 			return
 		}
-		a.sell(t, s.q, a.b.cap(t, bid), "stop_loss")
+		a.sell(t, s.q, a.b.cap(t, bid), rStop)
 		a.retop()
 	}
 }
@@ -433,7 +445,7 @@ func (a *account) event(t int, pending int8) {
 	case -1:
 		a.stops, a.top = a.stops[:0], -1 // cancelled
 		if a.base > 0 {
-			a.sell(t, a.base, b.cap(t, b.openBid[t]), "signal")
+			a.sell(t, a.base, b.cap(t, b.openBid[t]), rSignal)
 		}
 	case 1:
 		a.buy(t)
@@ -512,8 +524,7 @@ func (a *account) buy(t int) {
 		a.buyDecimal(t)
 		return
 	}
-	qty := decimal.New(int64(steps)*k.stepCoef, k.stepExp)
-	a.fillBuy(t, qty, int64(q))
+	a.fillBuy(t, int64(q))
 }
 
 // buyDecimal is buy in decimals, as the event engine computes it.
@@ -542,14 +553,14 @@ func (a *account) buyDecimal(t int) {
 		a.bad = true
 		return
 	}
-	a.fillBuy(t, qty, q)
+	a.fillBuy(t, q)
 }
 
-// fillBuy fills a market BUY of qty (q x 10^-8) at candle t's ask, if the
+// fillBuy fills a market BUY of q x 10^-8 at candle t's ask, if the
 // cash covers it, and places its protective stop.
-func (a *account) fillBuy(t int, qty decimal.Decimal, q int64) {
-	b, req := a.b, a.req
-	if qty.LessThan(req.Product.MinSize) {
+func (a *account) fillBuy(t int, q int64) {
+	b := a.b
+	if q < a.minQ {
 		return // the exchange refuses it
 	}
 	px := b.cap(t, b.openAsk[t])
@@ -572,16 +583,16 @@ func (a *account) fillBuy(t int, qty decimal.Decimal, q int64) {
 	}
 	a.cash -= notional + fee*mul
 	a.base += q
-	a.fill(t, domain.Buy, q, px, fee, "signal")
+	a.fill(t, domain.Buy, q, px, fee, rSignal)
 	if !a.pct {
 		return
 	}
-	sp, ok := a.stopPrice(px, qty)
+	sp, ok := a.stopPrice(px, q)
 	if !ok {
 		a.bad = true
 		return
 	}
-	if sp <= 0 || sp*b.d >= b.open[t] || qty.LessThan(req.Product.MinSize) {
+	if sp <= 0 || sp*b.d >= b.open[t] || q < a.minQ {
 		return // the exchange refuses a stop at or above the price
 	}
 	a.stops = append(a.stops, stop{px: sp, q: q})
@@ -622,6 +633,10 @@ func (b *batch) trial(req backtest.Request) (Trial, bool) {
 	a := &account{b: b, req: &req, cash: b.capital, top: -1, sizing: strategy.NewSizing(req.Config, req.Policy.Limits), prot: req.Policy.Protection(),
 		pct: req.Policy.StopLoss && req.Policy.StopLossPercent.IsPositive()}
 	a.k = newConsts(b, &req, a.sizing)
+	a.minQ = req.Product.MinSize.Shift(8).Ceil().IntPart()
+	if n := b.lastFills; n > 0 {
+		a.fills = make([]rawFill, 0, n+n/8)
+	}
 	if below := decimal.NewFromInt(1).Sub(req.Policy.StopLossPercent); below.IsPositive() && below.NumDigits() <= 18 && below.Exponent() <= 0 && -below.Exponent() < 19 {
 		a.belowC, a.belowD, a.belowOK = uint64(below.CoefficientInt64()), pow10[-below.Exponent()], true
 	}
@@ -659,12 +674,13 @@ func (b *batch) trial(req backtest.Request) (Trial, bool) {
 		if !ok {
 			return Trial{}, false
 		}
-		a.sell(t, a.base, b.cap(t, bid), "end_of_data")
+		a.sell(t, a.base, b.cap(t, bid), rEnd)
 	}
 	if a.bad {
 		return Trial{}, false
 	}
 	eq := decimal.New(a.cash, -int32(b.scale)).Round(8)
+	b.lastFills = len(a.fills)
 	return Trial{Engine: Batched, raw: a.fills, b: b, times: req.Candles, FinalEquity: eq}, true
 }
 
@@ -680,7 +696,7 @@ func sameProduct(a, b domain.Product) bool {
 // rounded down to the grid. With below = c x 10^e it is exactly
 // floor(px x c / 10^-e) steps (the product has at most 16 decimals, which
 // the decimal division keeps); another shape takes ProtectiveOrders itself.
-func (a *account) stopPrice(px int64, qty decimal.Decimal) (int64, bool) {
+func (a *account) stopPrice(px, q int64) (int64, bool) {
 	if a.belowOK {
 		hi, lo := bits.Mul64(uint64(px), a.belowC)
 		if hi < a.belowD {
@@ -690,7 +706,7 @@ func (a *account) stopPrice(px int64, qty decimal.Decimal) (int64, bool) {
 			}
 		}
 	}
-	req := a.req
+	req, qty := a.req, decimal.New(q, -8)
 	prot := trading.ProtectiveOrders(a.prot, trading.ProtectiveFill{Parent: domain.Order{Symbol: req.Symbol}, Price: a.price(px), Quantity: qty,
 		Free: qty, Step: req.Product.PriceIncrement})
 	if len(prot) != 1 || prot[0].StopPrice == nil {
