@@ -191,6 +191,79 @@ func TestBatchIsTheEngine(t *testing.T) {
 	}
 }
 
+// The BUYs' decimal way alone (no float screening) gives the same trials.
+func TestBatchDecimalBuys(t *testing.T) {
+	batch.Screen(false)
+	defer batch.Screen(true)
+	cs := shipped(t, "BTC-USD", 2800)
+	for _, s := range testSweeps()[:5] {
+		check(t, s.requests("BTC-USD", cs, 800))
+	}
+}
+
+// A year of hourly candles (the benchmark's sweep, one trial in ten), and
+// other market settings: no half-spread, another fee and capital, another
+// sizing.
+func TestBatchHourlyAndMarkets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a year of hourly candles")
+	}
+	reqs, _ := yearSweep(t)
+	var some []backtest.Request
+	for i := 0; i < len(reqs); i += 10 {
+		some = append(some, reqs[i])
+	}
+	check(t, some)
+	cs := shipped(t, "ETH-USD", 3800)
+	for _, m := range []func(*backtest.Request){
+		func(r *backtest.Request) { r.HalfSpread = decimal.Zero },
+		func(r *backtest.Request) {
+			r.TakerFee, r.Capital = decimal.RequireFromString("0.0025"), decimal.RequireFromString("12345.67")
+		},
+		func(r *backtest.Request) {
+			r.Config.MaxPositionSize, r.Config.RiskMultiplier = 0.9, 1
+			r.Policy.Limits.MaxPositionSize = decimal.RequireFromString("0.5")
+			r.Policy.Limits.MaxTradeAmount = decimal.RequireFromString("3000")
+			r.Policy.Limits.MinTradeAmount = decimal.RequireFromString("50")
+		},
+		func(r *backtest.Request) { r.Capital = decimal.RequireFromString("25") }, // the minimum trade amount refuses most BUYs
+	} {
+		reqs := testSweeps()[0].requests("ETH-USD", cs, 800)
+		for i := range reqs {
+			m(&reqs[i])
+		}
+		check(t, reqs)
+	}
+}
+
+// check runs the requests in a batch and alone and compares them.
+func check(t *testing.T, reqs []backtest.Request) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := batch.Run(ctx, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batched, fills := 0, 0
+	for i, req := range reqs {
+		want, err := backtest.Run(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[i].Engine == batch.Batched {
+			batched++
+		}
+		fills += len(want.Fills)
+		if err := same(want, got[i]); err != nil {
+			t.Fatalf("trial %d (%s): %v", i, got[i].Engine, err)
+		}
+	}
+	if batched == 0 {
+		t.Fatal("no trial batched")
+	}
+	t.Logf("%d trials, %d batched, %d fills", len(reqs), batched, fills)
+}
+
 // same compares every fill (time, side, price, quantity, fee, reason) and
 // the final equity, as the report writes them.
 func same(want backtest.Result, trial batch.Trial) error {

@@ -33,7 +33,7 @@ func hourly(cs []domain.Candle) []domain.Candle {
 // overbought levels, 10 values each) of the technical strategy over a year
 // of hourly BTC-USD candles (8,760, each trial's warm-up before them), risk
 // limits off, a 2% stop, the live half-spread.
-func yearSweep(b *testing.B) ([]backtest.Request, int) {
+func yearSweep(b testing.TB) ([]backtest.Request, int) {
 	const year = 8760
 	cs := hourly(shipped(b, "BTC-USD", 1<<30))
 	if len(cs) < year+1000 {

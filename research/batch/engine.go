@@ -464,7 +464,7 @@ func (a *account) event(t int, pending int8) {
 // boundary, where the decimal way (buyDecimal) decides instead.
 func (a *account) buy(t int) {
 	b, k := a.b, &a.k
-	if !k.ok {
+	if !k.ok || !screen {
 		a.buyDecimal(t)
 		return
 	}
@@ -526,6 +526,10 @@ func (a *account) buy(t int) {
 	}
 	a.fillBuy(t, int64(q))
 }
+
+// screen turns buy's float screening on (tests turn it off to check the
+// decimal way alone).
+var screen = true
 
 // buyDecimal is buy in decimals, as the event engine computes it.
 func (a *account) buyDecimal(t int) {
