@@ -31,8 +31,16 @@ const (
 //     maximum drawdown and daily loss at 100% or more, no daily trade
 //     count (the order checks, trade amounts, position size and leverage,
 //     are made as the event engine makes them);
-//   - a price step that is a power of ten of 0 to 8 decimals, and a taker
-//     fee of at most 12 decimals.
+//   - a price step that is a power of ten of 0 to 8 decimals, a taker fee
+//     of at most 12 decimals, a half-spread of at most 8, and a capital
+//     that fits the fixed point (cash at 8 + the price step's decimals in
+//     62 bits: up to about 460 million with cents).
+//
+// The candles are checked once per batch, before any trial runs: prices on
+// the product's grid, times in order (else every trial of the batch runs
+// on the event engine). One case is found while running: an account that
+// outgrows the fixed point; that trial is then run again on the event
+// engine and says so.
 func Accepts(req backtest.Request) (bool, string) {
 	c, p := req.Config, req.Policy
 	one := decimal.NewFromInt(1)
@@ -55,11 +63,15 @@ func Accepts(req backtest.Request) (bool, string) {
 		return false, "risk limits on the account's history (drawdown, daily loss, daily trades)"
 	case req.TakerFee.IsNegative() || req.TakerFee.NumDigits() > 18 || -req.TakerFee.Exponent() > 12 || req.TakerFee.Exponent() > 0:
 		return false, "a taker fee of that shape"
-	case !req.Capital.IsPositive() || req.Capital.GreaterThan(decimal.New(1, 12)):
-		return false, "a capital outside (0, 10^12]"
+	case req.HalfSpread.IsNegative() || req.HalfSpread.IsPositive() && (req.HalfSpread.Exponent() > 0 || -req.HalfSpread.Exponent() > 8 || req.HalfSpread.GreaterThanOrEqual(one)):
+		return false, "a half-spread of that shape"
 	}
-	if _, ok := gridDecimals(req.Product.PriceIncrement); !ok {
+	ps, ok := gridDecimals(req.Product.PriceIncrement)
+	if !ok {
 		return false, "a price step that is not a power of ten"
+	}
+	if c, ok := at(req.Capital, 8+ps); !ok || c <= 0 {
+		return false, "a capital the fixed point does not hold"
 	}
 	if !req.Product.SizeIncrement.IsPositive() || -req.Product.SizeIncrement.Exponent() > 8 {
 		return false, "a size step of that shape"

@@ -283,3 +283,45 @@ func same(want backtest.Result, trial batch.Trial) error {
 	}
 	return nil
 }
+
+// Acceptance is decided from the configuration: each shape the batch does
+// not model sends its trial to the event engine, which then runs it.
+func TestAcceptsByConfiguration(t *testing.T) {
+	cs := shipped(t, "BTC-USD", 1200)
+	base := testSweeps()[0].requests("BTC-USD", cs, 800)[0]
+	if ok, why := batch.Accepts(base); !ok {
+		t.Fatalf("the base trial is not accepted: %s", why)
+	}
+	for name, m := range map[string]func(*backtest.Request){
+		"slippage":       func(r *backtest.Request) { r.SlippageBps = decimal.NewFromInt(5) },
+		"volume cap":     func(r *backtest.Request) { r.VolumeCap = decimal.RequireFromString("0.1") },
+		"capital":        func(r *backtest.Request) { r.Capital = decimal.New(1, 12) },
+		"drawdown limit": func(r *backtest.Request) { r.Policy.Limits.MaxDrawdown = decimal.RequireFromString("0.15") },
+		"daily trades":   func(r *backtest.Request) { r.Policy.Limits.MaxDailyTrades = 20 },
+		"reference":      func(r *backtest.Request) { r.Reference = true },
+		"hybrid":         func(r *backtest.Request) { r.Config.Type = domain.StrategyHybrid },
+		"trailing stop":  func(r *backtest.Request) { r.Policy.TrailingStop = true },
+		"take-profit": func(r *backtest.Request) {
+			r.Policy.TakeProfit, r.Policy.TakeProfitPercent = true, decimal.RequireFromString("0.05")
+		},
+		"half-spread":      func(r *backtest.Request) { r.HalfSpread = decimal.RequireFromString("0.000000001") },
+		"price step shape": func(r *backtest.Request) { r.Product.PriceIncrement = decimal.RequireFromString("0.05") },
+	} {
+		r := base
+		m(&r)
+		ok, why := batch.Accepts(r)
+		if ok || why == "" {
+			t.Errorf("%s: accepted", name)
+		}
+		if name == "hybrid" || name == "price step shape" {
+			continue // the event engine is not asked to run these made-up requests
+		}
+		got, err := batch.Run(context.Background(), []backtest.Request{r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0].Engine != batch.Event || got[0].Why != why || got[0].Result == nil {
+			t.Errorf("%s: run by %s (%s)", name, got[0].Engine, got[0].Why)
+		}
+	}
+}

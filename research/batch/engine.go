@@ -167,19 +167,10 @@ func newBatch(req backtest.Request) (*batch, error) {
 	b := &batch{req: req, n: n, ps: ps, d: int64(pow10[8-ps]), scale: 8 + ps,
 		open: make([]int64, n), low: make([]int64, n), high: make([]int64, n), close: make([]int64, n), openBid: make([]int64, n), openAsk: make([]int64, n),
 		rate: uint64(req.TakerFee.CoefficientInt64()), rateK: -int(req.TakerFee.Exponent())}
-	if h := req.HalfSpread; h.IsPositive() {
-		if h.Exponent() > 0 || -h.Exponent() > 8 || h.GreaterThanOrEqual(decimal.NewFromInt(1)) {
-			return nil, errors.New("a half-spread of that shape")
-		}
+	if h := req.HalfSpread; h.IsPositive() { // of the shape Accepts takes
 		b.half, b.hs = uint64(h.CoefficientInt64()), int(-h.Exponent())
-	} else if h.IsNegative() {
-		return nil, errors.New("a negative half-spread")
 	}
-	c, ok := at(req.Capital, b.scale)
-	if !ok {
-		return nil, errors.New("a capital outside the fixed point")
-	}
-	b.capital = c
+	b.capital, _ = at(req.Capital, b.scale)
 	closes := make([]float64, n)
 	for i := range cs {
 		x := &cs[i]
