@@ -47,6 +47,8 @@ func Accepts(req backtest.Request) (bool, string) {
 	switch {
 	case c.Type != domain.StrategyTechnical || c.Indicators == nil || c.AIParams != nil:
 		return false, "not the technical strategy"
+	case len(req.Candles) == 0:
+		return false, "candles given as fixed-point bars"
 	case req.Reference:
 		return false, "the reference path was asked for"
 	case !replayer(req.Strategy):

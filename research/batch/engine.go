@@ -69,11 +69,12 @@ func (t Trial) Fills() []backtest.Fill {
 	return out
 }
 
-// Run runs every request: the accepted ones in one batch over their
-// shared candles, the others one by one by backtest.Run. The accepted
-// requests must share their candles, warm-up, symbol, product, capital,
-// fees and half-spread (one sweep's trials do); a request that differs
-// from the first accepted one in those runs by the event engine.
+// Run runs every request on one goroutine: the accepted ones in batches,
+// one per candle slice and warm-up (the trials of a sweep whose warm-ups
+// agree read the same candles), the others one by one by backtest.Run. The
+// trials of a batch share its indicator series; a request whose symbol,
+// product, capital, fees or half-spread differ from its batch's first
+// runs on the event engine.
 func Run(ctx context.Context, reqs []backtest.Request) ([]Trial, error) {
 	out := make([]Trial, len(reqs))
 	batches := map[key]*batch{}
