@@ -243,17 +243,25 @@ func (l *ledger) inCandle(px, low, high int64, ok bool) (int64, bool) {
 	return paper.CapSteps(px, l.steps(low, true), l.steps(high, false))
 }
 
-// fee is round(q x px x rate) to 8 places, half away from zero (q x 10^-8,
-// px in steps); ok is false when it does not fit.
+// fee is the ledger's FixedFee at its price step and taker rate.
 func (l *ledger) fee(q, px int64) (notional, fee int64, ok bool) {
+	return FixedFee(q, px, l.ps, l.rate, l.rateK)
+}
+
+// FixedFee is round(q x px x rate) to 8 places, half away from zero, in
+// fixed point: q x 10^-8, px in steps of 10^-ps, the rate x 10^-rateK. The
+// notional comes back at 8 + ps decimals; ok is false when it does not fit.
+// The backtest's fast ledger and the batched sweep engine both book fees
+// with it, so they round the same way.
+func FixedFee(q, px int64, ps int, rate uint64, rateK int) (notional, fee int64, ok bool) {
 	hi, lo := bits.Mul64(uint64(q), uint64(px))
 	if hi != 0 || lo > 1<<62 {
 		return 0, 0, false
 	}
 	notional = int64(lo) // at 8 + ps
-	hi, lo = bits.Mul64(lo, l.rate)
+	hi, lo = bits.Mul64(lo, rate)
 	// notional x rate at 8 + ps + rateK decimals, to 8
-	k := l.ps + l.rateK
+	k := ps + rateK
 	if k >= len(pow10u) {
 		return 0, 0, false
 	}

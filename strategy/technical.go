@@ -336,8 +336,8 @@ func (t *technical) rules(s *stream) [4]int {
 			v[0] = -1
 		}
 	}
-	v[1] = crossed(s.prevShort, s.prevLng, s.shortV, s.longV)
-	v[2] = crossed(s.prevMACD, s.prevSig, s.macdV, s.sigV)
+	v[1] = Crossed(s.prevShort, s.prevLng, s.shortV, s.longV)
+	v[2] = Crossed(s.prevMACD, s.prevSig, s.macdV, s.sigV)
 	if finite(s.lower) {
 		if s.close <= s.lower {
 			v[3] = 1
@@ -400,9 +400,10 @@ func (t *technical) judge(s *stream) Signal {
 	return decide(buy, sell, vals)
 }
 
-// crossed is +1 when a rose above b between the previous and current values,
-// -1 when it fell below, 0 otherwise (or without both readings).
-func crossed(prevA, prevB, a, b float64) int {
+// Crossed is +1 when a rose above b between the previous and current values,
+// -1 when it fell below, 0 otherwise (or without both readings). The batched
+// sweep engine votes with it too.
+func Crossed(prevA, prevB, a, b float64) int {
 	if prevA != prevA || prevB != prevB || a != a || b != b { // NaN: a reading is missing
 		return 0
 	}

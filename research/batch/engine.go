@@ -277,31 +277,10 @@ func (b *batch) bidAsk(p int64) (bid, ask int64, ok bool) {
 	return int64(nb), int64(na), true
 }
 
-// fee is round(q x px x rate) to 8 places, half away from zero (q x 10^-8,
-// px in steps), with the notional at 8 + ps.
+// fee is the backtest ledger's fixed-point fee at the batch's price step
+// and taker rate.
 func (b *batch) fee(q, px int64) (notional, fee int64, ok bool) {
-	hi, lo := bits.Mul64(uint64(q), uint64(px))
-	if hi != 0 || lo > 1<<62 {
-		return 0, 0, false
-	}
-	notional = int64(lo)
-	hi, lo = bits.Mul64(lo, b.rate)
-	k := b.ps + b.rateK
-	if k >= len(pow10) {
-		return 0, 0, false
-	}
-	div := pow10[k]
-	if hi >= div {
-		return 0, 0, false
-	}
-	f, rem := bits.Div64(hi, lo, div)
-	if rem >= div-rem {
-		f++
-	}
-	if f > 1<<62 {
-		return 0, 0, false
-	}
-	return notional, int64(f), true
+	return backtest.FixedFee(q, px, b.ps, b.rate, b.rateK)
 }
 
 // stop is a resting protective stop.

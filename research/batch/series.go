@@ -103,21 +103,6 @@ func (s *series) smaOf(k smaKey) []float64 {
 	return v
 }
 
-// crossed is strategy's crossed: +1 when a rose above b, -1 when it fell
-// below, 0 otherwise or without both readings.
-func crossed(prevA, prevB, a, b float64) int8 {
-	if prevA != prevA || prevB != prevB || a != a || b != b {
-		return 0
-	}
-	switch {
-	case prevA <= prevB && a > b:
-		return 1
-	case prevA >= prevB && a < b:
-		return -1
-	}
-	return 0
-}
-
 func (s *series) crossOf(k crossKey) []int8 {
 	if v, ok := s.cross[k]; ok {
 		return v
@@ -125,7 +110,7 @@ func (s *series) crossOf(k crossKey) []int8 {
 	a, b := s.smaOf(k.short), s.smaOf(k.long)
 	v := make([]int8, len(s.closes))
 	for i := 1; i < len(v); i++ {
-		v[i] = crossed(a[i-1], b[i-1], a[i], b[i])
+		v[i] = int8(strategy.Crossed(a[i-1], b[i-1], a[i], b[i]))
 	}
 	s.cross[k] = v
 	return v
@@ -140,7 +125,7 @@ func (s *series) macdOf(k macdKey) []int8 {
 	pm, ps := math.NaN(), math.NaN()
 	for i, x := range s.closes {
 		line, sig, _ := m.Update(x)
-		v[i] = crossed(pm, ps, line, sig)
+		v[i] = int8(strategy.Crossed(pm, ps, line, sig))
 		pm, ps = line, sig
 	}
 	s.macd[k] = v
