@@ -2785,8 +2785,11 @@ export interface components {
         };
         /** @description The trading tab: the account's trade statistics over the period (one symbol's when asked); figures that need trades are null without them */
         AnalyticsTrading: {
-            /** @description The period asked for (1d, 7d, 30d, 90d, 1y, all) */
-            period: string;
+            /**
+             * @description The period asked for (its default when none was)
+             * @enum {string}
+             */
+            period: "1d" | "7d" | "30d" | "90d" | "1y" | "all";
             /** @description The symbol asked for; empty for every symbol */
             symbol: string;
             coverage: components["schemas"]["AnalyticsCoverage"];
@@ -2858,8 +2861,11 @@ export interface components {
         };
         /** @description The portfolio tab */
         AnalyticsPortfolio: {
-            /** @description The period asked for (1d, 7d, 30d, 90d, 1y, all) */
-            period: string;
+            /**
+             * @description The period asked for (its default when none was)
+             * @enum {string}
+             */
+            period: "1d" | "7d" | "30d" | "90d" | "1y" | "all";
             coverage: components["schemas"]["AnalyticsCoverage"];
             /** @description The symbol beta is measured against */
             benchmark: string;
@@ -2941,8 +2947,11 @@ export interface components {
         /** @description The risk tab */
         AnalyticsRisk: {
             limitsState: components["schemas"]["AnalyticsLimitsState"];
-            /** @description The period asked for (1d, 7d, 30d, 90d, 1y, all) */
-            period: string;
+            /**
+             * @description The period asked for (its default when none was)
+             * @enum {string}
+             */
+            period: "1d" | "7d" | "30d" | "90d" | "1y" | "all";
             coverage: components["schemas"]["AnalyticsCoverage"];
             /** @description The symbol beta is measured against */
             benchmark: string;
@@ -3015,8 +3024,11 @@ export interface components {
         };
         /** @description The market tab: every tracked symbol from its ticker, 24h stats and daily candles */
         AnalyticsMarket: {
-            /** @description The period asked for (1d, 7d, 30d, 90d, 1y, all) */
-            period: string;
+            /**
+             * @description The period asked for (its default when none was)
+             * @enum {string}
+             */
+            period: "1d" | "7d" | "30d" | "90d" | "1y" | "all";
             /** @description The symbol of the volume analysis (default BTC-USD) */
             symbol: string;
             /** Format: date-time */
@@ -3123,8 +3135,11 @@ export interface components {
         };
         /** @description The AI tab: the decisions of every AI-driven and hybrid strategy made in the period */
         AnalyticsAI: {
-            /** @description The period asked for (1d, 7d, 30d, 90d, 1y, all) */
-            period: string;
+            /**
+             * @description The period asked for (its default when none was)
+             * @enum {string}
+             */
+            period: "1d" | "7d" | "30d" | "90d" | "1y" | "all";
             /**
              * Format: date-time
              * @description The period's start; null for all
