@@ -3397,7 +3397,7 @@ export interface components {
             totalUnrealizedPnLPercent: components["schemas"]["Decimal"] | null;
             diversificationRatio: number | null;
             beta: number | null;
-            /** @description Of the daily returns of the recorded value */
+            /** @description Annualised, of the daily returns of the recorded value */
             volatility: number | null;
             /** @description Annualised, of the daily returns */
             sharpeRatio: number | null;
@@ -3494,6 +3494,7 @@ export interface components {
                 maxDrawdown: number | null;
                 /** @description A fraction of the peak */
                 currentDrawdown: number | null;
+                /** @description Annualised, of the daily returns of the recorded value */
                 volatility: number | null;
                 beta: number | null;
                 sharpeRatio: number | null;
@@ -3682,7 +3683,7 @@ export interface components {
                 averageResponseTime: number | null;
                 modelVersion: string | null;
             };
-            /** @description The newest answered decisions */
+            /** @description The newest answered decisions (up to 10) */
             decisions: components["schemas"]["AnalyticsAIDecision"][];
             strategies: {
                 strategyName: string;
