@@ -2783,12 +2783,6 @@ export interface components {
              */
             source?: "job" | "request";
         };
-        /** @description An analytics tab; figures the data cannot support are null (docs/ANALYTICS.md) */
-        Analytics: {
-            coverage: components["schemas"]["AnalyticsCoverage"];
-        } & {
-            [key: string]: unknown;
-        };
         ApiSettings: {
             exchange: components["schemas"]["ExchangeSettings"];
             marketData: components["schemas"]["MarketDataSettings"];
@@ -3308,6 +3302,420 @@ export interface components {
             /** Format: date-time */
             to: string;
             complete: boolean;
+        };
+        /** @description The trading tab: the account's trade statistics over the period (one symbol's when asked); figures that need trades are null without them */
+        AnalyticsTrading: {
+            /**
+             * @description The period asked for (its default when none was)
+             * @enum {string}
+             */
+            period: "1d" | "7d" | "30d" | "90d" | "1y" | "all";
+            /** @description The symbol asked for; empty for every symbol */
+            symbol: string;
+            coverage: components["schemas"]["AnalyticsCoverage"];
+            /** @description Round trips closed in the period */
+            totalTrades: number;
+            winningTrades: number;
+            losingTrades: number;
+            /** @description Percent, one decimal */
+            winRate: number | null;
+            /** @description Realized P&L of the period's exits, USD */
+            totalPnL: components["schemas"]["Decimal"] | null;
+            averageWin: components["schemas"]["Decimal"] | null;
+            /** @description Negative */
+            averageLoss: components["schemas"]["Decimal"] | null;
+            profitFactor: number | null;
+            winLossRatio: number | null;
+            /** @description Per trade, not annualised */
+            sharpeRatio: number | null;
+            /** @description USD: the largest fall of cumulative realized P&L from its peak */
+            maxDrawdown: components["schemas"]["Decimal"] | null;
+            totalVolume: components["schemas"]["Decimal"];
+            /** @description The mean notional of the period's fills (buys and sells), USD */
+            averageTradeSize: components["schemas"]["Decimal"] | null;
+            /** @description Each UTC day's realized P&L and the period's running total */
+            dailyPnL: {
+                date: string;
+                pnl: components["schemas"]["Decimal"];
+                cumulative: components["schemas"]["Decimal"];
+            }[];
+            /** @description The period's fills by notional (empty without fills) */
+            tradeDistribution: {
+                range: string;
+                count: number;
+            }[];
+            /** @description Each calendar month's (UTC) realized P&L and closed round trips */
+            monthlyPerformance: {
+                month: string;
+                pnl: components["schemas"]["Decimal"];
+                trades: number;
+            }[];
+        };
+        AnalyticsHolding: {
+            symbol: string;
+            quantity: components["schemas"]["Decimal"];
+            currentPrice: components["schemas"]["Decimal"];
+            marketValue: components["schemas"]["Decimal"];
+            costBasis: components["schemas"]["Decimal"];
+            unrealizedPnL: components["schemas"]["Decimal"];
+            /** @description Percent of the cost basis; null without a positive cost */
+            unrealizedPnLPercent: components["schemas"]["Decimal"] | null;
+            /** @description Percent of the total value; null without a positive total */
+            allocation: components["schemas"]["Decimal"] | null;
+        };
+        /** @description The portfolio's make-up at the end of a UTC day */
+        AnalyticsAllocationDay: {
+            date: string;
+            totalValue: components["schemas"]["Decimal"];
+            /** @description The symbols held at the day's end, then cash */
+            assets: {
+                /** @description A symbol (BTC-USD), or USD for cash */
+                asset: string;
+                quantity: components["schemas"]["Decimal"];
+                /** @description The day's close the quantity is valued at (1 for cash) */
+                close: components["schemas"]["Decimal"];
+                value: components["schemas"]["Decimal"];
+                /** @description Percent of the day's total value; null without a positive total */
+                allocation: components["schemas"]["Decimal"] | null;
+            }[];
+        };
+        /** @description The portfolio tab */
+        AnalyticsPortfolio: {
+            /**
+             * @description The period asked for (its default when none was)
+             * @enum {string}
+             */
+            period: "1d" | "7d" | "30d" | "90d" | "1y" | "all";
+            coverage: components["schemas"]["AnalyticsCoverage"];
+            /** @description The symbol beta is measured against */
+            benchmark: string;
+            totalValue: components["schemas"]["Decimal"];
+            cashBalance: components["schemas"]["Decimal"];
+            totalCost: components["schemas"]["Decimal"];
+            totalUnrealizedPnL: components["schemas"]["Decimal"];
+            /** @description Percent of the total cost; null without a positive cost */
+            totalUnrealizedPnLPercent: components["schemas"]["Decimal"] | null;
+            diversificationRatio: number | null;
+            beta: number | null;
+            /** @description Annualised, of the daily returns of the recorded value */
+            volatility: number | null;
+            /** @description Annualised, of the daily returns */
+            sharpeRatio: number | null;
+            holdings: components["schemas"]["AnalyticsHolding"][];
+            /** @description The recorded portfolio value at each UTC day's end in the period */
+            valueHistory: {
+                date: string;
+                value: components["schemas"]["Decimal"];
+            }[];
+            /** @description Each UTC day's make-up from the period's start (or the first fill) through today; empty before the account has traded */
+            allocationHistory: components["schemas"]["AnalyticsAllocationDay"][];
+            /** @description The tracked symbols' daily close return correlations (null: too little data) */
+            correlationMatrix: {
+                symbols: string[];
+                matrix: (number | null)[][];
+            };
+        };
+        /** @description A scenario applied to the holdings, with how often a move as large happened in the history */
+        AnalyticsStressTest: {
+            scenario: string;
+            /** @description USD */
+            portfolioImpact: components["schemas"]["Decimal"];
+            /** @description Percent of the portfolio value; null without a positive value */
+            impactPercent: components["schemas"]["Decimal"] | null;
+            /** @description A fraction of the history's windows; null when the move never happened there or there is nothing to measure */
+            probability: number | null;
+            /** @description What the probability rests on, in words, or why there is none */
+            probabilityBasis: string;
+            occurrences: number;
+            windows: number;
+            horizonDays: number;
+            /** @description The first day of the daily closes the windows came from (absent: none) */
+            dataFrom?: string;
+            dataTo?: string;
+            description: string;
+        };
+        /** @description A market event from the shipped daily history applied to the current holdings */
+        AnalyticsScenario: {
+            scenario: string;
+            description: string;
+            /** @description A fraction of the history's windows; null when the move never happened there or there is nothing to measure */
+            probability: number | null;
+            /** @description What the probability rests on, in words, or why there is none */
+            probabilityBasis: string;
+            /** @description What the current holdings lose if it happens now, USD */
+            impact: components["schemas"]["Decimal"];
+            /** @description Percent of the portfolio value; null without a positive value */
+            impactPercent: components["schemas"]["Decimal"] | null;
+            occurrences: number;
+            windows: number;
+            horizonDays: number;
+            /** @description The first day of the daily closes the windows came from (absent: none) */
+            dataFrom?: string;
+            dataTo?: string;
+        };
+        /** @description The account state the daily loss, drawdown and daily trade limits are checked against now, and what it measures: the venue, and since when (the switch to it; null: all of the recorded history). A switch of venue starts it afresh. */
+        AnalyticsLimitsState: {
+            venue: string;
+            /** Format: date-time */
+            since: string | null;
+            /** @description The drawdown limit's peak, USD (null: no value recorded yet) */
+            peakValue: string | null;
+            /** @description The daily loss limit's start value, USD: at 00:00 UTC, or at the switch when later (null: unknown) */
+            dayStartValue: string | null;
+            tradesToday: number;
+        };
+        /** @description The risk tab */
+        AnalyticsRisk: {
+            limitsState: components["schemas"]["AnalyticsLimitsState"];
+            /**
+             * @description The period asked for (its default when none was)
+             * @enum {string}
+             */
+            period: "1d" | "7d" | "30d" | "90d" | "1y" | "all";
+            coverage: components["schemas"]["AnalyticsCoverage"];
+            /** @description The symbol beta is measured against */
+            benchmark: string;
+            metrics: {
+                portfolioValue: components["schemas"]["Decimal"];
+                totalExposure: components["schemas"]["Decimal"];
+                /** @description Historical VaR, a loss fraction of the value */
+                var95: number | null;
+                var99: number | null;
+                /** @description USD of the current value */
+                var95Amount: components["schemas"]["Decimal"] | null;
+                var99Amount: components["schemas"]["Decimal"] | null;
+                /** @description At 95%, a loss fraction */
+                expectedShortfall: number | null;
+                expectedShortfallAmount: components["schemas"]["Decimal"] | null;
+                /** @description -(mean + z x std) of the daily returns */
+                parametricVar95: number | null;
+                parametricVar99: number | null;
+                /** @description A fraction of the peak */
+                maxDrawdown: number | null;
+                /** @description A fraction of the peak */
+                currentDrawdown: number | null;
+                /** @description Annualised, of the daily returns of the recorded value */
+                volatility: number | null;
+                beta: number | null;
+                sharpeRatio: number | null;
+                sortinoRatio: number | null;
+                calmarRatio: number | null;
+                recoveryFactor: number | null;
+                /** @description Daily returns the figures are computed from */
+                returnsUsed: number;
+            };
+            /** @description Each day's rolling VaR and the P&L that day actually made */
+            varHistory: {
+                date: string;
+                /** @description USD, a positive loss */
+                var95: components["schemas"]["Decimal"] | null;
+                var99: components["schemas"]["Decimal"] | null;
+                actualPnL: components["schemas"]["Decimal"];
+            }[];
+            drawdownHistory: {
+                date: string;
+                drawdown: number;
+                underwater: boolean;
+                recovery: number | null;
+            }[];
+            stressTests: components["schemas"]["AnalyticsStressTest"][];
+            scenarioAnalysis: components["schemas"]["AnalyticsScenario"][];
+            correlationRisks: {
+                asset1: string;
+                asset2: string;
+                correlation: number | null;
+                /** @description Percent of the portfolio variance */
+                riskContribution: number | null;
+            }[];
+            riskDecomposition: {
+                component: string;
+                /** @description To the daily variance */
+                contribution: number;
+                percentage: number | null;
+            }[];
+        };
+        /** @description Kestrel's own market index (volatility, momentum, volume), 0-100: 0 is extreme fear, 100 extreme greed */
+        AnalyticsMarketIndex: {
+            value: number;
+            label: string;
+            momentum: number;
+            volatility: number;
+            volume: number;
+            name: string;
+        };
+        /** @description The market tab: every tracked symbol from its ticker, 24h stats and daily candles */
+        AnalyticsMarket: {
+            /**
+             * @description The period asked for (its default when none was)
+             * @enum {string}
+             */
+            period: "1d" | "7d" | "30d" | "90d" | "1y" | "all";
+            /** @description The symbol of the volume analysis (default BTC-USD) */
+            symbol: string;
+            /** Format: date-time */
+            asOf: string;
+            coverage: components["schemas"]["AnalyticsCoverage"];
+            metrics: {
+                marketCap: components["schemas"]["Decimal"];
+                volume24h: components["schemas"]["Decimal"];
+                dominance: components["schemas"]["Decimal"] | null;
+                dominanceScope: string;
+                volatilityIndex: number | null;
+                /** @description The market index's value */
+                fearGreedIndex: number | null;
+                fearGreedLabel: string | null;
+                marketIndex: components["schemas"]["AnalyticsMarketIndex"] | null;
+                trendStrength: number | null;
+            };
+            trends: {
+                symbol: string;
+                price: components["schemas"]["Decimal"];
+                change24h: components["schemas"]["Decimal"];
+                changePercent24h: components["schemas"]["Decimal"];
+                /** @description 24h, base units */
+                volume: components["schemas"]["Decimal"];
+                volumeUsd: components["schemas"]["Decimal"];
+                marketCap: components["schemas"]["Decimal"] | null;
+                trend: string | null;
+                sma20: components["schemas"]["Decimal"] | null;
+                sma50: components["schemas"]["Decimal"] | null;
+            }[];
+            volatility: {
+                symbol: string;
+                /** @description Annualised, over the period */
+                volatility: number | null;
+                /** @description The same over the last 365 days */
+                averageVolatility: number | null;
+                riskLevel: string | null;
+            }[];
+            correlations: {
+                symbol1: string;
+                symbol2: string;
+                correlation: number | null;
+                strength: string | null;
+                /** @description Paired daily returns */
+                days: number;
+            }[];
+            /** @description Each tracked symbol's daily closes in the period */
+            priceHistory: {
+                [key: string]: {
+                    date: string;
+                    close: components["schemas"]["Decimal"];
+                }[];
+            };
+            /** @description The symbol's daily volume in base units and its 7-day mean */
+            volumeAnalysis: {
+                date: string;
+                volume: components["schemas"]["Decimal"];
+                avgVolume: components["schemas"]["Decimal"];
+            }[];
+            /** @description The circulating supply table behind the market caps */
+            supply: {
+                asOf: string;
+                source: string;
+                note: string;
+                /** @description By symbol, in base units */
+                supply: {
+                    [key: string]: components["schemas"]["Decimal"];
+                };
+                unverified: string[];
+            };
+            /** @description Figures not computed, and why */
+            unavailable: {
+                [key: string]: string;
+            };
+            /** @description Where the daily candles come from and the days read */
+            dates: {
+                /** @description candle store (the sandbox: the stored history by its real dates) or market */
+                source: string;
+                /** Format: date-time */
+                from: string | null;
+                /** Format: date-time */
+                to: string | null;
+                note: string;
+            };
+        };
+        AnalyticsAIDecision: {
+            id: string;
+            /** Format: date-time */
+            timestamp: string;
+            strategyName: string;
+            symbol: string;
+            /** @enum {string} */
+            recommendation: "BUY" | "SELL" | "HOLD";
+            confidence: number;
+            reasoning: string;
+            executed: boolean;
+            /**
+             * @description Pending until the position the decision opened is closed
+             * @enum {string}
+             */
+            outcome: "profit" | "loss" | "pending";
+            /** @description Null while pending */
+            pnl: components["schemas"]["Decimal"] | null;
+        };
+        /** @description The AI tab: the decisions of every AI-driven and hybrid strategy made in the period */
+        AnalyticsAI: {
+            /**
+             * @description The period asked for (its default when none was)
+             * @enum {string}
+             */
+            period: "1d" | "7d" | "30d" | "90d" | "1y" | "all";
+            /**
+             * Format: date-time
+             * @description The period's start; null for all
+             */
+            since: string | null;
+            coverage: components["schemas"]["AnalyticsCoverage"];
+            metrics: {
+                totalDecisions: number;
+                executedDecisions: number;
+                failedDecisions: number;
+                resolvedDecisions: number;
+                /** @description Percent of resolved decisions with a profit */
+                accuracyRate: number | null;
+                /** @description 0-1 */
+                averageConfidence: number | null;
+                totalPnL: components["schemas"]["Decimal"] | null;
+                /** @description Percent of the AI-driven and hybrid strategies' round trips closed in the period */
+                winRate: number | null;
+                /** @description Seconds */
+                averageResponseTime: number | null;
+                modelVersion: string | null;
+            };
+            /** @description The newest answered decisions (up to 10) */
+            decisions: components["schemas"]["AnalyticsAIDecision"][];
+            strategies: {
+                strategyName: string;
+                isActive: boolean;
+                totalTrades: number;
+                winRate: number | null;
+                totalPnL: components["schemas"]["Decimal"] | null;
+                sharpeRatio: number | null;
+                maxDrawdown: components["schemas"]["Decimal"] | null;
+                averageConfidence: number | null;
+                decisions: number;
+            }[];
+            confidenceDistribution: {
+                range: string;
+                min: number;
+                max: number;
+                count: number;
+            }[];
+            decisionBreakdown: {
+                type: string;
+                count: number;
+                executed: number;
+                resolved: number;
+                successRate: number | null;
+            }[];
+            performance: {
+                date: string;
+                decisions: number;
+                executed: number;
+                /** @description P&L of the day's resolved BUY decisions; null when none resolved */
+                pnl: components["schemas"]["Decimal"] | null;
+            }[];
         };
         SettingsImportReply: {
             settings: components["schemas"]["Settings"];
@@ -6472,7 +6880,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Analytics"];
+                        data: components["schemas"]["AnalyticsTrading"];
                     };
                 };
             };
@@ -6501,7 +6909,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Analytics"];
+                        data: components["schemas"]["AnalyticsPortfolio"];
                     };
                 };
             };
@@ -6530,19 +6938,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Analytics"] & {
-                            /** @description The account state the daily loss, drawdown and daily trade limits are checked against now, and what it measures: the venue, and since when (the switch to it; null: all of the recorded history). A switch of venue starts it afresh. */
-                            limitsState: {
-                                venue: string;
-                                /** Format: date-time */
-                                since: string | null;
-                                /** @description The drawdown limit's peak, USD (null: no value recorded yet) */
-                                peakValue: string | null;
-                                /** @description The daily loss limit's start value, USD: at 00:00 UTC, or at the switch when later (null: unknown) */
-                                dayStartValue: string | null;
-                                tradesToday: number;
-                            };
-                        };
+                        data: components["schemas"]["AnalyticsRisk"];
                     };
                 };
             };
@@ -6571,7 +6967,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Analytics"];
+                        data: components["schemas"]["AnalyticsMarket"];
                     };
                 };
             };
@@ -6600,7 +6996,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Analytics"];
+                        data: components["schemas"]["AnalyticsAI"];
                     };
                 };
             };
@@ -6857,6 +7253,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
+                            /** @description Newest first; empty (never null) when there is none */
                             alerts: components["schemas"]["Alert"][];
                             count: number;
                         };
@@ -7290,7 +7687,22 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            [key: string]: unknown[];
+                            themeModes: string[];
+                            fontSizes: string[];
+                            chartTypes: string[];
+                            timeframes: string[];
+                            currencies: string[];
+                            decimalPlaces: number[];
+                            dateFormats: string[];
+                            timeFormats: string[];
+                            separators: string[];
+                            timezones: string[];
+                            logLevels: string[];
+                            aiModels: string[];
+                            orderTypes: string[];
+                            exchangeProviders: string[];
+                            marketSources: string[];
+                            aiProviders: string[];
                         };
                     };
                 };

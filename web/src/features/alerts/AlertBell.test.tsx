@@ -140,6 +140,6 @@ describe('AlertBell', () => {
 describe('activeAlerts', () => {
   it('leaves out what the user dismissed', () => {
     expect(activeAlerts([STOP, STALE, OLD]).map((a) => a.id)).toEqual([1, 2]);
-    expect(activeAlerts(null)).toEqual([]);
+    expect(activeAlerts(undefined)).toEqual([]);
   });
 });

@@ -1,15 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { components } from '@/api/schema';
+import type { components, operations } from '@/api/schema';
 import { api } from '@/lib/api';
 import { alertKeys } from '@/lib/queryKeys';
 
 /** A system alert as the signed-in user sees it (dismissed is theirs alone). */
 export type SystemAlert = components['schemas']['Alert'];
 
-interface AlertList {
-  alerts: SystemAlert[] | null;
-  count: number;
-}
+/** GET /api/system/alerts: the alerts newest first, an empty list (never null) when there is none. */
+type AlertList = operations['getSystemAlerts']['responses'][200]['content']['application/json']['data'];
 
 /** Under ['alerts'], which a realtime system_alert invalidates: the bell updates at once, not at the next poll. */
 export const ALERTS_KEY = alertKeys.open;
@@ -20,8 +18,8 @@ export function canResolve(severity: string): boolean {
   return severity === 'critical' || severity === 'high';
 }
 
-/** Open alerts the user has not dismissed since they last happened: the bell's count. */
-export function activeAlerts(alerts: readonly SystemAlert[] | null | undefined): SystemAlert[] {
+/** Open alerts the user has not dismissed since they last happened: the bell's count (none before the list loads). */
+export function activeAlerts(alerts: readonly SystemAlert[] | undefined): SystemAlert[] {
   return (alerts ?? []).filter((a) => !a.dismissed);
 }
 

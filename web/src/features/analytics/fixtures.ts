@@ -1,8 +1,14 @@
-import type { AIAnalytics, AIDecision, MarketAnalytics, PortfolioAnalytics, RiskAnalytics, TradingAnalytics } from './types';
+import type { AIAnalytics, AIDecision, Coverage, MarketAnalytics, PortfolioAnalytics, RiskAnalytics, TradingAnalytics } from './types';
+
+/** Every answer's coverage: the whole 30 days asked for. */
+const coverage: Coverage = { requestedFrom: '2026-10-23T12:00:00Z', from: '2026-10-23T12:00:00Z', to: '2026-11-22T12:00:00Z', complete: true };
 
 /** A Trading Performance answer with every figure present. */
 export function tradingData(over: Partial<TradingAnalytics> = {}): TradingAnalytics {
   return {
+    period: '30d',
+    symbol: '',
+    coverage,
     totalTrades: 12,
     winningTrades: 8,
     losingTrades: 4,
@@ -34,6 +40,9 @@ export function tradingData(over: Partial<TradingAnalytics> = {}): TradingAnalyt
 /** The same tab with too little data: figures null, series empty. */
 export function tradingEmpty(): TradingAnalytics {
   return {
+    period: '30d',
+    symbol: '',
+    coverage,
     totalTrades: 0,
     winningTrades: 0,
     losingTrades: 0,
@@ -45,7 +54,7 @@ export function tradingEmpty(): TradingAnalytics {
     winLossRatio: null,
     sharpeRatio: null,
     maxDrawdown: null,
-    totalVolume: null,
+    totalVolume: '0',
     averageTradeSize: null,
     dailyPnL: [],
     tradeDistribution: [],
@@ -55,7 +64,10 @@ export function tradingEmpty(): TradingAnalytics {
 
 export function portfolioData(over: Partial<PortfolioAnalytics> = {}): PortfolioAnalytics {
   return {
+    period: '30d',
+    coverage,
     totalValue: '25000',
+    cashBalance: '0',
     totalCost: '23000',
     totalUnrealizedPnL: '2000',
     totalUnrealizedPnLPercent: '8.7',
@@ -90,12 +102,33 @@ export function portfolioData(over: Partial<PortfolioAnalytics> = {}): Portfolio
 }
 
 export function portfolioEmpty(): PortfolioAnalytics {
-  return { totalValue: '0', totalCost: '0', totalUnrealizedPnL: null, totalUnrealizedPnLPercent: null, diversificationRatio: null, beta: null, volatility: null, sharpeRatio: null, holdings: [], valueHistory: [] };
+  return {
+    period: '30d',
+    coverage,
+    benchmark: 'BTC-USD',
+    totalValue: '0',
+    cashBalance: '0',
+    totalCost: '0',
+    // Never null from the server: the screen still shows a dash for it.
+    totalUnrealizedPnL: null as unknown as string,
+    totalUnrealizedPnLPercent: null,
+    diversificationRatio: null,
+    beta: null,
+    volatility: null,
+    sharpeRatio: null,
+    holdings: [],
+    valueHistory: [],
+    allocationHistory: [],
+    correlationMatrix: { symbols: [], matrix: [] },
+  };
 }
 
 export function riskData(over: Partial<RiskAnalytics> = {}): RiskAnalytics {
   return {
     limitsState: { venue: 'Coinbase · live Coinbase prices', since: '2026-05-01T10:00:00Z', peakValue: '25400', dayStartValue: '25100', tradesToday: 3 },
+    period: '30d',
+    coverage,
+    benchmark: 'BTC-USD',
     metrics: {
       portfolioValue: '25000',
       totalExposure: '25000',
@@ -142,13 +175,15 @@ export function riskData(over: Partial<RiskAnalytics> = {}): RiskAnalytics {
 export function riskEmpty(): RiskAnalytics {
   const m = riskData().metrics;
   const nulls = Object.fromEntries(Object.keys(m).map((k) => [k, null])) as unknown as RiskAnalytics['metrics'];
-  return { metrics: { ...nulls, portfolioValue: '0', totalExposure: '0' }, varHistory: [], drawdownHistory: [], stressTests: [], correlationRisks: [], riskDecomposition: [] };
+  const r = riskData();
+  return { limitsState: r.limitsState, period: r.period, coverage, benchmark: r.benchmark, metrics: { ...nulls, portfolioValue: '0', totalExposure: '0', returnsUsed: 0 }, varHistory: [], drawdownHistory: [], stressTests: [], scenarioAnalysis: [], correlationRisks: [], riskDecomposition: [] };
 }
 
 export function decisions(n: number): AIDecision[] {
   return Array.from({ length: n }, (_, i) => ({
     id: `d${i}`,
     timestamp: `2026-11-22T${String(10 + (i % 10)).padStart(2, '0')}:00:00Z`,
+    strategyName: '',
     symbol: i % 2 ? 'ETH-USD' : 'BTC-USD',
     recommendation: (['BUY', 'SELL', 'HOLD'] as const)[i % 3]!,
     confidence: i === 0 ? 0.85 : 0.5,
@@ -161,22 +196,25 @@ export function decisions(n: number): AIDecision[] {
 
 export function aiData(over: Partial<AIAnalytics> = {}): AIAnalytics {
   return {
-    metrics: { totalDecisions: 40, executedDecisions: 25, accuracyRate: 64, averageConfidence: 0.72, totalPnL: '310.25', winRate: 60, averageResponseTime: 1.234, modelVersion: 'gpt-4.1-nano' },
+    period: '30d',
+    since: '2026-10-23T12:00:00Z',
+    coverage,
+    metrics: { totalDecisions: 40, executedDecisions: 25, failedDecisions: 0, resolvedDecisions: 25, accuracyRate: 64, averageConfidence: 0.72, totalPnL: '310.25', winRate: 60, averageResponseTime: 1.234, modelVersion: 'gpt-4.1-nano' },
     decisions: decisions(12),
     strategies: [
-      { strategyName: 'ai_strategy', totalTrades: 25, winRate: 60, totalPnL: '310.25', sharpeRatio: 1.1, maxDrawdown: '45.2', averageConfidence: 0.72, isActive: true },
-      { strategyName: 'hybrid', totalTrades: 0, winRate: null, totalPnL: null, sharpeRatio: null, maxDrawdown: null, averageConfidence: null, isActive: false },
+      { strategyName: 'ai_strategy', totalTrades: 25, winRate: 60, totalPnL: '310.25', sharpeRatio: 1.1, maxDrawdown: '45.2', averageConfidence: 0.72, isActive: true, decisions: 40 },
+      { strategyName: 'hybrid', totalTrades: 0, winRate: null, totalPnL: null, sharpeRatio: null, maxDrawdown: null, averageConfidence: null, isActive: false, decisions: 0 },
     ],
     confidenceDistribution: [
-      { range: '0.5-0.6', count: 5 },
-      { range: '0.6-0.7', count: 10 },
-      { range: '0.7-0.8', count: 15 },
-      { range: '0.8-1.0', count: 10 },
+      { range: '0.5-0.6', min: 0.5, max: 0.6, count: 5 },
+      { range: '0.6-0.7', min: 0.6, max: 0.7, count: 10 },
+      { range: '0.7-0.8', min: 0.7, max: 0.8, count: 15 },
+      { range: '0.8-1.0', min: 0.8, max: 1, count: 10 },
     ],
     decisionBreakdown: [
-      { type: 'BUY', count: 20, successRate: 65 },
-      { type: 'SELL', count: 12, successRate: 58.3 },
-      { type: 'HOLD', count: 8, successRate: null },
+      { type: 'BUY', count: 20, executed: 15, resolved: 15, successRate: 65 },
+      { type: 'SELL', count: 12, executed: 10, resolved: 10, successRate: 58.3 },
+      { type: 'HOLD', count: 8, executed: 0, resolved: 0, successRate: null },
     ],
     performance: [{ date: '2026-11-22', decisions: 40, executed: 25, pnl: '310.25' }],
     ...over,
@@ -185,11 +223,21 @@ export function aiData(over: Partial<AIAnalytics> = {}): AIAnalytics {
 
 export function aiEmpty(): AIAnalytics {
   return {
-    metrics: { totalDecisions: 0, executedDecisions: 0, accuracyRate: null, averageConfidence: null, totalPnL: null, winRate: null, averageResponseTime: null, modelVersion: 'gpt-4.1-nano' },
+    period: '30d',
+    since: '2026-10-23T12:00:00Z',
+    coverage,
+    metrics: { totalDecisions: 0, executedDecisions: 0, failedDecisions: 0, resolvedDecisions: 0, accuracyRate: null, averageConfidence: null, totalPnL: null, winRate: null, averageResponseTime: null, modelVersion: 'gpt-4.1-nano' },
     decisions: [],
     strategies: [],
     // As the server sends them with no decisions: every bucket and type at 0.
-    confidenceDistribution: ['0-0.5', '0.5-0.6', '0.6-0.7', '0.7-0.8', '0.8-0.9', '0.9-1.0'].map((range) => ({ range, count: 0 })),
+    confidenceDistribution: [
+      ['0-0.5', 0, 0.5],
+      ['0.5-0.6', 0.5, 0.6],
+      ['0.6-0.7', 0.6, 0.7],
+      ['0.7-0.8', 0.7, 0.8],
+      ['0.8-0.9', 0.8, 0.9],
+      ['0.9-1.0', 0.9, 1],
+    ].map(([range, min, max]) => ({ range: range as string, min: min as number, max: max as number, count: 0 })),
     decisionBreakdown: ['BUY', 'SELL', 'HOLD'].map((type) => ({ type, count: 0, executed: 0, resolved: 0, successRate: null })),
     performance: [],
   };
@@ -197,10 +245,14 @@ export function aiEmpty(): AIAnalytics {
 
 export function marketData(over: Partial<MarketAnalytics> = {}): MarketAnalytics {
   return {
+    period: '7d',
+    symbol: 'BTC-USD',
+    asOf: '2026-11-22T12:00:00Z',
+    coverage,
     metrics: { marketCap: '2134000000000', volume24h: '58760000000', dominance: '83.88', dominanceScope: 'the four tracked assets', volatilityIndex: 0.452, fearGreedIndex: 63.4, fearGreedLabel: 'Greed', marketIndex: { value: 63.4, label: 'Greed', momentum: 70, volatility: 55, volume: 65.2, name: 'Kestrel market index' }, trendStrength: 50 },
     trends: [
-      { symbol: 'BTC-USD', price: '90000', change24h: '1200', changePercent24h: '1.35', volume: '355555.5', volumeUsd: '32000000000', marketCap: '1790000000000', trend: 'bullish' },
-      { symbol: 'ADA-USD', price: '0.4123', change24h: '-0.01', changePercent24h: '-2.37', volume: '994421537', volumeUsd: '410000000', marketCap: '14800000000', trend: 'bearish' },
+      { symbol: 'BTC-USD', price: '90000', change24h: '1200', changePercent24h: '1.35', volume: '355555.5', volumeUsd: '32000000000', marketCap: '1790000000000', trend: 'bullish', sma20: '87000', sma50: '85000' },
+      { symbol: 'ADA-USD', price: '0.4123', change24h: '-0.01', changePercent24h: '-2.37', volume: '994421537', volumeUsd: '410000000', marketCap: '14800000000', trend: 'bearish', sma20: '0.43', sma50: '0.45' },
     ],
     volatility: [
       { symbol: 'BTC-USD', volatility: 0.41, averageVolatility: 0.45, riskLevel: 'Low' },
@@ -212,20 +264,38 @@ export function marketData(over: Partial<MarketAnalytics> = {}): MarketAnalytics
     ],
     priceHistory: { 'BTC-USD': [{ date: '2026-11-21', close: '88000' }, { date: '2026-11-22', close: '90000' }] },
     volumeAnalysis: [{ date: '2026-11-22', volume: '355555.5', avgVolume: '330000' }],
-    supply: { asOf: '2025-01-01', source: "BTC: the protocol's issuance schedule; ETH, ADA, SOL: public aggregators", note: 'rounded', unverified: ['ETH-USD', 'ADA-USD', 'SOL-USD'] },
+    supply: { asOf: '2025-01-01', source: "BTC: the protocol's issuance schedule; ETH, ADA, SOL: public aggregators", note: 'rounded', supply: { 'BTC-USD': '19800000' }, unverified: ['ETH-USD', 'ADA-USD', 'SOL-USD'] },
     unavailable: { sectorAnalysis: 'no sector data for the tracked assets' },
+    dates: { source: 'market', from: '2026-11-15T00:00:00Z', to: '2026-11-22T12:00:00Z', note: "The live market's daily candles" },
     ...over,
   };
 }
 
 export function marketEmpty(): MarketAnalytics {
   return {
-    metrics: { marketCap: null, volume24h: null, dominance: null, volatilityIndex: null, fearGreedIndex: null, fearGreedLabel: null, marketIndex: null, trendStrength: null },
+    period: '7d',
+    symbol: 'BTC-USD',
+    asOf: '2026-11-22T12:00:00Z',
+    coverage,
+    metrics: {
+      // Never null from the server: the screen still shows dashes for them.
+      marketCap: null as unknown as string,
+      volume24h: null as unknown as string,
+      dominance: null,
+      dominanceScope: '',
+      volatilityIndex: null,
+      fearGreedIndex: null,
+      fearGreedLabel: null,
+      marketIndex: null,
+      trendStrength: null,
+    },
     trends: [],
     volatility: [],
     correlations: [],
     priceHistory: {},
     volumeAnalysis: [],
-    supply: { asOf: '2025-01-01', source: 'shipped table' },
+    supply: { asOf: '2025-01-01', source: 'shipped table', note: '', supply: {}, unverified: [] },
+    unavailable: {},
+    dates: { source: 'market', from: null, to: null, note: "The live market's daily candles" },
   };
 }

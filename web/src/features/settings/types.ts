@@ -1,4 +1,4 @@
-import type { components } from '@/api/schema';
+import type { components, operations } from '@/api/schema';
 
 type Schemas = components['schemas'];
 
@@ -23,24 +23,8 @@ export type SettingsImportReply = Schemas['SettingsImportReply'];
 
 export type ExportFile = Schemas['ExportFile'];
 
-export interface SettingsOptions {
-  themeModes: string[];
-  fontSizes: string[];
-  chartTypes: string[];
-  timeframes: string[];
-  currencies: string[];
-  decimalPlaces: number[];
-  dateFormats: string[];
-  timeFormats: string[];
-  separators: string[];
-  timezones: string[];
-  logLevels: string[];
-  aiModels: string[];
-  orderTypes: string[];
-  exchangeProviders: string[];
-  marketSources: string[];
-  aiProviders: string[];
-}
+/** The choices of the settings' enumerated keys (GET /api/settings/options). */
+export type SettingsOptions = operations['getSettingsOptions']['responses'][200]['content']['application/json']['data'];
 
 export type Section = 'api' | 'trading' | 'ui' | 'system';
 

@@ -3,7 +3,7 @@ import { Card } from '@/components/Screen';
 import { Spinner } from '@/components/Spinner';
 import { useAnalytics } from '../api';
 import { coverageNote, FAILED, UNABLE } from '../model';
-import type { AnalyticsData, Coverage, Period, Tab } from '../types';
+import type { AnalyticsData, Period, Tab } from '../types';
 import { TabError } from './common';
 
 /** Loads one tab's figures for the period and symbol: a spinner, then the figures (saying when their data covers less than the period), or the error with Retry. */
@@ -18,7 +18,7 @@ export function Panel<T extends Tab>({ tab, period, symbol, children }: { tab: T
       </Card>
     );
   }
-  const note = coverageNote((q.data as { coverage?: Coverage }).coverage, period);
+  const note = coverageNote(q.data.coverage, period);
   return (
     <div className={q.isFetching ? 'opacity-70 transition-opacity' : ''}>
       {note && (
