@@ -15,6 +15,7 @@ import (
 
 	"kestrel/domain"
 	"kestrel/store/migrate"
+	"kestrel/store/sqlcore"
 )
 
 //go:embed migrations/*.sql
@@ -22,6 +23,8 @@ var migrations embed.FS
 
 // Store implements domain.Store on PostgreSQL.
 type Store struct {
+	sqlcore.Core // the methods both engines share
+
 	db db
 	// epoch is the cluster fencing epoch the ledger commits check (fence.go);
 	// zero: not fenced, no check.
@@ -42,6 +45,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
 	s := &Store{db: db{pool}}
+	s.Core = newCore(s)
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("connect postgres: %w", err)

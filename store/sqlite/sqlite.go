@@ -14,6 +14,7 @@ import (
 
 	"kestrel/domain"
 	"kestrel/store/migrate"
+	"kestrel/store/sqlcore"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -23,6 +24,8 @@ var migrations embed.FS
 
 // Store implements domain.Store on SQLite.
 type Store struct {
+	sqlcore.Core // the methods both engines share
+
 	w db // the one writer connection: SQLite allows a single writer anyway
 	r db // readers; WAL lets them run beside the writer
 
@@ -59,6 +62,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(4)
 	s := &Store{w: db{pool: w, health: newWriteHealth()}, r: db{pool: r}}
+	s.Core = newCore(s)
 	s.audit.cond.L = &s.audit.mu
 	ms, err := migrate.Load(migrations, "migrations")
 	if err == nil {
