@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"kestrel/domain"
+	"kestrel/store/sqlcore"
 )
 
 // AppendAudit implements domain.AuditStore.
@@ -31,3 +32,7 @@ func queueAudit(b *pgx.Batch, e domain.AuditEntry) {
 		b.Queue(insertNotifyEvent, n.ID, n.Type, n.Severity, n.Owner, n.OrderID, string(n.Payload), n.CreatedAt)
 	}
 }
+
+// insertNotifyEvent queues a notification in the transaction of the change
+// it tells of (the ledger's, an audit entry's, a job's).
+const insertNotifyEvent = sqlcore.InsertNotifyEvent
