@@ -65,3 +65,15 @@ func (c *Core) lockTable(ctx context.Context, tx Querier, table string) error {
 	_, err := tx.Exec(ctx, l.LockTable(table))
 	return err
 }
+
+// InsertOrderer is a Dialect with a column that orders a table's rows as
+// they were inserted (SQLite's rowid): listings break ties of equal times
+// with it. Without one, ties break by id.
+type InsertOrderer interface{ InsertOrder() string }
+
+func (c *Core) insertOrder() string {
+	if o, ok := c.d.(InsertOrderer); ok {
+		return o.InsertOrder()
+	}
+	return "id"
+}
