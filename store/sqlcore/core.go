@@ -59,6 +59,13 @@ type Dialect interface {
 	NoRows(err error) bool
 	// Unique reports whether err is a unique constraint's violation.
 	Unique(err error) bool
+	// ForUpdate is the clause that locks the rows a transaction's SELECT
+	// reads ("" where the one writer already excludes the others).
+	ForUpdate() string
+	// Lock takes a lock on key held until tx ends, so two transactions
+	// that check then write for the same key run one after the other
+	// (nothing where the one writer already serialises them).
+	Lock(ctx context.Context, tx Querier, key string) error
 }
 
 // Core implements the store methods both engines share.

@@ -95,31 +95,7 @@ func (s *Store) AppliedVersions(ctx context.Context) (map[int]bool, error) {
 	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
 		return nil, err
 	}
-	rows, err := s.w.QueryContext(ctx, `SELECT version FROM schema_migrations`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	done := map[int]bool{}
-	for rows.Next() {
-		var v int
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		done[v] = true
-	}
-	return done, rows.Err()
-}
-
-// Apply implements migrate.Target.
-func (s *Store) Apply(ctx context.Context, m migrate.Migration) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, m.Version, ms(time.Now()))
-		return err
-	})
+	return s.MigratedVersions(ctx)
 }
 
 // tx runs fn in a write transaction, committing when it returns nil; any
