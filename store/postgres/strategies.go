@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
 )
@@ -24,24 +23,4 @@ func (s *Store) SaveAIRecordings(ctx context.Context, rs []domain.AIRecording) e
 	_, err := s.db.CopyFrom(ctx, pgx.Identifier{"ai_recordings"},
 		[]string{"prompt_hash", "at", "source", "provider", "model", "decision", "confidence", "reasoning", "prompt", "raw"}, pgx.CopyFromRows(rows))
 	return err
-}
-
-// costText is the stored form of a cost: NULL when unknown.
-func costText(c *decimal.Decimal) *string {
-	if c == nil {
-		return nil
-	}
-	t := c.String()
-	return &t
-}
-
-func costOf(s *string) (*decimal.Decimal, error) {
-	if s == nil {
-		return nil, nil
-	}
-	d, err := decimal.NewFromString(*s)
-	if err != nil {
-		return nil, err
-	}
-	return &d, nil
 }

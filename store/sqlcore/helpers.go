@@ -7,23 +7,13 @@ import (
 	"kestrel/domain"
 )
 
-// queryAll runs q on db and scans every row with scan; an empty result is an
-// empty slice, not nil (the API answers [] rather than null).
+// queryAll runs q on db and scans every row with scan (collect).
 func queryAll[T any](ctx context.Context, db Querier, scan func(Row) (T, error), q string, args ...any) ([]T, error) {
 	rows, err := db.Query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return collect(rows, []T{}, scan)
 }
 
 // execOne runs a write of one row on the writer: ENotFound saying msg when

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"kestrel/domain"
 )
 
@@ -51,28 +49,6 @@ func indicatorsInto(dst *map[string]float64, b []byte) error {
 	return json.Unmarshal(b, dst)
 }
 
-// optDecimalText is the stored form of an optional decimal (a cost): NULL
-// when unknown, exact text otherwise (a numeric column reads it as such).
-func optDecimalText(c *decimal.Decimal) *string {
-	if c == nil {
-		return nil
-	}
-	t := c.String()
-	return &t
-}
-
-// optDecimalOf reads optDecimalText's form back.
-func optDecimalOf(s *string) (*decimal.Decimal, error) {
-	if s == nil {
-		return nil, nil
-	}
-	d, err := decimal.NewFromString(*s)
-	if err != nil {
-		return nil, err
-	}
-	return &d, nil
-}
-
 // SaveStrategy implements domain.StrategyStore.
 func (c *Core) SaveStrategy(ctx context.Context, st domain.StrategyRecord) error {
 	if st.Name == "" {
@@ -113,7 +89,7 @@ func (c *Core) AppendEvaluation(ctx context.Context, e domain.Evaluation) error 
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`,
 		e.ID, c.d.Time(e.Time), e.Strategy, e.Symbol, c.d.Time(e.CandleTime), e.Decision, e.Confidence, e.Reasoning, ind, e.Executed,
 		e.Reason, e.OrderID, e.Provider, e.Model, e.LatencyMS, e.PromptHash, e.Prompt, e.Raw, e.Error, e.StrategyVersion, e.TemplateVersion,
-		e.InputTokens, e.OutputTokens, optDecimalText(e.Cost), e.Account)
+		e.InputTokens, e.OutputTokens, DecimalText(e.Cost), e.Account)
 	if err != nil && c.d.Unique(err) {
 		return domain.Errorf(domain.EConflict, "Evaluation %s is already stored", e.ID)
 	}
@@ -132,7 +108,7 @@ func (c *Core) scanEvaluation(r Row, extra ...any) (domain.Evaluation, error) {
 		return e, err
 	}
 	e.Time, e.CandleTime = utc(e.Time), utc(e.CandleTime)
-	if e.Cost, err = optDecimalOf(cost); err != nil {
+	if e.Cost, err = DecimalOf(cost); err != nil {
 		return e, err
 	}
 	return e, indicatorsInto(&e.Indicators, ind)
@@ -262,7 +238,7 @@ func (c *Core) AIUsage(ctx context.Context, since, until time.Time) ([]domain.AI
 			return u, err
 		}
 		u.Time = utc(u.Time)
-		u.Cost, err = optDecimalOf(cost)
+		u.Cost, err = DecimalOf(cost)
 		return u, err
 	}, `SELECT at, strategy, provider, model, input_tokens, output_tokens, cost, false AS shadow, id
 		FROM strategy_evaluations WHERE provider <> '' AND at >= $1 AND at < $2

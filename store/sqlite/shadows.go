@@ -25,7 +25,7 @@ func (s *Store) SaveShadowDecisions(ctx context.Context, ds []domain.ShadowDecis
 				return err
 			}
 			_, err := st.ExecContext(ctx, d.ID, d.EvaluationID, ms(d.Time), d.Strategy, d.Symbol, ms(d.CandleTime), d.Price.String(), d.Role,
-				d.Provider, d.Model, d.Decision, d.Confidence, d.Reasoning, d.InputTokens, d.OutputTokens, costText(d.Cost), d.LatencyMS, d.Error)
+				d.Provider, d.Model, d.Decision, d.Confidence, d.Reasoning, d.InputTokens, d.OutputTokens, sqlcore.DecimalText(d.Cost), d.LatencyMS, d.Error)
 			if err != nil && (dialect{}).Unique(err) {
 				return domain.Errorf(domain.EConflict, "Shadow decision %s is already stored", d.ID)
 			}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 
-	"github.com/shopspring/decimal"
-
 	"kestrel/domain"
 )
 
@@ -31,23 +29,4 @@ func (s *Store) SaveAIRecordings(ctx context.Context, rs []domain.AIRecording) e
 		}
 		return nil
 	})
-}
-
-// costText is the stored form of a cost: NULL when unknown.
-func costText(c *decimal.Decimal) sql.NullString {
-	if c == nil {
-		return sql.NullString{}
-	}
-	return sql.NullString{String: c.String(), Valid: true}
-}
-
-func costOf(s sql.NullString) (*decimal.Decimal, error) {
-	if !s.Valid {
-		return nil, nil
-	}
-	d, err := decimal.NewFromString(s.String)
-	if err != nil {
-		return nil, err
-	}
-	return &d, nil
 }
