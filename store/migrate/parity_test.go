@@ -108,18 +108,7 @@ func sqliteSchema(t *testing.T, ctx context.Context) schema {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	out := schema{}
-	for rows.Next() {
-		var table, col string
-		if err := rows.Scan(&table, &col); err != nil {
-			t.Fatal(err)
-		}
-		out[table] = append(out[table], col)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return readSchema(t, rows)
 }
 
 func postgresSchema(t *testing.T, ctx context.Context, url string) schema {
@@ -144,6 +133,16 @@ func postgresSchema(t *testing.T, ctx context.Context, url string) schema {
 		t.Fatal(err)
 	}
 	defer rows.Close()
+	return readSchema(t, rows)
+}
+
+// readSchema reads (table, column) rows.
+func readSchema(t *testing.T, rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+}) schema {
+	t.Helper()
 	out := schema{}
 	for rows.Next() {
 		var table, col string
