@@ -16,7 +16,7 @@ var _ domain.NotifyStore = (*Store)(nil)
 func (s *Store) RecordNotifyAttempts(ctx context.Context, ds []domain.NotifyDelivery) error {
 	b := &pgx.Batch{}
 	for _, d := range ds {
-		b.Queue(sqlcore.RecordNotifyAttemptSQL, s.NotifyAttemptArgs(d)...)
+		b.Queue(sqlcore.RecordNotifyAttemptSQL, d.Status, d.Attempts, d.LastError, d.NextAt, d.DeliveredAt, d.ID)
 	}
 	return s.db.BeginFunc(ctx, func(tx pgx.Tx) error { return tx.SendBatch(ctx, b).Close() })
 }

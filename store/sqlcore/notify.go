@@ -188,14 +188,14 @@ func (c *Core) DueNotify(ctx context.Context, now time.Time, limit int) ([]domai
 // attempts, last error, next attempt, delivery time, id.
 const RecordNotifyAttemptSQL = `UPDATE notify_outbox SET status = $1, attempts = $2, last_error = $3, next_at = $4, delivered_at = $5 WHERE id = $6`
 
-// NotifyAttemptArgs are RecordNotifyAttemptSQL's arguments for d.
-func (c *Core) NotifyAttemptArgs(d domain.NotifyDelivery) []any {
+// notifyAttemptArgs are RecordNotifyAttemptSQL's arguments for d.
+func (c *Core) notifyAttemptArgs(d domain.NotifyDelivery) []any {
 	return []any{d.Status, d.Attempts, d.LastError, c.d.Time(d.NextAt), c.nullTime(d.DeliveredAt), d.ID}
 }
 
 // RecordNotifyAttempt implements domain.NotifyStore.
 func (c *Core) RecordNotifyAttempt(ctx context.Context, d domain.NotifyDelivery) error {
-	_, err := c.w.Exec(ctx, RecordNotifyAttemptSQL, c.NotifyAttemptArgs(d)...)
+	_, err := c.w.Exec(ctx, RecordNotifyAttemptSQL, c.notifyAttemptArgs(d)...)
 	return err
 }
 
@@ -203,7 +203,7 @@ func (c *Core) RecordNotifyAttempt(ctx context.Context, d domain.NotifyDelivery)
 func (c *Core) RecordNotifyAttempts(ctx context.Context, ds []domain.NotifyDelivery) error {
 	return c.w.Tx(ctx, func(tx Querier) error {
 		for _, d := range ds {
-			if _, err := tx.Exec(ctx, RecordNotifyAttemptSQL, c.NotifyAttemptArgs(d)...); err != nil {
+			if _, err := tx.Exec(ctx, RecordNotifyAttemptSQL, c.notifyAttemptArgs(d)...); err != nil {
 				return err
 			}
 		}
