@@ -6,7 +6,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
 	"kestrel/store/sqlcore"
@@ -37,14 +36,6 @@ func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 	return s.ledger("").ApplyLedger(ctx, c)
 }
 
-func optText(d *decimal.Decimal) *string {
-	if d == nil {
-		return nil
-	}
-	t := d.String()
-	return &t
-}
-
 // ApplyLedger implements domain.LedgerStore.
 func (l ledger) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 	// One round trip for the whole change: with group commit a change holds
@@ -62,8 +53,8 @@ func (l ledger) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 			filled_quantity = excluded.filled_quantity, avg_fill_price = excluded.avg_fill_price, fee = excluded.fee,
 			hold = excluded.hold, group_id = excluded.group_id, parent_id = excluded.parent_id,
 			status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`,
-			o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),
-			o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
+			o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), sqlcore.DecimalText(o.Price), sqlcore.DecimalText(o.StopPrice),
+			o.FilledQuantity.String(), sqlcore.DecimalText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
 			string(o.Status), o.RejectReason, o.Strategy, o.UserID, o.CreatedAt, o.UpdatedAt, domain.EncodeTrail(o.Trail), o.StrategyVersion, l.account)
 	}
 	for _, f := range c.Fills {
