@@ -18,10 +18,9 @@ type CandleClock interface {
 	// CandleTime is the argument for a bound on open times, rounded up to
 	// the unit: a candle opening before t does not open at or after it.
 	CandleTime(t time.Time) any
-	// CandleTimeDest scans an open time.
-	CandleTimeDest(t *time.Time) any
-	// NullCandleTimeDest scans a nullable open time: NULL leaves *t nil.
-	NullCandleTimeDest(t **time.Time) any
+	// CandleTimeCol is the open time expression col as the dialect's other
+	// time columns read (TimeDest, NullTimeDest).
+	CandleTimeCol(col string) string
 }
 
 func (c *Core) candleTime(t time.Time) any {
@@ -31,18 +30,11 @@ func (c *Core) candleTime(t time.Time) any {
 	return c.d.Time(t)
 }
 
-func (c *Core) candleTimeDest(t *time.Time) any {
+func (c *Core) candleCol(col string) string {
 	if cc, ok := c.d.(CandleClock); ok {
-		return cc.CandleTimeDest(t)
+		return cc.CandleTimeCol(col)
 	}
-	return c.d.TimeDest(t)
-}
-
-func (c *Core) nullCandleTimeDest(t **time.Time) any {
-	if cc, ok := c.d.(CandleClock); ok {
-		return cc.NullCandleTimeDest(t)
-	}
-	return c.d.NullTimeDest(t)
+	return col
 }
 
 // StoredCandles implements domain.CandleStore. A year's read is tens of
@@ -50,7 +42,7 @@ func (c *Core) nullCandleTimeDest(t **time.Time) any {
 func (c *Core) StoredCandles(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) ([]domain.Candle, error) {
 	var t time.Time
 	var f [5]string
-	dest := []any{c.candleTimeDest(&t), &f[0], &f[1], &f[2], &f[3], &f[4]}
+	dest := []any{c.d.TimeDest(&t), &f[0], &f[1], &f[2], &f[3], &f[4]}
 	return queryAll(ctx, c.r, func(r Row) (domain.Candle, error) {
 		if err := r.Scan(dest...); err != nil {
 			return domain.Candle{}, err
@@ -64,7 +56,7 @@ func (c *Core) StoredCandles(ctx context.Context, symbol string, g domain.Granul
 			*dst = d
 		}
 		return cd, nil
-	}, `SELECT open_time, open, high, low, close, volume FROM candles
+	}, `SELECT `+c.candleCol("open_time")+`, open, high, low, close, volume FROM candles
 		WHERE symbol = $1 AND granularity = $2 AND open_time >= $3 AND open_time < $4 ORDER BY open_time`,
 		symbol, string(g), c.candleTime(from), c.candleTime(to))
 }
@@ -74,10 +66,10 @@ func (c *Core) CandleSpans(ctx context.Context) ([]domain.CandleSpan, error) {
 	return queryAll(ctx, c.r, func(r Row) (domain.CandleSpan, error) {
 		var sp domain.CandleSpan
 		var g string
-		err := r.Scan(&sp.Symbol, &g, &sp.Source, c.candleTimeDest(&sp.First), c.candleTimeDest(&sp.Last), &sp.Count)
+		err := r.Scan(&sp.Symbol, &g, &sp.Source, c.d.TimeDest(&sp.First), c.d.TimeDest(&sp.Last), &sp.Count)
 		sp.Granularity, sp.First, sp.Last = domain.Granularity(g), utc(sp.First), utc(sp.Last)
 		return sp, err
-	}, `SELECT symbol, granularity, source, MIN(open_time), MAX(open_time), COUNT(*) FROM candles
+	}, `SELECT symbol, granularity, source, `+c.candleCol("MIN(open_time)")+`, `+c.candleCol("MAX(open_time)")+`, COUNT(*) FROM candles
 		GROUP BY symbol, granularity, source ORDER BY symbol, granularity, source`)
 }
 
@@ -85,9 +77,9 @@ func (c *Core) CandleSpans(ctx context.Context) ([]domain.CandleSpan, error) {
 func (c *Core) CandleBounds(ctx context.Context, symbol string, g domain.Granularity) (time.Time, time.Time, error) {
 	var first, last *time.Time
 	err := c.r.QueryRow(ctx, `SELECT
-			(SELECT MIN(open_time) FROM candles WHERE symbol = $1 AND granularity = $2),
-			(SELECT MAX(open_time) FROM candles WHERE symbol = $1 AND granularity = $2)`, symbol, string(g)).
-		Scan(c.nullCandleTimeDest(&first), c.nullCandleTimeDest(&last))
+			(SELECT `+c.candleCol("MIN(open_time)")+` FROM candles WHERE symbol = $1 AND granularity = $2),
+			(SELECT `+c.candleCol("MAX(open_time)")+` FROM candles WHERE symbol = $1 AND granularity = $2)`, symbol, string(g)).
+		Scan(c.d.NullTimeDest(&first), c.d.NullTimeDest(&last))
 	if err != nil {
 		return time.Time{}, time.Time{}, err
 	}
