@@ -246,3 +246,45 @@ func (c *Core) AIUsage(ctx context.Context, since, until time.Time) ([]domain.AI
 		FROM shadow_decisions WHERE role = 'shadow' AND provider <> '' AND at >= $1 AND at < $2
 		ORDER BY 1, 8, 9`, c.d.Time(since), c.d.Time(until))
 }
+
+// recordingBatch is how many recordings one INSERT carries (10 parameters
+// each, well under SQLite's limit of parameters).
+const recordingBatch = 500
+
+// SaveAIRecordings implements domain.StrategyStore: one multi-row INSERT
+// (a single round trip) per batch, and every batch in one transaction when
+// there are several. Callers save one recording at a time today.
+func (c *Core) SaveAIRecordings(ctx context.Context, rs []domain.AIRecording) error {
+	for _, r := range rs {
+		if r.PromptHash == "" || r.Decision == "" {
+			return domain.Errorf(domain.EInvalid, "An AI recording needs a prompt hash and a decision")
+		}
+	}
+	insert := func(ctx context.Context, q Querier, rs []domain.AIRecording) error {
+		var a args
+		sql := `INSERT INTO ai_recordings (prompt_hash, at, source, provider, model, decision, confidence, reasoning, prompt, raw) VALUES `
+		for i, r := range rs {
+			if i > 0 {
+				sql += ", "
+			}
+			sql += "(" + a.add(r.PromptHash) + ", " + a.add(c.d.Time(r.At)) + ", " + a.add(r.Source) + ", " + a.add(r.Provider) + ", " +
+				a.add(r.Model) + ", " + a.add(r.Decision) + ", " + a.add(r.Confidence) + ", " + a.add(r.Reasoning) + ", " + a.add(r.Prompt) + ", " + a.add(r.Raw) + ")"
+		}
+		_, err := q.Exec(ctx, sql, a...)
+		return err
+	}
+	switch {
+	case len(rs) == 0:
+		return nil
+	case len(rs) <= recordingBatch:
+		return insert(ctx, c.w, rs)
+	}
+	return c.w.Tx(ctx, func(tx Querier) error {
+		for i := 0; i < len(rs); i += recordingBatch {
+			if err := insert(ctx, tx, rs[i:min(i+recordingBatch, len(rs))]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
