@@ -16,32 +16,24 @@ var (
 	_ domain.LedgerAccounts = (*Store)(nil)
 )
 
-// ledger is the sandbox's books of one account: every statement is scoped
-// to it. The shared core reads them; the writes (batched, fenced) are
-// PostgreSQL's own. The Store's own LedgerStore methods are the main
-// account's ("").
-type ledger struct {
-	sqlcore.Ledger
-	s       *Store
-	account string
+// LedgerFor implements domain.LedgerAccounts: the core reads the books,
+// PostgreSQL writes them (batched, fenced). The Store's own LedgerStore
+// methods are the main account's ("").
+func (s *Store) LedgerFor(account string) domain.LedgerStore {
+	return s.Books(account, sqlcore.LedgerWrites{Apply: s.applyLedger})
 }
-
-// LedgerFor implements domain.LedgerAccounts.
-func (s *Store) LedgerFor(account string) domain.LedgerStore { return s.ledger(account) }
-
-func (s *Store) ledger(account string) ledger { return ledger{s.Core.Ledger(account), s, account} }
 
 // ApplyLedger implements domain.LedgerStore for the main account.
 func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
-	return s.ledger("").ApplyLedger(ctx, c)
+	return s.applyLedger(ctx, "", c)
 }
 
-// ApplyLedger implements domain.LedgerStore.
-func (l ledger) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
+// applyLedger commits c to account's books.
+func (s *Store) applyLedger(ctx context.Context, account string, c domain.LedgerChange) error {
 	// One round trip for the whole change: with group commit a change holds
 	// many orders, and a round trip per row made the commit the slow part.
 	// A fenced store's first statement is the fence check, in the same trip.
-	s, b := l.s, &pgx.Batch{}
+	b := &pgx.Batch{}
 	epoch, first := s.epoch.Load(), 0
 	if epoch != 0 {
 		b.Queue(fenceCheck, epoch)
@@ -55,22 +47,22 @@ func (l ledger) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 			status = excluded.status, reject_reason = excluded.reject_reason, updated_at = excluded.updated_at`,
 			o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), sqlcore.DecimalText(o.Price), sqlcore.DecimalText(o.StopPrice),
 			o.FilledQuantity.String(), sqlcore.DecimalText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
-			string(o.Status), o.RejectReason, o.Strategy, o.UserID, o.CreatedAt, o.UpdatedAt, domain.EncodeTrail(o.Trail), o.StrategyVersion, l.account)
+			string(o.Status), o.RejectReason, o.Strategy, o.UserID, o.CreatedAt, o.UpdatedAt, domain.EncodeTrail(o.Trail), o.StrategyVersion, account)
 	}
 	for _, f := range c.Fills {
 		b.Queue(`INSERT INTO sandbox_fills (id, order_id, symbol, side, quantity, price, fee, liquidity, strategy, at, account)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, f.ID, f.OrderID, f.Symbol, string(f.Side), f.Quantity.String(), f.Price.String(),
-			f.Fee.String(), f.Liquidity, f.Strategy, f.Time, l.account)
+			f.Fee.String(), f.Liquidity, f.Strategy, f.Time, account)
 	}
 	for _, bal := range c.Balances {
 		b.Queue(`INSERT INTO sandbox_balances (account, currency, available, hold) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (account, currency) DO UPDATE SET available = excluded.available, hold = excluded.hold`,
-			l.account, bal.Currency, bal.Available.String(), bal.Hold.String())
+			account, bal.Currency, bal.Available.String(), bal.Hold.String())
 	}
 	for _, p := range c.Positions {
 		b.Queue(`INSERT INTO sandbox_positions (account, symbol, quantity, cost, realized) VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (account, symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost, realized = excluded.realized`,
-			l.account, p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String())
+			account, p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String())
 	}
 	for _, e := range c.Audit {
 		queueAudit(b, e)

@@ -22,6 +22,38 @@ type Ledger struct {
 // Ledger returns account's books ("" is the main account).
 func (c *Core) Ledger(account string) Ledger { return Ledger{c, account} }
 
+// LedgerWrites are what an engine does its own way for one account's books.
+type LedgerWrites struct {
+	// Apply commits a change to account's books.
+	Apply func(ctx context.Context, account string, c domain.LedgerChange) error
+	// OrderByClientID, when set, replaces the core's read (SQLite prepares
+	// it: placing an order reads it).
+	OrderByClientID func(ctx context.Context, account, userID, clientID string) (domain.Order, error)
+}
+
+// Books is one account's ledger as a store hands it out (LedgerFor): the
+// core's reads and the engine's writes.
+type Books struct {
+	Ledger
+	w LedgerWrites
+}
+
+// Books returns account's books written through w.
+func (c *Core) Books(account string, w LedgerWrites) Books { return Books{c.Ledger(account), w} }
+
+// ApplyLedger implements domain.LedgerStore.
+func (b Books) ApplyLedger(ctx context.Context, ch domain.LedgerChange) error {
+	return b.w.Apply(ctx, b.account, ch)
+}
+
+// LedgerOrderByClientID implements domain.LedgerStore.
+func (b Books) LedgerOrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
+	if b.w.OrderByClientID != nil {
+		return b.w.OrderByClientID(ctx, b.account, userID, clientID)
+	}
+	return b.Ledger.LedgerOrderByClientID(ctx, userID, clientID)
+}
+
 // OrderCols are the columns ScanOrder reads, in its order.
 const OrderCols = `id, client_order_id, symbol, side, type, quantity, price, stop_price, filled_quantity, avg_fill_price,
 	fee, hold, group_id, parent_id, status, reject_reason, strategy, user_id, created_at, updated_at, trail, strategy_version`

@@ -16,28 +16,21 @@ var (
 	_ domain.LedgerAccounts = (*Store)(nil)
 )
 
-// ledger is the sandbox's books of one account: every statement is scoped
-// to it. The shared core reads them; the writes are SQLite's own. The
-// Store's own LedgerStore methods are the main account's ("").
-type ledger struct {
-	sqlcore.Ledger
-	s       *Store
-	account string
+// LedgerFor implements domain.LedgerAccounts: the core reads the books,
+// SQLite writes them. The Store's own LedgerStore methods are the main
+// account's ("").
+func (s *Store) LedgerFor(account string) domain.LedgerStore {
+	return s.Books(account, sqlcore.LedgerWrites{Apply: s.applyLedger, OrderByClientID: s.orderByClientID})
 }
-
-// LedgerFor implements domain.LedgerAccounts.
-func (s *Store) LedgerFor(account string) domain.LedgerStore { return s.ledger(account) }
-
-func (s *Store) ledger(account string) ledger { return ledger{s.Core.Ledger(account), s, account} }
 
 // ApplyLedger implements domain.LedgerStore for the main account.
 func (s *Store) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
-	return s.ledger("").ApplyLedger(ctx, c)
+	return s.applyLedger(ctx, "", c)
 }
 
 // LedgerOrderByClientID implements domain.LedgerStore for the main account.
 func (s *Store) LedgerOrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
-	return s.ledger("").LedgerOrderByClientID(ctx, userID, clientID)
+	return s.orderByClientID(ctx, "", userID, clientID)
 }
 
 func optText(d *decimal.Decimal) sql.NullString {
@@ -62,19 +55,19 @@ const (
 		ON CONFLICT (account, symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost, realized = excluded.realized`
 )
 
-func (l ledger) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
+// applyLedger commits c to account's books in the writer's group commit.
+func (s *Store) applyLedger(ctx context.Context, account string, c domain.LedgerChange) error {
 	// The driver watches a cancellable context with a goroutine per
 	// statement; a local commit cannot usefully be interrupted (SQLite's own
 	// busy timeout bounds waiting for the lock), so the journal's statements
 	// run without one.
 	ctx = context.WithoutCancel(ctx)
-	s := l.s
 	return s.ledgerCommit(ctx, func(tx *sql.Tx) error {
 		for _, o := range c.Orders {
 			err := s.txExec(ctx, tx, upsertOrder,
 				o.ID, o.ClientOrderID, o.Symbol, string(o.Side), string(o.Type), o.Quantity.String(), optText(o.Price), optText(o.StopPrice),
 				o.FilledQuantity.String(), optText(o.AvgFillPrice), o.Fee.String(), o.Hold.String(), o.GroupID, o.ParentID,
-				string(o.Status), o.RejectReason, o.Strategy, o.UserID, ms(o.CreatedAt), ms(o.UpdatedAt), domain.EncodeTrail(o.Trail), o.StrategyVersion, l.account)
+				string(o.Status), o.RejectReason, o.Strategy, o.UserID, ms(o.CreatedAt), ms(o.UpdatedAt), domain.EncodeTrail(o.Trail), o.StrategyVersion, account)
 			if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 				return domain.Errorf(domain.EConflict, "Client order id %s is already used", o.ClientOrderID)
 			} else if err != nil {
@@ -83,19 +76,19 @@ func (l ledger) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 		}
 		for _, f := range c.Fills {
 			if err := s.txExec(ctx, tx, insertFill, f.ID, f.OrderID, f.Symbol, string(f.Side), f.Quantity.String(), f.Price.String(),
-				f.Fee.String(), f.Liquidity, f.Strategy, ms(f.Time), l.account); err != nil {
+				f.Fee.String(), f.Liquidity, f.Strategy, ms(f.Time), account); err != nil {
 				return err
 			}
 		}
 		for _, b := range c.Balances {
 			if err := s.txExec(ctx, tx, upsertBalance,
-				l.account, b.Currency, b.Available.String(), b.Hold.String()); err != nil {
+				account, b.Currency, b.Available.String(), b.Hold.String()); err != nil {
 				return err
 			}
 		}
 		for _, p := range c.Positions {
 			if err := s.txExec(ctx, tx, upsertPosition,
-				l.account, p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String()); err != nil {
+				account, p.Symbol, p.Quantity.String(), p.Cost.String(), p.Realized.String()); err != nil {
 				return err
 			}
 		}
@@ -113,12 +106,12 @@ func (l ledger) ApplyLedger(ctx context.Context, c domain.LedgerChange) error {
 	})
 }
 
-// LedgerOrderByClientID implements domain.LedgerStore. A statement prepared
-// once: placing an order reads it.
-func (l ledger) LedgerOrderByClientID(ctx context.Context, userID, clientID string) (domain.Order, error) {
-	st, err := l.s.prepared(ctx, l.s.r, sqlcore.OrderByClientIDSQL)
+// orderByClientID reads an order of account by its client id, through a
+// statement prepared once: placing an order reads it.
+func (s *Store) orderByClientID(ctx context.Context, account, userID, clientID string) (domain.Order, error) {
+	st, err := s.prepared(ctx, s.r, sqlcore.OrderByClientIDSQL)
 	if err != nil {
 		return domain.Order{}, err
 	}
-	return l.ScanOrder(st.QueryRowContext(ctx, l.account, userID, clientID))
+	return s.Ledger(account).ScanOrder(st.QueryRowContext(ctx, account, userID, clientID))
 }
