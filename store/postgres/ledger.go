@@ -11,11 +11,6 @@ import (
 	"kestrel/store/sqlcore"
 )
 
-var (
-	_ domain.LedgerStore    = (*Store)(nil)
-	_ domain.LedgerAccounts = (*Store)(nil)
-)
-
 // LedgerFor implements domain.LedgerAccounts: the core reads the books,
 // PostgreSQL writes them (batched, fenced). The Store's own LedgerStore
 // methods are the main account's ("").
