@@ -98,13 +98,8 @@ func parseInto(dst *decimal.Decimal, s string) (err error) {
 	return err
 }
 
-func optInto(dst **decimal.Decimal, s *string) error {
-	if s == nil {
-		*dst = nil
-		return nil
-	}
-	d, err := decimal.NewFromString(*s)
-	*dst = &d
+func optInto(dst **decimal.Decimal, s *string) (err error) {
+	*dst, err = DecimalOf(s)
 	return err
 }
 
