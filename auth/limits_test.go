@@ -199,7 +199,7 @@ func TestWrongCodesAreLimitedPerAccount(t *testing.T) {
 // slowCodeStore makes each recovery code check take a while, as a loaded
 // database would, and counts the checks.
 type slowCodeStore struct {
-	domain.Store
+	Store
 	checks atomic.Int64
 }
 

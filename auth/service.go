@@ -38,9 +38,20 @@ const (
 	maxRegistrationsPerEmail   = 5
 )
 
+// Store is what auth keeps: accounts, sessions and realtime tickets, API
+// tokens, second factors and the registration switch. It is a small part of
+// domain.Store, so a reader sees what auth can touch and a test fakes only that.
+type Store interface {
+	domain.UserStore
+	domain.SessionStore
+	domain.APITokenStore
+	domain.TOTPStore
+	domain.KVStore
+}
+
 // Service implements accounts and sessions on a store.
 type Service struct {
-	store      domain.Store
+	store      Store
 	clock      domain.Clock
 	sessionTTL atomic.Int64 // nanoseconds; settings may change it while running
 	maxAge     atomic.Int64 // nanoseconds; a session's absolute lifetime, however much it is used
@@ -63,7 +74,7 @@ type Service struct {
 }
 
 // NewService returns a Service whose tokens live for ttl (sliding).
-func NewService(store domain.Store, clock domain.Clock, ttl time.Duration) *Service {
+func NewService(store Store, clock domain.Clock, ttl time.Duration) *Service {
 	go dummyHash() // ready before the first login, so even that one takes the usual time
 	s := &Service{
 		store:         store,

@@ -13,7 +13,7 @@ import (
 
 // countingStore counts session lookups, to show which requests the cache answered.
 type countingStore struct {
-	domain.Store
+	Store
 	lookups atomic.Int64
 }
 

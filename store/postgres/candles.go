@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"kestrel/domain"
 )
 
@@ -43,87 +41,6 @@ func (s *Store) writeCandles(ctx context.Context, symbol string, g domain.Granul
 		return 0, err
 	}
 	return int(tag.RowsAffected()), nil
-}
-
-// StoredCandles implements domain.CandleStore.
-func (s *Store) StoredCandles(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) ([]domain.Candle, error) {
-	rows, err := s.db.Query(ctx, `SELECT open_time, open, high, low, close, volume FROM candles
-		WHERE symbol = $1 AND granularity = $2 AND open_time >= $3 AND open_time < $4 ORDER BY open_time`, symbol, string(g), from, to)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.Candle{}
-	for rows.Next() {
-		var t time.Time
-		var f [5]string
-		if err := rows.Scan(&t, &f[0], &f[1], &f[2], &f[3], &f[4]); err != nil {
-			return nil, err
-		}
-		cd := domain.Candle{Time: t.UTC()}
-		for i, dst := range []*decimal.Decimal{&cd.Open, &cd.High, &cd.Low, &cd.Close, &cd.Volume} {
-			if *dst, err = decimal.NewFromString(f[i]); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, cd)
-	}
-	return out, rows.Err()
-}
-
-// CandleSpans implements domain.CandleStore.
-func (s *Store) CandleSpans(ctx context.Context) ([]domain.CandleSpan, error) {
-	rows, err := s.db.Query(ctx, `SELECT symbol, granularity, source, MIN(open_time), MAX(open_time), COUNT(*) FROM candles
-		GROUP BY symbol, granularity, source ORDER BY symbol, granularity, source`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.CandleSpan{}
-	for rows.Next() {
-		var sp domain.CandleSpan
-		var g string
-		if err := rows.Scan(&sp.Symbol, &g, &sp.Source, &sp.First, &sp.Last, &sp.Count); err != nil {
-			return nil, err
-		}
-		sp.Granularity, sp.First, sp.Last = domain.Granularity(g), sp.First.UTC(), sp.Last.UTC()
-		out = append(out, sp)
-	}
-	return out, rows.Err()
-}
-
-// CandleBounds implements domain.CandleStore: two index lookups.
-func (s *Store) CandleBounds(ctx context.Context, symbol string, g domain.Granularity) (time.Time, time.Time, error) {
-	var first, last *time.Time
-	err := s.db.QueryRow(ctx, `SELECT
-			(SELECT MIN(open_time) FROM candles WHERE symbol = $1 AND granularity = $2),
-			(SELECT MAX(open_time) FROM candles WHERE symbol = $1 AND granularity = $2)`, symbol, string(g)).Scan(&first, &last)
-	if err != nil {
-		return time.Time{}, time.Time{}, err
-	}
-	if first == nil || last == nil {
-		return time.Time{}, time.Time{}, domain.Errorf(domain.ENotFound, "No market data is stored for %s", symbol)
-	}
-	return first.UTC(), last.UTC(), nil
-}
-
-// CandleSources implements domain.CandleStore.
-func (s *Store) CandleSources(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) ([]string, error) {
-	rows, err := s.db.Query(ctx, `SELECT DISTINCT source FROM candles
-		WHERE symbol = $1 AND granularity = $2 AND open_time >= $3 AND open_time < $4 ORDER BY source`, symbol, string(g), from, to)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var src string
-		if err := rows.Scan(&src); err != nil {
-			return nil, err
-		}
-		out = append(out, src)
-	}
-	return out, rows.Err()
 }
 
 // CandleGaps implements domain.CandleStore.

@@ -15,6 +15,7 @@ import (
 
 	"kestrel/domain"
 	"kestrel/store/migrate"
+	"kestrel/store/sqlcore"
 )
 
 //go:embed migrations/*.sql
@@ -22,6 +23,8 @@ var migrations embed.FS
 
 // Store implements domain.Store on PostgreSQL.
 type Store struct {
+	sqlcore.Core // the methods both engines share
+
 	db db
 	// epoch is the cluster fencing epoch the ledger commits check (fence.go);
 	// zero: not fenced, no check.
@@ -42,6 +45,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
 	s := &Store{db: db{pool}}
+	s.Core = newCore(s)
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("connect postgres: %w", err)
@@ -68,31 +72,7 @@ func (s *Store) AppliedVersions(ctx context.Context) (map[int]bool, error) {
 	if _, err := s.db.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.Query(ctx, `SELECT version FROM schema_migrations`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	done := map[int]bool{}
-	for rows.Next() {
-		var v int
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		done[v] = true
-	}
-	return done, rows.Err()
-}
-
-// Apply implements migrate.Target.
-func (s *Store) Apply(ctx context.Context, m migrate.Migration) error {
-	return s.tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, m.SQL); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version) VALUES ($1)`, m.Version)
-		return err
-	})
+	return s.MigratedVersions(ctx)
 }
 
 // tx runs fn in a transaction, committing when it returns nil. A lost

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"kestrel/domain"
 )
 
@@ -97,112 +95,6 @@ func insertCandles(n int, upsert bool) string {
 		b.WriteString(`NOTHING`)
 	}
 	return b.String()
-}
-
-// StoredCandles implements domain.CandleStore.
-func (s *Store) StoredCandles(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) ([]domain.Candle, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT open_time, open, high, low, close, volume FROM candles
-		WHERE symbol = ? AND granularity = ? AND open_time >= ? AND open_time < ? ORDER BY open_time`,
-		symbol, string(g), ceilUnix(from), ceilUnix(to))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.Candle{}
-	for rows.Next() {
-		var t int64
-		var o, h, l, c, v string
-		if err := rows.Scan(&t, &o, &h, &l, &c, &v); err != nil {
-			return nil, err
-		}
-		cd, err := parseCandle(time.Unix(t, 0).UTC(), o, h, l, c, v)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, cd)
-	}
-	return out, rows.Err()
-}
-
-// ceilUnix is t in whole seconds, rounded up: a candle opening before t
-// does not open at or after it.
-func ceilUnix(t time.Time) int64 {
-	u := t.Unix()
-	if t.Nanosecond() > 0 {
-		u++
-	}
-	return u
-}
-
-func parseCandle(t time.Time, o, h, l, c, v string) (domain.Candle, error) {
-	cd := domain.Candle{Time: t}
-	for _, f := range []struct {
-		dst *decimal.Decimal
-		s   string
-	}{{&cd.Open, o}, {&cd.High, h}, {&cd.Low, l}, {&cd.Close, c}, {&cd.Volume, v}} {
-		d, err := decimal.NewFromString(f.s)
-		if err != nil {
-			return cd, err
-		}
-		*f.dst = d
-	}
-	return cd, nil
-}
-
-// CandleSpans implements domain.CandleStore.
-func (s *Store) CandleSpans(ctx context.Context) ([]domain.CandleSpan, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT symbol, granularity, source, MIN(open_time), MAX(open_time), COUNT(*) FROM candles
-		GROUP BY symbol, granularity, source ORDER BY symbol, granularity, source`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.CandleSpan{}
-	for rows.Next() {
-		var sp domain.CandleSpan
-		var g string
-		var first, last int64
-		if err := rows.Scan(&sp.Symbol, &g, &sp.Source, &first, &last, &sp.Count); err != nil {
-			return nil, err
-		}
-		sp.Granularity, sp.First, sp.Last = domain.Granularity(g), time.Unix(first, 0).UTC(), time.Unix(last, 0).UTC()
-		out = append(out, sp)
-	}
-	return out, rows.Err()
-}
-
-// CandleBounds implements domain.CandleStore: two index lookups.
-func (s *Store) CandleBounds(ctx context.Context, symbol string, g domain.Granularity) (time.Time, time.Time, error) {
-	var first, last sql.NullInt64
-	err := s.r.QueryRowContext(ctx, `SELECT
-			(SELECT MIN(open_time) FROM candles WHERE symbol = ?1 AND granularity = ?2),
-			(SELECT MAX(open_time) FROM candles WHERE symbol = ?1 AND granularity = ?2)`, symbol, string(g)).Scan(&first, &last)
-	if err != nil {
-		return time.Time{}, time.Time{}, err
-	}
-	if !first.Valid || !last.Valid {
-		return time.Time{}, time.Time{}, domain.Errorf(domain.ENotFound, "No market data is stored for %s", symbol)
-	}
-	return time.Unix(first.Int64, 0).UTC(), time.Unix(last.Int64, 0).UTC(), nil
-}
-
-// CandleSources implements domain.CandleStore.
-func (s *Store) CandleSources(ctx context.Context, symbol string, g domain.Granularity, from, to time.Time) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT source FROM candles
-		WHERE symbol = ? AND granularity = ? AND open_time >= ? AND open_time < ? ORDER BY source`, symbol, string(g), ceilUnix(from), ceilUnix(to))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var src string
-		if err := rows.Scan(&src); err != nil {
-			return nil, err
-		}
-		out = append(out, src)
-	}
-	return out, rows.Err()
 }
 
 // CandleGaps implements domain.CandleStore.

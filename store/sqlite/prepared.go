@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"kestrel/domain"
+	"kestrel/store/sqlcore"
 )
 
 // stmts keeps the statements of the order path prepared: SQLite parses a
@@ -98,6 +99,10 @@ type auditItem struct {
 	e    domain.AuditEntry
 	done chan error
 }
+
+// insertNotifyEvent queues a notification in the transaction of the change
+// it tells of (the ledger's, an audit entry's, a job's).
+const insertNotifyEvent = sqlcore.InsertNotifyEvent
 
 const insertAudit = `INSERT INTO audit_log (at, user_id, actor, action, status, request_id, remote, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 

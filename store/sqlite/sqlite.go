@@ -14,6 +14,7 @@ import (
 
 	"kestrel/domain"
 	"kestrel/store/migrate"
+	"kestrel/store/sqlcore"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -23,6 +24,8 @@ var migrations embed.FS
 
 // Store implements domain.Store on SQLite.
 type Store struct {
+	sqlcore.Core // the methods both engines share
+
 	w db // the one writer connection: SQLite allows a single writer anyway
 	r db // readers; WAL lets them run beside the writer
 
@@ -59,6 +62,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(4)
 	s := &Store{w: db{pool: w, health: newWriteHealth()}, r: db{pool: r}}
+	s.Core = newCore(s)
 	s.audit.cond.L = &s.audit.mu
 	ms, err := migrate.Load(migrations, "migrations")
 	if err == nil {
@@ -91,31 +95,7 @@ func (s *Store) AppliedVersions(ctx context.Context) (map[int]bool, error) {
 	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)`); err != nil {
 		return nil, err
 	}
-	rows, err := s.w.QueryContext(ctx, `SELECT version FROM schema_migrations`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	done := map[int]bool{}
-	for rows.Next() {
-		var v int
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		done[v] = true
-	}
-	return done, rows.Err()
-}
-
-// Apply implements migrate.Target.
-func (s *Store) Apply(ctx context.Context, m migrate.Migration) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, m.Version, ms(time.Now()))
-		return err
-	})
+	return s.MigratedVersions(ctx)
 }
 
 // tx runs fn in a write transaction, committing when it returns nil; any

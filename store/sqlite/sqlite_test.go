@@ -46,74 +46,31 @@ func TestReopenKeepsData(t *testing.T) {
 }
 
 func TestPortfolioContract(t *testing.T) {
-	storetest.RunPortfolio(t, func(t *testing.T) domain.PortfolioStore {
-		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
+	storetest.RunPortfolio(t, func(t *testing.T) domain.PortfolioStore { return openStore(t) })
 }
 
 func TestAlertsContract(t *testing.T) {
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	storetest.RunAlerts(t, s)
+	storetest.RunAlerts(t, openStore(t))
 }
 
 func TestLedgerContract(t *testing.T) {
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	storetest.RunLedger(t, s)
+	storetest.RunLedger(t, openStore(t))
 }
 
 func TestLedgerAccountsContract(t *testing.T) {
-	storetest.RunLedgerAccounts(t, func(t *testing.T) domain.LedgerAccounts {
-		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
+	storetest.RunLedgerAccounts(t, func(t *testing.T) domain.LedgerAccounts { return openStore(t) })
 }
 
 func TestPromotionsContract(t *testing.T) {
-	storetest.RunPromotions(t, func(t *testing.T) domain.Store {
-		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
+	storetest.RunPromotions(t, func(t *testing.T) domain.Store { return openStore(t) })
 }
 
 func TestLogsContract(t *testing.T) {
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	storetest.RunLogs(t, s)
+	storetest.RunLogs(t, openStore(t))
 }
 
 func TestStrategiesContract(t *testing.T) {
-	storetest.RunStrategies(t, func(t *testing.T) domain.StrategyStore {
-		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
+	storetest.RunStrategies(t, func(t *testing.T) domain.StrategyStore { return openStore(t) })
 }
 
 // TestUpgradeKeepsLegacyOrders builds a database as it was before migration
@@ -173,48 +130,23 @@ func TestUpgradeKeepsLegacyOrders(t *testing.T) {
 }
 
 func TestBacktestsContract(t *testing.T) {
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	storetest.RunBacktests(t, s)
+	storetest.RunBacktests(t, openStore(t))
 }
 
 func TestJobsContract(t *testing.T) {
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	storetest.RunJobs(t, s)
+	storetest.RunJobs(t, openStore(t))
 }
 
 func TestQuotasContract(t *testing.T) {
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	storetest.RunQuotas(t, s)
+	storetest.RunQuotas(t, openStore(t))
 }
 
 func TestSweepsContract(t *testing.T) {
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	storetest.RunSweeps(t, s)
+	storetest.RunSweeps(t, openStore(t))
 }
 
 func TestCandlesContract(t *testing.T) {
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	storetest.RunCandles(t, s)
+	storetest.RunCandles(t, openStore(t))
 }
 
 // TestUpgradeListsOldBacktestReturns builds a database as it was before

@@ -1,0 +1,4 @@
+package sqlite
+
+// scanner is a row or the current row of rows.
+type scanner interface{ Scan(dest ...any) error }
