@@ -3,7 +3,9 @@ package robust
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // Bounds of the number of blocks S a sweep's periods are cut into.
@@ -110,41 +112,40 @@ func ComputePBO(trials [][]Block, periods int) (*PBO, error) {
 			total[i] = add(total[i], b)
 		}
 	}
-	half := s / 2
-	comb := make([]int, half)
+	// Each combination's complement is a combination too: the in-sample
+	// half of one is the out-of-sample half of the other. The halves
+	// holding block 0 name one of each pair; a trial's Sharpe ratios of
+	// both halves serve both.
+	var halves [][]int
+	comb := make([]int, s/2-1)
 	for i := range comb {
-		comb[i] = i
+		comb[i] = i + 1
 	}
-	is, oos := make([]float64, n), make([]float64, n)
-	var logits []float64
 	for {
-		best := -1
-		for i, t := range trials {
-			var in Block
-			for _, b := range comb {
-				in = add(in, t[b])
-			}
-			is[i], oos[i] = sharpe(in), sharpe(sub(total[i], in))
-			if best < 0 || is[i] > is[best] {
-				best = i
-			}
-		}
-		below, ties := 0, 0
-		for i, x := range oos {
-			switch {
-			case i == best:
-			case x < oos[best]:
-				below++
-			case x == oos[best]:
-				ties++
-			}
-		}
-		w := (float64(below) + 1 + float64(ties)/2) / float64(n+1)
-		logits = append(logits, math.Log(w/(1-w)))
-		if !next(comb, s) {
+		halves = append(halves, append([]int{0}, comb...))
+		if !next(comb, s-1, 1) {
 			break
 		}
 	}
+	logits := make([]float64, 2*len(halves))
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), len(halves))
+	for w := range workers {
+		wg.Go(func() {
+			in, out := make([]float64, n), make([]float64, n)
+			for c := w; c < len(halves); c += workers {
+				for i, t := range trials {
+					var b Block
+					for _, k := range halves[c] {
+						b = add(b, t[k])
+					}
+					in[i], out[i] = sharpeOrder(b), sharpeOrder(sub(total[i], b))
+				}
+				logits[2*c], logits[2*c+1] = logit(in, out), logit(out, in)
+			}
+		})
+	}
+	wg.Wait()
 	p := &PBO{Blocks: s, Combinations: len(logits), Trials: n, Periods: periods, Objective: "sharpe"}
 	over, sum := 0, 0.0
 	for _, l := range logits {
@@ -160,12 +161,37 @@ func ComputePBO(trials [][]Block, periods int) (*PBO, error) {
 	return p, nil
 }
 
-// next advances comb to the next k-combination of 0..n-1 in
-// lexicographic order; false after the last.
-func next(comb []int, n int) bool {
+// logit is ln(w / (1 - w)) of the out-of-sample relative rank w of the
+// trial best in sample (the earliest on a tie): its rank among the N
+// trials' out-of-sample figures (1 the worst, ties sharing their mean
+// rank) over N + 1.
+func logit(in, out []float64) float64 {
+	best := 0
+	for i, x := range in {
+		if x > in[best] {
+			best = i
+		}
+	}
+	below, ties := 0, 0
+	for i, x := range out {
+		switch {
+		case i == best:
+		case x < out[best]:
+			below++
+		case x == out[best]:
+			ties++
+		}
+	}
+	w := (float64(below) + 1 + float64(ties)/2) / float64(len(out)+1)
+	return math.Log(w / (1 - w))
+}
+
+// next advances comb to the next combination of len(comb) numbers from
+// lo..lo+n-1 in lexicographic order; false after the last.
+func next(comb []int, n, lo int) bool {
 	k := len(comb)
 	i := k - 1
-	for i >= 0 && comb[i] == n-k+i {
+	for i >= 0 && comb[i] == lo+n-k+i {
 		i--
 	}
 	if i < 0 {
@@ -181,9 +207,11 @@ func next(comb []int, n int) bool {
 func add(a, b Block) Block { return Block{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
 func sub(a, b Block) Block { return Block{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
 
-// sharpe is mean / sample standard deviation of the returns a block
-// summarises; 0 when they do not vary (a trial that never traded).
-func sharpe(b Block) float64 {
+// sharpeOrder orders blocks' returns as their Sharpe ratio (mean over
+// the sample standard deviation) does, without the square root: the
+// signed square mean x |mean| / variance rises with it. 0 when the
+// returns do not vary (a trial that never traded).
+func sharpeOrder(b Block) float64 {
 	n := b[0]
 	if n < 2 {
 		return 0
@@ -193,5 +221,5 @@ func sharpe(b Block) float64 {
 	if v <= 1e-30 {
 		return 0
 	}
-	return mean / math.Sqrt(v)
+	return mean * math.Abs(mean) / v
 }
