@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Sweep } from './types';
 import { Overfitting, pboVerdict } from './components/Overfitting';
+import { defaultResearchForm, toSweepAsk, validateResearch } from './model';
 
 const sweep = (over: Partial<Sweep>): Sweep =>
   ({ id: 'sw-1', status: 'completed', progress: 1, created_at: '2026-05-01T10:00:00Z', request: {}, objective: 'sharpe', parameters: [], trial_count: 4, trials: [], best: null, pbo: null, ...over }) as Sweep;
@@ -33,5 +34,15 @@ describe('probability of backtest overfitting', () => {
     expect(pboVerdict(0)).toMatch(/little sign/);
     expect(pboVerdict(0.3)).toMatch(/with care/);
     expect(pboVerdict(0.5)).toMatch(/picking luck/);
+  });
+});
+
+describe('PBO blocks in the sweep form', () => {
+  it('sends pbo_blocks only when changed, and checks it', () => {
+    const f = { ...defaultResearchForm(), strategy_name: 's', start_date: '2026-01-01', end_date: '2026-02-01', rows: [{ name: 'indicators.rsi_period', values: '7, 14', min: '', max: '', step: '' }] };
+    expect(toSweepAsk(f).pbo_blocks).toBeUndefined();
+    expect(toSweepAsk({ ...f, pbo_blocks: '8' }).pbo_blocks).toBe(8);
+    expect(validateResearch(f).pbo_blocks).toBeUndefined();
+    expect(validateResearch({ ...f, pbo_blocks: '7' }).pbo_blocks).toBe('pbo_blocks must be even, from 2 to 16');
   });
 });
