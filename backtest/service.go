@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"kestrel/ai"
+	"kestrel/analytics/robust"
 	"kestrel/domain"
 	"kestrel/marketdata"
 	market "kestrel/replay"
@@ -63,6 +64,9 @@ type Ask struct {
 	// one it runs now (0 or absent: the active one), e.g. a prompt saved
 	// but not yet trusted with trading.
 	StrategyVersion int `json:"strategy_version,omitempty"`
+	// MonteCarlo, when set, adds the Monte Carlo of the run's closed
+	// trades to the report (absent: none, and the report is as before).
+	MonteCarlo *MonteCarloAsk `json:"monte_carlo,omitempty"`
 }
 
 // Assumptions are the run's fill model, shown in every report.
@@ -127,6 +131,10 @@ type Report struct {
 	// A stored report's curve keeps at most MaxCurvePoints of them
 	// (thinCurve); more here than in equity_curve says it was thinned.
 	CurvePoints int `json:"equity_curve_points"`
+
+	// MonteCarlo is the Monte Carlo of the closed trades, when the ask
+	// has monte_carlo.
+	MonteCarlo *robust.MonteCarlo `json:"monte_carlo,omitempty"`
 }
 
 // Deps wire the service.
@@ -374,6 +382,9 @@ func (s *Service) Start(ctx context.Context, a Ask, o RunOptions) (Report, error
 			rep.Assumptions.ReplayedAnswers = aiRun.replayed.sum()
 		}
 	}
+	if a.MonteCarlo != nil {
+		rep.MonteCarlo = MonteCarlo(rep.Result, *a.MonteCarlo)
+	}
 	if o.Discard {
 		return rep, nil // a sweep's trial: research reads the whole curve
 	}
@@ -454,8 +465,9 @@ func (s *Service) validate(a Ask, anyLength bool) (time.Time, time.Time, error) 
 	if a.AIMode != "" && !contains(AIModes, a.AIMode) {
 		f["ai_mode"] = "AI mode must be builtin, recorded or live"
 	}
+	a.MonteCarlo.check(f)
 	if len(f) > 0 {
-		return start, end, domain.FieldErrors(f, "strategy_name", "symbol", "start_date", "end_date", "initial_capital", "slippage_bps", "volume_cap", "ai_mode")
+		return start, end, domain.FieldErrors(f, append([]string{"strategy_name", "symbol", "start_date", "end_date", "initial_capital", "slippage_bps", "volume_cap", "ai_mode"}, monteCarloFields...)...)
 	}
 	return start, end, nil
 }

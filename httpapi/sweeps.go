@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"kestrel/analytics/robust"
 	"kestrel/domain"
 	"kestrel/research"
 )
@@ -40,6 +41,12 @@ type sweep struct {
 	// StrategyVersion is the version of the configuration every trial's
 	// overrides were applied to (pinned when the sweep was submitted).
 	StrategyVersion int `json:"strategy_version"`
+
+	// PBO is the probability of backtest overfitting over the sweep's
+	// trials once it has finished (research.PBO); null with PBONote's
+	// reason when there is no figure.
+	PBO     *robust.PBO `json:"pbo"`
+	PBONote string      `json:"pbo_note,omitempty"`
 }
 
 // sweepSummary is one line of GET /api/sweeps.
@@ -165,6 +172,10 @@ func (s *Server) getSweep(w http.ResponseWriter, r *http.Request) {
 		StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Request: j.Params, Objective: a.Objective, Parameters: names,
 		TrialCount: planned, Trials: trials[lo:hi], TrialsTotal: len(trials), TrialsOffset: lo, WalkForward: a.WalkForward, WalkForwardReport: wf}
 	out.StrategyVersion = a.StrategyVersion
+	out.PBONote = "Computed once the sweep has finished"
+	if domain.JobDone(j.Status) {
+		out.PBO, out.PBONote = research.PBOOf(j.ID, ts)
+	}
 	if best >= 0 {
 		out.Best = &trials[best]
 	}

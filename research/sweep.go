@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"kestrel/analytics/robust"
 	"kestrel/backtest"
 	"kestrel/domain"
 	"kestrel/strategy"
@@ -55,6 +56,10 @@ type Ask struct {
 	// StrategyVersion is the version of that configuration (set by the
 	// server like StrategyConfig): the base every trial's overrides apply to.
 	StrategyVersion int `json:"strategy_version,omitempty"`
+	// PBOBlocks is the number of blocks S the probability of backtest
+	// overfitting cuts the period into (even, robust.MinBlocks to
+	// robust.MaxBlocks; absent: robust.DefaultBlocks).
+	PBOBlocks int `json:"pbo_blocks,omitempty"`
 }
 
 // Pinned records the instance's current configuration in the ask.
@@ -125,6 +130,12 @@ func Check(ctx context.Context, bt Backtests, a Ask) (Plan, error) {
 	if a.AIMode == backtest.AILive || a.ConfirmLive {
 		f["ai_mode"] = "A sweep never asks a live model (each trial would spend model calls): use builtin or recorded"
 	}
+	if a.PBOBlocks != 0 && (a.PBOBlocks < robust.MinBlocks || a.PBOBlocks > robust.MaxBlocks || a.PBOBlocks%2 != 0) {
+		f["pbo_blocks"] = fmt.Sprintf("pbo_blocks must be even, from %d to %d", robust.MinBlocks, robust.MaxBlocks)
+	}
+	if a.MonteCarlo != nil {
+		f["monte_carlo"] = "Monte Carlo applies to a single backtest, not to a sweep's trials"
+	}
 	p, err := Expand(a)
 	for k, v := range checkWalkForward(bt, a, len(p.Params)) {
 		f[k] = v
@@ -136,7 +147,7 @@ func Check(ctx context.Context, bt Backtests, a Ask) (Plan, error) {
 				f[k] = v
 			}
 		}
-		return Plan{}, domain.FieldErrors(f, "objective", "grid", "random", "trials", "min_trades", "ai_mode", "walk_forward.mode", "walk_forward.folds", "walk_forward.in_sample_fraction", "start_date")
+		return Plan{}, domain.FieldErrors(f, "objective", "grid", "random", "trials", "min_trades", "ai_mode", "walk_forward.mode", "walk_forward.folds", "walk_forward.in_sample_fraction", "start_date", "pbo_blocks", "monte_carlo")
 	}
 	if err != nil {
 		return Plan{}, err
@@ -300,7 +311,7 @@ func trial(ctx context.Context, bt Backtests, shared *backtest.Shared, a Ask, p 
 	if err != nil {
 		return domain.SweepTrial{}, err
 	}
-	m, err := Metrics(rep.Result)
+	m, err := TrialMetrics(rep.Result, a, time.Time{}) // every trial starts at the period's start
 	if err != nil {
 		return domain.SweepTrial{}, err
 	}
@@ -354,6 +365,7 @@ func Rank(ts []domain.SweepTrial, a Ask) ([]Trial, int) {
 	best, bestHalted := -1, -1
 	for i, t := range ts {
 		out[i] = Trial{SweepTrial: t, Eligible: true, Halted: haltedOf(t.Metrics)}
+		out[i].Metrics = shown(t.Metrics)
 		switch {
 		case t.Score == nil:
 			out[i].Eligible, out[i].Note = false, "The objective is undefined for this trial (N/A: too short a period, or no losing trade)"

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"kestrel/analytics/robust"
 	"kestrel/backtest"
 	"kestrel/candles"
 	"kestrel/domain"
@@ -44,6 +45,12 @@ candles before the window. The output adds the folds' in-sample and
 out-of-sample metrics, the stitched out-of-sample equity, the walk-forward
 efficiency, the parameters' stability and the deflated Sharpe ratio of the
 best trial.
+
+--pbo-blocks S (even, 2 to 16; default 16) sets the blocks of the
+probability of backtest overfitting (combinatorially symmetric
+cross-validation, docs/ANALYTICS.md) the output adds: the share of the
+C(S, S/2) splits of the blocks where the trial best in sample by Sharpe
+ratio ranks in the lower half out of sample.
 
 `
 
@@ -98,6 +105,7 @@ func sweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fraction := 0.7
 	fs.StringVar(&wf, "walk-forward", "", "rolling:N or anchored:N folds")
 	fs.Float64Var(&fraction, "in-sample-fraction", 0.7, "the in-sample share of a fold (walk-forward)")
+	fs.IntVar(&ask.PBOBlocks, "pbo-blocks", robust.DefaultBlocks, "the blocks S the probability of backtest overfitting cuts the candles into (even, 2 to 16)")
 	// The sweep's own flags are taken out; the rest are kestrel backtest's.
 	var rest []string
 	for i := 0; i < len(args); i++ {
@@ -139,6 +147,9 @@ func sweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	plan, err := research.Expand(ask)
+	if why := robust.CheckBlocks(ask.PBOBlocks, 1<<30); err == nil && why != "" {
+		err = fmt.Errorf("--pbo-blocks: %s", why)
+	}
 	if err == nil {
 		if _, ok := research.Objectives[ask.Objective]; !ok {
 			err = fmt.Errorf("--objective: one of total_return, sharpe, sortino, calmar, profit_factor")
@@ -167,6 +178,16 @@ func sweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return badInput(fmt.Errorf("trial %s: %w", plan.Values[i], err))
 		}
 	}
+	// Each trial starts after its own warm-up: the PBO reads their returns
+	// from the candle after the longest, a time grid common to all.
+	first := 0
+	for _, c := range cfgs {
+		first = max(first, c.Window())
+	}
+	var common time.Time
+	if first < len(bars) {
+		common = time.Unix(0, bars[first].Time).UTC()
+	}
 	trials := make([]domain.SweepTrial, len(cfgs))
 	began := time.Now()
 	err = research.RunTrials(context.Background(), len(cfgs), nil, func(ctx context.Context, i int) (domain.SweepTrial, error) {
@@ -174,7 +195,7 @@ func sweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return domain.SweepTrial{}, err
 		}
-		m, err := research.Metrics(res)
+		m, err := research.TrialMetrics(res, ask, common)
 		return domain.SweepTrial{Index: i, Values: plan.Values[i], Params: plan.Params[i], Metrics: m, Score: research.Score(res, ask.Objective),
 			Trades: res.TotalTrades}, err
 	}, func(t domain.SweepTrial) error { trials[t.Index] = t; return nil }, func(float64) {})
@@ -187,9 +208,10 @@ func sweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	pbo, note := research.PBO(trials)
 	elapsed := time.Since(began)
 	ranked, best := research.Rank(trials, ask)
-	return writeSweep(stdout, o, name, ask, plan, ranked, best, len(bars), elapsed, wfr)
+	return writeSweep(stdout, o, name, ask, plan, ranked, best, len(bars), elapsed, wfr, pbo, note)
 }
 
 // walkForward runs a sweep's folds over the candles (research.Spans in
@@ -280,7 +302,7 @@ func walkForward(o *backtestOptions, ask research.Ask, plan research.Plan, cfgs 
 	return &rep, nil
 }
 
-func writeSweep(stdout io.Writer, o *backtestOptions, name string, ask research.Ask, plan research.Plan, ranked []research.Trial, best, candles int, elapsed time.Duration, wf *research.WalkForwardReport) error {
+func writeSweep(stdout io.Writer, o *backtestOptions, name string, ask research.Ask, plan research.Plan, ranked []research.Trial, best, candles int, elapsed time.Duration, wf *research.WalkForwardReport, pbo *robust.PBO, pboNote string) error {
 	w := bufio.NewWriter(stdout)
 	if o.json {
 		out := struct {
@@ -296,7 +318,11 @@ func writeSweep(stdout io.Writer, o *backtestOptions, name string, ask research.
 			// equity, efficiency, stability, deflated Sharpe).
 			WalkForward *research.WalkForward `json:"walk_forward,omitempty"`
 			*research.WalkForwardReport
-		}{o.strategy, name, candles, ask.Objective, plan.Names, ranked, nil, elapsed.Seconds(), ask.WalkForward, wf}
+			// The probability of backtest overfitting (null with the
+			// reason when there is no figure), as the server answers it.
+			PBO     *robust.PBO `json:"pbo"`
+			PBONote string      `json:"pbo_note,omitempty"`
+		}{o.strategy, name, candles, ask.Objective, plan.Names, ranked, nil, elapsed.Seconds(), ask.WalkForward, wf, pbo, pboNote}
 		if best >= 0 {
 			out.Best = &ranked[best]
 		}
@@ -321,6 +347,12 @@ func writeSweep(stdout io.Writer, o *backtestOptions, name string, ask research.
 	}
 	if best < 0 {
 		fmt.Fprintln(w, "\nno trial is eligible (the objective is undefined, or fewer trades than --min-trades)")
+	}
+	if pbo != nil {
+		fmt.Fprintf(w, "\nprobability of backtest overfitting %.3f (%d blocks, %d combinations, %d trials by Sharpe ratio; median logit %.3f)\n",
+			pbo.Probability, pbo.Blocks, pbo.Combinations, pbo.Trials, pbo.Logits.Median)
+	} else {
+		fmt.Fprintf(w, "\nprobability of backtest overfitting N/A: %s\n", pboNote)
 	}
 	if wf != nil {
 		writeWalkForward(w, ask, wf)

@@ -153,3 +153,43 @@ func BenchmarkSweepWalkForward(b *testing.B) {
 	}
 	b.ReportMetric(606*float64(b.N)/b.Elapsed().Seconds(), "backtests/s")
 }
+
+// kestrel sweep prints the probability of backtest overfitting as the
+// server answers it, over the candles every trial covers; --pbo-blocks
+// sets S and is checked.
+func TestSweepPrintsPBO(t *testing.T) {
+	data := []string{"--symbol", "ETH-USD", "--from", "2025-02-01", "--to", "2025-03-15", "--granularity", "ONE_HOUR", "--json"}
+	var out, errOut bytes.Buffer
+	err := sweepCmd(append([]string{"--strategy", "technical", "--grid", "rsi_period=7,14,21", "--grid", "sma_long=20,40", "--pbo-blocks", "8"}, data...),
+		strings.NewReader(""), &out, &errOut)
+	if err != nil {
+		t.Fatalf("sweep: %v %s", err, errOut.String())
+	}
+	var sw struct {
+		PBO *struct {
+			Probability  float64 `json:"probability"`
+			Blocks       int     `json:"blocks"`
+			Combinations int     `json:"combinations"`
+			Trials       int     `json:"trials"`
+			Periods      int     `json:"periods"`
+		} `json:"pbo"`
+		Trials []struct {
+			Metrics map[string]any `json:"metrics"`
+		} `json:"trials"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &sw); err != nil {
+		t.Fatal(err)
+	}
+	if sw.PBO == nil || sw.PBO.Blocks != 8 || sw.PBO.Combinations != 70 || sw.PBO.Trials != 6 || sw.PBO.Periods < 100 || sw.PBO.Probability < 0 || sw.PBO.Probability > 1 {
+		t.Fatalf("pbo = %s", out.Bytes())
+	}
+	if _, has := sw.Trials[0].Metrics["pbo_returns"]; has {
+		t.Fatal("a trial's printed metrics carry its blocks")
+	}
+	for _, bad := range []string{"7", "18"} {
+		err := sweepCmd([]string{"--strategy", "technical", "--grid", "rsi_period=7,14", "--pbo-blocks", bad}, strings.NewReader(""), &out, &errOut)
+		if exitCode(err) != 2 || !strings.Contains(err.Error(), "--pbo-blocks") {
+			t.Fatalf("--pbo-blocks %s: %v", bad, err)
+		}
+	}
+}

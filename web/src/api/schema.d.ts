@@ -2691,6 +2691,7 @@ export interface components {
             confirm_live?: boolean;
             /** @description Run this stored version of the strategy instead of the active one (0 or absent: the active one); the report's strategy_version says which ran */
             strategy_version?: number;
+            monte_carlo?: components["schemas"]["BacktestMonteCarloAsk"];
         };
         /** @description A stored run: what was asked, the assumptions and the result (backtest/doc.go) */
         BacktestReport: {
@@ -2752,6 +2753,51 @@ export interface components {
             halted?: components["schemas"]["BacktestHalted"];
             /** @description The version of the instance's configuration the run's overrides (params) were applied to */
             strategy_version?: number;
+            /** @description Present when the request asked for monte_carlo */
+            monte_carlo?: components["schemas"]["BacktestMonteCarlo"];
+        };
+        /** @description Asks for the Monte Carlo of the run's closed trades (docs/ANALYTICS.md); absent: none, and the report is as it was */
+        BacktestMonteCarloAsk: {
+            /**
+             * @description bootstrap (the default): each run draws the trades with replacement; shuffle: the same trades in a random order
+             * @enum {string}
+             */
+            method?: "bootstrap" | "shuffle";
+            /** @description Default 1,000 */
+            runs?: number;
+            /** @description The generator's seed (default 0): the same seed gives the same figures */
+            seed?: number;
+            /** @description The drawdown from the peak (a fraction) that counts as ruin; default 0.5 */
+            ruin_drawdown?: number;
+        };
+        /** @description The Monte Carlo of the run's closed trades' net P&Ls from the initial equity (docs/ANALYTICS.md) */
+        BacktestMonteCarlo: {
+            /** @enum {string} */
+            method: "bootstrap" | "shuffle";
+            runs: number;
+            seed: number;
+            /** @description Closed trades each run replays (an open position at the end is left out) */
+            trades: number;
+            /** @description The ruin threshold: a drawdown from the peak, a fraction */
+            ruin_drawdown: number;
+            /** @description Percentiles of the runs' final equity, in the account's currency */
+            final_equity: {
+                p5: number;
+                p25: number;
+                p50: number;
+                p75: number;
+                p95: number;
+            };
+            /** @description Percentiles of the runs' maximum drawdown (fraction of the peak, at most 1), marked at the trades' exits */
+            max_drawdown: {
+                p5: number;
+                p25: number;
+                p50: number;
+                p75: number;
+                p95: number;
+            };
+            /** @description Share of runs whose drawdown reached ruin_drawdown */
+            risk_of_ruin: number;
         };
         /** @description Every BUY or SELL the strategy gave: total = traded + the sum of not_executed */
         BacktestSignals: {
@@ -3049,6 +3095,7 @@ export interface components {
             confirm_live?: boolean;
             /** @description Run this stored version of the strategy instead of the active one (0 or absent: the active one); the report's strategy_version says which ran */
             strategy_version?: number;
+            monte_carlo?: components["schemas"]["BacktestMonteCarloAsk"];
         };
         /**
          * @description How an AI-driven or hybrid strategy decides in a backtest: builtin (the built-in analyst, offline; the default), recorded (decisions recorded live, matched by prompt hash; none is HOLD) or live (the configured provider, only with confirm_live)
@@ -3896,6 +3943,8 @@ export interface components {
             walk_forward?: components["schemas"]["WalkForward"];
             /** @description Set by the server with strategy_config: the version pinned when the sweep was submitted */
             strategy_version?: number;
+            /** @description The blocks S the probability of backtest overfitting cuts the period into (even; default 16) */
+            pbo_blocks?: number;
         };
         SweepTrial: {
             index: number;
@@ -3968,6 +4017,33 @@ export interface components {
             runs_planned?: number;
             /** @description The version of the instance's configuration every trial's overrides were applied to (pinned when the sweep was submitted) */
             strategy_version?: number;
+            /** @description The probability of backtest overfitting over the trials, once the sweep has finished; null with pbo_note's reason otherwise */
+            pbo: components["schemas"]["SweepPBO"] | null;
+            /** @description Why pbo is null (still running, fewer than 2 trials, too few periods for the blocks, trials stored before the figure existed) */
+            pbo_note?: string;
+        };
+        /** @description The probability of backtest overfitting by combinatorially symmetric cross-validation (docs/ANALYTICS.md) */
+        SweepPBO: {
+            /** @description Share of the combinations whose in-sample best trial (by Sharpe ratio) ranks in the lower half out of sample (logit <= 0) */
+            probability: number;
+            /** @description S: the blocks the period returns are cut into */
+            blocks: number;
+            /** @description C(S, S/2) */
+            combinations: number;
+            trials: number;
+            /** @description Period returns per trial */
+            periods: number;
+            /** @enum {string} */
+            objective: "sharpe";
+            /** @description The combinations' logits ln(w / (1 - w)), w the chosen trial's out-of-sample relative rank */
+            logits: {
+                min: number;
+                p25: number;
+                median: number;
+                p75: number;
+                max: number;
+                mean: number;
+            };
         };
         SweepSummary: {
             id: string;

@@ -31,7 +31,23 @@ export interface BacktestForm {
   volume_cap_pct: string;
   /** AI-driven and hybrid strategies only; the selector resets it to builtin for the others. */
   ai_mode: AIMode;
+  /** Monte Carlo of the closed trades: its runs ('' : none asked), method, seed and the drawdown counted as ruin, in percent. */
+  mc_runs: string;
+  mc_method: MonteCarloMethod;
+  mc_seed: string;
+  mc_ruin_pct: string;
 }
+
+export type MonteCarloMethod = 'bootstrap' | 'shuffle';
+
+/** The Monte Carlo methods, in plain words. */
+export const MC_METHODS: { value: MonteCarloMethod; label: string; hint: string }[] = [
+  { value: 'bootstrap', label: 'Bootstrap', hint: 'Each run draws as many trades as the backtest closed, at random and with repeats: some trades come twice, some not at all.' },
+  { value: 'shuffle', label: 'Shuffled order', hint: 'Each run replays the same trades in a random order: the final equity stays the same, the drawdown along the way changes.' },
+];
+
+/** The server's bounds of a Monte Carlo ask. */
+export const MC_RUNS = { min: 100, max: 10_000, default: 1000 };
 
 export const AI_MODES: { value: AIMode; label: string; hint: string }[] = [
   { value: 'builtin', label: 'Built-in analyst', hint: 'Offline and free; the same answers every run.' },
@@ -55,8 +71,10 @@ export type BacktestErrors = Partial<Record<keyof BacktestForm, string>>;
  * with the newest candle stored, not today: useDataPeriod sets it once the coverage answers (marketCoverage.ts).
  */
 export function defaultForm(): BacktestForm {
-  return { strategy_name: '', symbol: 'BTC-USD', start_date: '', end_date: '', initial_capital: String(DEFAULT_CAPITAL), params: '', slippage_bps: '0', volume_cap_pct: '', ai_mode: 'builtin' };
+  return { strategy_name: '', symbol: 'BTC-USD', start_date: '', end_date: '', initial_capital: String(DEFAULT_CAPITAL), params: '', slippage_bps: '0', volume_cap_pct: '', ai_mode: 'builtin', ...MC_OFF };
 }
+
+const MC_OFF = { mc_runs: '', mc_method: 'bootstrap' as MonteCarloMethod, mc_seed: '0', mc_ruin_pct: '50' };
 
 /** The form that asks for a stored run again, so it can be re-run with changes. */
 export function formFromRequest(r: {
@@ -69,7 +87,9 @@ export function formFromRequest(r: {
   slippage_bps?: string | number;
   volume_cap?: string | number;
   ai_mode?: AIMode;
+  monte_carlo?: { runs?: number; method?: MonteCarloMethod; seed?: number; ruin_drawdown?: number };
 }): BacktestForm {
+  const mc = r.monte_carlo;
   return {
     strategy_name: r.strategy_name,
     symbol: r.symbol,
@@ -80,6 +100,9 @@ export function formFromRequest(r: {
     slippage_bps: String(r.slippage_bps ?? '0'),
     volume_cap_pct: Number(r.volume_cap ?? 0) > 0 ? String(Number(r.volume_cap) * 100) : '',
     ai_mode: r.ai_mode ?? 'builtin',
+    ...(mc
+      ? { mc_runs: String(mc.runs || MC_RUNS.default), mc_method: mc.method ?? 'bootstrap', mc_seed: String(mc.seed ?? 0), mc_ruin_pct: String((mc.ruin_drawdown || 0.5) * 100) }
+      : MC_OFF),
   };
 }
 
@@ -115,6 +138,14 @@ export function validateBacktest(f: BacktestForm, span?: DataSpan | null): Backt
   if (!Number.isFinite(bps) || bps < 0 || bps > 1000) e.slippage_bps = 'Slippage must be between 0 and 1000 basis points';
   const cap = Number(f.volume_cap_pct || '0');
   if (!Number.isFinite(cap) || cap < 0 || cap > 100) e.volume_cap_pct = "Volume cap must be a share of the candle's volume between 0 and 100%";
+  if (f.mc_runs.trim() !== '') {
+    const runs = Number(f.mc_runs);
+    if (!Number.isInteger(runs) || runs < MC_RUNS.min || runs > MC_RUNS.max) e.mc_runs = `Monte Carlo runs must be between ${MC_RUNS.min} and ${MC_RUNS.max}`;
+    const seed = Number(f.mc_seed || '0');
+    if (!Number.isSafeInteger(seed) || seed < 0) e.mc_seed = 'The seed must be a whole number, 0 or more';
+    const ruin = Number(f.mc_ruin_pct || '50');
+    if (!Number.isFinite(ruin) || ruin <= 0 || ruin > 100) e.mc_ruin_pct = 'Ruin drawdown must be a share of the equity peak above 0 and at most 100%';
+  }
   return e;
 }
 
@@ -128,6 +159,9 @@ export function toAsk(f: BacktestForm): BacktestAsk {
   const cap = Number(f.volume_cap_pct || '0');
   if (cap > 0) ask.volume_cap = cap / 100;
   if (f.ai_mode !== 'builtin') ask.ai_mode = f.ai_mode;
+  if (f.mc_runs.trim() !== '') {
+    ask.monte_carlo = { runs: Number(f.mc_runs), method: f.mc_method, seed: Number(f.mc_seed || '0'), ruin_drawdown: Number(f.mc_ruin_pct || '50') / 100 };
+  }
   return ask;
 }
 
@@ -211,10 +245,13 @@ export function formErrors(fields: Record<string, string>): BacktestErrors {
   const params: string[] = [];
   for (const [k, v] of Object.entries(fields)) {
     if ((FIELDS as string[]).includes(k) && k !== 'params') out[k as keyof BacktestForm] = v;
+    else if (k in MC_FIELDS) out[MC_FIELDS[k]!] = v;
     else if (k === 'params' || k.startsWith('params.') || k.startsWith('indicators.') || OVERRIDABLE.includes(k)) params.push(v);
   }
   if (params.length) out.params = params.join('; ');
   return out;
 }
+
+const MC_FIELDS: Record<string, keyof BacktestForm> = { 'monte_carlo.runs': 'mc_runs', 'monte_carlo.method': 'mc_method', 'monte_carlo.ruin_drawdown': 'mc_ruin_pct' };
 
 const OVERRIDABLE = ['min_confidence', 'max_position_size', 'risk_multiplier', 'symbols', 'timeframe', 'model', 'max_tokens', 'temperature', 'context_length', 'parameters', 'prompt_version'];

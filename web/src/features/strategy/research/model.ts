@@ -35,7 +35,12 @@ export interface ResearchForm {
   wf_mode: 'rolling' | 'anchored';
   wf_folds: string;
   wf_fraction: string;
+  /** The blocks S the probability of backtest overfitting cuts the period into (even, 2-16). */
+  pbo_blocks: string;
 }
+
+/** The server's default number of PBO blocks; the ask leaves it out when unchanged. */
+export const PBO_BLOCKS = 16;
 
 export type ResearchErrors = Partial<Record<string, string>>;
 
@@ -56,6 +61,7 @@ export function defaultResearchForm(): ResearchForm {
     wf_mode: 'rolling',
     wf_folds: '4',
     wf_fraction: '0.7',
+    pbo_blocks: String(PBO_BLOCKS),
   };
 }
 
@@ -115,6 +121,8 @@ export function validateResearch(f: ResearchForm): ResearchErrors {
   });
   if (f.space === 'random' && !(Number.isInteger(Number(f.trials)) && Number(f.trials) > 0)) e.trials = 'Trials must be a whole number above 0';
   if (!(Number.isInteger(Number(f.min_trades)) && Number(f.min_trades) >= 0)) e.min_trades = 'Minimum trades must be a whole number, 0 or more';
+  const blocks = Number(f.pbo_blocks);
+  if (!(Number.isInteger(blocks) && blocks >= 2 && blocks <= 16 && blocks % 2 === 0)) e.pbo_blocks = 'pbo_blocks must be even, from 2 to 16';
   if (f.walk_forward) {
     const n = Number(f.wf_folds);
     if (!(Number.isInteger(n) && n >= 2 && n <= 20)) e['walk_forward.folds'] = 'Folds must be between 2 and 20';
@@ -143,6 +151,7 @@ export function toSweepAsk(f: ResearchForm): SweepRequest {
     ask.seed = Number(f.seed) || 0;
   }
   if (f.walk_forward) ask.walk_forward = { mode: f.wf_mode, folds: Number(f.wf_folds), in_sample_fraction: Number(f.wf_fraction) };
+  if (Number(f.pbo_blocks) !== PBO_BLOCKS) ask.pbo_blocks = Number(f.pbo_blocks);
   return ask;
 }
 

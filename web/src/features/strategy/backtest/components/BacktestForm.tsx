@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { btn } from '@/components/Modal';
 import { Card } from '@/components/Screen';
 import { useIsOperator, useStrategies } from '../../strategies/api';
-import { AI_MODES, usesAI, type BacktestErrors, type BacktestForm as Form } from '../model';
+import { AI_MODES, MC_METHODS, MC_RUNS, usesAI, type BacktestErrors, type BacktestForm as Form } from '../model';
 import type { AIMode } from '../types';
 import type { DataPeriod } from '@/lib/coverage';
 import { PeriodStatus } from '@/components/PeriodStatus';
@@ -121,6 +121,7 @@ export function BacktestForm({
         <Labelled id="bt-volume-cap" label="Volume cap (% of a candle's volume, empty: none)" error={errors.volume_cap_pct}>
           <input {...aria('bt-volume-cap', errors.volume_cap_pct)} type="number" min={0} max={100} step={0.1} value={form.volume_cap_pct} onChange={(e) => onChange('volume_cap_pct', e.target.value)} className={cls(errors.volume_cap_pct)} />
         </Labelled>
+        <MonteCarloFields form={form} errors={errors} onChange={onChange} />
         <div>
           {form.params.trim() === '' && (
             <button type="button" aria-expanded={advanced} onClick={() => setAdvanced((a) => !a)} className="text-xs font-medium text-blue-600 hover:underline dark:text-blue-400">
@@ -147,5 +148,52 @@ export function BacktestForm({
         </button>
       </form>
     </Card>
+  );
+}
+
+/**
+ * The optional Monte Carlo of the run's closed trades: off while runs is
+ * empty; the report then adds the spread of final equity and drawdown over
+ * that many reshuffled or resampled trade sequences.
+ */
+function MonteCarloFields({ form, errors, onChange }: { form: Form; errors: BacktestErrors; onChange: (k: keyof Form, v: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const on = form.mc_runs.trim() !== '';
+  const method = MC_METHODS.find((m) => m.value === form.mc_method);
+  if (!open && !on) {
+    return (
+      <button type="button" aria-expanded={false} onClick={() => setOpen(true)} className="text-xs font-medium text-blue-600 hover:underline dark:text-blue-400">
+        Monte Carlo of the trades (optional)
+      </button>
+    );
+  }
+  return (
+    <fieldset className="space-y-3 rounded border border-slate-200 p-3 dark:border-slate-700" data-testid="bt-mc-fields">
+      <legend className="px-1 text-sm font-medium text-slate-700 dark:text-slate-300">Monte Carlo of the trades</legend>
+      <p className="text-xs text-slate-500 dark:text-slate-400">
+        Replays the run&apos;s closed trades many times in other orders or draws, to show how much of the result is luck of sequence. Leave the runs empty for none.
+      </p>
+      <div className="grid grid-cols-2 gap-3">
+        <Labelled id="bt-mc-runs" label="Runs" error={errors.mc_runs} hint={`${MC_RUNS.min} to ${MC_RUNS.max.toLocaleString('en-US')}`}>
+          <input {...aria('bt-mc-runs', errors.mc_runs)} type="number" min={MC_RUNS.min} max={MC_RUNS.max} step={100} value={form.mc_runs} placeholder="none" onChange={(e) => onChange('mc_runs', e.target.value)} className={cls(errors.mc_runs)} />
+        </Labelled>
+        <Labelled id="bt-mc-method" label="Method" error={errors.mc_method}>
+          <select {...aria('bt-mc-method', errors.mc_method)} value={form.mc_method} onChange={(e) => onChange('mc_method', e.target.value)} className={cls(errors.mc_method)}>
+            {MC_METHODS.map((m) => (
+              <option key={m.value} value={m.value}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        </Labelled>
+        <Labelled id="bt-mc-seed" label="Seed" error={errors.mc_seed} hint="The same seed gives the same figures">
+          <input {...aria('bt-mc-seed', errors.mc_seed)} type="number" min={0} step={1} value={form.mc_seed} onChange={(e) => onChange('mc_seed', e.target.value)} className={cls(errors.mc_seed)} />
+        </Labelled>
+        <Labelled id="bt-mc-ruin" label="Ruin at a drawdown of (%)" error={errors.mc_ruin_pct}>
+          <input {...aria('bt-mc-ruin', errors.mc_ruin_pct)} type="number" min={1} max={100} step={1} value={form.mc_ruin_pct} onChange={(e) => onChange('mc_ruin_pct', e.target.value)} className={cls(errors.mc_ruin_pct)} />
+        </Labelled>
+      </div>
+      {method && <p className="text-xs text-slate-500 dark:text-slate-400">{method.hint}</p>}
+    </fieldset>
   );
 }

@@ -17,6 +17,7 @@ import { AIRunNote, AssumptionsBanner, HaltedCallout, NotExecuted, ReportSummary
 import { ConfirmLive } from '../components/ConfirmLive';
 import { RunHistory } from '../components/RunHistory';
 import { TradeTable } from '../components/TradeTable';
+import { MonteCarloCard } from '../components/MonteCarlo';
 import { FlashBanner, useFlash } from '@/components/Flash';
 
 function EmptyState() {
@@ -41,6 +42,7 @@ function Report({ r }: { r: BacktestReport }) {
       <ReportSummary r={r} />
       <EquityChart points={r.equity_curve ?? []} initial={r.initial_equity} maxDrawdown={r.max_drawdown} total={r.equity_curve_points} halted={r.halted} />
       <FillsChart report={r} />
+      {r.monte_carlo && <MonteCarloCard mc={r.monte_carlo} initial={r.initial_equity} />}
       <TradeTable trades={r.trades ?? []} symbol={r.symbol} />
       <NotExecuted r={r} />
     </div>

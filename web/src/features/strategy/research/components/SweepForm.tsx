@@ -166,6 +166,15 @@ export function SweepForm({
             <input {...aria('rs-min-trades', errors.min_trades)} className={cls(errors.min_trades)} inputMode="numeric" value={form.min_trades} onChange={(e) => onChange({ min_trades: e.target.value })} />
           </Labelled>
         </div>
+        <Labelled id="rs-pbo-blocks" label="Overfitting check: blocks" error={errors.pbo_blocks} hint="The period is cut into this many blocks; every half of them is tried as in sample">
+          <select {...aria('rs-pbo-blocks', errors.pbo_blocks)} className={cls(errors.pbo_blocks)} value={form.pbo_blocks} onChange={(e) => onChange({ pbo_blocks: e.target.value })}>
+            {[2, 4, 6, 8, 10, 12, 14, 16].map((n) => (
+              <option key={n} value={String(n)}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </Labelled>
 
         <fieldset className="space-y-2">
           <label className="flex items-center gap-2 text-sm font-medium">

@@ -9,6 +9,7 @@ import { defaultResearchForm, toSweepAsk, validateResearch, type ResearchErrors,
 import type { Sweep, SweepTrial } from '../types';
 import { FoldChart } from '../components/FoldChart';
 import { Heatmap } from '../components/Heatmap';
+import { Overfitting } from '../components/Overfitting';
 import { SweepForm } from '../components/SweepForm';
 import { TrialsTable } from '../components/TrialsTable';
 
@@ -95,6 +96,7 @@ function Results({ sweep }: { sweep: Sweep }) {
       {saving && <SaveVersion key={saving.index} sweep={sweep} trial={saving} onClose={() => setSaving(null)} />}
       <Heatmap key={sweep.id} trials={sweep.trials} names={sweep.parameters} objective={sweep.objective} />
       <FoldChart sweep={sweep} />
+      {sweepDone(sweep.status) && <Overfitting sweep={sweep} />}
       <TrialsTable trials={sweep.trials} names={sweep.parameters} objective={sweep.objective} best={best} onSave={setSaving} />
     </div>
   );
