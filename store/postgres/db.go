@@ -73,6 +73,3 @@ func (r pgRows) Err() error { return unreachable(r.Rows.Err()) }
 
 // Scan reads the current row into dest.
 func (r pgRows) Scan(dest ...any) error { return unreachable(r.Rows.Scan(dest...)) }
-
-// row is the current row, for the scan helpers.
-func (r pgRows) row() pgRow { return pgRow{r.Rows} }

@@ -5,7 +5,6 @@ package postgres
 import (
 	"context"
 	"embed"
-	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -80,11 +79,4 @@ func (s *Store) AppliedVersions(ctx context.Context) (map[int]bool, error) {
 // its commit was not confirmed).
 func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
 	return s.db.BeginFunc(ctx, fn)
-}
-
-func notFound(err error, msg string) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return domain.Errorf(domain.ENotFound, "%s", msg)
-	}
-	return err
 }

@@ -1,4 +1,0 @@
-package sqlite
-
-// scanner is a row or the current row of rows.
-type scanner interface{ Scan(dest ...any) error }
