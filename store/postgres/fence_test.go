@@ -19,18 +19,10 @@ import (
 // cluster do, and a plain connection for looking underneath them.
 func twoStores(t *testing.T) (a, b *postgres.Store, conn *pgx.Conn) {
 	t.Helper()
-	ctx := context.Background()
 	url := pgtest.URL(t)
-	var err error
-	if a, err = postgres.Open(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	if b, err = postgres.Open(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	if conn, err = pgx.Connect(ctx, url); err != nil {
+	a, b = openAt(t, url), openAt(t, url)
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close(context.Background()) })
@@ -104,11 +96,7 @@ func TestFenceRefusesTheSupersededLeader(t *testing.T) {
 		t.Errorf("USD after B's commit = %s, want 200", got)
 	}
 
-	alone, err := postgres.Open(ctx, pgtest.URL(t)) // its own schema: no fence row at all
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer alone.Close()
+	alone := openStore(t) // its own schema: no fence row at all
 	if err := alone.ApplyLedger(ctx, usd(5)); err != nil {
 		t.Fatalf("a store never fenced: %v", err)
 	}
@@ -242,11 +230,7 @@ func BenchmarkApplyLedger(b *testing.B) {
 	for _, fence := range []bool{false, true} {
 		b.Run(map[bool]string{false: "unfenced", true: "fenced"}[fence], func(b *testing.B) {
 			ctx := context.Background()
-			s, err := postgres.Open(ctx, pgtest.URL(b))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
+			s := openStore(b)
 			if fence {
 				if _, err := s.AdvanceFence(ctx); err != nil {
 					b.Fatal(err)

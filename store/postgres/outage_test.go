@@ -97,11 +97,7 @@ func cutOff(t *testing.T) (st *postgres.Store, back func()) {
 	t.Helper()
 	ctx := context.Background()
 	name, url := pgtest.Database(t)
-	st, err := postgres.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st = openAt(t, url)
 	admin, err := pgx.Connect(ctx, pgtest.BaseURL())
 	if err != nil {
 		t.Fatal(err)

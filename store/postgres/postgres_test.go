@@ -15,9 +15,15 @@ import (
 )
 
 // openStore returns a store on a new schema, closed when the test ends.
-func openStore(t *testing.T) *postgres.Store {
+func openStore(t testing.TB) *postgres.Store {
 	t.Helper()
-	s, err := postgres.Open(context.Background(), pgtest.URL(t))
+	return openAt(t, pgtest.URL(t))
+}
+
+// openAt opens a store on url, closed when the test ends.
+func openAt(t testing.TB, url string) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}

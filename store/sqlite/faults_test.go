@@ -14,7 +14,8 @@ import (
 	"kestrel/store/storetest"
 )
 
-func openStore(t *testing.T) *sqlite.Store {
+// openStore opens a store on a new file, closed when the test ends.
+func openStore(t testing.TB) *sqlite.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
 	if err != nil {
