@@ -17,7 +17,7 @@ func (s *Store) SaveShadowDecisions(ctx context.Context, ds []domain.ShadowDecis
 	}
 	b := &pgx.Batch{}
 	for _, d := range ds {
-		args, err := s.ShadowArgs(d)
+		args, err := sqlcore.ShadowArgs(dialect{}, d)
 		if err != nil {
 			return err
 		}

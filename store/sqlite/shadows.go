@@ -21,7 +21,7 @@ func (s *Store) SaveShadowDecisions(ctx context.Context, ds []domain.ShadowDecis
 		}
 		defer st.Close()
 		for _, d := range ds {
-			args, err := s.ShadowArgs(d)
+			args, err := sqlcore.ShadowArgs(dialect{}, d)
 			if err != nil {
 				return err
 			}
