@@ -7,27 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
 	"kestrel/store/postgres"
-	"kestrel/store/postgres/pgtest"
 )
-
-// twoStores opens two stores on one database, as two instances of a
-// cluster do, and a plain connection for looking underneath them.
-func twoStores(t *testing.T) (a, b *postgres.Store, conn *pgx.Conn) {
-	t.Helper()
-	url := pgtest.URL(t)
-	a, b = openAt(t, url), openAt(t, url)
-	conn, err := pgx.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return a, b, conn
-}
 
 func usd(amount int64) domain.LedgerChange {
 	return domain.LedgerChange{Balances: []domain.Balance{{Currency: "USD", Available: decimal.NewFromInt(amount)}}}

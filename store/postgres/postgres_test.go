@@ -10,38 +10,10 @@ import (
 	"kestrel/domain"
 	"kestrel/store/postgres"
 	"kestrel/store/postgres/pgtest"
-	"kestrel/store/storetest"
 	"kestrel/store/storetest/enginetest"
 )
 
-// openStore returns a store on a new schema, closed when the test ends.
-func openStore(t testing.TB) *postgres.Store {
-	t.Helper()
-	return openAt(t, pgtest.URL(t))
-}
-
-// openAt opens a store on url, closed when the test ends.
-func openAt(t testing.TB, url string) *postgres.Store {
-	t.Helper()
-	s, err := postgres.Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 func TestContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) domain.Store {
-		s, err := postgres.Open(context.Background(), pgtest.URL(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	})
-}
-
-func TestContracts(t *testing.T) {
 	enginetest.Contracts(t, func(t *testing.T) domain.Store { return openStore(t) })
 }
 

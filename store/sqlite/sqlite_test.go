@@ -8,19 +8,8 @@ import (
 
 	"kestrel/domain"
 	"kestrel/store/sqlite"
-	"kestrel/store/storetest"
 	"kestrel/store/storetest/enginetest"
 )
-
-func TestContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) domain.Store {
-		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	})
-}
 
 func TestReopenKeepsData(t *testing.T) {
 	ctx := context.Background()
@@ -43,7 +32,7 @@ func TestReopenKeepsData(t *testing.T) {
 	}
 }
 
-func TestContracts(t *testing.T) {
+func TestContract(t *testing.T) {
 	enginetest.Contracts(t, func(t *testing.T) domain.Store { return openStore(t) })
 }
 

@@ -16,9 +16,11 @@ import (
 	"kestrel/store/storetest"
 )
 
-// Contracts runs the contract suites, one subtest each, on stores from open
-// (each closed by open when its test ends).
+// Contracts runs the contract suites on stores from open (each closed by
+// open when its test ends): storetest.Run's cases, then each other suite as
+// a subtest.
 func Contracts(t *testing.T, open func(t *testing.T) domain.Store) {
+	storetest.Run(t, func(t *testing.T) domain.Store { return closedByTest{open(t)} })
 	suites := []struct {
 		name string
 		run  func(t *testing.T)
@@ -52,6 +54,12 @@ func Contracts(t *testing.T, open func(t *testing.T) domain.Store) {
 		t.Run(c.name, c.run)
 	}
 }
+
+// closedByTest is a store open closes when the test ends, so that
+// storetest.Run's Close does not close it twice.
+type closedByTest struct{ domain.Store }
+
+func (closedByTest) Close() error { return nil }
 
 // Legacy is an engine's raw database before its store opens it, with the
 // engine's SQL for the bookkeeping of applied migrations.
