@@ -14,7 +14,7 @@ import (
 )
 
 func TestContract(t *testing.T) {
-	enginetest.Contracts(t, func(t *testing.T) domain.Store { return openStore(t) })
+	enginetest.Contracts(t, func(t *testing.T) domain.Store { return open(t, pgtest.URL(t)) })
 }
 
 // legacy is a new schema reached by a plain connection, before the store

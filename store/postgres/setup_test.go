@@ -22,11 +22,18 @@ func openStore(t testing.TB) *postgres.Store {
 // openAt opens a store on url, closed when the test ends.
 func openAt(t testing.TB, url string) *postgres.Store {
 	t.Helper()
+	s := open(t, url)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// open opens a store on url; the caller closes it.
+func open(t testing.TB, url string) *postgres.Store {
+	t.Helper()
 	s, err := postgres.Open(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
 	return s
 }
 

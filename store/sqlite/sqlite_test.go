@@ -33,7 +33,7 @@ func TestReopenKeepsData(t *testing.T) {
 }
 
 func TestContract(t *testing.T) {
-	enginetest.Contracts(t, func(t *testing.T) domain.Store { return openStore(t) })
+	enginetest.Contracts(t, func(t *testing.T) domain.Store { return open(t) })
 }
 
 // legacy is a new database file reached by database/sql, before the store

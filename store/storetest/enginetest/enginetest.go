@@ -16,35 +16,40 @@ import (
 	"kestrel/store/storetest"
 )
 
-// Contracts runs the contract suites on stores from open (each closed by
-// open when its test ends): storetest.Run's cases, then each other suite as
-// a subtest.
-func Contracts(t *testing.T, open func(t *testing.T) domain.Store) {
-	storetest.Run(t, func(t *testing.T) domain.Store { return closedByTest{open(t)} })
+// Contracts runs the contract suites on new stores from open:
+// storetest.Run's cases (Run closes their stores), then each other suite as
+// a subtest, its stores closed when it ends.
+func Contracts(t *testing.T, open storetest.Open) {
+	storetest.Run(t, open)
+	closing := func(t *testing.T) domain.Store {
+		s := open(t)
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
 	suites := []struct {
 		name string
 		run  func(t *testing.T)
 	}{
 		{"Portfolio", func(t *testing.T) {
-			storetest.RunPortfolio(t, func(t *testing.T) domain.PortfolioStore { return open(t) })
+			storetest.RunPortfolio(t, func(t *testing.T) domain.PortfolioStore { return closing(t) })
 		}},
-		{"Alerts", func(t *testing.T) { storetest.RunAlerts(t, open(t)) }},
-		{"Ledger", func(t *testing.T) { storetest.RunLedger(t, open(t)) }},
+		{"Alerts", func(t *testing.T) { storetest.RunAlerts(t, closing(t)) }},
+		{"Ledger", func(t *testing.T) { storetest.RunLedger(t, closing(t)) }},
 		{"LedgerAccounts", func(t *testing.T) {
-			storetest.RunLedgerAccounts(t, func(t *testing.T) domain.LedgerAccounts { return open(t) })
+			storetest.RunLedgerAccounts(t, func(t *testing.T) domain.LedgerAccounts { return closing(t) })
 		}},
-		{"Promotions", func(t *testing.T) { storetest.RunPromotions(t, open) }},
-		{"Logs", func(t *testing.T) { storetest.RunLogs(t, open(t)) }},
+		{"Promotions", func(t *testing.T) { storetest.RunPromotions(t, closing) }},
+		{"Logs", func(t *testing.T) { storetest.RunLogs(t, closing(t)) }},
 		{"Strategies", func(t *testing.T) {
-			storetest.RunStrategies(t, func(t *testing.T) domain.StrategyStore { return open(t) })
+			storetest.RunStrategies(t, func(t *testing.T) domain.StrategyStore { return closing(t) })
 		}},
-		{"Backtests", func(t *testing.T) { storetest.RunBacktests(t, open(t)) }},
-		{"Jobs", func(t *testing.T) { storetest.RunJobs(t, open(t)) }},
-		{"Quotas", func(t *testing.T) { storetest.RunQuotas(t, open(t)) }},
-		{"Sweeps", func(t *testing.T) { storetest.RunSweeps(t, open(t)) }},
-		{"Candles", func(t *testing.T) { storetest.RunCandles(t, open(t)) }},
+		{"Backtests", func(t *testing.T) { storetest.RunBacktests(t, closing(t)) }},
+		{"Jobs", func(t *testing.T) { storetest.RunJobs(t, closing(t)) }},
+		{"Quotas", func(t *testing.T) { storetest.RunQuotas(t, closing(t)) }},
+		{"Sweeps", func(t *testing.T) { storetest.RunSweeps(t, closing(t)) }},
+		{"Candles", func(t *testing.T) { storetest.RunCandles(t, closing(t)) }},
 		{"Notify", func(t *testing.T) {
-			s := open(t)
+			s := closing(t)
 			storetest.RunNotify(t, s)
 			storetest.RunNotifyEvents(t, s)
 			storetest.RunVenueFills(t, s)
@@ -54,12 +59,6 @@ func Contracts(t *testing.T, open func(t *testing.T) domain.Store) {
 		t.Run(c.name, c.run)
 	}
 }
-
-// closedByTest is a store open closes when the test ends, so that
-// storetest.Run's Close does not close it twice.
-type closedByTest struct{ domain.Store }
-
-func (closedByTest) Close() error { return nil }
 
 // Legacy is an engine's raw database before its store opens it, with the
 // engine's SQL for the bookkeeping of applied migrations.
