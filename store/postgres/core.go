@@ -26,8 +26,7 @@ func (dialect) Unique(err error) bool {
 type coreDB struct{ d db }
 
 func (q coreDB) Exec(ctx context.Context, s string, args ...any) (int64, error) {
-	tag, err := q.d.Exec(ctx, s, args...)
-	return tag.RowsAffected(), err
+	return affected(q.d.Exec(ctx, s, args...))
 }
 
 func (q coreDB) Query(ctx context.Context, s string, args ...any) (sqlcore.Rows, error) {
@@ -51,8 +50,7 @@ func (q coreDB) Tx(ctx context.Context, fn func(sqlcore.Querier) error) error {
 type coreTx struct{ tx pgx.Tx }
 
 func (q coreTx) Exec(ctx context.Context, s string, args ...any) (int64, error) {
-	tag, err := q.tx.Exec(ctx, s, args...)
-	return tag.RowsAffected(), err
+	return affected(q.tx.Exec(ctx, s, args...))
 }
 
 func (q coreTx) Query(ctx context.Context, s string, args ...any) (sqlcore.Rows, error) {
@@ -65,6 +63,11 @@ func (q coreTx) Query(ctx context.Context, s string, args ...any) (sqlcore.Rows,
 
 func (q coreTx) QueryRow(ctx context.Context, s string, args ...any) sqlcore.Row {
 	return pgRow{q.tx.QueryRow(ctx, s, args...)}
+}
+
+// affected is the count of rows an Exec changed.
+func affected(tag pgconn.CommandTag, err error) (int64, error) {
+	return tag.RowsAffected(), err
 }
 
 // newCore returns the shared core over s's pool.

@@ -7,35 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
 	"kestrel/store/postgres"
-	"kestrel/store/postgres/pgtest"
 )
-
-// twoStores opens two stores on one database, as two instances of a
-// cluster do, and a plain connection for looking underneath them.
-func twoStores(t *testing.T) (a, b *postgres.Store, conn *pgx.Conn) {
-	t.Helper()
-	ctx := context.Background()
-	url := pgtest.URL(t)
-	var err error
-	if a, err = postgres.Open(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	if b, err = postgres.Open(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	if conn, err = pgx.Connect(ctx, url); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return a, b, conn
-}
 
 func usd(amount int64) domain.LedgerChange {
 	return domain.LedgerChange{Balances: []domain.Balance{{Currency: "USD", Available: decimal.NewFromInt(amount)}}}
@@ -104,11 +80,7 @@ func TestFenceRefusesTheSupersededLeader(t *testing.T) {
 		t.Errorf("USD after B's commit = %s, want 200", got)
 	}
 
-	alone, err := postgres.Open(ctx, pgtest.URL(t)) // its own schema: no fence row at all
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer alone.Close()
+	alone := openStore(t) // its own schema: no fence row at all
 	if err := alone.ApplyLedger(ctx, usd(5)); err != nil {
 		t.Fatalf("a store never fenced: %v", err)
 	}
@@ -125,28 +97,8 @@ func TestFenceSerialisesTheTakeoverWithACommit(t *testing.T) {
 	if _, err := a.AdvanceFence(ctx); err != nil {
 		t.Fatal(err)
 	}
-	holding, release := make(chan struct{}), make(chan struct{})
-	var released sync.Once
-	let := func() { released.Do(func() { close(release) }) }
-	t.Cleanup(let) // before the stores close (cleanups run last first): a failed test must not leave A's commit waiting
-	postgres.SetAfterFence(a, func() { close(holding); <-release })
-	committed := make(chan error, 1)
-	go func() { committed <- a.ApplyLedger(ctx, order("o-1")) }()
-	select {
-	case <-holding:
-	case err := <-committed:
-		t.Fatalf("A's commit ended without holding the fence: %v", err)
-	case <-ctx.Done():
-		t.Fatal("A's commit never reached the fence")
-	}
-	postgres.SetAfterFence(a, nil) // read by the next commit only: this one is past it
-
-	type advanced struct {
-		epoch int64
-		err   error
-	}
-	took := make(chan advanced, 1)
-	go func() { e, err := b.AdvanceFence(ctx); took <- advanced{e, err} }()
+	committed, let := holdAtFence(t, ctx, a)
+	took := advance(ctx, b)
 	// B's update must be waiting on A's row lock, not merely slow.
 	for waiting := false; !waiting; {
 		select {
@@ -195,27 +147,8 @@ func TestFenceTakeoverEndsAStalledCommit(t *testing.T) {
 	if _, err := a.AdvanceFence(ctx); err != nil {
 		t.Fatal(err)
 	}
-	holding, release := make(chan struct{}), make(chan struct{})
-	var released sync.Once
-	t.Cleanup(func() { released.Do(func() { close(release) }) })
-	postgres.SetAfterFence(a, func() { close(holding); <-release }) // stalled until the test ends
-	committed := make(chan error, 1)
-	go func() { committed <- a.ApplyLedger(ctx, order("o-1")) }()
-	select {
-	case <-holding:
-	case err := <-committed:
-		t.Fatalf("A's commit ended without holding the fence: %v", err)
-	case <-ctx.Done():
-		t.Fatal("A's commit never reached the fence")
-	}
-	postgres.SetAfterFence(a, nil)
-
-	type advanced struct {
-		epoch int64
-		err   error
-	}
-	took := make(chan advanced, 1)
-	go func() { e, err := b.AdvanceFence(ctx); took <- advanced{e, err} }()
+	committed, let := holdAtFence(t, ctx, a) // stalled until let
+	took := advance(ctx, b)
 	select {
 	case r := <-took:
 		if r.err != nil || r.epoch != 2 {
@@ -224,7 +157,7 @@ func TestFenceTakeoverEndsAStalledCommit(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("B's advance is still waiting on A's stalled commit after 10 s")
 	}
-	released.Do(func() { close(release) })
+	let()
 	if err := <-committed; err == nil {
 		t.Fatal("A's stalled commit succeeded after its session was ended")
 	}
@@ -237,17 +170,51 @@ func TestFenceTakeoverEndsAStalledCommit(t *testing.T) {
 	}
 }
 
+// holdAtFence starts A's commit of order o-1 and returns once the commit
+// holds the fence, its statements run and its COMMIT not sent: committed
+// answers the commit, let lets it go on (also when the test ends, before
+// the stores close: cleanups run last first, and a failed test must not
+// leave A's commit waiting).
+func holdAtFence(t *testing.T, ctx context.Context, a *postgres.Store) (committed <-chan error, let func()) {
+	t.Helper()
+	holding, release := make(chan struct{}), make(chan struct{})
+	var released sync.Once
+	let = func() { released.Do(func() { close(release) }) }
+	t.Cleanup(let)
+	postgres.SetAfterFence(a, func() { close(holding); <-release })
+	done := make(chan error, 1)
+	go func() { done <- a.ApplyLedger(ctx, order("o-1")) }()
+	select {
+	case <-holding:
+	case err := <-done:
+		t.Fatalf("A's commit ended without holding the fence: %v", err)
+	case <-ctx.Done():
+		t.Fatal("A's commit never reached the fence")
+	}
+	postgres.SetAfterFence(a, nil) // read by the next commit only: this one is past it
+	return done, let
+}
+
+// advanced is what an AdvanceFence answered.
+type advanced struct {
+	epoch int64
+	err   error
+}
+
+// advance starts b's AdvanceFence and answers its outcome.
+func advance(ctx context.Context, b *postgres.Store) <-chan advanced {
+	took := make(chan advanced, 1)
+	go func() { e, err := b.AdvanceFence(ctx); took <- advanced{e, err} }()
+	return took
+}
+
 // BenchmarkApplyLedger is one command's commit (an order and its balance)
 // without and with the fence check, which rides in the same round trip.
 func BenchmarkApplyLedger(b *testing.B) {
 	for _, fence := range []bool{false, true} {
 		b.Run(map[bool]string{false: "unfenced", true: "fenced"}[fence], func(b *testing.B) {
 			ctx := context.Background()
-			s, err := postgres.Open(ctx, pgtest.URL(b))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
+			s := openStore(b)
 			if fence {
 				if _, err := s.AdvanceFence(ctx); err != nil {
 					b.Fatal(err)

@@ -6,12 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
-	"kestrel/store/postgres"
-	"kestrel/store/postgres/pgtest"
 	"kestrel/store/storetest"
 )
 
@@ -89,32 +86,3 @@ func TestEveryCallUnavailableWhileTheDatabaseIsCutOff(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
-
-// cutOff opens a store on a database of its own (pgtest.Database) and cuts
-// it off: the database refuses connections and the store's are terminated.
-// back lets connections in again.
-func cutOff(t *testing.T) (st *postgres.Store, back func()) {
-	t.Helper()
-	ctx := context.Background()
-	name, url := pgtest.Database(t)
-	st, err := postgres.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	admin, err := pgx.Connect(ctx, pgtest.BaseURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close(context.Background()) })
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if _, err := admin.Exec(ctx, q, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Cleanup(func() { admin.Exec(context.Background(), "ALTER DATABASE "+name+" ALLOW_CONNECTIONS true") })
-	exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS false")
-	exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name)
-	return st, func() { exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS true") }
-}

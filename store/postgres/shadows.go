@@ -17,13 +17,12 @@ func (s *Store) SaveShadowDecisions(ctx context.Context, ds []domain.ShadowDecis
 	}
 	b := &pgx.Batch{}
 	for _, d := range ds {
-		if err := domain.CheckShadowDecision(d); err != nil {
+		args, err := sqlcore.ShadowArgs(dialect{}, d)
+		if err != nil {
 			return err
 		}
 		b.Queue(`INSERT INTO shadow_decisions (`+sqlcore.ShadowCols+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7::numeric, $8, $9, $10, $11, $12, $13, $14, $15, $16::numeric, $17, $18)`,
-			d.ID, d.EvaluationID, d.Time, d.Strategy, d.Symbol, d.CandleTime, d.Price.String(), d.Role, d.Provider, d.Model,
-			d.Decision, d.Confidence, d.Reasoning, d.InputTokens, d.OutputTokens, sqlcore.DecimalText(d.Cost), d.LatencyMS, d.Error)
+			VALUES ($1, $2, $3, $4, $5, $6, $7::numeric, $8, $9, $10, $11, $12, $13, $14, $15, $16::numeric, $17, $18)`, args...)
 	}
 	err := s.db.SendBatch(ctx, b)
 	if err != nil && (dialect{}).Unique(err) {

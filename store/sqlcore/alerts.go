@@ -117,14 +117,11 @@ func (c *Core) DismissAlert(ctx context.Context, id int64, userID string, at tim
 	var out domain.Alert
 	max := c.d.Greatest()
 	err := c.w.Tx(ctx, func(tx Querier) error {
-		n, err := tx.Exec(ctx, `INSERT INTO alert_dismissals (alert_id, user_id, dismissed_at)
+		err := execOneOn(ctx, tx, "Alert not found", `INSERT INTO alert_dismissals (alert_id, user_id, dismissed_at)
 			SELECT id, $1, `+max+`($2, last_seen) FROM alerts WHERE id = $3
 			ON CONFLICT (alert_id, user_id) DO UPDATE SET dismissed_at = `+max+`(alert_dismissals.dismissed_at, excluded.dismissed_at)`, userID, c.d.Time(at), id)
 		if err != nil {
 			return err
-		}
-		if n == 0 {
-			return domain.Errorf(domain.ENotFound, "Alert not found")
 		}
 		var dismissed bool
 		out, err = c.scanAlert(tx.QueryRow(ctx, `SELECT `+viewedCols+` FROM alerts WHERE id = $2`, userID, id), &dismissed)

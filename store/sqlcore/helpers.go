@@ -19,7 +19,12 @@ func queryAll[T any](ctx context.Context, db Querier, scan func(Row) (T, error),
 // execOne runs a write of one row on the writer: ENotFound saying msg when
 // it matched none.
 func (c *Core) execOne(ctx context.Context, msg string, q string, args ...any) error {
-	n, err := c.w.Exec(ctx, q, args...)
+	return execOneOn(ctx, c.w, msg, q, args...)
+}
+
+// execOneOn is execOne on q (an open transaction, say).
+func execOneOn(ctx context.Context, on Querier, msg string, q string, args ...any) error {
+	n, err := on.Exec(ctx, q, args...)
 	if err != nil {
 		return err
 	}

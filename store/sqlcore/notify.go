@@ -46,14 +46,10 @@ func (c *Core) UpdateNotifyChannel(ctx context.Context, ch domain.NotifyChannel)
 // fail in the same transaction.
 func (c *Core) DeleteNotifyChannel(ctx context.Context, id string, at time.Time) error {
 	return c.w.Tx(ctx, func(tx Querier) error {
-		n, err := tx.Exec(ctx, `DELETE FROM notify_channels WHERE id = $1`, id)
-		if err != nil {
+		if err := execOneOn(ctx, tx, "Notification channel not found", `DELETE FROM notify_channels WHERE id = $1`, id); err != nil {
 			return err
 		}
-		if n == 0 {
-			return domain.Errorf(domain.ENotFound, "Notification channel not found")
-		}
-		_, err = tx.Exec(ctx, `UPDATE notify_outbox SET status = $1, last_error = $2, next_at = $3 WHERE channel_id = $4 AND status = $5`,
+		_, err := tx.Exec(ctx, `UPDATE notify_outbox SET status = $1, last_error = $2, next_at = $3 WHERE channel_id = $4 AND status = $5`,
 			domain.NotifyFailed, "channel deleted", c.d.Time(at), id, domain.NotifyPending)
 		return err
 	})

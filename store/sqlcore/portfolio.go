@@ -46,3 +46,51 @@ func (c *Core) scanPoint(row Row) (domain.PortfolioPoint, error) {
 	p.Cash, err = decimal.NewFromString(cash)
 	return p, err
 }
+
+// ThinPortfolioPoints is domain.PortfolioStore's thinning over an engine's
+// row ids: in one transaction it reads the points older than before with
+// sel (row id, time, value as text; $1 the bound) and deletes with del, by
+// row id, those domain.ThinKeep drops. It answers how many del deleted.
+func ThinPortfolioPoints[ID any](ctx context.Context, c *Core, before time.Time, bucket time.Duration, sel string,
+	del func(ctx context.Context, tx Querier, ids []ID) (int64, error)) (int64, error) {
+	var deleted int64
+	err := c.w.Tx(ctx, func(tx Querier) error {
+		type row struct {
+			id ID
+			p  domain.PortfolioPoint
+		}
+		rows, err := queryAll(ctx, tx, func(r Row) (row, error) {
+			var x row
+			var value string
+			if err := r.Scan(&x.id, c.d.TimeDest(&x.p.Time), &value); err != nil {
+				return x, err
+			}
+			x.p.Time = utc(x.p.Time)
+			v, err := decimal.NewFromString(value)
+			x.p.Value = v
+			return x, err
+		}, sel, c.d.Time(before))
+		if err != nil {
+			return err
+		}
+		pts := make([]domain.PortfolioPoint, len(rows))
+		for i, x := range rows {
+			pts[i] = x.p
+		}
+		var drop []ID
+		for i, k := range domain.ThinKeep(pts, bucket) {
+			if !k {
+				drop = append(drop, rows[i].id)
+			}
+		}
+		if len(drop) == 0 {
+			return nil
+		}
+		deleted, err = del(ctx, tx, drop)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return deleted, nil
+}

@@ -29,14 +29,10 @@ func (c *Core) CountActiveJobs(ctx context.Context, kind, owner string) (int, er
 // DeleteBacktest implements domain.QuotaStore.
 func (c *Core) DeleteBacktest(ctx context.Context, id string) error {
 	return c.w.Tx(ctx, func(tx Querier) error {
-		n, err := tx.Exec(ctx, `DELETE FROM backtests WHERE id = $1`, id)
-		if err != nil {
+		if err := execOneOn(ctx, tx, "Backtest not found", `DELETE FROM backtests WHERE id = $1`, id); err != nil {
 			return err
 		}
-		if n == 0 {
-			return domain.Errorf(domain.ENotFound, "Backtest not found")
-		}
-		_, err = tx.Exec(ctx, `DELETE FROM jobs WHERE id = $1 AND kind = 'backtest' AND status IN `+finished, id)
+		_, err := tx.Exec(ctx, `DELETE FROM jobs WHERE id = $1 AND kind = 'backtest' AND status IN `+finished, id)
 		return err
 	})
 }

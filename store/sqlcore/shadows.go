@@ -13,6 +13,17 @@ import (
 const ShadowCols = `id, evaluation_id, at, strategy, symbol, candle_time, price, role, provider, model,
 	decision, confidence, reasoning, input_tokens, output_tokens, cost, latency_ms, error`
 
+// ShadowArgs are d's values in ShadowCols' order, times as dialect di
+// binds them, once d passes domain.CheckShadowDecision. (A function, not a
+// method: the stores' methods are the domain's.)
+func ShadowArgs(di Dialect, d domain.ShadowDecision) ([]any, error) {
+	if err := domain.CheckShadowDecision(d); err != nil {
+		return nil, err
+	}
+	return []any{d.ID, d.EvaluationID, di.Time(d.Time), d.Strategy, d.Symbol, di.Time(d.CandleTime), d.Price.String(), d.Role,
+		d.Provider, d.Model, d.Decision, d.Confidence, d.Reasoning, d.InputTokens, d.OutputTokens, DecimalText(d.Cost), d.LatencyMS, d.Error}, nil
+}
+
 // ShadowDecisions implements domain.StrategyStore.
 func (c *Core) ShadowDecisions(ctx context.Context, f domain.ShadowFilter) ([]domain.ShadowDecision, error) {
 	if f.Limit <= 0 {

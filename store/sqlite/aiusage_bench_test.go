@@ -3,7 +3,6 @@ package sqlite_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 
 	"kestrel/ai/spend"
 	"kestrel/domain"
-	"kestrel/store/sqlite"
 )
 
 // BenchmarkAIBudgetCheck is the check every AI decision makes before it
@@ -20,11 +18,7 @@ import (
 // symbols every hour for 30 days (8,640 decisions).
 func BenchmarkAIBudgetCheck(b *testing.B) {
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "kestrel.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(b)
 	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	cost := decimal.RequireFromString("0.000123")
 	n := 0

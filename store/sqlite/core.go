@@ -21,11 +21,7 @@ func (dialect) Unique(err error) bool { return strings.Contains(err.Error(), "UN
 type coreReader struct{ d db }
 
 func (q coreReader) Exec(ctx context.Context, s string, args ...any) (int64, error) {
-	res, err := q.d.ExecContext(ctx, s, args...)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+	return affected(q.d.ExecContext(ctx, s, args...))
 }
 
 func (q coreReader) Query(ctx context.Context, s string, args ...any) (sqlcore.Rows, error) {
@@ -56,11 +52,7 @@ func (w coreWriter) Tx(ctx context.Context, fn func(sqlcore.Querier) error) erro
 type coreTx struct{ tx *sql.Tx }
 
 func (q coreTx) Exec(ctx context.Context, s string, args ...any) (int64, error) {
-	res, err := q.tx.ExecContext(ctx, s, args...)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+	return affected(q.tx.ExecContext(ctx, s, args...))
 }
 
 func (q coreTx) Query(ctx context.Context, s string, args ...any) (sqlcore.Rows, error) {
@@ -79,6 +71,14 @@ func (q coreTx) QueryRow(ctx context.Context, s string, args ...any) sqlcore.Row
 type coreRows struct{ sqlRows }
 
 func (r coreRows) Close() { r.Rows.Close() }
+
+// affected is the count of rows an Exec changed, or its error.
+func affected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
 
 // newCore returns the shared core over s's pools.
 func newCore(s *Store) sqlcore.Core {

@@ -14,13 +14,21 @@ import (
 	"kestrel/store/storetest"
 )
 
-func openStore(t *testing.T) *sqlite.Store {
+// openStore opens a store on a new file, closed when the test ends.
+func openStore(t testing.TB) *sqlite.Store {
+	t.Helper()
+	st := open(t)
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// open opens a store on a new file; the caller closes it.
+func open(t testing.TB) *sqlite.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "kestrel.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
 	return st
 }
 

@@ -2,13 +2,13 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"kestrel/domain"
+	"kestrel/store/sqlcore"
 )
 
 var _ domain.PortfolioStore = (*Store)(nil)
@@ -36,55 +36,26 @@ func (s *Store) PeakPortfolioValue(ctx context.Context) (decimal.Decimal, error)
 
 // ThinPortfolioPoints implements domain.PortfolioStore: it reads the points
 // older than before and deletes, by rowid and in one transaction, those
-// domain.ThinKeep drops.
+// domain.ThinKeep drops, 500 ids a statement (below SQLite's bound on
+// variables).
 func (s *Store) ThinPortfolioPoints(ctx context.Context, before time.Time, bucket time.Duration) (int64, error) {
-	var deleted int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT rowid, at, value FROM portfolio_points WHERE at < ? ORDER BY at, rowid`, ms(before))
-		if err != nil {
-			return err
-		}
-		var ids []int64
-		var pts []domain.PortfolioPoint
-		for rows.Next() {
-			var id, at int64
-			var value string
-			if err := rows.Scan(&id, &at, &value); err != nil {
-				rows.Close()
-				return err
+	return sqlcore.ThinPortfolioPoints(ctx, &s.Core, before, bucket,
+		`SELECT rowid, at, value FROM portfolio_points WHERE at < $1 ORDER BY at, rowid`,
+		func(ctx context.Context, tx sqlcore.Querier, drop []int64) (int64, error) {
+			var deleted int64
+			for len(drop) > 0 {
+				n := min(len(drop), 500)
+				ids := make([]any, n)
+				for i, id := range drop[:n] {
+					ids[i] = id
+				}
+				c, err := tx.Exec(ctx, `DELETE FROM portfolio_points WHERE rowid IN (?`+strings.Repeat(`, ?`, n-1)+`)`, ids...)
+				if err != nil {
+					return deleted, err
+				}
+				deleted += c
+				drop = drop[n:]
 			}
-			v, err := decimal.NewFromString(value)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			ids, pts = append(ids, id), append(pts, domain.PortfolioPoint{Time: fromMS(at), Value: v})
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		var drop []any
-		for i, k := range domain.ThinKeep(pts, bucket) {
-			if !k {
-				drop = append(drop, ids[i])
-			}
-		}
-		for len(drop) > 0 {
-			n := min(len(drop), 500)
-			q := `DELETE FROM portfolio_points WHERE rowid IN (?` + strings.Repeat(`, ?`, n-1) + `)`
-			res, err := tx.ExecContext(ctx, q, drop[:n]...)
-			if err != nil {
-				return err
-			}
-			c, _ := res.RowsAffected()
-			deleted += c
-			drop = drop[n:]
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	return deleted, nil
+			return deleted, nil
+		})
 }

@@ -21,11 +21,11 @@ func (s *Store) SaveShadowDecisions(ctx context.Context, ds []domain.ShadowDecis
 		}
 		defer st.Close()
 		for _, d := range ds {
-			if err := domain.CheckShadowDecision(d); err != nil {
+			args, err := sqlcore.ShadowArgs(dialect{}, d)
+			if err != nil {
 				return err
 			}
-			_, err := st.ExecContext(ctx, d.ID, d.EvaluationID, ms(d.Time), d.Strategy, d.Symbol, ms(d.CandleTime), d.Price.String(), d.Role,
-				d.Provider, d.Model, d.Decision, d.Confidence, d.Reasoning, d.InputTokens, d.OutputTokens, sqlcore.DecimalText(d.Cost), d.LatencyMS, d.Error)
+			_, err = st.ExecContext(ctx, args...)
 			if err != nil && (dialect{}).Unique(err) {
 				return domain.Errorf(domain.EConflict, "Shadow decision %s is already stored", d.ID)
 			}

@@ -16,19 +16,15 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 // RunLedger is the contract for domain.LedgerStore. The parts share one
 // store and keep to their own ids, users and symbols.
 func RunLedger(t *testing.T, s domain.LedgerStore) {
-	for _, tc := range []struct {
-		name string
-		fn   func(*testing.T, domain.LedgerStore)
-	}{
+	same := func(*testing.T) domain.LedgerStore { return s }
+	runParts(t, same, []part[domain.LedgerStore]{
 		{"Books", testLedgerBooks},
 		{"HoldsAndLinks", testLedgerHolds},
 		{"ClientIDsPerUser", testLedgerClientIDs},
 		{"FillFilters", testLedgerFillFilters},
 		{"AuditWithTheChange", testLedgerAudit},
 		{"TrailingStopKeepsItsMark", testLedgerTrail},
-	} {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, s) })
-	}
+	})
 }
 
 func testLedgerBooks(t *testing.T, s domain.LedgerStore) {

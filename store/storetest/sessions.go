@@ -10,9 +10,7 @@ import (
 
 func testSessionDetails(t *testing.T, s domain.Store) {
 	ctx := context.Background()
-	if err := s.CreateUser(ctx, user("u1", "a@example.com", domain.RoleTrader), "h", false); err != nil {
-		t.Fatal(err)
-	}
+	addUser(t, s, "u1", "a@example.com", domain.RoleTrader)
 	older := domain.Session{TokenHash: "old", UserID: "u1", CreatedAt: at, ExpiresAt: at.Add(time.Hour), UserAgent: "curl/8", Remote: "10.0.0.1"}
 	newer := domain.Session{TokenHash: "new", UserID: "u1", CreatedAt: at.Add(time.Minute), ExpiresAt: at.Add(time.Hour)}
 	for _, ss := range []domain.Session{older, newer} {
@@ -48,9 +46,7 @@ func testSessionDetails(t *testing.T, s domain.Store) {
 
 func testTickets(t *testing.T, s domain.Store) {
 	ctx := context.Background()
-	if err := s.CreateUser(ctx, user("u1", "a@example.com", domain.RoleTrader), "h", false); err != nil {
-		t.Fatal(err)
-	}
+	addUser(t, s, "u1", "a@example.com", domain.RoleTrader)
 	if err := s.CreateSession(ctx, domain.Session{TokenHash: "sess", UserID: "u1", CreatedAt: at, ExpiresAt: at.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}

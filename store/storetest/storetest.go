@@ -15,10 +15,12 @@ type Open func(t *testing.T) domain.Store
 
 // Run runs the whole contract against stores made by open.
 func Run(t *testing.T, open Open) {
-	tests := []struct {
-		name string
-		fn   func(*testing.T, domain.Store)
-	}{
+	fresh := func(t *testing.T) domain.Store {
+		s := open(t)
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	runParts(t, fresh, []part[domain.Store]{
 		{"Users", testUsers},
 		{"FirstUserOnlyOnce", testFirstUser},
 		{"Sessions", testSessions},
@@ -34,14 +36,7 @@ func Run(t *testing.T, open Open) {
 		{"AlertDismissals", testAlertDismissals},
 		{"AlertNotifyEvent", testAlertNotifyEvent},
 		{"JobNotifyEvent", testJobNotifyEvent},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			s := open(t)
-			t.Cleanup(func() { s.Close() })
-			tc.fn(t, s)
-		})
-	}
+	})
 }
 
 // at is a fixed, millisecond-precise instant both engines store exactly.
@@ -49,6 +44,15 @@ var at = time.Date(2026, 5, 1, 12, 30, 15, 123_000_000, time.UTC)
 
 func user(id, email string, role domain.Role) domain.User {
 	return domain.User{ID: id, Email: email, Name: "Name " + id, Role: role, CreatedAt: at}
+}
+
+// addUser stores a user with a placeholder password hash; the case
+// checks something else.
+func addUser(t *testing.T, s domain.UserStore, id, email string, role domain.Role) {
+	t.Helper()
+	if err := s.CreateUser(context.Background(), user(id, email, role), "h", false); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func wantCode(t *testing.T, err error, code string) {
@@ -93,9 +97,7 @@ func testUsers(t *testing.T, s domain.Store) {
 		t.Fatalf("after updates: %+v", u)
 	}
 
-	if err := s.CreateUser(ctx, user("u3", "b@example.com", domain.RoleTrader), "h", false); err != nil {
-		t.Fatal(err)
-	}
+	addUser(t, s, "u3", "b@example.com", domain.RoleTrader)
 	all, err := s.ListUsers(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -185,9 +187,7 @@ func testFirstUser(t *testing.T, s domain.Store) {
 
 func testSessions(t *testing.T, s domain.Store) {
 	ctx := context.Background()
-	if err := s.CreateUser(ctx, user("u1", "a@example.com", domain.RoleTrader), "h", false); err != nil {
-		t.Fatal(err)
-	}
+	addUser(t, s, "u1", "a@example.com", domain.RoleTrader)
 	live := domain.Session{TokenHash: "live", UserID: "u1", CreatedAt: at, ExpiresAt: at.Add(time.Hour)}
 	old := domain.Session{TokenHash: "old", UserID: "u1", CreatedAt: at, ExpiresAt: at.Add(-time.Minute)}
 	for _, ss := range []domain.Session{live, old} {

@@ -17,10 +17,7 @@ import (
 // RunStrategies is the contract for domain.StrategyStore; every part gets a
 // fresh store from open.
 func RunStrategies(t *testing.T, open func(t *testing.T) domain.StrategyStore) {
-	for _, tc := range []struct {
-		name string
-		fn   func(*testing.T, domain.StrategyStore)
-	}{
+	runParts(t, open, []part[domain.StrategyStore]{
 		{"SaveAndList", testStrategiesSave},
 		{"EvaluationRoundTrip", testEvaluationRoundTrip},
 		{"EvaluationFilters", testEvaluationFilters},
@@ -30,9 +27,7 @@ func RunStrategies(t *testing.T, open func(t *testing.T) domain.StrategyStore) {
 		{"Versions", testStrategyVersions},
 		{"VersionsAtOnce", testStrategyVersionsAtOnce},
 		{"ShadowDecisions", testShadowDecisions},
-	} {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
-	}
+	})
 }
 
 // sameJSON reports whether two documents mean the same (PostgreSQL's jsonb

@@ -10,9 +10,7 @@ import (
 
 func testTOTP(t *testing.T, s domain.Store) {
 	ctx := context.Background()
-	if err := s.CreateUser(ctx, user("u1", "a@example.com", domain.RoleOperator), "h", false); err != nil {
-		t.Fatal(err)
-	}
+	addUser(t, s, "u1", "a@example.com", domain.RoleOperator)
 	_, err := s.TOTPByUser(ctx, "u1")
 	wantCode(t, err, domain.ENotFound)
 	if ok, err := s.UseTOTPStep(ctx, "u1", 5); err != nil || ok {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"testing"
@@ -27,23 +28,8 @@ func BaseURL() string {
 // or fails when KESTREL_REQUIRE_POSTGRES=1 (CI sets it).
 func URL(t testing.TB) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
 	base := BaseURL()
-	conn := connect(t, ctx, base)
-	defer conn.Close(ctx)
-	schema := uniqueName()
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if c, err := pgx.Connect(ctx, base); err == nil {
-			c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE")
-			c.Close(ctx)
-		}
-	})
+	schema := create(t, 5*time.Second, base, "CREATE SCHEMA %s", "DROP SCHEMA %s CASCADE")
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatalf("parse %s: %v", redact(base), err)
@@ -68,6 +54,31 @@ func connect(t testing.TB, ctx context.Context, base string) *pgx.Conn {
 	return conn
 }
 
+// create makes a uniquely named object on base with the statement
+// createSQL (the name at its %s) within timeout, drops it with dropSQL when
+// the test ends, and returns its name. It skips or fails like connect when
+// no server answers.
+func create(t testing.TB, timeout time.Duration, base, createSQL, dropSQL string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	conn := connect(t, ctx, base)
+	defer conn.Close(ctx)
+	name := uniqueName()
+	if _, err := conn.Exec(ctx, fmt.Sprintf(createSQL, name)); err != nil {
+		t.Fatalf("%s: %v", fmt.Sprintf(createSQL, name), err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if c, err := pgx.Connect(ctx, base); err == nil {
+			c.Exec(ctx, fmt.Sprintf(dropSQL, name))
+			c.Close(ctx)
+		}
+	})
+	return name
+}
+
 // uniqueName names a test's schema or database.
 func uniqueName() string {
 	b := make([]byte, 6)
@@ -89,24 +100,9 @@ func redact(raw string) string {
 // or fails like URL when no server is reachable.
 func Database(t testing.TB) (name, dbURL string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	base := BaseURL()
-	conn := connect(t, ctx, base)
-	defer conn.Close(ctx)
-	name = uniqueName()
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if c, err := pgx.Connect(ctx, base); err == nil {
-			// FORCE ends the connections a killed server left behind.
-			c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-			c.Close(ctx)
-		}
-	})
+	// FORCE ends the connections a killed server left behind.
+	name = create(t, 10*time.Second, base, "CREATE DATABASE %s", "DROP DATABASE IF EXISTS %s WITH (FORCE)")
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatalf("parse %s: %v", redact(base), err)
