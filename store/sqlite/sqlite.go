@@ -117,10 +117,8 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return err
 }
 
-// ms and fromMS convert times to the integer milliseconds stored in SQLite.
+// ms converts a time to the integer milliseconds stored in SQLite.
 func ms(t time.Time) int64 { return t.UnixMilli() }
-
-func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 
 // BackupTo writes a consistent copy of the live database to path (VACUUM
 // INTO reads one snapshot while writers go on). It writes only the copy,

@@ -37,13 +37,17 @@ const position = (over: Partial<Position>): Position => ({
 const at = (iso: string) => Date.parse(iso) / 1000;
 
 describe('viewFromQuery', () => {
-  const listed = ['BTC-USD', 'ETH-USD', 'ADA-USD', 'SOL-USD'];
+  // As the server lists them: alphabetically.
+  const listed = ['ADA-USD', 'BTC-USD', 'ETH-USD', 'SOL-USD'];
   it('reads a known symbol and timeframe from the link', () => {
     expect(viewFromQuery(new URLSearchParams('symbol=ETH-USD&tf=15m'), '1h', listed)).toEqual({ symbol: 'ETH-USD', tf: '15m' });
   });
-  it('falls back to the first market and the settings timeframe for unknown values', () => {
+  it('falls back to BTC-USD (when listed) and the settings timeframe for unknown values', () => {
     expect(viewFromQuery(new URLSearchParams('symbol=DOGE-USD&tf=3h'), '4h', listed)).toEqual({ symbol: 'BTC-USD', tf: '4h' });
     expect(viewFromQuery(new URLSearchParams(''), 'weekly', listed)).toEqual({ symbol: 'BTC-USD', tf: '1h' });
+  });
+  it('falls back to the first listed market when BTC-USD is not listed', () => {
+    expect(viewFromQuery(new URLSearchParams(''), '1h', ['ETH-EUR', 'SOL-EUR'])).toEqual({ symbol: 'ETH-EUR', tf: '1h' });
   });
   it("takes the link's symbol as it is while the symbols load", () => {
     expect(viewFromQuery(new URLSearchParams('symbol=sol-usd'), '1h', [])).toEqual({ symbol: 'SOL-USD', tf: '1h' });

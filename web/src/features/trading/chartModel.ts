@@ -18,15 +18,16 @@ export interface ChartView {
 export const DEFAULT_SYMBOL = 'BTC-USD';
 
 /**
- * The chart's symbol and timeframe from ?symbol=ETH-USD&tf=1h; an unknown or missing value falls back
- * (to the first listed symbol). While the symbols load (`symbols` empty) the URL's symbol is taken as it is.
+ * The chart's symbol and timeframe from ?symbol=ETH-USD&tf=1h; an unknown or missing value falls back to
+ * DEFAULT_SYMBOL when the server lists it, else to the first listed symbol (the list is alphabetical, so its
+ * first is no better a default). While the symbols load (`symbols` empty) the URL's symbol is taken as it is.
  */
 export function viewFromQuery(q: URLSearchParams, fallbackTf: string, symbols: readonly string[]): ChartView {
   const sym = q.get('symbol')?.toUpperCase() ?? '';
   const tf = q.get('tf') ?? '';
   const known = symbols.length === 0 ? sym !== '' : symbols.includes(sym);
   return {
-    symbol: known ? sym : (symbols[0] ?? DEFAULT_SYMBOL),
+    symbol: known ? sym : symbols.length === 0 || symbols.includes(DEFAULT_SYMBOL) ? DEFAULT_SYMBOL : symbols[0],
     tf: tf in TIMEFRAMES ? tf : fallbackTf in TIMEFRAMES ? fallbackTf : '1h',
   };
 }
