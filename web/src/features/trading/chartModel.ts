@@ -27,7 +27,7 @@ export function viewFromQuery(q: URLSearchParams, fallbackTf: string, symbols: r
   const tf = q.get('tf') ?? '';
   const known = symbols.length === 0 ? sym !== '' : symbols.includes(sym);
   return {
-    symbol: known ? sym : symbols.length === 0 || symbols.includes(DEFAULT_SYMBOL) ? DEFAULT_SYMBOL : symbols[0],
+    symbol: known ? sym : symbols.includes(DEFAULT_SYMBOL) ? DEFAULT_SYMBOL : (symbols[0] ?? DEFAULT_SYMBOL),
     tf: tf in TIMEFRAMES ? tf : fallbackTf in TIMEFRAMES ? fallbackTf : '1h',
   };
 }
