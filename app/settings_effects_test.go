@@ -75,7 +75,7 @@ var effectTests = map[string][]string{
 
 	"ui.theme.mode":                 {"web/src/lib/theme.test.ts: applies light and dark as chosen, whatever the system says"},
 	"ui.theme.fontSize":             {"web/src/lib/prefs.test.tsx: sets the font size of the whole app from the theme settings"},
-	"ui.dashboard.refreshInterval":  {"web/src/features/trading/dashboardSettings.test.tsx: refreshes the recent trades at the dashboard refresh interval"},
+	"ui.dashboard.refreshInterval":  {"web/src/features/trading/dashboardSettings.test.tsx: refreshes every card at the dashboard refresh interval"},
 	"ui.dashboard.showMetrics":      {"web/src/features/trading/dashboardSettings.test.tsx: shows or hides the metrics, the chart and the recent trades as the dashboard settings say"},
 	"ui.dashboard.showCharts":       {"web/src/features/trading/dashboardSettings.test.tsx: shows or hides the metrics, the chart and the recent trades as the dashboard settings say"},
 	"ui.dashboard.showRecentTrades": {"web/src/features/trading/dashboardSettings.test.tsx: shows or hides the metrics, the chart and the recent trades as the dashboard settings say"},
@@ -86,7 +86,7 @@ var effectTests = map[string][]string{
 	"ui.language.timezone":          {"web/src/lib/format.test.ts: formats date and time as chosen, in the chosen time zone"},
 	"ui.display.decimalPlaces":      {"web/src/lib/format.test.ts: groups numbers with the chosen separator and decimal places"},
 	"ui.display.thousandsSeparator": {"web/src/lib/format.test.ts: groups numbers with the chosen separator and decimal places"},
-	"ui.charts.timeframe":           {"web/src/features/trading/chartModel.test.ts: falls back to the first market and the settings timeframe for unknown values"},
+	"ui.charts.timeframe":           {"web/src/features/trading/chartModel.test.ts: falls back to BTC-USD (when listed) and the settings timeframe for unknown values"},
 	"ui.notifications.trades":       {"notify.TestNotificationSwitchesDriveRouting"},
 	"ui.notifications.alerts":       {"notify.TestNotificationSwitchesDriveRouting"},
 	"ui.notifications.system":       {"notify.TestNotificationSwitchesDriveRouting"},

@@ -2,13 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api';
 import { sendWithRetry, type RetryOptions } from '@/lib/retry';
 import { marketKeys, systemKeys, tradeKeys, tradingKeys } from '@/lib/queryKeys';
+import { usePollEvery } from './poll';
 import type { Balance, Candle, FeeRates, Order, OrderStatus, Performance, PortfolioSummary, Position, Stats24h, SystemMetrics, SystemStatus, Ticker, Trade } from '@/lib/types';
 
-/** Polling intervals of spec section 7; realtime frames refresh sooner. */
+/** Polling intervals of spec section 7; realtime frames refresh sooner. Under a PollEvery (the Dashboard) its interval replaces them. */
 export const POLL = { ticker: 2000, positions: 5000, orders: 5000, portfolio: 5000, status: 5000, recent: 5000, history: 10_000, metrics: 10_000, performance: 10_000, candles: 60_000, stats: 60_000 };
 
 export function useTicker(symbol: string) {
-  return useQuery({ queryKey: marketKeys.ticker(symbol), queryFn: () => api.get<Ticker>(`/market-data/ticker/${symbol}`), refetchInterval: POLL.ticker, staleTime: 0 });
+  return useQuery({ queryKey: marketKeys.ticker(symbol), queryFn: () => api.get<Ticker>(`/market-data/ticker/${symbol}`), refetchInterval: usePollEvery(POLL.ticker), staleTime: 0 });
 }
 
 export { useProduct, useProducts } from '@/lib/products';
@@ -58,14 +59,14 @@ export function useCandles(symbol: string, limit = 100, timeframe = '1h') {
       api
         .get<{ candles: Candle[] }>(`/market-data/candles/${symbol}?granularity=${tf.granularity}&limit=${Math.min(300, limit * tf.group)}`)
         .then((d) => groupCandles(d.candles, tf.group, (tf.seconds / tf.group) * 1000).slice(-limit)),
-    refetchInterval: POLL.candles,
+    refetchInterval: usePollEvery(POLL.candles),
     staleTime: 0,
   });
 }
 
 /** A symbol's 24-hour statistics (its open 24 hours ago gives the change against the live price). */
 export function useStats24h(symbol: string) {
-  return useQuery({ queryKey: marketKeys.stats(symbol), queryFn: () => api.get<Stats24h>(`/market-data/stats/${symbol}`), refetchInterval: POLL.stats, staleTime: 0 });
+  return useQuery({ queryKey: marketKeys.stats(symbol), queryFn: () => api.get<Stats24h>(`/market-data/stats/${symbol}`), refetchInterval: usePollEvery(POLL.stats), staleTime: 0 });
 }
 
 /** The account's latest fills on one symbol (the key starts with 'history', so a fill over the socket refreshes it). */
@@ -73,20 +74,20 @@ export function useSymbolFills(symbol: string, limit = 100) {
   return useQuery({
     queryKey: tradeKeys.symbolHistory(symbol, limit),
     queryFn: () => api.get<{ trades: Trade[] }>(`/trading/history?symbol=${encodeURIComponent(symbol)}&limit=${limit}&offset=0`).then((d) => d.trades),
-    refetchInterval: POLL.history,
+    refetchInterval: usePollEvery(POLL.history),
     staleTime: 0,
   });
 }
 
 export function usePositions() {
-  return useQuery({ queryKey: tradeKeys.positions, queryFn: () => api.get<{ positions: Position[] }>('/trading/positions').then((d) => d.positions), refetchInterval: POLL.positions, staleTime: 0 });
+  return useQuery({ queryKey: tradeKeys.positions, queryFn: () => api.get<{ positions: Position[] }>('/trading/positions').then((d) => d.positions), refetchInterval: usePollEvery(POLL.positions), staleTime: 0 });
 }
 
 export function useOrders(status: OrderStatus | '' = '', limit = 100) {
   return useQuery({
     queryKey: tradeKeys.orders(status, limit),
     queryFn: () => api.get<{ orders: Order[] }>(`/trading/orders?limit=${limit}${status ? `&status_filter=${status}` : ''}`).then((d) => d.orders),
-    refetchInterval: POLL.orders,
+    refetchInterval: usePollEvery(POLL.orders),
     staleTime: 0,
   });
 }
@@ -101,37 +102,37 @@ export function useHistory(limit: number, interval: number) {
 }
 
 export function usePerformance() {
-  return useQuery({ queryKey: tradeKeys.performance, queryFn: () => api.get<Performance>('/trading/performance'), refetchInterval: POLL.performance, staleTime: 0 });
+  return useQuery({ queryKey: tradeKeys.performance, queryFn: () => api.get<Performance>('/trading/performance'), refetchInterval: usePollEvery(POLL.performance), staleTime: 0 });
 }
 
 export function usePortfolio() {
-  return useQuery({ queryKey: tradeKeys.portfolio, queryFn: () => api.get<PortfolioSummary>('/trading/portfolio'), refetchInterval: POLL.portfolio, staleTime: 0 });
+  return useQuery({ queryKey: tradeKeys.portfolio, queryFn: () => api.get<PortfolioSummary>('/trading/portfolio'), refetchInterval: usePollEvery(POLL.portfolio), staleTime: 0 });
 }
 
 /** GET /trading/balances: funds, and the fee rates when the exchange publishes them. */
-const balancesQuery = {
+const balancesQuery = (every: number) => ({
   queryKey: tradeKeys.balances,
   queryFn: () => api.get<{ balances: Balance[]; fees?: FeeRates }>('/trading/balances'),
-  refetchInterval: POLL.portfolio,
+  refetchInterval: every,
   staleTime: 0,
-};
+});
 
 /** Every currency's funds: available, on hold for resting orders, and total. */
 export function useBalances() {
-  return useQuery({ ...balancesQuery, select: (d) => d.balances });
+  return useQuery({ ...balancesQuery(usePollEvery(POLL.portfolio)), select: (d) => d.balances });
 }
 
 /** The exchange's fee rates, from the same query as the balances; null when the exchange does not publish them. */
 export function useFeeRates() {
-  return useQuery({ ...balancesQuery, select: (d) => d.fees ?? null });
+  return useQuery({ ...balancesQuery(usePollEvery(POLL.portfolio)), select: (d) => d.fees ?? null });
 }
 
 export function useSystemStatus() {
-  return useQuery({ queryKey: systemKeys.status, queryFn: () => api.get<SystemStatus>('/system/status'), refetchInterval: POLL.status, staleTime: 0 });
+  return useQuery({ queryKey: systemKeys.status, queryFn: () => api.get<SystemStatus>('/system/status'), refetchInterval: usePollEvery(POLL.status), staleTime: 0 });
 }
 
 export function useSystemMetrics() {
-  return useQuery({ queryKey: systemKeys.metrics, queryFn: () => api.get<SystemMetrics>('/system/metrics'), refetchInterval: POLL.metrics, staleTime: 0 });
+  return useQuery({ queryKey: systemKeys.metrics, queryFn: () => api.get<SystemMetrics>('/system/metrics'), refetchInterval: usePollEvery(POLL.metrics), staleTime: 0 });
 }
 
 /** Refreshes every trading view after a change. */

@@ -68,13 +68,25 @@ describe('Dashboard settings', () => {
     }
   });
 
-  it('refreshes the recent trades at the dashboard refresh interval', async () => {
-    const net = serve({ dashboard: { refreshInterval: 1000 } });
-    renderDashboard();
-    const recent = () => net.urls().filter((u) => u === '/api/trading/history?limit=10&offset=0').length;
-    // Every second: three asks in about two seconds (the default, 5 s, would make one).
-    await waitFor(() => expect(recent()).toBeGreaterThanOrEqual(3), { timeout: 4_000 });
-  });
+  it('refreshes every card at the dashboard refresh interval', async () => {
+    // Each card's requests, whatever they answer: metrics, status, trading metrics, price, chart (candles, positions,
+    // fills) and recent trades.
+    const cards = ['/api/trading/performance', '/api/system/status', '/api/system/metrics', '/api/market-data/ticker/BTC-USD', '/api/market-data/candles/BTC-USD', '/api/trading/positions', '/api/trading/history?symbol=BTC-USD&', '/api/trading/history?limit=10&offset=0'];
+    const asks = (net: ReturnType<typeof serve>) => cards.map((c) => [c, net.urls().filter((u) => u.startsWith(c)).length] as const);
+    // Every second: three asks of each in about two seconds.
+    const fast = serve({ dashboard: { refreshInterval: 1000 } });
+    let view = renderDashboard();
+    await waitFor(() => expect(asks(fast).filter(([, n]) => n < 3)).toEqual([]), { timeout: 4_000 });
+    view.unmount();
+    vi.unstubAllGlobals();
+    // At the default (5 s), the same two and a half seconds bring no second ask of any.
+    const slow = serve({});
+    view = renderDashboard();
+    await waitFor(() => expect(asks(slow).filter(([, n]) => n < 1)).toEqual([]));
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(asks(slow).filter(([, n]) => n > 1)).toEqual([]);
+    view.unmount();
+  }, 10_000);
 
   it('draws the chart type the settings choose: candlestick, line or area', async () => {
     for (const [type, kind] of [

@@ -10,8 +10,19 @@ import { PriceChart } from '../components/PriceChart';
 import { Watchlist } from '../components/Watchlist';
 import { useChartView } from '../useChartView';
 import { healthBadge } from '../status';
+import { PollEvery } from '../poll';
 
+/** Every card below polls at the dashboard refresh interval setting (where it polls at all). */
 export default function Dashboard() {
+  const { refreshMs } = useDashboardPrefs();
+  return (
+    <PollEvery.Provider value={refreshMs}>
+      <DashboardCards />
+    </PollEvery.Provider>
+  );
+}
+
+function DashboardCards() {
   const [quick, setQuick] = useState(false);
   const perf = usePerformance();
   const status = useSystemStatus();
