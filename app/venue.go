@@ -49,7 +49,9 @@ func (a *App) venueFor(ctx context.Context, api settings.API) (*venue.Venue, err
 	}
 	feed.FollowBook() // paper market orders walk Coinbase's level2 book
 	slog.Info("market: coinbase public market data for the paper venue", "api", cfg.RESTURL(), "market_ws", cfg.MarketURL(), "component", "exchange")
-	return venue.OnLiveMarket(a.sandbox.Paper, feed, a.matchingFailed), nil
+	v := venue.OnLiveMarket(a.sandbox.Paper, feed, a.matchingFailed)
+	v.Key.Timeout, v.Key.RateLimit = e.Timeout, e.RateLimit // a change of either rebuilds the feed (Venue.Selected)
+	return v, nil
 }
 
 // current is the venue in use (nil before openEngine).
@@ -58,7 +60,8 @@ func (a *App) current() *venue.Venue { return a.venues.Current() }
 // switchExchange follows a change of the exchange or market settings: the
 // new venue replaces the old and the engine restarts on it (orders already
 // at an exchange stay there; the paper venue keeps its account whichever
-// market it trades on).
+// market it trades on). A new timeout or rate limit for paper on live
+// prices rebuilds only the Coinbase feed.
 func (a *App) switchExchange(ctx context.Context, old, next settings.Settings, by domain.User) {
 	cur := a.venues.Current()
 	if cur.Selected(next.API) {
@@ -75,6 +78,19 @@ func (a *App) switchExchange(ctx context.Context, old, next settings.Settings, b
 	running := a.runCtx != nil && a.runCtx.Err() == nil
 	if running {
 		a.stopEngine()
+	}
+	if cur.SameAccount(v) {
+		// Only the feed changed (its timeout or rate limit): the paper
+		// account, its resting orders, the risk state and the portfolio
+		// history go on, now on the rebuilt feed.
+		if err := a.Trading.Rescope(func() error { a.venues.Use(v); return nil }); err != nil {
+			slog.Error("rebuild the market feed", "err", err, "component", "exchange")
+		}
+		if running {
+			a.startEngine()
+		}
+		slog.Warn("market feed rebuilt", "venue", v.Label, "by", by.Email, "component", "exchange")
+		return
 	}
 	// The risk state (peak, day's start value, day's trade count) and the
 	// portfolio history belong to the venue they measure: the new one's

@@ -76,7 +76,8 @@ func OnReplay(sb *sandbox.Sandbox, m Replay, failed func(context.Context, error)
 		MarketSource: "replay", Paper: sb, Prices: m, Run: paperRun(sb, failed)}
 }
 
-// OnLiveMarket is the paper engine on Coinbase's live market (no key).
+// OnLiveMarket is the paper engine on Coinbase's live market (no key; the
+// feed's timeout and rate limit, from the exchange settings, go in Key).
 func OnLiveMarket(sb *sandbox.Sandbox, feed *coinbase.Feed, failed func(context.Context, error)) *Venue {
 	return &Venue{Exchange: sb, Market: feed, Source: LiveSource, Label: PaperLive, Key: settings.Exchange{Provider: "sandbox"},
 		MarketSource: "coinbase", Paper: sb, Prices: LivePrices{feed}, Run: paperRun(sb, failed)}
@@ -129,13 +130,26 @@ func Coinbase(x *coinbase.Exchange, feed *coinbase.Feed, cfg coinbase.Config, fo
 
 // Selected says whether v is the venue api selects: a switch to it would
 // change nothing. The paper venue is the same whatever its key; a change
-// of its market source is a new venue.
+// of its market source is a new venue, and so, on Coinbase's live market,
+// is a change of the timeout or rate limit its feed was built with.
 func (v *Venue) Selected(api settings.API) bool {
 	e := api.Exchange
 	if v.Key.Provider != e.Provider || (e.Provider != "sandbox" && v.Key != e) {
 		return false
 	}
-	return e.Provider != "sandbox" || v.MarketSource == api.MarketData.Source
+	if e.Provider != "sandbox" {
+		return true
+	}
+	if v.MarketSource != api.MarketData.Source {
+		return false
+	}
+	return v.MarketSource != "coinbase" || (v.Key.Timeout == e.Timeout && v.Key.RateLimit == e.RateLimit)
+}
+
+// SameAccount says whether next is v's paper engine on the same market,
+// with only its feed rebuilt: the risk state and portfolio history go on.
+func (v *Venue) SameAccount(next *Venue) bool {
+	return v != nil && v.Paper != nil && next.Paper == v.Paper && next.MarketSource == v.MarketSource
 }
 
 // Scope is the risk scope the venue's state belongs to.
